@@ -1,0 +1,48 @@
+import { useServer } from 'graphql-ws/use/ws';
+import { WebSocketServer } from 'ws';
+import type { Container } from '../src/container.js';
+import { isAppError } from '../src/domain/errors.js';
+import { buildSchema } from '../schema/index.js';
+import { resolveGraphQLContext, type Credentials } from '../schema/yoga.js';
+
+function credentialsFrom(connectionParams: unknown): Credentials {
+  const params = (connectionParams ?? {}) as Record<string, unknown>;
+  const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+  return {
+    authorization: str(params.authorization) ?? str(params.Authorization),
+    apiKey: str(params.apiKey) ?? str(params['x-api-key']),
+    testMode: str(params.testMode),
+  };
+}
+
+/**
+ * graphql-ws on the /graphql upgrade. Credentials come in connection_init's payload
+ * (`{ authorization: "Bearer …" }` or `{ apiKey }`); a bad credential closes the socket with 4403.
+ */
+export function attachGraphQLWebSocket(options: { container: Container; maxPayload: number }) {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayload });
+  const disposable = useServer(
+    {
+      schema: buildSchema(),
+      context: (ctx) => resolveGraphQLContext(options.container, credentialsFrom(ctx.connectionParams)),
+      onConnect: async (ctx) => {
+        try {
+          await resolveGraphQLContext(options.container, credentialsFrom(ctx.connectionParams));
+          return true;
+        } catch (error) {
+          if (isAppError(error)) return false;
+          throw error;
+        }
+      },
+    },
+    wss,
+  );
+  return {
+    wss,
+    handles: (url: string) => url === '/graphql' || url.startsWith('/graphql?'),
+    async close() {
+      for (const client of wss.clients) client.close(1001, 'server shutting down');
+      await disposable.dispose();
+    },
+  };
+}

@@ -1,0 +1,44 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { AppError, isAppError, presentError } from '../../src/domain/errors.js';
+import type { Logger } from '../../src/logger.js';
+
+interface BodyParserError {
+  type?: string;
+  status?: number;
+}
+
+/** Maps body-parser failures (malformed, too large, bad charset) to the closed error list. */
+function fromBodyParser(error: BodyParserError): AppError | null {
+  switch (error.type) {
+    case 'entity.parse.failed':
+      return new AppError('MALFORMED_JSON', 'Request body is not valid JSON');
+    case 'entity.too.large':
+      return new AppError('PAYLOAD_TOO_LARGE', 'Request body exceeds the 100 kB limit');
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Request body must be UTF-8 JSON');
+    case 'request.aborted':
+    case 'request.size.invalid':
+    case 'stream.encoding.set':
+      return new AppError('VALIDATION_ERROR', 'Request body could not be read');
+    default:
+      return null;
+  }
+}
+
+export function notFoundHandler(): RequestHandler {
+  return (req, _res, next) => next(new AppError('NOT_FOUND', `No route for ${req.method} ${req.path}`));
+}
+
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (error: unknown, req, res, _next) => {
+    let appError = isAppError(error) ? error : fromBodyParser(error as BodyParserError);
+    if (!appError) {
+      // 5xx never shows internals: the detail goes to the log with the request id only.
+      logger.error({ err: error, reqId: req.id }, 'unhandled error');
+      appError = new AppError('INTERNAL_ERROR', 'Internal error; the request id identifies it in our logs');
+    }
+    if (res.headersSent) return void res.end();
+    res.status(appError.status).json(presentError(appError));
+  };
+}

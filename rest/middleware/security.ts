@@ -1,0 +1,28 @@
+import type { RequestHandler } from 'express';
+import { AppError } from '../../src/domain/errors.js';
+
+/** Headers for a JSON API that is never framed, sniffed or cached by shared caches. */
+export function securityHeaders(): RequestHandler {
+  return (_req, res, next) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('X-Frame-Options', 'DENY');
+    res.setHeader('Referrer-Policy', 'no-referrer');
+    res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
+    res.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
+    next();
+  };
+}
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
+/** A request that carries a body must declare it as JSON. */
+export function requireJsonBody(): RequestHandler {
+  return (req, _res, next) => {
+    const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+    if (BODY_METHODS.has(req.method) && hasBody && !req.is('application/json')) {
+      return next(new AppError('UNSUPPORTED_MEDIA_TYPE', 'Request body must be application/json'));
+    }
+    next();
+  };
+}

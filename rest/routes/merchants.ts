@@ -1,0 +1,26 @@
+import { Router } from 'express';
+import type { Container } from '../../src/container.js';
+import { requireMerchant } from '../middleware/auth.js';
+import { presentMerchant } from '../presenters/merchant.js';
+import { principalOf, sendOk } from '../respond.js';
+
+export function merchantRoutes(container: Container): Router {
+  const router = Router();
+  const { merchants } = container.services;
+  const defaultLimit = container.config.rateLimitPerMin;
+
+  router.get('/merchants/me', requireMerchant(container, { level: 'profile' }), async (_req, res) => {
+    const { merchant, mode } = principalOf(res);
+    sendOk(res, { merchant: presentMerchant(merchant, mode, defaultLimit) });
+  });
+
+  for (const method of ['post', 'patch'] as const) {
+    router[method]('/merchants/settings', requireMerchant(container, { level: 'settings' }), async (req, res) => {
+      const { merchant, mode } = principalOf(res);
+      const updated = await merchants.updateMerchantSettings({ merchantId: merchant.id, input: req.body, requirePrepTime: method === 'patch' });
+      const presented = presentMerchant(updated, mode, defaultLimit);
+      sendOk(res, { message: 'Settings updated', prep_time_mins: presented.prep_time_mins, settings: presented.settings });
+    });
+  }
+  return router;
+}

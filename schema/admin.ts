@@ -1,0 +1,161 @@
+import { VEHICLE_TYPES } from '../src/domain/types.js';
+import { builder } from './builder.js';
+import { IntegrationEnum, IntegrationStatusEnum, MerchantRef, MerchantStatusEnum, ModeEnum } from './merchants.js';
+
+const VehicleEnum = builder.enumType('VehicleType', { values: VEHICLE_TYPES });
+
+const CreatedMerchantRef = builder
+  .objectRef<{ merchantId: string; liveKey: string; testKey: string; apiSecret: string }>('CreatedMerchant')
+  .implement({
+    description: 'Credentials are shown once; only hashes (keys) and ciphertext (secret) are kept.',
+    fields: (t) => ({
+      merchantId: t.exposeID('merchantId'),
+      liveKey: t.exposeString('liveKey'),
+      testKey: t.exposeString('testKey'),
+      apiSecret: t.exposeString('apiSecret'),
+    }),
+  });
+
+const RotatedKeyRef = builder.objectRef<{ merchantId: string; mode: 'live' | 'test'; apiKey: string; revoked: number }>('RotatedApiKey').implement({
+  fields: (t) => ({
+    merchantId: t.exposeID('merchantId'),
+    mode: t.field({ type: ModeEnum, resolve: (r) => r.mode }),
+    apiKey: t.exposeString('apiKey'),
+    revoked: t.exposeInt('revoked'),
+  }),
+});
+
+const RevokedKeysRef = builder.objectRef<{ merchantId: string; mode: 'live' | 'test'; revoked: number }>('RevokedApiKeys').implement({
+  fields: (t) => ({
+    merchantId: t.exposeID('merchantId'),
+    mode: t.field({ type: ModeEnum, resolve: (r) => r.mode }),
+    revoked: t.exposeInt('revoked'),
+  }),
+});
+
+const RotatedSecretRef = builder.objectRef<{ merchantId: string; apiSecret: string; previousExpiresAt: string }>('RotatedApiSecret').implement({
+  fields: (t) => ({
+    merchantId: t.exposeID('merchantId'),
+    apiSecret: t.exposeString('apiSecret'),
+    previousExpiresAt: t.field({ type: 'DateTime', resolve: (r) => r.previousExpiresAt }),
+  }),
+});
+
+const CreatedCourierRef = builder.objectRef<{ courierId: string; token: string; mode: 'live' | 'test' }>('CreatedCourier').implement({
+  fields: (t) => ({
+    courierId: t.exposeID('courierId'),
+    token: t.exposeString('token'),
+    mode: t.field({ type: ModeEnum, resolve: (r) => r.mode }),
+  }),
+});
+
+const CreatedUserRef = builder.objectRef<{ userId: string; rut: string }>('CreatedUser').implement({
+  fields: (t) => ({ userId: t.exposeID('userId'), rut: t.exposeString('rut') }),
+});
+
+builder.queryFields((t) => ({
+  adminMerchants: t.field({
+    type: [MerchantRef],
+    authScopes: { admin: true },
+    args: { limit: t.arg.int(), after: t.arg.id() },
+    resolve: (_r, args, ctx) =>
+      ctx.container.services.admin.listMerchants({ limit: args.limit ?? 50, ...(args.after && { afterId: String(args.after) }) }),
+  }),
+  adminMerchant: t.field({
+    type: MerchantRef,
+    authScopes: { admin: true },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_r, args, ctx) => ctx.container.services.admin.getMerchant(String(args.id)),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  adminCreateMerchant: t.field({
+    type: CreatedMerchantRef,
+    authScopes: { admin: true },
+    errors: {},
+    args: { name: t.arg.string({ required: true }), address: t.arg.string() },
+    resolve: (_r, args, ctx) =>
+      ctx.container.services.admin.createMerchant({ input: { name: args.name, ...(args.address != null && { address: args.address }) } }),
+  }),
+  adminRotateApiKey: t.field({
+    type: RotatedKeyRef,
+    authScopes: { admin: true },
+    errors: {},
+    args: { merchantId: t.arg.id({ required: true }), mode: t.arg({ type: ModeEnum, required: true }) },
+    resolve: (_r, args, ctx) => ctx.container.services.admin.rotateApiKey({ input: { merchantId: String(args.merchantId), mode: args.mode } }),
+  }),
+  adminRevokeApiKeys: t.field({
+    type: RevokedKeysRef,
+    authScopes: { admin: true },
+    errors: {},
+    args: { merchantId: t.arg.id({ required: true }), mode: t.arg({ type: ModeEnum, required: true }) },
+    resolve: (_r, args, ctx) => ctx.container.services.admin.revokeApiKeys({ input: { merchantId: String(args.merchantId), mode: args.mode } }),
+  }),
+  adminSetMerchantStatus: t.field({
+    type: MerchantRef,
+    authScopes: { admin: true },
+    errors: {},
+    args: { merchantId: t.arg.id({ required: true }), status: t.arg({ type: MerchantStatusEnum, required: true }) },
+    resolve: (_r, args, ctx) =>
+      ctx.container.services.admin.setMerchantStatus({ input: { merchantId: String(args.merchantId), status: args.status } }),
+  }),
+  adminSetIntegrationStatus: t.field({
+    type: MerchantRef,
+    authScopes: { admin: true },
+    errors: {},
+    args: {
+      merchantId: t.arg.id({ required: true }),
+      integration: t.arg({ type: IntegrationEnum, required: true }),
+      status: t.arg({ type: IntegrationStatusEnum, required: true }),
+    },
+    resolve: (_r, args, ctx) =>
+      ctx.container.services.admin.setIntegrationStatus({
+        input: { merchantId: String(args.merchantId), integration: args.integration, status: args.status },
+      }),
+  }),
+  adminSetMerchantRateLimit: t.field({
+    type: MerchantRef,
+    authScopes: { admin: true },
+    errors: {},
+    args: { merchantId: t.arg.id({ required: true }), perMin: t.arg.int() },
+    resolve: (_r, args, ctx) =>
+      ctx.container.services.admin.setMerchantRateLimit({ input: { merchantId: String(args.merchantId), perMin: args.perMin ?? null } }),
+  }),
+  adminRotateApiSecret: t.field({
+    type: RotatedSecretRef,
+    authScopes: { admin: true },
+    errors: {},
+    args: { merchantId: t.arg.id({ required: true }), overlapHours: t.arg.float() },
+    resolve: (_r, args, ctx) =>
+      ctx.container.services.admin.rotateApiSecret({
+        input: { merchantId: String(args.merchantId), ...(args.overlapHours != null && { overlapHours: args.overlapHours }) },
+      }),
+  }),
+  adminCreateCourier: t.field({
+    type: CreatedCourierRef,
+    authScopes: { admin: true },
+    errors: {},
+    args: {
+      name: t.arg.string({ required: true }),
+      phone: t.arg.string({ required: true }),
+      vehicle: t.arg({ type: VehicleEnum, required: true }),
+      plate: t.arg.string({ required: true }),
+      mode: t.arg({ type: ModeEnum }),
+    },
+    resolve: (_r, args, ctx) =>
+      ctx.container.services.admin.createCourier({
+        input: { name: args.name, phone: args.phone, vehicle: args.vehicle, plate: args.plate, ...(args.mode && { mode: args.mode }) },
+      }),
+  }),
+  adminCreateUser: t.field({
+    type: CreatedUserRef,
+    authScopes: { admin: true },
+    errors: {},
+    args: { rut: t.arg.string({ required: true }), name: t.arg.string(), phone: t.arg.string() },
+    resolve: (_r, args, ctx) =>
+      ctx.container.services.admin.createUser({
+        input: { rut: args.rut, ...(args.name != null && { name: args.name }), ...(args.phone != null && { phone: args.phone }) },
+      }),
+  }),
+}));

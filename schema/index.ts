@@ -1,0 +1,13 @@
+import type { GraphQLSchema } from 'graphql';
+import { builder } from './builder.js';
+import './root.js';
+import './merchants.js';
+import './admin.js';
+
+let schema: GraphQLSchema | undefined;
+
+/** Built once per process: the schema holds no per-app state (that lives in the context). */
+export function buildSchema(): GraphQLSchema {
+  schema ??= builder.toSchema({ sortSchema: true });
+  return schema;
+}

@@ -1,0 +1,105 @@
+import type { MerchantPrincipal } from '../src/domain/auth.js';
+import { AppError } from '../src/domain/errors.js';
+import { INTEGRATION_NAMES, INTEGRATION_STATUSES, MERCHANT_STATUSES, MODES, type Merchant } from '../src/domain/types.js';
+import { builder } from './builder.js';
+import type { GraphQLContext } from './context.js';
+
+export const ModeEnum = builder.enumType('Mode', { values: MODES });
+export const MerchantStatusEnum = builder.enumType('MerchantStatus', { values: MERCHANT_STATUSES });
+export const IntegrationEnum = builder.enumType('Integration', { values: INTEGRATION_NAMES });
+export const IntegrationStatusEnum = builder.enumType('IntegrationStatus', { values: INTEGRATION_STATUSES });
+const PayloadShapeEnum = builder.enumType('WebhookPayloadShape', { values: ['event', 'flat'] as const });
+
+const IntegrationsRef = builder.objectRef<Merchant['integrations']>('Integrations').implement({
+  fields: (t) => ({
+    plugin: t.field({ type: IntegrationStatusEnum, resolve: (i) => i.plugin }),
+    storefront: t.field({ type: IntegrationStatusEnum, resolve: (i) => i.storefront }),
+    erp: t.field({ type: IntegrationStatusEnum, resolve: (i) => i.erp }),
+  }),
+});
+
+const SettingsRef = builder.objectRef<Merchant>('MerchantSettings').implement({
+  fields: (t) => ({
+    prepTimeMins: t.int({ resolve: (m) => m.settings.prepTimeMins }),
+    address: t.string({ nullable: true, resolve: (m) => m.address }),
+    storefrontDomain: t.string({ nullable: true, resolve: (m) => m.settings.storefrontDomain }),
+    integrationPlatform: t.field({ type: IntegrationEnum, nullable: true, resolve: (m) => m.settings.integrationPlatform }),
+    webhookPayloadShape: t.field({ type: PayloadShapeEnum, resolve: (m) => m.settings.webhookPayloadShape }),
+    webhookCourierLocation: t.boolean({ resolve: (m) => m.settings.webhookCourierLocation }),
+  }),
+});
+
+export const MerchantRef = builder.objectRef<Merchant>('Merchant').implement({
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    name: t.exposeString('name'),
+    status: t.field({ type: MerchantStatusEnum, resolve: (m) => m.status }),
+    prepTimeMins: t.int({ resolve: (m) => m.settings.prepTimeMins }),
+    address: t.string({ nullable: true, resolve: (m) => m.address }),
+    integrationPlatform: t.field({ type: IntegrationEnum, nullable: true, resolve: (m) => m.settings.integrationPlatform }),
+    integrations: t.field({ type: IntegrationsRef, resolve: (m) => m.integrations }),
+    settings: t.field({ type: SettingsRef, resolve: (m) => m }),
+    rateLimitPerMin: t.int({ resolve: (m, _a, ctx) => m.rateLimitPerMin ?? ctx.container.config.rateLimitPerMin }),
+    createdAt: t.field({ type: 'DateTime', resolve: (m) => m.createdAt }),
+  }),
+});
+
+const ViewerRef = builder.objectRef<MerchantPrincipal>('Viewer').implement({
+  fields: (t) => ({
+    mode: t.field({ type: ModeEnum, resolve: (p) => p.mode }),
+    merchant: t.field({ type: MerchantRef, resolve: (p) => p.merchant }),
+  }),
+});
+
+/** The authenticated merchant, checked against the status rules at the given level. */
+export function merchantOf(ctx: GraphQLContext, level: 'profile' | 'settings' | 'operate'): MerchantPrincipal {
+  if (!ctx.merchant) throw new AppError('INVALID_API_KEY', 'API key missing or invalid');
+  ctx.container.services.auth.assertMerchantAccess(ctx.merchant, { level });
+  return ctx.merchant;
+}
+
+builder.queryFields((t) => ({
+  viewer: t.field({
+    type: ViewerRef,
+    authScopes: { merchant: true },
+    resolve: (_root, _args, ctx) => merchantOf(ctx, 'profile'),
+  }),
+  merchant: t.field({
+    type: MerchantRef,
+    authScopes: { merchant: true },
+    resolve: (_root, _args, ctx) => merchantOf(ctx, 'profile').merchant,
+  }),
+}));
+
+const SettingsInput = builder.inputType('MerchantSettingsInput', {
+  fields: (t) => ({
+    prepTimeMins: t.int(),
+    address: t.string(),
+    storefrontDomain: t.string(),
+    integrationPlatform: t.field({ type: IntegrationEnum }),
+    webhookPayloadShape: t.field({ type: PayloadShapeEnum }),
+    webhookCourierLocation: t.boolean(),
+  }),
+});
+
+builder.mutationFields((t) => ({
+  updateMerchantSettings: t.field({
+    type: MerchantRef,
+    authScopes: { merchant: true },
+    errors: {},
+    args: { input: t.arg({ type: SettingsInput, required: true }) },
+    resolve: async (_root, { input }, ctx) => {
+      const { merchant } = merchantOf(ctx, 'settings');
+      const wire = {
+        prep_time_mins: input.prepTimeMins,
+        address: input.address,
+        storefront_domain: input.storefrontDomain,
+        integration_platform: input.integrationPlatform,
+        webhook_payload_shape: input.webhookPayloadShape,
+        webhook_courier_location: input.webhookCourierLocation,
+      };
+      const defined = Object.fromEntries(Object.entries(wire).filter(([, v]) => v !== undefined));
+      return ctx.container.services.merchants.updateMerchantSettings({ merchantId: merchant.id, input: defined });
+    },
+  }),
+}));

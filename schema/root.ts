@@ -1,0 +1,28 @@
+import { builder } from './builder.js';
+import { AppError } from '../src/domain/errors.js';
+
+builder.queryType({});
+builder.mutationType({});
+
+builder.scalarType('DateTime', {
+  description: 'ISO 8601 date-time string',
+  serialize: (value) => value,
+  parseValue: (value) => {
+    if (typeof value !== 'string' || Number.isNaN(Date.parse(value))) throw new AppError('VALIDATION_ERROR', 'DateTime must be ISO 8601');
+    return value;
+  },
+});
+
+const FieldErrorRef = builder.objectRef<{ field: string; message: string }>('FieldError').implement({
+  fields: (t) => ({ field: t.exposeString('field'), message: t.exposeString('message') }),
+});
+
+/** Expected failures of mutations come back as this typed result, with the REST error code. */
+builder.objectType(AppError, {
+  name: 'AppError',
+  fields: (t) => ({
+    code: t.exposeString('code'),
+    message: t.exposeString('message'),
+    fields: t.field({ type: [FieldErrorRef], resolve: (e) => e.fields ?? [] }),
+  }),
+});

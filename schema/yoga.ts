@@ -1,0 +1,117 @@
+import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
+import { GraphQLError } from 'graphql';
+import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import type { Container } from '../src/container.js';
+import { AppError, ERROR_STATUS, isAppError } from '../src/domain/errors.js';
+import type { RateLimitDecision } from '../src/ports/rate-limiter.js';
+import type { GraphQLContext } from './context.js';
+import { buildSchema } from './index.js';
+
+class RateLimitedError extends AppError {
+  constructor(readonly decision: RateLimitDecision, message: string) {
+    super('RATE_LIMITED', message);
+  }
+}
+
+export type GraphQLServer = YogaServerInstance<Record<string, never>, GraphQLContext>;
+
+export interface Credentials {
+  authorization?: string | null | undefined;
+  apiKey?: string | null | undefined;
+  testMode?: string | null | undefined;
+}
+
+/**
+ * Resolves the caller from the credentials: `ak_…` keys are merchants, `ct_…` tokens couriers,
+ * anything else is checked as the admin token. Shared by HTTP requests and graphql-ws connections.
+ */
+export async function resolveGraphQLContext(container: Container, credentials: Credentials): Promise<GraphQLContext> {
+  const context: GraphQLContext = { container, merchant: null, courier: null, isAdmin: false, rateLimit: null };
+  const bearer = credentials.authorization?.replace(/^Bearer\s+/i, '').trim();
+  const token = bearer || credentials.apiKey?.trim();
+  if (!token) return context;
+  const { auth } = container.services;
+  if (token.startsWith('ak_')) {
+    context.merchant = await auth.authenticateApiKey({ apiKey: token, testModeHeader: credentials.testMode ?? undefined });
+    const limit = context.merchant.merchant.rateLimitPerMin ?? container.config.rateLimitPerMin;
+    context.rateLimit = await container.rateLimiter.consume({ key: `key:${context.merchant.keyId}`, limitPerMin: limit });
+    if (!context.rateLimit.allowed) {
+      throw new RateLimitedError(context.rateLimit, `Rate limit of ${limit} requests per minute exceeded`);
+    }
+  } else if (token.startsWith('ct_')) {
+    context.courier = await auth.authenticateCourier({ token });
+  } else {
+    auth.authenticateAdmin({ token });
+    context.isAdmin = true;
+  }
+  return context;
+}
+
+export function toGraphQLError(error: AppError, headers?: Record<string, string>): GraphQLError {
+  return new GraphQLError(error.message, {
+    extensions: {
+      code: error.code,
+      http: { status: ERROR_STATUS[error.code], ...(headers && { headers }) },
+      ...(error.fields && { fields: error.fields }),
+    },
+  });
+}
+
+function rateLimitHeaders(d: RateLimitDecision): Record<string, string> {
+  const reset = String(Math.max(1, Math.ceil(d.resetMs / 1000)));
+  return {
+    'RateLimit-Limit': String(d.limit),
+    'RateLimit-Remaining': String(d.remaining),
+    'RateLimit-Reset': reset,
+    ...(!d.allowed && { 'Retry-After': reset }),
+  };
+}
+
+export function createGraphQLServer(container: Container): GraphQLServer {
+  const decisions = new WeakMap<Request, RateLimitDecision>();
+  return createYoga<Record<string, never>, GraphQLContext>({
+    schema: buildSchema(),
+    graphqlEndpoint: '/graphql',
+    landingPage: false,
+    graphiql: { title: 'Express Delivery GraphQL', subscriptionsProtocol: 'WS' },
+    logging: false,
+    context: async ({ request }) => {
+      try {
+        const context = await resolveGraphQLContext(container, {
+          authorization: request.headers.get('authorization'),
+          apiKey: request.headers.get('x-api-key'),
+          testMode: request.headers.get('x-test-mode'),
+        });
+        if (context.rateLimit) decisions.set(request, context.rateLimit);
+        return context;
+      } catch (error) {
+        if (error instanceof RateLimitedError) throw toGraphQLError(error, rateLimitHeaders(error.decision));
+        throw isAppError(error) ? toGraphQLError(error) : error;
+      }
+    },
+    maskedErrors: {
+      maskError: (error, message) => {
+        const original = (error as GraphQLError).originalError;
+        if (isAppError(original)) return toGraphQLError(original);
+        if (error instanceof GraphQLError && !original) return error;
+        container.logger.error({ err: original ?? error }, 'graphql resolver failed');
+        return new GraphQLError(message, { extensions: { code: 'INTERNAL_ERROR' } });
+      },
+    },
+    plugins: [
+      EnvelopArmorPlugin({
+        maxDepth: { n: 10 },
+        costLimit: { maxCost: 5000 },
+        maxAliases: { n: 15 },
+        maxDirectives: { n: 20 },
+        maxTokens: { n: 2000 },
+      }),
+      {
+        onResponse: ({ request, response }) => {
+          const decision = decisions.get(request);
+          if (decision) for (const [name, value] of Object.entries(rateLimitHeaders(decision))) response.headers.set(name, value);
+        },
+      },
+    ],
+  });
+}

@@ -1,0 +1,50 @@
+import type { Courier } from '../../domain/types.js';
+import type { CourierRepository } from '../../ports/store.js';
+import type { SqliteDatabase } from './database.js';
+
+type DocRow = { doc: string };
+const parse = (row: DocRow | undefined): Courier | null => (row ? (JSON.parse(row.doc) as Courier) : null);
+
+export function createSqliteCourierRepository(db: SqliteDatabase): CourierRepository {
+  const insert = db.prepare('INSERT INTO couriers (id, mode, token_hash, status, doc) VALUES (?, ?, ?, ?, ?)');
+  const byId = db.prepare<[string], DocRow>('SELECT doc FROM couriers WHERE id = ?');
+  const byToken = db.prepare<[string], DocRow>('SELECT doc FROM couriers WHERE token_hash = ?');
+  const byMode = db.prepare<[string], DocRow>('SELECT doc FROM couriers WHERE mode = ? ORDER BY id');
+  const write = db.prepare('UPDATE couriers SET status = ?, doc = ? WHERE id = ?');
+
+  const setStatus = db.transaction(
+    (id: string, status: Courier['status'], from: Courier['status'][] | undefined, updatedAt: string) => {
+      const current = parse(byId.get(id));
+      if (!current || (from && !from.includes(current.status))) return null;
+      const next: Courier = { ...current, status, updatedAt };
+      write.run(status, JSON.stringify(next), id);
+      return next;
+    },
+  );
+  const setLocation = db.transaction((id: string, location: Courier['location'], at: string) => {
+    const current = parse(byId.get(id));
+    if (!current) return;
+    write.run(current.status, JSON.stringify({ ...current, location, locationAt: at }), id);
+  });
+
+  return {
+    async insert(c) {
+      insert.run(c.id, c.mode, c.tokenHash, c.status, JSON.stringify(c));
+    },
+    async findById(id) {
+      return parse(byId.get(id));
+    },
+    async findByTokenHash(hash) {
+      return parse(byToken.get(hash));
+    },
+    async listByMode(mode) {
+      return byMode.all(mode).map((r) => JSON.parse(r.doc) as Courier);
+    },
+    async setStatus({ id, status, from, updatedAt }) {
+      return setStatus.immediate(id, status, from, updatedAt);
+    },
+    async setLocation({ id, location, at }) {
+      setLocation.immediate(id, location, at);
+    },
+  };
+}

@@ -1,0 +1,84 @@
+import type { Merchant, MerchantSecretRecord } from '../../domain/types.js';
+import type { MerchantPatch, MerchantRepository, NewMerchantBundle } from '../../ports/store.js';
+import type { SqliteDatabase } from './database.js';
+
+interface SecretRow {
+  id: string;
+  merchant_id: string;
+  ciphertext: string;
+  created_at: string;
+  expires_at: string | null;
+}
+
+const toSecret = (r: SecretRow): MerchantSecretRecord => ({
+  id: r.id,
+  merchantId: r.merchant_id,
+  ciphertext: r.ciphertext,
+  createdAt: r.created_at,
+  expiresAt: r.expires_at,
+});
+
+export function createSqliteMerchantRepository(db: SqliteDatabase): MerchantRepository {
+  const insertMerchant = db.prepare('INSERT INTO merchants (id, doc) VALUES (?, ?)');
+  const insertKey = db.prepare(
+    `INSERT INTO api_keys (id, merchant_id, mode, hash, prefix, status, created_at, revoked_at)
+     VALUES (@id, @merchantId, @mode, @hash, @prefix, @status, @createdAt, @revokedAt)`,
+  );
+  const insertSecret = db.prepare(
+    'INSERT INTO merchant_secrets (id, merchant_id, ciphertext, created_at, expires_at) VALUES (@id, @merchantId, @ciphertext, @createdAt, @expiresAt)',
+  );
+  const selectById = db.prepare<[string], { doc: string }>('SELECT doc FROM merchants WHERE id = ?');
+  const updateDoc = db.prepare('UPDATE merchants SET doc = ? WHERE id = ?');
+  const countAll = db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM merchants');
+  const listPage = db.prepare<[string, number], { doc: string }>('SELECT doc FROM merchants WHERE id > ? ORDER BY id LIMIT ?');
+  const selectSecrets = db.prepare<[string], SecretRow>(
+    'SELECT * FROM merchant_secrets WHERE merchant_id = ? ORDER BY created_at DESC, id DESC',
+  );
+  const expireCurrent = db.prepare(
+    'UPDATE merchant_secrets SET expires_at = ? WHERE merchant_id = ? AND expires_at IS NULL',
+  );
+
+  const create = db.transaction((bundle: NewMerchantBundle) => {
+    insertMerchant.run(bundle.merchant.id, JSON.stringify(bundle.merchant));
+    for (const key of bundle.keys) insertKey.run(key);
+    insertSecret.run(bundle.secret);
+  });
+
+  const update = db.transaction((id: string, patch: MerchantPatch, updatedAt: string): Merchant | null => {
+    const row = selectById.get(id);
+    if (!row) return null;
+    const next: Merchant = { ...(JSON.parse(row.doc) as Merchant), ...patch, updatedAt };
+    updateDoc.run(JSON.stringify(next), id);
+    return next;
+  });
+
+  const rotate = db.transaction((secret: MerchantSecretRecord, previousExpiresAt: string) => {
+    expireCurrent.run(previousExpiresAt, secret.merchantId);
+    insertSecret.run(secret);
+  });
+
+  return {
+    async create(bundle) {
+      create(bundle);
+    },
+    async findById(id) {
+      const row = selectById.get(id);
+      return row ? (JSON.parse(row.doc) as Merchant) : null;
+    },
+    async update(id, patch, updatedAt) {
+      return update.immediate(id, patch, updatedAt);
+    },
+    async count() {
+      return countAll.get()!.n;
+    },
+    async list({ limit, afterId }) {
+      return listPage.all(afterId ?? '', limit).map((r) => JSON.parse(r.doc) as Merchant);
+    },
+    async listSecrets(merchantId) {
+      return selectSecrets.all(merchantId).map(toSecret);
+    },
+    async rotateSecret(secret, previousExpiresAt) {
+      rotate.immediate(secret, previousExpiresAt);
+    },
+  };
+}

@@ -1,0 +1,73 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { loadConfig, type Config } from './config.js';
+import { buildContainer, type Container, type ContainerOverrides } from './container.js';
+import { createMetrics } from './metrics.js';
+import { createRestApp } from '../rest/app.js';
+import { createGraphQLServer } from '../schema/yoga.js';
+import { attachGraphQLWebSocket } from '../realtime/graphql-ws.js';
+
+export interface App {
+  container: Container;
+  server: Server;
+  /** Listens on config.port (0 picks a free port) and resolves with the bound address. */
+  start(): Promise<{ port: number; url: string }>;
+  /** Stops accepting, drains open requests and sockets (up to the grace period), then closes adapters. */
+  stop(): Promise<void>;
+}
+
+/**
+ * One node:http server: /graphql goes straight to Yoga (HTTP) or graphql-ws (upgrade), everything
+ * else to Express. Yoga is never mounted behind Express.
+ */
+export async function buildApp(options: { config?: Config; overrides?: ContainerOverrides } = {}): Promise<App> {
+  const config = options.config ?? loadConfig();
+  const container = await buildContainer(config, options.overrides);
+  const metrics = createMetrics();
+  const rest = createRestApp(container, metrics);
+  const yoga = createGraphQLServer(container);
+  const isGraphQL = (url: string | undefined) => url === '/graphql' || !!url?.startsWith('/graphql?');
+
+  const server = createServer((req, res) => {
+    if (isGraphQL(req.url)) return void yoga.handle(req, res);
+    rest(req, res);
+  });
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  server.requestTimeout = 30_000;
+
+  const graphqlWs = attachGraphQLWebSocket({ container, maxPayload: 100 * 1024 });
+  server.on('upgrade', (req, socket: Socket, head) => {
+    if (graphqlWs.handles(req.url ?? '')) {
+      graphqlWs.wss.handleUpgrade(req, socket, head, (ws) => graphqlWs.wss.emit('connection', ws, req));
+    } else {
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
+    }
+  });
+
+  let stopping: Promise<void> | null = null;
+  return {
+    container,
+    server,
+    start: () =>
+      new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(config.port, config.host, () => {
+          const { port } = server.address() as AddressInfo;
+          container.logger.info({ port, store: container.store.kind, redis: Boolean(container.redis) }, 'listening');
+          resolve({ port, url: `http://127.0.0.1:${port}` });
+        });
+      }),
+    stop: () =>
+      (stopping ??= (async () => {
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        await graphqlWs.close();
+        const grace = new Promise<void>((resolve) => setTimeout(resolve, config.shutdownGraceMs).unref());
+        await Promise.race([closed, grace]);
+        server.closeAllConnections();
+        await container.close();
+        container.logger.flush();
+      })()),
+  };
+}

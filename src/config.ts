@@ -1,0 +1,66 @@
+import { z } from 'zod';
+
+const optionalString = z
+  .string()
+  .trim()
+  .transform((v) => (v === '' ? undefined : v))
+  .optional();
+
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  MONGODB_URL: optionalString.pipe(z.string().regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// URL').optional()),
+  MONGODB_DB: z.string().min(1).default('express_delivery'),
+  REDIS_URL: optionalString.pipe(z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional()),
+  ADMIN_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
+  MASTER_KEY: optionalString.pipe(
+    z
+      .string()
+      .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64-encoded')
+      .optional(),
+  ),
+  PUBLIC_BASE_URL: optionalString.pipe(z.url().optional()),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).default(120),
+  PUBLIC_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).default(60),
+  SEED_DEMO: booleanFlag.default(true),
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  NODE_ENV: z.string().default('development'),
+});
+
+export type Config = ReturnType<typeof loadConfig>;
+
+export class ConfigError extends Error {}
+
+/** Parses the environment into the typed configuration, failing with one clear message. */
+export function loadConfig(env: Record<string, string | undefined> = process.env) {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: e.DATA_DIR,
+    mongodbUrl: e.MONGODB_URL,
+    mongodbDb: e.MONGODB_DB,
+    redisUrl: e.REDIS_URL,
+    adminToken: e.ADMIN_TOKEN,
+    masterKey: e.MASTER_KEY ? Buffer.from(e.MASTER_KEY, 'base64') : undefined,
+    publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    logLevel: e.LOG_LEVEL,
+    rateLimitPerMin: e.RATE_LIMIT_PER_MIN,
+    publicRateLimitPerMin: e.PUBLIC_RATE_LIMIT_PER_MIN,
+    seedDemo: e.SEED_DEMO,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    production: e.NODE_ENV === 'production',
+    storeKind: e.MONGODB_URL ? ('mongodb' as const) : ('sqlite' as const),
+  };
+}

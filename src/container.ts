@@ -1,0 +1,95 @@
+import { Redis } from 'ioredis';
+import type { Config } from './config.js';
+import { createLogger, type Logger } from './logger.js';
+import { resolveMasterKey } from './adapters/master-key.js';
+import { createMemoryRateLimiter, createRedisRateLimiter } from './adapters/rate-limiter.js';
+import { createSqliteStore } from './adapters/sqlite/store.js';
+import { createMongoStore } from './adapters/mongo/store.js';
+import { createAdminService } from './domain/admin.js';
+import { createAuthService } from './domain/auth.js';
+import { createSecretBox } from './domain/credentials.js';
+import { createHealthService, type DependencyProbe } from './domain/health.js';
+import { createMerchantService } from './domain/merchants.js';
+import { systemClock, type Clock } from './ports/clock.js';
+import { createUlidSource, type IdSource } from './ports/ids.js';
+import type { RateLimiter } from './ports/rate-limiter.js';
+import type { Store } from './ports/store.js';
+
+export const SERVICE_NAME = 'express-delivery';
+export const API_VERSION = 'v1.2.0';
+
+export interface Container {
+  config: Config;
+  logger: Logger;
+  clock: Clock;
+  ids: IdSource;
+  store: Store;
+  redis: Redis | null;
+  rateLimiter: RateLimiter;
+  services: Services;
+  close(): Promise<void>;
+}
+
+export type Services = ReturnType<typeof buildServices>;
+
+export interface ContainerOverrides {
+  logger?: Logger;
+  clock?: Clock;
+}
+
+/** The composition root: configuration in, a typed object of adapters and domain services out. */
+export async function buildContainer(config: Config, overrides: ContainerOverrides = {}): Promise<Container> {
+  const logger = overrides.logger ?? createLogger({ level: config.logLevel });
+  const clock = overrides.clock ?? systemClock;
+  const ids = createUlidSource();
+  const masterKey = resolveMasterKey({ configured: config.masterKey, dataDir: config.dataDir, distributed: config.storeKind === 'mongodb' });
+  const store: Store = config.mongodbUrl
+    ? await createMongoStore({ url: config.mongodbUrl, dbName: config.mongodbDb })
+    : createSqliteStore({ dataDir: config.dataDir });
+  const redis = config.redisUrl ? connectRedis(config.redisUrl, logger) : null;
+  const rateLimiter = redis
+    ? createRedisRateLimiter({ redis, keyPrefix: 'rl' })
+    : createMemoryRateLimiter({ keyPrefix: 'rl' });
+
+  const probes: DependencyProbe[] = [{ name: 'store', optional: false, check: () => store.ping() }];
+  if (redis) probes.push({ name: 'redis', optional: true, check: async () => void (await redis.ping()) });
+
+  const services = buildServices({ config, store, clock, ids, masterKey, probes });
+  return {
+    config, logger, clock, ids, store, redis, rateLimiter, services,
+    async close() {
+      await store.close();
+      if (redis) redis.disconnect();
+    },
+  };
+}
+
+function buildServices(deps: { config: Config; store: Store; clock: Clock; ids: IdSource; masterKey: Buffer; probes: DependencyProbe[] }) {
+  const { config, store, clock, ids } = deps;
+  const secretBox = createSecretBox(deps.masterKey);
+  return {
+    auth: createAuthService({ store, adminToken: config.adminToken }),
+    merchants: createMerchantService({ store, clock }),
+    admin: createAdminService({ store, clock, ids, secretBox }),
+    health: createHealthService({ probes: deps.probes, version: API_VERSION, service: SERVICE_NAME, now: () => clock.now() }),
+  };
+}
+
+function connectRedis(url: string, logger: Logger): Redis {
+  const redis = new Redis(url, {
+    // Commands fail fast while Redis is away instead of queueing without bound; callers degrade.
+    maxRetriesPerRequest: 1,
+    enableOfflineQueue: false,
+    retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
+  });
+  let down = false;
+  redis.on('error', (error) => {
+    if (!down) logger.warn({ err: error.message }, 'redis unavailable; running degraded');
+    down = true;
+  });
+  redis.on('ready', () => {
+    if (down) logger.info('redis reconnected');
+    down = false;
+  });
+  return redis;
+}

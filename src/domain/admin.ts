@@ -1,0 +1,185 @@
+import { z } from 'zod';
+import type { Clock } from '../ports/clock.js';
+import type { IdSource } from '../ports/ids.js';
+import type { Store } from '../ports/store.js';
+import {
+  type SecretBox,
+  displayPrefix,
+  generateApiKey,
+  generateApiSecret,
+  generateCourierToken,
+  hashToken,
+} from './credentials.js';
+import { AppError } from './errors.js';
+import { DEFAULT_SETTINGS } from './merchants.js';
+import { phoneSchema } from './phone.js';
+import { normalizeRut } from './rut.js';
+import {
+  type ApiKeyRecord,
+  INTEGRATION_NAMES,
+  INTEGRATION_STATUSES,
+  MERCHANT_STATUSES,
+  MODES,
+  type Merchant,
+  type Mode,
+  VEHICLE_TYPES,
+} from './types.js';
+import { parseInput } from './validation.js';
+
+const idSchema = z.string().trim().min(1).max(64);
+
+export const adminInputSchemas = {
+  createMerchant: z.strictObject({
+    name: z.string().trim().min(1).max(200),
+    address: z.string().trim().min(3).max(300).optional(),
+  }),
+  merchantRef: z.strictObject({ merchantId: idSchema }),
+  keyRef: z.strictObject({ merchantId: idSchema, mode: z.enum(MODES) }),
+  setMerchantStatus: z.strictObject({ merchantId: idSchema, status: z.enum(MERCHANT_STATUSES) }),
+  setIntegrationStatus: z.strictObject({
+    merchantId: idSchema,
+    integration: z.enum(INTEGRATION_NAMES),
+    status: z.enum(INTEGRATION_STATUSES),
+  }),
+  setRateLimit: z.strictObject({ merchantId: idSchema, perMin: z.number().int().min(1).max(1_000_000).nullable() }),
+  rotateSecret: z.strictObject({ merchantId: idSchema, overlapHours: z.number().min(0).max(168).default(24) }),
+  createCourier: z.strictObject({
+    name: z.string().trim().min(1).max(200),
+    phone: phoneSchema,
+    vehicle: z.enum(VEHICLE_TYPES),
+    plate: z.string().trim().min(1).max(16).toUpperCase(),
+    mode: z.enum(MODES).default('live'),
+  }),
+  createUser: z.strictObject({
+    rut: z.string().max(20).transform((v, ctx) => {
+      const rut = normalizeRut(v);
+      if (!rut) ctx.addIssue({ code: 'custom', message: 'not a valid RUT (format or check digit)' });
+      return rut ?? '';
+    }),
+    name: z.string().trim().min(1).max(200).optional(),
+    phone: phoneSchema.optional(),
+  }),
+};
+
+export type AdminService = ReturnType<typeof createAdminService>;
+
+/** Administrative operations; the CLI and the admin GraphQL mutations both call these. */
+export function createAdminService(deps: { store: Store; clock: Clock; ids: IdSource; secretBox: SecretBox }) {
+  const { store, clock, ids, secretBox } = deps;
+  const now = () => clock.now().toISOString();
+
+  function newKey(merchantId: string, mode: Mode): { key: string; record: ApiKeyRecord } {
+    const key = generateApiKey(mode);
+    return {
+      key,
+      record: { id: ids.next('key'), merchantId, mode, hash: hashToken(key), prefix: displayPrefix(key), status: 'active', createdAt: now(), revokedAt: null },
+    };
+  }
+
+  async function requireMerchant(merchantId: string): Promise<Merchant> {
+    const merchant = await store.merchants.findById(merchantId);
+    if (!merchant) throw new AppError('MERCHANT_NOT_FOUND', `No merchant ${merchantId}`);
+    return merchant;
+  }
+
+  async function createMerchant(options: { input: unknown }) {
+    const input = parseInput(adminInputSchemas.createMerchant, options.input);
+    const at = now();
+    const merchant: Merchant = {
+      id: ids.next('m'),
+      name: input.name,
+      status: 'active',
+      address: input.address ?? null,
+      integrations: { plugin: 'pending_approval', storefront: 'pending_approval', erp: 'pending_approval' },
+      settings: { ...DEFAULT_SETTINGS },
+      rateLimitPerMin: null,
+      createdAt: at,
+      updatedAt: at,
+    };
+    const live = newKey(merchant.id, 'live');
+    const test = newKey(merchant.id, 'test');
+    const apiSecret = generateApiSecret();
+    await store.merchants.create({
+      merchant,
+      keys: [live.record, test.record],
+      secret: { id: ids.next('sec'), merchantId: merchant.id, ciphertext: secretBox.seal(apiSecret), createdAt: at, expiresAt: null },
+    });
+    return { merchantId: merchant.id, liveKey: live.key, testKey: test.key, apiSecret };
+  }
+
+  async function rotateApiKey(options: { input: unknown }) {
+    const input = parseInput(adminInputSchemas.keyRef, options.input);
+    await requireMerchant(input.merchantId);
+    const fresh = newKey(input.merchantId, input.mode);
+    const revoked = await store.apiKeys.replace(fresh.record, now());
+    return { merchantId: input.merchantId, mode: input.mode, apiKey: fresh.key, revoked };
+  }
+
+  async function revokeApiKeys(options: { input: unknown }) {
+    const input = parseInput(adminInputSchemas.keyRef, options.input);
+    await requireMerchant(input.merchantId);
+    const revoked = await store.apiKeys.revoke({ merchantId: input.merchantId, mode: input.mode, revokedAt: now() });
+    return { merchantId: input.merchantId, mode: input.mode, revoked };
+  }
+
+  async function setMerchantStatus(options: { input: unknown }) {
+    const input = parseInput(adminInputSchemas.setMerchantStatus, options.input);
+    await requireMerchant(input.merchantId);
+    return (await store.merchants.update(input.merchantId, { status: input.status }, now()))!;
+  }
+
+  async function setIntegrationStatus(options: { input: unknown }) {
+    const input = parseInput(adminInputSchemas.setIntegrationStatus, options.input);
+    const merchant = await requireMerchant(input.merchantId);
+    const integrations = { ...merchant.integrations, [input.integration]: input.status };
+    return (await store.merchants.update(input.merchantId, { integrations }, now()))!;
+  }
+
+  async function setMerchantRateLimit(options: { input: unknown }) {
+    const input = parseInput(adminInputSchemas.setRateLimit, options.input);
+    await requireMerchant(input.merchantId);
+    return (await store.merchants.update(input.merchantId, { rateLimitPerMin: input.perMin }, now()))!;
+  }
+
+  async function rotateApiSecret(options: { input: unknown }) {
+    const input = parseInput(adminInputSchemas.rotateSecret, options.input);
+    await requireMerchant(input.merchantId);
+    const apiSecret = generateApiSecret();
+    const at = clock.now();
+    const previousExpiresAt = new Date(at.getTime() + input.overlapHours * 3_600_000).toISOString();
+    await store.merchants.rotateSecret(
+      { id: ids.next('sec'), merchantId: input.merchantId, ciphertext: secretBox.seal(apiSecret), createdAt: at.toISOString(), expiresAt: null },
+      previousExpiresAt,
+    );
+    return { merchantId: input.merchantId, apiSecret, previousExpiresAt };
+  }
+
+  async function createCourier(options: { input: unknown }) {
+    const input = parseInput(adminInputSchemas.createCourier, options.input);
+    const token = generateCourierToken();
+    const at = now();
+    const courierId = ids.next('cr');
+    await store.couriers.insert({
+      id: courierId, mode: input.mode, name: input.name, phone: input.phone, vehicle: input.vehicle, plate: input.plate,
+      tokenHash: hashToken(token), status: 'off_duty', location: null, locationAt: null, createdAt: at, updatedAt: at,
+    });
+    return { courierId, token, mode: input.mode };
+  }
+
+  async function createUser(options: { input: unknown }) {
+    const input = parseInput(adminInputSchemas.createUser, options.input);
+    const userId = ids.next('usr');
+    const inserted = await store.users.insert({ id: userId, rut: input.rut, name: input.name ?? null, phone: input.phone ?? null, createdAt: now() });
+    if (!inserted) throw new AppError('CONFLICT', `RUT ${input.rut} is already registered`);
+    return { userId, rut: input.rut };
+  }
+
+  async function listMerchants(options: { limit?: number; afterId?: string }) {
+    return store.merchants.list({ limit: Math.min(Math.max(options.limit ?? 50, 1), 200), ...(options.afterId && { afterId: options.afterId }) });
+  }
+
+  return {
+    createMerchant, rotateApiKey, revokeApiKeys, setMerchantStatus, setIntegrationStatus,
+    setMerchantRateLimit, rotateApiSecret, createCourier, createUser, listMerchants, getMerchant: requireMerchant,
+  };
+}

@@ -1,0 +1,80 @@
+/**
+ * The one closed list of error codes and the one code → HTTP status table.
+ * REST presents these as `{ success: false, error: { code, message } }`; GraphQL mutations return
+ * them as the typed `AppError` result.
+ */
+export const ERROR_STATUS = {
+  VALIDATION_ERROR: 400,
+  MALFORMED_JSON: 400,
+  GEOCODING_FAILED: 400,
+  WEIGHT_EXCEEDS_CAPACITY: 400,
+  GEOFENCE_FAILED: 400,
+  TEST_MODE_MISMATCH: 400,
+  INVALID_API_KEY: 401,
+  INVALID_SIGNATURE: 401,
+  INVALID_ADMIN_TOKEN: 401,
+  INVALID_COURIER_TOKEN: 401,
+  ACCOUNT_SUSPENDED: 403,
+  INTEGRATION_IN_REVIEW: 403,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  MERCHANT_NOT_FOUND: 404,
+  ORDER_NOT_FOUND: 404,
+  COURIER_NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  CONFLICT: 409,
+  ORDER_NOT_CANCELLABLE: 409,
+  INVALID_STATUS_TRANSITION: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  IDEMPOTENCY_KEY_REUSED: 422,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly details: Record<string, unknown> | undefined;
+  readonly fields: FieldError[] | undefined;
+
+  constructor(code: ErrorCode, message: string, extra: { details?: Record<string, unknown>; fields?: FieldError[] } = {}) {
+    super(message);
+    this.name = 'AppError';
+    this.code = code;
+    this.details = extra.details;
+    this.fields = extra.fields;
+  }
+
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+}
+
+export function isAppError(value: unknown): value is AppError {
+  return value instanceof AppError;
+}
+
+/** The wire form of an error, identical for every transport. */
+export function presentError(error: AppError): {
+  success: false;
+  error: { code: ErrorCode; message: string; fields?: FieldError[]; details?: Record<string, unknown> };
+} {
+  return {
+    success: false,
+    error: {
+      code: error.code,
+      message: error.message,
+      ...(error.fields ? { fields: error.fields } : {}),
+      ...(error.details ? { details: error.details } : {}),
+    },
+  };
+}

@@ -1,0 +1,38 @@
+export interface DependencyProbe {
+  name: string;
+  /** Resolves when the dependency answers; rejects otherwise. */
+  check(): Promise<void>;
+  /** A failing optional dependency degrades the service instead of failing it. */
+  optional: boolean;
+}
+
+export type HealthService = ReturnType<typeof createHealthService>;
+
+export function createHealthService(deps: { probes: DependencyProbe[]; version: string; service: string; now: () => Date }) {
+  async function checkHealth() {
+    const checks: Record<string, 'ok' | 'down' | 'disabled'> = {};
+    let status = 'ok' as 'ok' | 'degraded' | 'down';
+    await Promise.all(
+      deps.probes.map(async (probe) => {
+        try {
+          await withTimeout(probe.check(), 1000);
+          checks[probe.name] = 'ok';
+        } catch {
+          checks[probe.name] = 'down';
+          if (!probe.optional) status = 'down';
+          else if (status === 'ok') status = 'degraded';
+        }
+      }),
+    );
+    return { status, version: deps.version, service: deps.service, timestamp: deps.now().toISOString(), checks };
+  }
+  return { checkHealth };
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('timeout')), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

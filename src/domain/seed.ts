@@ -1,0 +1,27 @@
+import type { AdminService } from './admin.js';
+import type { MerchantService } from './merchants.js';
+import type { Store } from '../ports/store.js';
+import { INTEGRATION_NAMES } from './types.js';
+
+export const DEMO_MERCHANT = {
+  name: 'Demo Merchant',
+  address: 'Av. Providencia 1234, Providencia',
+  storefrontDomain: 'demo-shop.myshopify.com',
+};
+
+/**
+ * Seeds an empty store with a demo merchant (integrations approved) and returns its credentials,
+ * which the caller prints once; returns null when the store already has merchants.
+ */
+export async function seedDemoMerchant(deps: { store: Store; admin: AdminService; merchants: MerchantService }) {
+  if ((await deps.store.merchants.count()) > 0) return null;
+  const created = await deps.admin.createMerchant({ input: { name: DEMO_MERCHANT.name, address: DEMO_MERCHANT.address } });
+  for (const integration of INTEGRATION_NAMES) {
+    await deps.admin.setIntegrationStatus({ input: { merchantId: created.merchantId, integration, status: 'approved' } });
+  }
+  await deps.merchants.updateMerchantSettings({
+    merchantId: created.merchantId,
+    input: { storefront_domain: DEMO_MERCHANT.storefrontDomain },
+  });
+  return created;
+}
