@@ -1,0 +1,2 @@
+/** Global setup: nothing yet beyond a marker; the MongoDB test server joins here. */
+export default async function setup(): Promise<void> {}
