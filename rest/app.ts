@@ -5,8 +5,10 @@ import type { Container } from '../src/container.js';
 import type { Metrics } from '../src/metrics.js';
 import { errorHandler, notFoundHandler } from './middleware/errors.js';
 import { requireJsonBody, securityHeaders } from './middleware/security.js';
+import { openApiRoutes } from './openapi/routes.js';
 import { healthRoutes } from './routes/health.js';
 import { merchantRoutes } from './routes/merchants.js';
+import { quoteRoutes } from './routes/quotes.js';
 
 export const BODY_LIMIT = '100kb';
 const REQUEST_ID = /^[\w.-]{1,64}$/;
@@ -68,7 +70,9 @@ export function createRestApp(container: Container, metrics: Metrics): Express {
     }),
   );
   api.use(healthRoutes(container));
+  api.use(openApiRoutes(container));
   api.use(merchantRoutes(container));
+  api.use(quoteRoutes(container));
   app.use('/api/v1', api);
 
   app.use(notFoundHandler());

@@ -3,6 +3,7 @@ import { builder } from './builder.js';
 import './root.js';
 import './merchants.js';
 import './admin.js';
+import './quotes.js';
 
 let schema: GraphQLSchema | undefined;
 

@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { DEFAULT_SANTIAGO_TARIFF, tariffSchema, type Tariff } from './domain/tariffs.js';
 
 const optionalString = z
   .string()
@@ -31,6 +33,8 @@ const envSchema = z.object({
   SEED_DEMO: booleanFlag.default(true),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
   NODE_ENV: z.string().default('development'),
+  GEOCODER_URL: optionalString.pipe(z.url().optional()),
+  TARIFF_FILE: optionalString,
 });
 
 export type Config = ReturnType<typeof loadConfig>;
@@ -46,6 +50,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const e = parsed.data;
   return {
+    tariff: e.TARIFF_FILE ? loadTariffFile(e.TARIFF_FILE) : DEFAULT_SANTIAGO_TARIFF,
+    geocoderUrl: e.GEOCODER_URL,
     port: e.PORT,
     host: e.HOST,
     dataDir: e.DATA_DIR,
@@ -63,4 +69,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     production: e.NODE_ENV === 'production',
     storeKind: e.MONGODB_URL ? ('mongodb' as const) : ('sqlite' as const),
   };
+}
+
+function loadTariffFile(file: string): Tariff {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration:\n  TARIFF_FILE: cannot read ${file} as JSON (${(error as Error).message})`);
+  }
+  const parsed = tariffSchema.safeParse(raw);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  TARIFF_FILE ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
 }

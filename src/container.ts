@@ -10,6 +10,10 @@ import { createAuthService } from './domain/auth.js';
 import { createSecretBox } from './domain/credentials.js';
 import { createHealthService, type DependencyProbe } from './domain/health.js';
 import { createMerchantService } from './domain/merchants.js';
+import { createQuoteService } from './domain/quotes.js';
+import { createGazetteerGeocoder } from './adapters/geocoder/gazetteer.js';
+import { createNominatimGeocoder } from './adapters/geocoder/nominatim.js';
+import type { Geocoder } from './ports/geocoder.js';
 import { systemClock, type Clock } from './ports/clock.js';
 import { createUlidSource, type IdSource } from './ports/ids.js';
 import type { RateLimiter } from './ports/rate-limiter.js';
@@ -54,7 +58,12 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
   const probes: DependencyProbe[] = [{ name: 'store', optional: false, check: () => store.ping() }];
   if (redis) probes.push({ name: 'redis', optional: true, check: async () => void (await redis.ping()) });
 
-  const services = buildServices({ config, store, clock, ids, masterKey, probes });
+  const gazetteer = createGazetteerGeocoder();
+  const geocoder: Geocoder = config.geocoderUrl
+    ? createNominatimGeocoder({ baseUrl: config.geocoderUrl, fallback: gazetteer, logger })
+    : gazetteer;
+
+  const services = buildServices({ config, store, clock, ids, masterKey, probes, geocoder });
   return {
     config, logger, clock, ids, store, redis, rateLimiter, services,
     async close() {
@@ -64,13 +73,22 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
   };
 }
 
-function buildServices(deps: { config: Config; store: Store; clock: Clock; ids: IdSource; masterKey: Buffer; probes: DependencyProbe[] }) {
+function buildServices(deps: {
+  config: Config;
+  store: Store;
+  clock: Clock;
+  ids: IdSource;
+  masterKey: Buffer;
+  probes: DependencyProbe[];
+  geocoder: Geocoder;
+}) {
   const { config, store, clock, ids } = deps;
   const secretBox = createSecretBox(deps.masterKey);
   return {
     auth: createAuthService({ store, adminToken: config.adminToken }),
     merchants: createMerchantService({ store, clock }),
     admin: createAdminService({ store, clock, ids, secretBox }),
+    quotes: createQuoteService({ geocoder: deps.geocoder, tariff: config.tariff, clock }),
     health: createHealthService({ probes: deps.probes, version: API_VERSION, service: SERVICE_NAME, now: () => clock.now() }),
   };
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger, type Logger } from '../../src/logger.js';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 
@@ -28,7 +28,9 @@ export function makeDataDir(): string {
 }
 
 /** The app in-process on a free port, with its SQLite file on disk in a fresh directory. */
-export async function startTestApp(options: { env?: Record<string, string>; dataDir?: string } = {}): Promise<TestApp> {
+export async function startTestApp(
+  options: { env?: Record<string, string>; dataDir?: string; logger?: Logger } = {},
+): Promise<TestApp> {
   const dataDir = options.dataDir ?? makeDataDir();
   const config = loadConfig({
     PORT: '0',
@@ -40,7 +42,7 @@ export async function startTestApp(options: { env?: Record<string, string>; data
     SHUTDOWN_GRACE_MS: '2000',
     ...options.env,
   });
-  const app = await buildApp({ config, overrides: { logger: createLogger({ level: config.logLevel }) } });
+  const app = await buildApp({ config, overrides: { logger: options.logger ?? createLogger({ level: config.logLevel }) } });
   const { url } = await app.start();
   const { admin } = app.container.services;
   return {

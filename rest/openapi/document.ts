@@ -1,0 +1,49 @@
+import { OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
+import { registry } from './registry.js';
+// One import per paths module: each registers its endpoints when loaded.
+import './paths/docs.js';
+import './paths/health.js';
+import './paths/merchants.js';
+
+export type OpenAPIDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
+
+export const API_VERSION = '1.2.0';
+
+/** Descriptions for tags; a tag used by an endpoint but missing here is still valid. */
+const TAGS = [
+  { name: 'Merchants', description: 'The calling merchant: profile and settings.' },
+  { name: 'Health', description: 'Liveness and dependency checks.' },
+  { name: 'Documentation', description: 'This document and its browsable reference.' },
+];
+
+const DESCRIPTION = `Urban express delivery: quotes, orders, dispatch, live tracking, proof of delivery and signed webhooks.
+
+**Authentication.** Send your API key as \`Authorization: Bearer <key>\` or \`X-API-Key: <key>\`.
+\`ak_live_…\` keys act in production, \`ak_test_…\` keys in the sandbox; live and test data never mix.
+
+**Format.** JSON in snake_case, UTF-8, bodies up to 100 kB. Successful responses carry \`success: true\`;
+errors are \`{ "success": false, "error": { "code", "message", "fields"? } }\` with a code from \`ErrorCode\`.
+
+**Rate limits.** Per API key (public endpoints: per client IP); see the \`RateLimit-*\` headers. Over the limit: 429 \`RATE_LIMITED\` with \`Retry-After\`.`;
+
+let cached: { document: OpenAPIDocument; json: string } | undefined;
+
+function build() {
+  const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    openapi: '3.1.0',
+    info: { title: 'Express Delivery API', version: API_VERSION, description: DESCRIPTION },
+    servers: [{ url: '/api/v1' }],
+    tags: TAGS,
+  });
+  return { document, json: JSON.stringify(document) };
+}
+
+/** The OpenAPI 3.1 document for /api/v1, generated once from the registered zod schemas. */
+export function buildOpenApiDocument(): OpenAPIDocument {
+  return (cached ??= build()).document;
+}
+
+/** The document serialised once, for GET /api/v1/openapi.json. */
+export function openApiJson(): string {
+  return (cached ??= build()).json;
+}

@@ -1,0 +1,223 @@
+/**
+ * The OpenAPI registry for /api/v1 and the one helper every endpoint documents itself with.
+ *
+ * How to document an endpoint (the pattern; follow it for every new route):
+ * 1. Add the route in rest/routes/<area>.ts as usual.
+ * 2. In rest/openapi/paths/<area>.ts call `registerEndpoint({...})` once per method + path, with
+ *    the path written exactly as in the Express route ('/orders/:id'). Pass the domain's own zod
+ *    input schema as `body`/`query` (the same object the service parses, never a copy) and a wire
+ *    schema from rest/openapi/responses.ts for each success status. The standard errors (auth,
+ *    body parsing, rate limit, 500) are added from `auth`, `access` and the method; list only the
+ *    endpoint's own domain codes in `errors` (e.g. ['ORDER_NOT_FOUND']).
+ * 3. A new paths file is imported once in rest/openapi/document.ts.
+ * test/rest/openapi.test.ts walks the Express router and fails for any /api/v1 route that is not
+ * registered here with the same method and path.
+ */
+import { extendZodWithOpenApi, OpenAPIRegistry, type ResponseConfig, type RouteConfig } from '@asteasolutions/zod-to-openapi';
+import { z, type ZodObject, type ZodType } from 'zod';
+import type { AccessLevel } from '../../src/domain/auth.js';
+import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from '../../src/domain/errors.js';
+import type { IntegrationName } from '../../src/domain/types.js';
+
+extendZodWithOpenApi(z);
+
+export const registry = new OpenAPIRegistry();
+
+// --- Common components -------------------------------------------------------------------------
+
+registry.registerComponent('securitySchemes', 'bearerAuth', {
+  type: 'http',
+  scheme: 'bearer',
+  bearerFormat: 'API key',
+  description: 'Authorization: Bearer <API key>. `ak_live_…` keys act in production, `ak_test_…` keys in the sandbox.',
+});
+registry.registerComponent('securitySchemes', 'apiKeyHeader', {
+  type: 'apiKey',
+  in: 'header',
+  name: 'X-API-Key',
+  description: 'The same API key in the X-API-Key header, for clients that cannot set Authorization.',
+});
+
+const RATE_LIMIT_HEADERS = {
+  'RateLimit-Limit': 'Requests allowed per minute for this API key (per client IP on public endpoints).',
+  'RateLimit-Remaining': 'Requests left in the current window.',
+  'RateLimit-Reset': 'Seconds until the window resets.',
+} as const;
+for (const [name, description] of Object.entries(RATE_LIMIT_HEADERS)) {
+  registry.registerComponent('headers', name, {
+    description: `${description} Sent once the request has been counted (not on 401s or body-parsing errors).`,
+    schema: { type: 'integer', minimum: 0 },
+  });
+}
+registry.registerComponent('headers', 'Retry-After', {
+  description: 'Seconds to wait before retrying.',
+  schema: { type: 'integer', minimum: 1 },
+});
+registry.registerComponent('headers', 'X-Request-Id', {
+  description: 'The request id (echoed from the request when it is a safe token); quote it when reporting a problem.',
+  schema: { type: 'string' },
+});
+
+export const errorCodeSchema = registry.register(
+  'ErrorCode',
+  z.enum(ERROR_CODES as [ErrorCode, ...ErrorCode[]]).openapi({
+    description: `The closed list of error codes and their HTTP statuses:\n\n${ERROR_CODES.map((c) => `- \`${c}\` → ${ERROR_STATUS[c]}`).join('\n')}`,
+  }),
+);
+
+export const errorResponseSchema = registry.register(
+  'ErrorResponse',
+  z.object({
+    success: z.literal(false),
+    error: z.object({
+      code: errorCodeSchema,
+      message: z.string().openapi({ description: 'Human-readable; never contains internals.' }),
+      fields: z
+        .array(z.object({ field: z.string().openapi({ example: 'prep_time_mins' }), message: z.string() }))
+        .optional()
+        .openapi({ description: 'Per-field problems, on VALIDATION_ERROR.' }),
+      details: z.record(z.string(), z.unknown()).optional().openapi({ description: 'Extra machine-readable context (e.g. a distance).' }),
+    }),
+  }),
+);
+
+const testModeHeaders = z.object({
+  'X-Test-Mode': z
+    .enum(['true', 'false'])
+    .optional()
+    .openapi({ description: '`true` asserts that the key is a sandbox key; a live key is then refused with TEST_MODE_MISMATCH.' }),
+});
+
+// --- The helper --------------------------------------------------------------------------------
+
+export type EndpointAuth = 'public' | 'apiKey';
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+export interface EndpointResponse {
+  description: string;
+  /** The wire schema of the body; omit for an empty body. */
+  schema?: ZodType;
+  /** Defaults to application/json. */
+  contentType?: string;
+}
+
+export interface EndpointSpec {
+  method: Method;
+  /** Relative to /api/v1 and written as in the Express route: '/orders/:id'. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  auth: EndpointAuth;
+  /** apiKey endpoints: the `requireMerchant` level, which decides the 403s (default 'operate'). */
+  access?: AccessLevel;
+  /** apiKey endpoints gated on an integration's approval (`requireMerchant({integration})`). */
+  integration?: IntegrationName;
+  /** The domain's own input schema (the very object the service parses). */
+  body?: ZodType;
+  query?: ZodObject;
+  params?: ZodObject;
+  /** Success (and other non-error) responses by status. */
+  responses: Record<number, EndpointResponse>;
+  /** Domain error codes this endpoint returns beyond the standard ones. */
+  errors?: readonly ErrorCode[];
+  /** Default true: every /api/v1 route is rate-limited, per key or per client IP. */
+  rateLimited?: boolean;
+}
+
+const BODY_METHODS: ReadonlySet<Method> = new Set(['post', 'put', 'patch']);
+const registered = new Set<string>();
+const operationIds = new Set<string>();
+
+/** Documents one method + path; throws on a duplicate so two modules cannot claim one route. */
+export function registerEndpoint(spec: EndpointSpec): void {
+  const path = toOpenApiPath(spec.path);
+  const key = `${spec.method.toUpperCase()} ${path}`;
+  if (registered.has(key)) throw new Error(`OpenAPI: ${key} is registered twice`);
+  if (operationIds.has(spec.operationId)) throw new Error(`OpenAPI: operationId ${spec.operationId} is used twice`);
+  registered.add(key);
+  operationIds.add(spec.operationId);
+
+  const rateLimited = spec.rateLimited ?? true;
+  const route: RouteConfig = {
+    method: spec.method,
+    path,
+    operationId: spec.operationId,
+    summary: spec.summary,
+    ...(spec.description && { description: spec.description }),
+    tags: spec.tags,
+    security: spec.auth === 'apiKey' ? [{ bearerAuth: [] }, { apiKeyHeader: [] }] : [],
+    request: {
+      ...(spec.body && { body: { required: true, content: { 'application/json': { schema: spec.body } } } }),
+      ...(spec.query && { query: spec.query }),
+      ...(spec.params && { params: spec.params }),
+      ...(spec.auth === 'apiKey' && { headers: testModeHeaders }),
+    },
+    responses: {
+      ...Object.fromEntries(Object.entries(spec.responses).map(([status, r]) => [status, successResponse(r, rateLimited)])),
+      ...errorResponses(errorCodesOf(spec, rateLimited), rateLimited),
+    },
+  };
+  registry.registerPath(route);
+}
+
+/** '/orders/:id' → '/orders/{id}'. */
+export function toOpenApiPath(expressPath: string): string {
+  return expressPath.replace(/:(\w+)/g, '{$1}');
+}
+
+/** The error codes an endpoint can answer with: what its middleware stack adds, plus its own. */
+export function errorCodesOf(spec: EndpointSpec, rateLimited = spec.rateLimited ?? true): ErrorCode[] {
+  const codes = new Set<ErrorCode>();
+  if (spec.body || BODY_METHODS.has(spec.method)) {
+    // express.json() and requireJsonBody() run for every body-carrying request.
+    for (const c of ['MALFORMED_JSON', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'] as const) codes.add(c);
+  }
+  if (spec.body || spec.query || spec.params) codes.add('VALIDATION_ERROR');
+  if (spec.auth === 'apiKey') {
+    codes.add('INVALID_API_KEY');
+    codes.add('TEST_MODE_MISMATCH');
+    const access = spec.access ?? 'operate';
+    if (access !== 'profile') codes.add('ACCOUNT_SUSPENDED');
+    if (access === 'operate' || spec.integration) codes.add('INTEGRATION_IN_REVIEW');
+  }
+  for (const c of spec.errors ?? []) codes.add(c);
+  if (rateLimited) codes.add('RATE_LIMITED');
+  codes.add('INTERNAL_ERROR');
+  return [...codes];
+}
+
+function headerRefs(names: readonly string[]) {
+  return Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }]));
+}
+
+function commonHeaders(rateLimited: boolean, extra: string[] = []) {
+  return headerRefs(['X-Request-Id', ...(rateLimited ? Object.keys(RATE_LIMIT_HEADERS) : []), ...extra]);
+}
+
+function successResponse(r: EndpointResponse, rateLimited: boolean): ResponseConfig {
+  return {
+    description: r.description,
+    headers: commonHeaders(rateLimited),
+    ...(r.schema && { content: { [r.contentType ?? 'application/json']: { schema: r.schema } } }),
+  };
+}
+
+/** One response per HTTP status, listing the codes that map to it in the one status table. */
+function errorResponses(codes: ErrorCode[], rateLimited: boolean): Record<string, ResponseConfig> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) {
+    const status = ERROR_STATUS[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const responses: Record<string, ResponseConfig> = {};
+  for (const [status, statusCodes] of [...byStatus].sort(([a], [b]) => a - b)) {
+    responses[status] = {
+      description: `Error: ${statusCodes.map((c) => `\`${c}\``).join(', ')}`,
+      headers: commonHeaders(rateLimited, status === 429 ? ['Retry-After'] : []),
+      content: { 'application/json': { schema: errorResponseSchema } },
+    };
+  }
+  return responses;
+}

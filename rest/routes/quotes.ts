@@ -1,0 +1,15 @@
+import { Router } from 'express';
+import type { Container } from '../../src/container.js';
+import { requireMerchant } from '../middleware/auth.js';
+import { presentQuote } from '../presenters/quote.js';
+import { principalOf, sendOk } from '../respond.js';
+
+export function quoteRoutes(container: Container): Router {
+  const router = Router();
+  router.post('/shipping/quote', requireMerchant(container, { level: 'operate' }), async (req, res) => {
+    const { merchant, mode } = principalOf(res);
+    const quote = await container.services.quotes.quoteDelivery({ merchant, mode, input: req.body });
+    sendOk(res, presentQuote(quote));
+  });
+  return router;
+}

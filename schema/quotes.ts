@@ -1,0 +1,63 @@
+import type { Quote } from '../src/domain/quotes.js';
+import { builder } from './builder.js';
+import { LatLngRef, LocationInput, toWireLocation } from './locations.js';
+import { merchantOf } from './merchants.js';
+
+const RateRef = builder.objectRef<Quote['rates'][number]>('Rate').implement({
+  fields: (t) => ({
+    id: t.exposeString('id'),
+    name: t.exposeString('name'),
+    cost: t.exposeInt('cost'),
+    estimatedMinutes: t.exposeInt('estimatedMinutes'),
+    recommended: t.exposeBoolean('recommended'),
+  }),
+});
+
+const QuoteRef = builder.objectRef<Quote>('Quote').implement({
+  fields: (t) => ({
+    isTest: t.exposeBoolean('isTest'),
+    price: t.exposeInt('price'),
+    currency: t.exposeString('currency'),
+    vehicleType: t.exposeString('vehicleType'),
+    distanceM: t.exposeInt('distanceM'),
+    prepTimeMinutes: t.exposeInt('prepTimeMins'),
+    travelTimeMinutes: t.exposeInt('travelMins'),
+    totalEstimatedMinutes: t.exposeInt('totalMins'),
+    estimatedPickupTime: t.field({ type: 'DateTime', resolve: (q) => q.pickupAt.toISOString() }),
+    estimatedDeliveryTime: t.field({ type: 'DateTime', resolve: (q) => q.deliveryAt.toISOString() }),
+    origin: t.field({ type: LatLngRef, resolve: (q) => q.origin }),
+    destination: t.field({ type: LatLngRef, resolve: (q) => q.destination }),
+    rates: t.field({ type: [RateRef], resolve: (q) => q.rates }),
+  }),
+});
+
+const QuoteInput = builder.inputType('QuoteInput', {
+  fields: (t) => ({
+    origin: t.field({ type: LocationInput }),
+    destination: t.field({ type: LocationInput, required: true }),
+    totalWeightKg: t.float(),
+    packageType: t.string(),
+    prepTimeMins: t.int(),
+  }),
+});
+
+builder.queryFields((t) => ({
+  quote: t.field({
+    type: QuoteRef,
+    authScopes: { merchant: true },
+    errors: {},
+    args: { input: t.arg({ type: QuoteInput, required: true }) },
+    resolve: (_root, { input }, ctx) => {
+      const { merchant, mode } = merchantOf(ctx, 'operate');
+      const wire = {
+        origin: toWireLocation(input.origin),
+        destination: toWireLocation(input.destination),
+        total_weight_kg: input.totalWeightKg ?? undefined,
+        package_type: input.packageType ?? undefined,
+        prep_time_mins: input.prepTimeMins ?? undefined,
+      };
+      const defined = Object.fromEntries(Object.entries(wire).filter(([, v]) => v !== undefined));
+      return ctx.container.services.quotes.quoteDelivery({ merchant, mode, input: defined });
+    },
+  }),
+}));

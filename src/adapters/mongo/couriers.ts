@@ -1,0 +1,66 @@
+import type { Courier } from '../../domain/types.js';
+import type { CourierRepository } from '../../ports/store.js';
+import type { CourierDoc, MongoDatabase } from './database.js';
+
+const toCourierDoc = (c: Courier): CourierDoc => ({
+  _id: c.id,
+  mode: c.mode,
+  name: c.name,
+  phone: c.phone,
+  vehicle: c.vehicle,
+  plate: c.plate,
+  tokenHash: c.tokenHash,
+  status: c.status,
+  location: c.location,
+  locationAt: c.locationAt,
+  createdAt: c.createdAt,
+  updatedAt: c.updatedAt,
+});
+
+const toCourier = (d: CourierDoc): Courier => ({
+  id: d._id,
+  mode: d.mode,
+  name: d.name,
+  phone: d.phone,
+  vehicle: d.vehicle,
+  plate: d.plate,
+  tokenHash: d.tokenHash,
+  status: d.status,
+  location: d.location,
+  locationAt: d.locationAt,
+  createdAt: d.createdAt,
+  updatedAt: d.updatedAt,
+});
+
+export function createMongoCourierRepository(database: MongoDatabase): CourierRepository {
+  const { couriers } = database.collections;
+  return {
+    async insert(courier) {
+      await couriers.insertOne(toCourierDoc(courier));
+    },
+    async findById(id) {
+      const doc = await couriers.findOne({ _id: id });
+      return doc ? toCourier(doc) : null;
+    },
+    async findByTokenHash(hash) {
+      const doc = await couriers.findOne({ tokenHash: hash });
+      return doc ? toCourier(doc) : null;
+    },
+    async listByMode(mode) {
+      const docs = await couriers.find({ mode }).sort({ _id: 1 }).toArray();
+      return docs.map(toCourier);
+    },
+    async setStatus({ id, status, from, updatedAt }) {
+      // Compare-and-set in one document write: the expected statuses are part of the filter.
+      const doc = await couriers.findOneAndUpdate(
+        from === undefined ? { _id: id } : { _id: id, status: { $in: from } },
+        { $set: { status, updatedAt } },
+        { returnDocument: 'after' },
+      );
+      return doc ? toCourier(doc) : null;
+    },
+    async setLocation({ id, location, at }) {
+      await couriers.updateOne({ _id: id }, { $set: { location, locationAt: at } });
+    },
+  };
+}

@@ -1,0 +1,104 @@
+import { MongoClient, type ClientSession, type Collection, type Db, type TransactionOptions } from 'mongodb';
+import type { ApiKeyRecord, Courier, Merchant, MerchantSecretRecord, RegisteredUser } from '../../domain/types.js';
+
+/*
+ * Documents as stored: the domain record with its id as `_id`, camelCase fields, times as the
+ * domain's ISO-8601 strings (they sort chronologically). Repositories map them back field by field.
+ */
+export type MerchantDoc = Omit<Merchant, 'id'> & {
+  _id: string;
+  /** Bumped by key replacement / secret rotation so concurrent ones on a merchant conflict (see touchMerchant). */
+  apiKeysVersion?: number;
+  secretsVersion?: number;
+};
+export type ApiKeyDoc = Omit<ApiKeyRecord, 'id'> & { _id: string };
+export type MerchantSecretDoc = Omit<MerchantSecretRecord, 'id'> & { _id: string };
+export type UserDoc = Omit<RegisteredUser, 'id'> & { _id: string };
+export type CourierDoc = Omit<Courier, 'id'> & { _id: string };
+
+export interface MongoCollections {
+  merchants: Collection<MerchantDoc>;
+  merchantSecrets: Collection<MerchantSecretDoc>;
+  apiKeys: Collection<ApiKeyDoc>;
+  users: Collection<UserDoc>;
+  couriers: Collection<CourierDoc>;
+}
+
+export interface MongoDatabase {
+  client: MongoClient;
+  db: Db;
+  collections: MongoCollections;
+  /** Runs fn in one session transaction (retried by the driver on transient errors, so fn must be repeatable). */
+  inTransaction<T>(fn: (session: ClientSession) => Promise<T>): Promise<T>;
+}
+
+/*
+ * Multi-document units of work use session transactions, which MongoDB only offers on a replica
+ * set or sharded cluster: run MongoDB 7/8 as a replica set (a single-node one is enough, as in
+ * docker-compose.yml). Against a standalone mongod the transactional methods fail.
+ */
+const TRANSACTION_OPTIONS: TransactionOptions = {
+  readConcern: { level: 'snapshot' },
+  writeConcern: { w: 'majority' },
+  readPreference: 'primary',
+};
+
+/** Connects, creates the indexes every query relies on (idempotent, safe on concurrent start-up). */
+export async function openMongoDatabase(options: { url: string; dbName: string }): Promise<MongoDatabase> {
+  const client = new MongoClient(options.url);
+  await client.connect();
+  try {
+    const db = client.db(options.dbName);
+    const collections: MongoCollections = {
+      merchants: db.collection<MerchantDoc>('merchants'),
+      merchantSecrets: db.collection<MerchantSecretDoc>('merchant_secrets'),
+      apiKeys: db.collection<ApiKeyDoc>('api_keys'),
+      users: db.collection<UserDoc>('users'),
+      couriers: db.collection<CourierDoc>('couriers'),
+    };
+    await createIndexes(collections);
+    return {
+      client,
+      db,
+      collections,
+      async inTransaction(fn) {
+        const session = client.startSession();
+        try {
+          return await session.withTransaction(() => fn(session), TRANSACTION_OPTIONS);
+        } finally {
+          await session.endSession();
+        }
+      },
+    };
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
+}
+
+async function createIndexes(c: MongoCollections): Promise<void> {
+  await Promise.all([
+    c.apiKeys.createIndex({ hash: 1 }, { unique: true, name: 'api_keys_hash' }),
+    c.apiKeys.createIndex({ merchantId: 1, mode: 1, status: 1 }, { name: 'api_keys_merchant' }),
+    c.merchantSecrets.createIndex({ merchantId: 1, createdAt: -1, _id: -1 }, { name: 'merchant_secrets_merchant' }),
+    c.users.createIndex({ rut: 1 }, { unique: true, name: 'users_rut' }),
+    c.couriers.createIndex({ tokenHash: 1 }, { unique: true, name: 'couriers_token_hash' }),
+    c.couriers.createIndex({ mode: 1, _id: 1 }, { name: 'couriers_mode' }),
+  ]);
+}
+
+/**
+ * Writes to the merchant document inside a transaction. Snapshot isolation only conflicts on
+ * documents both transactions write, so two key replacements for a merchant with no active key
+ * would otherwise both commit; bumping a counter here serialises them. Also the foreign-key
+ * check: throws when the merchant does not exist.
+ */
+export async function touchMerchant(
+  merchants: Collection<MerchantDoc>,
+  merchantId: string,
+  counter: 'apiKeysVersion' | 'secretsVersion',
+  session: ClientSession,
+): Promise<void> {
+  const result = await merchants.updateOne({ _id: merchantId }, { $inc: { [counter]: 1 } }, { session });
+  if (result.matchedCount === 0) throw new Error(`MongoDB store: merchant ${merchantId} does not exist`);
+}

@@ -1,0 +1,106 @@
+import type { Merchant, MerchantSecretRecord } from '../../domain/types.js';
+import type { MerchantPatch, MerchantRepository } from '../../ports/store.js';
+import { toKeyDoc } from './api-keys.js';
+import { type MerchantDoc, type MerchantSecretDoc, type MongoDatabase, touchMerchant } from './database.js';
+
+const toMerchantDoc = (m: Merchant): MerchantDoc => ({
+  _id: m.id,
+  name: m.name,
+  status: m.status,
+  address: m.address,
+  integrations: m.integrations,
+  settings: m.settings,
+  rateLimitPerMin: m.rateLimitPerMin,
+  createdAt: m.createdAt,
+  updatedAt: m.updatedAt,
+});
+
+const toMerchant = (d: MerchantDoc): Merchant => ({
+  id: d._id,
+  name: d.name,
+  status: d.status,
+  address: d.address,
+  integrations: d.integrations,
+  settings: d.settings,
+  rateLimitPerMin: d.rateLimitPerMin,
+  createdAt: d.createdAt,
+  updatedAt: d.updatedAt,
+});
+
+const toSecretDoc = (s: MerchantSecretRecord): MerchantSecretDoc => ({
+  _id: s.id,
+  merchantId: s.merchantId,
+  ciphertext: s.ciphertext,
+  createdAt: s.createdAt,
+  expiresAt: s.expiresAt,
+});
+
+const toSecret = (d: MerchantSecretDoc): MerchantSecretRecord => ({
+  id: d._id,
+  merchantId: d.merchantId,
+  ciphertext: d.ciphertext,
+  createdAt: d.createdAt,
+  expiresAt: d.expiresAt,
+});
+
+const PATCHABLE = ['name', 'status', 'address', 'integrations', 'settings', 'rateLimitPerMin'] as const satisfies readonly (keyof MerchantPatch)[];
+
+/** The patch's own defined fields only: `$set` must never touch `_id` or write `undefined`. */
+function patchFields(patch: MerchantPatch): MerchantPatch {
+  const fields: Record<string, unknown> = {};
+  for (const name of PATCHABLE) if (patch[name] !== undefined) fields[name] = patch[name];
+  return fields as MerchantPatch;
+}
+
+export function createMongoMerchantRepository(database: MongoDatabase): MerchantRepository {
+  const { merchants, merchantSecrets, apiKeys } = database.collections;
+
+  return {
+    async create(bundle) {
+      await database.inTransaction(async (session) => {
+        await merchants.insertOne(toMerchantDoc(bundle.merchant), { session });
+        if (bundle.keys.length > 0) await apiKeys.insertMany(bundle.keys.map(toKeyDoc), { session });
+        await merchantSecrets.insertOne(toSecretDoc(bundle.secret), { session });
+      });
+    },
+    async findById(id) {
+      const doc = await merchants.findOne({ _id: id });
+      return doc ? toMerchant(doc) : null;
+    },
+    async update(id, patch, updatedAt) {
+      const doc = await merchants.findOneAndUpdate(
+        { _id: id },
+        { $set: { ...patchFields(patch), updatedAt } },
+        { returnDocument: 'after' },
+      );
+      return doc ? toMerchant(doc) : null;
+    },
+    async count() {
+      return merchants.countDocuments({});
+    },
+    async list({ limit, afterId }) {
+      if (limit <= 0) return []; // MongoDB reads limit 0 as "no limit"
+      const docs = await merchants
+        .find(afterId === undefined ? {} : { _id: { $gt: afterId } })
+        .sort({ _id: 1 })
+        .limit(limit)
+        .toArray();
+      return docs.map(toMerchant);
+    },
+    async listSecrets(merchantId) {
+      const docs = await merchantSecrets.find({ merchantId }).sort({ createdAt: -1, _id: -1 }).toArray();
+      return docs.map(toSecret);
+    },
+    async rotateSecret(secret, previousExpiresAt) {
+      await database.inTransaction(async (session) => {
+        await touchMerchant(merchants, secret.merchantId, 'secretsVersion', session);
+        await merchantSecrets.updateMany(
+          { merchantId: secret.merchantId, expiresAt: null },
+          { $set: { expiresAt: previousExpiresAt } },
+          { session },
+        );
+        await merchantSecrets.insertOne(toSecretDoc(secret), { session });
+      });
+    },
+  };
+}

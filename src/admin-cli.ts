@@ -1,0 +1,260 @@
+/**
+ * Admin CLI: `npm run --silent admin -- <command> [options] --json`.
+ * stdout carries exactly one JSON object (the result or the error); logs go to stderr. It opens the
+ * same store as the server (DATA_DIR / MONGODB_URL), so it works while the server runs.
+ */
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { buildContainer, type Container } from './container.js';
+import type { AdminService } from './domain/admin.js';
+import { AppError, isAppError, presentError, type FieldError } from './domain/errors.js';
+import type { IntegrationStatus, Merchant, MerchantStatus } from './domain/types.js';
+import { createLogger, type Logger } from './logger.js';
+
+type Values = Record<string, string | undefined>;
+type Output = Record<string, unknown>;
+
+interface Command {
+  args: string;
+  summary: string;
+  options: string[];
+  run(admin: AdminService, values: Values, config: Config): Promise<Output>;
+}
+
+const USAGE = 'npm run --silent admin -- <command> [options] --json';
+
+const setStatus = (status: MerchantStatus, summary: string): Command => ({
+  args: '--merchant M',
+  summary,
+  options: ['merchant'],
+  run: async (admin, v) => {
+    const merchant = await admin.setMerchantStatus({ input: { merchantId: v.merchant, status } });
+    return { merchant_id: merchant.id, status: merchant.status };
+  },
+});
+
+const setIntegration = (status: IntegrationStatus, summary: string): Command => ({
+  args: '--merchant M --integration plugin|storefront|erp',
+  summary,
+  options: ['merchant', 'integration'],
+  run: async (admin, v) => {
+    const input = { merchantId: v.merchant, integration: v.integration, status };
+    const merchant = await admin.setIntegrationStatus({ input });
+    return { merchant_id: merchant.id, integration: v.integration, status: merchant.integrations[v.integration as keyof Merchant['integrations']] };
+  },
+});
+
+const COMMANDS: Record<string, Command> = {
+  'merchant:create': {
+    args: '--name N [--address A]',
+    summary: 'Create a merchant; prints its live key, test key and API secret once',
+    options: ['name', 'address'],
+    run: async (admin, v) => snakeKeys(await admin.createMerchant({ input: { name: v.name, address: v.address } })),
+  },
+  'merchant:list': {
+    args: '[--limit N] [--after ID]',
+    summary: 'List merchants by id (no credentials); page with --after <next_after>',
+    options: ['limit', 'after'],
+    run: async (admin, v, config) => {
+      const limit = v.limit === undefined ? 50 : wholeNumber('limit', v.limit, { min: 1, max: 200 });
+      const merchants = await admin.listMerchants({ limit, ...(v.after && { afterId: v.after }) });
+      return {
+        merchants: merchants.map((m) => presentMerchant(m, config)),
+        next_after: merchants.length === limit ? merchants.at(-1)!.id : null,
+      };
+    },
+  },
+  'key:rotate': {
+    args: '--merchant M --mode live|test',
+    summary: 'Issue a new API key for the mode and revoke the previous ones',
+    options: ['merchant', 'mode'],
+    run: async (admin, v) => snakeKeys(await admin.rotateApiKey({ input: { merchantId: v.merchant, mode: v.mode } })),
+  },
+  'key:revoke': {
+    args: '--merchant M --mode live|test',
+    summary: 'Revoke every active API key of the mode (effective immediately)',
+    options: ['merchant', 'mode'],
+    run: async (admin, v) => snakeKeys(await admin.revokeApiKeys({ input: { merchantId: v.merchant, mode: v.mode } })),
+  },
+  'secret:rotate': {
+    args: '--merchant M [--overlap-hours H]',
+    summary: 'Issue a new API secret; the previous one keeps signing for H hours (default 24)',
+    options: ['merchant', 'overlap-hours'],
+    run: async (admin, v) =>
+      snakeKeys(await admin.rotateApiSecret({ input: { merchantId: v.merchant, overlapHours: numberOption('overlap-hours', v['overlap-hours'], 'decimal') } })),
+  },
+  'merchant:suspend': setStatus('suspended', 'Suspend a merchant: only GET /merchants/me keeps working'),
+  'merchant:activate': setStatus('active', 'Activate (approve) a merchant'),
+  'merchant:review': setStatus('in_review', 'Put a merchant in review: sandbox only, no live operations'),
+  'merchant:rate-limit': {
+    args: '--merchant M --per-min N|default',
+    summary: "Set the merchant's per-key request limit, or go back to the configured default",
+    options: ['merchant', 'per-min'],
+    run: async (admin, v, config) => {
+      const perMin = v['per-min'] === 'default' ? null : numberOption('per-min', v['per-min'], 'whole');
+      const merchant = await admin.setMerchantRateLimit({ input: { merchantId: v.merchant, perMin } });
+      return {
+        merchant_id: merchant.id,
+        rate_limit_per_min: merchant.rateLimitPerMin ?? config.rateLimitPerMin,
+        uses_default: merchant.rateLimitPerMin === null,
+      };
+    },
+  },
+  'integration:approve': setIntegration('approved', 'Approve one integration of a merchant'),
+  'integration:reject': setIntegration('rejected', 'Reject one integration of a merchant'),
+  'courier:create': {
+    args: '--name N --phone P --vehicle bike|motorcycle|car|van --plate X [--mode test|live]',
+    summary: 'Create a courier (default mode live); prints its token once',
+    options: ['name', 'phone', 'vehicle', 'plate', 'mode'],
+    run: async (admin, v) =>
+      snakeKeys(await admin.createCourier({ input: { name: v.name, phone: v.phone, vehicle: v.vehicle, plate: v.plate, mode: v.mode } })),
+  },
+  'user:create': {
+    args: '--rut R [--name N] [--phone P]',
+    summary: 'Register an end user by Chilean RUT',
+    options: ['rut', 'name', 'phone'],
+    run: async (admin, v) => snakeKeys(await admin.createUser({ input: { rut: v.rut, name: v.name, phone: v.phone } })),
+  },
+};
+
+/** The CLI option that carries each domain input field, for error messages. */
+const OPTION_OF_FIELD: Record<string, string> = { merchantId: 'merchant', perMin: 'per-min', overlapHours: 'overlap-hours' };
+
+function usageText(name?: string): string {
+  const lines = Object.entries(COMMANDS)
+    .filter(([n]) => !name || n === name)
+    .map(([n, c]) => `  ${n} ${c.args}`);
+  return `Usage: ${USAGE}\n${lines.join('\n')}`;
+}
+
+function helpOutput(name?: string): Output {
+  const commands = Object.fromEntries(
+    Object.entries(COMMANDS)
+      .filter(([n]) => !name || n === name)
+      .map(([n, c]) => [n, { options: c.args, description: c.summary }]),
+  );
+  return { success: true, usage: USAGE, commands };
+}
+
+function snakeKeys(record: object): Output {
+  return Object.fromEntries(Object.entries(record).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), v]));
+}
+
+function presentMerchant(m: Merchant, config: Config): Output {
+  return {
+    id: m.id,
+    name: m.name,
+    status: m.status,
+    address: m.address,
+    integrations: { ...m.integrations },
+    rate_limit_per_min: m.rateLimitPerMin ?? config.rateLimitPerMin,
+    created_at: m.createdAt,
+    updated_at: m.updatedAt,
+  };
+}
+
+function invalidOption(option: string, message: string): AppError {
+  return new AppError('VALIDATION_ERROR', `--${option} ${message}`, { fields: [{ field: option, message }] });
+}
+
+/** A numeric option as a number; the domain schema checks its range. */
+function numberOption(option: string, value: string | undefined, kind: 'whole' | 'decimal'): number | undefined {
+  if (value === undefined) return undefined;
+  const pattern = kind === 'whole' ? /^\d+$/ : /^\d+(\.\d+)?$/;
+  if (!pattern.test(value.trim())) throw invalidOption(option, kind === 'whole' ? 'must be a whole number' : 'must be a number');
+  return Number(value);
+}
+
+function wholeNumber(option: string, value: string, range: { min: number; max: number }): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || n < range.min || n > range.max) {
+    throw invalidOption(option, `must be a whole number from ${range.min} to ${range.max}`);
+  }
+  return n;
+}
+
+/** Re-labels domain validation errors with the CLI's option names and appends the command's usage. */
+function forCli(error: AppError, name: string): AppError {
+  if (error.code !== 'VALIDATION_ERROR') return error;
+  const fields: FieldError[] = (error.fields ?? []).map((f) => {
+    const [head = '', ...rest] = f.field.split('.');
+    const option = OPTION_OF_FIELD[head] ?? head.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+    return { field: [option, ...rest].join('.'), message: f.message };
+  });
+  const described = fields.length ? `Invalid options: ${fields.map((f) => `--${f.field} ${f.message}`).join('; ')}` : error.message;
+  return new AppError('VALIDATION_ERROR', `${described}\n${usageText(name)}`, { ...(fields.length && { fields }) });
+}
+
+function badUsage(message: string, name?: string): AppError {
+  return new AppError('VALIDATION_ERROR', `${message}\n${usageText(name)}`);
+}
+
+/** Set once the configuration is loaded; errors after that point are logged through it. */
+let logger: Logger | undefined;
+
+async function run(argv: string[]): Promise<Output> {
+  const args = [...argv];
+  let help = false;
+  // Global flags may also come before the command.
+  while (['--json', '--help', '-h'].includes(args[0] ?? '')) if (args.shift() !== '--json') help = true;
+  const name = args.shift();
+  if (name === undefined) {
+    if (help) return helpOutput();
+    throw badUsage('Missing command');
+  }
+  const command = COMMANDS[name];
+  if (!command) throw badUsage(`Unknown command "${name}"`);
+
+  let values: Values & { help?: boolean };
+  try {
+    const options = Object.fromEntries(command.options.map((o) => [o, { type: 'string' as const }]));
+    const parsed = parseArgs({
+      args,
+      options: { ...options, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+      allowPositionals: false,
+    });
+    values = parsed.values as Values & { help?: boolean };
+  } catch (error) {
+    throw badUsage(error instanceof Error ? error.message : String(error), name);
+  }
+  if (help || values.help) return helpOutput(name);
+
+  const config = loadConfig();
+  logger = createLogger({ level: config.logLevel, destination: 2 });
+  const container: Container = await buildContainer(config, { logger });
+  try {
+    const output = await command.run(container.services.admin, values, config);
+    container.logger.info({ command: name, merchant_id: values.merchant ?? output.merchant_id }, 'admin command completed');
+    return { success: true, ...output };
+  } catch (error) {
+    if (!isAppError(error)) throw error;
+    container.logger.warn({ command: name, code: error.code }, 'admin command failed');
+    throw forCli(error, name);
+  } finally {
+    await container.close();
+  }
+}
+
+async function main(): Promise<void> {
+  let output: Output;
+  try {
+    output = await run(process.argv.slice(2));
+  } catch (error) {
+    let appError: AppError;
+    if (isAppError(error)) appError = error;
+    else if (error instanceof ConfigError) appError = new AppError('VALIDATION_ERROR', error.message);
+    else {
+      appError = new AppError('INTERNAL_ERROR', error instanceof Error ? error.message : String(error));
+      if (logger) logger.error({ err: error }, 'admin command crashed');
+      else console.error(error);
+    }
+    output = presentError(appError);
+    process.exitCode = 1;
+  }
+  // A pipe or file on stdout is written synchronously; the process then ends on its own, after
+  // the asynchronous stderr logger has flushed.
+  process.stdout.write(`${JSON.stringify(output)}\n`);
+}
+
+void main();

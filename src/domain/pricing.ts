@@ -1,0 +1,71 @@
+import { distanceMeters } from './geo.js';
+import { selectVehicle, type Tariff } from './tariffs.js';
+import type { LatLng, VehicleType } from './types.js';
+
+export interface Rate {
+  id: 'express' | 'batched';
+  name: string;
+  cost: number;
+  estimatedMinutes: number;
+  recommended: boolean;
+}
+
+export interface RoutePrice {
+  currency: 'CLP';
+  price: number;
+  vehicleType: VehicleType;
+  distanceM: number;
+  prepTimeMins: number;
+  travelMins: number;
+  totalMins: number;
+  pickupAt: Date;
+  deliveryAt: Date;
+  rates: Rate[];
+}
+
+const roundUpTo10 = (pesos: number) => Math.ceil(pesos / 10) * 10;
+
+/**
+ * Prices one route: road distance = great-circle × detour factor; the smallest vehicle that carries
+ * the weight; price = base fare + per-km × road km (CLP, rounded up to 10 pesos); travel at the
+ * vehicle's urban speed. The pickup waits for the preparation time; delivery = pickup + travel.
+ */
+export function priceRoute(options: {
+  tariff: Tariff;
+  origin: LatLng;
+  destination: LatLng;
+  weightKg: number;
+  prepTimeMins: number;
+  now: Date;
+}): RoutePrice {
+  const { tariff, weightKg, prepTimeMins, now } = options;
+  const vehicle = selectVehicle(tariff, weightKg);
+  const distanceM = Math.round(distanceMeters(options.origin, options.destination) * tariff.detour_factor);
+  const roadKm = distanceM / 1000;
+  const travelMins = Math.max(1, Math.ceil((roadKm / vehicle.speed_kmh) * 60));
+  const price = roundUpTo10(vehicle.base_fare + vehicle.per_km * roadKm);
+  const totalMins = prepTimeMins + travelMins;
+  const pickupAt = new Date(now.getTime() + prepTimeMins * 60_000);
+  const deliveryAt = new Date(pickupAt.getTime() + travelMins * 60_000);
+  return {
+    currency: tariff.currency,
+    price,
+    vehicleType: vehicle.type,
+    distanceM,
+    prepTimeMins,
+    travelMins,
+    totalMins,
+    pickupAt,
+    deliveryAt,
+    rates: [
+      { id: 'express', name: `Express (${vehicle.type})`, cost: price, estimatedMinutes: totalMins, recommended: true },
+      {
+        id: 'batched',
+        name: 'Batched (shared route)',
+        cost: roundUpTo10(price * (1 - tariff.batched_discount)),
+        estimatedMinutes: totalMins + tariff.batched_extra_mins,
+        recommended: false,
+      },
+    ],
+  };
+}

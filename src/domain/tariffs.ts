@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { AppError } from './errors.js';
+import { VEHICLE_TYPES, type VehicleType } from './types.js';
+
+const vehicleTariffSchema = z.strictObject({
+  type: z.enum(VEHICLE_TYPES),
+  max_kg: z.number().positive(),
+  base_fare: z.number().int().nonnegative(),
+  per_km: z.number().int().nonnegative(),
+  speed_kmh: z.number().positive().max(120),
+});
+
+/**
+ * Tariff table (CLP, integer pesos). Vehicles are listed from smallest to largest; fares never
+ * fall as capacity grows, so a heavier parcel can never be cheaper.
+ */
+export const tariffSchema = z
+  .strictObject({
+    currency: z.literal('CLP'),
+    detour_factor: z.number().min(1).max(3),
+    /** Minutes for an assigned courier to reach the pickup when no courier position is known. */
+    default_approach_mins: z.number().int().min(0).max(120),
+    /** The batched rate: cheaper, delivered within a wider window. */
+    batched_discount: z.number().min(0).max(0.9),
+    batched_extra_mins: z.number().int().min(0).max(24 * 60),
+    vehicles: z.array(vehicleTariffSchema).min(1),
+  })
+  .superRefine((t, ctx) => {
+    for (let i = 1; i < t.vehicles.length; i++) {
+      const [a, b] = [t.vehicles[i - 1]!, t.vehicles[i]!];
+      if (b.max_kg <= a.max_kg || b.base_fare < a.base_fare || b.per_km < a.per_km) {
+        ctx.addIssue({ code: 'custom', path: ['vehicles', i], message: 'vehicles must grow in capacity with fares that never fall' });
+      }
+    }
+  });
+
+export type Tariff = z.output<typeof tariffSchema>;
+export type VehicleTariff = Tariff['vehicles'][number];
+
+export const DEFAULT_SANTIAGO_TARIFF: Tariff = {
+  currency: 'CLP',
+  detour_factor: 1.3,
+  default_approach_mins: 10,
+  batched_discount: 0.25,
+  batched_extra_mins: 90,
+  vehicles: [
+    { type: 'bike', max_kg: 6, base_fare: 1990, per_km: 390, speed_kmh: 14 },
+    { type: 'motorcycle', max_kg: 20, base_fare: 2490, per_km: 490, speed_kmh: 26 },
+    { type: 'car', max_kg: 150, base_fare: 3490, per_km: 690, speed_kmh: 22 },
+    { type: 'van', max_kg: 800, base_fare: 6990, per_km: 990, speed_kmh: 20 },
+  ],
+};
+
+/** The smallest vehicle class that carries the weight. */
+export function selectVehicle(tariff: Tariff, weightKg: number): VehicleTariff {
+  const vehicle = tariff.vehicles.find((v) => v.max_kg >= weightKg);
+  if (!vehicle) {
+    const max = tariff.vehicles[tariff.vehicles.length - 1]!.max_kg;
+    throw new AppError('WEIGHT_EXCEEDS_CAPACITY', `No vehicle carries ${weightKg} kg; the largest (${tariff.vehicles.at(-1)!.type}) carries ${max} kg`);
+  }
+  return vehicle;
+}
+
+export function vehicleTariff(tariff: Tariff, type: VehicleType): VehicleTariff | undefined {
+  return tariff.vehicles.find((v) => v.type === type);
+}
+
+/** Vehicle classes able to carry what `type` carries (the class itself and every larger one). */
+export function vehiclesAtLeast(tariff: Tariff, type: VehicleType): VehicleType[] {
+  const index = tariff.vehicles.findIndex((v) => v.type === type);
+  return index < 0 ? [] : tariff.vehicles.slice(index).map((v) => v.type);
+}

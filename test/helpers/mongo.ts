@@ -1,0 +1,120 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { freePort } from './redis.js';
+
+/** Which server the MongoDB tests run against; `jongodb` lacks features, see test/contract/mongo-store.test.ts. */
+export type MongoKind = 'external' | 'jongodb';
+
+export interface MongoServer {
+  url: string;
+  kind: MongoKind;
+  stop(): Promise<void>;
+}
+
+/** What global setup hands to test files (must be serialisable). */
+export interface ProvidedMongo {
+  url: string | null;
+  kind: MongoKind | null;
+  skipReason: string;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    mongo: ProvidedMongo;
+  }
+}
+
+const JONGODB_PACKAGE = '@jongodb/memory-server-bin-linux-x64-gnu';
+
+export function jongodbBinary(): string | null {
+  try {
+    const pkg = createRequire(import.meta.url).resolve(`${JONGODB_PACKAGE}/package.json`);
+    const bin = join(dirname(pkg), 'bin', 'jongodb');
+    return existsSync(bin) ? bin : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Starts the jongodb test server on a free port as a single-node replica set (so the driver
+ * uses sessions and transactions as it would against MongoDB) and waits for its URI.
+ */
+export async function startJongodb(binary: string): Promise<MongoServer> {
+  const port = await freePort();
+  const child = spawn(
+    binary,
+    [`--port=${port}`, '--host=127.0.0.1', '--database=test', '--replica-set-name=rs0', '--topology-profile=singleNodeReplicaSet'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`jongodb did not start in 15 s: ${stderr}`)), 15_000);
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /JONGODB_URI=(\S+)/.exec(out);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    });
+    child.once('error', (error) => reject(error));
+    child.once('exit', (code) => reject(new Error(`jongodb exited with ${code}: ${stderr}`)));
+  });
+  return {
+    url,
+    kind: 'jongodb',
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGKILL');
+      }),
+  };
+}
+
+/**
+ * A MongoDB for tests: MONGODB_URL when set (a real server, replica set), else the jongodb test
+ * server on a free port, else null with the reason printed (the caller skips).
+ */
+export async function acquireMongo(): Promise<{ mongo: MongoServer | null; skipReason: string }> {
+  if (process.env.MONGODB_URL) {
+    return { mongo: { url: process.env.MONGODB_URL, kind: 'external', stop: async () => {} }, skipReason: '' };
+  }
+  const binary = jongodbBinary();
+  if (!binary) {
+    const reason = `MongoDB tests skipped: no MONGODB_URL and no ${JONGODB_PACKAGE} binary`;
+    console.warn(reason);
+    return { mongo: null, skipReason: reason };
+  }
+  try {
+    return { mongo: await startJongodb(binary), skipReason: '' };
+  } catch (error) {
+    const reason = `MongoDB tests skipped: jongodb failed to start (${(error as Error).message})`;
+    console.warn(reason);
+    return { mongo: null, skipReason: reason };
+  }
+}
+
+/**
+ * The server global setup started for the whole run; outside of it (another config), the test
+ * file acquires its own and must stop it. Use a database name of its own per test file.
+ */
+export async function mongoForTestFile(): Promise<{ mongo: MongoServer | null; skipReason: string }> {
+  const { inject } = await import('vitest'); // lazily: global setup imports this file outside a test worker
+  const provided = inject('mongo');
+  if (provided) {
+    if (!provided.url || !provided.kind) return { mongo: null, skipReason: provided.skipReason };
+    return { mongo: { url: provided.url, kind: provided.kind, stop: async () => {} }, skipReason: '' };
+  }
+  return acquireMongo();
+}
+
+/** A database name unique to this test file and process: `<prefix>_<pid>_<random>`. */
+export function uniqueDbName(prefix: string): string {
+  return `${prefix}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`.slice(0, 60);
+}

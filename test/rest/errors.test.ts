@@ -1,0 +1,182 @@
+import { request as httpRequest } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, startTestApp, type MerchantCredentials, type TestApp } from '../helpers/app.js';
+
+type Response = Awaited<ReturnType<typeof api>>;
+
+/** Exactly `{success:false, error:{code, message}}`, with the status the code maps to. */
+function expectExactError(res: Response, status: number, code: string): void {
+  expect(res.status).toBe(status);
+  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+  expect(res.body).toEqual({ success: false, error: { code, message: expect.any(String) } });
+  expect(res.body.error.message.length).toBeGreaterThan(0);
+}
+
+const SECURITY_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-store',
+};
+
+function expectSecurityHeaders(res: Response): void {
+  for (const [name, value] of Object.entries(SECURITY_HEADERS)) expect(res.headers.get(name), name).toBe(value);
+  expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
+  expect(res.headers.get('x-powered-by')).toBeNull();
+}
+
+describe('transport errors', () => {
+  let t: TestApp;
+  let m: MerchantCredentials;
+  beforeAll(async () => {
+    t = await startTestApp();
+    m = await t.createMerchant();
+  });
+  afterAll(() => t.stop());
+
+  const settings = (init: { headers?: Record<string, string>; rawBody?: string; method?: string }) =>
+    api(`${t.url}/api/v1/merchants/settings`, { method: 'PATCH', key: m.testKey, ...init });
+
+  it('malformed JSON is 400 MALFORMED_JSON', async () => {
+    for (const rawBody of ['{"prep_time_mins": 5', "{'prep_time_mins': 5}", '{"a":1,}', 'prep_time_mins=5']) {
+      expectExactError(await settings({ headers: { 'content-type': 'application/json' }, rawBody }), 400, 'MALFORMED_JSON');
+    }
+  });
+
+  it('malformed JSON is refused before authentication as well (no key)', async () => {
+    const res = await api(`${t.url}/api/v1/merchants/settings`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, rawBody: '{' });
+    expect(res.status).toBe(400);
+    expect(res.body.success).toBe(false);
+  });
+
+  it('a body over 100 kB is 413 PAYLOAD_TOO_LARGE (with and without Content-Length)', async () => {
+    const big = JSON.stringify({ prep_time_mins: 5, address: 'x'.repeat(110 * 1024) });
+    expectExactError(await settings({ headers: { 'content-type': 'application/json' }, rawBody: big }), 413, 'PAYLOAD_TOO_LARGE');
+    const chunked = await chunkedRequest(`${t.url}/api/v1/merchants/settings`, m.testKey, big);
+    expect(chunked.status).toBe(413);
+    expect(JSON.parse(chunked.text)).toEqual({ success: false, error: { code: 'PAYLOAD_TOO_LARGE', message: expect.any(String) } });
+  });
+
+  it('a body just under 100 kB is parsed (then validated)', async () => {
+    const nearly = JSON.stringify({ prep_time_mins: 5, address: 'x'.repeat(90 * 1024) });
+    const res = await settings({ headers: { 'content-type': 'application/json' }, rawBody: nearly });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('VALIDATION_ERROR');
+  });
+
+  it('text/plain, form and multipart bodies are 415 UNSUPPORTED_MEDIA_TYPE', async () => {
+    const bodies: [string, string][] = [
+      ['text/plain', '{"prep_time_mins":5}'],
+      ['application/x-www-form-urlencoded', 'prep_time_mins=5'],
+      ['multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="prep_time_mins"\r\n\r\n5\r\n--x--\r\n'],
+      ['application/xml', '<prep_time_mins>5</prep_time_mins>'],
+    ];
+    for (const [type, rawBody] of bodies) {
+      for (const method of ['PATCH', 'POST']) {
+        expectExactError(await settings({ method, headers: { 'content-type': type }, rawBody }), 415, 'UNSUPPORTED_MEDIA_TYPE');
+      }
+    }
+    expect((await api(`${t.url}/api/v1/merchants/me`, { key: m.testKey })).body.merchant.prep_time_mins).toBe(0);
+  });
+
+  it('a body without Content-Type is 415', async () => {
+    const res = await fetch(`${t.url}/api/v1/merchants/settings`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${m.testKey}` },
+      body: new Blob(['{"prep_time_mins":5}']),
+    });
+    expect(res.status).toBe(415);
+    expect((await res.json()).error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+  });
+
+  it('JSON in a charset other than UTF-8 is 415', async () => {
+    const res = await settings({ headers: { 'content-type': 'application/json; charset=latin1' }, rawBody: '{"prep_time_mins":5}' });
+    expectExactError(res, 415, 'UNSUPPORTED_MEDIA_TYPE');
+  });
+
+  it('application/json with a charset=utf-8 parameter is accepted', async () => {
+    const res = await settings({ headers: { 'content-type': 'application/json; charset=utf-8' }, rawBody: '{"prep_time_mins":6}' });
+    expect(res.status).toBe(200);
+    expect(res.body.prep_time_mins).toBe(6);
+  });
+
+  it('unknown routes are 404 NOT_FOUND for GET and POST, inside and outside /api/v1', async () => {
+    expectExactError(await api(`${t.url}/api/v1/nope`), 404, 'NOT_FOUND');
+    expectExactError(await api(`${t.url}/api/v1/nope`, { body: { a: 1 } }), 404, 'NOT_FOUND');
+    expectExactError(await api(`${t.url}/api/v1/nope`, { key: m.testKey, body: { a: 1 } }), 404, 'NOT_FOUND');
+    expectExactError(await api(`${t.url}/nope`), 404, 'NOT_FOUND');
+    expectExactError(await api(`${t.url}/nope`, { body: { a: 1 } }), 404, 'NOT_FOUND');
+    expectExactError(await api(`${t.url}/api/v2/merchants/me`, { key: m.testKey }), 404, 'NOT_FOUND');
+    expectExactError(await api(`${t.url}/api/v1/merchants/me`, { method: 'DELETE', key: m.testKey }), 404, 'NOT_FOUND');
+  });
+
+  it('odd paths and bodies never give a 5xx', async () => {
+    const cases: Promise<Response>[] = [
+      api(`${t.url}/api/v1/%E0%A4%A`),
+      api(`${t.url}/api/v1/merchants/%ZZ`),
+      api(`${t.url}/api/v1/merchants/me/`, { key: m.testKey }),
+      api(`${t.url}/api/v1//merchants//me`, { key: m.testKey }),
+      settings({ headers: { 'content-type': 'application/json' }, rawBody: '{"__proto__":{"admin":true},"prep_time_mins":5}' }),
+      settings({ headers: { 'content-type': 'application/json' }, rawBody: '{"constructor":{"prototype":{"x":1}},"prep_time_mins":5}' }),
+      settings({ headers: { 'content-type': 'application/json' }, rawBody: `${'['.repeat(5000)}${']'.repeat(5000)}` }),
+      settings({ headers: { 'content-type': 'application/json' }, rawBody: '\uFEFF{"prep_time_mins":5}' }),
+    ];
+    for (const res of await Promise.all(cases)) {
+      expect(res.status, JSON.stringify(res.body)).toBeLessThan(500);
+      expect(res.body.success).toBe(false);
+      expect(res.body.error).toEqual(expect.objectContaining({ code: expect.any(String), message: expect.any(String) }));
+    }
+  });
+
+  it('echoes a valid X-Request-Id and generates one otherwise', async () => {
+    const sent = await api(`${t.url}/api/v1/health`, { headers: { 'x-request-id': 'req-abc.123_XYZ' } });
+    expect(sent.headers.get('x-request-id')).toBe('req-abc.123_XYZ');
+
+    const generated = await api(`${t.url}/api/v1/health`);
+    const id = generated.headers.get('x-request-id');
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect((await api(`${t.url}/api/v1/health`)).headers.get('x-request-id')).not.toBe(id);
+
+    for (const bad of ['has spaces in it', 'x'.repeat(65), '<script>', 'a/b']) {
+      const res = await api(`${t.url}/api/v1/health`, { headers: { 'x-request-id': bad } });
+      expect(res.headers.get('x-request-id')).not.toBe(bad);
+      expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    }
+  });
+
+  it('error responses carry the request id too', async () => {
+    const res = await api(`${t.url}/api/v1/merchants/me`, { headers: { 'x-request-id': 'trace-401' } });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('x-request-id')).toBe('trace-401');
+  });
+
+  it('security headers are on success and error responses alike', async () => {
+    const responses = await Promise.all([
+      api(`${t.url}/api/v1/health`),
+      api(`${t.url}/api/v1/merchants/me`, { key: m.testKey }),
+      api(`${t.url}/api/v1/merchants/me`),
+      api(`${t.url}/api/v1/nope`),
+      settings({ headers: { 'content-type': 'application/json' }, rawBody: '{' }),
+    ]);
+    expect(responses.map((r) => r.status)).toEqual([200, 200, 401, 404, 400]);
+    responses.forEach(expectSecurityHeaders);
+  });
+});
+
+/** A PATCH with Transfer-Encoding: chunked (no Content-Length), for the streaming body limit. */
+function chunkedRequest(url: string, key: string, body: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      url,
+      { method: 'PATCH', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' } },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
+    req.on('error', reject);
+    for (let i = 0; i < body.length; i += 8192) req.write(body.slice(i, i + 8192));
+    req.end();
+  });
+}
