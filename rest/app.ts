@@ -9,6 +9,8 @@ import { openApiRoutes } from './openapi/routes.js';
 import { healthRoutes } from './routes/health.js';
 import { merchantRoutes } from './routes/merchants.js';
 import { quoteRoutes } from './routes/quotes.js';
+import { integrationRoutes } from './routes/integrations.js';
+import { storefrontRoutes } from './routes/storefront.js';
 
 export const BODY_LIMIT = '100kb';
 const REQUEST_ID = /^[\w.-]{1,64}$/;
@@ -60,6 +62,8 @@ export function createRestApp(container: Container, metrics: Metrics): Express {
 
   const api = express.Router();
   api.use(requireJsonBody());
+  // Before the JSON parser: storefront signatures are checked over the raw bytes.
+  api.use(storefrontRoutes(container, BODY_LIMIT));
   api.use(
     express.json({
       limit: BODY_LIMIT,
@@ -73,6 +77,7 @@ export function createRestApp(container: Container, metrics: Metrics): Express {
   api.use(openApiRoutes(container));
   api.use(merchantRoutes(container));
   api.use(quoteRoutes(container));
+  api.use(integrationRoutes(container));
   app.use('/api/v1', api);
 
   app.use(notFoundHandler());

@@ -1,4 +1,5 @@
 import { VEHICLE_TYPES } from '../src/domain/types.js';
+import type { IntegrationTelemetry } from '../src/ports/store.js';
 import { builder } from './builder.js';
 import { IntegrationEnum, IntegrationStatusEnum, MerchantRef, MerchantStatusEnum, ModeEnum } from './merchants.js';
 
@@ -53,7 +54,27 @@ const CreatedUserRef = builder.objectRef<{ userId: string; rut: string }>('Creat
   fields: (t) => ({ userId: t.exposeID('userId'), rut: t.exposeString('rut') }),
 });
 
+const TelemetryRef = builder.objectRef<IntegrationTelemetry>('IntegrationTelemetry').implement({
+  description: 'Calls of one integration from one site, for moderation.',
+  fields: (t) => ({
+    mode: t.field({ type: ModeEnum, resolve: (r) => r.mode }),
+    integration: t.field({ type: IntegrationEnum, resolve: (r) => r.integration }),
+    site: t.exposeString('site', { nullable: true }),
+    pluginVersion: t.exposeString('pluginVersion', { nullable: true }),
+    userAgent: t.exposeString('userAgent', { nullable: true }),
+    callCount: t.exposeInt('callCount'),
+    firstSeenAt: t.field({ type: 'DateTime', resolve: (r) => r.firstSeenAt }),
+    lastSeenAt: t.field({ type: 'DateTime', resolve: (r) => r.lastSeenAt }),
+  }),
+});
+
 builder.queryFields((t) => ({
+  adminIntegrationTelemetry: t.field({
+    type: [TelemetryRef],
+    authScopes: { admin: true },
+    args: { merchantId: t.arg.id({ required: true }) },
+    resolve: (_r, args, ctx) => ctx.container.services.admin.listIntegrationTelemetry({ merchantId: String(args.merchantId) }),
+  }),
   adminMerchants: t.field({
     type: [MerchantRef],
     authScopes: { admin: true },

@@ -11,6 +11,7 @@ import { createSecretBox } from './domain/credentials.js';
 import { createHealthService, type DependencyProbe } from './domain/health.js';
 import { createMerchantService } from './domain/merchants.js';
 import { createQuoteService } from './domain/quotes.js';
+import { createIntegrationService } from './domain/integrations/service.js';
 import { createGazetteerGeocoder } from './adapters/geocoder/gazetteer.js';
 import { createNominatimGeocoder } from './adapters/geocoder/nominatim.js';
 import type { Geocoder } from './ports/geocoder.js';
@@ -84,11 +85,13 @@ function buildServices(deps: {
 }) {
   const { config, store, clock, ids } = deps;
   const secretBox = createSecretBox(deps.masterKey);
+  const quotes = createQuoteService({ geocoder: deps.geocoder, tariff: config.tariff, clock });
   return {
     auth: createAuthService({ store, adminToken: config.adminToken }),
     merchants: createMerchantService({ store, clock }),
     admin: createAdminService({ store, clock, ids, secretBox }),
-    quotes: createQuoteService({ geocoder: deps.geocoder, tariff: config.tariff, clock }),
+    quotes,
+    integrations: createIntegrationService({ store, quotes, secretBox, clock }),
     health: createHealthService({ probes: deps.probes, version: API_VERSION, service: SERVICE_NAME, now: () => clock.now() }),
   };
 }

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Container } from '../../src/container.js';
-import type { AccessLevel } from '../../src/domain/auth.js';
+import type { AccessLevel, MerchantPrincipal } from '../../src/domain/auth.js';
 import type { IntegrationName } from '../../src/domain/types.js';
 import { applyRateLimit } from './rate-limit.js';
 
@@ -16,7 +16,15 @@ export function credentialFrom(req: Request): string | undefined {
 }
 
 /** Authenticates the API key, applies the merchant status rules, then the per-key rate limit. */
-export function requireMerchant(container: Container, options: { level: AccessLevel; integration?: IntegrationName }): RequestHandler {
+export function requireMerchant(
+  container: Container,
+  options: {
+    level: AccessLevel;
+    integration?: IntegrationName;
+    /** Runs once the key is known, before the status checks (e.g. integration telemetry). */
+    onAuthenticated?: (req: Request, principal: MerchantPrincipal) => Promise<void>;
+  },
+): RequestHandler {
   const { auth } = container.services;
   return async (req: Request, res: Response, next: NextFunction) => {
     const testMode = req.headers['x-test-mode'];
@@ -27,6 +35,7 @@ export function requireMerchant(container: Container, options: { level: AccessLe
     res.locals.principal = principal;
     const limit = principal.merchant.rateLimitPerMin ?? container.config.rateLimitPerMin;
     await applyRateLimit(res, container.rateLimiter, `key:${principal.keyId}`, limit);
+    await options.onAuthenticated?.(req, principal);
     auth.assertMerchantAccess(principal, options);
     next();
   };

@@ -116,6 +116,8 @@ export interface EndpointSpec {
   integration?: IntegrationName;
   /** The domain's own input schema (the very object the service parses). */
   body?: ZodType;
+  /** Shown as the request example (domain schemas carry no OpenAPI metadata of their own). */
+  bodyExample?: Record<string, unknown>;
   query?: ZodObject;
   params?: ZodObject;
   /** Success (and other non-error) responses by status. */
@@ -140,6 +142,9 @@ export function registerEndpoint(spec: EndpointSpec): void {
   operationIds.add(spec.operationId);
 
   const rateLimited = spec.rateLimited ?? true;
+  const errors = errorResponses(errorCodesOf(spec, rateLimited), rateLimited);
+  const clash = Object.keys(spec.responses).find((status) => status in errors);
+  if (clash) throw new Error(`OpenAPI: ${key} documents ${clash} both as a response and as an error status`);
   const route: RouteConfig = {
     method: spec.method,
     path,
@@ -149,14 +154,16 @@ export function registerEndpoint(spec: EndpointSpec): void {
     tags: spec.tags,
     security: spec.auth === 'apiKey' ? [{ bearerAuth: [] }, { apiKeyHeader: [] }] : [],
     request: {
-      ...(spec.body && { body: { required: true, content: { 'application/json': { schema: spec.body } } } }),
+      ...(spec.body && {
+        body: { required: true, content: { 'application/json': { schema: spec.body, ...(spec.bodyExample && { example: spec.bodyExample }) } } },
+      }),
       ...(spec.query && { query: spec.query }),
       ...(spec.params && { params: spec.params }),
       ...(spec.auth === 'apiKey' && { headers: testModeHeaders }),
     },
     responses: {
       ...Object.fromEntries(Object.entries(spec.responses).map(([status, r]) => [status, successResponse(r, rateLimited)])),
-      ...errorResponses(errorCodesOf(spec, rateLimited), rateLimited),
+      ...errors,
     },
   };
   registry.registerPath(route);

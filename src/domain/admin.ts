@@ -130,9 +130,8 @@ export function createAdminService(deps: { store: Store; clock: Clock; ids: IdSo
 
   async function setIntegrationStatus(options: { input: unknown }) {
     const input = parseInput(adminInputSchemas.setIntegrationStatus, options.input);
-    const merchant = await requireMerchant(input.merchantId);
-    const integrations = { ...merchant.integrations, [input.integration]: input.status };
-    return (await store.merchants.update(input.merchantId, { integrations }, now()))!;
+    await requireMerchant(input.merchantId);
+    return (await store.merchants.update(input.merchantId, { integrations: { [input.integration]: input.status } }, now()))!;
   }
 
   async function setMerchantRateLimit(options: { input: unknown }) {
@@ -174,12 +173,17 @@ export function createAdminService(deps: { store: Store; clock: Clock; ids: IdSo
     return { userId, rut: input.rut };
   }
 
+  async function listIntegrationTelemetry(options: { merchantId: string }) {
+    await requireMerchant(options.merchantId);
+    return store.telemetry.listByMerchant(options.merchantId);
+  }
+
   async function listMerchants(options: { limit?: number; afterId?: string }) {
     return store.merchants.list({ limit: Math.min(Math.max(options.limit ?? 50, 1), 200), ...(options.afterId && { afterId: options.afterId }) });
   }
 
   return {
     createMerchant, rotateApiKey, revokeApiKeys, setMerchantStatus, setIntegrationStatus,
-    setMerchantRateLimit, rotateApiSecret, createCourier, createUser, listMerchants, getMerchant: requireMerchant,
+    setMerchantRateLimit, rotateApiSecret, createCourier, createUser, listMerchants, listIntegrationTelemetry, getMerchant: requireMerchant,
   };
 }

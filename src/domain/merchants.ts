@@ -61,9 +61,7 @@ export function createMerchantService(deps: { store: Store; clock: Clock }) {
   }): Promise<Merchant> {
     const schema = options.requirePrepTime ? merchantSettingsPatchSchema : merchantSettingsInputSchema;
     const input = parseInput(schema, options.input);
-    const current = await getMerchant({ merchantId: options.merchantId });
-    const settings: MerchantSettings = {
-      ...current.settings,
+    const settings: Partial<MerchantSettings> = {
       ...(input.prep_time_mins !== undefined && { prepTimeMins: input.prep_time_mins }),
       ...(input.storefront_domain !== undefined && { storefrontDomain: input.storefront_domain }),
       ...(input.integration_platform !== undefined && { integrationPlatform: input.integration_platform }),

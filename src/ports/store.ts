@@ -3,8 +3,10 @@ import type {
   Courier,
   CourierDutyStatus,
   LatLng,
+  IntegrationName,
   Merchant,
   MerchantSecretRecord,
+  MerchantSettings,
   Mode,
   RegisteredUser,
 } from '../domain/types.js';
@@ -19,6 +21,7 @@ export interface Store {
   apiKeys: ApiKeyRepository;
   users: UserRepository;
   couriers: CourierRepository;
+  telemetry: TelemetryRepository;
   /** Throws when the backing database cannot be reached. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -30,14 +33,26 @@ export interface NewMerchantBundle {
   secret: MerchantSecretRecord;
 }
 
-export type MerchantPatch = Partial<Pick<Merchant, 'name' | 'status' | 'address' | 'integrations' | 'settings' | 'rateLimitPerMin'>>;
+/**
+ * Fields to change. `integrations` and `settings` are merged key by key inside the same atomic
+ * write, so two concurrent patches of different keys never undo each other.
+ */
+export type MerchantPatch = Partial<Pick<Merchant, 'name' | 'status' | 'address' | 'rateLimitPerMin'>> & {
+  integrations?: Partial<Merchant['integrations']>;
+  settings?: Partial<MerchantSettings>;
+};
 
 export interface MerchantRepository {
   /** Creates the merchant with its keys and secret, all or nothing. */
   create(bundle: NewMerchantBundle): Promise<void>;
   findById(id: string): Promise<Merchant | null>;
-  /** Applies the patch and returns the updated merchant, or null when it does not exist. */
+  /**
+   * Applies the patch and returns the updated merchant, or null when it does not exist. Throws
+   * AppError CONFLICT when the storefront domain belongs to another merchant.
+   */
   update(id: string, patch: MerchantPatch, updatedAt: string): Promise<Merchant | null>;
+  /** The merchant whose settings name this storefront domain (unique across merchants). */
+  findByStorefrontDomain(domain: string): Promise<Merchant | null>;
   count(): Promise<number>;
   list(options: { limit: number; afterId?: string }): Promise<Merchant[]>;
   /** Secrets newest first, including ones still inside their rotation overlap. */
@@ -69,4 +84,24 @@ export interface CourierRepository {
   /** Sets the duty status, optionally only when the current status is one of `from` (compare-and-set). */
   setStatus(options: { id: string; status: CourierDutyStatus; from?: CourierDutyStatus[]; updatedAt: string }): Promise<Courier | null>;
   setLocation(options: { id: string; location: LatLng; at: string }): Promise<void>;
+}
+
+/** Calls of one integration from one site, counted for administrative moderation. */
+export interface IntegrationTelemetry {
+  merchantId: string;
+  mode: Mode;
+  integration: IntegrationName;
+  site: string | null;
+  pluginVersion: string | null;
+  userAgent: string | null;
+  callCount: number;
+  firstSeenAt: string;
+  lastSeenAt: string;
+}
+
+export interface TelemetryRepository {
+  /** Counts one call: creates the (merchant, mode, integration, site) row or bumps it, atomically. */
+  record(call: { merchantId: string; mode: Mode; integration: IntegrationName; site: string | null; pluginVersion: string | null; userAgent: string | null; at: string }): Promise<void>;
+  /** Rows of the merchant, most recently seen first. */
+  listByMerchant(merchantId: string): Promise<IntegrationTelemetry[]>;
 }

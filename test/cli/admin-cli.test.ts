@@ -14,6 +14,7 @@ const ruts = JSON.parse(readFileSync('/work/shared/fixtures/rut-samples.json', '
 
 interface CliRun {
   code: number | null;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed JSON, asserted field by field
   out: any;
   stderr: string;
 }
@@ -41,7 +42,8 @@ function runCli(dataDir: string, args: string[]): Promise<CliRun> {
   });
 }
 
-describe('admin CLI (npm run admin)', () => {
+// Each test spawns the CLI a few times (~0.5 s each on an idle machine).
+describe('admin CLI (npm run admin)', { timeout: 60_000 }, () => {
   const dataDir = makeDataDir();
   const cli = (...args: string[]) => runCli(dataDir, [...args, '--json']);
   let t: TestApp;
@@ -192,12 +194,14 @@ describe('admin CLI (npm run admin)', () => {
   });
 
   it('rejects bad input with exit 1 and the error JSON; --help prints usage', async () => {
-    const badRut = await cli('user:create', '--rut', ruts.invalid[0]!.rut);
-    const badVehicle = await cli('courier:create', '--name', 'Bo', '--phone', '+56912345678', '--vehicle', 'boat', '--plate', 'X1');
-    const noMerchant = await cli('key:rotate', '--merchant', 'm_does_not_exist', '--mode', 'live');
-    const noCommand = await cli('merchant:delete', '--merchant', shop.merchant_id);
-    const badOption = await cli('merchant:create', '--name', 'X', '--colour', 'red');
-    const help = await runCli(dataDir, ['--help']);
+    const [badRut, badVehicle, noMerchant, noCommand, badOption, help] = await Promise.all([
+      cli('user:create', '--rut', ruts.invalid[0]!.rut),
+      cli('courier:create', '--name', 'Bo', '--phone', '+56912345678', '--vehicle', 'boat', '--plate', 'X1'),
+      cli('key:rotate', '--merchant', 'm_does_not_exist', '--mode', 'live'),
+      cli('merchant:delete', '--merchant', shop.merchant_id),
+      cli('merchant:create', '--name', 'X', '--colour', 'red'),
+      runCli(dataDir, ['--help']),
+    ]);
     for (const run of [badRut, badVehicle, noMerchant, noCommand, badOption]) {
       expect(run.code).toBe(1);
       expect(run.out).toEqual({ success: false, error: expect.objectContaining({ code: expect.any(String), message: expect.any(String) }) });

@@ -33,324 +33,317 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
       await expect(store.ping()).resolves.toBeUndefined();
     });
 
-    describe('merchants', () => {
-      test('merchants.create stores the merchant, its keys and its secret exactly', async () => {
-        const b = merchantBundle();
-        await store.merchants.create(b);
-        expect(await store.merchants.findById(b.merchant.id)).toStrictEqual(b.merchant);
-        expect(await store.apiKeys.listByMerchant(b.merchant.id)).toStrictEqual(b.keys);
-        expect(await store.apiKeys.findByHash(b.keys[1]!.hash)).toStrictEqual(b.keys[1]);
-        expect(await store.merchants.listSecrets(b.merchant.id)).toStrictEqual([b.secret]);
-      });
-
-      test('merchants.create is all or nothing: a duplicate key hash leaves no merchant behind', async () => {
-        const first = merchantBundle();
-        await store.merchants.create(first);
-        const clash = merchantBundle();
-        clash.keys[1] = { ...clash.keys[1]!, hash: first.keys[0]!.hash };
-        await expect(store.merchants.create(clash)).rejects.toThrow();
-        expect(await store.merchants.findById(clash.merchant.id)).toBeNull();
-        expect(await store.apiKeys.listByMerchant(clash.merchant.id)).toEqual([]);
-        expect(await store.apiKeys.findByHash(clash.keys[0]!.hash)).toBeNull();
-        expect(await store.merchants.listSecrets(clash.merchant.id)).toEqual([]);
-        expect(await store.merchants.count()).toBe(1);
-        expect(await store.apiKeys.findByHash(first.keys[0]!.hash)).toStrictEqual(first.keys[0]);
-      });
-
-      test('merchants.create rejects a duplicate merchant id and keeps the original', async () => {
-        const first = merchantBundle();
-        await store.merchants.create(first);
-        const again = merchantBundle();
-        again.merchant = { ...again.merchant, id: first.merchant.id, name: 'Impostor' };
-        await expect(store.merchants.create(again)).rejects.toThrow();
-        expect(await store.merchants.findById(first.merchant.id)).toStrictEqual(first.merchant);
-        expect(await store.apiKeys.findByHash(again.keys[0]!.hash)).toBeNull();
-        expect(await store.merchants.listSecrets(first.merchant.id)).toStrictEqual([first.secret]);
-      });
-
-      test('merchants.findById returns null for an unknown id', async () => {
-        expect(await store.merchants.findById('m_unknown')).toBeNull();
-      });
-
-      test('merchants.update applies every patchable field and updatedAt, and returns the stored merchant', async () => {
-        const b = merchantBundle();
-        await store.merchants.create(b);
-        const patch = {
-          name: 'Renamed',
-          status: 'suspended' as const,
-          address: null,
-          integrations: { plugin: 'approved' as const, storefront: 'rejected' as const, erp: 'pending_approval' as const },
-          settings: { ...b.merchant.settings, prepTimeMins: 12, storefrontDomain: 'shop.example.cl', integrationPlatform: 'storefront' as const },
-          rateLimitPerMin: 600,
-        };
-        const updated = await store.merchants.update(b.merchant.id, patch, at(100));
-        expect(updated).toStrictEqual({ ...b.merchant, ...patch, updatedAt: at(100) });
-        expect(await store.merchants.findById(b.merchant.id)).toStrictEqual(updated);
-      });
-
-      test('merchants.update leaves fields outside the patch untouched', async () => {
-        const b = merchantBundle();
-        await store.merchants.create(b);
-        const updated = await store.merchants.update(b.merchant.id, { rateLimitPerMin: null, status: 'in_review' }, at(50));
-        expect(updated).toStrictEqual({ ...b.merchant, rateLimitPerMin: null, status: 'in_review', updatedAt: at(50) });
-        expect(await store.merchants.findById(b.merchant.id)).toStrictEqual(updated);
-      });
-
-      test('merchants.update returns null for an unknown merchant and creates nothing', async () => {
-        expect(await store.merchants.update('m_unknown', { name: 'Ghost' }, at(1))).toBeNull();
-        expect(await store.merchants.findById('m_unknown')).toBeNull();
-        expect(await store.merchants.count()).toBe(0);
-      });
-
-      test('merchants.count counts merchants', async () => {
-        expect(await store.merchants.count()).toBe(0);
-        await store.merchants.create(merchantBundle());
-        await store.merchants.create(merchantBundle());
-        expect(await store.merchants.count()).toBe(2);
-      });
-
-      test('merchants.list pages in id order with limit and afterId', async () => {
-        const ids = ['m_c', 'm_a', 'm_e', 'm_b', 'm_d'];
-        for (const id of ids) await store.merchants.create(merchantBundle({ id }));
-        const page1 = await store.merchants.list({ limit: 2 });
-        expect(page1.map((m) => m.id)).toEqual(['m_a', 'm_b']);
-        const page2 = await store.merchants.list({ limit: 2, afterId: 'm_b' });
-        expect(page2.map((m) => m.id)).toEqual(['m_c', 'm_d']);
-        expect((await store.merchants.list({ limit: 2, afterId: 'm_d' })).map((m) => m.id)).toEqual(['m_e']);
-        expect(await store.merchants.list({ limit: 2, afterId: 'm_e' })).toEqual([]);
-        expect((await store.merchants.list({ limit: 50 })).map((m) => m.id)).toEqual(['m_a', 'm_b', 'm_c', 'm_d', 'm_e']);
-        expect(page1[0]).toStrictEqual(await store.merchants.findById('m_a'));
-      });
-
-      test('merchants.rotateSecret adds the new secret and expires only the current one; listSecrets is newest first', async () => {
-        const b = merchantBundle();
-        const other = merchantBundle();
-        await store.merchants.create(b);
-        await store.merchants.create(other);
-        const s2 = secretFor(b.merchant.id, at(10));
-        await store.merchants.rotateSecret(s2, at(1000));
-        expect(await store.merchants.listSecrets(b.merchant.id)).toStrictEqual([s2, { ...b.secret, expiresAt: at(1000) }]);
-        const s3 = secretFor(b.merchant.id, at(20));
-        await store.merchants.rotateSecret(s3, at(2000));
-        expect(await store.merchants.listSecrets(b.merchant.id)).toStrictEqual([
-          s3,
-          { ...s2, expiresAt: at(2000) },
-          { ...b.secret, expiresAt: at(1000) },
-        ]);
-        expect(await store.merchants.listSecrets(other.merchant.id)).toStrictEqual([other.secret]);
-      });
-
-      test('merchants.rotateSecret for an unknown merchant fails and writes nothing', async () => {
-        await expect(store.merchants.rotateSecret(secretFor('m_unknown', at(10)), at(1000))).rejects.toThrow();
-        expect(await store.merchants.listSecrets('m_unknown')).toEqual([]);
-      });
-
-      test('merchants.rotateSecret: concurrent rotations leave exactly one current secret', async () => {
-        const b = merchantBundle();
-        await store.merchants.create(b);
-        const rotations = Array.from({ length: 6 }, (_, i) => secretFor(b.merchant.id, at(10 + i)));
-        await Promise.all(rotations.map((s) => store.merchants.rotateSecret(s, at(5000))));
-        const secrets = await store.merchants.listSecrets(b.merchant.id);
-        expect(secrets).toHaveLength(rotations.length + 1);
-        expect(secrets.filter((s) => s.expiresAt === null)).toHaveLength(1);
-      });
+    test('merchants.create stores the merchant, its keys and its secret exactly', async () => {
+      const b = merchantBundle();
+      await store.merchants.create(b);
+      expect(await store.merchants.findById(b.merchant.id)).toStrictEqual(b.merchant);
+      expect(await store.apiKeys.listByMerchant(b.merchant.id)).toStrictEqual(b.keys);
+      expect(await store.apiKeys.findByHash(b.keys[1]!.hash)).toStrictEqual(b.keys[1]);
+      expect(await store.merchants.listSecrets(b.merchant.id)).toStrictEqual([b.secret]);
     });
 
-    describe('api keys', () => {
-      test('apiKeys.findByHash finds a key by its hash and returns null for an unknown hash', async () => {
-        const b = merchantBundle();
-        await store.merchants.create(b);
-        expect(await store.apiKeys.findByHash(b.keys[0]!.hash)).toStrictEqual(b.keys[0]);
-        expect(await store.apiKeys.findByHash('0'.repeat(64))).toBeNull();
-      });
-
-      test("apiKeys.listByMerchant lists only that merchant's keys in creation order", async () => {
-        const b = merchantBundle();
-        const other = merchantBundle();
-        await store.merchants.create(b);
-        await store.merchants.create(other);
-        const later = keyFor(b.merchant.id, 'live', at(30));
-        await store.apiKeys.replace(later, at(30));
-        const keys = await store.apiKeys.listByMerchant(b.merchant.id);
-        expect(keys.map((k) => k.id)).toEqual([b.keys[0]!.id, b.keys[1]!.id, later.id]);
-        expect(await store.apiKeys.listByMerchant('m_unknown')).toEqual([]);
-      });
-
-      test('apiKeys.replace revokes the active keys of that merchant and mode and inserts the replacement', async () => {
-        const b = merchantBundle();
-        const other = merchantBundle();
-        await store.merchants.create(b);
-        await store.merchants.create(other);
-        const fresh = keyFor(b.merchant.id, 'live', at(40));
-        expect(await store.apiKeys.replace(fresh, at(40))).toBe(1);
-        const [live, test] = b.keys;
-        expect(await store.apiKeys.findByHash(live!.hash)).toStrictEqual({ ...live, status: 'revoked', revokedAt: at(40) });
-        expect(await store.apiKeys.findByHash(test!.hash)).toStrictEqual(test);
-        expect(await store.apiKeys.findByHash(fresh.hash)).toStrictEqual(fresh);
-        expect(await store.apiKeys.listByMerchant(other.merchant.id)).toStrictEqual(other.keys);
-      });
-
-      test('apiKeys.replace is all or nothing: a duplicate hash revokes nothing', async () => {
-        const b = merchantBundle();
-        await store.merchants.create(b);
-        const clash = { ...keyFor(b.merchant.id, 'live', at(40)), hash: b.keys[1]!.hash };
-        await expect(store.apiKeys.replace(clash, at(40))).rejects.toThrow();
-        expect(await store.apiKeys.listByMerchant(b.merchant.id)).toStrictEqual(b.keys);
-      });
-
-      test('apiKeys.replace for an unknown merchant fails and inserts nothing', async () => {
-        const orphan = keyFor('m_unknown', 'live', at(40));
-        await expect(store.apiKeys.replace(orphan, at(40))).rejects.toThrow();
-        expect(await store.apiKeys.findByHash(orphan.hash)).toBeNull();
-      });
-
-      test('apiKeys.replace: concurrent replacements leave exactly one active key', async () => {
-        const b = merchantBundle();
-        await store.merchants.create(b);
-        await store.apiKeys.revoke({ merchantId: b.merchant.id, mode: 'live', revokedAt: at(5) }); // none active: nothing to conflict on
-        const fresh = Array.from({ length: 6 }, (_, i) => keyFor(b.merchant.id, 'live', at(10 + i)));
-        const revoked = await Promise.all(fresh.map((k) => store.apiKeys.replace(k, at(60))));
-        const active = (await store.apiKeys.listByMerchant(b.merchant.id)).filter((k) => k.mode === 'live' && k.status === 'active');
-        expect(active).toHaveLength(1);
-        expect(revoked.reduce((sum, n) => sum + n, 0)).toBe(fresh.length - 1);
-      });
-
-      test('apiKeys.revoke revokes the active keys of that merchant and mode only, once, and counts them', async () => {
-        const b = merchantBundle();
-        const other = merchantBundle();
-        await store.merchants.create(b);
-        await store.merchants.create(other);
-        expect(await store.apiKeys.revoke({ merchantId: b.merchant.id, mode: 'test', revokedAt: at(70) })).toBe(1);
-        expect(await store.apiKeys.revoke({ merchantId: b.merchant.id, mode: 'test', revokedAt: at(80) })).toBe(0);
-        expect(await store.apiKeys.listByMerchant(b.merchant.id)).toStrictEqual([
-          b.keys[0],
-          { ...b.keys[1], status: 'revoked', revokedAt: at(70) },
-        ]);
-        expect(await store.apiKeys.listByMerchant(other.merchant.id)).toStrictEqual(other.keys);
-        expect(await store.apiKeys.revoke({ merchantId: 'm_unknown', mode: 'live', revokedAt: at(70) })).toBe(0);
-      });
+    test('merchants.create is all or nothing: a duplicate key hash leaves no merchant behind', async () => {
+      const first = merchantBundle();
+      await store.merchants.create(first);
+      const clash = merchantBundle();
+      clash.keys[1] = { ...clash.keys[1]!, hash: first.keys[0]!.hash };
+      await expect(store.merchants.create(clash)).rejects.toThrow();
+      expect(await store.merchants.findById(clash.merchant.id)).toBeNull();
+      expect(await store.apiKeys.listByMerchant(clash.merchant.id)).toEqual([]);
+      expect(await store.apiKeys.findByHash(clash.keys[0]!.hash)).toBeNull();
+      expect(await store.merchants.listSecrets(clash.merchant.id)).toEqual([]);
+      expect(await store.merchants.count()).toBe(1);
+      expect(await store.apiKeys.findByHash(first.keys[0]!.hash)).toStrictEqual(first.keys[0]);
     });
 
-    describe('users', () => {
-      test('users.insert stores the user and findByRut returns it exactly', async () => {
-        const full = user('12345678-5', { name: 'Ana Pérez', phone: '+56912345678' });
-        const bare = user('11111111-1');
-        expect(await store.users.insert(full)).toBe(true);
-        expect(await store.users.insert(bare)).toBe(true);
-        expect(await store.users.findByRut('12345678-5')).toStrictEqual(full);
-        expect(await store.users.findByRut('11111111-1')).toStrictEqual(bare);
-      });
-
-      test('users.insert returns false for a registered RUT and keeps the first user', async () => {
-        const first = user('12345678-5', { name: 'First' });
-        await store.users.insert(first);
-        expect(await store.users.insert(user('12345678-5', { name: 'Second' }))).toBe(false);
-        expect(await store.users.findByRut('12345678-5')).toStrictEqual(first);
-      });
-
-      test('users.insert: of concurrent inserts of one RUT exactly one succeeds', async () => {
-        const attempts = Array.from({ length: 8 }, (_, i) => user('12345678-5', { name: `U${i}` }));
-        const results = await Promise.all(attempts.map((u) => store.users.insert(u)));
-        expect(results.filter(Boolean)).toHaveLength(1);
-        expect(await store.users.findByRut('12345678-5')).toStrictEqual(attempts[results.indexOf(true)]);
-      });
-
-      test('users.findByRut returns null for an unknown RUT', async () => {
-        expect(await store.users.findByRut('12345678-5')).toBeNull();
-      });
+    test('merchants.create rejects a duplicate merchant id and keeps the original', async () => {
+      const first = merchantBundle();
+      await store.merchants.create(first);
+      const again = merchantBundle();
+      again.merchant = { ...again.merchant, id: first.merchant.id, name: 'Impostor' };
+      await expect(store.merchants.create(again)).rejects.toThrow();
+      expect(await store.merchants.findById(first.merchant.id)).toStrictEqual(first.merchant);
+      expect(await store.apiKeys.findByHash(again.keys[0]!.hash)).toBeNull();
+      expect(await store.merchants.listSecrets(first.merchant.id)).toStrictEqual([first.secret]);
     });
 
-    describe('couriers', () => {
-      test('couriers.insert stores the courier; findById and findByTokenHash return it exactly', async () => {
-        const c = courier();
-        await store.couriers.insert(c);
-        expect(await store.couriers.findById(c.id)).toStrictEqual(c);
-        expect(await store.couriers.findByTokenHash(c.tokenHash)).toStrictEqual(c);
-      });
-
-      test('couriers.insert rejects a duplicate token hash', async () => {
-        const first = courier();
-        await store.couriers.insert(first);
-        const clash = { ...courier(), tokenHash: first.tokenHash };
-        await expect(store.couriers.insert(clash)).rejects.toThrow();
-        expect(await store.couriers.findById(clash.id)).toBeNull();
-        expect(await store.couriers.findByTokenHash(first.tokenHash)).toStrictEqual(first);
-      });
-
-      test('couriers.findById and findByTokenHash return null when unknown', async () => {
-        expect(await store.couriers.findById('c_unknown')).toBeNull();
-        expect(await store.couriers.findByTokenHash('f'.repeat(64))).toBeNull();
-      });
-
-      test("couriers.listByMode lists one mode's couriers in id order", async () => {
-        const b = courier({ id: 'c_b', mode: 'test' });
-        const a = courier({ id: 'c_a', mode: 'test' });
-        const live = courier({ id: 'c_0', mode: 'live' });
-        for (const c of [b, live, a]) await store.couriers.insert(c);
-        expect(await store.couriers.listByMode('test')).toStrictEqual([a, b]);
-        expect(await store.couriers.listByMode('live')).toStrictEqual([live]);
-      });
-
-      test('couriers.setStatus without from sets the status and updatedAt', async () => {
-        const c = courier({ status: 'busy' });
-        await store.couriers.insert(c);
-        const next = await store.couriers.setStatus({ id: c.id, status: 'off_duty', updatedAt: at(90) });
-        expect(next).toStrictEqual({ ...c, status: 'off_duty', updatedAt: at(90) });
-        expect(await store.couriers.findById(c.id)).toStrictEqual(next);
-      });
-
-      test('couriers.setStatus with from succeeds when the current status is listed', async () => {
-        const c = courier({ status: 'available' });
-        await store.couriers.insert(c);
-        const next = await store.couriers.setStatus({ id: c.id, status: 'busy', from: ['off_duty', 'available'], updatedAt: at(91) });
-        expect(next).toStrictEqual({ ...c, status: 'busy', updatedAt: at(91) });
-        expect(await store.couriers.findById(c.id)).toStrictEqual(next);
-      });
-
-      test('couriers.setStatus with from fails and changes nothing when the current status is not listed', async () => {
-        const c = courier({ status: 'busy' });
-        await store.couriers.insert(c);
-        expect(await store.couriers.setStatus({ id: c.id, status: 'busy', from: ['available'], updatedAt: at(92) })).toBeNull();
-        expect(await store.couriers.setStatus({ id: c.id, status: 'available', from: [], updatedAt: at(92) })).toBeNull();
-        expect(await store.couriers.findById(c.id)).toStrictEqual(c);
-      });
-
-      test('couriers.setStatus returns null for an unknown courier', async () => {
-        expect(await store.couriers.setStatus({ id: 'c_unknown', status: 'busy', updatedAt: at(93) })).toBeNull();
-        expect(await store.couriers.setStatus({ id: 'c_unknown', status: 'busy', from: ['available'], updatedAt: at(93) })).toBeNull();
-        expect(await store.couriers.findById('c_unknown')).toBeNull();
-      });
-
-      test('couriers.setStatus: of N concurrent claims from available exactly one wins', async () => {
-        const c = courier({ status: 'available' });
-        await store.couriers.insert(c);
-        const claims = Array.from({ length: 10 }, (_, i) =>
-          store.couriers.setStatus({ id: c.id, status: 'busy', from: ['available'], updatedAt: at(100 + i) }),
-        );
-        const results = await Promise.all(claims);
-        const winners = results.filter((r) => r !== null);
-        expect(winners).toHaveLength(1);
-        expect(await store.couriers.findById(c.id)).toStrictEqual(winners[0]);
-      });
-
-      test('couriers.setLocation records the position and its time and keeps the rest', async () => {
-        const c = courier({ status: 'available' });
-        await store.couriers.insert(c);
-        await store.couriers.setLocation({ id: c.id, location: { lat: -33.4372, lng: -70.6506 }, at: at(110) });
-        expect(await store.couriers.findById(c.id)).toStrictEqual({ ...c, location: { lat: -33.4372, lng: -70.6506 }, locationAt: at(110) });
-        await store.couriers.setLocation({ id: c.id, location: { lat: -33.45, lng: -70.66 }, at: at(120) });
-        expect((await store.couriers.findById(c.id))?.location).toStrictEqual({ lat: -33.45, lng: -70.66 });
-      });
-
-      test('couriers.setLocation on an unknown courier is a no-op', async () => {
-        await expect(store.couriers.setLocation({ id: 'c_unknown', location: { lat: 0, lng: 0 }, at: at(1) })).resolves.toBeUndefined();
-        expect(await store.couriers.findById('c_unknown')).toBeNull();
-      });
+    test('merchants.findById returns null for an unknown id', async () => {
+      expect(await store.merchants.findById('m_unknown')).toBeNull();
     });
+
+    test('merchants.update applies every patchable field and updatedAt, and returns the stored merchant', async () => {
+      const b = merchantBundle();
+      await store.merchants.create(b);
+      const patch = {
+        name: 'Renamed',
+        status: 'suspended' as const,
+        address: null,
+        integrations: { plugin: 'approved' as const, storefront: 'rejected' as const, erp: 'pending_approval' as const },
+        settings: { ...b.merchant.settings, prepTimeMins: 12, storefrontDomain: 'shop.example.cl', integrationPlatform: 'storefront' as const },
+        rateLimitPerMin: 600,
+      };
+      const updated = await store.merchants.update(b.merchant.id, patch, at(100));
+      expect(updated).toStrictEqual({ ...b.merchant, ...patch, updatedAt: at(100) });
+      expect(await store.merchants.findById(b.merchant.id)).toStrictEqual(updated);
+    });
+
+    test('merchants.update leaves fields outside the patch untouched', async () => {
+      const b = merchantBundle();
+      await store.merchants.create(b);
+      const updated = await store.merchants.update(b.merchant.id, { rateLimitPerMin: null, status: 'in_review' }, at(50));
+      expect(updated).toStrictEqual({ ...b.merchant, rateLimitPerMin: null, status: 'in_review', updatedAt: at(50) });
+      expect(await store.merchants.findById(b.merchant.id)).toStrictEqual(updated);
+    });
+
+    test('merchants.update returns null for an unknown merchant and creates nothing', async () => {
+      expect(await store.merchants.update('m_unknown', { name: 'Ghost' }, at(1))).toBeNull();
+      expect(await store.merchants.findById('m_unknown')).toBeNull();
+      expect(await store.merchants.count()).toBe(0);
+    });
+
+    test('merchants.count counts merchants', async () => {
+      expect(await store.merchants.count()).toBe(0);
+      await store.merchants.create(merchantBundle());
+      await store.merchants.create(merchantBundle());
+      expect(await store.merchants.count()).toBe(2);
+    });
+
+    test('merchants.list pages in id order with limit and afterId', async () => {
+      const ids = ['m_c', 'm_a', 'm_e', 'm_b', 'm_d'];
+      for (const id of ids) await store.merchants.create(merchantBundle({ id }));
+      const page1 = await store.merchants.list({ limit: 2 });
+      expect(page1.map((m) => m.id)).toEqual(['m_a', 'm_b']);
+      const page2 = await store.merchants.list({ limit: 2, afterId: 'm_b' });
+      expect(page2.map((m) => m.id)).toEqual(['m_c', 'm_d']);
+      expect((await store.merchants.list({ limit: 2, afterId: 'm_d' })).map((m) => m.id)).toEqual(['m_e']);
+      expect(await store.merchants.list({ limit: 2, afterId: 'm_e' })).toEqual([]);
+      expect((await store.merchants.list({ limit: 50 })).map((m) => m.id)).toEqual(['m_a', 'm_b', 'm_c', 'm_d', 'm_e']);
+      expect(page1[0]).toStrictEqual(await store.merchants.findById('m_a'));
+    });
+
+    test('merchants.rotateSecret adds the new secret and expires only the current one; listSecrets is newest first', async () => {
+      const b = merchantBundle();
+      const other = merchantBundle();
+      await store.merchants.create(b);
+      await store.merchants.create(other);
+      const s2 = secretFor(b.merchant.id, at(10));
+      await store.merchants.rotateSecret(s2, at(1000));
+      expect(await store.merchants.listSecrets(b.merchant.id)).toStrictEqual([s2, { ...b.secret, expiresAt: at(1000) }]);
+      const s3 = secretFor(b.merchant.id, at(20));
+      await store.merchants.rotateSecret(s3, at(2000));
+      expect(await store.merchants.listSecrets(b.merchant.id)).toStrictEqual([
+        s3,
+        { ...s2, expiresAt: at(2000) },
+        { ...b.secret, expiresAt: at(1000) },
+      ]);
+      expect(await store.merchants.listSecrets(other.merchant.id)).toStrictEqual([other.secret]);
+    });
+
+    test('merchants.rotateSecret for an unknown merchant fails and writes nothing', async () => {
+      await expect(store.merchants.rotateSecret(secretFor('m_unknown', at(10)), at(1000))).rejects.toThrow();
+      expect(await store.merchants.listSecrets('m_unknown')).toEqual([]);
+    });
+
+    test('merchants.rotateSecret: concurrent rotations leave exactly one current secret', async () => {
+      const b = merchantBundle();
+      await store.merchants.create(b);
+      const rotations = Array.from({ length: 6 }, (_, i) => secretFor(b.merchant.id, at(10 + i)));
+      await Promise.all(rotations.map((s) => store.merchants.rotateSecret(s, at(5000))));
+      const secrets = await store.merchants.listSecrets(b.merchant.id);
+      expect(secrets).toHaveLength(rotations.length + 1);
+      expect(secrets.filter((s) => s.expiresAt === null)).toHaveLength(1);
+    });
+
+    test('apiKeys.findByHash finds a key by its hash and returns null for an unknown hash', async () => {
+      const b = merchantBundle();
+      await store.merchants.create(b);
+      expect(await store.apiKeys.findByHash(b.keys[0]!.hash)).toStrictEqual(b.keys[0]);
+      expect(await store.apiKeys.findByHash('0'.repeat(64))).toBeNull();
+    });
+
+    test("apiKeys.listByMerchant lists only that merchant's keys in creation order", async () => {
+      const b = merchantBundle();
+      const other = merchantBundle();
+      await store.merchants.create(b);
+      await store.merchants.create(other);
+      const later = keyFor(b.merchant.id, 'live', at(30));
+      await store.apiKeys.replace(later, at(30));
+      const keys = await store.apiKeys.listByMerchant(b.merchant.id);
+      expect(keys.map((k) => k.id)).toEqual([b.keys[0]!.id, b.keys[1]!.id, later.id]);
+      expect(await store.apiKeys.listByMerchant('m_unknown')).toEqual([]);
+    });
+
+    test('apiKeys.replace revokes the active keys of that merchant and mode and inserts the replacement', async () => {
+      const b = merchantBundle();
+      const other = merchantBundle();
+      await store.merchants.create(b);
+      await store.merchants.create(other);
+      const fresh = keyFor(b.merchant.id, 'live', at(40));
+      expect(await store.apiKeys.replace(fresh, at(40))).toBe(1);
+      const [live, test] = b.keys;
+      expect(await store.apiKeys.findByHash(live!.hash)).toStrictEqual({ ...live, status: 'revoked', revokedAt: at(40) });
+      expect(await store.apiKeys.findByHash(test!.hash)).toStrictEqual(test);
+      expect(await store.apiKeys.findByHash(fresh.hash)).toStrictEqual(fresh);
+      expect(await store.apiKeys.listByMerchant(other.merchant.id)).toStrictEqual(other.keys);
+    });
+
+    test('apiKeys.replace is all or nothing: a duplicate hash revokes nothing', async () => {
+      const b = merchantBundle();
+      await store.merchants.create(b);
+      const clash = { ...keyFor(b.merchant.id, 'live', at(40)), hash: b.keys[1]!.hash };
+      await expect(store.apiKeys.replace(clash, at(40))).rejects.toThrow();
+      expect(await store.apiKeys.listByMerchant(b.merchant.id)).toStrictEqual(b.keys);
+    });
+
+    test('apiKeys.replace for an unknown merchant fails and inserts nothing', async () => {
+      const orphan = keyFor('m_unknown', 'live', at(40));
+      await expect(store.apiKeys.replace(orphan, at(40))).rejects.toThrow();
+      expect(await store.apiKeys.findByHash(orphan.hash)).toBeNull();
+    });
+
+    test('apiKeys.replace: concurrent replacements leave exactly one active key', async () => {
+      const b = merchantBundle();
+      await store.merchants.create(b);
+      await store.apiKeys.revoke({ merchantId: b.merchant.id, mode: 'live', revokedAt: at(5) }); // none active: nothing to conflict on
+      const fresh = Array.from({ length: 6 }, (_, i) => keyFor(b.merchant.id, 'live', at(10 + i)));
+      const revoked = await Promise.all(fresh.map((k) => store.apiKeys.replace(k, at(60))));
+      const active = (await store.apiKeys.listByMerchant(b.merchant.id)).filter((k) => k.mode === 'live' && k.status === 'active');
+      expect(active).toHaveLength(1);
+      expect(revoked.reduce((sum, n) => sum + n, 0)).toBe(fresh.length - 1);
+    });
+
+    test('apiKeys.revoke revokes the active keys of that merchant and mode only, once, and counts them', async () => {
+      const b = merchantBundle();
+      const other = merchantBundle();
+      await store.merchants.create(b);
+      await store.merchants.create(other);
+      expect(await store.apiKeys.revoke({ merchantId: b.merchant.id, mode: 'test', revokedAt: at(70) })).toBe(1);
+      expect(await store.apiKeys.revoke({ merchantId: b.merchant.id, mode: 'test', revokedAt: at(80) })).toBe(0);
+      expect(await store.apiKeys.listByMerchant(b.merchant.id)).toStrictEqual([
+        b.keys[0],
+        { ...b.keys[1], status: 'revoked', revokedAt: at(70) },
+      ]);
+      expect(await store.apiKeys.listByMerchant(other.merchant.id)).toStrictEqual(other.keys);
+      expect(await store.apiKeys.revoke({ merchantId: 'm_unknown', mode: 'live', revokedAt: at(70) })).toBe(0);
+    });
+
+    test('users.insert stores the user and findByRut returns it exactly', async () => {
+      const full = user('12345678-5', { name: 'Ana Pérez', phone: '+56912345678' });
+      const bare = user('11111111-1');
+      expect(await store.users.insert(full)).toBe(true);
+      expect(await store.users.insert(bare)).toBe(true);
+      expect(await store.users.findByRut('12345678-5')).toStrictEqual(full);
+      expect(await store.users.findByRut('11111111-1')).toStrictEqual(bare);
+    });
+
+    test('users.insert returns false for a registered RUT and keeps the first user', async () => {
+      const first = user('12345678-5', { name: 'First' });
+      await store.users.insert(first);
+      expect(await store.users.insert(user('12345678-5', { name: 'Second' }))).toBe(false);
+      expect(await store.users.findByRut('12345678-5')).toStrictEqual(first);
+    });
+
+    test('users.insert: of concurrent inserts of one RUT exactly one succeeds', async () => {
+      const attempts = Array.from({ length: 8 }, (_, i) => user('12345678-5', { name: `U${i}` }));
+      const results = await Promise.all(attempts.map((u) => store.users.insert(u)));
+      expect(results.filter(Boolean)).toHaveLength(1);
+      expect(await store.users.findByRut('12345678-5')).toStrictEqual(attempts[results.indexOf(true)]);
+    });
+
+    test('users.findByRut returns null for an unknown RUT', async () => {
+      expect(await store.users.findByRut('12345678-5')).toBeNull();
+    });
+
+    test('couriers.insert stores the courier; findById and findByTokenHash return it exactly', async () => {
+      const c = courier();
+      await store.couriers.insert(c);
+      expect(await store.couriers.findById(c.id)).toStrictEqual(c);
+      expect(await store.couriers.findByTokenHash(c.tokenHash)).toStrictEqual(c);
+    });
+
+    test('couriers.insert rejects a duplicate token hash', async () => {
+      const first = courier();
+      await store.couriers.insert(first);
+      const clash = { ...courier(), tokenHash: first.tokenHash };
+      await expect(store.couriers.insert(clash)).rejects.toThrow();
+      expect(await store.couriers.findById(clash.id)).toBeNull();
+      expect(await store.couriers.findByTokenHash(first.tokenHash)).toStrictEqual(first);
+    });
+
+    test('couriers.findById and findByTokenHash return null when unknown', async () => {
+      expect(await store.couriers.findById('c_unknown')).toBeNull();
+      expect(await store.couriers.findByTokenHash('f'.repeat(64))).toBeNull();
+    });
+
+    test("couriers.listByMode lists one mode's couriers in id order", async () => {
+      const b = courier({ id: 'c_b', mode: 'test' });
+      const a = courier({ id: 'c_a', mode: 'test' });
+      const live = courier({ id: 'c_0', mode: 'live' });
+      for (const c of [b, live, a]) await store.couriers.insert(c);
+      expect(await store.couriers.listByMode('test')).toStrictEqual([a, b]);
+      expect(await store.couriers.listByMode('live')).toStrictEqual([live]);
+    });
+
+    test('couriers.setStatus without from sets the status and updatedAt', async () => {
+      const c = courier({ status: 'busy' });
+      await store.couriers.insert(c);
+      const next = await store.couriers.setStatus({ id: c.id, status: 'off_duty', updatedAt: at(90) });
+      expect(next).toStrictEqual({ ...c, status: 'off_duty', updatedAt: at(90) });
+      expect(await store.couriers.findById(c.id)).toStrictEqual(next);
+    });
+
+    test('couriers.setStatus with from succeeds when the current status is listed', async () => {
+      const c = courier({ status: 'available' });
+      await store.couriers.insert(c);
+      const next = await store.couriers.setStatus({ id: c.id, status: 'busy', from: ['off_duty', 'available'], updatedAt: at(91) });
+      expect(next).toStrictEqual({ ...c, status: 'busy', updatedAt: at(91) });
+      expect(await store.couriers.findById(c.id)).toStrictEqual(next);
+    });
+
+    test('couriers.setStatus with from fails and changes nothing when the current status is not listed', async () => {
+      const c = courier({ status: 'busy' });
+      await store.couriers.insert(c);
+      expect(await store.couriers.setStatus({ id: c.id, status: 'busy', from: ['available'], updatedAt: at(92) })).toBeNull();
+      expect(await store.couriers.setStatus({ id: c.id, status: 'available', from: [], updatedAt: at(92) })).toBeNull();
+      expect(await store.couriers.findById(c.id)).toStrictEqual(c);
+    });
+
+    test('couriers.setStatus returns null for an unknown courier', async () => {
+      expect(await store.couriers.setStatus({ id: 'c_unknown', status: 'busy', updatedAt: at(93) })).toBeNull();
+      expect(await store.couriers.setStatus({ id: 'c_unknown', status: 'busy', from: ['available'], updatedAt: at(93) })).toBeNull();
+      expect(await store.couriers.findById('c_unknown')).toBeNull();
+    });
+
+    test('couriers.setStatus: of N concurrent claims from available exactly one wins', async () => {
+      const c = courier({ status: 'available' });
+      await store.couriers.insert(c);
+      const claims = Array.from({ length: 10 }, (_, i) =>
+        store.couriers.setStatus({ id: c.id, status: 'busy', from: ['available'], updatedAt: at(100 + i) }),
+      );
+      const results = await Promise.all(claims);
+      const winners = results.filter((r) => r !== null);
+      expect(winners).toHaveLength(1);
+      expect(await store.couriers.findById(c.id)).toStrictEqual(winners[0]);
+    });
+
+    test('couriers.setLocation records the position and its time and keeps the rest', async () => {
+      const c = courier({ status: 'available' });
+      await store.couriers.insert(c);
+      await store.couriers.setLocation({ id: c.id, location: { lat: -33.4372, lng: -70.6506 }, at: at(110) });
+      expect(await store.couriers.findById(c.id)).toStrictEqual({ ...c, location: { lat: -33.4372, lng: -70.6506 }, locationAt: at(110) });
+      await store.couriers.setLocation({ id: c.id, location: { lat: -33.45, lng: -70.66 }, at: at(120) });
+      expect((await store.couriers.findById(c.id))?.location).toStrictEqual({ lat: -33.45, lng: -70.66 });
+    });
+
+    test('couriers.setLocation on an unknown courier is a no-op', async () => {
+      await expect(store.couriers.setLocation({ id: 'c_unknown', location: { lat: 0, lng: 0 }, at: at(1) })).resolves.toBeUndefined();
+      expect(await store.couriers.findById('c_unknown')).toBeNull();
+    });
+
+    // Last in the suite body, once every case is registered: a misspelt skip must not pass silently.
+    const unknown = Object.keys(skip).filter((caseName) => !caseNames.has(caseName));
+    if (unknown.length > 0) throw new Error(`store contract skip list names unknown cases: ${unknown.join('; ')}`);
   });
-
-  const unknown = Object.keys(skip).filter((caseName) => !caseNames.has(caseName));
-  if (unknown.length > 0) throw new Error(`store contract skip list names unknown cases: ${unknown.join('; ')}`);
 }
 
 // Fixtures: unique ids and hashes per call; times are fixed ISO-8601 strings.

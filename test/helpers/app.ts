@@ -69,6 +69,7 @@ export async function startTestApp(
 export async function api(
   url: string,
   init: { method?: string; key?: string; headers?: Record<string, string>; body?: unknown; rawBody?: string } = {},
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read the parsed JSON freely
 ): Promise<{ status: number; headers: Headers; body: any }> {
   const headers: Record<string, string> = { ...init.headers };
   if (init.key) headers.authorization = `Bearer ${init.key}`;

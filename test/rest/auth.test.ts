@@ -7,7 +7,9 @@ const HEADER_STYLES = {
   'X-API-Key': (key: string) => ({ 'x-api-key': key }),
 } as const;
 
-function expectError(res: { status: number; body: any }, status: number, code: string): void {
+type Response = Awaited<ReturnType<typeof api>>;
+
+function expectError(res: Response, status: number, code: string): void {
   expect(res.status).toBe(status);
   expect(res.body).toEqual({ success: false, error: { code, message: expect.any(String) } });
 }

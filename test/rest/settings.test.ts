@@ -7,7 +7,11 @@ import { buildContainer } from '../../src/container.js';
 import { ADMIN_TOKEN, api, makeDataDir, startTestApp, type MerchantCredentials, type TestApp } from '../helpers/app.js';
 import { spawnServer, type ServerProcess } from '../helpers/process.js';
 
-function fieldNames(body: any): string[] {
+type Response = Awaited<ReturnType<typeof api>>;
+/** A parsed JSON body (the helper types it loosely on purpose). */
+type Body = Response['body'];
+
+function fieldNames(body: Body): string[] {
   return (body.error.fields as { field: string }[]).map((f) => f.field);
 }
 
@@ -24,7 +28,7 @@ describe('PATCH and POST /merchants/settings', () => {
     api(`${t.url}/api/v1/merchants/settings`, { method, key, body });
   const profile = async (key = m.testKey) => (await api(`${t.url}/api/v1/merchants/me`, { key })).body.merchant;
 
-  function expectValidationError(res: { status: number; body: any }, fields: string[]): void {
+  function expectValidationError(res: Response, fields: string[]): void {
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR', message: expect.any(String) } });
     expect(fieldNames(res.body)).toEqual(expect.arrayContaining(fields));
@@ -70,7 +74,7 @@ describe('PATCH and POST /merchants/settings', () => {
   describe('POST', () => {
     it('accepts any subset of the known settings and keeps the rest', async () => {
       await settings('PATCH', { prep_time_mins: 7 });
-      const steps: [Record<string, unknown>, (p: any) => void][] = [
+      const steps: [Record<string, unknown>, (p: Body) => void][] = [
         [{ address: 'Av. Apoquindo 4000, Las Condes' }, (p) => expect(p.address).toBe('Av. Apoquindo 4000, Las Condes')],
         [{ storefront_domain: 'Demo-Shop.myshopify.com' }, (p) => expect(p.settings.storefront_domain).toBe('demo-shop.myshopify.com')],
         [{ integration_platform: 'storefront' }, (p) => expect(p.integration_platform).toBe('storefront')],

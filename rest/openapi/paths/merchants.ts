@@ -24,6 +24,7 @@ registerEndpoint({
   auth: 'apiKey',
   access: 'settings',
   body: merchantSettingsInputSchema,
+  bodyExample: { storefront_domain: 'my-shop.myshopify.com', webhook_payload_shape: 'event' },
   responses: { 200: { description: 'Settings updated', schema: merchantSettingsUpdatedSchema } },
 });
 
@@ -37,5 +38,6 @@ registerEndpoint({
   auth: 'apiKey',
   access: 'settings',
   body: merchantSettingsPatchSchema,
+  bodyExample: { prep_time_mins: 15 },
   responses: { 200: { description: 'Settings updated', schema: merchantSettingsUpdatedSchema } },
 });

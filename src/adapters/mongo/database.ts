@@ -1,5 +1,6 @@
 import { MongoClient, type ClientSession, type Collection, type Db, type TransactionOptions } from 'mongodb';
 import type { ApiKeyRecord, Courier, Merchant, MerchantSecretRecord, RegisteredUser } from '../../domain/types.js';
+import type { IntegrationTelemetry } from '../../ports/store.js';
 
 /*
  * Documents as stored: the domain record with its id as `_id`, camelCase fields, times as the
@@ -15,6 +16,8 @@ export type ApiKeyDoc = Omit<ApiKeyRecord, 'id'> & { _id: string };
 export type MerchantSecretDoc = Omit<MerchantSecretRecord, 'id'> & { _id: string };
 export type UserDoc = Omit<RegisteredUser, 'id'> & { _id: string };
 export type CourierDoc = Omit<Courier, 'id'> & { _id: string };
+/** `_id` is the natural key: merchant, mode, integration and site (empty string when unknown). */
+export type TelemetryDoc = Omit<IntegrationTelemetry, 'site'> & { _id: string; site: string };
 
 export interface MongoCollections {
   merchants: Collection<MerchantDoc>;
@@ -22,6 +25,7 @@ export interface MongoCollections {
   apiKeys: Collection<ApiKeyDoc>;
   users: Collection<UserDoc>;
   couriers: Collection<CourierDoc>;
+  telemetry: Collection<TelemetryDoc>;
 }
 
 export interface MongoDatabase {
@@ -55,6 +59,7 @@ export async function openMongoDatabase(options: { url: string; dbName: string }
       apiKeys: db.collection<ApiKeyDoc>('api_keys'),
       users: db.collection<UserDoc>('users'),
       couriers: db.collection<CourierDoc>('couriers'),
+      telemetry: db.collection<TelemetryDoc>('integration_telemetry'),
     };
     await createIndexes(collections);
     return {
@@ -84,6 +89,11 @@ async function createIndexes(c: MongoCollections): Promise<void> {
     c.users.createIndex({ rut: 1 }, { unique: true, name: 'users_rut' }),
     c.couriers.createIndex({ tokenHash: 1 }, { unique: true, name: 'couriers_token_hash' }),
     c.couriers.createIndex({ mode: 1, _id: 1 }, { name: 'couriers_mode' }),
+    c.merchants.createIndex(
+      { 'settings.storefrontDomain': 1 },
+      { unique: true, name: 'merchants_storefront_domain', partialFilterExpression: { 'settings.storefrontDomain': { $type: 'string' } } },
+    ),
+    c.telemetry.createIndex({ merchantId: 1, lastSeenAt: -1 }, { name: 'telemetry_merchant' }),
   ]);
 }
 

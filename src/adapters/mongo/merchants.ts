@@ -1,3 +1,5 @@
+import { MongoServerError } from 'mongodb';
+import { AppError } from '../../domain/errors.js';
 import type { Merchant, MerchantSecretRecord } from '../../domain/types.js';
 import type { MerchantPatch, MerchantRepository } from '../../ports/store.js';
 import { toKeyDoc } from './api-keys.js';
@@ -43,13 +45,18 @@ const toSecret = (d: MerchantSecretDoc): MerchantSecretRecord => ({
   expiresAt: d.expiresAt,
 });
 
-const PATCHABLE = ['name', 'status', 'address', 'integrations', 'settings', 'rateLimitPerMin'] as const satisfies readonly (keyof MerchantPatch)[];
+const PLAIN_FIELDS = ['name', 'status', 'address', 'rateLimitPerMin'] as const satisfies readonly (keyof MerchantPatch)[];
 
-/** The patch's own defined fields only: `$set` must never touch `_id` or write `undefined`. */
-function patchFields(patch: MerchantPatch): MerchantPatch {
-  const fields: Record<string, unknown> = {};
-  for (const name of PATCHABLE) if (patch[name] !== undefined) fields[name] = patch[name];
-  return fields as MerchantPatch;
+/**
+ * The patch as `$set` paths: plain fields whole, integrations and settings key by key (dotted
+ * paths), so concurrent patches of different keys both land. Never `_id`, never `undefined`.
+ */
+function patchPaths(patch: MerchantPatch): Record<string, unknown> {
+  const paths: Record<string, unknown> = {};
+  for (const name of PLAIN_FIELDS) if (patch[name] !== undefined) paths[name] = patch[name];
+  for (const [key, value] of Object.entries(patch.integrations ?? {})) if (value !== undefined) paths[`integrations.${key}`] = value;
+  for (const [key, value] of Object.entries(patch.settings ?? {})) if (value !== undefined) paths[`settings.${key}`] = value;
+  return paths;
 }
 
 export function createMongoMerchantRepository(database: MongoDatabase): MerchantRepository {
@@ -68,11 +75,18 @@ export function createMongoMerchantRepository(database: MongoDatabase): Merchant
       return doc ? toMerchant(doc) : null;
     },
     async update(id, patch, updatedAt) {
-      const doc = await merchants.findOneAndUpdate(
-        { _id: id },
-        { $set: { ...patchFields(patch), updatedAt } },
-        { returnDocument: 'after' },
-      );
+      try {
+        const doc = await merchants.findOneAndUpdate({ _id: id }, { $set: { ...patchPaths(patch), updatedAt } }, { returnDocument: 'after' });
+        return doc ? toMerchant(doc) : null;
+      } catch (error) {
+        if (error instanceof MongoServerError && error.code === 11000) {
+          throw new AppError('CONFLICT', 'That storefront domain is registered to another merchant');
+        }
+        throw error;
+      }
+    },
+    async findByStorefrontDomain(domain) {
+      const doc = await merchants.findOne({ 'settings.storefrontDomain': domain });
       return doc ? toMerchant(doc) : null;
     },
     async count() {

@@ -3,6 +3,7 @@ import { createMongoApiKeyRepository } from './api-keys.js';
 import { createMongoCourierRepository } from './couriers.js';
 import { openMongoDatabase } from './database.js';
 import { createMongoMerchantRepository } from './merchants.js';
+import { createMongoTelemetryRepository } from './telemetry.js';
 import { createMongoUserRepository } from './users.js';
 
 /**
@@ -18,6 +19,7 @@ export async function createMongoStore(options: { url: string; dbName: string })
     apiKeys: createMongoApiKeyRepository(database),
     users: createMongoUserRepository(database),
     couriers: createMongoCourierRepository(database),
+    telemetry: createMongoTelemetryRepository(database),
     async ping() {
       await database.db.command({ ping: 1 });
     },

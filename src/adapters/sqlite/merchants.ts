@@ -1,3 +1,4 @@
+import { AppError } from '../../domain/errors.js';
 import type { Merchant, MerchantSecretRecord } from '../../domain/types.js';
 import type { MerchantPatch, MerchantRepository, NewMerchantBundle } from '../../ports/store.js';
 import type { SqliteDatabase } from './database.js';
@@ -19,7 +20,7 @@ const toSecret = (r: SecretRow): MerchantSecretRecord => ({
 });
 
 export function createSqliteMerchantRepository(db: SqliteDatabase): MerchantRepository {
-  const insertMerchant = db.prepare('INSERT INTO merchants (id, doc) VALUES (?, ?)');
+  const insertMerchant = db.prepare('INSERT INTO merchants (id, doc, storefront_domain) VALUES (?, ?, ?)');
   const insertKey = db.prepare(
     `INSERT INTO api_keys (id, merchant_id, mode, hash, prefix, status, created_at, revoked_at)
      VALUES (@id, @merchantId, @mode, @hash, @prefix, @status, @createdAt, @revokedAt)`,
@@ -28,7 +29,8 @@ export function createSqliteMerchantRepository(db: SqliteDatabase): MerchantRepo
     'INSERT INTO merchant_secrets (id, merchant_id, ciphertext, created_at, expires_at) VALUES (@id, @merchantId, @ciphertext, @createdAt, @expiresAt)',
   );
   const selectById = db.prepare<[string], { doc: string }>('SELECT doc FROM merchants WHERE id = ?');
-  const updateDoc = db.prepare('UPDATE merchants SET doc = ? WHERE id = ?');
+  const updateDoc = db.prepare('UPDATE merchants SET doc = ?, storefront_domain = ? WHERE id = ?');
+  const selectByDomain = db.prepare<[string], { doc: string }>('SELECT doc FROM merchants WHERE storefront_domain = ?');
   const countAll = db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM merchants');
   const listPage = db.prepare<[string, number], { doc: string }>('SELECT doc FROM merchants WHERE id > ? ORDER BY id LIMIT ?');
   const selectSecrets = db.prepare<[string], SecretRow>(
@@ -39,7 +41,7 @@ export function createSqliteMerchantRepository(db: SqliteDatabase): MerchantRepo
   );
 
   const create = db.transaction((bundle: NewMerchantBundle) => {
-    insertMerchant.run(bundle.merchant.id, JSON.stringify(bundle.merchant));
+    insertMerchant.run(bundle.merchant.id, JSON.stringify(bundle.merchant), bundle.merchant.settings.storefrontDomain);
     for (const key of bundle.keys) insertKey.run(key);
     insertSecret.run(bundle.secret);
   });
@@ -47,8 +49,22 @@ export function createSqliteMerchantRepository(db: SqliteDatabase): MerchantRepo
   const update = db.transaction((id: string, patch: MerchantPatch, updatedAt: string): Merchant | null => {
     const row = selectById.get(id);
     if (!row) return null;
-    const next: Merchant = { ...(JSON.parse(row.doc) as Merchant), ...patch, updatedAt };
-    updateDoc.run(JSON.stringify(next), id);
+    const current = JSON.parse(row.doc) as Merchant;
+    const next: Merchant = {
+      ...current,
+      ...patch,
+      integrations: { ...current.integrations, ...patch.integrations },
+      settings: { ...current.settings, ...patch.settings },
+      updatedAt,
+    };
+    try {
+      updateDoc.run(JSON.stringify(next), next.settings.storefrontDomain, id);
+    } catch (error) {
+      if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
+        throw new AppError('CONFLICT', 'That storefront domain is registered to another merchant');
+      }
+      throw error;
+    }
     return next;
   });
 
@@ -67,6 +83,10 @@ export function createSqliteMerchantRepository(db: SqliteDatabase): MerchantRepo
     },
     async update(id, patch, updatedAt) {
       return update.immediate(id, patch, updatedAt);
+    },
+    async findByStorefrontDomain(domain) {
+      const row = selectByDomain.get(domain);
+      return row ? (JSON.parse(row.doc) as Merchant) : null;
     },
     async count() {
       return countAll.get()!.n;

@@ -43,4 +43,21 @@ export const MIGRATIONS: string[] = [
   );
   CREATE INDEX couriers_mode ON couriers (mode, status);
   `,
+  `
+  ALTER TABLE merchants ADD COLUMN storefront_domain TEXT;
+  UPDATE merchants SET storefront_domain = json_extract(doc, '$.settings.storefrontDomain');
+  CREATE UNIQUE INDEX merchants_storefront_domain ON merchants (storefront_domain) WHERE storefront_domain IS NOT NULL;
+  CREATE TABLE integration_telemetry (
+    merchant_id TEXT NOT NULL REFERENCES merchants(id),
+    mode TEXT NOT NULL CHECK (mode IN ('live','test')),
+    integration TEXT NOT NULL,
+    site TEXT NOT NULL DEFAULT '',
+    plugin_version TEXT,
+    user_agent TEXT,
+    call_count INTEGER NOT NULL,
+    first_seen_at TEXT NOT NULL,
+    last_seen_at TEXT NOT NULL,
+    PRIMARY KEY (merchant_id, mode, integration, site)
+  );
+  `,
 ];

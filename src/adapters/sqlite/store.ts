@@ -4,6 +4,7 @@ import { createSqliteApiKeyRepository } from './api-keys.js';
 import { createSqliteCourierRepository } from './couriers.js';
 import { openSqliteDatabase } from './database.js';
 import { createSqliteMerchantRepository } from './merchants.js';
+import { createSqliteTelemetryRepository } from './telemetry.js';
 import { createSqliteUserRepository } from './users.js';
 
 export const SQLITE_FILE_NAME = 'express-delivery.sqlite';
@@ -19,6 +20,7 @@ export function createSqliteStore(options: { dataDir: string } | { file: string 
     apiKeys: createSqliteApiKeyRepository(db),
     users: createSqliteUserRepository(db),
     couriers: createSqliteCourierRepository(db),
+    telemetry: createSqliteTelemetryRepository(db),
     async ping() {
       ping.get();
     },

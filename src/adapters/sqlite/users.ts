@@ -1,4 +1,3 @@
-import type { RegisteredUser } from '../../domain/types.js';
 import type { UserRepository } from '../../ports/store.js';
 import type { SqliteDatabase } from './database.js';
 

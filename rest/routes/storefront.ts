@@ -1,0 +1,71 @@
+import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { z } from 'zod';
+import type { Container } from '../../src/container.js';
+import { AppError } from '../../src/domain/errors.js';
+import { prepTimeSchema } from '../../src/domain/merchants.js';
+import { parseInput } from '../../src/domain/validation.js';
+import { requireMerchant } from '../middleware/auth.js';
+import { applyRateLimit } from '../middleware/rate-limit.js';
+import { principalOf } from '../respond.js';
+import { integrationClientFrom } from './integrations.js';
+
+const storefrontQuerySchema = z.object({
+  prep_time_mins: z.coerce.number().pipe(prepTimeSchema).optional(),
+  mode: z.enum(['live', 'test']).optional(),
+});
+
+/**
+ * The storefront platform's endpoints (Shopify protocol). They take the raw body so that
+ * `X-Shopify-Hmac-Sha256` is checked over the exact bytes before anything is parsed; an API key
+ * works too. With the signature, `?mode=test` selects the sandbox (the URL registered with the shop).
+ */
+export function storefrontRoutes(container: Container, bodyLimit: string): Router {
+  const router = Router();
+  const { integrations, auth } = container.services;
+  const byApiKey = requireMerchant(container, {
+    level: 'operate',
+    integration: 'storefront',
+    onAuthenticated: (req, principal) =>
+      integrations.recordIntegrationCall({ merchant: principal.merchant, mode: principal.mode, integration: 'storefront', client: integrationClientFrom(req) }),
+  });
+
+  const authenticate: RequestHandler = async (req: Request, res: Response, next: NextFunction) => {
+    const hmac = req.headers['x-shopify-hmac-sha256'];
+    if (typeof hmac !== 'string') return byApiKey(req, res, next);
+    const query = parseInput(storefrontQuerySchema, req.query);
+    const shopDomain = req.headers['x-shopify-shop-domain'];
+    const principal = await integrations.authenticateStorefrontSignature({
+      shopDomain: typeof shopDomain === 'string' ? shopDomain : undefined,
+      hmac,
+      rawBody: Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0),
+      mode: query.mode ?? 'live',
+    });
+    res.locals.principal = principal;
+    await applyRateLimit(res, container.rateLimiter, `key:${principal.keyId}`, principal.merchant.rateLimitPerMin ?? container.config.rateLimitPerMin);
+    auth.assertMerchantAccess(principal, { level: 'operate', integration: 'storefront' });
+    next();
+  };
+
+  const parseJson: RequestHandler = (req, _res, next) => {
+    const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    try {
+      req.body = raw.length ? JSON.parse(raw.toString('utf8')) : undefined;
+    } catch {
+      throw new AppError('MALFORMED_JSON', 'Request body is not valid JSON');
+    }
+    next();
+  };
+
+  const rawBody = express.raw({ type: 'application/json', limit: bodyLimit });
+
+  router.post('/storefront/carrier-service', rawBody, authenticate, parseJson, async (req, res) => {
+    const query = parseInput(storefrontQuerySchema, req.query);
+    const rates = await integrations.quoteForStorefront({
+      principal: principalOf(res),
+      input: req.body,
+      ...(query.prep_time_mins !== undefined && { prepTimeMins: query.prep_time_mins }),
+    });
+    res.status(200).json({ rates });
+  });
+  return router;
+}

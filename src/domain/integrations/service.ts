@@ -1,0 +1,105 @@
+import { createHmac } from 'node:crypto';
+import type { Clock } from '../../ports/clock.js';
+import type { Store } from '../../ports/store.js';
+import type { MerchantPrincipal } from '../auth.js';
+import { type SecretBox, safeEqual } from '../credentials.js';
+import { AppError, isAppError } from '../errors.js';
+import type { QuoteService } from '../quotes.js';
+import type { IntegrationName, Merchant, Mode } from '../types.js';
+import { parseInput } from '../validation.js';
+import { erpRateSchema, toErpRate } from './erp.js';
+import { pluginDestinationText, pluginQuoteSchema, pluginWeightKg, toPluginRates } from './plugin.js';
+import { carrierServiceRequestSchema, shopifyAddressText, shopifyWeightKg, toCarrierServiceRates } from './storefront.js';
+
+/** Who called an integration endpoint, as far as the request tells (for moderation). */
+export interface IntegrationClient {
+  userAgent: string | null;
+  pluginVersion: string | null;
+  site: string | null;
+}
+
+/** Failures that mean "we do not deliver there / that", answered as "no rates" to the storefront. */
+const UNSERVICEABLE = new Set(['GEOCODING_FAILED', 'OUTSIDE_SERVICE_AREA', 'WEIGHT_EXCEEDS_CAPACITY']);
+
+export type IntegrationService = ReturnType<typeof createIntegrationService>;
+
+export function createIntegrationService(deps: { store: Store; quotes: QuoteService; secretBox: SecretBox; clock: Clock }) {
+  const { store, quotes, secretBox, clock } = deps;
+
+  async function recordIntegrationCall(options: { merchant: Merchant; mode: Mode; integration: IntegrationName; client: IntegrationClient }) {
+    await store.telemetry.record({
+      merchantId: options.merchant.id,
+      mode: options.mode,
+      integration: options.integration,
+      site: options.client.site?.slice(0, 200) ?? null,
+      pluginVersion: options.client.pluginVersion?.slice(0, 50) ?? null,
+      userAgent: options.client.userAgent?.slice(0, 300) ?? null,
+      at: clock.now().toISOString(),
+    });
+  }
+
+  async function quoteForPlugin(options: { principal: MerchantPrincipal; input: unknown }) {
+    const input = parseInput(pluginQuoteSchema, options.input);
+    const quote = await quotes.quoteRoute({
+      merchant: options.principal.merchant,
+      mode: options.principal.mode,
+      destination: pluginDestinationText(input),
+      weightKg: pluginWeightKg(input),
+      ...(input.prep_time_mins !== undefined && { prepTimeMins: input.prep_time_mins }),
+    });
+    return toPluginRates(quote);
+  }
+
+  /** Shopify CarrierService: an address or parcel we cannot serve is "no rates", never an error. */
+  async function quoteForStorefront(options: { principal: MerchantPrincipal; input: unknown; prepTimeMins?: number }) {
+    const input = parseInput(carrierServiceRequestSchema, options.input);
+    const { origin, destination } = input.rate;
+    if ((destination.country ?? 'CL').toUpperCase() !== 'CL') return [];
+    try {
+      const quote = await quotes.quoteRoute({
+        merchant: options.principal.merchant,
+        mode: options.principal.mode,
+        ...(!options.principal.merchant.address && { origin: shopifyAddressText(origin) }),
+        destination: shopifyAddressText(destination),
+        weightKg: shopifyWeightKg(input),
+        ...(options.prepTimeMins !== undefined && { prepTimeMins: options.prepTimeMins }),
+      });
+      return toCarrierServiceRates(quote);
+    } catch (error) {
+      if (isAppError(error) && UNSERVICEABLE.has(error.code)) return [];
+      throw error;
+    }
+  }
+
+  async function quoteForErp(options: { principal: MerchantPrincipal; input: unknown }) {
+    const input = parseInput(erpRateSchema, options.input);
+    const quote = await quotes.quoteRoute({
+      merchant: options.principal.merchant,
+      mode: options.principal.mode,
+      destination: input.partner_address,
+      weightKg: input.weight_kg ?? 0,
+      ...(input.prep_time_mins !== undefined && { prepTimeMins: input.prep_time_mins }),
+    });
+    return toErpRate(quote);
+  }
+
+  /**
+   * Shopify's own signature: base64 HMAC-SHA256 of the raw body keyed with the merchant's API secret,
+   * from the shop registered as the merchant's storefront domain. Checked before the body is parsed.
+   */
+  async function authenticateStorefrontSignature(options: { shopDomain: string | undefined; hmac: string; rawBody: Buffer; mode: Mode }) {
+    const invalid = new AppError('INVALID_SIGNATURE', 'Storefront signature or shop domain is invalid');
+    const domain = options.shopDomain?.trim().toLowerCase();
+    if (!domain) throw invalid;
+    const merchant = await store.merchants.findByStorefrontDomain(domain);
+    if (!merchant) throw invalid;
+    const now = clock.now().toISOString();
+    const secrets = (await store.merchants.listSecrets(merchant.id)).filter((s) => !s.expiresAt || s.expiresAt > now);
+    const given = options.hmac.trim();
+    const matches = secrets.some((s) => safeEqual(createHmac('sha256', secretBox.open(s.ciphertext)).update(options.rawBody).digest('base64'), given));
+    if (!matches) throw invalid;
+    return { kind: 'merchant', merchant, mode: options.mode, keyId: `storefront:${merchant.id}:${options.mode}` } satisfies MerchantPrincipal;
+  }
+
+  return { recordIntegrationCall, quoteForPlugin, quoteForStorefront, quoteForErp, authenticateStorefrontSignature };
+}

@@ -1,0 +1,237 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createRestApp } from '../../rest/app.js';
+import { errorResponseSchema, registry, toOpenApiPath } from '../../rest/openapi/registry.js';
+import { buildOpenApiDocument } from '../../rest/openapi/document.js';
+import { healthSchema, merchantMeResponseSchema, merchantSettingsUpdatedSchema } from '../../rest/openapi/responses.js';
+import { ERROR_CODES } from '../../src/domain/errors.js';
+import { merchantSettingsInputSchema, merchantSettingsPatchSchema } from '../../src/domain/merchants.js';
+import { createMetrics } from '../../src/metrics.js';
+import { api, startTestApp, type MerchantCredentials, type TestApp } from '../helpers/app.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+
+interface RouterLayer {
+  route?: { path: unknown; methods: Record<string, boolean> };
+  handle: { stack?: RouterLayer[] };
+  rawPath?: unknown;
+}
+
+/** Every `METHOD /path` the Express app routes, found by walking its router stack. */
+function expressRoutes(stack: RouterLayer[], prefix = ''): string[] {
+  return stack.flatMap((layer) => {
+    if (layer.route) {
+      if (typeof layer.route.path !== 'string') throw new Error(`route path ${String(layer.route.path)} is not a string`);
+      const path = prefix + layer.route.path;
+      return Object.keys(layer.route.methods)
+        .filter((m) => m !== '_all')
+        .map((m) => `${m.toUpperCase()} ${path}`);
+    }
+    if (layer.handle.stack) {
+      const mount = typeof layer.rawPath === 'string' && layer.rawPath !== '/' ? layer.rawPath : '';
+      return expressRoutes(layer.handle.stack, prefix + mount);
+    }
+    return [];
+  });
+}
+
+function documentedOperations(doc: ReturnType<typeof buildOpenApiDocument>): string[] {
+  return Object.entries(doc.paths ?? {}).flatMap(([path, item]) =>
+    HTTP_METHODS.filter((m) => item[m]).map((m) => `${m.toUpperCase()} ${path}`),
+  );
+}
+
+/** Keys present in a response that its wire schema does not describe (zod strips them silently). */
+function undocumentedKeys(schema: z.ZodType, value: unknown, at = '$'): string[] {
+  let s: z.ZodType = schema;
+  while (s instanceof z.ZodOptional || s instanceof z.ZodNullable) s = s.unwrap() as z.ZodType;
+  if (s instanceof z.ZodObject && value && typeof value === 'object') {
+    const shape = s.shape as Record<string, z.ZodType>;
+    return Object.entries(value).flatMap(([k, v]) => (shape[k] ? undocumentedKeys(shape[k], v, `${at}.${k}`) : [`${at}.${k}`]));
+  }
+  if (s instanceof z.ZodArray && Array.isArray(value)) {
+    return value.flatMap((v, i) => undocumentedKeys(s.element as z.ZodType, v, `${at}[${i}]`));
+  }
+  return [];
+}
+
+function expectWireShape(schema: z.ZodType, body: unknown): void {
+  const parsed = schema.safeParse(body);
+  expect(parsed.success ? [] : parsed.error.issues).toEqual([]);
+  expect(undocumentedKeys(schema, body)).toEqual([]);
+}
+
+describe('OpenAPI document and reference page', () => {
+  let t: TestApp;
+  let merchant: MerchantCredentials;
+  let doc: Awaited<ReturnType<typeof api>>['body']; // the parsed JSON, as the api() helper types it
+
+  beforeAll(async () => {
+    t = await startTestApp({ env: { PUBLIC_RATE_LIMIT_PER_MIN: '1000' } });
+    merchant = await t.createMerchant();
+    const res = await api(`${t.url}/api/v1/openapi.json`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    doc = res.body;
+  });
+  afterAll(() => t?.stop());
+
+  it('is a public OpenAPI 3.1 document for API version 1.2.0 under /api/v1', () => {
+    expect(doc.openapi).toMatch(/^3\.1\.\d+$/);
+    expect(doc.info.version).toBe('1.2.0');
+    expect(doc.servers).toEqual([{ url: '/api/v1' }]);
+    expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(doc.components.securitySchemes.apiKeyHeader).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
+    expect(doc).toEqual(JSON.parse(JSON.stringify(buildOpenApiDocument())));
+  });
+
+  it('validates against the OpenAPI 3.1 schema (openapi-spec-validator)', (ctx) => {
+    const probe = spawnSync('python3', ['-c', 'import openapi_spec_validator'], { encoding: 'utf8' });
+    if (probe.status !== 0) {
+      console.log('skip: python3 -m openapi_spec_validator is not available (pip install openapi-spec-validator)');
+      return ctx.skip();
+    }
+    const dir = mkdtempSync(join(tmpdir(), 'exd-openapi-'));
+    try {
+      const file = join(dir, 'openapi.json');
+      writeFileSync(file, JSON.stringify(doc));
+      const run = spawnSync('python3', ['-m', 'openapi_spec_validator', '--schema', '3.1', '--validation-errors', 'all', file], {
+        encoding: 'utf8',
+      });
+      expect(run.stdout.slice(0, 4000) + run.stderr.slice(0, 4000)).toContain('OK');
+      expect(run.status).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('documents every route the Express app serves under /api/v1, and nothing else', () => {
+    const app = createRestApp(t.app.container, createMetrics());
+    const routes = expressRoutes((app.router as unknown as { stack: RouterLayer[] }).stack)
+      .filter((r) => r.split(' ')[1]!.startsWith('/api/v1/'))
+      .map((r) => {
+        const [method, path] = r.split(' ') as [string, string];
+        return `${method} ${toOpenApiPath(path.slice('/api/v1'.length))}`;
+      });
+    expect(routes).toContain('GET /merchants/me');
+    const documented = documentedOperations(doc as ReturnType<typeof buildOpenApiDocument>);
+    expect(routes.filter((r) => !documented.includes(r)), 'routes missing from the OpenAPI document').toEqual([]);
+    expect(documented.filter((d) => !routes.includes(d)), 'documented operations with no route').toEqual([]);
+  });
+
+  it("documents the error response with the domain's closed list of codes", () => {
+    expect(doc.components.schemas.ErrorCode.enum).toEqual(ERROR_CODES);
+    expect(doc.components.schemas.ErrorResponse.properties.error.properties.code).toEqual({ $ref: '#/components/schemas/ErrorCode' });
+    const settings = doc.paths['/merchants/settings'].post;
+    expect(Object.keys(settings.responses)).toEqual(['200', '400', '401', '403', '413', '415', '429', '500']);
+    expect(settings.security).toEqual([{ bearerAuth: [] }, { apiKeyHeader: [] }]);
+    expect(settings.responses['429'].headers).toHaveProperty('Retry-After');
+    expect(settings.responses['200'].headers).toHaveProperty('RateLimit-Remaining');
+    expect(doc.paths['/health'].get.security).toEqual([]);
+    expect(doc.paths['/merchants/me'].get.responses).not.toHaveProperty('403'); // suspended merchants may read it
+  });
+
+  it('uses the very zod objects the domain parses as request bodies', () => {
+    const bodyOf = (method: string, path: string) => {
+      const def = registry.definitions.find((d) => d.type === 'route' && d.route.method === method && d.route.path === path);
+      const media = def?.type === 'route' ? def.route.request?.body?.content['application/json'] : undefined;
+      return media && 'schema' in media ? media.schema : undefined;
+    };
+    expect(bodyOf('post', '/merchants/settings')).toBe(merchantSettingsInputSchema);
+    expect(bodyOf('patch', '/merchants/settings')).toBe(merchantSettingsPatchSchema);
+    expect(doc.paths['/merchants/settings'].patch.requestBody.content['application/json'].schema.required).toEqual(['prep_time_mins']);
+  });
+
+  it('shows request examples that the domain schemas accept', () => {
+    for (const def of registry.definitions) {
+      const media = def.type === 'route' ? def.route.request?.body?.content['application/json'] : undefined;
+      if (!media || !('schema' in media) || media.example === undefined) continue;
+      const parsed = (media.schema as z.ZodType).safeParse(media.example);
+      expect(parsed.success ? [] : parsed.error.issues, JSON.stringify(media.example)).toEqual([]);
+    }
+  });
+
+  it('describes what the endpoints really answer, field for field', async () => {
+    const health = await api(`${t.url}/api/v1/health`);
+    expectWireShape(healthSchema, health.body);
+
+    const me = await api(`${t.url}/api/v1/merchants/me`, { key: merchant.testKey });
+    expect(me.status).toBe(200);
+    expectWireShape(merchantMeResponseSchema, me.body);
+
+    for (const [method, body] of [
+      ['POST', { storefront_domain: 'shop.example.com' }],
+      ['PATCH', { prep_time_mins: 15 }],
+    ] as const) {
+      const res = await api(`${t.url}/api/v1/merchants/settings`, { method, key: merchant.testKey, body });
+      expect(res.status).toBe(200);
+      expectWireShape(merchantSettingsUpdatedSchema, res.body);
+    }
+
+    const invalid = await api(`${t.url}/api/v1/merchants/settings`, { method: 'PATCH', key: merchant.testKey, body: { address: 'x' } });
+    expect(invalid.status).toBe(400);
+    expectWireShape(errorResponseSchema, invalid.body);
+    const unauthorized = await api(`${t.url}/api/v1/merchants/me`);
+    expect(unauthorized.status).toBe(401);
+    expectWireShape(errorResponseSchema, unauthorized.body);
+  });
+
+  it('serves the reference page with its own assets under a CSP that allows only them', async () => {
+    const page = await api(`${t.url}/api/v1/docs`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    const csp = page.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("connect-src 'self'");
+    expect(csp).not.toContain('unsafe-inline');
+    const html = page.body as string;
+    expect(html).not.toMatch(/<script>(?!<\/script>)|<style|https?:\/\//);
+    const assets = [...html.matchAll(/(?:src|href)="(\/api\/v1\/[^"]+)"/g)].map((m) => m[1]!);
+    expect(assets).toHaveLength(3);
+    for (const asset of assets) {
+      const res = await fetch(`${t.url}${asset}`);
+      expect(res.status, asset).toBe(200);
+      expect(res.headers.get('content-type'), asset).toMatch(asset.endsWith('.css') ? /^text\/css/ : /javascript/);
+      await res.arrayBuffer();
+    }
+    expect((await api(`${t.url}/api/v1/docs/assets/index.html`)).status).toBe(404);
+    expect((await api(`${t.url}/api/v1/docs/assets/../package.json`)).status).toBe(404);
+  });
+
+  it('renders every documented operation in a headless browser, offline and without CSP violations', async (ctx) => {
+    if (!existsSync(CHROMIUM)) {
+      console.log(`skip: ${CHROMIUM} is missing (apt-get install -y chromium)`);
+      return ctx.skip();
+    }
+    const { chromium } = await import('playwright-core');
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-background-networking'] });
+    try {
+      const page = await browser.newPage();
+      const problems: string[] = [];
+      const foreign: string[] = [];
+      page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+      page.on('pageerror', (e) => problems.push(e.message));
+      page.on('request', (r) => !r.url().startsWith(t.url) && !r.url().startsWith('data:') && foreign.push(r.url()));
+      await page.goto(`${t.url}/api/v1/docs`);
+      await page.locator('.opblock').first().waitFor({ timeout: 15_000 });
+      const rendered = await page.$$eval('.opblock', (blocks) =>
+        blocks.map((b) => {
+          const method = b.querySelector('.opblock-summary-method')?.textContent?.trim() ?? '';
+          const path = b.querySelector('.opblock-summary-path')?.getAttribute('data-path') ?? '';
+          return `${method.toUpperCase()} ${path}`;
+        }),
+      );
+      expect(rendered.sort()).toEqual(documentedOperations(doc as ReturnType<typeof buildOpenApiDocument>).sort());
+      expect(await page.locator('.info .title').textContent()).toContain('Express Delivery API');
+      expect(problems).toEqual([]);
+      expect(foreign).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  });
+});
