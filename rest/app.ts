@@ -11,6 +11,8 @@ import { merchantRoutes } from './routes/merchants.js';
 import { quoteRoutes } from './routes/quotes.js';
 import { integrationRoutes } from './routes/integrations.js';
 import { storefrontRoutes } from './routes/storefront.js';
+import { orderRoutes } from './routes/orders.js';
+import { courierRoutes } from './routes/couriers.js';
 
 export const BODY_LIMIT = '100kb';
 const REQUEST_ID = /^[\w.-]{1,64}$/;
@@ -78,6 +80,8 @@ export function createRestApp(container: Container, metrics: Metrics): Express {
   api.use(merchantRoutes(container));
   api.use(quoteRoutes(container));
   api.use(integrationRoutes(container));
+  api.use(orderRoutes(container));
+  api.use(courierRoutes(container));
   app.use('/api/v1', api);
 
   app.use(notFoundHandler());

@@ -4,6 +4,8 @@ import './root.js';
 import './merchants.js';
 import './admin.js';
 import './quotes.js';
+import './orders.js';
+import './couriers.js';
 
 let schema: GraphQLSchema | undefined;
 

@@ -54,6 +54,7 @@ export async function buildApp(options: { config?: Config; overrides?: Container
         server.once('error', reject);
         server.listen(config.port, config.host, () => {
           const { port } = server.address() as AddressInfo;
+          if (!config.publicBaseUrlGiven) config.publicBaseUrl = `http://localhost:${port}`;
           container.logger.info({ port, store: container.store.kind, redis: Boolean(container.redis) }, 'listening');
           resolve({ port, url: `http://127.0.0.1:${port}` });
         });

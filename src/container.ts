@@ -19,6 +19,16 @@ import { systemClock, type Clock } from './ports/clock.js';
 import { createUlidSource, type IdSource } from './ports/ids.js';
 import type { RateLimiter } from './ports/rate-limiter.js';
 import type { Store } from './ports/store.js';
+import type { EventBus } from './ports/event-bus.js';
+import type { CourierGeoIndex } from './ports/geo-index.js';
+import { createMemoryEventBus } from './adapters/event-bus/memory.js';
+import { createMemoryGeoIndex } from './adapters/geo-index/memory.js';
+import { createRedisGeoIndex } from './adapters/geo-index/redis.js';
+import { createDispatchService } from './domain/dispatch.js';
+import { createOrderService } from './domain/orders/service.js';
+import { createDeliveryService } from './domain/orders/delivery.js';
+import { createCourierService } from './domain/couriers.js';
+import { createBatchService } from './domain/batches.js';
 
 export const SERVICE_NAME = 'express-delivery';
 export const API_VERSION = 'v1.2.0';
@@ -31,6 +41,8 @@ export interface Container {
   store: Store;
   redis: Redis | null;
   rateLimiter: RateLimiter;
+  bus: EventBus;
+  geoIndex: CourierGeoIndex;
   services: Services;
   close(): Promise<void>;
 }
@@ -64,10 +76,15 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
     ? createNominatimGeocoder({ baseUrl: config.geocoderUrl, fallback: gazetteer, logger })
     : gazetteer;
 
-  const services = buildServices({ config, store, clock, ids, masterKey, probes, geocoder });
+  const bus = createMemoryEventBus();
+  const geoIndex = redis ? createRedisGeoIndex({ redis, keyPrefix: 'geo:couriers' }) : createMemoryGeoIndex();
+
+  const services = buildServices({ config, store, clock, ids, masterKey, probes, geocoder, bus, geoIndex });
+  await services.dispatch.restoreCourierIndex().catch((error: unknown) => logger.warn({ err: (error as Error).message }, 'courier index not restored'));
   return {
-    config, logger, clock, ids, store, redis, rateLimiter, services,
+    config, logger, clock, ids, store, redis, rateLimiter, bus, geoIndex, services,
     async close() {
+      await bus.close();
       await store.close();
       if (redis) redis.disconnect();
     },
@@ -82,16 +99,27 @@ function buildServices(deps: {
   masterKey: Buffer;
   probes: DependencyProbe[];
   geocoder: Geocoder;
+  bus: EventBus;
+  geoIndex: CourierGeoIndex;
 }) {
-  const { config, store, clock, ids } = deps;
+  const { config, store, clock, ids, bus, geoIndex, geocoder } = deps;
+  const { tariff } = config;
   const secretBox = createSecretBox(deps.masterKey);
-  const quotes = createQuoteService({ geocoder: deps.geocoder, tariff: config.tariff, clock });
+  const quotes = createQuoteService({ geocoder, tariff, clock });
+  const dispatch = createDispatchService({ store, geoIndex, bus, clock, ids, tariff });
+  const orders = createOrderService({ store, geocoder, quotes, dispatch, bus, clock, ids, tariff });
+  const delivery = createDeliveryService({ store, orders, bus, clock });
   return {
+    dispatch,
+    orders,
+    delivery,
+    couriers: createCourierService({ store, geoIndex, dispatch, orders, delivery, bus, clock }),
+    batches: createBatchService({ store, dispatch, orders, bus, clock, ids, tariff }),
     auth: createAuthService({ store, adminToken: config.adminToken }),
     merchants: createMerchantService({ store, clock }),
     admin: createAdminService({ store, clock, ids, secretBox }),
     quotes,
-    integrations: createIntegrationService({ store, quotes, secretBox, clock }),
+    integrations: createIntegrationService({ store, quotes, orders, secretBox, clock }),
     health: createHealthService({ probes: deps.probes, version: API_VERSION, service: SERVICE_NAME, now: () => clock.now() }),
   };
 }

@@ -4,6 +4,8 @@ import { registry } from './registry.js';
 import './paths/docs.js';
 import './paths/health.js';
 import './paths/merchants.js';
+import './paths/quotes.js';
+import './paths/integrations.js';
 
 export type OpenAPIDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
 
@@ -12,6 +14,8 @@ export const API_VERSION = '1.2.0';
 /** Descriptions for tags; a tag used by an endpoint but missing here is still valid. */
 const TAGS = [
   { name: 'Merchants', description: 'The calling merchant: profile and settings.' },
+  { name: 'Quotes', description: 'Prices and estimated times for a delivery.' },
+  { name: 'Integrations', description: 'Rate endpoints called by shop plugins, storefront platforms and ERPs; each needs the integration approved.' },
   { name: 'Health', description: 'Liveness and dependency checks.' },
   { name: 'Documentation', description: 'This document and its browsable reference.' },
 ];

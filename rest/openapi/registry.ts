@@ -37,6 +37,21 @@ registry.registerComponent('securitySchemes', 'apiKeyHeader', {
   name: 'X-API-Key',
   description: 'The same API key in the X-API-Key header, for clients that cannot set Authorization.',
 });
+// The storefront platform signs its own calls: both headers together authenticate (no API key).
+registry.registerComponent('securitySchemes', 'storefrontHmac', {
+  type: 'apiKey',
+  in: 'header',
+  name: 'X-Shopify-Hmac-Sha256',
+  description:
+    "Base64 HMAC-SHA256 of the exact raw request body, keyed with the merchant's API secret (during a rotation overlap " +
+    'the previous secret is accepted too). Goes with X-Shopify-Shop-Domain.',
+});
+registry.registerComponent('securitySchemes', 'storefrontShopDomain', {
+  type: 'apiKey',
+  in: 'header',
+  name: 'X-Shopify-Shop-Domain',
+  description: 'The shop host name; must be the storefront_domain set in the merchant settings. Goes with X-Shopify-Hmac-Sha256.',
+});
 
 const RATE_LIMIT_HEADERS = {
   'RateLimit-Limit': 'Requests allowed per minute for this API key (per client IP on public endpoints).',
@@ -90,7 +105,11 @@ const testModeHeaders = z.object({
 
 // --- The helper --------------------------------------------------------------------------------
 
-export type EndpointAuth = 'public' | 'apiKey';
+/**
+ * `apiKeyOrStorefrontHmac`: an API key, or the storefront platform's signature headers
+ * (X-Shopify-Hmac-Sha256 over the raw body + X-Shopify-Shop-Domain).
+ */
+export type EndpointAuth = 'public' | 'apiKey' | 'apiKeyOrStorefrontHmac';
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 export interface EndpointResponse {
@@ -124,6 +143,8 @@ export interface EndpointSpec {
   responses: Record<number, EndpointResponse>;
   /** Domain error codes this endpoint returns beyond the standard ones. */
   errors?: readonly ErrorCode[];
+  /** The error body when the endpoint extends ErrorResponse (default ErrorResponse). */
+  errorSchema?: ZodType;
   /** Default true: every /api/v1 route is rate-limited, per key or per client IP. */
   rateLimited?: boolean;
 }
@@ -142,7 +163,7 @@ export function registerEndpoint(spec: EndpointSpec): void {
   operationIds.add(spec.operationId);
 
   const rateLimited = spec.rateLimited ?? true;
-  const errors = errorResponses(errorCodesOf(spec, rateLimited), rateLimited);
+  const errors = errorResponses(errorCodesOf(spec, rateLimited), rateLimited, spec.errorSchema ?? errorResponseSchema);
   const clash = Object.keys(spec.responses).find((status) => status in errors);
   if (clash) throw new Error(`OpenAPI: ${key} documents ${clash} both as a response and as an error status`);
   const route: RouteConfig = {
@@ -152,14 +173,14 @@ export function registerEndpoint(spec: EndpointSpec): void {
     summary: spec.summary,
     ...(spec.description && { description: spec.description }),
     tags: spec.tags,
-    security: spec.auth === 'apiKey' ? [{ bearerAuth: [] }, { apiKeyHeader: [] }] : [],
+    security: SECURITY[spec.auth],
     request: {
       ...(spec.body && {
         body: { required: true, content: { 'application/json': { schema: spec.body, ...(spec.bodyExample && { example: spec.bodyExample }) } } },
       }),
-      ...(spec.query && { query: spec.query }),
+      ...(spec.query && { query: documentedQuery(spec.query) }),
       ...(spec.params && { params: spec.params }),
-      ...(spec.auth === 'apiKey' && { headers: testModeHeaders }),
+      ...(spec.auth !== 'public' && { headers: testModeHeaders }),
     },
     responses: {
       ...Object.fromEntries(Object.entries(spec.responses).map(([status, r]) => [status, successResponse(r, rateLimited)])),
@@ -167,6 +188,31 @@ export function registerEndpoint(spec: EndpointSpec): void {
     },
   };
   registry.registerPath(route);
+}
+
+type SecurityRequirements = NonNullable<RouteConfig['security']>;
+const API_KEY_SECURITY: SecurityRequirements = [{ bearerAuth: [] }, { apiKeyHeader: [] }];
+const SECURITY: Record<EndpointAuth, SecurityRequirements> = {
+  public: [],
+  apiKey: API_KEY_SECURITY,
+  apiKeyOrStorefrontHmac: [...API_KEY_SECURITY, { storefrontHmac: [], storefrontShopDomain: [] }],
+};
+
+/**
+ * Query strings are coerced (`z.coerce.number().pipe(prepTimeSchema)`); the generator sees only the
+ * coercing input and documents "number or null". A coerced field is documented by its output schema.
+ */
+function documentedQuery(query: ZodObject): ZodObject {
+  const shape = Object.fromEntries(
+    Object.entries(query.shape as Record<string, ZodType>).map(([name, field]) => {
+      const optional = field instanceof z.ZodOptional;
+      const inner = (optional ? field.unwrap() : field) as ZodType;
+      if (!(inner instanceof z.ZodPipe) || !(inner.in as { _zod: { def: { coerce?: boolean } } })._zod.def.coerce) return [name, field];
+      const output = inner.out as ZodType;
+      return [name, optional ? output.optional() : output];
+    }),
+  );
+  return z.object(shape);
 }
 
 /** '/orders/:id' → '/orders/{id}'. */
@@ -182,7 +228,8 @@ export function errorCodesOf(spec: EndpointSpec, rateLimited = spec.rateLimited 
     for (const c of ['MALFORMED_JSON', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'] as const) codes.add(c);
   }
   if (spec.body || spec.query || spec.params) codes.add('VALIDATION_ERROR');
-  if (spec.auth === 'apiKey') {
+  if (spec.auth === 'apiKeyOrStorefrontHmac') codes.add('INVALID_SIGNATURE');
+  if (spec.auth !== 'public') {
     codes.add('INVALID_API_KEY');
     codes.add('TEST_MODE_MISMATCH');
     const access = spec.access ?? 'operate';
@@ -212,7 +259,7 @@ function successResponse(r: EndpointResponse, rateLimited: boolean): ResponseCon
 }
 
 /** One response per HTTP status, listing the codes that map to it in the one status table. */
-function errorResponses(codes: ErrorCode[], rateLimited: boolean): Record<string, ResponseConfig> {
+function errorResponses(codes: ErrorCode[], rateLimited: boolean, schema: ZodType): Record<string, ResponseConfig> {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) {
     const status = ERROR_STATUS[code];
@@ -223,7 +270,7 @@ function errorResponses(codes: ErrorCode[], rateLimited: boolean): Record<string
     responses[status] = {
       description: `Error: ${statusCodes.map((c) => `\`${c}\``).join(', ')}`,
       headers: commonHeaders(rateLimited, status === 429 ? ['Retry-After'] : []),
-      content: { 'application/json': { schema: errorResponseSchema } },
+      content: { 'application/json': { schema } },
     };
   }
   return responses;

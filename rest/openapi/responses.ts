@@ -3,8 +3,8 @@
  * Request schemas are never defined here: they are the domain's own zod schemas.
  */
 import { z } from 'zod';
-import { INTEGRATION_NAMES, INTEGRATION_STATUSES, MERCHANT_STATUSES, MODES, type WebhookPayloadShape } from '../../src/domain/types.js';
-import { registry } from './registry.js';
+import { INTEGRATION_NAMES, INTEGRATION_STATUSES, MERCHANT_STATUSES, MODES, VEHICLE_TYPES, type WebhookPayloadShape } from '../../src/domain/types.js';
+import { errorResponseSchema, registry } from './registry.js';
 
 const timestamp = z.iso.datetime({ offset: true }).openapi({ example: '2025-01-31T14:05:00.000Z' });
 const integrationName = z.enum(INTEGRATION_NAMES);
@@ -68,4 +68,117 @@ export const merchantSettingsUpdatedSchema = registry.register(
     prep_time_mins: z.number().int().min(0),
     settings: merchantSettingsSchema,
   }),
+);
+
+// --- Quotes and the integration rate endpoints -------------------------------------------------
+
+const minutes = z.number().int().min(0);
+const vehicleType = z.enum(VEHICLE_TYPES).openapi({ description: 'The smallest vehicle class that carries the weight.' });
+const pesos = z.number().int().min(0).openapi({ description: 'Chilean pesos (CLP has no decimals).', example: 3990 });
+/** Integer pesos written as a string (the shop platforms' money format). */
+const pesosString = z.string().regex(/^\d+$/);
+/** Shopify's rate date format: "2013-04-12 14:48:45 -0400" (we answer in UTC, +0000). */
+const shopifyDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} [+-]\d{4}$/)
+  .openapi({ example: '2025-01-31 14:35:00 +0000' });
+
+export const quoteRateSchema = registry.register(
+  'QuoteRate',
+  z.object({
+    id: z.enum(['express', 'batched']),
+    name: z.string().openapi({ example: 'Express (motorcycle)' }),
+    cost: pesos,
+    estimated_minutes: minutes.openapi({ description: 'Preparation + travel (+ the batching window for `batched`).' }),
+    recommended: z.boolean(),
+  }),
+);
+
+export const quoteResponseSchema = registry.register(
+  'QuoteResponse',
+  z
+    .object({
+      success: z.literal(true),
+      is_test: z.boolean().openapi({ description: 'true when quoted with a test key (sandbox).' }),
+      price: pesos.openapi({ description: 'The express (recommended) rate.' }),
+      currency: z.literal('CLP'),
+      estimated_time_mins: minutes.openapi({ description: 'Form A name of total_estimated_minutes.' }),
+      vehicle_type: vehicleType,
+      prep_time_minutes: minutes.openapi({ description: 'Request prep_time_mins, else the merchant default, else 0.' }),
+      travel_time_minutes: minutes,
+      total_estimated_minutes: minutes.openapi({ description: 'prep_time_minutes + travel_time_minutes.' }),
+      estimated_pickup_time: timestamp.openapi({ description: 'Now + prep time.' }),
+      estimated_delivery_time: timestamp.openapi({ description: 'estimated_pickup_time + travel time.' }),
+      distance_m: z.number().int().min(0).openapi({ description: 'Estimated road distance in metres.' }),
+      rates: z.array(quoteRateSchema),
+    })
+    .openapi({ description: 'The union of both documented response forms (A and B).' }),
+);
+
+export const pluginRatesResponseSchema = registry.register(
+  'PluginRatesResponse',
+  z.object({
+    success: z.literal(true),
+    rates: z.array(
+      z
+        .object({
+          id: z.string().openapi({ example: 'express_delivery:express' }),
+          label: z.string().openapi({ example: 'Express (bike) · 25 min' }),
+          cost: pesosString.openapi({ description: 'Integer pesos as a string.', example: '3990' }),
+          meta_data: z.object({ eta_minutes: minutes, vehicle_type: vehicleType, recommended: z.boolean() }),
+        })
+        .openapi({ description: 'The arguments of WooCommerce `WC_Shipping_Method::add_rate()`.' }),
+    ),
+  }),
+);
+
+export const carrierServiceResponseSchema = registry.register(
+  'CarrierServiceRatesResponse',
+  z
+    .object({
+      rates: z.array(
+        z.object({
+          service_name: z.string(),
+          service_code: z.enum(['EXPRESS', 'BATCHED']),
+          total_price: pesosString.openapi({ description: 'Subunits as a string: CLP × 100.', example: '399000' }),
+          currency: z.literal('CLP'),
+          description: z.string(),
+          min_delivery_date: shopifyDate,
+          max_delivery_date: shopifyDate,
+        }),
+      ),
+    })
+    .openapi({ description: 'Shopify CarrierService answer; `{"rates": []}` means "cannot ship there" (outside the area, too heavy, not Chile).' }),
+);
+
+export const erpRateResponseSchema = registry.register(
+  'ErpRateResponse',
+  z
+    .object({
+      success: z.literal(true),
+      price: pesos,
+      currency: z.literal('CLP'),
+      estimated_days: z.number().int().min(0).openapi({ description: 'Whole days after today (0 = same day).' }),
+      estimated_minutes: minutes,
+      prep_time_mins: minutes,
+      vehicle_type: vehicleType,
+      error_message: z.literal(false),
+      warning_message: z.literal(false),
+    })
+    .openapi({ description: 'Odoo `<provider>_rate_shipment` result.' }),
+);
+
+export const erpRateFailureSchema = registry.register(
+  'ErpRateFailure',
+  errorResponseSchema
+    .extend({
+      price: z.literal(0).optional(),
+      error_message: z.string().optional(),
+      warning_message: z.literal(false).optional(),
+    })
+    .openapi({
+      description:
+        "ErrorResponse plus Odoo's failure contract (price 0, error_message, warning_message false) when the rating itself " +
+        'failed (validation, geocoding, capacity); authentication, body-parsing and rate-limit errors are plain ErrorResponse.',
+    }),
 );

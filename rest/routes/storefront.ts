@@ -9,7 +9,8 @@ import { applyRateLimit } from '../middleware/rate-limit.js';
 import { principalOf } from '../respond.js';
 import { integrationClientFrom } from './integrations.js';
 
-const storefrontQuerySchema = z.object({
+/** Query of the storefront endpoints (also documented in OpenAPI). */
+export const storefrontQuerySchema = z.object({
   prep_time_mins: z.coerce.number().pipe(prepTimeSchema).optional(),
   mode: z.enum(['live', 'test']).optional(),
 });
@@ -66,6 +67,18 @@ export function storefrontRoutes(container: Container, bodyLimit: string): Route
       ...(query.prep_time_mins !== undefined && { prepTimeMins: query.prep_time_mins }),
     });
     res.status(200).json({ rates });
+  });
+  router.post('/storefront/webhooks/orders-create', rawBody, authenticate, async (req, res) => {
+    const rawBytes = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    const result = await integrations.receiveStorefrontOrder({ principal: principalOf(res), rawBody: rawBytes });
+    res.status(result.created ? 201 : 200).json({
+      success: true,
+      created: result.created,
+      ignored: result.ignored,
+      reason: result.reason,
+      booking_id: result.order?.id ?? null,
+      tracking_number: result.order?.trackingNumber ?? null,
+    });
   });
   return router;
 }

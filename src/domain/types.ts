@@ -88,6 +88,124 @@ export interface Courier {
   status: CourierDutyStatus;
   location: LatLng | null;
   locationAt: string | null;
+  /** The order or batch the courier is on while busy. */
+  job: CourierJob | null;
   createdAt: string;
   updatedAt: string;
 }
+
+export type OrderStatus = 'new' | 'assigned' | 'arrived_pickup' | 'picked_up' | 'arrived_dropoff' | 'completed' | 'cancelled';
+export const ORDER_STATUSES = ['new', 'assigned', 'arrived_pickup', 'picked_up', 'arrived_dropoff', 'completed', 'cancelled'] as const;
+
+export type PaymentMode = 'prepaid' | 'cash_on_delivery';
+export const PAYMENT_MODES = ['prepaid', 'cash_on_delivery'] as const;
+
+export interface Stop extends LatLng {
+  address: string | null;
+  number: string | null;
+  instructions: string | null;
+  /** What the geocoder matched (e.g. the comuna), or "coordinates". */
+  label: string;
+  geohash: string;
+}
+
+export interface OrderCustomer {
+  name: string;
+  phone: string | null;
+  /** Normalised RUT (`12345678-5`). */
+  rut: string | null;
+  userId: string | null;
+  isRegisteredUser: boolean;
+}
+
+export interface DeliveryProof {
+  driverId: string;
+  coords: LatLng;
+  distanceM: number;
+  radiusM: number;
+  bypass: boolean;
+  photoUrl: string;
+  signatureUrl: string;
+  deliveredAt: string;
+}
+
+export interface Order {
+  /** booking_id: `bk_` + ULID. */
+  id: string;
+  merchantId: string;
+  mode: Mode;
+  /** Random (not sequential) numeric order number, as a string of digits. */
+  orderNumber: string;
+  trackingNumber: string;
+  referenceId: string | null;
+  ecommerceOrderId: string | null;
+  status: OrderStatus;
+  pickup: Stop;
+  dropoff: Stop;
+  customer: OrderCustomer;
+  paymentMode: PaymentMode;
+  items: Array<Record<string, unknown>>;
+  notes: string | null;
+  weightKg: number;
+  vehicleType: VehicleType;
+  price: number;
+  currency: 'CLP';
+  prepTimeMins: number;
+  estimatedPickupAt: string;
+  estimatedDeliveryAt: string;
+  courierId: string | null;
+  batchId: string | null;
+  proof: DeliveryProof | null;
+  cancellation: { reason: string | null; at: string } | null;
+  /** Number of the last event of this order; each transition adds one (the webhook sequence). */
+  sequence: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type ActorKind = 'merchant' | 'courier' | 'system' | 'admin';
+
+/** One transition of an order's history: who, when, where. */
+export interface OrderEvent {
+  id: string;
+  orderId: string;
+  merchantId: string;
+  mode: Mode;
+  sequence: number;
+  from: OrderStatus | null;
+  to: OrderStatus;
+  actor: { kind: ActorKind; id: string | null };
+  location: LatLng | null;
+  reason: string | null;
+  at: string;
+}
+
+export type BatchStatus = 'pending' | 'assigned' | 'completed' | 'cancelled';
+
+export interface Batch {
+  id: string;
+  merchantId: string;
+  mode: Mode;
+  geohashZone: string;
+  vehicleType: VehicleType;
+  orderIds: string[];
+  totalWeightKg: number;
+  courierId: string | null;
+  status: BatchStatus;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface LedgerEntry {
+  id: string;
+  merchantId: string;
+  mode: Mode;
+  orderId: string;
+  kind: 'charge' | 'reversal';
+  /** CLP; reversals are negative. */
+  amount: number;
+  at: string;
+}
+
+/** What a busy courier is doing: one order, or one batch of orders. */
+export type CourierJob = { kind: 'order' | 'batch'; id: string };

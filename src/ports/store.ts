@@ -1,7 +1,14 @@
 import type {
   ApiKeyRecord,
+  Batch,
   Courier,
   CourierDutyStatus,
+  CourierJob,
+  LedgerEntry,
+  Order,
+  OrderEvent,
+  OrderStatus,
+  VehicleType,
   LatLng,
   IntegrationName,
   Merchant,
@@ -22,6 +29,9 @@ export interface Store {
   users: UserRepository;
   couriers: CourierRepository;
   telemetry: TelemetryRepository;
+  orders: OrderRepository;
+  batches: BatchRepository;
+  ledger: LedgerRepository;
   /** Throws when the backing database cannot be reached. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -81,8 +91,18 @@ export interface CourierRepository {
   findById(id: string): Promise<Courier | null>;
   findByTokenHash(hash: string): Promise<Courier | null>;
   listByMode(mode: Mode): Promise<Courier[]>;
-  /** Sets the duty status, optionally only when the current status is one of `from` (compare-and-set). */
-  setStatus(options: { id: string; status: CourierDutyStatus; from?: CourierDutyStatus[]; updatedAt: string }): Promise<Courier | null>;
+  /**
+   * Sets the duty status (and the job, when given), only when the current status is one of `from`
+   * and, when `fromJobId` is given, the current job has that id (compare-and-set). Null when not applied.
+   */
+  setStatus(options: {
+    id: string;
+    status: CourierDutyStatus;
+    from?: CourierDutyStatus[];
+    fromJobId?: string;
+    job?: CourierJob | null;
+    updatedAt: string;
+  }): Promise<Courier | null>;
   setLocation(options: { id: string; location: LatLng; at: string }): Promise<void>;
 }
 
@@ -104,4 +124,84 @@ export interface TelemetryRepository {
   record(call: { merchantId: string; mode: Mode; integration: IntegrationName; site: string | null; pluginVersion: string | null; userAgent: string | null; at: string }): Promise<void>;
   /** Rows of the merchant, most recently seen first. */
   listByMerchant(merchantId: string): Promise<IntegrationTelemetry[]>;
+}
+
+/** An idempotency key claimed by an order creation; kept until expiresAt (24 h). */
+export interface IdempotencyRecord {
+  merchantId: string;
+  mode: Mode;
+  key: string;
+  requestHash: string;
+  orderId: string;
+  createdAt: string;
+  expiresAt: string;
+}
+
+export type NewOrderEvent = Omit<OrderEvent, 'sequence'>;
+
+export type OrderPatch = Partial<
+  Pick<Order, 'courierId' | 'batchId' | 'estimatedPickupAt' | 'estimatedDeliveryAt' | 'proof' | 'cancellation' | 'price'>
+>;
+
+export interface OrderRepository {
+  /**
+   * Creates the order with its first event and ledger entry. With an idempotency claim, the key is
+   * inserted in the same transaction under a unique index: when it already exists (and has not
+   * expired) nothing is written and the existing record is returned.
+   */
+  create(options: {
+    order: Order;
+    event: OrderEvent;
+    ledger: LedgerEntry | null;
+    idempotency: IdempotencyRecord | null;
+  }): Promise<{ created: true } | { created: false; existing: IdempotencyRecord }>;
+  findById(id: string): Promise<Order | null>;
+  /** The idempotency record of the key (expired ones included; the caller compares expiresAt). */
+  findIdempotencyKey(options: { merchantId: string; mode: Mode; key: string }): Promise<IdempotencyRecord | null>;
+  /** Resolves booking id, reference id / shop order id, tracking number or order number within one merchant and mode. */
+  findByAnyId(options: { merchantId: string; mode: Mode; ref: string }): Promise<Order | null>;
+  /** Public tracking: tracking number or order number, any merchant. */
+  findByTrackingRef(ref: string): Promise<Order | null>;
+  /**
+   * Compare-and-set on the status: applies the patch (and moves to `to`, writing `event` with the
+   * next sequence number, plus the ledger entry) only when the status is one of `from`.
+   * Returns the updated order, or null when the order is missing or its status is not in `from`.
+   */
+  apply(options: {
+    id: string;
+    from: OrderStatus[];
+    to?: OrderStatus;
+    patch?: OrderPatch;
+    event?: NewOrderEvent;
+    ledger?: LedgerEntry | null;
+  }): Promise<Order | null>;
+  /** The merchant's orders, newest first; `after` is the id of the last order of the previous page. */
+  list(options: {
+    merchantId: string;
+    mode: Mode;
+    statuses?: OrderStatus[];
+    createdFrom?: string;
+    createdTo?: string;
+    after?: string;
+    limit: number;
+  }): Promise<Order[]>;
+  listEvents(orderId: string): Promise<OrderEvent[]>;
+  /** Queued orders (new, no courier, no batch) a vehicle of these types can carry, oldest first. */
+  listQueued(options: { mode: Mode; vehicleTypes: VehicleType[]; limit: number }): Promise<Order[]>;
+  /** Orders not yet picked up (new or assigned, no batch) whose pickup geohash starts with the prefix. */
+  listConsolidatable(options: { merchantId: string; mode: Mode; geohashPrefix: string; limit: number }): Promise<Order[]>;
+}
+
+export interface BatchRepository {
+  insert(batch: Batch): Promise<void>;
+  findById(id: string): Promise<Batch | null>;
+  /** Compare-and-set on the batch status; null when not applied. */
+  update(options: { id: string; from: Batch['status'][]; patch: Partial<Pick<Batch, 'status' | 'courierId' | 'orderIds' | 'totalWeightKg'>>; updatedAt: string }): Promise<Batch | null>;
+  list(options: { merchantId: string; mode: Mode; after?: string; limit: number }): Promise<Batch[]>;
+  /** Pending batches for these vehicle types, oldest first. */
+  listPending(options: { mode: Mode; vehicleTypes: VehicleType[]; limit: number }): Promise<Batch[]>;
+}
+
+export interface LedgerRepository {
+  listByMerchant(options: { merchantId: string; mode: Mode }): Promise<LedgerEntry[]>;
 }

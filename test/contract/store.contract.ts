@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isAppError } from '../../src/domain/errors.js';
 import type { ApiKeyRecord, Courier, Merchant, MerchantSecretRecord, Mode, RegisteredUser } from '../../src/domain/types.js';
-import type { NewMerchantBundle, Store } from '../../src/ports/store.js';
+import type { NewMerchantBundle, Store, TelemetryRepository } from '../../src/ports/store.js';
 
 export interface StoreContractOptions {
   /** Case name → reason, for cases this backend cannot run. Every name must be a case of the suite. */
@@ -19,6 +20,13 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
     caseNames.add(caseName);
     if (skip[caseName] !== undefined) it.skip(caseName, fn);
     else it(caseName, fn);
+  };
+
+  /** Telemetry rows belong to a stored merchant. */
+  const storedMerchantId = async () => {
+    const b = merchantBundle();
+    await store.merchants.create(b);
+    return b.merchant.id;
   };
 
   describe(`Store contract: ${name}`, () => {
@@ -340,6 +348,160 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
       expect(await store.couriers.findById('c_unknown')).toBeNull();
     });
 
+    test('merchants.update merges settings and integrations key by key', async () => {
+      const b = merchantBundle();
+      await store.merchants.create(b);
+      const updated = await store.merchants.update(
+        b.merchant.id,
+        { settings: { prepTimeMins: 9 }, integrations: { plugin: 'approved' } },
+        at(60),
+      );
+      expect(updated).toStrictEqual({
+        ...b.merchant,
+        settings: { ...b.merchant.settings, prepTimeMins: 9 },
+        integrations: { ...b.merchant.integrations, plugin: 'approved' },
+        updatedAt: at(60),
+      });
+      expect(await store.merchants.findById(b.merchant.id)).toStrictEqual(updated);
+    });
+
+    test('merchants.update: concurrent patches of different keys all land', async () => {
+      const b = merchantBundle();
+      await store.merchants.create(b);
+      await Promise.all([
+        store.merchants.update(b.merchant.id, { settings: { prepTimeMins: 33 } }, at(61)),
+        store.merchants.update(b.merchant.id, { settings: { webhookCourierLocation: true } }, at(62)),
+        store.merchants.update(b.merchant.id, { settings: { storefrontDomain: 'merge.example.cl' } }, at(63)),
+        store.merchants.update(b.merchant.id, { integrations: { plugin: 'approved' } }, at(64)),
+        store.merchants.update(b.merchant.id, { integrations: { erp: 'approved' } }, at(65)),
+        store.merchants.update(b.merchant.id, { name: 'Renamed concurrently' }, at(66)),
+      ]);
+      const merged = await store.merchants.findById(b.merchant.id);
+      expect(merged).toMatchObject({
+        name: 'Renamed concurrently',
+        settings: { ...b.merchant.settings, prepTimeMins: 33, webhookCourierLocation: true, storefrontDomain: 'merge.example.cl' },
+        integrations: { plugin: 'approved', storefront: 'approved', erp: 'approved' },
+      });
+    });
+
+    test('merchants.findByStorefrontDomain finds the merchant that registered the domain, until it is cleared', async () => {
+      const b = merchantBundle();
+      const other = merchantBundle();
+      await store.merchants.create(b);
+      await store.merchants.create(other);
+      expect(await store.merchants.findByStorefrontDomain('shop.example.cl')).toBeNull();
+      await store.merchants.update(b.merchant.id, { settings: { storefrontDomain: 'shop.example.cl' } }, at(70));
+      expect(await store.merchants.findByStorefrontDomain('shop.example.cl')).toStrictEqual(await store.merchants.findById(b.merchant.id));
+      expect(await store.merchants.findByStorefrontDomain('other.example.cl')).toBeNull();
+      await store.merchants.update(b.merchant.id, { settings: { storefrontDomain: null } }, at(71));
+      expect(await store.merchants.findByStorefrontDomain('shop.example.cl')).toBeNull();
+      // Merchants without a domain do not clash with each other (null is not a domain).
+      await store.merchants.update(other.merchant.id, { settings: { storefrontDomain: null, prepTimeMins: 1 } }, at(72));
+      expect((await store.merchants.findById(other.merchant.id))?.settings.prepTimeMins).toBe(1);
+    });
+
+    test('merchants.update: a storefront domain of another merchant rejects with CONFLICT and changes nothing', async () => {
+      const first = merchantBundle();
+      const second = merchantBundle();
+      await store.merchants.create(first);
+      await store.merchants.create(second);
+      const owner = await store.merchants.update(first.merchant.id, { settings: { storefrontDomain: 'shop.example.cl' } }, at(80));
+      const error = await store.merchants
+        .update(second.merchant.id, { name: 'Copycat', settings: { storefrontDomain: 'shop.example.cl', prepTimeMins: 44 } }, at(81))
+        .then(() => null, (e: unknown) => e);
+      expect(isAppError(error) && error.code).toBe('CONFLICT');
+      expect(await store.merchants.findById(second.merchant.id)).toStrictEqual(second.merchant);
+      expect(await store.merchants.findByStorefrontDomain('shop.example.cl')).toStrictEqual(owner);
+      // Setting its own domain again is not a conflict.
+      expect(await store.merchants.update(first.merchant.id, { settings: { storefrontDomain: 'shop.example.cl' } }, at(82))).not.toBeNull();
+    });
+
+    test('merchants.update: of concurrent claims of one storefront domain exactly one wins', async () => {
+      const bundles = Array.from({ length: 5 }, () => merchantBundle());
+      for (const b of bundles) await store.merchants.create(b);
+      const results = await Promise.allSettled(
+        bundles.map((b, i) => store.merchants.update(b.merchant.id, { settings: { storefrontDomain: 'race.example.cl' } }, at(90 + i))),
+      );
+      const winners = results.filter((r) => r.status === 'fulfilled');
+      expect(winners).toHaveLength(1);
+      for (const r of results) if (r.status === 'rejected') expect(isAppError(r.reason) && r.reason.code).toBe('CONFLICT');
+      const owner = await store.merchants.findByStorefrontDomain('race.example.cl');
+      expect(owner).toStrictEqual((winners[0] as PromiseFulfilledResult<Merchant | null>).value);
+    });
+
+    test('telemetry.record creates one row per merchant, mode, integration and site, and counts calls', async () => {
+      const m = await storedMerchantId();
+      await store.telemetry.record(call(m, { at: at(10) }));
+      await store.telemetry.record(call(m, { at: at(20) }));
+      await store.telemetry.record(call(m, { at: at(30) }));
+      expect(await store.telemetry.listByMerchant(m)).toStrictEqual([
+        {
+          merchantId: m,
+          mode: 'test',
+          integration: 'plugin',
+          site: 'https://shop.example.cl',
+          pluginVersion: '1.4.0',
+          userAgent: 'WordPress/6.4.2; https://shop.example.cl',
+          callCount: 3,
+          firstSeenAt: at(10),
+          lastSeenAt: at(30),
+        },
+      ]);
+      await store.telemetry.record(call(m, { mode: 'live', at: at(31) }));
+      await store.telemetry.record(call(m, { integration: 'erp', at: at(32) }));
+      await store.telemetry.record(call(m, { site: 'https://otra.example.cl', at: at(33) }));
+      await store.telemetry.record(call(await storedMerchantId(), { at: at(34) }));
+      const rows = await store.telemetry.listByMerchant(m);
+      expect(rows.map((r) => [r.mode, r.integration, r.site, r.callCount])).toStrictEqual([
+        ['test', 'plugin', 'https://otra.example.cl', 1],
+        ['test', 'erp', 'https://shop.example.cl', 1],
+        ['live', 'plugin', 'https://shop.example.cl', 1],
+        ['test', 'plugin', 'https://shop.example.cl', 3],
+      ]);
+    });
+
+    test('telemetry.record keeps the earliest first-seen and latest last-seen when calls arrive out of order', async () => {
+      const m = await storedMerchantId();
+      await store.telemetry.record(call(m, { at: at(50) }));
+      await store.telemetry.record(call(m, { at: at(20) }));
+      await store.telemetry.record(call(m, { at: at(40) }));
+      expect(await store.telemetry.listByMerchant(m)).toMatchObject([{ callCount: 3, firstSeenAt: at(20), lastSeenAt: at(50) }]);
+    });
+
+    test('telemetry.record: a null site is its own row; null version or agent never erases a known one', async () => {
+      const m = await storedMerchantId();
+      await store.telemetry.record(call(m, { site: null, pluginVersion: null, userAgent: null, at: at(1) }));
+      expect(await store.telemetry.listByMerchant(m)).toMatchObject([{ site: null, pluginVersion: null, userAgent: null, callCount: 1 }]);
+      await store.telemetry.record(call(m, { site: null, pluginVersion: '2.0.0', userAgent: 'curl/8', at: at(2) }));
+      await store.telemetry.record(call(m, { site: null, pluginVersion: null, userAgent: null, at: at(3) }));
+      expect(await store.telemetry.listByMerchant(m)).toMatchObject([{ site: null, pluginVersion: '2.0.0', userAgent: 'curl/8', callCount: 3 }]);
+      await store.telemetry.record(call(m, { site: null, pluginVersion: '2.1.0', userAgent: null, at: at(4) }));
+      expect(await store.telemetry.listByMerchant(m)).toMatchObject([{ pluginVersion: '2.1.0', userAgent: 'curl/8', callCount: 4 }]);
+    });
+
+    test('telemetry.listByMerchant: most recently seen first; ties by integration, then site', async () => {
+      const m = await storedMerchantId();
+      await store.telemetry.record(call(m, { integration: 'storefront', site: 'b.example.cl', at: at(5) }));
+      await store.telemetry.record(call(m, { integration: 'storefront', site: 'a.example.cl', at: at(5) }));
+      await store.telemetry.record(call(m, { integration: 'erp', site: 'z.example.cl', at: at(5) }));
+      await store.telemetry.record(call(m, { integration: 'plugin', site: 'old.example.cl', at: at(1) }));
+      await store.telemetry.record(call(m, { integration: 'plugin', site: 'new.example.cl', at: at(9) }));
+      expect((await store.telemetry.listByMerchant(m)).map((r) => `${r.integration} ${r.site}`)).toStrictEqual([
+        'plugin new.example.cl',
+        'erp z.example.cl',
+        'storefront a.example.cl',
+        'storefront b.example.cl',
+        'plugin old.example.cl',
+      ]);
+      expect(await store.telemetry.listByMerchant('m_unknown')).toStrictEqual([]);
+    });
+
+    test('telemetry.record: concurrent calls of one row are all counted', async () => {
+      const m = await storedMerchantId();
+      await Promise.all(Array.from({ length: 10 }, (_, i) => store.telemetry.record(call(m, { at: at(100 + i) }))));
+      expect(await store.telemetry.listByMerchant(m)).toMatchObject([{ callCount: 10, firstSeenAt: at(100), lastSeenAt: at(109) }]);
+    });
+
     // Last in the suite body, once every case is registered: a misspelt skip must not pass silently.
     const unknown = Object.keys(skip).filter((caseName) => !caseNames.has(caseName));
     if (unknown.length > 0) throw new Error(`store contract skip list names unknown cases: ${unknown.join('; ')}`);
@@ -383,6 +545,22 @@ function merchantBundle(overrides: Partial<Merchant> = {}): NewMerchantBundle {
   };
 }
 
+type TelemetryCall = Parameters<TelemetryRepository['record']>[0];
+
+/** One integration call from a WooCommerce site; fields overridable. */
+function call(merchantId: string, overrides: Partial<TelemetryCall> = {}): TelemetryCall {
+  return {
+    merchantId,
+    mode: 'test',
+    integration: 'plugin',
+    site: 'https://shop.example.cl',
+    pluginVersion: '1.4.0',
+    userAgent: 'WordPress/6.4.2; https://shop.example.cl',
+    at: at(0),
+    ...overrides,
+  };
+}
+
 function user(rut: string, fields: Partial<Pick<RegisteredUser, 'name' | 'phone'>> = {}): RegisteredUser {
   return { id: nextId('usr'), rut, name: fields.name ?? null, phone: fields.phone ?? null, createdAt: at(3) };
 }
@@ -397,6 +575,7 @@ function courier(overrides: Partial<Courier> = {}): Courier {
     plate: 'AB1234',
     tokenHash: hash(),
     status: 'off_duty',
+    job: null,
     location: null,
     locationAt: null,
     createdAt: at(4),

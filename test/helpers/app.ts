@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { buildApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger, type Logger } from '../../src/logger.js';
+import type { Clock } from '../../src/ports/clock.js';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 
@@ -29,7 +30,7 @@ export function makeDataDir(): string {
 
 /** The app in-process on a free port, with its SQLite file on disk in a fresh directory. */
 export async function startTestApp(
-  options: { env?: Record<string, string>; dataDir?: string; logger?: Logger } = {},
+  options: { env?: Record<string, string>; dataDir?: string; logger?: Logger; clock?: Clock } = {},
 ): Promise<TestApp> {
   const dataDir = options.dataDir ?? makeDataDir();
   const config = loadConfig({
@@ -42,7 +43,10 @@ export async function startTestApp(
     SHUTDOWN_GRACE_MS: '2000',
     ...options.env,
   });
-  const app = await buildApp({ config, overrides: { logger: options.logger ?? createLogger({ level: config.logLevel }) } });
+  const app = await buildApp({
+    config,
+    overrides: { logger: options.logger ?? createLogger({ level: config.logLevel }), ...(options.clock && { clock: options.clock }) },
+  });
   const { url } = await app.start();
   const { admin } = app.container.services;
   return {

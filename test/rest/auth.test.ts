@@ -153,6 +153,18 @@ describe('API key authentication', () => {
       }
     });
 
-    it.todo('in_review: a live key gets 403 INTEGRATION_IN_REVIEW on operate-level endpoints (POST /orders, quotes) while a test key works');
+    it('in_review: a live key gets 403 INTEGRATION_IN_REVIEW on operate-level endpoints (quotes) while a test key works', async () => {
+      const r = await t.createMerchant({ name: 'Quoting In Review' });
+      const quote = (key: string) =>
+        api(`${t.url}/api/v1/shipping/quote`, { key, body: { destination: { lat: -33.4154, lng: -70.5837 }, total_weight_kg: 1 } });
+      expect((await quote(r.liveKey)).status).toBe(200);
+      await t.app.container.services.admin.setMerchantStatus({ input: { merchantId: r.merchantId, status: 'in_review' } });
+      expectError(await quote(r.liveKey), 403, 'INTEGRATION_IN_REVIEW');
+      const sandbox = await quote(r.testKey);
+      expect(sandbox.status).toBe(200);
+      expect(sandbox.body).toMatchObject({ success: true, is_test: true });
+      await t.app.container.services.admin.setMerchantStatus({ input: { merchantId: r.merchantId, status: 'active' } });
+      expect((await quote(r.liveKey)).status).toBe(200);
+    });
   });
 });

@@ -28,6 +28,17 @@ const ALIASES: Record<string, string> = {
 /** "Santiago" is also the city and region name: it wins only when no other comuna is named. */
 const CITY_NAME = 'Santiago';
 
+/** Words that make the name after them a street ("Av. Providencia 100"), not the comuna. */
+const STREET_WORDS = new Set(['av', 'avda', 'avenida', 'calle', 'pasaje', 'pje', 'psje', 'camino']);
+
+interface Match {
+  place: Place;
+  end: number;
+  length: number;
+  /** The name follows a street word: a street named after a comuna. */
+  street: boolean;
+}
+
 export function loadComunas(file = new URL('./santiago-comunas.csv', import.meta.url)): Place[] {
   const [header, ...rows] = readFileSync(file, 'utf8').trim().split(/\r?\n/);
   const cols = header!.split(',');
@@ -42,7 +53,8 @@ export function loadComunas(file = new URL('./santiago-comunas.csv', import.meta
 /**
  * Offline geocoder: finds the comunas of the Región Metropolitana named in the address text
  * (accent- and case-insensitive, whole words) and answers with the comuna's point. With several,
- * the one named last wins (the comuna usually follows the street: "Av. Providencia 100, Santiago").
+ * the one named last wins (the comuna usually follows the street: "Av. Providencia 100, Santiago");
+ * a name right after a street word is the street, used only when no comuna is named.
  */
 export function createGazetteerGeocoder(places: Place[] = loadComunas()): Geocoder {
   const byName = new Map(places.map((p) => [p.name, p]));
@@ -53,19 +65,22 @@ export function createGazetteerGeocoder(places: Place[] = loadComunas()): Geocod
   return {
     async geocode({ address }): Promise<GeocodeResult | null> {
       const text = ` ${normalizePlaceText(address)} `;
-      let best: { place: Place; end: number; length: number } | null = null;
+      let best: Match | null = null;
       for (const { key, place } of keys) {
-        const index = text.lastIndexOf(` ${key} `);
-        if (index < 0) continue;
-        const candidate = { place, end: index + key.length, length: key.length };
-        if (!best || ranksHigher(candidate, best)) best = candidate;
+        for (let index = text.indexOf(` ${key} `); index >= 0; index = text.indexOf(` ${key} `, index + 1)) {
+          const previousWord = text.slice(0, index).split(' ').at(-1) ?? '';
+          const candidate = { place, end: index + key.length, length: key.length, street: STREET_WORDS.has(previousWord) };
+          if (!best || ranksHigher(candidate, best)) best = candidate;
+        }
       }
       return best ? { lat: best.place.lat, lng: best.place.lng, label: best.place.name, source: 'gazetteer' } : null;
     },
   };
 }
 
-function ranksHigher(a: { place: Place; end: number; length: number }, b: { place: Place; end: number; length: number }): boolean {
+/** A comuna beats a street named like one; another comuna beats "Santiago"; then the last named, then the longest. */
+function ranksHigher(a: Match, b: Match): boolean {
+  if (a.street !== b.street) return b.street;
   const aCity = a.place.name === CITY_NAME;
   const bCity = b.place.name === CITY_NAME;
   if (aCity !== bCity) return bCity;

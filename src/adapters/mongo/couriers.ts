@@ -1,3 +1,4 @@
+import type { Filter } from 'mongodb';
 import type { Courier } from '../../domain/types.js';
 import type { CourierRepository } from '../../ports/store.js';
 import type { CourierDoc, MongoDatabase } from './database.js';
@@ -11,6 +12,7 @@ const toCourierDoc = (c: Courier): CourierDoc => ({
   plate: c.plate,
   tokenHash: c.tokenHash,
   status: c.status,
+  job: c.job,
   location: c.location,
   locationAt: c.locationAt,
   createdAt: c.createdAt,
@@ -26,6 +28,7 @@ const toCourier = (d: CourierDoc): Courier => ({
   plate: d.plate,
   tokenHash: d.tokenHash,
   status: d.status,
+  job: d.job ?? null,
   location: d.location,
   locationAt: d.locationAt,
   createdAt: d.createdAt,
@@ -50,11 +53,14 @@ export function createMongoCourierRepository(database: MongoDatabase): CourierRe
       const docs = await couriers.find({ mode }).sort({ _id: 1 }).toArray();
       return docs.map(toCourier);
     },
-    async setStatus({ id, status, from, updatedAt }) {
-      // Compare-and-set in one document write: the expected statuses are part of the filter.
+    async setStatus({ id, status, from, fromJobId, job, updatedAt }) {
+      // Compare-and-set in one document write: the expected status and job are part of the filter.
+      const filter: Filter<CourierDoc> = { _id: id };
+      if (from !== undefined) filter.status = { $in: from };
+      if (fromJobId !== undefined) filter['job.id'] = fromJobId;
       const doc = await couriers.findOneAndUpdate(
-        from === undefined ? { _id: id } : { _id: id, status: { $in: from } },
-        { $set: { status, updatedAt } },
+        filter,
+        { $set: { status, updatedAt, ...(job !== undefined && { job }) } },
         { returnDocument: 'after' },
       );
       return doc ? toCourier(doc) : null;

@@ -1,6 +1,16 @@
 import { MongoClient, type ClientSession, type Collection, type Db, type TransactionOptions } from 'mongodb';
-import type { ApiKeyRecord, Courier, Merchant, MerchantSecretRecord, RegisteredUser } from '../../domain/types.js';
-import type { IntegrationTelemetry } from '../../ports/store.js';
+import type {
+  ApiKeyRecord,
+  Batch,
+  Courier,
+  LedgerEntry,
+  Merchant,
+  MerchantSecretRecord,
+  Order,
+  OrderEvent,
+  RegisteredUser,
+} from '../../domain/types.js';
+import type { IdempotencyRecord, IntegrationTelemetry } from '../../ports/store.js';
 
 /*
  * Documents as stored: the domain record with its id as `_id`, camelCase fields, times as the
@@ -18,6 +28,16 @@ export type UserDoc = Omit<RegisteredUser, 'id'> & { _id: string };
 export type CourierDoc = Omit<Courier, 'id'> & { _id: string };
 /** `_id` is the natural key: merchant, mode, integration and site (empty string when unknown). */
 export type TelemetryDoc = Omit<IntegrationTelemetry, 'site'> & { _id: string; site: string };
+export type OrderDoc = Omit<Order, 'id'> & { _id: string };
+export type OrderEventDoc = Omit<OrderEvent, 'id'> & { _id: string };
+/**
+ * `_id` is the natural key (merchant, mode, key), so the unique `_id` index is what makes a key
+ * claim atomic. `expiresAt` stays an ISO string like every other time; `expireAt` is the same
+ * instant as a BSON Date, which is what the TTL index needs to remove expired keys.
+ */
+export type IdempotencyDoc = IdempotencyRecord & { _id: string; expireAt: Date };
+export type BatchDoc = Omit<Batch, 'id'> & { _id: string };
+export type LedgerDoc = Omit<LedgerEntry, 'id'> & { _id: string };
 
 export interface MongoCollections {
   merchants: Collection<MerchantDoc>;
@@ -26,6 +46,11 @@ export interface MongoCollections {
   users: Collection<UserDoc>;
   couriers: Collection<CourierDoc>;
   telemetry: Collection<TelemetryDoc>;
+  orders: Collection<OrderDoc>;
+  orderEvents: Collection<OrderEventDoc>;
+  idempotencyKeys: Collection<IdempotencyDoc>;
+  batches: Collection<BatchDoc>;
+  ledger: Collection<LedgerDoc>;
 }
 
 export interface MongoDatabase {
@@ -60,6 +85,11 @@ export async function openMongoDatabase(options: { url: string; dbName: string }
       users: db.collection<UserDoc>('users'),
       couriers: db.collection<CourierDoc>('couriers'),
       telemetry: db.collection<TelemetryDoc>('integration_telemetry'),
+      orders: db.collection<OrderDoc>('orders'),
+      orderEvents: db.collection<OrderEventDoc>('order_events'),
+      idempotencyKeys: db.collection<IdempotencyDoc>('idempotency_keys'),
+      batches: db.collection<BatchDoc>('batches'),
+      ledger: db.collection<LedgerDoc>('ledger'),
     };
     await createIndexes(collections);
     return {
@@ -94,6 +124,19 @@ async function createIndexes(c: MongoCollections): Promise<void> {
       { unique: true, name: 'merchants_storefront_domain', partialFilterExpression: { 'settings.storefrontDomain': { $type: 'string' } } },
     ),
     c.telemetry.createIndex({ merchantId: 1, lastSeenAt: -1 }, { name: 'telemetry_merchant' }),
+    c.orders.createIndex({ orderNumber: 1 }, { unique: true, name: 'orders_order_number' }),
+    c.orders.createIndex({ trackingNumber: 1 }, { unique: true, name: 'orders_tracking_number' }),
+    c.orders.createIndex({ merchantId: 1, mode: 1, _id: -1 }, { name: 'orders_merchant' }),
+    c.orders.createIndex({ merchantId: 1, mode: 1, referenceId: 1 }, { name: 'orders_reference' }),
+    c.orders.createIndex({ merchantId: 1, mode: 1, ecommerceOrderId: 1 }, { name: 'orders_ecommerce' }),
+    c.orders.createIndex({ mode: 1, status: 1, createdAt: 1 }, { name: 'orders_queue' }),
+    // Consolidation reads a geohash prefix as a range ($gte prefix, $lt prefix + '~') on this index.
+    c.orders.createIndex({ merchantId: 1, mode: 1, 'pickup.geohash': 1 }, { name: 'orders_zone' }),
+    c.orderEvents.createIndex({ orderId: 1, sequence: 1 }, { unique: true, name: 'order_events_sequence' }),
+    c.idempotencyKeys.createIndex({ expireAt: 1 }, { expireAfterSeconds: 0, name: 'idempotency_keys_ttl' }),
+    c.batches.createIndex({ merchantId: 1, mode: 1, _id: -1 }, { name: 'batches_merchant' }),
+    c.batches.createIndex({ mode: 1, status: 1, createdAt: 1 }, { name: 'batches_pending' }),
+    c.ledger.createIndex({ merchantId: 1, mode: 1, at: 1 }, { name: 'ledger_merchant' }),
   ]);
 }
 

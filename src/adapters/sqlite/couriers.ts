@@ -13,10 +13,12 @@ export function createSqliteCourierRepository(db: SqliteDatabase): CourierReposi
   const write = db.prepare('UPDATE couriers SET status = ?, doc = ? WHERE id = ?');
 
   const setStatus = db.transaction(
-    (id: string, status: Courier['status'], from: Courier['status'][] | undefined, updatedAt: string) => {
+    (options: { id: string; status: Courier['status']; from?: Courier['status'][]; fromJobId?: string; job?: Courier['job']; updatedAt: string }) => {
+      const { id, status, from, fromJobId, job, updatedAt } = options;
       const current = parse(byId.get(id));
       if (!current || (from && !from.includes(current.status))) return null;
-      const next: Courier = { ...current, status, updatedAt };
+      if (fromJobId !== undefined && current.job?.id !== fromJobId) return null;
+      const next: Courier = { ...current, status, updatedAt, ...(job !== undefined && { job }) };
       write.run(status, JSON.stringify(next), id);
       return next;
     },
@@ -40,8 +42,8 @@ export function createSqliteCourierRepository(db: SqliteDatabase): CourierReposi
     async listByMode(mode) {
       return byMode.all(mode).map((r) => JSON.parse(r.doc) as Courier);
     },
-    async setStatus({ id, status, from, updatedAt }) {
-      return setStatus.immediate(id, status, from, updatedAt);
+    async setStatus(options) {
+      return setStatus.immediate(options);
     },
     async setLocation({ id, location, at }) {
       setLocation.immediate(id, location, at);

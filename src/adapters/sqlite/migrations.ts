@@ -60,4 +60,66 @@ export const MIGRATIONS: string[] = [
     PRIMARY KEY (merchant_id, mode, integration, site)
   );
   `,
+  `
+  CREATE TABLE orders (
+    id TEXT PRIMARY KEY,
+    merchant_id TEXT NOT NULL REFERENCES merchants(id),
+    mode TEXT NOT NULL CHECK (mode IN ('live','test')),
+    order_number TEXT NOT NULL UNIQUE,
+    tracking_number TEXT NOT NULL UNIQUE,
+    reference_id TEXT,
+    ecommerce_order_id TEXT,
+    status TEXT NOT NULL,
+    courier_id TEXT,
+    batch_id TEXT,
+    vehicle_type TEXT NOT NULL,
+    pickup_geohash TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    doc TEXT NOT NULL
+  );
+  CREATE INDEX orders_merchant ON orders (merchant_id, mode, id);
+  CREATE INDEX orders_reference ON orders (merchant_id, mode, reference_id);
+  CREATE INDEX orders_ecommerce ON orders (merchant_id, mode, ecommerce_order_id);
+  CREATE INDEX orders_queue ON orders (mode, status, created_at);
+  CREATE INDEX orders_zone ON orders (merchant_id, mode, pickup_geohash);
+  CREATE TABLE order_events (
+    id TEXT PRIMARY KEY,
+    order_id TEXT NOT NULL REFERENCES orders(id),
+    sequence INTEGER NOT NULL,
+    doc TEXT NOT NULL,
+    UNIQUE (order_id, sequence)
+  );
+  CREATE TABLE idempotency_keys (
+    merchant_id TEXT NOT NULL,
+    mode TEXT NOT NULL,
+    key TEXT NOT NULL,
+    request_hash TEXT NOT NULL,
+    order_id TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    expires_at TEXT NOT NULL,
+    PRIMARY KEY (merchant_id, mode, key)
+  );
+  CREATE INDEX idempotency_expiry ON idempotency_keys (expires_at);
+  CREATE TABLE batches (
+    id TEXT PRIMARY KEY,
+    merchant_id TEXT NOT NULL REFERENCES merchants(id),
+    mode TEXT NOT NULL,
+    status TEXT NOT NULL,
+    vehicle_type TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    doc TEXT NOT NULL
+  );
+  CREATE INDEX batches_merchant ON batches (merchant_id, mode, id);
+  CREATE INDEX batches_pending ON batches (mode, status, created_at);
+  CREATE TABLE ledger (
+    id TEXT PRIMARY KEY,
+    merchant_id TEXT NOT NULL,
+    mode TEXT NOT NULL,
+    order_id TEXT NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('charge','reversal')),
+    amount INTEGER NOT NULL,
+    at TEXT NOT NULL
+  );
+  CREATE INDEX ledger_merchant ON ledger (merchant_id, mode, at);
+  `,
 ];

@@ -5,6 +5,8 @@ import { createSqliteCourierRepository } from './couriers.js';
 import { openSqliteDatabase } from './database.js';
 import { createSqliteMerchantRepository } from './merchants.js';
 import { createSqliteTelemetryRepository } from './telemetry.js';
+import { createSqliteOrderRepository } from './orders.js';
+import { createSqliteBatchRepository, createSqliteLedgerRepository } from './batches.js';
 import { createSqliteUserRepository } from './users.js';
 
 export const SQLITE_FILE_NAME = 'express-delivery.sqlite';
@@ -21,6 +23,9 @@ export function createSqliteStore(options: { dataDir: string } | { file: string 
     users: createSqliteUserRepository(db),
     couriers: createSqliteCourierRepository(db),
     telemetry: createSqliteTelemetryRepository(db),
+    orders: createSqliteOrderRepository(db),
+    batches: createSqliteBatchRepository(db),
+    ledger: createSqliteLedgerRepository(db),
     async ping() {
       ping.get();
     },

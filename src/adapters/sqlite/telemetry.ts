@@ -22,6 +22,7 @@ export function createSqliteTelemetryRepository(db: SqliteDatabase): TelemetryRe
        call_count = call_count + 1,
        plugin_version = COALESCE(excluded.plugin_version, plugin_version),
        user_agent = COALESCE(excluded.user_agent, user_agent),
+       first_seen_at = MIN(first_seen_at, excluded.first_seen_at),
        last_seen_at = MAX(last_seen_at, excluded.last_seen_at)`,
   );
   const byMerchant = db.prepare<[string], TelemetryRow>(

@@ -9,6 +9,9 @@ import type { IntegrationName, Merchant, Mode } from '../types.js';
 import { parseInput } from '../validation.js';
 import { erpRateSchema, toErpRate } from './erp.js';
 import { pluginDestinationText, pluginQuoteSchema, pluginWeightKg, toPluginRates } from './plugin.js';
+import { draftFromShopifyOrder, isDispatchable, parseStorefrontJson, shopifyOrderSchema } from './storefront-orders.js';
+import type { OrderService } from '../orders/service.js';
+import { requestHash } from '../orders/service.js';
 import { carrierServiceRequestSchema, shopifyAddressText, shopifyWeightKg, toCarrierServiceRates } from './storefront.js';
 
 /** Who called an integration endpoint, as far as the request tells (for moderation). */
@@ -23,8 +26,8 @@ const UNSERVICEABLE = new Set(['GEOCODING_FAILED', 'OUTSIDE_SERVICE_AREA', 'WEIG
 
 export type IntegrationService = ReturnType<typeof createIntegrationService>;
 
-export function createIntegrationService(deps: { store: Store; quotes: QuoteService; secretBox: SecretBox; clock: Clock }) {
-  const { store, quotes, secretBox, clock } = deps;
+export function createIntegrationService(deps: { store: Store; quotes: QuoteService; orders: OrderService; secretBox: SecretBox; clock: Clock }) {
+  const { store, quotes, orders, secretBox, clock } = deps;
 
   async function recordIntegrationCall(options: { merchant: Merchant; mode: Mode; integration: IntegrationName; client: IntegrationClient }) {
     await store.telemetry.record({
@@ -101,5 +104,31 @@ export function createIntegrationService(deps: { store: Store; quotes: QuoteServ
     return { kind: 'merchant', merchant, mode: options.mode, keyId: `storefront:${merchant.id}:${options.mode}` } satisfies MerchantPrincipal;
   }
 
-  return { recordIntegrationCall, quoteForPlugin, quoteForStorefront, quoteForErp, authenticateStorefrontSignature };
+  /**
+   * Shopify orders/create: a paid order becomes a dispatch (its Shopify id kept exactly as
+   * ecommerce_order_id). The shop order id is the idempotency key, so redelivered webhooks (same
+   * X-Shopify-Webhook-Id, or another topic for the same order) create nothing new.
+   */
+  async function receiveStorefrontOrder(options: { principal: MerchantPrincipal; rawBody: Buffer }) {
+    const order = parseInput(shopifyOrderSchema, parseStorefrontJson(options.rawBody.toString('utf8')));
+    const verdict = isDispatchable(order);
+    if (!verdict.ok) return { created: false as const, ignored: true, reason: verdict.reason, order: null };
+    const draft = draftFromShopifyOrder(order);
+    try {
+      const result = await orders.createOrderFromDraft({
+        principal: options.principal,
+        draft,
+        idempotencyKey: `storefront-order:${order.id}`,
+        hash: requestHash({ ...draft }),
+        actor: { kind: 'system', id: 'storefront' },
+      });
+      return { created: result.created, ignored: false, reason: result.created ? null : 'already received', order: result.order };
+    } catch (error) {
+      // An address we cannot serve is acknowledged (so the shop stops retrying) and reported back.
+      if (isAppError(error) && UNSERVICEABLE.has(error.code)) return { created: false as const, ignored: true, reason: error.message, order: null };
+      throw error;
+    }
+  }
+
+  return { receiveStorefrontOrder, recordIntegrationCall, quoteForPlugin, quoteForStorefront, quoteForErp, authenticateStorefrontSignature };
 }

@@ -1,0 +1,31 @@
+import { parseArgs } from 'node:util';
+
+export interface BenchSettings {
+  connections: number;
+  /** Measured seconds per target. */
+  duration: number;
+  /** Discarded warm-up seconds before each measurement. */
+  warmup: number;
+  /** Row ids to measure (`--only raw,rest`); null measures all. */
+  only: string[] | null;
+}
+
+/** `--duration 10 --warmup 3 --connections 50 --only a,b` (or BENCH_DURATION / BENCH_WARMUP / BENCH_CONNECTIONS). */
+export function benchSettings(argv = process.argv.slice(2)): BenchSettings {
+  const { values } = parseArgs({
+    args: argv,
+    options: { duration: { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string' }, only: { type: 'string' } },
+    strict: true,
+  });
+  const number = (flag: string | undefined, env: string | undefined, fallback: number) => {
+    const n = Number(flag ?? env ?? fallback);
+    if (!Number.isFinite(n) || n < 0) throw new Error(`not a number: ${flag ?? env}`);
+    return n;
+  };
+  return {
+    connections: number(values.connections, process.env.BENCH_CONNECTIONS, 50),
+    duration: number(values.duration, process.env.BENCH_DURATION, 10),
+    warmup: number(values.warmup, process.env.BENCH_WARMUP, 3),
+    only: values.only ? values.only.split(',').map((s) => s.trim()) : null,
+  };
+}

@@ -1,0 +1,115 @@
+/**
+ * Quote benchmark: POST /api/v1/shipping/quote and the GraphQL quote query of the real app, beside
+ * baselines started by this script (raw node:http, bare Express, bare Yoga + Pothos). Every server
+ * runs in its own process; autocannon runs here. Prints the table and writes bench/results/quote.json.
+ *
+ *   npm run bench:quote -- [--duration 10] [--warmup 3] [--connections 50] [--only raw,express,yoga,rest,graphql]
+ *   BENCH_CPU_PROF=<dir> adds --cpu-prof to every server process (see bench/README.md).
+ */
+import { startApp } from './lib/app.js';
+import { BASELINE_LABELS, CONSTANT_GRAPHQL_BODY, startBaseline, type BaselineName } from './lib/baselines.js';
+import { runLoad, type LoadRequest } from './lib/load.js';
+import { benchSettings } from './lib/options.js';
+import type { ServerProcess } from './lib/processes.js';
+import { clean, ratio, reportResults, rowById, type Ratio, type Row, type Target } from './lib/report.js';
+
+const MERCHANT = { name: 'Bench Merchant', address: 'Av. Providencia 1234, Providencia' };
+/** Form B: destination as one address string naming its comuna; origin from the merchant profile. */
+const REST_BODY = JSON.stringify({ destination: 'Av. Apoquindo 4501, depto 1203, Las Condes', total_weight: 2.5, package_type: 'box' });
+const GRAPHQL_BODY = JSON.stringify({
+  query: `query Quote($input: QuoteInput!) {
+  quote(input: $input) {
+    __typename
+    ... on QueryQuoteSuccess { data { price currency vehicleType totalEstimatedMinutes estimatedPickupTime estimatedDeliveryTime rates { id cost estimatedMinutes recommended } } }
+    ... on AppError { code message }
+  }
+}`,
+  variables: { input: { destination: { address: 'Av. Apoquindo 4501, depto 1203, Las Condes' }, totalWeightKg: 2.5, packageType: 'box' } },
+});
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+const settings = benchSettings();
+const wanted = (id: string) => !settings.only || settings.only.includes(id);
+
+const rows: Row[] = [];
+/** BENCH_CPU_PROF=<dir>: every server process writes a V8 CPU profile to <dir>/<target>/ when it exits. */
+const cpuProfileArgs = (target: string) =>
+  process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}/${target}`] : [];
+
+async function measure(id: string, label: string, server: ServerProcess, request: LoadRequest, check: (body: string) => boolean) {
+  // One request first: the figures are only worth printing if the answer is the real one.
+  const res = await fetch(request.url, { method: 'POST', headers: request.headers, body: request.body });
+  const text = await res.text();
+  if (!res.ok || !check(text)) throw new Error(`${label} answered ${res.status}: ${text.slice(0, 500)}`);
+  console.log(`measuring ${label} …`);
+  const { connections, duration, warmup } = settings;
+  const result = await runLoad({ ...request, connections, duration, warmup, serverCpuSeconds: server.cpuSeconds });
+  rows.push({ id, label, result });
+}
+
+for (const name of ['raw', 'express', 'yoga'] as BaselineName[]) {
+  if (!wanted(name)) continue;
+  const server = await startBaseline(name, { nodeArgs: cpuProfileArgs(name) });
+  try {
+    const request: LoadRequest =
+      name === 'yoga'
+        ? { url: `${server.url}/graphql`, headers: JSON_HEADERS, body: CONSTANT_GRAPHQL_BODY }
+        : { url: `${server.url}/api/v1/shipping/quote`, headers: JSON_HEADERS, body: REST_BODY };
+    await measure(name, BASELINE_LABELS[name], server, request, (body) => body.includes(name === 'yoga' ? '"constant":"ok"' : '"price"'));
+  } finally {
+    await server.stop();
+  }
+}
+
+let logNote = '';
+if (wanted('rest') || wanted('graphql')) {
+  const app = await startApp({ merchant: MERCHANT, rateLimitPerMin: 1_000_000, nodeArgs: cpuProfileArgs('app') });
+  try {
+    const headers = { ...JSON_HEADERS, authorization: `Bearer ${app.merchant.liveKey}` };
+    if (wanted('rest')) {
+      await measure('rest', 'REST POST /api/v1/shipping/quote', app.server, { url: `${app.server.url}/api/v1/shipping/quote`, headers, body: REST_BODY }, (body) =>
+        /"success":true.*"price":\d+/.test(body),
+      );
+    }
+    if (wanted('graphql')) {
+      await measure('graphql', 'GraphQL quote query', app.server, { url: `${app.server.url}/graphql`, headers, body: GRAPHQL_BODY }, (body) =>
+        /"__typename":"QueryQuoteSuccess".*"price":\d+/.test(body),
+      );
+    }
+    logNote = `app logged ${(app.logBytes() / 2 ** 20).toFixed(1)} MiB at LOG_LEVEL=info to a file in its DATA_DIR (one pino-http line per request)`;
+  } finally {
+    await app.stop();
+  }
+}
+
+const has = (...ids: string[]) => ids.every((id) => rows.some((r) => r.id === id));
+const ratios: Ratio[] = [];
+if (has('rest', 'express')) ratios.push(ratio(rows, 'REST quote / bare Express', 'rest', 'express'));
+if (has('rest', 'raw')) ratios.push(ratio(rows, 'REST quote / raw node:http', 'rest', 'raw'));
+if (has('express', 'raw')) ratios.push(ratio(rows, 'bare Express / raw node:http', 'express', 'raw'));
+if (has('graphql', 'yoga')) ratios.push(ratio(rows, 'GraphQL quote / bare Yoga + Pothos', 'graphql', 'yoga'));
+if (has('yoga', 'raw')) ratios.push(ratio(rows, 'bare Yoga + Pothos / raw node:http', 'yoga', 'raw'));
+
+const targets: Target[] = [];
+const valueOf = (label: string) => ratios.find((r) => r.label === label)?.value;
+if (has('rest', 'express')) {
+  const value = valueOf('REST quote / bare Express')!;
+  targets.push({ label: 'REST quote ≥ 0.6× bare Express rps', pass: value >= 0.6 && clean(rowById(rows, 'rest')), measured: `${value.toFixed(3)}×` });
+}
+if (has('rest')) {
+  const rest = rowById(rows, 'rest');
+  targets.push({ label: 'REST quote p99 < 25 ms at 50 connections', pass: rest.result.p99 < 25 && settings.connections === 50 && clean(rest), measured: `${rest.result.p99} ms` });
+}
+if (has('graphql', 'yoga')) {
+  const value = valueOf('GraphQL quote / bare Yoga + Pothos')!;
+  targets.push({ label: 'GraphQL quote ≥ 0.8× bare Yoga + Pothos rps', pass: value >= 0.8 && clean(rowById(rows, 'graphql')), measured: `${value.toFixed(3)}×` });
+}
+
+const notes = [
+  'each server runs in its own child process; autocannon runs in the bench process',
+  'REST and GraphQL rows: the real app (src/main.ts), SQLite on disk, auth + per-key rate limiter (limit raised via setMerchantRateLimit) + zod + gazetteer + pricing',
+];
+if (logNote) notes.push(logNote);
+for (const row of rows) if (!clean(row)) notes.push(`${row.label}: ${row.result.non2xx} non-2xx / ${row.result.errors} errors — its figures are not valid`);
+
+reportResults({ name: 'quote', title: 'Quote benchmark', settings, rows, ratios, targets, notes });

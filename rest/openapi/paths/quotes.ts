@@ -1,0 +1,29 @@
+import { quoteRequestSchema } from '../../../src/domain/quotes.js';
+import { registerEndpoint } from '../registry.js';
+import { quoteResponseSchema } from '../responses.js';
+
+registerEndpoint({
+  method: 'post',
+  path: '/shipping/quote',
+  operationId: 'quoteShipping',
+  summary: 'Quote a delivery (price, vehicle, ETAs, rates)',
+  description: `Accepts both documented request forms in one body:
+
+- **Form A**: \`origin\` and \`destination\` as Address objects, \`total_weight_kg\`, \`package_type\`.
+- **Form B**: \`destination\` as a full address string or \`{lat, lng}\`; \`origin\` optional (the merchant profile address is used), \`total_weight\`.
+
+Coordinates skip geocoding; text is placed in the Región Metropolitana (comuna names, accent- and case-insensitive).
+Prep time resolves request → merchant default → 0. The vehicle is the smallest class that carries the weight.
+The response carries the fields of both response forms.`,
+  tags: ['Quotes'],
+  auth: 'apiKey',
+  body: quoteRequestSchema,
+  bodyExample: {
+    origin: { address: 'Av. Providencia 1234', number: '501' },
+    destination: { address: 'Av. Apoquindo 3000, Las Condes' },
+    total_weight_kg: 2.5,
+    prep_time_mins: 15,
+  },
+  responses: { 200: { description: 'The quote', schema: quoteResponseSchema } },
+  errors: ['GEOCODING_FAILED', 'OUTSIDE_SERVICE_AREA', 'WEIGHT_EXCEEDS_CAPACITY'],
+});

@@ -1,0 +1,106 @@
+import type { Batch, Courier, DeliveryProof, Order, OrderEvent, Stop } from '../../src/domain/types.js';
+
+export function trackingUrl(baseUrl: string, order: Order): string {
+  return `${baseUrl}/track/${encodeURIComponent(order.trackingNumber)}`;
+}
+
+function presentStop(stop: Stop) {
+  return { address: stop.address ?? stop.label, number: stop.number, instructions: stop.instructions, coords: { lat: stop.lat, lng: stop.lng } };
+}
+
+export function presentProof(proof: DeliveryProof) {
+  return {
+    driver_id: proof.driverId,
+    coords: proof.coords,
+    distance_m: proof.distanceM,
+    radius_m: proof.radiusM,
+    bypass: proof.bypass,
+    photo_url: proof.photoUrl,
+    signature_url: proof.signatureUrl,
+    delivered_at: proof.deliveredAt,
+  };
+}
+
+export function presentDriver(courier: Courier | null) {
+  if (!courier) return null;
+  return {
+    id: courier.id,
+    name: courier.name,
+    phone: courier.phone,
+    vehicle_type: courier.vehicle,
+    vehicle_plate: courier.plate,
+    current_location: courier.location,
+  };
+}
+
+/** The creation response (spec) — also the start of every order representation. */
+export function presentOrderCreated(order: Order, baseUrl: string) {
+  return {
+    booking_id: order.id,
+    status: order.status,
+    tracking_url: trackingUrl(baseUrl, order),
+    tracking_number: order.trackingNumber,
+    order_number: order.orderNumber,
+    estimated_pickup_time: order.estimatedPickupAt,
+    estimated_delivery_time: order.estimatedDeliveryAt,
+  };
+}
+
+/** Order details: the union of both documented forms (A: order_id, pickup, dropoff; B: booking_id, driver, tracking_url). */
+export function presentOrder(order: Order, courier: Courier | null, baseUrl: string) {
+  return {
+    ...presentOrderCreated(order, baseUrl),
+    order_id: order.id,
+    reference_id: order.referenceId,
+    ecommerce_order_id: order.ecommerceOrderId,
+    is_test: order.mode === 'test',
+    pickup: presentStop(order.pickup),
+    dropoff: presentStop(order.dropoff),
+    customer_name: order.customer.name,
+    customer_phone: order.customer.phone,
+    customer_rut: order.customer.rut,
+    is_registered_user: order.customer.isRegisteredUser,
+    isRegisteredUser: order.customer.isRegisteredUser,
+    payment_mode: order.paymentMode,
+    items: order.items,
+    order_notes: order.notes,
+    total_weight_kg: order.weightKg,
+    vehicle_type: order.vehicleType,
+    price: order.price,
+    currency: order.currency,
+    prep_time_mins: order.prepTimeMins,
+    driver: presentDriver(courier),
+    batch_id: order.batchId,
+    proof: order.proof ? presentProof(order.proof) : null,
+    cancellation: order.cancellation,
+    created_at: order.createdAt,
+    updated_at: order.updatedAt,
+  };
+}
+
+export function presentEvent(event: OrderEvent) {
+  return {
+    id: event.id,
+    sequence: event.sequence,
+    from: event.from,
+    status: event.to,
+    actor: event.actor,
+    location: event.location,
+    reason: event.reason,
+    at: event.at,
+  };
+}
+
+export function presentBatch(batch: Batch) {
+  return {
+    id: batch.id,
+    status: batch.status,
+    geohash_zone: batch.geohashZone,
+    vehicle_type: batch.vehicleType,
+    order_ids: batch.orderIds,
+    total_weight_kg: batch.totalWeightKg,
+    courier_id: batch.courierId,
+    is_test: batch.mode === 'test',
+    created_at: batch.createdAt,
+  };
+}

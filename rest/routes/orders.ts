@@ -1,0 +1,59 @@
+import { Router, type Request } from 'express';
+import type { Container } from '../../src/container.js';
+import { requireMerchant } from '../middleware/auth.js';
+import { presentBatch, presentEvent, presentOrder, presentOrderCreated, presentProof } from '../presenters/order.js';
+import { principalOf, sendOk } from '../respond.js';
+
+const idempotencyKeyOf = (req: Request) => {
+  const key = req.headers['idempotency-key'];
+  return typeof key === 'string' ? key : undefined;
+};
+
+export function orderRoutes(container: Container): Router {
+  const router = Router();
+  const { orders, batches, delivery } = container.services;
+  const operate = requireMerchant(container, { level: 'operate' });
+
+  router.post('/orders', operate, async (req, res) => {
+    const key = idempotencyKeyOf(req);
+    const { order, created } = await orders.createOrder({ principal: principalOf(res), input: req.body, ...(key !== undefined && { idempotencyKey: key }) });
+    sendOk(res, presentOrderCreated(order, container.config.publicBaseUrl), created ? 201 : 200);
+  });
+
+  router.get('/orders', operate, async (req, res) => {
+    const page = await orders.listOrders({ principal: principalOf(res), input: req.query });
+    sendOk(res, { orders: page.orders.map((o) => presentOrder(o, null, container.config.publicBaseUrl)), next_cursor: page.nextCursor });
+  });
+
+  router.post('/orders/consolidate', operate, async (req, res) => {
+    const created = await batches.consolidateOrders({ principal: principalOf(res), input: req.body });
+    sendOk(res, { batches_created: created.length, batch_ids: created.map((b) => b.id), batches: created.map(presentBatch) });
+  });
+
+  router.get('/orders/:id', operate, async (req, res) => {
+    const { order, courier } = await orders.getOrderDetails({ principal: principalOf(res), ref: String(req.params.id) });
+    sendOk(res, presentOrder(order, courier, container.config.publicBaseUrl));
+  });
+
+  router.get('/orders/:id/events', operate, async (req, res) => {
+    const events = await orders.listOrderEvents({ principal: principalOf(res), ref: String(req.params.id) });
+    sendOk(res, { events: events.map(presentEvent) });
+  });
+
+  router.post('/orders/:id/cancel', operate, async (req, res) => {
+    const order = await orders.cancelOrder({ principal: principalOf(res), ref: String(req.params.id), input: req.body });
+    sendOk(res, { booking_id: order.id, status: order.status, message: 'Order cancelled', reason: order.cancellation?.reason ?? null });
+  });
+
+  router.post('/orders/:id/deliver', operate, async (req, res) => {
+    const principal = principalOf(res);
+    const order = await orders.getOrder({ principal, ref: String(req.params.id) });
+    const result = await delivery.confirmDelivery({ order, input: req.body, actor: { kind: 'merchant', id: principal.merchant.id } });
+    sendOk(res, { booking_id: result.order.id, status: result.order.status, message: 'Delivery confirmed', proof: presentProof(result.proof) });
+  });
+
+  router.get('/batches/:id', operate, async (req, res) => {
+    sendOk(res, { batch: presentBatch(await batches.getBatch({ principal: principalOf(res), id: String(req.params.id) })) });
+  });
+  return router;
+}

@@ -1,0 +1,276 @@
+import type { Batch, Courier, DeliveryProof, Order, OrderEvent, Stop } from '../src/domain/types.js';
+import { ORDER_STATUSES, PAYMENT_MODES, VEHICLE_TYPES } from '../src/domain/types.js';
+import { builder } from './builder.js';
+import { LatLngInput, LatLngRef, LocationInput, toWireLocation } from './locations.js';
+import { merchantOf } from './merchants.js';
+
+export const OrderStatusEnum = builder.enumType('OrderStatus', { values: ORDER_STATUSES });
+const PaymentModeEnum = builder.enumType('PaymentMode', { values: PAYMENT_MODES });
+export const VehicleTypeEnum = builder.enumType('Vehicle', { values: VEHICLE_TYPES });
+
+const StopRef = builder.objectRef<Stop>('Stop').implement({
+  fields: (t) => ({
+    address: t.string({ nullable: true, resolve: (s) => s.address ?? s.label }),
+    number: t.exposeString('number', { nullable: true }),
+    instructions: t.exposeString('instructions', { nullable: true }),
+    lat: t.exposeFloat('lat'),
+    lng: t.exposeFloat('lng'),
+    geohash: t.exposeString('geohash'),
+  }),
+});
+
+export const DriverRef = builder.objectRef<Courier>('Driver').implement({
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    name: t.exposeString('name'),
+    phone: t.exposeString('phone'),
+    vehicleType: t.field({ type: VehicleTypeEnum, resolve: (c) => c.vehicle }),
+    vehiclePlate: t.exposeString('plate'),
+    currentLocation: t.field({ type: LatLngRef, nullable: true, resolve: (c) => c.location }),
+  }),
+});
+
+export const ProofRef = builder.objectRef<DeliveryProof>('DeliveryProof').implement({
+  fields: (t) => ({
+    driverId: t.exposeID('driverId'),
+    coords: t.field({ type: LatLngRef, resolve: (p) => p.coords }),
+    distanceM: t.exposeFloat('distanceM'),
+    radiusM: t.exposeFloat('radiusM'),
+    bypass: t.exposeBoolean('bypass'),
+    photoUrl: t.exposeString('photoUrl'),
+    signatureUrl: t.exposeString('signatureUrl'),
+    deliveredAt: t.field({ type: 'DateTime', resolve: (p) => p.deliveredAt }),
+  }),
+});
+
+const OrderEventRef = builder.objectRef<OrderEvent>('OrderEvent').implement({
+  fields: (t) => ({
+    sequence: t.exposeInt('sequence'),
+    from: t.field({ type: OrderStatusEnum, nullable: true, resolve: (e) => e.from }),
+    status: t.field({ type: OrderStatusEnum, resolve: (e) => e.to }),
+    actorKind: t.string({ resolve: (e) => e.actor.kind }),
+    actorId: t.string({ nullable: true, resolve: (e) => e.actor.id }),
+    location: t.field({ type: LatLngRef, nullable: true, resolve: (e) => e.location }),
+    reason: t.exposeString('reason', { nullable: true }),
+    at: t.field({ type: 'DateTime', resolve: (e) => e.at }),
+  }),
+});
+
+export const OrderRef = builder.objectRef<Order>('Order').implement({
+  fields: (t) => ({
+    id: t.exposeID('id', { description: 'The booking id' }),
+    orderNumber: t.exposeString('orderNumber'),
+    trackingNumber: t.exposeString('trackingNumber'),
+    trackingUrl: t.string({ resolve: (o, _a, ctx) => `${ctx.container.config.publicBaseUrl}/track/${encodeURIComponent(o.trackingNumber)}` }),
+    referenceId: t.exposeString('referenceId', { nullable: true }),
+    ecommerceOrderId: t.exposeString('ecommerceOrderId', { nullable: true }),
+    isTest: t.boolean({ resolve: (o) => o.mode === 'test' }),
+    status: t.field({ type: OrderStatusEnum, resolve: (o) => o.status }),
+    pickup: t.field({ type: StopRef, resolve: (o) => o.pickup }),
+    dropoff: t.field({ type: StopRef, resolve: (o) => o.dropoff }),
+    customerName: t.string({ resolve: (o) => o.customer.name }),
+    customerPhone: t.string({ nullable: true, resolve: (o) => o.customer.phone }),
+    customerRut: t.string({ nullable: true, resolve: (o) => o.customer.rut }),
+    isRegisteredUser: t.boolean({ resolve: (o) => o.customer.isRegisteredUser }),
+    paymentMode: t.field({ type: PaymentModeEnum, resolve: (o) => o.paymentMode }),
+    notes: t.exposeString('notes', { nullable: true }),
+    weightKg: t.exposeFloat('weightKg'),
+    vehicleType: t.field({ type: VehicleTypeEnum, resolve: (o) => o.vehicleType }),
+    price: t.exposeInt('price'),
+    currency: t.exposeString('currency'),
+    prepTimeMins: t.exposeInt('prepTimeMins'),
+    estimatedPickupTime: t.field({ type: 'DateTime', resolve: (o) => o.estimatedPickupAt }),
+    estimatedDeliveryTime: t.field({ type: 'DateTime', resolve: (o) => o.estimatedDeliveryAt }),
+    driver: t.field({
+      type: DriverRef,
+      nullable: true,
+      resolve: (o, _a, ctx) => (o.courierId ? ctx.container.store.couriers.findById(o.courierId) : null),
+    }),
+    batchId: t.exposeID('batchId', { nullable: true }),
+    proof: t.field({ type: ProofRef, nullable: true, resolve: (o) => o.proof }),
+    cancellationReason: t.string({ nullable: true, resolve: (o) => o.cancellation?.reason ?? null }),
+    events: t.field({ type: [OrderEventRef], resolve: (o, _a, ctx) => ctx.container.store.orders.listEvents(o.id) }),
+    createdAt: t.field({ type: 'DateTime', resolve: (o) => o.createdAt }),
+    updatedAt: t.field({ type: 'DateTime', resolve: (o) => o.updatedAt }),
+  }),
+});
+
+export const BatchRef = builder.objectRef<Batch>('Batch').implement({
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    status: t.exposeString('status'),
+    geohashZone: t.exposeString('geohashZone'),
+    vehicleType: t.field({ type: VehicleTypeEnum, resolve: (b) => b.vehicleType }),
+    totalWeightKg: t.exposeFloat('totalWeightKg'),
+    courierId: t.exposeID('courierId', { nullable: true }),
+    orders: t.field({
+      type: [OrderRef],
+      resolve: async (b, _a, ctx) => (await Promise.all(b.orderIds.map((id) => ctx.container.store.orders.findById(id)))).filter((o): o is Order => !!o),
+    }),
+    createdAt: t.field({ type: 'DateTime', resolve: (b) => b.createdAt }),
+  }),
+});
+
+const PageInfoRef = builder.objectRef<{ hasNextPage: boolean; endCursor: string | null }>('PageInfo').implement({
+  fields: (t) => ({ hasNextPage: t.exposeBoolean('hasNextPage'), endCursor: t.exposeString('endCursor', { nullable: true }) }),
+});
+const OrderEdgeRef = builder.objectRef<Order>('OrderEdge').implement({
+  fields: (t) => ({ cursor: t.exposeString('id'), node: t.field({ type: OrderRef, resolve: (o) => o }) }),
+});
+const OrderConnectionRef = builder.objectRef<{ orders: Order[]; nextCursor: string | null }>('OrderConnection').implement({
+  fields: (t) => ({
+    edges: t.field({ type: [OrderEdgeRef], resolve: (c) => c.orders }),
+    nodes: t.field({ type: [OrderRef], resolve: (c) => c.orders }),
+    pageInfo: t.field({ type: PageInfoRef, resolve: (c) => ({ hasNextPage: c.nextCursor !== null, endCursor: c.nextCursor }) }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  order: t.field({
+    type: OrderRef,
+    authScopes: { merchant: true },
+    errors: {},
+    description: 'An order by booking id, reference id, shop order id, tracking number or order number.',
+    args: { id: t.arg.string({ required: true }) },
+    resolve: (_r, args, ctx) => ctx.container.services.orders.getOrder({ principal: merchantOf(ctx, 'operate'), ref: args.id }),
+  }),
+  orders: t.field({
+    type: OrderConnectionRef,
+    authScopes: { merchant: true },
+    errors: {},
+    args: {
+      first: t.arg.int(),
+      after: t.arg.string(),
+      status: t.arg({ type: [OrderStatusEnum] }),
+      createdFrom: t.arg({ type: 'DateTime' }),
+      createdTo: t.arg({ type: 'DateTime' }),
+    },
+    resolve: (_r, args, ctx) =>
+      ctx.container.services.orders.listOrders({
+        principal: merchantOf(ctx, 'operate'),
+        input: Object.fromEntries(
+          Object.entries({ limit: args.first, after: args.after, status: args.status, created_from: args.createdFrom, created_to: args.createdTo }).filter(
+            ([, v]) => v != null,
+          ),
+        ),
+      }),
+  }),
+  batch: t.field({
+    type: BatchRef,
+    authScopes: { merchant: true },
+    errors: {},
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_r, args, ctx) => ctx.container.services.batches.getBatch({ principal: merchantOf(ctx, 'operate'), id: String(args.id) }),
+  }),
+  batches: t.field({
+    type: [BatchRef],
+    authScopes: { merchant: true },
+    args: { first: t.arg.int(), after: t.arg.id() },
+    resolve: (_r, args, ctx) =>
+      ctx.container.services.batches.listBatches({
+        principal: merchantOf(ctx, 'operate'),
+        ...(args.first != null && { limit: args.first }),
+        ...(args.after != null && { after: String(args.after) }),
+      }),
+  }),
+}));
+
+const OrderItemInput = builder.inputType('OrderItemInput', {
+  fields: (t) => ({ name: t.string(), quantity: t.int(), weightKg: t.float() }),
+});
+
+const CreateOrderInput = builder.inputType('CreateOrderInput', {
+  fields: (t) => ({
+    pickup: t.field({ type: LocationInput }),
+    dropoff: t.field({ type: LocationInput, required: true }),
+    customerName: t.string({ required: true }),
+    customerPhone: t.string({ required: true }),
+    customerRut: t.string(),
+    paymentMode: t.field({ type: PaymentModeEnum }),
+    referenceId: t.string(),
+    items: t.field({ type: [OrderItemInput] }),
+    totalWeightKg: t.float(),
+    prepTimeMins: t.int(),
+    notes: t.string(),
+  }),
+});
+
+const DeliveryInput = builder.inputType('ConfirmDeliveryInput', {
+  fields: (t) => ({
+    driverId: t.id({ required: true }),
+    coords: t.field({ type: LatLngInput, required: true }),
+    photoUrl: t.string({ required: true }),
+    signatureUrl: t.string({ required: true }),
+    geofenceRadius: t.float(),
+    bypass: t.boolean(),
+  }),
+});
+
+const defined = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v != null));
+
+export function toWireDelivery(input: { driverId: string | number; coords: { lat: number; lng: number }; photoUrl: string; signatureUrl: string; geofenceRadius?: number | null; bypass?: boolean | null }) {
+  return defined({
+    driver_id: String(input.driverId), coords: input.coords, photo_url: input.photoUrl, signature_url: input.signatureUrl,
+    geofence_radius: input.geofenceRadius, bypass: input.bypass,
+  });
+}
+
+const ConsolidationRef = builder.objectRef<Batch[]>('Consolidation').implement({
+  fields: (t) => ({
+    batchesCreated: t.int({ resolve: (b) => b.length }),
+    batches: t.field({ type: [BatchRef], resolve: (b) => b }),
+  }),
+});
+
+builder.mutationFields((t) => ({
+  createOrder: t.field({
+    type: OrderRef,
+    authScopes: { merchant: true },
+    errors: {},
+    args: { input: t.arg({ type: CreateOrderInput, required: true }), idempotencyKey: t.arg.string() },
+    resolve: async (_r, { input, idempotencyKey }, ctx) => {
+      const wire = defined({
+        pickup: toWireLocation(input.pickup), dropoff: toWireLocation(input.dropoff), customer_name: input.customerName,
+        customer_phone: input.customerPhone, customer_rut: input.customerRut, payment_mode: input.paymentMode, reference_id: input.referenceId,
+        items: input.items?.map((i) => defined({ name: i.name, quantity: i.quantity, weight_kg: i.weightKg })),
+        total_weight_kg: input.totalWeightKg, prep_time_mins: input.prepTimeMins, order_notes: input.notes,
+      });
+      const result = await ctx.container.services.orders.createOrder({
+        principal: merchantOf(ctx, 'operate'), input: wire, ...(idempotencyKey != null && { idempotencyKey }),
+      });
+      return result.order;
+    },
+  }),
+  cancelOrder: t.field({
+    type: OrderRef,
+    authScopes: { merchant: true },
+    errors: {},
+    args: { id: t.arg.string({ required: true }), reason: t.arg.string() },
+    resolve: (_r, args, ctx) =>
+      ctx.container.services.orders.cancelOrder({ principal: merchantOf(ctx, 'operate'), ref: args.id, input: defined({ reason: args.reason }) }),
+  }),
+  confirmDelivery: t.field({
+    type: OrderRef,
+    authScopes: { merchant: true },
+    errors: {},
+    args: { id: t.arg.string({ required: true }), input: t.arg({ type: DeliveryInput, required: true }) },
+    resolve: async (_r, args, ctx) => {
+      const principal = merchantOf(ctx, 'operate');
+      const order = await ctx.container.services.orders.getOrder({ principal, ref: args.id });
+      const result = await ctx.container.services.delivery.confirmDelivery({
+        order, input: toWireDelivery(args.input), actor: { kind: 'merchant', id: principal.merchant.id },
+      });
+      return result.order;
+    },
+  }),
+  consolidateOrders: t.field({
+    type: ConsolidationRef,
+    authScopes: { merchant: true },
+    errors: {},
+    args: { geohashZone: t.arg.string({ required: true }), targetCarType: t.arg({ type: VehicleTypeEnum }) },
+    resolve: (_r, args, ctx) =>
+      ctx.container.services.batches.consolidateOrders({
+        principal: merchantOf(ctx, 'operate'), input: defined({ geohash_zone: args.geohashZone, target_car_type: args.targetCarType }),
+      }),
+  }),
+}));

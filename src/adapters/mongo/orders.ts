@@ -1,0 +1,290 @@
+import { type ClientSession, type Filter, MongoServerError, type UpdateFilter } from 'mongodb';
+import type { LedgerEntry, Order, OrderEvent } from '../../domain/types.js';
+import type { IdempotencyRecord, OrderPatch, OrderRepository } from '../../ports/store.js';
+import type { IdempotencyDoc, MongoDatabase, OrderDoc, OrderEventDoc } from './database.js';
+import { toLedgerDoc } from './ledger.js';
+
+const toOrderDoc = (o: Order): OrderDoc => ({
+  _id: o.id,
+  merchantId: o.merchantId,
+  mode: o.mode,
+  orderNumber: o.orderNumber,
+  trackingNumber: o.trackingNumber,
+  referenceId: o.referenceId,
+  ecommerceOrderId: o.ecommerceOrderId,
+  status: o.status,
+  pickup: o.pickup,
+  dropoff: o.dropoff,
+  customer: o.customer,
+  paymentMode: o.paymentMode,
+  items: o.items,
+  notes: o.notes,
+  weightKg: o.weightKg,
+  vehicleType: o.vehicleType,
+  price: o.price,
+  currency: o.currency,
+  prepTimeMins: o.prepTimeMins,
+  estimatedPickupAt: o.estimatedPickupAt,
+  estimatedDeliveryAt: o.estimatedDeliveryAt,
+  courierId: o.courierId,
+  batchId: o.batchId,
+  proof: o.proof,
+  cancellation: o.cancellation,
+  sequence: o.sequence,
+  createdAt: o.createdAt,
+  updatedAt: o.updatedAt,
+});
+
+const toOrder = (d: OrderDoc): Order => ({
+  id: d._id,
+  merchantId: d.merchantId,
+  mode: d.mode,
+  orderNumber: d.orderNumber,
+  trackingNumber: d.trackingNumber,
+  referenceId: d.referenceId,
+  ecommerceOrderId: d.ecommerceOrderId,
+  status: d.status,
+  pickup: d.pickup,
+  dropoff: d.dropoff,
+  customer: d.customer,
+  paymentMode: d.paymentMode,
+  items: d.items,
+  notes: d.notes,
+  weightKg: d.weightKg,
+  vehicleType: d.vehicleType,
+  price: d.price,
+  currency: d.currency,
+  prepTimeMins: d.prepTimeMins,
+  estimatedPickupAt: d.estimatedPickupAt,
+  estimatedDeliveryAt: d.estimatedDeliveryAt,
+  courierId: d.courierId,
+  batchId: d.batchId,
+  proof: d.proof,
+  cancellation: d.cancellation,
+  sequence: d.sequence,
+  createdAt: d.createdAt,
+  updatedAt: d.updatedAt,
+});
+
+const toEventDoc = (e: OrderEvent): OrderEventDoc => ({
+  _id: e.id,
+  orderId: e.orderId,
+  merchantId: e.merchantId,
+  mode: e.mode,
+  sequence: e.sequence,
+  from: e.from,
+  to: e.to,
+  actor: e.actor,
+  location: e.location,
+  reason: e.reason,
+  at: e.at,
+});
+
+const toEvent = (d: OrderEventDoc): OrderEvent => ({
+  id: d._id,
+  orderId: d.orderId,
+  merchantId: d.merchantId,
+  mode: d.mode,
+  sequence: d.sequence,
+  from: d.from,
+  to: d.to,
+  actor: d.actor,
+  location: d.location,
+  reason: d.reason,
+  at: d.at,
+});
+
+const idempotencyId = (r: Pick<IdempotencyRecord, 'merchantId' | 'mode' | 'key'>) => JSON.stringify([r.merchantId, r.mode, r.key]);
+
+const toIdempotencyDoc = (r: IdempotencyRecord): IdempotencyDoc => ({
+  _id: idempotencyId(r),
+  merchantId: r.merchantId,
+  mode: r.mode,
+  key: r.key,
+  requestHash: r.requestHash,
+  orderId: r.orderId,
+  createdAt: r.createdAt,
+  expiresAt: r.expiresAt,
+  expireAt: new Date(r.expiresAt),
+});
+
+const toIdempotency = (d: IdempotencyDoc): IdempotencyRecord => ({
+  merchantId: d.merchantId,
+  mode: d.mode,
+  key: d.key,
+  requestHash: d.requestHash,
+  orderId: d.orderId,
+  createdAt: d.createdAt,
+  expiresAt: d.expiresAt,
+});
+
+const PATCH_FIELDS = [
+  'courierId',
+  'batchId',
+  'estimatedPickupAt',
+  'estimatedDeliveryAt',
+  'proof',
+  'cancellation',
+  'price',
+] as const satisfies readonly (keyof OrderPatch)[];
+
+/** Thrown inside the create transaction when the idempotency key's unique `_id` already exists. */
+class KeyTaken extends Error {}
+
+const isDuplicateKey = (error: unknown) => error instanceof MongoServerError && error.code === 11000;
+
+/** Claims can race with the TTL monitor deleting the key they collided with; a few rounds settle it. */
+const CLAIM_ATTEMPTS = 5;
+
+export function createMongoOrderRepository(database: MongoDatabase): OrderRepository {
+  const { orders, orderEvents, idempotencyKeys, ledger } = database.collections;
+
+  async function insertOrder(o: { order: Order; event: OrderEvent; ledger: LedgerEntry | null }, session: ClientSession) {
+    await orders.insertOne(toOrderDoc(o.order), { session });
+    await orderEvents.insertOne(toEventDoc(o.event), { session });
+    if (o.ledger) await ledger.insertOne(toLedgerDoc(o.ledger), { session });
+  }
+
+  return {
+    async create(options) {
+      const claim = options.idempotency;
+      if (!claim) {
+        await database.inTransaction((session) => insertOrder(options, session));
+        return { created: true };
+      }
+      const keyDoc = toIdempotencyDoc(claim);
+      for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
+        // The unique _id decides who claims the key; a concurrent claimer conflicts and retries, then sees 11000.
+        try {
+          await database.inTransaction(async (session) => {
+            try {
+              await idempotencyKeys.insertOne(keyDoc, { session });
+            } catch (error) {
+              throw isDuplicateKey(error) ? new KeyTaken() : error;
+            }
+            await insertOrder(options, session);
+          });
+          return { created: true };
+        } catch (error) {
+          if (!(error instanceof KeyTaken)) throw error;
+        }
+        // Taken: reclaim it only if it has expired by this request's time, in one conditional write.
+        const reclaimed = await database.inTransaction(async (session) => {
+          const result = await idempotencyKeys.replaceOne({ _id: keyDoc._id, expiresAt: { $lte: claim.createdAt } }, keyDoc, { session });
+          if (result.matchedCount === 0) return false;
+          await insertOrder(options, session);
+          return true;
+        });
+        if (reclaimed) return { created: true };
+        const existing = await idempotencyKeys.findOne({ _id: keyDoc._id });
+        if (existing) return { created: false, existing: toIdempotency(existing) };
+        // Removed by the TTL monitor in between: claim again.
+      }
+      throw new Error(`MongoDB store: could not claim idempotency key ${keyDoc._id}`);
+    },
+
+    async findById(id) {
+      const doc = await orders.findOne({ _id: id });
+      return doc ? toOrder(doc) : null;
+    },
+
+    async findIdempotencyKey(key) {
+      const doc = await idempotencyKeys.findOne({ _id: idempotencyId(key) });
+      return doc ? toIdempotency(doc) : null;
+    },
+
+    async findByAnyId({ merchantId, mode, ref }) {
+      const direct = await orders.findOne({ _id: ref, merchantId, mode });
+      if (direct) return toOrder(direct);
+      // Reference / shop ids may repeat; tracking and order numbers are unique, so at most two
+      // matches are not reference matches and the newest reference match is among the top three.
+      const docs = await orders
+        .find({
+          merchantId,
+          mode,
+          $or: [{ referenceId: ref }, { ecommerceOrderId: ref }, { trackingNumber: ref }, { orderNumber: ref }],
+        })
+        .sort({ _id: -1 })
+        .limit(3)
+        .toArray();
+      const rank = (d: OrderDoc) => (d.referenceId === ref || d.ecommerceOrderId === ref ? 0 : d.trackingNumber === ref ? 1 : 2);
+      const best = docs.reduce<OrderDoc | null>((found, d) => (found === null || rank(d) < rank(found) ? d : found), null);
+      return best ? toOrder(best) : null;
+    },
+
+    async findByTrackingRef(ref) {
+      const docs = await orders.find({ $or: [{ trackingNumber: ref }, { orderNumber: ref }] }).limit(2).toArray();
+      const best = docs.find((d) => d.trackingNumber === ref) ?? docs[0];
+      return best ? toOrder(best) : null;
+    },
+
+    async apply({ id, from, to, patch = {}, event, ledger: entry }) {
+      const set: Record<string, unknown> = {};
+      for (const name of PATCH_FIELDS) if (patch[name] !== undefined) set[name] = patch[name];
+      if (to) set.status = to;
+      if (event) set.updatedAt = event.at;
+      const filter: Filter<OrderDoc> = { _id: id, status: { $in: from } };
+      const update = { ...(Object.keys(set).length > 0 && { $set: set }), ...(event && { $inc: { sequence: 1 } }) } as UpdateFilter<OrderDoc>;
+
+      if (Object.keys(update).length === 0) {
+        const doc = await orders.findOne(filter);
+        return doc ? toOrder(doc) : null;
+      }
+      if (!event && !entry) {
+        const doc = await orders.findOneAndUpdate(filter, update, { returnDocument: 'after' });
+        return doc ? toOrder(doc) : null;
+      }
+      // The status in the filter is the compare-and-set; a concurrent apply on the same order is a
+      // write conflict, retried by the driver, and then no longer matches.
+      return database.inTransaction(async (session) => {
+        const doc = await orders.findOneAndUpdate(filter, update, { returnDocument: 'after', session });
+        if (!doc) return null;
+        if (event) await orderEvents.insertOne(toEventDoc({ ...event, sequence: doc.sequence }), { session });
+        if (entry) await ledger.insertOne(toLedgerDoc(entry), { session });
+        return toOrder(doc);
+      });
+    },
+
+    async list({ merchantId, mode, statuses, createdFrom, createdTo, after, limit }) {
+      if (limit <= 0) return []; // MongoDB reads limit 0 as "no limit"
+      const filter: Filter<OrderDoc> = { merchantId, mode };
+      if (statuses?.length) filter.status = { $in: statuses };
+      if (createdFrom || createdTo) filter.createdAt = { ...(createdFrom && { $gte: createdFrom }), ...(createdTo && { $lt: createdTo }) };
+      if (after) filter._id = { $lt: after };
+      const docs = await orders.find(filter).sort({ _id: -1 }).limit(limit).toArray();
+      return docs.map(toOrder);
+    },
+
+    async listEvents(orderId) {
+      const docs = await orderEvents.find({ orderId }).sort({ sequence: 1 }).toArray();
+      return docs.map(toEvent);
+    },
+
+    async listQueued({ mode, vehicleTypes, limit }) {
+      if (vehicleTypes.length === 0 || limit <= 0) return [];
+      const docs = await orders
+        .find({ mode, status: 'new', courierId: null, batchId: null, vehicleType: { $in: vehicleTypes } })
+        .sort({ createdAt: 1, _id: 1 })
+        .limit(limit)
+        .toArray();
+      return docs.map(toOrder);
+    },
+
+    async listConsolidatable({ merchantId, mode, geohashPrefix, limit }) {
+      if (limit <= 0) return [];
+      // A prefix as an index range: every geohash character sorts below '~'.
+      const docs = await orders
+        .find({
+          merchantId,
+          mode,
+          'pickup.geohash': { $gte: geohashPrefix, $lt: `${geohashPrefix}~` },
+          status: { $in: ['new', 'assigned'] },
+          batchId: null,
+        })
+        .sort({ createdAt: 1, _id: 1 })
+        .limit(limit)
+        .toArray();
+      return docs.map(toOrder);
+    },
+  };
+}

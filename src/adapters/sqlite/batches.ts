@@ -1,0 +1,63 @@
+import type { Batch, LedgerEntry } from '../../domain/types.js';
+import type { BatchRepository, LedgerRepository } from '../../ports/store.js';
+import type { SqliteDatabase } from './database.js';
+
+type DocRow = { doc: string };
+
+export function createSqliteBatchRepository(db: SqliteDatabase): BatchRepository {
+  const insert = db.prepare('INSERT INTO batches (id, merchant_id, mode, status, vehicle_type, created_at, doc) VALUES (?, ?, ?, ?, ?, ?, ?)');
+  const byId = db.prepare<[string], DocRow>('SELECT doc FROM batches WHERE id = ?');
+  const write = db.prepare('UPDATE batches SET status = ?, doc = ? WHERE id = ?');
+  const update = db.transaction((options: Parameters<BatchRepository['update']>[0]): Batch | null => {
+    const row = byId.get(options.id);
+    const current = row ? (JSON.parse(row.doc) as Batch) : null;
+    if (!current || !options.from.includes(current.status)) return null;
+    const next: Batch = { ...current, ...options.patch, updatedAt: options.updatedAt };
+    write.run(next.status, JSON.stringify(next), next.id);
+    return next;
+  });
+  return {
+    async insert(b) {
+      insert.run(b.id, b.merchantId, b.mode, b.status, b.vehicleType, b.createdAt, JSON.stringify(b));
+    },
+    async findById(id) {
+      const row = byId.get(id);
+      return row ? (JSON.parse(row.doc) as Batch) : null;
+    },
+    async update(options) {
+      return update.immediate(options);
+    },
+    async list({ merchantId, mode, after, limit }) {
+      const sql = `SELECT doc FROM batches WHERE merchant_id = ? AND mode = ?${after ? ' AND id < ?' : ''} ORDER BY id DESC LIMIT ?`;
+      const params = after ? [merchantId, mode, after, limit] : [merchantId, mode, limit];
+      return db.prepare<unknown[], DocRow>(sql).all(...params).map((r) => JSON.parse(r.doc) as Batch);
+    },
+    async listPending({ mode, vehicleTypes, limit }) {
+      if (vehicleTypes.length === 0) return [];
+      const sql = `SELECT doc FROM batches WHERE mode = ? AND status = 'pending' AND vehicle_type IN (${vehicleTypes.map(() => '?').join(', ')})
+        ORDER BY created_at, id LIMIT ?`;
+      return db.prepare<unknown[], DocRow>(sql).all(mode, ...vehicleTypes, limit).map((r) => JSON.parse(r.doc) as Batch);
+    },
+  };
+}
+
+interface LedgerRow {
+  id: string;
+  merchant_id: string;
+  mode: LedgerEntry['mode'];
+  order_id: string;
+  kind: LedgerEntry['kind'];
+  amount: number;
+  at: string;
+}
+
+export function createSqliteLedgerRepository(db: SqliteDatabase): LedgerRepository {
+  const byMerchant = db.prepare<[string, string], LedgerRow>('SELECT * FROM ledger WHERE merchant_id = ? AND mode = ? ORDER BY at, id');
+  return {
+    async listByMerchant({ merchantId, mode }) {
+      return byMerchant.all(merchantId, mode).map((r) => ({
+        id: r.id, merchantId: r.merchant_id, mode: r.mode, orderId: r.order_id, kind: r.kind, amount: r.amount, at: r.at,
+      }));
+    },
+  };
+}

@@ -1,0 +1,160 @@
+import type { LedgerEntry, Order, OrderEvent } from '../../domain/types.js';
+import type { IdempotencyRecord, OrderRepository } from '../../ports/store.js';
+import type { SqliteDatabase } from './database.js';
+
+type DocRow = { doc: string };
+const parseOrder = (row: DocRow | undefined): Order | null => (row ? (JSON.parse(row.doc) as Order) : null);
+
+interface IdempotencyRow {
+  merchant_id: string;
+  mode: IdempotencyRecord['mode'];
+  key: string;
+  request_hash: string;
+  order_id: string;
+  created_at: string;
+  expires_at: string;
+}
+
+const toIdempotency = (r: IdempotencyRow): IdempotencyRecord => ({
+  merchantId: r.merchant_id,
+  mode: r.mode,
+  key: r.key,
+  requestHash: r.request_hash,
+  orderId: r.order_id,
+  createdAt: r.created_at,
+  expiresAt: r.expires_at,
+});
+
+const columns = (o: Order) => ({
+  id: o.id,
+  merchantId: o.merchantId,
+  mode: o.mode,
+  orderNumber: o.orderNumber,
+  trackingNumber: o.trackingNumber,
+  referenceId: o.referenceId,
+  ecommerceOrderId: o.ecommerceOrderId,
+  status: o.status,
+  courierId: o.courierId,
+  batchId: o.batchId,
+  vehicleType: o.vehicleType,
+  pickupGeohash: o.pickup.geohash,
+  createdAt: o.createdAt,
+  doc: JSON.stringify(o),
+});
+
+export function createSqliteOrderRepository(db: SqliteDatabase): OrderRepository {
+  const insertOrder = db.prepare(
+    `INSERT INTO orders (id, merchant_id, mode, order_number, tracking_number, reference_id, ecommerce_order_id, status, courier_id, batch_id, vehicle_type, pickup_geohash, created_at, doc)
+     VALUES (@id, @merchantId, @mode, @orderNumber, @trackingNumber, @referenceId, @ecommerceOrderId, @status, @courierId, @batchId, @vehicleType, @pickupGeohash, @createdAt, @doc)`,
+  );
+  const updateOrder = db.prepare('UPDATE orders SET status = @status, courier_id = @courierId, batch_id = @batchId, doc = @doc WHERE id = @id');
+  const insertEvent = db.prepare('INSERT INTO order_events (id, order_id, sequence, doc) VALUES (?, ?, ?, ?)');
+  const insertLedger = db.prepare(
+    'INSERT INTO ledger (id, merchant_id, mode, order_id, kind, amount, at) VALUES (@id, @merchantId, @mode, @orderId, @kind, @amount, @at)',
+  );
+  const claimKey = db.prepare(
+    `INSERT INTO idempotency_keys (merchant_id, mode, key, request_hash, order_id, created_at, expires_at)
+     VALUES (@merchantId, @mode, @key, @requestHash, @orderId, @createdAt, @expiresAt) ON CONFLICT DO NOTHING`,
+  );
+  const reclaimExpiredKey = db.prepare(
+    `UPDATE idempotency_keys SET request_hash = @requestHash, order_id = @orderId, created_at = @createdAt, expires_at = @expiresAt
+     WHERE merchant_id = @merchantId AND mode = @mode AND key = @key AND expires_at <= @createdAt`,
+  );
+  const selectKey = db.prepare<[string, string, string], IdempotencyRow>(
+    'SELECT * FROM idempotency_keys WHERE merchant_id = ? AND mode = ? AND key = ?',
+  );
+  const byId = db.prepare<[string], DocRow>('SELECT doc FROM orders WHERE id = ?');
+  const byAnyId = db.prepare<{ m: string; mode: string; ref: string }, DocRow>(
+    `SELECT doc FROM orders WHERE merchant_id = @m AND mode = @mode
+       AND (reference_id = @ref OR ecommerce_order_id = @ref OR tracking_number = @ref OR order_number = @ref)
+     ORDER BY CASE WHEN reference_id = @ref OR ecommerce_order_id = @ref THEN 0 WHEN tracking_number = @ref THEN 1 ELSE 2 END, id DESC
+     LIMIT 1`,
+  );
+  const byTrackingRef = db.prepare<{ ref: string }, DocRow>(
+    'SELECT doc FROM orders WHERE tracking_number = @ref OR order_number = @ref ORDER BY tracking_number = @ref DESC LIMIT 1',
+  );
+  const eventsOf = db.prepare<[string], DocRow>('SELECT doc FROM order_events WHERE order_id = ? ORDER BY sequence');
+
+  const create = db.transaction(
+    (o: { order: Order; event: OrderEvent; ledger: LedgerEntry | null; idempotency: IdempotencyRecord | null }) => {
+      const key = o.idempotency;
+      if (key && claimKey.run(key).changes === 0 && reclaimExpiredKey.run(key).changes === 0) {
+        return { created: false as const, existing: toIdempotency(selectKey.get(key.merchantId, key.mode, key.key)!) };
+      }
+      insertOrder.run(columns(o.order));
+      insertEvent.run(o.event.id, o.event.orderId, o.event.sequence, JSON.stringify(o.event));
+      if (o.ledger) insertLedger.run(o.ledger);
+      return { created: true as const };
+    },
+  );
+
+  const apply = db.transaction((options: Parameters<OrderRepository['apply']>[0]): Order | null => {
+    const current = parseOrder(byId.get(options.id));
+    if (!current || !options.from.includes(current.status)) return null;
+    const next: Order = { ...current, ...options.patch };
+    if (options.to) next.status = options.to;
+    if (options.event) {
+      next.sequence = current.sequence + 1;
+      const event: OrderEvent = { ...options.event, sequence: next.sequence };
+      insertEvent.run(event.id, event.orderId, event.sequence, JSON.stringify(event));
+      next.updatedAt = event.at;
+    }
+    updateOrder.run({ id: next.id, status: next.status, courierId: next.courierId, batchId: next.batchId, doc: JSON.stringify(next) });
+    if (options.ledger) insertLedger.run(options.ledger);
+    return next;
+  });
+
+  return {
+    async create(options) {
+      return create.immediate(options);
+    },
+    async findById(id) {
+      return parseOrder(byId.get(id));
+    },
+    async findIdempotencyKey({ merchantId, mode, key }) {
+      const row = selectKey.get(merchantId, mode, key);
+      return row ? toIdempotency(row) : null;
+    },
+    async findByAnyId({ merchantId, mode, ref }) {
+      const direct = parseOrder(byId.get(ref));
+      if (direct && direct.merchantId === merchantId && direct.mode === mode) return direct;
+      return parseOrder(byAnyId.get({ m: merchantId, mode, ref }));
+    },
+    async findByTrackingRef(ref) {
+      return parseOrder(byTrackingRef.get({ ref }));
+    },
+    async apply(options) {
+      return apply.immediate(options);
+    },
+    async list({ merchantId, mode, statuses, createdFrom, createdTo, after, limit }) {
+      const where = ['merchant_id = @merchantId', 'mode = @mode'];
+      const params: Record<string, unknown> = { merchantId, mode, limit };
+      if (statuses?.length) {
+        where.push(`status IN (${statuses.map((_, i) => `@s${i}`).join(', ')})`);
+        statuses.forEach((s, i) => (params[`s${i}`] = s));
+      }
+      if (createdFrom) (where.push('created_at >= @createdFrom'), (params.createdFrom = createdFrom));
+      if (createdTo) (where.push('created_at < @createdTo'), (params.createdTo = createdTo));
+      if (after) (where.push('id < @after'), (params.after = after));
+      const sql = `SELECT doc FROM orders WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT @limit`;
+      return db.prepare<Record<string, unknown>, DocRow>(sql).all(params).map((r) => JSON.parse(r.doc) as Order);
+    },
+    async listEvents(orderId) {
+      return eventsOf.all(orderId).map((r) => JSON.parse(r.doc) as OrderEvent);
+    },
+    async listQueued({ mode, vehicleTypes, limit }) {
+      if (vehicleTypes.length === 0) return [];
+      const sql = `SELECT doc FROM orders WHERE mode = ? AND status = 'new' AND courier_id IS NULL AND batch_id IS NULL
+        AND vehicle_type IN (${vehicleTypes.map(() => '?').join(', ')}) ORDER BY created_at, id LIMIT ?`;
+      return db.prepare<unknown[], DocRow>(sql).all(mode, ...vehicleTypes, limit).map((r) => JSON.parse(r.doc) as Order);
+    },
+    async listConsolidatable({ merchantId, mode, geohashPrefix, limit }) {
+      const sql = `SELECT doc FROM orders WHERE merchant_id = ? AND mode = ? AND status IN ('new', 'assigned') AND batch_id IS NULL
+        AND pickup_geohash >= ? AND pickup_geohash < ? ORDER BY created_at, id LIMIT ?`;
+      return db
+        .prepare<unknown[], DocRow>(sql)
+        .all(merchantId, mode, geohashPrefix, `${geohashPrefix}~`, limit)
+        .map((r) => JSON.parse(r.doc) as Order);
+    },
+  };
+}

@@ -1,0 +1,106 @@
+import type { Clock } from '../ports/clock.js';
+import type { EventBus } from '../ports/event-bus.js';
+import type { IdSource } from '../ports/ids.js';
+import type { Store } from '../ports/store.js';
+import type { MerchantPrincipal } from './auth.js';
+import type { DispatchService } from './dispatch.js';
+import { AppError } from './errors.js';
+import { orderStatusMessage } from './orders/messages.js';
+import { consolidateSchema } from './orders/schemas.js';
+import type { OrderService } from './orders/service.js';
+import { vehicleTariff, type Tariff } from './tariffs.js';
+import type { Batch, Order } from './types.js';
+import { parseInput } from './validation.js';
+
+/** A batch holds at most this many stops: a longer route would break every delivery estimate. */
+export const MAX_ORDERS_PER_BATCH = 8;
+/** Orders a single consolidation call looks at. */
+const SCAN_LIMIT = 500;
+
+export type BatchService = ReturnType<typeof createBatchService>;
+
+/** Packs orders into batches by weight: heaviest first, each into the first batch it fits (first-fit decreasing). */
+export function packOrders(orders: Order[], capacityKg: number, maxOrders = MAX_ORDERS_PER_BATCH): Order[][] {
+  const bins: Array<{ orders: Order[]; kg: number }> = [];
+  for (const order of [...orders].sort((a, b) => b.weightKg - a.weightKg || a.createdAt.localeCompare(b.createdAt))) {
+    if (order.weightKg > capacityKg) continue;
+    const bin = bins.find((b) => b.kg + order.weightKg <= capacityKg && b.orders.length < maxOrders);
+    if (bin) {
+      bin.orders.push(order);
+      bin.kg += order.weightKg;
+    } else bins.push({ orders: [order], kg: order.weightKg });
+  }
+  // One order is not a batch: it keeps its own dispatch.
+  return bins.filter((b) => b.orders.length >= 2).map((b) => b.orders);
+}
+
+/**
+ * Consolidation: the caller's orders not yet picked up whose pickup lies in the geohash zone are
+ * packed into batches that fit the target vehicle; assigned ones are taken back from their
+ * couriers first. Each batch is dispatched to one courier with that vehicle (or waits for one).
+ */
+export function createBatchService(deps: { store: Store; dispatch: DispatchService; orders: OrderService; bus: EventBus; clock: Clock; ids: IdSource; tariff: Tariff }) {
+  const { store, dispatch, orders, bus, clock, ids, tariff } = deps;
+  const now = () => clock.now().toISOString();
+
+  /** Takes an assigned order back from its courier (before pickup), so it can join a batch. */
+  async function unassign(order: Order): Promise<Order | null> {
+    if (order.status === 'new') return order;
+    const back = await store.orders.apply({
+      id: order.id, from: ['assigned'], to: 'new', patch: { courierId: null },
+      event: orders.newEvent(order, 'new', { kind: 'system', id: null }, { reason: 'consolidated into a batch' }),
+    });
+    if (!back) return null;
+    await bus.publish(orderStatusMessage(back, 'assigned'));
+    if (order.courierId) await dispatch.releaseCourier({ courierId: order.courierId, jobId: order.id });
+    return back;
+  }
+
+  async function consolidateOrders(options: { principal: MerchantPrincipal; input: unknown }): Promise<Batch[]> {
+    const input = parseInput(consolidateSchema, options.input);
+    const { merchant, mode } = options.principal;
+    const vehicle = vehicleTariff(tariff, input.target_car_type);
+    if (!vehicle) throw new AppError('VALIDATION_ERROR', `No tariff for vehicle ${input.target_car_type}`);
+    const candidates = await store.orders.listConsolidatable({ merchantId: merchant.id, mode, geohashPrefix: input.geohash_zone, limit: SCAN_LIMIT });
+    const created: Batch[] = [];
+    for (const group of packOrders(candidates, vehicle.max_kg)) {
+      const batch: Batch = {
+        id: ids.next('bt'), merchantId: merchant.id, mode, geohashZone: input.geohash_zone, vehicleType: vehicle.type,
+        orderIds: [], totalWeightKg: 0, courierId: null, status: 'pending', createdAt: now(), updatedAt: now(),
+      };
+      await store.batches.insert(batch);
+      const members: Order[] = [];
+      for (const order of group) {
+        const free = await unassign(order);
+        const joined = free && (await store.orders.apply({ id: free.id, from: ['new'], patch: { batchId: batch.id } }));
+        if (joined && !joined.courierId) members.push(joined);
+      }
+      const totalWeightKg = members.reduce((kg, o) => kg + o.weightKg, 0);
+      const settled = await store.batches.update({
+        id: batch.id, from: ['pending'], updatedAt: now(),
+        patch: { orderIds: members.map((o) => o.id), totalWeightKg, ...(members.length === 0 && { status: 'cancelled' as const }) },
+      });
+      if (!settled || members.length === 0) continue;
+      await bus.publish({ type: 'batch.created', batchId: batch.id, merchantId: merchant.id, mode, orderIds: settled.orderIds, at: now() });
+      created.push(await dispatch.dispatchBatch({ batch: settled, near: members[0]!.pickup }));
+    }
+    return created;
+  }
+
+  async function listBatches(options: { principal: MerchantPrincipal; after?: string; limit?: number }) {
+    return store.batches.list({
+      merchantId: options.principal.merchant.id, mode: options.principal.mode,
+      limit: Math.min(Math.max(options.limit ?? 20, 1), 100), ...(options.after && { after: options.after }),
+    });
+  }
+
+  async function getBatch(options: { principal: MerchantPrincipal; id: string }): Promise<Batch> {
+    const batch = await store.batches.findById(options.id);
+    if (!batch || batch.merchantId !== options.principal.merchant.id || batch.mode !== options.principal.mode) {
+      throw new AppError('NOT_FOUND', 'No such batch');
+    }
+    return batch;
+  }
+
+  return { consolidateOrders, listBatches, getBatch };
+}

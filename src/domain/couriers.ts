@@ -1,0 +1,147 @@
+import { z } from 'zod';
+import type { Clock } from '../ports/clock.js';
+import type { EventBus } from '../ports/event-bus.js';
+import type { CourierGeoIndex } from '../ports/geo-index.js';
+import type { Store } from '../ports/store.js';
+import type { DispatchService } from './dispatch.js';
+import { AppError } from './errors.js';
+import { distanceMeters, isInServiceArea } from './geo.js';
+import { latLngSchema } from './locations.js';
+import type { DeliveryService } from './orders/delivery.js';
+import { orderStatusMessage } from './orders/messages.js';
+import type { OrderService } from './orders/service.js';
+import { canTransition } from './orders/state-machine.js';
+import type { Courier, LatLng, Order, OrderStatus } from './types.js';
+import { parseInput } from './validation.js';
+
+/** A reported position this close to a stop marks the arrival there. */
+export const ARRIVAL_RADIUS_M = 50;
+
+export const dutySchema = z.strictObject({ on_duty: z.boolean() });
+export const positionSchema = latLngSchema.extend({
+  heading: z.number().min(0).max(360).optional(),
+  speed_kmh: z.number().min(0).max(250).optional(),
+  accuracy_m: z.number().min(0).max(10_000).optional(),
+});
+export const courierStatusSchema = z.strictObject({ status: z.enum(['arrived_pickup', 'picked_up', 'arrived_dropoff']) });
+export const courierReleaseSchema = z.strictObject({ reason: z.string().trim().max(500).optional() });
+
+export type CourierService = ReturnType<typeof createCourierService>;
+
+/** What couriers do: go on or off duty, report positions, move their orders along, drop out. */
+export function createCourierService(deps: {
+  store: Store;
+  geoIndex: CourierGeoIndex;
+  dispatch: DispatchService;
+  orders: OrderService;
+  delivery: DeliveryService;
+  bus: EventBus;
+  clock: Clock;
+}) {
+  const { store, geoIndex, dispatch, orders, delivery, bus, clock } = deps;
+  const now = () => clock.now().toISOString();
+
+  /** The orders of the courier's current job (one order, or the orders of its batch). */
+  async function activeOrders(courier: Courier): Promise<Order[]> {
+    if (!courier.job) return [];
+    const ids = courier.job.kind === 'order' ? [courier.job.id] : ((await store.batches.findById(courier.job.id))?.orderIds ?? []);
+    const found = await Promise.all(ids.map((id) => store.orders.findById(id)));
+    return found.filter((o): o is Order => !!o && o.courierId === courier.id && o.status !== 'completed' && o.status !== 'cancelled');
+  }
+
+  async function setDuty(options: { courier: Courier; input: unknown }): Promise<Courier> {
+    const { on_duty } = parseInput(dutySchema, options.input);
+    const { courier } = options;
+    if (on_duty) {
+      if (courier.status !== 'off_duty') return courier;
+      const updated = await store.couriers.setStatus({ id: courier.id, status: 'available', from: ['off_duty'], updatedAt: now() });
+      if (updated) await dispatch.offerWork({ courier: updated });
+      return (await store.couriers.findById(courier.id)) ?? courier;
+    }
+    if (courier.status === 'busy') throw new AppError('CONFLICT', 'Finish or release your current job before going off duty');
+    const updated = await store.couriers.setStatus({ id: courier.id, status: 'off_duty', from: ['available', 'off_duty'], updatedAt: now() });
+    if (!updated) throw new AppError('CONFLICT', 'You were just assigned a job; finish or release it first');
+    await geoIndex.remove({ courierId: courier.id, mode: courier.mode, vehicle: courier.vehicle });
+    return updated;
+  }
+
+  /** Stores and publishes the position; marks arrivals at the stops of the courier's orders. */
+  async function reportPosition(options: { courier: Courier; input: unknown }): Promise<{ courier: Courier; arrivals: Order[] }> {
+    const position = parseInput(positionSchema, options.input);
+    const location: LatLng = { lat: position.lat, lng: position.lng };
+    if (!isInServiceArea(location)) throw new AppError('OUTSIDE_SERVICE_AREA', 'The position is outside the service area');
+    const at = now();
+    await store.couriers.setLocation({ id: options.courier.id, location, at });
+    const courier: Courier = { ...options.courier, location, locationAt: at };
+    if (courier.status === 'available') {
+      await geoIndex.upsert({ courierId: courier.id, mode: courier.mode, vehicle: courier.vehicle, location });
+    }
+    const active = await activeOrders(courier);
+    await bus.publish({ type: 'courier.position', courierId: courier.id, mode: courier.mode, location, orderIds: active.map((o) => o.id), at });
+    const arrivals: Order[] = [];
+    for (const order of active) {
+      const target = order.status === 'assigned' ? 'arrived_pickup' : order.status === 'picked_up' ? 'arrived_dropoff' : null;
+      const stop = target === 'arrived_pickup' ? order.pickup : order.dropoff;
+      if (target && distanceMeters(location, stop) <= ARRIVAL_RADIUS_M) {
+        const moved = await move(order, target, courier, location);
+        if (moved) arrivals.push(moved);
+      }
+    }
+    return { courier, arrivals };
+  }
+
+  async function move(order: Order, to: OrderStatus, courier: Courier, location: LatLng | null): Promise<Order | null> {
+    const moved = await store.orders.apply({
+      id: order.id, from: [order.status], to,
+      event: orders.newEvent(order, to, { kind: 'courier', id: courier.id }, { location }),
+    });
+    if (moved) await bus.publish(orderStatusMessage(moved, order.status));
+    return moved;
+  }
+
+  /** The courier's own order: anything else is "not found", never another courier's data. */
+  async function courierOrder(courier: Courier, ref: string): Promise<Order> {
+    const order = ref.length <= 128 ? await store.orders.findById(ref.trim()) : null;
+    if (!order || order.courierId !== courier.id || order.mode !== courier.mode) throw new AppError('ORDER_NOT_FOUND', 'No such order assigned to you');
+    return order;
+  }
+
+  async function advanceOrder(options: { courier: Courier; ref: string; input: unknown }): Promise<Order> {
+    const { status } = parseInput(courierStatusSchema, options.input);
+    const order = await courierOrder(options.courier, options.ref);
+    if (!canTransition(order.status, status)) {
+      throw new AppError('INVALID_STATUS_TRANSITION', `Cannot move an order from ${order.status} to ${status}`);
+    }
+    // Picking up straight from assigned records the arrival at the pickup first.
+    const current = order.status === 'assigned' && status === 'picked_up' ? await move(order, 'arrived_pickup', options.courier, options.courier.location) : order;
+    const moved = current && (await move(current, status, options.courier, options.courier.location));
+    if (!moved) throw new AppError('INVALID_STATUS_TRANSITION', 'The order changed status meanwhile; read it again');
+    return moved;
+  }
+
+  /** The courier drops out before pickup: the order goes back to `new` and is dispatched again. */
+  async function releaseOrder(options: { courier: Courier; ref: string; input: unknown }): Promise<Order> {
+    const { reason } = parseInput(courierReleaseSchema, options.input ?? {});
+    const order = await courierOrder(options.courier, options.ref);
+    const released = await store.orders.apply({
+      id: order.id, from: ['assigned'], to: 'new', patch: { courierId: null, batchId: null },
+      event: orders.newEvent(order, 'new', { kind: 'courier', id: options.courier.id }, { reason: reason ?? 'courier dropped out' }),
+    });
+    if (!released) throw new AppError('INVALID_STATUS_TRANSITION', `Order is ${order.status}; only an assigned order can be released`);
+    await bus.publish(orderStatusMessage(released, 'assigned'));
+    if (options.courier.job?.kind === 'order') {
+      await store.couriers.setStatus({ id: options.courier.id, status: 'available', from: ['busy'], fromJobId: order.id, job: null, updatedAt: now() });
+    }
+    const redispatched = await dispatch.dispatchOrder({ order: released });
+    const courier = await store.couriers.findById(options.courier.id);
+    if (courier?.status === 'available') await dispatch.offerWork({ courier });
+    return redispatched;
+  }
+
+  async function confirmDelivery(options: { courier: Courier; ref: string; input: unknown }) {
+    const order = await courierOrder(options.courier, options.ref);
+    return delivery.confirmDelivery({ order, input: options.input, actor: { kind: 'courier', id: options.courier.id }, courierId: options.courier.id });
+  }
+
+  return { setDuty, reportPosition, advanceOrder, releaseOrder, confirmDelivery, activeOrders };
+}

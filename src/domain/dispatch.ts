@@ -1,0 +1,154 @@
+import type { Clock } from '../ports/clock.js';
+import type { EventBus } from '../ports/event-bus.js';
+import type { CourierGeoIndex } from '../ports/geo-index.js';
+import type { IdSource } from '../ports/ids.js';
+import type { NewOrderEvent, Store } from '../ports/store.js';
+import { distanceMeters } from './geo.js';
+import { vehicleTariff, type Tariff } from './tariffs.js';
+import type { Batch, Courier, CourierJob, Order, VehicleType } from './types.js';
+import { orderStatusMessage } from './orders/messages.js';
+
+/** How many of the nearest couriers dispatch tries to claim before queueing the order. */
+const CANDIDATES = 5;
+
+export type DispatchService = ReturnType<typeof createDispatchService>;
+
+/**
+ * Dispatch: the nearest available courier whose vehicle carries the order is claimed with a
+ * compare-and-set in the store (the geo index only proposes); without one the order stays `new`
+ * in the queue, which drains whenever a courier comes on duty or frees up.
+ */
+export function createDispatchService(deps: { store: Store; geoIndex: CourierGeoIndex; bus: EventBus; clock: Clock; ids: IdSource; tariff: Tariff }) {
+  const { store, geoIndex, bus, clock, ids, tariff } = deps;
+  const vehicleOrder = tariff.vehicles.map((v) => v.type);
+  /** Vehicle classes that can carry what `type` carries. */
+  const carriers = (type: VehicleType) => vehicleOrder.slice(vehicleOrder.indexOf(type));
+  /** Order classes a courier with this vehicle can carry. */
+  const carriable = (vehicle: VehicleType) => vehicleOrder.slice(0, vehicleOrder.indexOf(vehicle) + 1);
+
+  function approachMinutes(courier: Courier, order: Order): number {
+    const speed = vehicleTariff(tariff, courier.vehicle)?.speed_kmh ?? 20;
+    if (!courier.location) return tariff.default_approach_mins;
+    const km = (distanceMeters(courier.location, order.pickup) * tariff.detour_factor) / 1000;
+    return Math.ceil((km / speed) * 60);
+  }
+
+  function systemEvent(order: Order, to: Order['status'], reason: string | null): NewOrderEvent {
+    return {
+      id: ids.next('evt'), orderId: order.id, merchantId: order.merchantId, mode: order.mode,
+      from: order.status, to, actor: { kind: 'system', id: null }, location: null, reason, at: clock.now().toISOString(),
+    };
+  }
+
+  async function claimCourier(courierId: string, job: CourierJob): Promise<Courier | null> {
+    return store.couriers.setStatus({ id: courierId, status: 'busy', from: ['available'], job, updatedAt: clock.now().toISOString() });
+  }
+
+  /** Assigns a claimed courier to a `new` order; on losing the race, gives the courier back. */
+  async function assign(order: Order, courier: Courier): Promise<Order | null> {
+    const now = clock.now();
+    const travelMs = Date.parse(order.estimatedDeliveryAt) - Date.parse(order.estimatedPickupAt);
+    const waitMins = Math.max(order.prepTimeMins, approachMinutes(courier, order));
+    const pickupAt = new Date(now.getTime() + waitMins * 60_000);
+    const assigned = await store.orders.apply({
+      id: order.id,
+      from: ['new'],
+      to: 'assigned',
+      patch: {
+        courierId: courier.id,
+        estimatedPickupAt: pickupAt.toISOString(),
+        estimatedDeliveryAt: new Date(pickupAt.getTime() + travelMs).toISOString(),
+      },
+      event: systemEvent(order, 'assigned', null),
+    });
+    if (assigned) await bus.publish(orderStatusMessage(assigned, 'new'));
+    return assigned;
+  }
+
+  /** Tries the nearest couriers for a `new` order; returns the order as it now stands. */
+  async function dispatchOrder(options: { order: Order }): Promise<Order> {
+    const { order } = options;
+    if (order.status !== 'new' || order.batchId) return order;
+    const candidates = await geoIndex.nearest({ mode: order.mode, vehicles: carriers(order.vehicleType), point: order.pickup, limit: CANDIDATES });
+    for (const candidate of candidates) {
+      const courier = await claimCourier(candidate.courierId, { kind: 'order', id: order.id });
+      if (!courier) continue;
+      await geoIndex.remove({ courierId: courier.id, mode: courier.mode, vehicle: courier.vehicle });
+      const assigned = await assign(order, courier);
+      if (assigned) return assigned;
+      await releaseCourier({ courierId: courier.id, jobId: order.id });
+      return (await store.orders.findById(order.id)) ?? order;
+    }
+    return order;
+  }
+
+  /** A courier whose job ended (or was cancelled) becomes available again and takes queued work. */
+  async function releaseCourier(options: { courierId: string; jobId: string }): Promise<void> {
+    const courier = await store.couriers.setStatus({
+      id: options.courierId, status: 'available', from: ['busy'], fromJobId: options.jobId, job: null, updatedAt: clock.now().toISOString(),
+    });
+    if (courier) await offerWork({ courier });
+  }
+
+  /**
+   * Gives an available courier the oldest queued work it can carry: a pending batch for its vehicle
+   * first, else the oldest queued order. Without work, it goes (back) into the geo index.
+   */
+  async function offerWork(options: { courier: Courier }): Promise<void> {
+    const { courier } = options;
+    const batches = await store.batches.listPending({ mode: courier.mode, vehicleTypes: [courier.vehicle], limit: 5 });
+    for (const batch of batches) {
+      if (await dispatchBatchTo(batch, courier)) return;
+    }
+    const queued = await store.orders.listQueued({ mode: courier.mode, vehicleTypes: carriable(courier.vehicle), limit: 5 });
+    for (const order of queued) {
+      const claimed = await claimCourier(courier.id, { kind: 'order', id: order.id });
+      if (!claimed) return; // someone else took this courier meanwhile
+      if (await assign(order, claimed)) return;
+      await store.couriers.setStatus({ id: courier.id, status: 'available', from: ['busy'], fromJobId: order.id, job: null, updatedAt: clock.now().toISOString() });
+    }
+    if (courier.location) await geoIndex.upsert({ courierId: courier.id, mode: courier.mode, vehicle: courier.vehicle, location: courier.location });
+  }
+
+  /** Claims the courier for the whole batch and assigns each of its orders; false when the courier was taken. */
+  async function dispatchBatchTo(batch: Batch, courier: Courier): Promise<boolean> {
+    const claimed = await claimCourier(courier.id, { kind: 'batch', id: batch.id });
+    if (!claimed) return false;
+    const taken = await store.batches.update({ id: batch.id, from: ['pending'], patch: { status: 'assigned', courierId: courier.id }, updatedAt: clock.now().toISOString() });
+    if (!taken) {
+      await store.couriers.setStatus({ id: courier.id, status: 'available', from: ['busy'], fromJobId: batch.id, job: null, updatedAt: clock.now().toISOString() });
+      return false;
+    }
+    await geoIndex.remove({ courierId: courier.id, mode: courier.mode, vehicle: courier.vehicle });
+    for (const orderId of batch.orderIds) {
+      const order = await store.orders.findById(orderId);
+      if (order) await assign(order, claimed);
+    }
+    return true;
+  }
+
+  /** Dispatches a pending batch to the nearest available courier with exactly its vehicle. */
+  async function dispatchBatch(options: { batch: Batch; near: { lat: number; lng: number } }): Promise<Batch> {
+    const candidates = await geoIndex.nearest({ mode: options.batch.mode, vehicles: [options.batch.vehicleType], point: options.near, limit: CANDIDATES });
+    for (const candidate of candidates) {
+      const courier = await store.couriers.findById(candidate.courierId);
+      if (courier && (await dispatchBatchTo(options.batch, courier))) break;
+    }
+    return (await store.batches.findById(options.batch.id)) ?? options.batch;
+  }
+
+  /** Puts every available courier with a known position into the geo index (after a restart). */
+  async function restoreCourierIndex(): Promise<number> {
+    let restored = 0;
+    for (const mode of ['live', 'test'] as const) {
+      for (const courier of await store.couriers.listByMode(mode)) {
+        if (courier.status !== 'available' || !courier.location) continue;
+        await geoIndex.upsert({ courierId: courier.id, mode, vehicle: courier.vehicle, location: courier.location });
+        restored++;
+      }
+    }
+    return restored;
+  }
+
+  return { restoreCourierIndex, dispatchOrder, releaseCourier, offerWork, dispatchBatch, carriable, carriers };
+}

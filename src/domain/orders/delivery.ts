@@ -1,0 +1,68 @@
+import type { Clock } from '../../ports/clock.js';
+import type { EventBus } from '../../ports/event-bus.js';
+import type { Store } from '../../ports/store.js';
+import { AppError } from '../errors.js';
+import { distanceMeters } from '../geo.js';
+import type { DeliveryProof, Order } from '../types.js';
+import { parseInput } from '../validation.js';
+import { orderStatusMessage } from './messages.js';
+import { deliverOrderSchema } from './schemas.js';
+import type { Actor, OrderService } from './service.js';
+
+export type DeliveryService = ReturnType<typeof createDeliveryService>;
+
+/**
+ * Proof of delivery: the assigned courier, at the drop-off (great-circle distance from `coords`
+ * within `geofence_radius` metres, unless `bypass` — which is recorded), with photo and signature.
+ * From `picked_up` the arrival is recorded first, then the completion.
+ */
+export function createDeliveryService(deps: { store: Store; orders: OrderService; bus: EventBus; clock: Clock }) {
+  const { store, orders, bus, clock } = deps;
+
+  async function confirmDelivery(options: { order: Order; input: unknown; actor: Actor; courierId?: string }): Promise<{ order: Order; proof: DeliveryProof }> {
+    const input = parseInput(deliverOrderSchema, options.input);
+    let order = options.order;
+    if (options.courierId !== undefined && input.driver_id !== options.courierId) {
+      throw new AppError('FORBIDDEN', 'driver_id must be your own courier id');
+    }
+    if (order.courierId !== input.driver_id) {
+      throw new AppError('FORBIDDEN', 'driver_id is not the courier assigned to this order');
+    }
+    if (order.status !== 'arrived_dropoff' && order.status !== 'picked_up') {
+      throw new AppError('INVALID_STATUS_TRANSITION', `Order is ${order.status}; delivery is confirmed from picked_up or arrived_dropoff`);
+    }
+    const distanceM = Math.round(distanceMeters(input.coords, order.dropoff) * 10) / 10;
+    if (!input.bypass && distanceM > input.geofence_radius) {
+      throw new AppError('GEOFENCE_FAILED', `The courier is ${distanceM} m from the drop-off; the geofence allows ${input.geofence_radius} m`, {
+        details: { distance_m: distanceM, radius_m: input.geofence_radius },
+      });
+    }
+    if (order.status === 'picked_up') {
+      const arrived = await store.orders.apply({
+        id: order.id, from: ['picked_up'], to: 'arrived_dropoff',
+        event: orders.newEvent(order, 'arrived_dropoff', options.actor, { location: input.coords }),
+      });
+      if (!arrived) throw conflict(order);
+      await bus.publish(orderStatusMessage(arrived, 'picked_up'));
+      order = arrived;
+    }
+    const proof: DeliveryProof = {
+      driverId: input.driver_id, coords: input.coords, distanceM, radiusM: input.geofence_radius, bypass: input.bypass,
+      photoUrl: input.photo_url, signatureUrl: input.signature_url, deliveredAt: clock.now().toISOString(),
+    };
+    const completed = await store.orders.apply({
+      id: order.id, from: ['arrived_dropoff'], to: 'completed', patch: { proof },
+      event: orders.newEvent(order, 'completed', options.actor, { location: input.coords, reason: input.bypass ? 'geofence bypassed' : null }),
+    });
+    if (!completed) throw conflict(order);
+    await bus.publish(orderStatusMessage(completed, 'arrived_dropoff'));
+    await orders.afterOrderEnded(completed);
+    return { order: completed, proof };
+  }
+
+  function conflict(order: Order) {
+    return new AppError('INVALID_STATUS_TRANSITION', `Order ${order.id} changed status meanwhile; read it again`);
+  }
+
+  return { confirmDelivery };
+}

@@ -1,0 +1,257 @@
+import { createHash } from 'node:crypto';
+import type { Clock } from '../../ports/clock.js';
+import type { EventBus } from '../../ports/event-bus.js';
+import type { IdSource } from '../../ports/ids.js';
+import type { Geocoder } from '../../ports/geocoder.js';
+import type { NewOrderEvent, Store } from '../../ports/store.js';
+import type { MerchantPrincipal } from '../auth.js';
+import type { DispatchService } from '../dispatch.js';
+import { AppError } from '../errors.js';
+import { resolveLocation, type ResolvedLocation } from '../locations.js';
+import { priceRoute } from '../pricing.js';
+import { resolvePrepTime, type QuoteService } from '../quotes.js';
+import type { Tariff } from '../tariffs.js';
+import type { ActorKind, LatLng, LedgerEntry, Order, OrderStatus, Stop } from '../types.js';
+import { parseInput } from '../validation.js';
+import { geohashOf, generateOrderNumber, generateTrackingNumber } from './identifiers.js';
+import { orderStatusMessage } from './messages.js';
+import { cancelOrderSchema, createOrderSchema, draftFromRequest, idempotencyKeySchema, listOrdersSchema, type OrderDraft } from './schemas.js';
+import { CANCELLABLE } from './state-machine.js';
+
+export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
+
+/** Canonical JSON (sorted keys) so the same body always hashes the same. */
+export function requestHash(body: unknown): string {
+  const canonical = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(canonical)
+      : v && typeof v === 'object'
+        ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])]))
+        : v;
+  return createHash('sha256').update(JSON.stringify(canonical(body) ?? null)).digest('hex');
+}
+
+function toStop(location: ResolvedLocation): Stop {
+  return { ...location, geohash: geohashOf(location) };
+}
+
+export interface Actor {
+  kind: ActorKind;
+  id: string | null;
+}
+
+export type OrderService = ReturnType<typeof createOrderService>;
+
+export function createOrderService(deps: {
+  store: Store;
+  geocoder: Geocoder;
+  quotes: QuoteService;
+  dispatch: DispatchService;
+  bus: EventBus;
+  clock: Clock;
+  ids: IdSource;
+  tariff: Tariff;
+}) {
+  const { store, geocoder, quotes, dispatch, bus, clock, ids, tariff } = deps;
+
+  function newEvent(order: Order, to: OrderStatus, actor: Actor, extra: { location?: LatLng | null; reason?: string | null } = {}): NewOrderEvent {
+    return {
+      id: ids.next('evt'), orderId: order.id, merchantId: order.merchantId, mode: order.mode, from: order.status, to,
+      actor, location: extra.location ?? null, reason: extra.reason ?? null, at: clock.now().toISOString(),
+    };
+  }
+
+  function ledgerEntry(order: Order, kind: LedgerEntry['kind']): LedgerEntry | null {
+    if (order.mode !== 'live') return null; // the sandbox never charges
+    return {
+      id: ids.next('led'), merchantId: order.merchantId, mode: order.mode, orderId: order.id, kind,
+      amount: kind === 'charge' ? order.price : -order.price, at: clock.now().toISOString(),
+    };
+  }
+
+  async function buildOrder(principal: MerchantPrincipal, draft: OrderDraft): Promise<Order> {
+    const { merchant, mode } = principal;
+    const [pickup, dropoff] = await Promise.all([
+      quotes.resolveOrigin(merchant, draft.pickup),
+      resolveLocation({ geocoder, input: draft.dropoff, field: 'dropoff' }),
+    ]);
+    const user = draft.customerRut ? await store.users.findByRut(draft.customerRut) : null;
+    const now = clock.now();
+    const price = priceRoute({ tariff, origin: pickup, destination: dropoff, weightKg: draft.weightKg, prepTimeMins: resolvePrepTime(draft.prepTimeMins, merchant), now });
+    // Without a courier yet, the approach time is the tariff's default.
+    const pickupAt = new Date(now.getTime() + Math.max(price.prepTimeMins, tariff.default_approach_mins) * 60_000);
+    return {
+      id: ids.next('bk'),
+      merchantId: merchant.id,
+      mode,
+      orderNumber: generateOrderNumber(),
+      trackingNumber: generateTrackingNumber(),
+      referenceId: draft.referenceId,
+      ecommerceOrderId: draft.ecommerceOrderId,
+      status: 'new',
+      pickup: toStop(pickup),
+      dropoff: toStop(dropoff),
+      customer: {
+        name: draft.customerName,
+        phone: draft.customerPhone,
+        rut: draft.customerRut,
+        userId: user?.id ?? null,
+        isRegisteredUser: user !== null,
+      },
+      paymentMode: draft.paymentMode,
+      items: draft.items,
+      notes: draft.notes,
+      weightKg: draft.weightKg,
+      vehicleType: price.vehicleType,
+      price: price.price,
+      currency: price.currency,
+      prepTimeMins: price.prepTimeMins,
+      estimatedPickupAt: pickupAt.toISOString(),
+      estimatedDeliveryAt: new Date(pickupAt.getTime() + price.travelMins * 60_000).toISOString(),
+      courierId: null,
+      batchId: null,
+      proof: null,
+      cancellation: null,
+      sequence: 1,
+      createdAt: now.toISOString(),
+      updatedAt: now.toISOString(),
+    };
+  }
+
+  /**
+   * Creates (or, for a repeated idempotency key with the same body, returns) an order, then tries
+   * to dispatch it. The key is claimed in the same transaction as the order, under a unique index.
+   */
+  async function createOrderFromDraft(options: {
+    principal: MerchantPrincipal;
+    draft: OrderDraft;
+    idempotencyKey?: string;
+    hash: string;
+    actor: Actor;
+  }): Promise<{ order: Order; created: boolean }> {
+    const { principal, draft } = options;
+    const key = options.idempotencyKey === undefined ? undefined : parseInput(idempotencyKeySchema, options.idempotencyKey);
+    if (key) {
+      const replay = await findReplay(principal, key, options.hash);
+      if (replay) return replay;
+    }
+    const order = await buildOrder(principal, draft);
+    const result = await store.orders.create({
+      order,
+      event: { ...newEvent(order, 'new', options.actor), from: null, sequence: 1, at: order.createdAt },
+      ledger: ledgerEntry(order, 'charge'),
+      idempotency: key
+        ? { merchantId: order.merchantId, mode: order.mode, key, requestHash: options.hash, orderId: order.id, createdAt: order.createdAt, expiresAt: new Date(Date.parse(order.createdAt) + IDEMPOTENCY_TTL_MS).toISOString() }
+        : null,
+    });
+    if (!result.created) return replayOf(principal, result.existing, options.hash);
+    await bus.publish(orderStatusMessage(order, null));
+    return { order: await dispatch.dispatchOrder({ order }), created: true };
+  }
+
+  async function findReplay(principal: MerchantPrincipal, key: string, hash: string) {
+    const existing = await store.orders.findIdempotencyKey({ merchantId: principal.merchant.id, mode: principal.mode, key });
+    if (!existing || existing.expiresAt <= clock.now().toISOString()) return null;
+    return replayOf(principal, existing, hash);
+  }
+
+  async function replayOf(principal: MerchantPrincipal, existing: { requestHash: string; orderId: string }, hash: string) {
+    if (existing.requestHash !== hash) {
+      throw new AppError('IDEMPOTENCY_KEY_REUSED', 'This idempotency-key was already used with a different request body');
+    }
+    const order = await store.orders.findById(existing.orderId);
+    if (!order || order.merchantId !== principal.merchant.id || order.mode !== principal.mode) {
+      throw new AppError('INTERNAL_ERROR', 'idempotency record points to a missing order');
+    }
+    return { order, created: false };
+  }
+
+  async function createOrder(options: { principal: MerchantPrincipal; input: unknown; idempotencyKey?: string }) {
+    const input = parseInput(createOrderSchema, options.input);
+    return createOrderFromDraft({
+      principal: options.principal,
+      draft: draftFromRequest(input),
+      hash: requestHash(options.input),
+      actor: { kind: 'merchant', id: options.principal.merchant.id },
+      ...(options.idempotencyKey !== undefined && { idempotencyKey: options.idempotencyKey }),
+    });
+  }
+
+  async function getOrder(options: { principal: MerchantPrincipal; ref: string }): Promise<Order> {
+    const ref = options.ref.trim();
+    const order = ref.length > 0 && ref.length <= 128
+      ? await store.orders.findByAnyId({ merchantId: options.principal.merchant.id, mode: options.principal.mode, ref })
+      : null;
+    if (!order) throw new AppError('ORDER_NOT_FOUND', `No order ${ref.slice(0, 64)} for this merchant in ${options.principal.mode} mode`);
+    return order;
+  }
+
+  /** The order with its courier, for the detail views. */
+  async function getOrderDetails(options: { principal: MerchantPrincipal; ref: string }) {
+    const order = await getOrder(options);
+    const courier = order.courierId ? await store.couriers.findById(order.courierId) : null;
+    return { order, courier };
+  }
+
+  async function listOrders(options: { principal: MerchantPrincipal; input: unknown }) {
+    const input = parseInput(listOrdersSchema, options.input);
+    const statuses = input.status === undefined ? undefined : Array.isArray(input.status) ? input.status : [input.status];
+    const orders = await store.orders.list({
+      merchantId: options.principal.merchant.id,
+      mode: options.principal.mode,
+      limit: input.limit + 1,
+      ...(statuses && { statuses }),
+      ...(input.created_from && { createdFrom: new Date(input.created_from).toISOString() }),
+      ...(input.created_to && { createdTo: new Date(input.created_to).toISOString() }),
+      ...(input.after && { after: input.after }),
+    });
+    const page = orders.slice(0, input.limit);
+    return { orders: page, nextCursor: orders.length > input.limit ? page.at(-1)!.id : null };
+  }
+
+  async function listOrderEvents(options: { principal: MerchantPrincipal; ref: string }) {
+    const order = await getOrder(options);
+    return store.orders.listEvents(order.id);
+  }
+
+  /** Cancels a new or assigned order; the courier (if any) is freed and a live charge reversed. */
+  async function cancelOrder(options: { principal: MerchantPrincipal; ref: string; input: unknown }): Promise<Order> {
+    const input = parseInput(cancelOrderSchema, options.input ?? {});
+    const order = await getOrder(options);
+    const notCancellable = (status: OrderStatus) =>
+      new AppError('ORDER_NOT_CANCELLABLE', `Order is ${status}; only new or assigned orders (not yet picked up) can be cancelled`);
+    if (!CANCELLABLE.includes(order.status)) throw notCancellable(order.status);
+    const cancelled = await store.orders.apply({
+      id: order.id,
+      from: [...CANCELLABLE],
+      to: 'cancelled',
+      patch: { cancellation: { reason: input.reason ?? null, at: clock.now().toISOString() } },
+      event: newEvent(order, 'cancelled', { kind: 'merchant', id: order.merchantId }, { reason: input.reason ?? null }),
+      ledger: ledgerEntry(order, 'reversal'),
+    });
+    if (!cancelled) {
+      const now = await store.orders.findById(order.id);
+      throw notCancellable(now?.status ?? order.status);
+    }
+    await bus.publish(orderStatusMessage(cancelled, order.status));
+    await afterOrderEnded(cancelled);
+    return cancelled;
+  }
+
+  /** Frees the courier once its job (the order, or every order of its batch) has ended. */
+  async function afterOrderEnded(order: Order): Promise<void> {
+    if (order.batchId) {
+      const batch = await store.batches.findById(order.batchId);
+      if (!batch) return;
+      const orders = await Promise.all(batch.orderIds.map((id) => store.orders.findById(id)));
+      if (orders.some((o) => o && o.status !== 'completed' && o.status !== 'cancelled')) return;
+      const allCancelled = orders.every((o) => !o || o.status === 'cancelled');
+      await store.batches.update({ id: batch.id, from: ['pending', 'assigned'], patch: { status: allCancelled ? 'cancelled' : 'completed' }, updatedAt: clock.now().toISOString() });
+      if (batch.courierId) await dispatch.releaseCourier({ courierId: batch.courierId, jobId: batch.id });
+      return;
+    }
+    if (order.courierId) await dispatch.releaseCourier({ courierId: order.courierId, jobId: order.id });
+  }
+
+  return { createOrder, createOrderFromDraft, getOrder, getOrderDetails, listOrders, listOrderEvents, cancelOrder, afterOrderEnded, newEvent };
+}

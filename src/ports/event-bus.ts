@@ -1,0 +1,49 @@
+import type { LatLng, Mode, OrderStatus } from '../domain/types.js';
+
+/** An order moved to a new status (also published for creation, with from = null). */
+export interface OrderStatusMessage {
+  type: 'order.status_changed';
+  orderId: string;
+  merchantId: string;
+  mode: Mode;
+  trackingNumber: string;
+  orderNumber: string;
+  from: OrderStatus | null;
+  status: OrderStatus;
+  sequence: number;
+  courierId: string | null;
+  at: string;
+}
+
+/** A courier reported a position; orderIds are the orders it is carrying or heading to. */
+export interface CourierPositionMessage {
+  type: 'courier.position';
+  courierId: string;
+  mode: Mode;
+  location: LatLng;
+  orderIds: string[];
+  at: string;
+}
+
+export interface BatchCreatedMessage {
+  type: 'batch.created';
+  batchId: string;
+  merchantId: string;
+  mode: Mode;
+  orderIds: string[];
+  at: string;
+}
+
+export type BusMessage = OrderStatusMessage | CourierPositionMessage | BatchCreatedMessage;
+
+/**
+ * Every state change and courier position is published here once, by the domain; subscribers
+ * (GraphQL subscriptions, tracking sockets, the webhook worker) consume it. Delivery is
+ * fire-and-forget: state changes are also persisted, positions are not.
+ */
+export interface EventBus {
+  publish(message: BusMessage): Promise<void>;
+  /** Returns the unsubscribe function. */
+  subscribe(handler: (message: BusMessage) => void): () => void;
+  close(): Promise<void>;
+}

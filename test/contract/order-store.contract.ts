@@ -1,0 +1,852 @@
+import { randomBytes } from 'node:crypto';
+import ngeohash from 'ngeohash';
+import { monotonicFactory } from 'ulid';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { generateOrderNumber, generateTrackingNumber, GEOHASH_PRECISION } from '../../src/domain/orders/identifiers.js';
+import {
+  ORDER_STATUSES,
+  type Batch,
+  type Courier,
+  type LedgerEntry,
+  type Mode,
+  type Order,
+  type OrderEvent,
+  type OrderStatus,
+  type Stop,
+} from '../../src/domain/types.js';
+import type { IdempotencyRecord, NewOrderEvent, Store } from '../../src/ports/store.js';
+
+export interface OrderStoreContractOptions {
+  /** Case name → reason, for cases this backend cannot run. Every name must be a case of the suite. */
+  skip?: Readonly<Record<string, string>>;
+}
+
+/**
+ * The order-side behaviour every Store adapter must show (orders, events, idempotency keys,
+ * batches, ledger, courier jobs); makeStore returns a fresh, empty store per case.
+ */
+export function describeOrderStoreContract(name: string, makeStore: () => Promise<Store>, options: OrderStoreContractOptions = {}): void {
+  const skip = options.skip ?? {};
+  const caseNames = new Set<string>();
+  let store: Store;
+
+  const test = (caseName: string, fn: () => Promise<void>) => {
+    if (caseNames.has(caseName)) throw new Error(`order store contract: duplicate case: ${caseName}`);
+    caseNames.add(caseName);
+    if (skip[caseName] !== undefined) it.skip(caseName, fn);
+    else it(caseName, fn);
+  };
+
+  /** A merchant row (orders and batches reference it) and its id. */
+  const newMerchant = async (): Promise<string> => {
+    const id = nextId('m');
+    await store.merchants.create({
+      merchant: {
+        id,
+        name: 'Farmacia Central',
+        status: 'active',
+        address: 'Av. Providencia 1234, Providencia',
+        integrations: { plugin: 'approved', storefront: 'approved', erp: 'pending_approval' },
+        settings: { prepTimeMins: 10, storefrontDomain: null, integrationPlatform: null, webhookPayloadShape: 'event', webhookCourierLocation: false },
+        rateLimitPerMin: null,
+        createdAt: at(0),
+        updatedAt: at(0),
+      },
+      keys: [],
+      secret: { id: nextId('sec'), merchantId: id, ciphertext: randomBytes(24).toString('base64'), createdAt: at(0), expiresAt: null },
+    });
+    return id;
+  };
+
+  /** Creates the order (first event, charge when live, no idempotency key) and returns it. */
+  const created = async (o: Order): Promise<Order> => {
+    expect(await store.orders.create(creation(o))).toStrictEqual({ created: true });
+    return o;
+  };
+
+  const ordersOf = async (merchantId: string, mode: Mode) => store.orders.list({ merchantId, mode, limit: 1000 });
+
+  describe(`Order store contract: ${name}`, () => {
+    beforeEach(async () => {
+      store = await makeStore();
+    });
+    afterEach(async () => {
+      await store.close();
+    });
+
+    // ---- create and read ----
+
+    test('orders.create stores the order, its first event and its ledger charge exactly', async () => {
+      const m = await newMerchant();
+      const o = order({ merchantId: m, mode: 'live' });
+      const c = creation(o);
+      expect(await store.orders.create(c)).toStrictEqual({ created: true });
+      expect(await store.orders.findById(o.id)).toStrictEqual(o);
+      expect(await store.orders.listEvents(o.id)).toStrictEqual([c.event]);
+      expect(await store.ledger.listByMerchant({ merchantId: m, mode: 'live' })).toStrictEqual([c.ledger]);
+    });
+
+    test('orders.create of a sandbox order with no ledger entry charges nothing', async () => {
+      const m = await newMerchant();
+      const o = await created(order({ merchantId: m, mode: 'test' }));
+      expect(await store.orders.findById(o.id)).toStrictEqual(o);
+      expect(await store.ledger.listByMerchant({ merchantId: m, mode: 'test' })).toEqual([]);
+      expect(await store.ledger.listByMerchant({ merchantId: m, mode: 'live' })).toEqual([]);
+    });
+
+    test('orders.create is all or nothing: a duplicate tracking or order number keeps no order, event, charge or key', async () => {
+      const m = await newMerchant();
+      const first = await created(order({ merchantId: m }));
+      const clashes = [order({ merchantId: m, trackingNumber: first.trackingNumber }), order({ merchantId: m, orderNumber: first.orderNumber })];
+      for (const [i, clash] of clashes.entries()) {
+        const key = idempotency(m, 'live', `retry-${i}`, clash.id, at(10));
+        await expect(store.orders.create({ ...creation(clash), idempotency: key })).rejects.toThrow();
+        expect(await store.orders.findById(clash.id)).toBeNull();
+        expect(await store.orders.listEvents(clash.id)).toEqual([]);
+        // The key was released with the rest: the corrected request claims it and creates its order.
+        const fixed = order({ merchantId: m });
+        expect(await store.orders.create({ ...creation(fixed), idempotency: { ...key, orderId: fixed.id } })).toStrictEqual({ created: true });
+      }
+      const orders = await ordersOf(m, 'live');
+      expect(orders).toHaveLength(3);
+      expect(orders.some((o) => clashes.some((c) => c.id === o.id))).toBe(false);
+      const charged = (await store.ledger.listByMerchant({ merchantId: m, mode: 'live' })).map((l) => l.orderId);
+      expect(charged.sort()).toEqual(orders.map((o) => o.id).sort());
+    });
+
+    test('orders.findById returns null for an unknown id', async () => {
+      expect(await store.orders.findById('bk_01J0000000000000000000000')).toBeNull();
+    });
+
+    test('orders.findByAnyId resolves booking id, reference id, shop order id, tracking number and order number', async () => {
+      const m = await newMerchant();
+      const o = await created(order({ merchantId: m, referenceId: 'PED-20931', ecommerceOrderId: '820982911946154508' }));
+      for (const ref of [o.id, 'PED-20931', '820982911946154508', o.trackingNumber, o.orderNumber]) {
+        expect(await store.orders.findByAnyId({ merchantId: m, mode: 'live', ref })).toStrictEqual(o);
+      }
+      expect(await store.orders.findByAnyId({ merchantId: m, mode: 'live', ref: 'PED-00000' })).toBeNull();
+    });
+
+    test('orders.findByAnyId never resolves another merchant’s or another mode’s order', async () => {
+      const m = await newMerchant();
+      const other = await newMerchant();
+      const live = await created(order({ merchantId: m, mode: 'live', referenceId: 'PED-1', ecommerceOrderId: '9001' }));
+      const sandbox = await created(order({ merchantId: m, mode: 'test', referenceId: 'PED-2', ecommerceOrderId: '9002' }));
+      for (const ref of [live.id, 'PED-1', '9001', live.trackingNumber, live.orderNumber]) {
+        expect(await store.orders.findByAnyId({ merchantId: other, mode: 'live', ref })).toBeNull();
+        expect(await store.orders.findByAnyId({ merchantId: m, mode: 'test', ref })).toBeNull();
+      }
+      for (const ref of [sandbox.id, 'PED-2', '9002', sandbox.trackingNumber, sandbox.orderNumber]) {
+        expect(await store.orders.findByAnyId({ merchantId: m, mode: 'live', ref })).toBeNull();
+        expect(await store.orders.findByAnyId({ merchantId: m, mode: 'test', ref })).toStrictEqual(sandbox);
+      }
+    });
+
+    test('orders.findByAnyId prefers booking id, then reference / shop id (newest), then tracking number, then order number', async () => {
+      const m = await newMerchant();
+      const booked = await created(order({ merchantId: m, createdAt: at(1) }));
+      const refsBooking = await created(order({ merchantId: m, referenceId: booked.id, createdAt: at(2) }));
+      expect(await store.orders.findByAnyId({ merchantId: m, mode: 'live', ref: booked.id })).toStrictEqual(booked);
+
+      const tracked = await created(order({ merchantId: m, createdAt: at(3) }));
+      const refsTracking = await created(order({ merchantId: m, ecommerceOrderId: tracked.trackingNumber, createdAt: at(4) }));
+      expect(await store.orders.findByAnyId({ merchantId: m, mode: 'live', ref: tracked.trackingNumber })).toStrictEqual(refsTracking);
+
+      const numbered = await created(order({ merchantId: m, createdAt: at(5) }));
+      const tracksNumber = await created(order({ merchantId: m, trackingNumber: numbered.orderNumber, createdAt: at(6) }));
+      expect(await store.orders.findByAnyId({ merchantId: m, mode: 'live', ref: numbered.orderNumber })).toStrictEqual(tracksNumber);
+
+      // A reference shared by several orders resolves to the newest, even behind newer tracking/number matches.
+      const older = await created(order({ merchantId: m, referenceId: 'SHARED', createdAt: at(7) }));
+      const newer = await created(order({ merchantId: m, referenceId: 'SHARED', createdAt: at(8) }));
+      await created(order({ merchantId: m, trackingNumber: 'SHARED', createdAt: at(9) }));
+      await created(order({ merchantId: m, orderNumber: 'SHARED', createdAt: at(10) }));
+      expect(await store.orders.findByAnyId({ merchantId: m, mode: 'live', ref: 'SHARED' })).toStrictEqual(newer);
+      expect(older.id < newer.id).toBe(true);
+      expect(refsBooking.referenceId).toBe(booked.id);
+    });
+
+    test('orders.findByTrackingRef finds by tracking number or order number of any merchant, tracking number first', async () => {
+      const m = await newMerchant();
+      const other = await newMerchant();
+      const a = await created(order({ merchantId: m, mode: 'live', referenceId: 'PED-7' }));
+      const b = await created(order({ merchantId: other, mode: 'test' }));
+      expect(await store.orders.findByTrackingRef(a.trackingNumber)).toStrictEqual(a);
+      expect(await store.orders.findByTrackingRef(a.orderNumber)).toStrictEqual(a);
+      expect(await store.orders.findByTrackingRef(b.trackingNumber)).toStrictEqual(b);
+      expect(await store.orders.findByTrackingRef(b.orderNumber)).toStrictEqual(b);
+      expect(await store.orders.findByTrackingRef(a.id)).toBeNull(); // booking ids are not public references
+      expect(await store.orders.findByTrackingRef('PED-7')).toBeNull();
+      const tracksNumber = await created(order({ merchantId: other, trackingNumber: a.orderNumber }));
+      expect(await store.orders.findByTrackingRef(a.orderNumber)).toStrictEqual(tracksNumber);
+    });
+
+    // ---- idempotency keys ----
+
+    test('orders.create with a used idempotency key returns created:false with the existing record and writes nothing', async () => {
+      const m = await newMerchant();
+      const first = order({ merchantId: m });
+      const key = idempotency(m, 'live', 'order-PED-1', first.id, at(100));
+      expect(await store.orders.create({ ...creation(first), idempotency: key })).toStrictEqual({ created: true });
+
+      const again = order({ merchantId: m, createdAt: at(200) });
+      const result = await store.orders.create({
+        ...creation(again),
+        idempotency: { ...key, requestHash: hashHex(), orderId: again.id, createdAt: at(200), expiresAt: at(200 + DAY) },
+      });
+      expect(result).toStrictEqual({ created: false, existing: key });
+      expect(await store.orders.findIdempotencyKey({ merchantId: m, mode: 'live', key: 'order-PED-1' })).toStrictEqual(key);
+      expect(await store.orders.findById(again.id)).toBeNull();
+      expect(await store.orders.listEvents(again.id)).toEqual([]);
+      expect((await ordersOf(m, 'live')).map((o) => o.id)).toEqual([first.id]);
+      expect((await store.ledger.listByMerchant({ merchantId: m, mode: 'live' })).map((l) => l.orderId)).toEqual([first.id]);
+    });
+
+    test('orders.findIdempotencyKey returns the record of one merchant, mode and key, expired or not', async () => {
+      const m = await newMerchant();
+      const o = order({ merchantId: m, createdAt: at(0) });
+      const key = idempotency(m, 'live', 'ERP-4411', o.id, at(0));
+      await store.orders.create({ ...creation(o), idempotency: key });
+      expect(await store.orders.findIdempotencyKey({ merchantId: m, mode: 'live', key: 'ERP-4411' })).toStrictEqual(key);
+      expect(await store.orders.findIdempotencyKey({ merchantId: m, mode: 'test', key: 'ERP-4411' })).toBeNull();
+      expect(await store.orders.findIdempotencyKey({ merchantId: await newMerchant(), mode: 'live', key: 'ERP-4411' })).toBeNull();
+      expect(await store.orders.findIdempotencyKey({ merchantId: m, mode: 'live', key: 'ERP-4412' })).toBeNull();
+    });
+
+    test('orders.create: idempotency keys are scoped to one merchant and mode', async () => {
+      const m = await newMerchant();
+      const other = await newMerchant();
+      const claims: Array<[string, Mode]> = [
+        [m, 'live'],
+        [m, 'test'],
+        [other, 'live'],
+      ];
+      for (const [merchantId, mode] of claims) {
+        const o = order({ merchantId, mode });
+        const result = await store.orders.create({ ...creation(o), idempotency: idempotency(merchantId, mode, 'same-key', o.id, at(100)) });
+        expect(result).toStrictEqual({ created: true });
+      }
+      expect(await ordersOf(m, 'live')).toHaveLength(1);
+      expect(await ordersOf(m, 'test')).toHaveLength(1);
+      expect(await ordersOf(other, 'live')).toHaveLength(1);
+    });
+
+    test('orders.create: of 50 concurrent creates with one idempotency key exactly one creates an order', async () => {
+      const m = await newMerchant();
+      const requestHash = hashHex();
+      const attempts = Array.from({ length: 50 }, () => order({ merchantId: m }));
+      const results = await Promise.all(
+        attempts.map((o) =>
+          store.orders.create({ ...creation(o), idempotency: { ...idempotency(m, 'live', 'double-click', o.id, at(100)), requestHash } }),
+        ),
+      );
+      const winners = attempts.filter((_, i) => results[i]!.created);
+      expect(winners).toHaveLength(1);
+      const winner = winners[0]!;
+      for (const r of results) if (!r.created) expect(r.existing).toMatchObject({ orderId: winner.id, key: 'double-click', requestHash });
+      expect((await ordersOf(m, 'live')).map((o) => o.id)).toEqual([winner.id]);
+      expect(await store.orders.listEvents(winner.id)).toHaveLength(1);
+      expect(await store.ledger.listByMerchant({ merchantId: m, mode: 'live' })).toHaveLength(1);
+    });
+
+    test('orders.create reclaims an idempotency key that expired by the new request’s time', async () => {
+      const m = await newMerchant();
+      const first = order({ merchantId: m, createdAt: at(0) });
+      const key = idempotency(m, 'live', 'reused-tomorrow', first.id, at(0));
+      await store.orders.create({ ...creation(first), idempotency: key });
+
+      // Still valid one second before expiry.
+      const early = order({ merchantId: m, createdAt: at(DAY - 1) });
+      const earlyKey = idempotency(m, 'live', 'reused-tomorrow', early.id, at(DAY - 1));
+      expect(await store.orders.create({ ...creation(early), idempotency: earlyKey })).toStrictEqual({ created: false, existing: key });
+
+      // Expired at exactly expiresAt: the new request claims the key for its own order.
+      const later = order({ merchantId: m, createdAt: at(DAY) });
+      const laterKey = idempotency(m, 'live', 'reused-tomorrow', later.id, at(DAY));
+      expect(await store.orders.create({ ...creation(later), idempotency: laterKey })).toStrictEqual({ created: true });
+      expect(await store.orders.findById(later.id)).toStrictEqual(later);
+      expect(await store.orders.findIdempotencyKey({ merchantId: m, mode: 'live', key: 'reused-tomorrow' })).toStrictEqual(laterKey);
+      const repeat = order({ merchantId: m, createdAt: at(DAY + 5) });
+      const repeatKey = idempotency(m, 'live', 'reused-tomorrow', repeat.id, at(DAY + 5));
+      expect(await store.orders.create({ ...creation(repeat), idempotency: repeatKey })).toStrictEqual({ created: false, existing: laterKey });
+      expect((await ordersOf(m, 'live')).map((o) => o.id).sort()).toEqual([first.id, later.id].sort());
+    });
+
+    // ---- transitions ----
+
+    test('orders.apply moves the status, applies the patch and writes the event with the next sequence and the ledger entry', async () => {
+      const m = await newMerchant();
+      const o = await created(order({ merchantId: m }));
+      const courierId = nextId('c');
+      const assigned = await store.orders.apply({
+        id: o.id,
+        from: ['new'],
+        to: 'assigned',
+        patch: { courierId, estimatedPickupAt: at(900) },
+        event: transition(o, 'new', 'assigned', at(60), { kind: 'system', id: null }),
+      });
+      const expected: Order = { ...o, status: 'assigned', courierId, estimatedPickupAt: at(900), sequence: 2, updatedAt: at(60) };
+      expect(assigned).toStrictEqual(expected);
+      expect(await store.orders.findById(o.id)).toStrictEqual(expected);
+
+      const reversal = ledgerEntry(o, 'reversal', at(120));
+      const cancelEvent = transition(o, 'assigned', 'cancelled', at(120), { kind: 'merchant', id: m }, 'customer changed their mind');
+      const cancelled = await store.orders.apply({
+        id: o.id,
+        from: ['new', 'assigned'],
+        to: 'cancelled',
+        patch: { courierId: null, cancellation: { reason: 'customer changed their mind', at: at(120) } },
+        event: cancelEvent,
+        ledger: reversal,
+      });
+      expect(cancelled).toStrictEqual({
+        ...expected,
+        status: 'cancelled',
+        courierId: null,
+        cancellation: { reason: 'customer changed their mind', at: at(120) },
+        sequence: 3,
+        updatedAt: at(120),
+      });
+      const events = await store.orders.listEvents(o.id);
+      expect(events.map((e) => [e.sequence, e.from, e.to])).toEqual([
+        [1, null, 'new'],
+        [2, 'new', 'assigned'],
+        [3, 'assigned', 'cancelled'],
+      ]);
+      expect(events[2]).toStrictEqual({ ...cancelEvent, sequence: 3 });
+      expect(await store.ledger.listByMerchant({ merchantId: m, mode: 'live' })).toStrictEqual([ledgerEntry(o, 'charge', o.createdAt, true), reversal]);
+    });
+
+    test('orders.apply records the delivery proof', async () => {
+      const m = await newMerchant();
+      const o = await created(order({ merchantId: m, status: 'arrived_dropoff', courierId: 'c_1' }));
+      const proof = {
+        driverId: 'c_1',
+        coords: { lat: o.dropoff.lat + 0.00005, lng: o.dropoff.lng },
+        distanceM: 5.6,
+        radiusM: 20,
+        bypass: false,
+        photoUrl: 'https://cdn.example.cl/pod/photo-1.jpg',
+        signatureUrl: 'https://cdn.example.cl/pod/sig-1.png',
+        deliveredAt: at(300),
+      };
+      const done = await store.orders.apply({
+        id: o.id,
+        from: ['arrived_dropoff', 'picked_up'],
+        to: 'completed',
+        patch: { proof },
+        event: transition(o, 'arrived_dropoff', 'completed', at(300), { kind: 'courier', id: 'c_1' }, null, proof.coords),
+      });
+      expect(done).toStrictEqual({ ...o, status: 'completed', proof, sequence: 2, updatedAt: at(300) });
+      expect(await store.orders.findById(o.id)).toStrictEqual(done);
+    });
+
+    test('orders.apply from a status not listed returns null and writes nothing', async () => {
+      const m = await newMerchant();
+      const o = await created(order({ merchantId: m, status: 'picked_up', courierId: 'c_1' }));
+      const result = await store.orders.apply({
+        id: o.id,
+        from: ['new', 'assigned'],
+        to: 'cancelled',
+        patch: { courierId: null, cancellation: { reason: null, at: at(50) } },
+        event: transition(o, 'picked_up', 'cancelled', at(50), { kind: 'merchant', id: m }),
+        ledger: ledgerEntry(o, 'reversal', at(50)),
+      });
+      expect(result).toBeNull();
+      expect(await store.orders.apply({ id: o.id, from: [], to: 'new' })).toBeNull();
+      expect(await store.orders.findById(o.id)).toStrictEqual(o);
+      expect(await store.orders.listEvents(o.id)).toHaveLength(1);
+      expect(await store.ledger.listByMerchant({ merchantId: m, mode: 'live' })).toHaveLength(1);
+    });
+
+    test('orders.apply returns null for an unknown order and creates nothing', async () => {
+      const m = await newMerchant();
+      const ghost = order({ merchantId: m });
+      const result = await store.orders.apply({
+        id: ghost.id,
+        from: [...ORDER_STATUSES],
+        to: 'assigned',
+        event: transition(ghost, 'new', 'assigned', at(5), { kind: 'system', id: null }),
+        ledger: ledgerEntry(ghost, 'charge', at(5)),
+      });
+      expect(result).toBeNull();
+      expect(await store.orders.findById(ghost.id)).toBeNull();
+      expect(await store.orders.listEvents(ghost.id)).toEqual([]);
+      expect(await store.ledger.listByMerchant({ merchantId: m, mode: 'live' })).toEqual([]);
+    });
+
+    test('orders.apply without an event changes the patched fields only: no sequence, no history, same updatedAt', async () => {
+      const m = await newMerchant();
+      const o = await created(order({ merchantId: m }));
+      const patched = await store.orders.apply({ id: o.id, from: [...ORDER_STATUSES], patch: { estimatedDeliveryAt: at(4000), price: 4990 } });
+      expect(patched).toStrictEqual({ ...o, estimatedDeliveryAt: at(4000), price: 4990 });
+      expect(await store.orders.findById(o.id)).toStrictEqual(patched);
+      expect(await store.orders.listEvents(o.id)).toHaveLength(1);
+    });
+
+    test('orders.apply treats a patch field given as undefined as absent', async () => {
+      const m = await newMerchant();
+      const o = await created(order({ merchantId: m, status: 'assigned', courierId: 'c_1' }));
+      const maybeCourier: string | undefined = undefined;
+      const result = await store.orders.apply({
+        id: o.id,
+        from: ['assigned'],
+        to: 'arrived_pickup',
+        patch: { courierId: maybeCourier, estimatedPickupAt: undefined },
+        event: transition(o, 'assigned', 'arrived_pickup', at(40), { kind: 'courier', id: 'c_1' }),
+      });
+      expect(result).toStrictEqual({ ...o, status: 'arrived_pickup', sequence: 2, updatedAt: at(40) });
+      expect(await store.orders.findById(o.id)).toStrictEqual(result);
+    });
+
+    test('orders.apply: of 20 concurrent applies from new exactly one wins and history has no gaps', async () => {
+      const m = await newMerchant();
+      const o = await created(order({ merchantId: m }));
+      const couriers = Array.from({ length: 20 }, () => nextId('c'));
+      const results = await Promise.all(
+        couriers.map((courierId, i) =>
+          store.orders.apply({
+            id: o.id,
+            from: ['new'],
+            to: 'assigned',
+            patch: { courierId },
+            event: transition(o, 'new', 'assigned', at(10 + i), { kind: 'system', id: null }),
+          }),
+        ),
+      );
+      const winners = results.filter((r): r is Order => r !== null);
+      expect(winners).toHaveLength(1);
+      expect(winners[0]).toMatchObject({ status: 'assigned', sequence: 2 });
+      expect(await store.orders.findById(o.id)).toStrictEqual(winners[0]);
+      const events = await store.orders.listEvents(o.id);
+      expect(events.map((e) => e.sequence)).toEqual([1, 2]);
+      expect(events[1]).toMatchObject({ from: 'new', to: 'assigned', at: winners[0]!.updatedAt });
+    });
+
+    test('orders.apply: 20 concurrent transitions that all apply get sequences 2..21 without gaps or duplicates', async () => {
+      const m = await newMerchant();
+      const o = await created(order({ merchantId: m }));
+      // Every status is allowed and kept, so every apply succeeds: only the sequence is contended.
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          store.orders.apply({
+            id: o.id,
+            from: [...ORDER_STATUSES],
+            event: transition(o, 'new', 'new', at(10 + i), { kind: 'admin', id: 'ops' }, `note ${i}`),
+          }),
+        ),
+      );
+      expect(results.every((r) => r !== null)).toBe(true);
+      expect(results.map((r) => r!.sequence).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 2));
+      const events = await store.orders.listEvents(o.id);
+      expect(events.map((e) => e.sequence)).toEqual(Array.from({ length: 21 }, (_, i) => i + 1));
+      expect(new Set(events.map((e) => e.reason)).size).toBe(21);
+      expect((await store.orders.findById(o.id))?.sequence).toBe(21);
+    });
+
+    // ---- lists ----
+
+    test('orders.list pages newest first with limit and after, within one merchant and mode', async () => {
+      const m = await newMerchant();
+      const other = await newMerchant();
+      const mine = [];
+      for (let i = 0; i < 5; i++) mine.push(await created(order({ merchantId: m, createdAt: at(10 * i) })));
+      await created(order({ merchantId: m, mode: 'test', createdAt: at(15) }));
+      await created(order({ merchantId: other, createdAt: at(25) }));
+      const newestFirst = [...mine].reverse();
+
+      const page1 = await store.orders.list({ merchantId: m, mode: 'live', limit: 2 });
+      expect(page1).toStrictEqual(newestFirst.slice(0, 2));
+      const page2 = await store.orders.list({ merchantId: m, mode: 'live', limit: 2, after: page1[1]!.id });
+      expect(page2).toStrictEqual(newestFirst.slice(2, 4));
+      const page3 = await store.orders.list({ merchantId: m, mode: 'live', limit: 2, after: page2[1]!.id });
+      expect(page3).toStrictEqual(newestFirst.slice(4));
+      expect(await store.orders.list({ merchantId: m, mode: 'live', limit: 2, after: page3[0]!.id })).toEqual([]);
+      expect(await store.orders.list({ merchantId: m, mode: 'live', limit: 0 })).toEqual([]);
+    });
+
+    test('orders.list filters by statuses and by created time (from inclusive, to exclusive)', async () => {
+      const m = await newMerchant();
+      const statuses: OrderStatus[] = ['new', 'assigned', 'picked_up', 'completed', 'cancelled'];
+      const all: Order[] = [];
+      for (const [i, status] of statuses.entries()) all.push(await created(order({ merchantId: m, status, createdAt: at(100 * (i + 1)) })));
+      const ids = (orders: Order[]) => orders.map((o) => o.id);
+      const byStatus = await store.orders.list({ merchantId: m, mode: 'live', statuses: ['new', 'completed'], limit: 10 });
+      expect(ids(byStatus)).toEqual([all[3]!.id, all[0]!.id]);
+      const byTime = await store.orders.list({ merchantId: m, mode: 'live', createdFrom: at(200), createdTo: at(400), limit: 10 });
+      expect(ids(byTime)).toEqual([all[2]!.id, all[1]!.id]);
+      const both = await store.orders.list({
+        merchantId: m,
+        mode: 'live',
+        statuses: ['assigned', 'cancelled'],
+        createdFrom: at(150),
+        limit: 10,
+      });
+      expect(ids(both)).toEqual([all[4]!.id, all[1]!.id]);
+      const paged = await store.orders.list({ merchantId: m, mode: 'live', createdTo: at(500), after: all[2]!.id, limit: 10 });
+      expect(ids(paged)).toEqual([all[1]!.id, all[0]!.id]);
+      expect(await store.orders.list({ merchantId: m, mode: 'live', statuses: ['arrived_pickup'], limit: 10 })).toEqual([]);
+    });
+
+    test('orders.listQueued lists new orders with no courier and no batch for these vehicle types, oldest first, in one mode', async () => {
+      const m = await newMerchant();
+      const other = await newMerchant();
+      const bike = await created(order({ merchantId: m, vehicleType: 'bike', weightKg: 2, createdAt: at(30) }));
+      const car = await created(order({ merchantId: other, vehicleType: 'car', weightKg: 20, createdAt: at(10) }));
+      const moto = await created(order({ merchantId: m, vehicleType: 'motorcycle', createdAt: at(20) }));
+      const van = await created(order({ merchantId: m, vehicleType: 'van', weightKg: 300, createdAt: at(5) }));
+      await created(order({ merchantId: m, vehicleType: 'bike', mode: 'test', createdAt: at(1) }));
+      await created(order({ merchantId: m, vehicleType: 'bike', status: 'assigned', courierId: 'c_1', createdAt: at(2) }));
+      await created(order({ merchantId: m, vehicleType: 'bike', batchId: 'bt_1', createdAt: at(3) }));
+      await created(order({ merchantId: m, vehicleType: 'bike', status: 'cancelled', createdAt: at(4) }));
+
+      const ids = (orders: Order[]) => orders.map((o) => o.id);
+      expect(ids(await store.orders.listQueued({ mode: 'live', vehicleTypes: ['bike', 'motorcycle', 'car'], limit: 10 }))).toEqual([
+        car.id,
+        moto.id,
+        bike.id,
+      ]);
+      expect(await store.orders.listQueued({ mode: 'live', vehicleTypes: ['bike'], limit: 10 })).toStrictEqual([bike]);
+      expect(ids(await store.orders.listQueued({ mode: 'live', vehicleTypes: ['van', 'car'], limit: 1 }))).toEqual([van.id]);
+      expect(await store.orders.listQueued({ mode: 'live', vehicleTypes: [], limit: 10 })).toEqual([]);
+      // Once assigned it leaves the queue.
+      await store.orders.apply({ id: car.id, from: ['new'], to: 'assigned', patch: { courierId: 'c_2' } });
+      expect(ids(await store.orders.listQueued({ mode: 'live', vehicleTypes: ['car', 'van'], limit: 10 }))).toEqual([van.id]);
+    });
+
+    test('orders.listConsolidatable reads a geohash prefix as a range: new or assigned orders without a batch of one merchant and mode', async () => {
+      const m = await newMerchant();
+      const other = await newMerchant();
+      const inZone = await created(order({ merchantId: m, pickupGeohash: '66jcfp1zz', createdAt: at(20) }));
+      const assigned = await created(order({ merchantId: m, pickupGeohash: '66jcc4fm8', status: 'assigned', courierId: 'c_1', createdAt: at(10) }));
+      const edge = await created(order({ merchantId: m, pickupGeohash: '66jczzzzz', createdAt: at(30) }));
+      await created(order({ merchantId: m, pickupGeohash: '66jd00000', createdAt: at(1) })); // next cell
+      await created(order({ merchantId: m, pickupGeohash: '66jbzzzzz', createdAt: at(2) })); // previous cell
+      await created(order({ merchantId: m, pickupGeohash: '66jcfp200', status: 'picked_up', courierId: 'c_2', createdAt: at(3) }));
+      await created(order({ merchantId: m, pickupGeohash: '66jcfp300', batchId: 'bt_1', createdAt: at(4) }));
+      await created(order({ merchantId: m, pickupGeohash: '66jcfp400', mode: 'test', createdAt: at(5) }));
+      await created(order({ merchantId: other, pickupGeohash: '66jcfp500', createdAt: at(6) }));
+
+      const zone = (geohashPrefix: string, limit = 10) => store.orders.listConsolidatable({ merchantId: m, mode: 'live', geohashPrefix, limit });
+      expect(await zone('66jc')).toStrictEqual([assigned, inZone, edge]);
+      expect(await zone('66jcfp')).toStrictEqual([inZone]);
+      expect(await zone('66jc', 2)).toStrictEqual([assigned, inZone]);
+      expect((await zone('66jd')).map((o) => o.pickup.geohash)).toEqual(['66jd00000']);
+      expect(await zone('66jcfq')).toEqual([]);
+    });
+
+    // ---- batches ----
+
+    test('batches.insert stores the batch; findById returns it exactly, or null when unknown', async () => {
+      const m = await newMerchant();
+      const b = batch({ merchantId: m });
+      await store.batches.insert(b);
+      expect(await store.batches.findById(b.id)).toStrictEqual(b);
+      expect(await store.batches.findById('bt_unknown')).toBeNull();
+      await expect(store.batches.insert(b)).rejects.toThrow();
+    });
+
+    test('batches.update is a compare-and-set on the status', async () => {
+      const m = await newMerchant();
+      const b = batch({ merchantId: m });
+      await store.batches.insert(b);
+      const assigned = await store.batches.update({ id: b.id, from: ['pending'], patch: { status: 'assigned', courierId: 'c_9' }, updatedAt: at(70) });
+      expect(assigned).toStrictEqual({ ...b, status: 'assigned', courierId: 'c_9', updatedAt: at(70) });
+      expect(await store.batches.update({ id: b.id, from: ['pending'], patch: { status: 'cancelled' }, updatedAt: at(80) })).toBeNull();
+      expect(await store.batches.findById(b.id)).toStrictEqual(assigned);
+      const trimmed = await store.batches.update({
+        id: b.id,
+        from: ['pending', 'assigned'],
+        patch: { orderIds: b.orderIds.slice(1), totalWeightKg: 4.5 },
+        updatedAt: at(90),
+      });
+      expect(trimmed).toStrictEqual({ ...assigned, orderIds: b.orderIds.slice(1), totalWeightKg: 4.5, updatedAt: at(90) });
+      expect(await store.batches.findById(b.id)).toStrictEqual(trimmed);
+      expect(await store.batches.update({ id: 'bt_unknown', from: ['pending'], patch: { status: 'assigned' }, updatedAt: at(1) })).toBeNull();
+    });
+
+    test('batches.update: of 10 concurrent claims from pending exactly one wins', async () => {
+      const m = await newMerchant();
+      const b = batch({ merchantId: m });
+      await store.batches.insert(b);
+      const results = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          store.batches.update({ id: b.id, from: ['pending'], patch: { status: 'assigned', courierId: `c_${i}` }, updatedAt: at(100 + i) }),
+        ),
+      );
+      const winners = results.filter((r) => r !== null);
+      expect(winners).toHaveLength(1);
+      expect(await store.batches.findById(b.id)).toStrictEqual(winners[0]);
+    });
+
+    test('batches.list pages newest first within one merchant and mode', async () => {
+      const m = await newMerchant();
+      const other = await newMerchant();
+      const mine = [];
+      for (let i = 0; i < 3; i++) {
+        const b = batch({ merchantId: m, createdAt: at(i) });
+        await store.batches.insert(b);
+        mine.push(b);
+      }
+      await store.batches.insert(batch({ merchantId: m, mode: 'test' }));
+      await store.batches.insert(batch({ merchantId: other }));
+      const page1 = await store.batches.list({ merchantId: m, mode: 'live', limit: 2 });
+      expect(page1).toStrictEqual([mine[2], mine[1]]);
+      expect(await store.batches.list({ merchantId: m, mode: 'live', limit: 2, after: page1[1]!.id })).toStrictEqual([mine[0]]);
+      expect(await store.batches.list({ merchantId: m, mode: 'live', limit: 0 })).toEqual([]);
+    });
+
+    test('batches.listPending lists pending batches for these vehicle types, oldest first, in one mode', async () => {
+      const m = await newMerchant();
+      const car2 = batch({ merchantId: m, vehicleType: 'car', createdAt: at(20) });
+      const car1 = batch({ merchantId: m, vehicleType: 'car', createdAt: at(10) });
+      const van = batch({ merchantId: m, vehicleType: 'van', createdAt: at(5) });
+      for (const b of [
+        car2,
+        car1,
+        van,
+        batch({ merchantId: m, vehicleType: 'car', status: 'assigned', courierId: 'c_1', createdAt: at(1) }),
+        batch({ merchantId: m, vehicleType: 'car', mode: 'test', createdAt: at(2) }),
+      ]) {
+        await store.batches.insert(b);
+      }
+      expect(await store.batches.listPending({ mode: 'live', vehicleTypes: ['car'], limit: 10 })).toStrictEqual([car1, car2]);
+      expect(await store.batches.listPending({ mode: 'live', vehicleTypes: ['car', 'van'], limit: 2 })).toStrictEqual([van, car1]);
+      expect(await store.batches.listPending({ mode: 'live', vehicleTypes: [], limit: 10 })).toEqual([]);
+    });
+
+    // ---- ledger ----
+
+    test('ledger.listByMerchant lists the charges and reversals of one merchant and mode in time order', async () => {
+      const m = await newMerchant();
+      const other = await newMerchant();
+      const a = await created(order({ merchantId: m, createdAt: at(10), price: 3490 }));
+      const b = await created(order({ merchantId: m, createdAt: at(20), price: 5990 }));
+      await created(order({ merchantId: other, createdAt: at(15) }));
+      await created(order({ merchantId: m, mode: 'test', createdAt: at(16) }));
+      const reversal = ledgerEntry(a, 'reversal', at(30));
+      await store.orders.apply({
+        id: a.id,
+        from: ['new'],
+        to: 'cancelled',
+        patch: { cancellation: { reason: null, at: at(30) } },
+        event: transition(a, 'new', 'cancelled', at(30), { kind: 'merchant', id: m }),
+        ledger: reversal,
+      });
+      const entries = await store.ledger.listByMerchant({ merchantId: m, mode: 'live' });
+      expect(entries.map((e) => [e.orderId, e.kind, e.amount])).toEqual([
+        [a.id, 'charge', 3490],
+        [b.id, 'charge', 5990],
+        [a.id, 'reversal', -3490],
+      ]);
+      expect(entries[2]).toStrictEqual(reversal);
+      expect(await store.ledger.listByMerchant({ merchantId: m, mode: 'test' })).toEqual([]);
+    });
+
+    // ---- courier jobs ----
+
+    test('couriers.setStatus claims an available courier with a job and releases it only with that job id', async () => {
+      const c = courier({ status: 'available' });
+      await store.couriers.insert(c);
+      const job = { kind: 'order' as const, id: nextId('bk') };
+      const claimed = await store.couriers.setStatus({ id: c.id, status: 'busy', from: ['available'], job, updatedAt: at(10) });
+      expect(claimed).toStrictEqual({ ...c, status: 'busy', job, updatedAt: at(10) });
+      expect(await store.couriers.findById(c.id)).toStrictEqual(claimed);
+      // A second claim fails: it is busy.
+      expect(await store.couriers.setStatus({ id: c.id, status: 'busy', from: ['available'], job: { kind: 'batch', id: 'bt_1' }, updatedAt: at(11) })).toBeNull();
+      // Release with another job's id fails and changes nothing.
+      expect(await store.couriers.setStatus({ id: c.id, status: 'available', from: ['busy'], fromJobId: 'bk_other', job: null, updatedAt: at(12) })).toBeNull();
+      expect(await store.couriers.findById(c.id)).toStrictEqual(claimed);
+      const released = await store.couriers.setStatus({ id: c.id, status: 'available', from: ['busy'], fromJobId: job.id, job: null, updatedAt: at(13) });
+      expect(released).toStrictEqual({ ...c, status: 'available', job: null, updatedAt: at(13) });
+      // Without a job the job id never matches.
+      expect(await store.couriers.setStatus({ id: c.id, status: 'off_duty', fromJobId: job.id, updatedAt: at(14) })).toBeNull();
+      // Without `job`, the job is kept.
+      const busy = await store.couriers.setStatus({ id: c.id, status: 'busy', job, updatedAt: at(15) });
+      expect(await store.couriers.setStatus({ id: c.id, status: 'off_duty', updatedAt: at(16) })).toStrictEqual({
+        ...busy,
+        status: 'off_duty',
+        updatedAt: at(16),
+      });
+    });
+
+    test('couriers.insert keeps a courier’s job', async () => {
+      const c = courier({ status: 'busy', job: { kind: 'batch', id: nextId('bt') } });
+      await store.couriers.insert(c);
+      expect(await store.couriers.findById(c.id)).toStrictEqual(c);
+    });
+
+    test('couriers.setStatus: of 10 concurrent claims with different jobs exactly one wins and its job is kept', async () => {
+      const c = courier({ status: 'available' });
+      await store.couriers.insert(c);
+      const jobs = Array.from({ length: 10 }, () => ({ kind: 'order' as const, id: nextId('bk') }));
+      const results = await Promise.all(
+        jobs.map((job, i) => store.couriers.setStatus({ id: c.id, status: 'busy', from: ['available'], job, updatedAt: at(20 + i) })),
+      );
+      const winners = results.filter((r) => r !== null);
+      expect(winners).toHaveLength(1);
+      expect(await store.couriers.findById(c.id)).toStrictEqual(winners[0]);
+    });
+
+    // Last in the suite body, once every case is registered: a misspelt skip must not pass silently.
+    const unknown = Object.keys(skip).filter((caseName) => !caseNames.has(caseName));
+    if (unknown.length > 0) throw new Error(`order store contract skip list names unknown cases: ${unknown.join('; ')}`);
+  });
+}
+
+// ---- fixtures: complete, realistic records with unique ids and numbers per call ----
+
+/*
+ * Times are ISO-8601 strings from a fixed epoch in the future: a real MongoDB's TTL monitor
+ * removes idempotency keys whose expiry is in the past, which would race these cases.
+ */
+const EPOCH = Date.UTC(2099, 0, 1, 12, 0, 0);
+export const at = (seconds: number) => new Date(EPOCH + seconds * 1000).toISOString();
+const DAY = 24 * 60 * 60;
+
+let seq = 0;
+const nextId = (prefix: string) => `${prefix}_${String(++seq).padStart(6, '0')}_${randomBytes(3).toString('hex')}`;
+const hashHex = () => randomBytes(32).toString('hex');
+const ulid = monotonicFactory();
+
+/** A stop at the centre of a geohash cell (the geohash stored is the given one). */
+function stop(geohash: string, fields: Pick<Stop, 'address' | 'number' | 'instructions' | 'label'>): Stop {
+  const { latitude, longitude } = ngeohash.decode(geohash);
+  return { lat: Number(latitude.toFixed(6)), lng: Number(longitude.toFixed(6)), geohash, ...fields };
+}
+
+type OrderOverrides = Partial<Order> & { pickupGeohash?: string };
+
+/** A complete order as the domain stores it; booking ids follow creation time (ULID). */
+function order(overrides: OrderOverrides & { merchantId: string }): Order {
+  const { pickupGeohash, ...fields } = overrides;
+  const createdAt = fields.createdAt ?? at(0);
+  const pickup = stop(pickupGeohash ?? '66jcc4fm8', {
+    address: 'Av. Providencia 1234, Providencia',
+    number: '1234',
+    instructions: 'Retirar en mesón de despacho',
+    label: 'Providencia',
+  });
+  const dropoff = stop(ngeohash.encode(-33.4569, -70.5977, GEOHASH_PRECISION), {
+    address: 'Irarrázaval 3400, Ñuñoa',
+    number: '3400',
+    instructions: 'Depto 502, timbre 502',
+    label: 'Ñuñoa',
+  });
+  return {
+    id: `bk_${ulid(Date.parse(createdAt))}`,
+    mode: 'live',
+    orderNumber: generateOrderNumber(),
+    trackingNumber: generateTrackingNumber(),
+    referenceId: null,
+    ecommerceOrderId: null,
+    status: 'new',
+    pickup,
+    dropoff,
+    customer: { name: 'Camila Rojas', phone: '+56912345678', rut: '12345678-5', userId: null, isRegisteredUser: false },
+    paymentMode: 'prepaid',
+    items: [
+      { name: 'Paracetamol 500 mg x 16', quantity: 2, weight_kg: 0.1 },
+      { name: 'Alcohol gel 1 L', quantity: 1, weight_kg: 1.05, sku: 'AG-1000' },
+    ],
+    notes: 'Llamar al llegar',
+    weightKg: 1.25,
+    vehicleType: 'motorcycle',
+    price: 3490,
+    currency: 'CLP',
+    prepTimeMins: 10,
+    estimatedPickupAt: new Date(Date.parse(createdAt) + 10 * 60_000).toISOString(),
+    estimatedDeliveryAt: new Date(Date.parse(createdAt) + 32 * 60_000).toISOString(),
+    courierId: null,
+    batchId: null,
+    proof: null,
+    cancellation: null,
+    sequence: 1,
+    createdAt,
+    updatedAt: createdAt,
+    ...fields,
+  };
+}
+
+/** What the domain hands to orders.create: the order, its first event and, for live orders, the charge. */
+function creation(o: Order): { order: Order; event: OrderEvent; ledger: LedgerEntry | null; idempotency: IdempotencyRecord | null } {
+  return {
+    order: o,
+    event: { ...transition(o, null, o.status, o.createdAt, { kind: 'merchant', id: o.merchantId }), sequence: 1 },
+    ledger: o.mode === 'live' ? ledgerEntry(o, 'charge', o.createdAt, true) : null,
+    idempotency: null,
+  };
+}
+
+function transition(
+  o: Order,
+  from: OrderStatus | null,
+  to: OrderStatus,
+  when: string,
+  actor: OrderEvent['actor'],
+  reason: string | null = null,
+  location: OrderEvent['location'] = null,
+): NewOrderEvent {
+  return { id: `ev_${ulid(Date.parse(when))}`, orderId: o.id, merchantId: o.merchantId, mode: o.mode, from, to, actor, location, reason, at: when };
+}
+
+/** The creation charge has an id derived from the order, so a case can rebuild it. */
+function ledgerEntry(o: Order, kind: LedgerEntry['kind'], when: string, derived = false): LedgerEntry {
+  return {
+    id: derived ? `led_${o.id}_charge` : nextId('led'),
+    merchantId: o.merchantId,
+    mode: o.mode,
+    orderId: o.id,
+    kind,
+    amount: kind === 'charge' ? o.price : -o.price,
+    at: when,
+  };
+}
+
+function idempotency(merchantId: string, mode: Mode, key: string, orderId: string, createdAt: string): IdempotencyRecord {
+  return {
+    merchantId,
+    mode,
+    key,
+    requestHash: hashHex(),
+    orderId,
+    createdAt,
+    expiresAt: new Date(Date.parse(createdAt) + DAY * 1000).toISOString(),
+  };
+}
+
+function batch(overrides: Partial<Batch> & { merchantId: string }): Batch {
+  const createdAt = overrides.createdAt ?? at(0);
+  return {
+    id: `bt_${ulid(Date.parse(createdAt))}`,
+    mode: 'live',
+    geohashZone: '66jc',
+    vehicleType: 'car',
+    orderIds: [`bk_${ulid(Date.parse(createdAt))}`, `bk_${ulid(Date.parse(createdAt))}`, `bk_${ulid(Date.parse(createdAt))}`],
+    totalWeightKg: 7.5,
+    courierId: null,
+    status: 'pending',
+    createdAt,
+    updatedAt: createdAt,
+    ...overrides,
+  };
+}
+
+function courier(overrides: Partial<Courier> = {}): Courier {
+  return {
+    id: nextId('c'),
+    mode: 'live',
+    name: 'Pedro Soto',
+    phone: '+56987654321',
+    vehicle: 'motorcycle',
+    plate: 'AB1234',
+    tokenHash: hashHex(),
+    status: 'off_duty',
+    job: null,
+    location: { lat: -33.4372, lng: -70.6506 },
+    locationAt: at(0),
+    createdAt: at(0),
+    updatedAt: at(0),
+    ...overrides,
+  };
+}
