@@ -13,6 +13,7 @@ import { integrationRoutes } from './routes/integrations.js';
 import { storefrontRoutes } from './routes/storefront.js';
 import { orderRoutes } from './routes/orders.js';
 import { courierRoutes } from './routes/couriers.js';
+import { trackingRoutes } from './routes/tracking.js';
 
 export const BODY_LIMIT = '100kb';
 const REQUEST_ID = /^[\w.-]{1,64}$/;
@@ -82,6 +83,7 @@ export function createRestApp(container: Container, metrics: Metrics): Express {
   api.use(integrationRoutes(container));
   api.use(orderRoutes(container));
   api.use(courierRoutes(container));
+  api.use(trackingRoutes(container));
   app.use('/api/v1', api);
 
   app.use(notFoundHandler());

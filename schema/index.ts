@@ -6,6 +6,7 @@ import './admin.js';
 import './quotes.js';
 import './orders.js';
 import './couriers.js';
+import './realtime.js';
 
 let schema: GraphQLSchema | undefined;
 

@@ -29,6 +29,7 @@ import { createOrderService } from './domain/orders/service.js';
 import { createDeliveryService } from './domain/orders/delivery.js';
 import { createCourierService } from './domain/couriers.js';
 import { createBatchService } from './domain/batches.js';
+import { createTrackingService } from './domain/tracking.js';
 
 export const SERVICE_NAME = 'express-delivery';
 export const API_VERSION = 'v1.2.0';
@@ -115,6 +116,7 @@ function buildServices(deps: {
     delivery,
     couriers: createCourierService({ store, geoIndex, dispatch, orders, delivery, bus, clock }),
     batches: createBatchService({ store, dispatch, orders, bus, clock, ids, tariff }),
+    tracking: createTrackingService({ store }),
     auth: createAuthService({ store, adminToken: config.adminToken }),
     merchants: createMerchantService({ store, clock }),
     admin: createAdminService({ store, clock, ids, secretBox }),

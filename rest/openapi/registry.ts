@@ -52,6 +52,13 @@ registry.registerComponent('securitySchemes', 'storefrontShopDomain', {
   name: 'X-Shopify-Shop-Domain',
   description: 'The shop host name; must be the storefront_domain set in the merchant settings. Goes with X-Shopify-Hmac-Sha256.',
 });
+// The courier app authenticates with the courier's own token, never a merchant key.
+registry.registerComponent('securitySchemes', 'courierToken', {
+  type: 'http',
+  scheme: 'bearer',
+  bearerFormat: 'Courier token',
+  description: 'Authorization: Bearer ct_… — the token an admin issued to the courier; its mode (live or sandbox) is the courier\'s.',
+});
 
 const RATE_LIMIT_HEADERS = {
   'RateLimit-Limit': 'Requests allowed per minute for this API key (per client IP on public endpoints).',
@@ -109,7 +116,7 @@ const testModeHeaders = z.object({
  * `apiKeyOrStorefrontHmac`: an API key, or the storefront platform's signature headers
  * (X-Shopify-Hmac-Sha256 over the raw body + X-Shopify-Shop-Domain).
  */
-export type EndpointAuth = 'public' | 'apiKey' | 'apiKeyOrStorefrontHmac';
+export type EndpointAuth = 'public' | 'apiKey' | 'apiKeyOrStorefrontHmac' | 'courierToken';
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 export interface EndpointResponse {
@@ -137,8 +144,12 @@ export interface EndpointSpec {
   body?: ZodType;
   /** Shown as the request example (domain schemas carry no OpenAPI metadata of their own). */
   bodyExample?: Record<string, unknown>;
+  /** Default true; false when the body may be left out (e.g. an optional cancellation reason). */
+  bodyRequired?: boolean;
   query?: ZodObject;
   params?: ZodObject;
+  /** Request headers of the endpoint's own (e.g. idempotency-key), beside X-Test-Mode. */
+  headers?: ZodObject;
   /** Success (and other non-error) responses by status. */
   responses: Record<number, EndpointResponse>;
   /** Domain error codes this endpoint returns beyond the standard ones. */
@@ -166,6 +177,9 @@ export function registerEndpoint(spec: EndpointSpec): void {
   const errors = errorResponses(errorCodesOf(spec, rateLimited), rateLimited, spec.errorSchema ?? errorResponseSchema);
   const clash = Object.keys(spec.responses).find((status) => status in errors);
   if (clash) throw new Error(`OpenAPI: ${key} documents ${clash} both as a response and as an error status`);
+  // X-Test-Mode goes with merchant keys only; a courier token carries its own mode.
+  const keyed = spec.auth === 'apiKey' || spec.auth === 'apiKeyOrStorefrontHmac';
+  const headers = keyed ? testModeHeaders.extend(spec.headers?.shape ?? {}) : spec.headers;
   const route: RouteConfig = {
     method: spec.method,
     path,
@@ -176,11 +190,11 @@ export function registerEndpoint(spec: EndpointSpec): void {
     security: SECURITY[spec.auth],
     request: {
       ...(spec.body && {
-        body: { required: true, content: { 'application/json': { schema: spec.body, ...(spec.bodyExample && { example: spec.bodyExample }) } } },
+        body: { required: spec.bodyRequired ?? true, content: { 'application/json': { schema: spec.body, ...(spec.bodyExample && { example: spec.bodyExample }) } } },
       }),
       ...(spec.query && { query: documentedQuery(spec.query) }),
       ...(spec.params && { params: spec.params }),
-      ...(spec.auth !== 'public' && { headers: testModeHeaders }),
+      ...(headers && { headers }),
     },
     responses: {
       ...Object.fromEntries(Object.entries(spec.responses).map(([status, r]) => [status, successResponse(r, rateLimited)])),
@@ -196,6 +210,7 @@ const SECURITY: Record<EndpointAuth, SecurityRequirements> = {
   public: [],
   apiKey: API_KEY_SECURITY,
   apiKeyOrStorefrontHmac: [...API_KEY_SECURITY, { storefrontHmac: [], storefrontShopDomain: [] }],
+  courierToken: [{ courierToken: [] }],
 };
 
 /**
@@ -229,7 +244,8 @@ export function errorCodesOf(spec: EndpointSpec, rateLimited = spec.rateLimited 
   }
   if (spec.body || spec.query || spec.params) codes.add('VALIDATION_ERROR');
   if (spec.auth === 'apiKeyOrStorefrontHmac') codes.add('INVALID_SIGNATURE');
-  if (spec.auth !== 'public') {
+  if (spec.auth === 'courierToken') codes.add('INVALID_COURIER_TOKEN');
+  else if (spec.auth !== 'public') {
     codes.add('INVALID_API_KEY');
     codes.add('TEST_MODE_MISMATCH');
     const access = spec.access ?? 'operate';

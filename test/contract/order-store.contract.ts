@@ -565,6 +565,20 @@ export function describeOrderStoreContract(name: string, makeStore: () => Promis
       expect(await store.batches.update({ id: 'bt_unknown', from: ['pending'], patch: { status: 'assigned' }, updatedAt: at(1) })).toBeNull();
     });
 
+    test('batches.update treats a patch field given as undefined as absent', async () => {
+      const m = await newMerchant();
+      const b = batch({ merchantId: m, status: 'assigned', courierId: 'c_3' });
+      await store.batches.insert(b);
+      const result = await store.batches.update({
+        id: b.id,
+        from: ['assigned'],
+        patch: { status: 'completed', courierId: undefined, orderIds: undefined },
+        updatedAt: at(75),
+      });
+      expect(result).toStrictEqual({ ...b, status: 'completed', updatedAt: at(75) });
+      expect(await store.batches.findById(b.id)).toStrictEqual(result);
+    });
+
     test('batches.update: of 10 concurrent claims from pending exactly one wins', async () => {
       const m = await newMerchant();
       const b = batch({ merchantId: m });

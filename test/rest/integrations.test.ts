@@ -52,9 +52,11 @@ function expectError(res: Res, status: number, code: string): void {
   expect(res.body).toMatchObject({ success: false, error: { code, message: expect.any(String) } });
 }
 
+/** The body matches its OpenAPI response schema, and has no key the schema leaves out (zod would strip it). */
 function expectWireShape(schema: z.ZodType, body: unknown): void {
   const parsed = schema.safeParse(body);
   expect(parsed.success ? [] : parsed.error.issues).toEqual([]);
+  expect(parsed.data).toStrictEqual(body);
 }
 
 const hmacOf = (secret: string, raw: string | Buffer) => createHmac('sha256', secret).update(raw).digest('base64');

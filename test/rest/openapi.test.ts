@@ -10,6 +10,10 @@ import { buildOpenApiDocument } from '../../rest/openapi/document.js';
 import { healthSchema, merchantMeResponseSchema, merchantSettingsUpdatedSchema } from '../../rest/openapi/responses.js';
 import { ERROR_CODES } from '../../src/domain/errors.js';
 import { merchantSettingsInputSchema, merchantSettingsPatchSchema } from '../../src/domain/merchants.js';
+import { erpRateSchema } from '../../src/domain/integrations/erp.js';
+import { pluginQuoteSchema } from '../../src/domain/integrations/plugin.js';
+import { carrierServiceRequestSchema } from '../../src/domain/integrations/storefront.js';
+import { quoteRequestSchema } from '../../src/domain/quotes.js';
 import { createMetrics } from '../../src/metrics.js';
 import { api, startTestApp, type MerchantCredentials, type TestApp } from '../helpers/app.js';
 
@@ -145,6 +149,30 @@ describe('OpenAPI document and reference page', () => {
     expect(bodyOf('post', '/merchants/settings')).toBe(merchantSettingsInputSchema);
     expect(bodyOf('patch', '/merchants/settings')).toBe(merchantSettingsPatchSchema);
     expect(doc.paths['/merchants/settings'].patch.requestBody.content['application/json'].schema.required).toEqual(['prep_time_mins']);
+    expect(bodyOf('post', '/shipping/quote')).toBe(quoteRequestSchema);
+    expect(bodyOf('post', '/plugin/shipping-quote')).toBe(pluginQuoteSchema);
+    expect(bodyOf('post', '/storefront/carrier-service')).toBe(carrierServiceRequestSchema);
+    expect(bodyOf('post', '/erp/rate-shipment')).toBe(erpRateSchema);
+    // Both request forms: destination is a string, {lat, lng} or an Address; only destination is required.
+    const quoteBody = doc.paths['/shipping/quote'].post.requestBody.content['application/json'].schema;
+    expect(quoteBody.required).toEqual(['destination']);
+    expect(quoteBody.properties.destination.anyOf.map((s: { type: string }) => s.type)).toEqual(['string', 'object', 'object']);
+  });
+
+  it('documents the storefront signature as an alternative to the API key, with its query', () => {
+    const op = doc.paths['/storefront/carrier-service'].post;
+    expect(op.security).toEqual([{ bearerAuth: [] }, { apiKeyHeader: [] }, { storefrontHmac: [], storefrontShopDomain: [] }]);
+    expect(doc.components.securitySchemes.storefrontHmac).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-Shopify-Hmac-Sha256' });
+    expect(doc.components.securitySchemes.storefrontShopDomain).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-Shopify-Shop-Domain' });
+    const query = Object.fromEntries(op.parameters.filter((p: { in: string }) => p.in === 'query').map((p: { name: string; schema: unknown }) => [p.name, p.schema]));
+    expect(query).toEqual({ prep_time_mins: { type: 'integer', minimum: 0, maximum: 240 }, mode: { type: 'string', enum: ['live', 'test'] } });
+    expect(op.responses['401'].description).toContain('INVALID_SIGNATURE');
+    expect(doc.paths['/shipping/quote'].post.responses['401'].description).not.toContain('INVALID_SIGNATURE');
+    // Integration endpoints answer 403 while the integration awaits approval.
+    for (const path of ['/plugin/shipping-quote', '/storefront/carrier-service', '/erp/rate-shipment']) {
+      expect(doc.paths[path].post.responses['403'].description, path).toContain('INTEGRATION_IN_REVIEW');
+    }
+    expect(doc.paths['/erp/rate-shipment'].post.responses['400'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErpRateFailure' });
   });
 
   it('shows request examples that the domain schemas accept', () => {

@@ -91,7 +91,9 @@ export function createSqliteOrderRepository(db: SqliteDatabase): OrderRepository
   const apply = db.transaction((options: Parameters<OrderRepository['apply']>[0]): Order | null => {
     const current = parseOrder(byId.get(options.id));
     if (!current || !options.from.includes(current.status)) return null;
-    const next: Order = { ...current, ...options.patch };
+    // A field given as undefined is absent from the patch (it must not erase the stored value).
+    const patch = Object.fromEntries(Object.entries(options.patch ?? {}).filter(([, value]) => value !== undefined));
+    const next: Order = { ...current, ...patch };
     if (options.to) next.status = options.to;
     if (options.event) {
       next.sequence = current.sequence + 1;
@@ -133,9 +135,12 @@ export function createSqliteOrderRepository(db: SqliteDatabase): OrderRepository
         where.push(`status IN (${statuses.map((_, i) => `@s${i}`).join(', ')})`);
         statuses.forEach((s, i) => (params[`s${i}`] = s));
       }
-      if (createdFrom) (where.push('created_at >= @createdFrom'), (params.createdFrom = createdFrom));
-      if (createdTo) (where.push('created_at < @createdTo'), (params.createdTo = createdTo));
-      if (after) (where.push('id < @after'), (params.after = after));
+      const optional = { createdFrom: 'created_at >= @createdFrom', createdTo: 'created_at < @createdTo', after: 'id < @after' };
+      for (const [name, value] of Object.entries({ createdFrom, createdTo, after })) {
+        if (!value) continue;
+        where.push(optional[name as keyof typeof optional]);
+        params[name] = value;
+      }
       const sql = `SELECT doc FROM orders WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT @limit`;
       return db.prepare<Record<string, unknown>, DocRow>(sql).all(params).map((r) => JSON.parse(r.doc) as Order);
     },

@@ -1,0 +1,23 @@
+import type { TrackingView } from '../../src/domain/tracking.js';
+
+/** The spec's tracking response (reference, status, driver{name, phone, location}) plus ETA and timeline. */
+export function presentTracking(view: TrackingView) {
+  return {
+    reference: view.reference,
+    tracking_number: view.trackingNumber,
+    status: view.status,
+    is_test: view.isTest,
+    estimated_pickup_time: view.estimatedPickupAt,
+    estimated_delivery_time: view.estimatedDeliveryAt,
+    pickup: view.pickup,
+    dropoff: view.dropoff,
+    driver: view.driver && {
+      name: view.driver.name,
+      phone: view.driver.phone,
+      vehicle_type: view.driver.vehicleType,
+      vehicle_plate: view.driver.vehiclePlate,
+      location: view.driver.location,
+    },
+    timeline: view.timeline,
+  };
+}
