@@ -14,6 +14,7 @@ import { storefrontRoutes } from './routes/storefront.js';
 import { orderRoutes } from './routes/orders.js';
 import { courierRoutes } from './routes/couriers.js';
 import { trackingRoutes } from './routes/tracking.js';
+import { sandboxRoutes } from './routes/sandbox.js';
 
 export const BODY_LIMIT = '100kb';
 const REQUEST_ID = /^[\w.-]{1,64}$/;
@@ -84,6 +85,7 @@ export function createRestApp(container: Container, metrics: Metrics): Express {
   api.use(orderRoutes(container));
   api.use(courierRoutes(container));
   api.use(trackingRoutes(container));
+  api.use(sandboxRoutes(container));
   app.use('/api/v1', api);
 
   app.use(notFoundHandler());

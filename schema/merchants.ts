@@ -26,6 +26,7 @@ const SettingsRef = builder.objectRef<Merchant>('MerchantSettings').implement({
     integrationPlatform: t.field({ type: IntegrationEnum, nullable: true, resolve: (m) => m.settings.integrationPlatform }),
     webhookPayloadShape: t.field({ type: PayloadShapeEnum, resolve: (m) => m.settings.webhookPayloadShape }),
     webhookCourierLocation: t.boolean({ resolve: (m) => m.settings.webhookCourierLocation }),
+    sandboxSpeed: t.float({ nullable: true, resolve: (m) => m.settings.sandboxSpeed ?? null }),
   }),
 });
 
@@ -79,6 +80,7 @@ const SettingsInput = builder.inputType('MerchantSettingsInput', {
     integrationPlatform: t.field({ type: IntegrationEnum }),
     webhookPayloadShape: t.field({ type: PayloadShapeEnum }),
     webhookCourierLocation: t.boolean(),
+    sandboxSpeed: t.float(),
   }),
 });
 
@@ -97,6 +99,7 @@ builder.mutationFields((t) => ({
         integration_platform: input.integrationPlatform,
         webhook_payload_shape: input.webhookPayloadShape,
         webhook_courier_location: input.webhookCourierLocation,
+        sandbox_speed: input.sandboxSpeed,
       };
       const defined = Object.fromEntries(Object.entries(wire).filter(([, v]) => v !== undefined));
       return ctx.container.services.merchants.updateMerchantSettings({ merchantId: merchant.id, input: defined });

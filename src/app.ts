@@ -6,10 +6,14 @@ import { createMetrics } from './metrics.js';
 import { createRestApp } from '../rest/app.js';
 import { createGraphQLServer } from '../schema/yoga.js';
 import { attachGraphQLWebSocket } from '../realtime/graphql-ws.js';
+import { attachTrackingSockets, type TrackingSockets } from '../realtime/tracking-socket.js';
+import { startSandboxSimulator } from './sandbox-runner.js';
 
 export interface App {
   container: Container;
   server: Server;
+  /** The public live tracking sockets (stats for metrics and tests). */
+  trackingSockets: TrackingSockets;
   /** Listens on config.port (0 picks a free port) and resolves with the bound address. */
   start(): Promise<{ port: number; url: string }>;
   /** Stops accepting, drains open requests and sockets (up to the grace period), then closes adapters. */
@@ -37,18 +41,23 @@ export async function buildApp(options: { config?: Config; overrides?: Container
   server.requestTimeout = 30_000;
 
   const graphqlWs = attachGraphQLWebSocket({ container, maxPayload: 100 * 1024 });
+  const trackingSockets = attachTrackingSockets({ container });
   server.on('upgrade', (req, socket: Socket, head) => {
     if (graphqlWs.handles(req.url ?? '')) {
       graphqlWs.wss.handleUpgrade(req, socket, head, (ws) => graphqlWs.wss.emit('connection', ws, req));
+    } else if (trackingSockets.handles(req.url ?? '')) {
+      trackingSockets.handleUpgrade(req, socket, head);
     } else {
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
     }
   });
 
+  let simulator: { stop(): void } | null = null;
   let stopping: Promise<void> | null = null;
   return {
     container,
     server,
+    trackingSockets,
     start: () =>
       new Promise((resolve, reject) => {
         server.once('error', reject);
@@ -56,14 +65,21 @@ export async function buildApp(options: { config?: Config; overrides?: Container
           const { port } = server.address() as AddressInfo;
           if (!config.publicBaseUrlGiven) config.publicBaseUrl = `http://localhost:${port}`;
           container.logger.info({ port, store: container.store.kind, redis: Boolean(container.redis) }, 'listening');
-          resolve({ port, url: `http://127.0.0.1:${port}` });
+          startSandboxSimulator(container).then(
+            (started) => {
+              simulator = started;
+              resolve({ port, url: `http://127.0.0.1:${port}` });
+            },
+            reject,
+          );
         });
       }),
     stop: () =>
       (stopping ??= (async () => {
+        simulator?.stop();
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
-        await graphqlWs.close();
+        await Promise.all([graphqlWs.close(), trackingSockets.close()]);
         const grace = new Promise<void>((resolve) => setTimeout(resolve, config.shutdownGraceMs).unref());
         await Promise.race([closed, grace]);
         server.closeAllConnections();

@@ -22,6 +22,7 @@ import type { Store } from './ports/store.js';
 import type { EventBus } from './ports/event-bus.js';
 import type { CourierGeoIndex } from './ports/geo-index.js';
 import { createMemoryEventBus } from './adapters/event-bus/memory.js';
+import { createRedisEventBus } from './adapters/event-bus/redis.js';
 import { createMemoryGeoIndex } from './adapters/geo-index/memory.js';
 import { createRedisGeoIndex } from './adapters/geo-index/redis.js';
 import { createDispatchService } from './domain/dispatch.js';
@@ -30,6 +31,7 @@ import { createDeliveryService } from './domain/orders/delivery.js';
 import { createCourierService } from './domain/couriers.js';
 import { createBatchService } from './domain/batches.js';
 import { createTrackingService } from './domain/tracking.js';
+import { createSandboxService } from './domain/sandbox.js';
 
 export const SERVICE_NAME = 'express-delivery';
 export const API_VERSION = 'v1.2.0';
@@ -77,7 +79,17 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
     ? createNominatimGeocoder({ baseUrl: config.geocoderUrl, fallback: gazetteer, logger })
     : gazetteer;
 
-  const bus = createMemoryEventBus();
+  const redisBus = config.redisUrl ? createRedisEventBus({ url: config.redisUrl, channel: 'exd:bus', logger }) : null;
+  const bus: EventBus = redisBus ?? createMemoryEventBus();
+  if (redisBus) {
+    probes.push({
+      name: 'bus',
+      optional: true,
+      check: async () => {
+        if (!redisBus.stats().connected) throw new Error('event bus not subscribed');
+      },
+    });
+  }
   const geoIndex = redis ? createRedisGeoIndex({ redis, keyPrefix: 'geo:couriers' }) : createMemoryGeoIndex();
 
   const services = buildServices({ config, store, clock, ids, masterKey, probes, geocoder, bus, geoIndex });
@@ -110,11 +122,13 @@ function buildServices(deps: {
   const dispatch = createDispatchService({ store, geoIndex, bus, clock, ids, tariff });
   const orders = createOrderService({ store, geocoder, quotes, dispatch, bus, clock, ids, tariff });
   const delivery = createDeliveryService({ store, orders, bus, clock });
+  const couriers = createCourierService({ store, geoIndex, dispatch, orders, delivery, bus, clock });
   return {
     dispatch,
     orders,
     delivery,
-    couriers: createCourierService({ store, geoIndex, dispatch, orders, delivery, bus, clock }),
+    couriers,
+    sandbox: createSandboxService({ store, couriers, dispatch, orders, clock, ids, tariff }),
     batches: createBatchService({ store, dispatch, orders, bus, clock, ids, tariff }),
     tracking: createTrackingService({ store }),
     auth: createAuthService({ store, adminToken: config.adminToken }),

@@ -6,6 +6,8 @@ import './paths/health.js';
 import './paths/merchants.js';
 import './paths/quotes.js';
 import './paths/integrations.js';
+import './paths/orders.js';
+import './paths/couriers.js';
 
 export type OpenAPIDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
 
@@ -15,6 +17,8 @@ export const API_VERSION = '1.2.0';
 const TAGS = [
   { name: 'Merchants', description: 'The calling merchant: profile and settings.' },
   { name: 'Quotes', description: 'Prices and estimated times for a delivery.' },
+  { name: 'Orders', description: 'Orders: creation (idempotent), details by any identifier, history, cancellation, proof of delivery, consolidation.' },
+  { name: 'Couriers', description: 'The courier app (courier token): duty, positions, moving an order through its states, delivery.' },
   { name: 'Integrations', description: 'Rate endpoints called by shop plugins, storefront platforms and ERPs; each needs the integration approved.' },
   { name: 'Health', description: 'Liveness and dependency checks.' },
   { name: 'Documentation', description: 'This document and its browsable reference.' },

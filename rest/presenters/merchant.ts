@@ -8,6 +8,7 @@ export function presentSettings(m: Merchant) {
     integration_platform: m.settings.integrationPlatform,
     webhook_payload_shape: m.settings.webhookPayloadShape,
     webhook_courier_location: m.settings.webhookCourierLocation,
+    sandbox_speed: m.settings.sandboxSpeed ?? null,
   };
 }
 

@@ -23,6 +23,7 @@ const settingsFields = {
   integration_platform: z.enum(INTEGRATION_NAMES).nullable().optional(),
   webhook_payload_shape: z.enum(['event', 'flat']).optional(),
   webhook_courier_location: z.boolean().optional(),
+  sandbox_speed: z.number().min(1).max(1000).nullable().optional(),
 };
 
 /** POST /merchants/settings: any subset of the known settings, nothing else. */
@@ -41,6 +42,7 @@ export const DEFAULT_SETTINGS: MerchantSettings = {
   integrationPlatform: null,
   webhookPayloadShape: 'event',
   webhookCourierLocation: false,
+  sandboxSpeed: null,
 };
 
 export type MerchantService = ReturnType<typeof createMerchantService>;
@@ -67,6 +69,7 @@ export function createMerchantService(deps: { store: Store; clock: Clock }) {
       ...(input.integration_platform !== undefined && { integrationPlatform: input.integration_platform }),
       ...(input.webhook_payload_shape !== undefined && { webhookPayloadShape: input.webhook_payload_shape }),
       ...(input.webhook_courier_location !== undefined && { webhookCourierLocation: input.webhook_courier_location }),
+      ...(input.sandbox_speed !== undefined && { sandboxSpeed: input.sandbox_speed }),
     };
     const patch = { settings, ...(input.address !== undefined && { address: input.address }) };
     const updated = await store.merchants.update(options.merchantId, patch, clock.now().toISOString());

@@ -26,6 +26,8 @@ export interface MerchantSettings {
   integrationPlatform: IntegrationName | null;
   webhookPayloadShape: WebhookPayloadShape;
   webhookCourierLocation: boolean;
+  /** Sandbox simulator speed multiplier for this merchant's test orders; null uses the configured default. */
+  sandboxSpeed: number | null;
 }
 
 export interface Merchant {

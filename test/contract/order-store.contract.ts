@@ -47,7 +47,7 @@ export function describeOrderStoreContract(name: string, makeStore: () => Promis
         status: 'active',
         address: 'Av. Providencia 1234, Providencia',
         integrations: { plugin: 'approved', storefront: 'approved', erp: 'pending_approval' },
-        settings: { prepTimeMins: 10, storefrontDomain: null, integrationPlatform: null, webhookPayloadShape: 'event', webhookCourierLocation: false },
+        settings: { prepTimeMins: 10, storefrontDomain: null, integrationPlatform: null, webhookPayloadShape: 'event', webhookCourierLocation: false, sandboxSpeed: null },
         rateLimitPerMin: null,
         createdAt: at(0),
         updatedAt: at(0),

@@ -532,7 +532,7 @@ function merchantBundle(overrides: Partial<Merchant> = {}): NewMerchantBundle {
     status: 'active',
     address: 'Av. Providencia 1234, Providencia',
     integrations: { plugin: 'pending_approval', storefront: 'approved', erp: 'rejected' },
-    settings: { prepTimeMins: 5, storefrontDomain: null, integrationPlatform: null, webhookPayloadShape: 'event', webhookCourierLocation: false },
+    settings: { prepTimeMins: 5, storefrontDomain: null, integrationPlatform: null, webhookPayloadShape: 'event', webhookCourierLocation: false, sandboxSpeed: null },
     rateLimitPerMin: null,
     createdAt: at(0),
     updatedAt: at(0),

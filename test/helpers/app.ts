@@ -40,6 +40,7 @@ export async function startTestApp(
     ADMIN_TOKEN,
     LOG_LEVEL: 'silent',
     SEED_DEMO: 'false',
+    SANDBOX_SIMULATOR: 'false',
     SHUTDOWN_GRACE_MS: '2000',
     ...options.env,
   });

@@ -1,0 +1,226 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocket, WebSocketServer } from 'ws';
+import { presentTracking } from '../rest/presenters/tracking.js';
+import type { Container } from '../src/container.js';
+import { isAppError } from '../src/domain/errors.js';
+import type { Order } from '../src/domain/types.js';
+import { clientIpOf } from './client-ip.js';
+
+const LIVE_PATH = /^\/api\/v1\/tracking\/([^/?#]{1,64})\/live\/?(?:\?.*)?$/;
+/** Customers' pages send nothing; anything bigger than this closes the socket (1009). */
+const MAX_CLIENT_PAYLOAD = 256;
+const CLOSE_GRACE_MS = 1000;
+
+export const TRACKING_CLOSE = {
+  shuttingDown: 1001,
+  internalError: 1011,
+  serverBusy: 1013,
+  notFound: 4404,
+  tooManyConnections: 4429,
+} as const;
+
+interface TrackingClient {
+  ws: WebSocket;
+  ip: string;
+  reference: string;
+  orderId: string | null;
+  /** False until the client's first snapshot is sent: nothing is pushed before it. */
+  ready: boolean;
+  /** Answered the last ping. */
+  alive: boolean;
+}
+
+export type TrackingSockets = ReturnType<typeof attachTrackingSockets>;
+
+const frame = (message: object) => Buffer.from(JSON.stringify(message));
+
+/**
+ * The customer pages' live socket at /api/v1/tracking/{reference}/live: a snapshot of the public
+ * view, then small JSON messages — `status` on every status change (followed by a fresh snapshot)
+ * and `position` for each courier report. One bus subscription feeds every socket, indexed by
+ * order. A socket whose send buffer passes the soft limit skips positions; past the hard limit, or
+ * silent for a heartbeat, it is terminated, so a slow or dead client never holds up the others.
+ */
+export function attachTrackingSockets(options: { container: Container }) {
+  const { container } = options;
+  const { tracking } = container.services;
+  const limits = container.config.tracking;
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_PAYLOAD, perMessageDeflate: false, clientTracking: false });
+  const clients = new Set<TrackingClient>();
+  const byOrder = new Map<string, Set<TrackingClient>>();
+  const connectionsPerIp = new Map<string, number>();
+  const snapshotQueues = new Map<string, Promise<void>>();
+  const counters = { droppedPositions: 0, closedSlow: 0, closedDead: 0 };
+  let connections = 0;
+  let closing = false;
+
+  function deliver(client: TrackingClient, data: Buffer, droppable: boolean): void {
+    const { ws } = client;
+    if (ws.readyState !== WebSocket.OPEN) return;
+    if (ws.bufferedAmount > limits.hardBufferBytes) {
+      counters.closedSlow++;
+      ws.terminate();
+    } else if (droppable && ws.bufferedAmount > limits.softBufferBytes) {
+      counters.droppedPositions++;
+    } else {
+      ws.send(data, { binary: false });
+    }
+  }
+
+  /** Snapshots of one order are fetched and sent in order; `only` is a new client's first one. */
+  function queueSnapshot(orderId: string, only?: TrackingClient): void {
+    const run = async () => {
+      const targets = only ? [only] : [...(byOrder.get(orderId) ?? [])].filter((c) => c.ready);
+      if (targets.length === 0) return;
+      const view = await tracking.getTracking({ reference: targets[0]!.reference });
+      const body = presentTracking(view);
+      const frames = new Map<string, Buffer>();
+      for (const client of targets) {
+        let data = frames.get(client.reference);
+        if (!data) frames.set(client.reference, (data = frame({ type: 'snapshot', tracking: { ...body, reference: client.reference } })));
+        deliver(client, data, false);
+        client.ready = true;
+      }
+    };
+    const next = (snapshotQueues.get(orderId) ?? Promise.resolve())
+      .then(run)
+      .catch((error: unknown) => container.logger.warn({ err: (error as Error).message, orderId }, 'tracking snapshot failed'))
+      .finally(() => {
+        if (snapshotQueues.get(orderId) === next) snapshotQueues.delete(orderId);
+      });
+    snapshotQueues.set(orderId, next);
+  }
+
+  const unsubscribe = container.bus.subscribe((message) => {
+    if (message.type === 'order.status_changed') {
+      const watchers = byOrder.get(message.orderId);
+      if (!watchers) return;
+      const data = frame({ type: 'status', status: message.status, at: message.at });
+      for (const client of watchers) if (client.ready) deliver(client, data, false);
+      queueSnapshot(message.orderId);
+    } else if (message.type === 'courier.position') {
+      let data: Buffer | undefined;
+      for (const orderId of message.orderIds) {
+        const watchers = byOrder.get(orderId);
+        if (!watchers) continue;
+        data ??= frame({ type: 'position', lat: message.location.lat, lng: message.location.lng, at: message.at });
+        for (const client of watchers) if (client.ready) deliver(client, data, true);
+      }
+    }
+  });
+
+  const heartbeat = setInterval(() => {
+    for (const client of clients) {
+      if (client.ws.readyState !== WebSocket.OPEN) continue;
+      if (!client.alive) {
+        counters.closedDead++;
+        client.ws.terminate();
+      } else {
+        client.alive = false;
+        client.ws.ping();
+      }
+    }
+  }, limits.heartbeatMs);
+  heartbeat.unref();
+
+  function watch(client: TrackingClient, order: Order): void {
+    client.orderId = order.id;
+    let watchers = byOrder.get(order.id);
+    if (!watchers) byOrder.set(order.id, (watchers = new Set()));
+    watchers.add(client);
+    queueSnapshot(order.id, client);
+  }
+
+  function forget(client: TrackingClient): void {
+    clients.delete(client);
+    if (!client.orderId) return;
+    const watchers = byOrder.get(client.orderId);
+    watchers?.delete(client);
+    if (watchers?.size === 0) byOrder.delete(client.orderId);
+  }
+
+  async function admit(client: TrackingClient): Promise<void> {
+    const decision = await container.rateLimiter.consume({ key: `ip:${client.ip}`, limitPerMin: container.config.publicRateLimitPerMin });
+    if (!decision.allowed) return client.ws.close(TRACKING_CLOSE.tooManyConnections, 'rate limited');
+    let order: Order;
+    try {
+      order = await tracking.findTrackedOrder(client.reference);
+    } catch (error) {
+      if (isAppError(error) && error.code === 'ORDER_NOT_FOUND') return client.ws.close(TRACKING_CLOSE.notFound, 'unknown tracking reference');
+      throw error;
+    }
+    if (client.ws.readyState === WebSocket.OPEN) watch(client, order);
+  }
+
+  /** Takes a connection slot for the raw socket; freed when it closes, upgraded or not. */
+  function reserve(socket: Duplex, ip: string): void {
+    connections++;
+    connectionsPerIp.set(ip, (connectionsPerIp.get(ip) ?? 0) + 1);
+    socket.once('close', () => {
+      connections--;
+      const left = (connectionsPerIp.get(ip) ?? 1) - 1;
+      if (left > 0) connectionsPerIp.set(ip, left);
+      else connectionsPerIp.delete(ip);
+    });
+  }
+
+  function refuse(req: IncomingMessage, socket: Duplex, head: Buffer, code: number, reason: string): void {
+    wss.handleUpgrade(req, socket, head, (ws) => ws.close(code, reason));
+  }
+
+  return {
+    handles: (url: string) => LIVE_PATH.test(url),
+
+    handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+      if (closing) return void socket.destroy();
+      let reference: string;
+      try {
+        reference = decodeURIComponent(LIVE_PATH.exec(req.url ?? '')?.[1] ?? '');
+      } catch {
+        reference = '';
+      }
+      const ip = clientIpOf(req);
+      if (connections >= limits.maxSockets) return refuse(req, socket, head, TRACKING_CLOSE.serverBusy, 'too many connections');
+      if ((connectionsPerIp.get(ip) ?? 0) >= limits.maxSocketsPerIp) {
+        return refuse(req, socket, head, TRACKING_CLOSE.tooManyConnections, 'too many connections from this address');
+      }
+      reserve(socket, ip);
+      wss.handleUpgrade(req, socket, head, (ws) => {
+        const client: TrackingClient = { ws, ip, reference, orderId: null, ready: false, alive: true };
+        clients.add(client);
+        ws.on('pong', () => (client.alive = true));
+        ws.on('error', () => ws.terminate());
+        ws.on('close', () => forget(client));
+        admit(client).catch((error: unknown) => {
+          container.logger.warn({ err: (error as Error).message }, 'tracking socket not admitted');
+          ws.close(TRACKING_CLOSE.internalError, 'try again later');
+        });
+      });
+    },
+
+    stats: () => ({ sockets: clients.size, watchedOrders: byOrder.size, ...counters }),
+
+    /** Closes every socket with 1001 (terminating those that do not answer) and stops the fan-out. */
+    async close(): Promise<void> {
+      closing = true;
+      clearInterval(heartbeat);
+      unsubscribe();
+      await Promise.all(
+        [...clients].map(
+          ({ ws }) =>
+            new Promise<void>((resolve) => {
+              if (ws.readyState === WebSocket.CLOSED) return resolve();
+              const timer = setTimeout(() => ws.terminate(), CLOSE_GRACE_MS);
+              ws.once('close', () => {
+                clearTimeout(timer);
+                resolve();
+              });
+              ws.close(TRACKING_CLOSE.shuttingDown, 'server shutting down');
+            }),
+        ),
+      );
+      wss.close();
+    },
+  };
+}

@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import { courierReleaseSchema, courierStatusSchema, dutySchema, positionSchema } from '../../../src/domain/couriers.js';
+import { deliverOrderSchema } from '../../../src/domain/orders/schemas.js';
+import { registerEndpoint } from '../registry.js';
+import {
+  courierArrivalsResponseSchema,
+  courierOrdersResponseSchema,
+  courierResponseSchema,
+  deliveryConfirmedResponseSchema,
+  orderStatusResponseSchema,
+} from '../responses-orders.js';
+
+const ownOrder = z.object({
+  id: z.string().openapi({ description: 'The booking_id of one of your own orders; any other order is 404.', example: 'bk_01JHX3Z6Q8R2V4N7W9Y1A3C5E7' }),
+});
+
+const TAG = ['Couriers'];
+
+registerEndpoint({
+  method: 'get',
+  path: '/couriers/me',
+  operationId: 'getCourierProfile',
+  summary: 'The calling courier: profile, duty status, position and current job',
+  tags: TAG,
+  auth: 'courierToken',
+  responses: { 200: { description: 'The courier', schema: courierResponseSchema } },
+});
+
+registerEndpoint({
+  method: 'get',
+  path: '/couriers/me/orders',
+  operationId: 'listCourierOrders',
+  summary: "The orders of the courier's current job (one order, or a batch)",
+  tags: TAG,
+  auth: 'courierToken',
+  responses: { 200: { description: 'Active orders', schema: courierOrdersResponseSchema } },
+});
+
+registerEndpoint({
+  method: 'post',
+  path: '/couriers/me/duty',
+  operationId: 'setCourierDuty',
+  summary: 'Go on or off duty',
+  description: 'On duty, the courier takes queued work it can carry at once (a pending batch first); off duty is refused (409 CONFLICT) while busy.',
+  tags: TAG,
+  auth: 'courierToken',
+  body: dutySchema,
+  bodyExample: { on_duty: true },
+  responses: { 200: { description: 'The courier after the change', schema: courierResponseSchema } },
+  errors: ['CONFLICT'],
+});
+
+registerEndpoint({
+  method: 'post',
+  path: '/couriers/me/location',
+  operationId: 'reportCourierPosition',
+  summary: 'Report the current position',
+  description:
+    'Within 50 m of the pickup of an `assigned` order the order becomes `arrived_pickup`; within 50 m of the drop-off of a ' +
+    '`picked_up` order, `arrived_dropoff`. Rate-limited per courier.',
+  tags: TAG,
+  auth: 'courierToken',
+  body: positionSchema,
+  bodyExample: { lat: -33.4214, lng: -70.6033, heading: 90, speed_kmh: 18 },
+  responses: { 200: { description: 'Arrivals this position marked', schema: courierArrivalsResponseSchema } },
+  errors: ['OUTSIDE_SERVICE_AREA'],
+});
+
+registerEndpoint({
+  method: 'post',
+  path: '/couriers/me/orders/:id/status',
+  operationId: 'advanceCourierOrder',
+  summary: 'Move your order: arrived_pickup → picked_up → arrived_dropoff',
+  description: 'A move the state machine forbids is 409 INVALID_STATUS_TRANSITION. `picked_up` straight from `assigned` records the arrival first.',
+  tags: TAG,
+  auth: 'courierToken',
+  params: ownOrder,
+  body: courierStatusSchema,
+  bodyExample: { status: 'picked_up' },
+  responses: { 200: { description: 'The new status', schema: orderStatusResponseSchema } },
+  errors: ['ORDER_NOT_FOUND', 'INVALID_STATUS_TRANSITION'],
+});
+
+registerEndpoint({
+  method: 'post',
+  path: '/couriers/me/orders/:id/release',
+  operationId: 'releaseCourierOrder',
+  summary: 'Drop out of an assigned order before pickup',
+  description: 'The order goes back to `new` and is dispatched again; only an `assigned` order can be released.',
+  tags: TAG,
+  auth: 'courierToken',
+  params: ownOrder,
+  body: courierReleaseSchema,
+  bodyRequired: false,
+  bodyExample: { reason: 'Flat tyre' },
+  responses: { 200: { description: 'The order as it now stands (`new`, or `assigned` to another courier)', schema: orderStatusResponseSchema } },
+  errors: ['ORDER_NOT_FOUND', 'INVALID_STATUS_TRANSITION'],
+});
+
+registerEndpoint({
+  method: 'post',
+  path: '/couriers/me/orders/:id/deliver',
+  operationId: 'confirmCourierDelivery',
+  summary: 'Confirm the delivery of your order with proof',
+  description: 'As POST /orders/{id}/deliver; `driver_id` must be your own courier id.',
+  tags: TAG,
+  auth: 'courierToken',
+  params: ownOrder,
+  body: deliverOrderSchema,
+  bodyExample: {
+    driver_id: 'cr_01JHX3Z6Q8R2V4N7W9Y1A3C5E7',
+    coords: { lat: -33.4154, lng: -70.5837 },
+    photo_url: 'https://cdn.example.com/pod/photo-123.jpg',
+    signature_url: 'https://cdn.example.com/pod/signature-123.png',
+  },
+  responses: { 200: { description: 'Delivered: the stored proof', schema: deliveryConfirmedResponseSchema } },
+  errors: ['ORDER_NOT_FOUND', 'GEOFENCE_FAILED', 'FORBIDDEN', 'INVALID_STATUS_TRANSITION'],
+});

@@ -1,0 +1,208 @@
+import { z } from 'zod';
+import { shopifyOrderSchema } from '../../../src/domain/integrations/storefront-orders.js';
+import {
+  cancelOrderSchema,
+  consolidateSchema,
+  createOrderSchema,
+  deliverOrderSchema,
+  idempotencyKeySchema,
+  listOrdersSchema,
+} from '../../../src/domain/orders/schemas.js';
+import { storefrontQuerySchema } from '../../routes/storefront.js';
+import { registerEndpoint } from '../registry.js';
+import {
+  batchResponseSchema,
+  consolidationResponseSchema,
+  deliveryConfirmedResponseSchema,
+  orderCancelledResponseSchema,
+  orderCreatedSchema,
+  orderDetailsResponseSchema,
+  orderEventsResponseSchema,
+  orderListResponseSchema,
+  storefrontOrderResponseSchema,
+} from '../responses-orders.js';
+
+const orderRef = z.object({
+  id: z.string().openapi({
+    description: "booking_id, the merchant's reference_id or shop order id, the tracking number or the order number — looked up only among the caller's orders in the key's mode.",
+    example: 'bk_01JHX3Z6Q8R2V4N7W9Y1A3C5E7',
+  }),
+});
+
+const idempotencyHeader = z.object({
+  'idempotency-key': idempotencyKeySchema
+    .optional()
+    .openapi({
+      description:
+        'Printable ASCII, up to 255 characters. Kept 24 h per merchant and mode: repeating it with the same body returns the ' +
+        'same order (200); with a different body, 422 IDEMPOTENCY_KEY_REUSED. Concurrent requests with one key create one order.',
+      example: 'order-2025-01-31-0042',
+    }),
+});
+
+registerEndpoint({
+  method: 'post',
+  path: '/orders',
+  operationId: 'createOrder',
+  summary: 'Create an order (booking); a courier is assigned or the order is queued',
+  description: `Accepts both documented request forms in one body:
+
+- **Form A**: \`pickup\` and \`dropoff\` Address objects, \`reference_id\`, \`items\`.
+- **Form B**: \`dropoff_address\` (text or an Address/\`{lat, lng}\` object), \`payment_mode\` (required with it), \`customer_rut\`,
+  \`prep_time_mins\`, \`order_notes\`; the pickup defaults to the merchant profile address.
+
+\`customer_phone\` needs the country code. \`customer_rut\` is checked (modulo 11, \`K\`) and normalised; when it matches a
+registered user the order is linked (\`isRegisteredUser: true\`). Live orders are charged to the merchant account; sandbox orders are not.
+**201** when created; **200** with the same order when the \`idempotency-key\` repeats with the same body.`,
+  tags: ['Orders'],
+  auth: 'apiKey',
+  headers: idempotencyHeader,
+  body: createOrderSchema,
+  bodyExample: {
+    customer_name: 'Camila Rojas',
+    customer_phone: '+56912345678',
+    customer_rut: '12.345.678-5',
+    dropoff_address: 'Av. Apoquindo 3000, Las Condes',
+    payment_mode: 'prepaid',
+    prep_time_mins: 10,
+    order_notes: 'Depto 1204, conserjería',
+  },
+  responses: {
+    201: { description: 'Created', schema: orderCreatedSchema },
+    200: { description: 'The existing order of this idempotency-key (same body)', schema: orderCreatedSchema },
+  },
+  errors: ['GEOCODING_FAILED', 'OUTSIDE_SERVICE_AREA', 'WEIGHT_EXCEEDS_CAPACITY', 'IDEMPOTENCY_KEY_REUSED'],
+});
+
+registerEndpoint({
+  method: 'get',
+  path: '/orders',
+  operationId: 'listOrders',
+  summary: "The caller's orders in the key's mode, newest first",
+  tags: ['Orders'],
+  auth: 'apiKey',
+  query: listOrdersSchema,
+  responses: { 200: { description: 'One page of orders', schema: orderListResponseSchema } },
+});
+
+registerEndpoint({
+  method: 'post',
+  path: '/orders/consolidate',
+  operationId: 'consolidateOrders',
+  summary: 'Group orders of one geohash zone into batches for a larger vehicle',
+  description: `Takes the caller's orders not yet picked up (\`new\`, or \`assigned\` before the courier reached the pickup — those are
+taken back from their couriers) whose pickup geohash starts with \`geohash_zone\`, and packs them into batches (2–8 orders) that fit
+\`target_car_type\`'s capacity. Each batch is dispatched to one courier with that vehicle, or stays \`pending\` until one is free;
+its orders carry its \`batch_id\`.`,
+  tags: ['Orders'],
+  auth: 'apiKey',
+  body: consolidateSchema,
+  bodyExample: { geohash_zone: '66jcc', target_car_type: 'van' },
+  responses: { 200: { description: 'The batches created', schema: consolidationResponseSchema } },
+});
+
+registerEndpoint({
+  method: 'get',
+  path: '/orders/:id',
+  operationId: 'getOrder',
+  summary: 'Order details (both documented forms), with the driver when assigned',
+  tags: ['Orders'],
+  auth: 'apiKey',
+  params: orderRef,
+  responses: { 200: { description: 'The order', schema: orderDetailsResponseSchema } },
+  errors: ['ORDER_NOT_FOUND'],
+});
+
+registerEndpoint({
+  method: 'get',
+  path: '/orders/:id/events',
+  operationId: 'listOrderEvents',
+  summary: 'The status history of an order: one event per transition (who, when, where)',
+  tags: ['Orders'],
+  auth: 'apiKey',
+  params: orderRef,
+  responses: { 200: { description: 'Events in sequence order', schema: orderEventsResponseSchema } },
+  errors: ['ORDER_NOT_FOUND'],
+});
+
+registerEndpoint({
+  method: 'post',
+  path: '/orders/:id/cancel',
+  operationId: 'cancelOrder',
+  summary: 'Cancel an order that is not picked up yet',
+  description: 'Allowed from `new` and `assigned`; otherwise 409 ORDER_NOT_CANCELLABLE. Frees the courier; a live charge is reversed.',
+  tags: ['Orders'],
+  auth: 'apiKey',
+  params: orderRef,
+  body: cancelOrderSchema,
+  bodyRequired: false,
+  bodyExample: { reason: 'Customer changed the address' },
+  responses: { 200: { description: 'Cancelled', schema: orderCancelledResponseSchema } },
+  errors: ['ORDER_NOT_FOUND', 'ORDER_NOT_CANCELLABLE'],
+});
+
+registerEndpoint({
+  method: 'post',
+  path: '/orders/:id/deliver',
+  operationId: 'confirmDelivery',
+  summary: 'Confirm the delivery with proof (geofence, photo, signature)',
+  description: `\`driver_id\` must be the assigned courier (else 403 FORBIDDEN). The great-circle distance from \`coords\` to the drop-off
+must be within \`geofence_radius\` metres (default 20), else 400 GEOFENCE_FAILED with \`error.details.distance_m\` and \`radius_m\`;
+\`bypass: true\` skips the check and is recorded in the proof and the history. Allowed from \`arrived_dropoff\`, and from
+\`picked_up\` (the arrival is recorded first); otherwise 409 INVALID_STATUS_TRANSITION.`,
+  tags: ['Orders'],
+  auth: 'apiKey',
+  params: orderRef,
+  body: deliverOrderSchema,
+  bodyExample: {
+    driver_id: 'cr_01JHX3Z6Q8R2V4N7W9Y1A3C5E7',
+    coords: { lat: -33.4154, lng: -70.5837 },
+    photo_url: 'https://cdn.example.com/pod/photo-123.jpg',
+    signature_url: 'https://cdn.example.com/pod/signature-123.png',
+    geofence_radius: 20,
+  },
+  responses: { 200: { description: 'Delivered: the stored proof', schema: deliveryConfirmedResponseSchema } },
+  errors: ['ORDER_NOT_FOUND', 'GEOFENCE_FAILED', 'FORBIDDEN', 'INVALID_STATUS_TRANSITION'],
+});
+
+registerEndpoint({
+  method: 'get',
+  path: '/batches/:id',
+  operationId: 'getBatch',
+  summary: 'A batch created by consolidation',
+  tags: ['Orders'],
+  auth: 'apiKey',
+  params: z.object({ id: z.string().openapi({ example: 'bt_01JHX3Z6Q8R2V4N7W9Y1A3C5E7' }) }),
+  responses: { 200: { description: 'The batch', schema: batchResponseSchema } },
+  errors: ['NOT_FOUND'],
+});
+
+registerEndpoint({
+  method: 'post',
+  path: '/storefront/webhooks/orders-create',
+  operationId: 'receiveStorefrontOrder',
+  summary: 'Storefront orders/create webhook (Shopify): paid orders become dispatches',
+  description: `Register it for the \`orders/create\` topic. Authenticated by Shopify's signature (\`X-Shopify-Hmac-Sha256\`: base64
+HMAC-SHA256 of the raw body with the merchant's API secret, and \`X-Shopify-Shop-Domain\` equal to the merchant's \`storefront_domain\`;
+\`?mode=test\` selects the sandbox) or an API key. The body is Shopify's order as sent (only the fields below are read; integer ids
+beyond 2^53 are kept exact). A paid, not cancelled order is dispatched (**201**) with \`ecommerce_order_id\` = the shop order id;
+anything else — unpaid, cancelled, an address we cannot serve, or a redelivery of an order already received — is acknowledged
+with **200** and creates nothing.`,
+  tags: ['Integrations'],
+  auth: 'apiKeyOrStorefrontHmac',
+  integration: 'storefront',
+  query: storefrontQuerySchema,
+  body: shopifyOrderSchema,
+  bodyExample: {
+    id: 450789469,
+    name: '#1001',
+    financial_status: 'paid',
+    cancelled_at: null,
+    shipping_address: { name: 'Camila Rojas', address1: 'Av. Apoquindo 3000', city: 'Las Condes', country_code: 'CL', phone: '+56912345678' },
+    line_items: [{ name: 'Polera', quantity: 1, grams: 300 }],
+  },
+  responses: {
+    201: { description: 'Dispatch created', schema: storefrontOrderResponseSchema },
+    200: { description: 'Acknowledged; nothing created (see `reason`)', schema: storefrontOrderResponseSchema },
+  },
+});

@@ -1,0 +1,244 @@
+/**
+ * Wire shapes of the order, batch, courier and storefront-webhook responses (what
+ * rest/presenters/order.ts and the courier and storefront routes produce), for the OpenAPI document.
+ * Request schemas are never defined here: they are the domain's own zod schemas.
+ */
+import { z } from 'zod';
+import { ORDER_STATUSES, PAYMENT_MODES, VEHICLE_TYPES } from '../../src/domain/types.js';
+import { registry } from './registry.js';
+
+const timestamp = z.iso.datetime({ offset: true }).openapi({ example: '2025-01-31T14:05:00.000Z' });
+const orderStatus = z.enum(ORDER_STATUSES);
+const vehicleType = z.enum(VEHICLE_TYPES);
+
+export const latLngWireSchema = registry.register(
+  'LatLng',
+  z.object({ lat: z.number().openapi({ example: -33.4214 }), lng: z.number().openapi({ example: -70.6033 }) }),
+);
+
+const bookingId = z.string().openapi({ description: 'The order identifier: `bk_` + ULID.', example: 'bk_01JHX3Z6Q8R2V4N7W9Y1A3C5E7' });
+
+export const stopSchema = registry.register(
+  'Stop',
+  z
+    .object({
+      address: z.string().openapi({ description: 'The address as given, else what the geocoder matched (or "coordinates").' }),
+      number: z.string().nullable(),
+      instructions: z.string().nullable(),
+      coords: latLngWireSchema,
+    })
+    .openapi({ description: 'A pickup or drop-off: the spec\'s Address resource, always with its coordinates.' }),
+);
+
+export const driverSchema = registry.register(
+  'Driver',
+  z
+    .object({
+      id: z.string().openapi({ description: 'The courier id: the `driver_id` of POST /orders/{id}/deliver.' }),
+      name: z.string(),
+      phone: z.string().openapi({ example: '+56912345678' }),
+      vehicle_type: vehicleType,
+      vehicle_plate: z.string().openapi({ example: 'ABCD12' }),
+      current_location: latLngWireSchema.nullable().openapi({ description: 'Last reported position; null before the first report.' }),
+    })
+    .openapi({ description: 'The courier assigned to the order.' }),
+);
+
+export const deliveryProofSchema = registry.register(
+  'DeliveryProof',
+  z.object({
+    driver_id: z.string(),
+    coords: latLngWireSchema.openapi({ description: 'Where the courier confirmed the delivery.' }),
+    distance_m: z.number().min(0).openapi({ description: 'Great-circle distance from coords to the drop-off, in metres.' }),
+    radius_m: z.number().positive().openapi({ description: 'The geofence radius applied, in metres.' }),
+    bypass: z.boolean().openapi({ description: 'true when the geofence check was skipped on purpose.' }),
+    photo_url: z.string(),
+    signature_url: z.string(),
+    delivered_at: timestamp,
+  }),
+);
+
+const creationFields = {
+  booking_id: bookingId,
+  status: orderStatus.openapi({ description: '`new` (queued for a courier) or `assigned` when a courier was found at once.' }),
+  tracking_url: z.string().openapi({ description: 'Public tracking page.', example: 'https://api.example.com/track/EXD-7K2M-9QXA-4HTB' }),
+  tracking_number: z.string().openapi({ example: 'EXD-7K2M-9QXA-4HTB' }),
+  order_number: z.string().regex(/^\d+$/).openapi({ description: 'Random (not sequential) numeric order number.', example: '4820193746' }),
+  estimated_pickup_time: timestamp,
+  estimated_delivery_time: timestamp,
+};
+
+export const orderCreatedSchema = registry.register(
+  'OrderCreatedResponse',
+  z.object({ success: z.literal(true), ...creationFields }),
+);
+
+/** An order as every detail view shows it: the union of both documented detail forms. */
+export const orderSchema = registry.register(
+  'Order',
+  z
+    .object({
+      ...creationFields,
+      order_id: bookingId.openapi({ description: 'Form A name of booking_id.' }),
+      reference_id: z.string().nullable().openapi({ description: "The merchant's own reference (for a storefront order, the shop order name)." }),
+      ecommerce_order_id: z.string().nullable().openapi({ description: 'The shop order id, kept exactly (as a string).', example: '820982911946154508' }),
+      is_test: z.boolean(),
+      pickup: stopSchema,
+      dropoff: stopSchema,
+      customer_name: z.string(),
+      customer_phone: z.string().nullable(),
+      customer_rut: z.string().nullable().openapi({ description: 'Normalised RUT (`12345678-5`).' }),
+      is_registered_user: z.boolean(),
+      isRegisteredUser: z.boolean().openapi({ description: 'The spec\'s name of is_registered_user: the RUT matches a registered user.' }),
+      payment_mode: z.enum(PAYMENT_MODES),
+      items: z.array(z.record(z.string(), z.unknown())),
+      order_notes: z.string().nullable(),
+      total_weight_kg: z.number().min(0),
+      vehicle_type: vehicleType,
+      price: z.number().int().min(0).openapi({ description: 'CLP (integer pesos).' }),
+      currency: z.literal('CLP'),
+      prep_time_mins: z.number().int().min(0),
+      driver: driverSchema.nullable().openapi({ description: 'The assigned courier (null while queued, and in lists).' }),
+      batch_id: z.string().nullable(),
+      proof: deliveryProofSchema.nullable(),
+      cancellation: z.object({ reason: z.string().nullable(), at: timestamp }).nullable(),
+      created_at: timestamp,
+      updated_at: timestamp,
+    })
+    .openapi({ description: 'Order details: the fields of both documented forms (A: order_id, pickup, dropoff; B: booking_id, driver, tracking_url).' }),
+);
+
+export const orderDetailsResponseSchema = registry.register(
+  'OrderDetailsResponse',
+  z.object({ success: z.literal(true), ...orderSchema.shape }),
+);
+
+export const orderListResponseSchema = registry.register(
+  'OrderListResponse',
+  z.object({
+    success: z.literal(true),
+    orders: z.array(orderSchema).openapi({ description: 'Newest first.' }),
+    next_cursor: z.string().nullable().openapi({ description: 'Pass as `after` for the next page; null on the last page.' }),
+  }),
+);
+
+export const orderEventSchema = registry.register(
+  'OrderEvent',
+  z.object({
+    id: z.string(),
+    sequence: z.number().int().min(1).openapi({ description: '1, 2, 3… per order, in the order of the transitions.' }),
+    from: orderStatus.nullable().openapi({ description: 'null for the creation.' }),
+    status: orderStatus,
+    actor: z.object({
+      kind: z.enum(['merchant', 'courier', 'system', 'admin']),
+      id: z.string().nullable(),
+    }),
+    location: latLngWireSchema.nullable().openapi({ description: 'Where it happened, when known (courier moves, delivery).' }),
+    reason: z.string().nullable(),
+    at: timestamp,
+  }),
+);
+
+export const orderEventsResponseSchema = registry.register(
+  'OrderEventsResponse',
+  z.object({ success: z.literal(true), events: z.array(orderEventSchema) }),
+);
+
+export const orderCancelledResponseSchema = registry.register(
+  'OrderCancelledResponse',
+  z.object({
+    success: z.literal(true),
+    booking_id: bookingId,
+    status: z.literal('cancelled'),
+    message: z.string().openapi({ example: 'Order cancelled' }),
+    reason: z.string().nullable(),
+  }),
+);
+
+export const deliveryConfirmedResponseSchema = registry.register(
+  'DeliveryConfirmedResponse',
+  z.object({
+    success: z.literal(true),
+    booking_id: bookingId,
+    status: z.literal('completed'),
+    message: z.string().openapi({ example: 'Delivery confirmed' }),
+    proof: deliveryProofSchema,
+  }),
+);
+
+export const batchSchema = registry.register(
+  'Batch',
+  z.object({
+    id: z.string(),
+    status: z.enum(['pending', 'assigned', 'completed', 'cancelled']).openapi({ description: '`pending` until a courier with the vehicle takes it.' }),
+    geohash_zone: z.string(),
+    vehicle_type: vehicleType,
+    order_ids: z.array(z.string()),
+    total_weight_kg: z.number().min(0),
+    courier_id: z.string().nullable(),
+    is_test: z.boolean(),
+    created_at: timestamp,
+  }),
+);
+
+export const consolidationResponseSchema = registry.register(
+  'ConsolidationResponse',
+  z.object({
+    success: z.literal(true),
+    batches_created: z.number().int().min(0),
+    batch_ids: z.array(z.string()),
+    batches: z.array(batchSchema),
+  }),
+);
+
+export const batchResponseSchema = registry.register('BatchResponse', z.object({ success: z.literal(true), batch: batchSchema }));
+
+export const courierSchema = registry.register(
+  'Courier',
+  z.object({
+    id: z.string(),
+    name: z.string(),
+    phone: z.string(),
+    vehicle_type: vehicleType,
+    vehicle_plate: z.string(),
+    status: z.enum(['off_duty', 'available', 'busy']),
+    is_test: z.boolean(),
+    location: latLngWireSchema.nullable(),
+    location_at: timestamp.nullable(),
+    job: z.object({ kind: z.enum(['order', 'batch']), id: z.string() }).nullable().openapi({ description: 'The order or batch the courier is on while busy.' }),
+  }),
+);
+
+export const courierResponseSchema = registry.register('CourierResponse', z.object({ success: z.literal(true), courier: courierSchema }));
+
+export const courierOrdersResponseSchema = registry.register(
+  'CourierOrdersResponse',
+  z.object({ success: z.literal(true), orders: z.array(orderSchema).openapi({ description: "The orders of the courier's current job." }) }),
+);
+
+export const courierArrivalsResponseSchema = registry.register(
+  'CourierPositionResponse',
+  z.object({
+    success: z.literal(true),
+    arrivals: z
+      .array(z.object({ booking_id: bookingId, status: z.enum(['arrived_pickup', 'arrived_dropoff']) }))
+      .openapi({ description: 'Orders whose arrival this position marked (within 50 m of the stop).' }),
+  }),
+);
+
+export const orderStatusResponseSchema = registry.register(
+  'OrderStatusResponse',
+  z.object({ success: z.literal(true), booking_id: bookingId, status: orderStatus }),
+);
+
+export const storefrontOrderResponseSchema = registry.register(
+  'StorefrontOrderWebhookResponse',
+  z.object({
+    success: z.literal(true),
+    created: z.boolean(),
+    ignored: z.boolean().openapi({ description: 'true when acknowledged without a dispatch (unpaid, cancelled, or an address we cannot serve).' }),
+    reason: z.string().nullable().openapi({ example: 'financial_status is pending, not paid' }),
+    booking_id: z.string().nullable(),
+    tracking_number: z.string().nullable(),
+  }),
+);

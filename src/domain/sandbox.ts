@@ -1,0 +1,130 @@
+import { randomBytes } from 'node:crypto';
+import type { Clock } from '../ports/clock.js';
+import type { IdSource } from '../ports/ids.js';
+import type { Store } from '../ports/store.js';
+import type { MerchantPrincipal } from './auth.js';
+import type { CourierService } from './couriers.js';
+import { hashToken } from './credentials.js';
+import type { DispatchService } from './dispatch.js';
+import { AppError } from './errors.js';
+import { distanceMeters } from './geo.js';
+import type { OrderService } from './orders/service.js';
+import { vehicleTariff, type Tariff } from './tariffs.js';
+import type { Courier, LatLng, Order, VehicleType } from './types.js';
+
+/** Simulated couriers are ordinary sandbox couriers whose plate starts with this. */
+export const SIMULATED_PLATE_PREFIX = 'SIM-';
+const SANDBOX_EVIDENCE = { photo_url: 'https://sandbox.invalid/proof/photo.jpg', signature_url: 'https://sandbox.invalid/proof/signature.png' };
+
+/** Where the simulated fleet starts: spread over central Santiago. */
+const START_POINTS: LatLng[] = [
+  { lat: -33.4372, lng: -70.6506 },
+  { lat: -33.4263, lng: -70.6149 },
+  { lat: -33.4150, lng: -70.5830 },
+  { lat: -33.4580, lng: -70.5980 },
+  { lat: -33.4490, lng: -70.6700 },
+  { lat: -33.5000, lng: -70.6500 },
+];
+
+export type SandboxService = ReturnType<typeof createSandboxService>;
+
+/**
+ * The sandbox simulator: a fleet of simulated couriers (test mode) that drive their orders along
+ * the straight route, report positions (so arrivals, tracking and webhooks happen as in
+ * production), pick up, and deliver at the drop-off. `speedFactor` multiplies the vehicles' speed.
+ */
+export function createSandboxService(deps: { store: Store; couriers: CourierService; dispatch: DispatchService; orders: OrderService; clock: Clock; ids: IdSource; tariff: Tariff }) {
+  const { store, couriers, dispatch, orders, clock, ids, tariff } = deps;
+
+  async function ensureSimulatedFleet(options: { perVehicle: number }): Promise<Courier[]> {
+    const existing = (await store.couriers.listByMode('test')).filter((c) => c.plate.startsWith(SIMULATED_PLATE_PREFIX));
+    const fleet = [...existing];
+    const vehicles = tariff.vehicles.map((v) => v.type);
+    for (const vehicle of vehicles) {
+      const have = existing.filter((c) => c.vehicle === vehicle).length;
+      for (let i = have; i < options.perVehicle; i++) {
+        const at = clock.now().toISOString();
+        const n = fleet.length + 1;
+        const courier: Courier = {
+          id: ids.next('cr'), mode: 'test', name: `Sandbox Courier ${n}`, phone: `+5690000${String(n).padStart(4, '0')}`, vehicle,
+          plate: `${SIMULATED_PLATE_PREFIX}${String(n).padStart(3, '0')}`,
+          // Nobody holds its token: only the simulator drives it.
+          tokenHash: hashToken(randomBytes(32).toString('hex')),
+          status: 'available', location: START_POINTS[n % START_POINTS.length]!, locationAt: at, job: null, createdAt: at, updatedAt: at,
+        };
+        await store.couriers.insert(courier);
+        fleet.push(courier);
+      }
+    }
+    for (const courier of fleet) if (courier.status === 'available') await dispatch.offerWork({ courier });
+    return fleet;
+  }
+
+  /** One step of the route for a moving courier: `seconds` of driving at the vehicle's speed × factor. */
+  function stepToward(from: LatLng, to: LatLng, vehicle: VehicleType, seconds: number, speedFactor: number): LatLng {
+    const speedKmh = vehicleTariff(tariff, vehicle)?.speed_kmh ?? 20;
+    const stepM = (speedKmh / 3.6) * seconds * speedFactor;
+    const remaining = distanceMeters(from, to);
+    if (remaining <= stepM) return { ...to };
+    const f = stepM / remaining;
+    return { lat: from.lat + (to.lat - from.lat) * f, lng: from.lng + (to.lng - from.lng) * f };
+  }
+
+  /** Moves one simulated courier through its job; called every tick. */
+  async function driveCourier(courier: Courier, options: { seconds: number; defaultSpeed: number }): Promise<void> {
+    const [order] = await couriers.activeOrders(courier);
+    if (!order || !courier.location) return;
+    const merchant = await store.merchants.findById(order.merchantId);
+    const speedFactor = merchant?.settings.sandboxSpeed ?? options.defaultSpeed;
+    switch (order.status) {
+      case 'assigned':
+      case 'picked_up': {
+        const target = order.status === 'assigned' ? order.pickup : order.dropoff;
+        const next = stepToward(courier.location, target, courier.vehicle, options.seconds, speedFactor);
+        await couriers.reportPosition({ courier, input: next });
+        return;
+      }
+      case 'arrived_pickup':
+        await couriers.advanceOrder({ courier, ref: order.id, input: { status: 'picked_up' } });
+        return;
+      case 'arrived_dropoff':
+        await couriers.confirmDelivery({ courier, ref: order.id, input: { driver_id: courier.id, coords: { lat: order.dropoff.lat, lng: order.dropoff.lng }, ...SANDBOX_EVIDENCE } });
+        return;
+    }
+  }
+
+  /** Drives every busy simulated courier one tick further, at each merchant's sandbox speed. */
+  async function tick(options: { seconds: number; defaultSpeed: number }): Promise<void> {
+    const fleet = (await store.couriers.listByMode('test')).filter((c) => c.plate.startsWith(SIMULATED_PLATE_PREFIX) && c.status === 'busy');
+    await Promise.all(fleet.map((courier) => driveCourier(courier, options)));
+  }
+
+  /** POST /sandbox/orders/{id}/advance: moves one test order one step, whoever its courier is. */
+  async function advanceOrder(options: { principal: MerchantPrincipal; ref: string }): Promise<Order> {
+    if (options.principal.mode !== 'test') throw new AppError('FORBIDDEN', 'The sandbox simulator only drives test orders; use a test key (ak_test_…)');
+    const order = await orders.getOrder(options);
+    if (order.status === 'new') {
+      const dispatched = await dispatch.dispatchOrder({ order });
+      if (dispatched.status === 'new') throw new AppError('CONFLICT', 'No sandbox courier is available for this order right now; retry shortly');
+      return dispatched;
+    }
+    const courier = order.courierId ? await store.couriers.findById(order.courierId) : null;
+    if (!courier) throw new AppError('INVALID_STATUS_TRANSITION', `Order is ${order.status}; it cannot advance further`);
+    switch (order.status) {
+      case 'assigned':
+        return couriers.advanceOrder({ courier, ref: order.id, input: { status: 'arrived_pickup' } });
+      case 'arrived_pickup':
+        return couriers.advanceOrder({ courier, ref: order.id, input: { status: 'picked_up' } });
+      case 'picked_up':
+        return couriers.advanceOrder({ courier, ref: order.id, input: { status: 'arrived_dropoff' } });
+      case 'arrived_dropoff': {
+        const input = { driver_id: courier.id, coords: { lat: order.dropoff.lat, lng: order.dropoff.lng }, ...SANDBOX_EVIDENCE };
+        return (await couriers.confirmDelivery({ courier, ref: order.id, input })).order;
+      }
+      default:
+        throw new AppError('INVALID_STATUS_TRANSITION', `Order is ${order.status}; it cannot advance further`);
+    }
+  }
+
+  return { ensureSimulatedFleet, tick, advanceOrder };
+}
