@@ -14,7 +14,9 @@ import { storefrontRoutes } from './routes/storefront.js';
 import { orderRoutes } from './routes/orders.js';
 import { courierRoutes } from './routes/couriers.js';
 import { trackingRoutes } from './routes/tracking.js';
+import { trackingPageRoutes } from './routes/tracking-page.js';
 import { sandboxRoutes } from './routes/sandbox.js';
+import { webhookRoutes } from './routes/webhooks.js';
 
 export const BODY_LIMIT = '100kb';
 const REQUEST_ID = /^[\w.-]{1,64}$/;
@@ -86,7 +88,10 @@ export function createRestApp(container: Container, metrics: Metrics): Express {
   api.use(courierRoutes(container));
   api.use(trackingRoutes(container));
   api.use(sandboxRoutes(container));
+  api.use(webhookRoutes(container));
   app.use('/api/v1', api);
+  // The customer tracking page (its own CSP); its live socket is routed in src/app.ts.
+  app.use(trackingPageRoutes(container));
 
   app.use(notFoundHandler());
   app.use(errorHandler(container.logger));

@@ -14,6 +14,8 @@ export const builder = new SchemaBuilder<{
   defaultFieldNullability: false,
   plugins: [ScopeAuthPlugin, ErrorsPlugin],
   scopeAuth: {
+    // Without it Pothos checks scopes only when resolving, never when a subscription is opened.
+    authorizeOnSubscribe: true,
     authScopes: (ctx) => ({ merchant: ctx.merchant !== null, courier: ctx.courier !== null, admin: ctx.isAdmin }),
     unauthorizedError: (_parent, ctx) =>
       new AppError(

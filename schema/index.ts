@@ -7,6 +7,7 @@ import './quotes.js';
 import './orders.js';
 import './couriers.js';
 import './realtime.js';
+import './webhooks.js';
 
 let schema: GraphQLSchema | undefined;
 

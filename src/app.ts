@@ -8,6 +8,7 @@ import { createGraphQLServer } from '../schema/yoga.js';
 import { attachGraphQLWebSocket } from '../realtime/graphql-ws.js';
 import { attachTrackingSockets, type TrackingSockets } from '../realtime/tracking-socket.js';
 import { startSandboxSimulator } from './sandbox-runner.js';
+import { startWebhookWorker } from './webhook-runner.js';
 
 export interface App {
   container: Container;
@@ -53,6 +54,7 @@ export async function buildApp(options: { config?: Config; overrides?: Container
   });
 
   let simulator: { stop(): void } | null = null;
+  let webhookWorker: { stop(): Promise<void> } | null = null;
   let stopping: Promise<void> | null = null;
   return {
     container,
@@ -68,6 +70,7 @@ export async function buildApp(options: { config?: Config; overrides?: Container
           startSandboxSimulator(container).then(
             (started) => {
               simulator = started;
+              webhookWorker = startWebhookWorker(container);
               resolve({ port, url: `http://127.0.0.1:${port}` });
             },
             reject,
@@ -83,6 +86,7 @@ export async function buildApp(options: { config?: Config; overrides?: Container
         const grace = new Promise<void>((resolve) => setTimeout(resolve, config.shutdownGraceMs).unref());
         await Promise.race([closed, grace]);
         server.closeAllConnections();
+        await webhookWorker?.stop();
         await container.close();
         container.logger.flush();
       })()),

@@ -32,6 +32,12 @@ import { createCourierService } from './domain/couriers.js';
 import { createBatchService } from './domain/batches.js';
 import { createTrackingService } from './domain/tracking.js';
 import { createSandboxService } from './domain/sandbox.js';
+import { createOrderTransitions } from './domain/orders/transitions.js';
+import { createWebhookOutbox } from './domain/webhooks/outbox.js';
+import { createWebhookEndpointService } from './domain/webhooks/endpoints.js';
+import { createWebhookDeliveryLog } from './domain/webhooks/delivery-log.js';
+import { createWebhookWorker } from './domain/webhooks/worker.js';
+import { createHttpWebhookSender } from './adapters/http/webhook-sender.js';
 
 export const SERVICE_NAME = 'express-delivery';
 export const API_VERSION = 'v1.2.0';
@@ -118,24 +124,30 @@ function buildServices(deps: {
   const { config, store, clock, ids, bus, geoIndex, geocoder } = deps;
   const { tariff } = config;
   const secretBox = createSecretBox(deps.masterKey);
+  const sender = createHttpWebhookSender();
   const quotes = createQuoteService({ geocoder, tariff, clock });
-  const dispatch = createDispatchService({ store, geoIndex, bus, clock, ids, tariff });
-  const orders = createOrderService({ store, geocoder, quotes, dispatch, bus, clock, ids, tariff });
-  const delivery = createDeliveryService({ store, orders, bus, clock });
-  const couriers = createCourierService({ store, geoIndex, dispatch, orders, delivery, bus, clock });
+  const outbox = createWebhookOutbox({ store, clock, ids, publicBaseUrl: () => config.publicBaseUrl });
+  const transitions = createOrderTransitions({ store, bus, outbox, clock, ids });
+  const dispatch = createDispatchService({ store, geoIndex, transitions, clock, tariff });
+  const orders = createOrderService({ store, geocoder, quotes, dispatch, bus, transitions, outbox, clock, ids, tariff });
+  const delivery = createDeliveryService({ orders, transitions, clock });
+  const couriers = createCourierService({ store, geoIndex, dispatch, delivery, transitions, outbox, bus, clock });
   return {
-    dispatch,
-    orders,
-    delivery,
-    couriers,
-    sandbox: createSandboxService({ store, couriers, dispatch, orders, clock, ids, tariff }),
-    batches: createBatchService({ store, dispatch, orders, bus, clock, ids, tariff }),
-    tracking: createTrackingService({ store }),
     auth: createAuthService({ store, adminToken: config.adminToken }),
     merchants: createMerchantService({ store, clock }),
     admin: createAdminService({ store, clock, ids, secretBox }),
     quotes,
     integrations: createIntegrationService({ store, quotes, orders, secretBox, clock }),
+    dispatch,
+    orders,
+    delivery,
+    couriers,
+    batches: createBatchService({ store, dispatch, transitions, outbox, bus, clock, ids, tariff }),
+    tracking: createTrackingService({ store }),
+    sandbox: createSandboxService({ store, couriers, dispatch, orders, clock, ids, tariff }),
+    webhookEndpoints: createWebhookEndpointService({ store, sender, clock, ids, sandboxAllowPrivate: config.webhooks.sandboxAllowPrivate }),
+    webhookDeliveries: createWebhookDeliveryLog({ store, clock }),
+    webhookWorker: createWebhookWorker({ store, sender, secretBox, clock, ids, config: config.webhooks }),
     health: createHealthService({ probes: deps.probes, version: API_VERSION, service: SERVICE_NAME, now: () => clock.now() }),
   };
 }

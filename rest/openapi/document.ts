@@ -8,6 +8,7 @@ import './paths/quotes.js';
 import './paths/integrations.js';
 import './paths/orders.js';
 import './paths/couriers.js';
+import './paths/tracking.js';
 
 export type OpenAPIDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
 
@@ -19,6 +20,7 @@ const TAGS = [
   { name: 'Quotes', description: 'Prices and estimated times for a delivery.' },
   { name: 'Orders', description: 'Orders: creation (idempotent), details by any identifier, history, cancellation, proof of delivery, consolidation.' },
   { name: 'Couriers', description: 'The courier app (courier token): duty, positions, moving an order through its states, delivery.' },
+  { name: 'Tracking', description: 'Public delivery tracking by tracking number or order number: no credentials, limited per client IP.' },
   { name: 'Integrations', description: 'Rate endpoints called by shop plugins, storefront platforms and ERPs; each needs the integration approved.' },
   { name: 'Health', description: 'Liveness and dependency checks.' },
   { name: 'Documentation', description: 'This document and its browsable reference.' },

@@ -25,13 +25,14 @@ export function createAuthService(deps: { store: Store; adminToken: string | und
 
   /** Resolves an API key to its merchant and mode; every failure is the same 401. */
   async function authenticateApiKey(options: { apiKey: string | undefined; testModeHeader?: string | undefined }): Promise<MerchantPrincipal> {
-    const invalid = new AppError('INVALID_API_KEY', 'API key missing, invalid or revoked');
+    // Built only on failure: capturing an Error's stack costs more than the whole key lookup.
+    const invalid = () => new AppError('INVALID_API_KEY', 'API key missing, invalid or revoked');
     const mode = options.apiKey ? modeOfApiKey(options.apiKey) : null;
-    if (!options.apiKey || !mode) throw invalid;
+    if (!options.apiKey || !mode) throw invalid();
     const key = await store.apiKeys.findByHash(hashToken(options.apiKey));
-    if (!key || key.status !== 'active' || key.mode !== mode) throw invalid;
+    if (!key || key.status !== 'active' || key.mode !== mode) throw invalid();
     const merchant = await store.merchants.findById(key.merchantId);
-    if (!merchant) throw invalid;
+    if (!merchant) throw invalid();
     if (options.testModeHeader?.trim().toLowerCase() === 'true' && mode === 'live') {
       throw new AppError('TEST_MODE_MISMATCH', 'X-Test-Mode: true was sent with a live key; use a test key (ak_test_…) for the sandbox');
     }

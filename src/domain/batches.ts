@@ -5,9 +5,9 @@ import type { Store } from '../ports/store.js';
 import type { MerchantPrincipal } from './auth.js';
 import type { DispatchService } from './dispatch.js';
 import { AppError } from './errors.js';
-import { orderStatusMessage } from './orders/messages.js';
+import type { OrderTransitions } from './orders/transitions.js';
+import type { WebhookOutbox } from './webhooks/outbox.js';
 import { consolidateSchema } from './orders/schemas.js';
-import type { OrderService } from './orders/service.js';
 import { vehicleTariff, type Tariff } from './tariffs.js';
 import type { Batch, Order } from './types.js';
 import { parseInput } from './validation.js';
@@ -39,21 +39,20 @@ export function packOrders(orders: Order[], capacityKg: number, maxOrders = MAX_
  * packed into batches that fit the target vehicle; assigned ones are taken back from their
  * couriers first. Each batch is dispatched to one courier with that vehicle (or waits for one).
  */
-export function createBatchService(deps: { store: Store; dispatch: DispatchService; orders: OrderService; bus: EventBus; clock: Clock; ids: IdSource; tariff: Tariff }) {
-  const { store, dispatch, orders, bus, clock, ids, tariff } = deps;
+export function createBatchService(deps: { store: Store; dispatch: DispatchService; transitions: OrderTransitions; outbox: WebhookOutbox; bus: EventBus; clock: Clock; ids: IdSource; tariff: Tariff }) {
+  const { store, dispatch, transitions, outbox, bus, clock, ids, tariff } = deps;
   const now = () => clock.now().toISOString();
 
-  /** Takes an assigned order back from its courier (before pickup), so it can join a batch. */
+  /**
+   * Takes an assigned order back from its courier (before pickup), so it can join a batch. The
+   * caller frees the courier once the batch is settled: freed earlier, it would be offered the
+   * half-built pending batch.
+   */
   async function unassign(order: Order): Promise<Order | null> {
     if (order.status === 'new') return order;
-    const back = await store.orders.apply({
-      id: order.id, from: ['assigned'], to: 'new', patch: { courierId: null },
-      event: orders.newEvent(order, 'new', { kind: 'system', id: null }, { reason: 'consolidated into a batch' }),
+    return transitions.transition({
+      order, from: ['assigned'], to: 'new', actor: { kind: 'system', id: null }, patch: { courierId: null }, reason: 'consolidated into a batch',
     });
-    if (!back) return null;
-    await bus.publish(orderStatusMessage(back, 'assigned'));
-    if (order.courierId) await dispatch.releaseCourier({ courierId: order.courierId, jobId: order.id });
-    return back;
   }
 
   async function consolidateOrders(options: { principal: MerchantPrincipal; input: unknown }): Promise<Batch[]> {
@@ -66,12 +65,16 @@ export function createBatchService(deps: { store: Store; dispatch: DispatchServi
     for (const group of packOrders(candidates, vehicle.max_kg)) {
       const batch: Batch = {
         id: ids.next('bt'), merchantId: merchant.id, mode, geohashZone: input.geohash_zone, vehicleType: vehicle.type,
-        orderIds: [], totalWeightKg: 0, courierId: null, status: 'pending', createdAt: now(), updatedAt: now(),
+        orderIds: group.map((o) => o.id), totalWeightKg: group.reduce((kg, o) => kg + o.weightKg, 0),
+        courierId: null, status: 'pending', createdAt: now(), updatedAt: now(),
       };
-      await store.batches.insert(batch);
+      // Written with its batch.created webhooks; members that cannot join are removed below.
+      await store.batches.insert(batch, await outbox.batchCreated(batch));
       const members: Order[] = [];
+      const freed: Array<{ courierId: string; jobId: string }> = [];
       for (const order of group) {
         const free = await unassign(order);
+        if (free && order.courierId) freed.push({ courierId: order.courierId, jobId: order.id });
         const joined = free && (await store.orders.apply({ id: free.id, from: ['new'], patch: { batchId: batch.id } }));
         if (joined && !joined.courierId) members.push(joined);
       }
@@ -80,9 +83,17 @@ export function createBatchService(deps: { store: Store; dispatch: DispatchServi
         id: batch.id, from: ['pending'], updatedAt: now(),
         patch: { orderIds: members.map((o) => o.id), totalWeightKg, ...(members.length === 0 && { status: 'cancelled' as const }) },
       });
-      if (!settled || members.length === 0) continue;
+      const releaseFreed = async () => {
+        for (const job of freed) await dispatch.releaseCourier(job);
+      };
+      if (!settled || members.length === 0) {
+        await releaseFreed();
+        continue;
+      }
       await bus.publish({ type: 'batch.created', batchId: batch.id, merchantId: merchant.id, mode, orderIds: settled.orderIds, at: now() });
-      created.push(await dispatch.dispatchBatch({ batch: settled, near: members[0]!.pickup }));
+      const dispatched = await dispatch.dispatchBatch({ batch: settled, near: members[0]!.pickup });
+      await releaseFreed(); // a freed courier may now take this very batch
+      created.push((await store.batches.findById(batch.id)) ?? dispatched);
     }
     return created;
   }

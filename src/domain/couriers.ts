@@ -8,8 +8,8 @@ import { AppError } from './errors.js';
 import { distanceMeters, isInServiceArea } from './geo.js';
 import { latLngSchema } from './locations.js';
 import type { DeliveryService } from './orders/delivery.js';
-import { orderStatusMessage } from './orders/messages.js';
-import type { OrderService } from './orders/service.js';
+import type { OrderTransitions } from './orders/transitions.js';
+import type { WebhookOutbox } from './webhooks/outbox.js';
 import { canTransition } from './orders/state-machine.js';
 import type { Courier, LatLng, Order, OrderStatus } from './types.js';
 import { parseInput } from './validation.js';
@@ -33,12 +33,13 @@ export function createCourierService(deps: {
   store: Store;
   geoIndex: CourierGeoIndex;
   dispatch: DispatchService;
-  orders: OrderService;
   delivery: DeliveryService;
+  transitions: OrderTransitions;
+  outbox: WebhookOutbox;
   bus: EventBus;
   clock: Clock;
 }) {
-  const { store, geoIndex, dispatch, orders, delivery, bus, clock } = deps;
+  const { store, geoIndex, dispatch, delivery, transitions, outbox, bus, clock } = deps;
   const now = () => clock.now().toISOString();
 
   /** The orders of the courier's current job (one order, or the orders of its batch). */
@@ -78,6 +79,7 @@ export function createCourierService(deps: {
     }
     const active = await activeOrders(courier);
     await bus.publish({ type: 'courier.position', courierId: courier.id, mode: courier.mode, location, orderIds: active.map((o) => o.id), at });
+    if (active.length > 0) await outbox.courierLocation({ orders: active, courier, location, at });
     const arrivals: Order[] = [];
     for (const order of active) {
       const target = order.status === 'assigned' ? 'arrived_pickup' : order.status === 'picked_up' ? 'arrived_dropoff' : null;
@@ -91,12 +93,7 @@ export function createCourierService(deps: {
   }
 
   async function move(order: Order, to: OrderStatus, courier: Courier, location: LatLng | null): Promise<Order | null> {
-    const moved = await store.orders.apply({
-      id: order.id, from: [order.status], to,
-      event: orders.newEvent(order, to, { kind: 'courier', id: courier.id }, { location }),
-    });
-    if (moved) await bus.publish(orderStatusMessage(moved, order.status));
-    return moved;
+    return transitions.transition({ order, to, actor: { kind: 'courier', id: courier.id }, location });
   }
 
   /** The courier's own order: anything else is "not found", never another courier's data. */
@@ -123,18 +120,17 @@ export function createCourierService(deps: {
   async function releaseOrder(options: { courier: Courier; ref: string; input: unknown }): Promise<Order> {
     const { reason } = parseInput(courierReleaseSchema, options.input ?? {});
     const order = await courierOrder(options.courier, options.ref);
-    const released = await store.orders.apply({
-      id: order.id, from: ['assigned'], to: 'new', patch: { courierId: null, batchId: null },
-      event: orders.newEvent(order, 'new', { kind: 'courier', id: options.courier.id }, { reason: reason ?? 'courier dropped out' }),
+    const released = await transitions.transition({
+      order, from: ['assigned'], to: 'new', actor: { kind: 'courier', id: options.courier.id },
+      patch: { courierId: null, batchId: null }, reason: reason ?? 'courier dropped out',
     });
     if (!released) throw new AppError('INVALID_STATUS_TRANSITION', `Order is ${order.status}; only an assigned order can be released`);
-    await bus.publish(orderStatusMessage(released, 'assigned'));
     if (options.courier.job?.kind === 'order') {
       await store.couriers.setStatus({ id: options.courier.id, status: 'available', from: ['busy'], fromJobId: order.id, job: null, updatedAt: now() });
     }
     const redispatched = await dispatch.dispatchOrder({ order: released });
     const courier = await store.couriers.findById(options.courier.id);
-    if (courier?.status === 'available') await dispatch.offerWork({ courier });
+    if (courier?.status === 'available') await dispatch.offerWork({ courier, skipOrderId: order.id });
     return redispatched;
   }
 

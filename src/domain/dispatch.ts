@@ -1,12 +1,10 @@
 import type { Clock } from '../ports/clock.js';
-import type { EventBus } from '../ports/event-bus.js';
 import type { CourierGeoIndex } from '../ports/geo-index.js';
-import type { IdSource } from '../ports/ids.js';
-import type { NewOrderEvent, Store } from '../ports/store.js';
+import type { Store } from '../ports/store.js';
 import { distanceMeters } from './geo.js';
 import { vehicleTariff, type Tariff } from './tariffs.js';
 import type { Batch, Courier, CourierJob, Order, VehicleType } from './types.js';
-import { orderStatusMessage } from './orders/messages.js';
+import type { OrderTransitions } from './orders/transitions.js';
 
 /** How many of the nearest couriers dispatch tries to claim before queueing the order. */
 const CANDIDATES = 5;
@@ -18,8 +16,8 @@ export type DispatchService = ReturnType<typeof createDispatchService>;
  * compare-and-set in the store (the geo index only proposes); without one the order stays `new`
  * in the queue, which drains whenever a courier comes on duty or frees up.
  */
-export function createDispatchService(deps: { store: Store; geoIndex: CourierGeoIndex; bus: EventBus; clock: Clock; ids: IdSource; tariff: Tariff }) {
-  const { store, geoIndex, bus, clock, ids, tariff } = deps;
+export function createDispatchService(deps: { store: Store; geoIndex: CourierGeoIndex; transitions: OrderTransitions; clock: Clock; tariff: Tariff }) {
+  const { store, geoIndex, transitions, clock, tariff } = deps;
   const vehicleOrder = tariff.vehicles.map((v) => v.type);
   /** Vehicle classes that can carry what `type` carries. */
   const carriers = (type: VehicleType) => vehicleOrder.slice(vehicleOrder.indexOf(type));
@@ -33,13 +31,6 @@ export function createDispatchService(deps: { store: Store; geoIndex: CourierGeo
     return Math.ceil((km / speed) * 60);
   }
 
-  function systemEvent(order: Order, to: Order['status'], reason: string | null): NewOrderEvent {
-    return {
-      id: ids.next('evt'), orderId: order.id, merchantId: order.merchantId, mode: order.mode,
-      from: order.status, to, actor: { kind: 'system', id: null }, location: null, reason, at: clock.now().toISOString(),
-    };
-  }
-
   async function claimCourier(courierId: string, job: CourierJob): Promise<Courier | null> {
     return store.couriers.setStatus({ id: courierId, status: 'busy', from: ['available'], job, updatedAt: clock.now().toISOString() });
   }
@@ -50,19 +41,17 @@ export function createDispatchService(deps: { store: Store; geoIndex: CourierGeo
     const travelMs = Date.parse(order.estimatedDeliveryAt) - Date.parse(order.estimatedPickupAt);
     const waitMins = Math.max(order.prepTimeMins, approachMinutes(courier, order));
     const pickupAt = new Date(now.getTime() + waitMins * 60_000);
-    const assigned = await store.orders.apply({
-      id: order.id,
+    return transitions.transition({
+      order,
       from: ['new'],
       to: 'assigned',
+      actor: { kind: 'system', id: null },
       patch: {
         courierId: courier.id,
         estimatedPickupAt: pickupAt.toISOString(),
         estimatedDeliveryAt: new Date(pickupAt.getTime() + travelMs).toISOString(),
       },
-      event: systemEvent(order, 'assigned', null),
     });
-    if (assigned) await bus.publish(orderStatusMessage(assigned, 'new'));
-    return assigned;
   }
 
   /** Tries the nearest couriers for a `new` order; returns the order as it now stands. */
@@ -93,14 +82,17 @@ export function createDispatchService(deps: { store: Store; geoIndex: CourierGeo
   /**
    * Gives an available courier the oldest queued work it can carry: a pending batch for its vehicle
    * first, else the oldest queued order. Without work, it goes (back) into the geo index.
+   * `skipOrderId`: an order the courier just dropped, which must not come straight back to it.
    */
-  async function offerWork(options: { courier: Courier }): Promise<void> {
+  async function offerWork(options: { courier: Courier; skipOrderId?: string }): Promise<void> {
     const { courier } = options;
     const batches = await store.batches.listPending({ mode: courier.mode, vehicleTypes: [courier.vehicle], limit: 5 });
     for (const batch of batches) {
       if (await dispatchBatchTo(batch, courier)) return;
     }
-    const queued = await store.orders.listQueued({ mode: courier.mode, vehicleTypes: carriable(courier.vehicle), limit: 5 });
+    const queued = (await store.orders.listQueued({ mode: courier.mode, vehicleTypes: carriable(courier.vehicle), limit: 5 })).filter(
+      (o) => o.id !== options.skipOrderId,
+    );
     for (const order of queued) {
       const claimed = await claimCourier(courier.id, { kind: 'order', id: order.id });
       if (!claimed) return; // someone else took this courier meanwhile

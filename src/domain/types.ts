@@ -211,3 +211,58 @@ export interface LedgerEntry {
 
 /** What a busy courier is doing: one order, or one batch of orders. */
 export type CourierJob = { kind: 'order' | 'batch'; id: string };
+
+export type WebhookEventType = 'order.status_changed' | 'order.courier_location' | 'batch.created';
+export const WEBHOOK_EVENT_TYPES = ['order.status_changed', 'order.courier_location', 'batch.created'] as const;
+
+export interface WebhookEndpoint {
+  id: string;
+  merchantId: string;
+  mode: Mode;
+  url: string;
+  description: string | null;
+  events: WebhookEventType[];
+  payloadShape: WebhookPayloadShape;
+  enabled: boolean;
+  /** Why the endpoint is disabled (by the merchant, or automatically after sustained failure). */
+  disabledReason: string | null;
+  /** When the current run of failed attempts began; null after a success. */
+  failingSince: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+/** One event for one endpoint: the exact body is fixed when the event happens and resent as is. */
+export interface WebhookDelivery {
+  /** The webhook-id header: unique per event and endpoint, stable across retries. */
+  id: string;
+  endpointId: string;
+  merchantId: string;
+  mode: Mode;
+  eventType: WebhookEventType;
+  orderId: string | null;
+  sequence: number | null;
+  body: string;
+  status: WebhookDeliveryStatus;
+  attempts: number;
+  nextAttemptAt: string;
+  leaseOwner: string | null;
+  leaseUntil: string | null;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  lastLatencyMs: number | null;
+  createdAt: string;
+  deliveredAt: string | null;
+}
+
+export interface WebhookAttempt {
+  id: string;
+  deliveryId: string;
+  attempt: number;
+  at: string;
+  statusCode: number | null;
+  latencyMs: number;
+  error: string | null;
+}

@@ -9,6 +9,9 @@ import type {
   OrderEvent,
   OrderStatus,
   VehicleType,
+  WebhookAttempt,
+  WebhookDelivery,
+  WebhookEndpoint,
   LatLng,
   IntegrationName,
   Merchant,
@@ -32,6 +35,7 @@ export interface Store {
   orders: OrderRepository;
   batches: BatchRepository;
   ledger: LedgerRepository;
+  webhooks: WebhookRepository;
   /** Throws when the backing database cannot be reached. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -154,6 +158,8 @@ export interface OrderRepository {
     event: OrderEvent;
     ledger: LedgerEntry | null;
     idempotency: IdempotencyRecord | null;
+    /** Webhook deliveries of the creation (transactional outbox: written with the order or not at all). */
+    outbox?: WebhookDelivery[];
   }): Promise<{ created: true } | { created: false; existing: IdempotencyRecord }>;
   findById(id: string): Promise<Order | null>;
   /** The idempotency record of the key (expired ones included; the caller compares expiresAt). */
@@ -165,6 +171,9 @@ export interface OrderRepository {
   /**
    * Compare-and-set on the status: applies the patch (and moves to `to`, writing `event` with the
    * next sequence number, plus the ledger entry) only when the status is one of `from`.
+   * The stored event's `from` is the status the order actually had. `outbox`, when given, builds
+   * the webhook deliveries from the updated order and its event; they are written in the same
+   * transaction (it must be a pure, synchronous function).
    * Returns the updated order, or null when the order is missing or its status is not in `from`.
    */
   apply(options: {
@@ -174,6 +183,7 @@ export interface OrderRepository {
     patch?: OrderPatch;
     event?: NewOrderEvent;
     ledger?: LedgerEntry | null;
+    outbox?: (order: Order, event: OrderEvent) => WebhookDelivery[];
   }): Promise<Order | null>;
   /** The merchant's orders, newest first; `after` is the id of the last order of the previous page. */
   list(options: {
@@ -193,7 +203,8 @@ export interface OrderRepository {
 }
 
 export interface BatchRepository {
-  insert(batch: Batch): Promise<void>;
+  /** Inserts the batch (and its webhook deliveries, in the same transaction). */
+  insert(batch: Batch, outbox?: WebhookDelivery[]): Promise<void>;
   findById(id: string): Promise<Batch | null>;
   /** Compare-and-set on the batch status; null when not applied. */
   update(options: { id: string; from: Batch['status'][]; patch: Partial<Pick<Batch, 'status' | 'courierId' | 'orderIds' | 'totalWeightKg'>>; updatedAt: string }): Promise<Batch | null>;
@@ -204,4 +215,46 @@ export interface BatchRepository {
 
 export interface LedgerRepository {
   listByMerchant(options: { merchantId: string; mode: Mode }): Promise<LedgerEntry[]>;
+}
+
+export type WebhookEndpointPatch = Partial<Pick<WebhookEndpoint, 'url' | 'description' | 'events' | 'payloadShape' | 'enabled' | 'disabledReason' | 'failingSince'>>;
+
+export interface WebhookRepository {
+  insertEndpoint(endpoint: WebhookEndpoint): Promise<void>;
+  findEndpoint(options: { id: string; merchantId?: string; mode?: Mode }): Promise<WebhookEndpoint | null>;
+  /** The merchant's endpoints in that mode (all, or only enabled ones), oldest first. */
+  listEndpoints(options: { merchantId: string; mode: Mode; enabledOnly?: boolean }): Promise<WebhookEndpoint[]>;
+  updateEndpoint(options: { id: string; patch: WebhookEndpointPatch; updatedAt: string }): Promise<WebhookEndpoint | null>;
+  deleteEndpoint(options: { id: string; merchantId: string; mode: Mode }): Promise<boolean>;
+  /** Deliveries written outside an order transition (courier positions). */
+  insertDeliveries(deliveries: WebhookDelivery[]): Promise<void>;
+  /**
+   * Leases up to `limit` pending deliveries due at `now` whose lease is free or expired: sets
+   * leaseOwner/leaseUntil atomically, so two workers never hold the same delivery at once.
+   */
+  claimDue(options: { owner: string; now: string; leaseUntil: string; limit: number }): Promise<WebhookDelivery[]>;
+  /**
+   * Records an attempt and its outcome, only while `owner` still holds the lease (else false):
+   * delivered, failed for good, or pending again at nextAttemptAt. The lease is released.
+   */
+  completeAttempt(options: {
+    id: string;
+    owner: string;
+    attempt: WebhookAttempt;
+    outcome: { status: 'delivered' | 'failed' | 'pending'; nextAttemptAt: string | null };
+  }): Promise<boolean>;
+  findDelivery(options: { id: string; merchantId: string; mode: Mode }): Promise<WebhookDelivery | null>;
+  listDeliveries(options: {
+    merchantId: string;
+    mode: Mode;
+    endpointId?: string;
+    status?: WebhookDelivery['status'];
+    createdFrom?: string;
+    createdTo?: string;
+    after?: string;
+    limit: number;
+  }): Promise<WebhookDelivery[]>;
+  listAttempts(deliveryId: string): Promise<WebhookAttempt[]>;
+  /** Makes deliveries pending again, due now (attempt counts restart); returns how many. */
+  requeue(options: { merchantId: string; mode: Mode; ids?: string[]; status?: 'failed'; createdFrom?: string; createdTo?: string; now: string }): Promise<number>;
 }

@@ -62,16 +62,30 @@ export function createGazetteerGeocoder(places: Place[] = loadComunas()): Geocod
     ...places.map((place) => ({ key: place.key, place })),
     ...Object.entries(ALIASES).map(([key, name]) => ({ key, place: byName.get(name)! })),
   ];
+  // Keys grouped by their first word, built once: a lookup costs one map probe per word of the
+  // address instead of a substring search per key.
+  const byFirstWord = new Map<string, Array<{ key: string; place: Place }>>();
+  for (const entry of keys) {
+    const first = entry.key.split(' ')[0]!;
+    byFirstWord.set(first, [...(byFirstWord.get(first) ?? []), entry]);
+  }
   return {
     async geocode({ address }): Promise<GeocodeResult | null> {
-      const text = ` ${normalizePlaceText(address)} `;
+      const text = normalizePlaceText(address);
       let best: Match | null = null;
-      for (const { key, place } of keys) {
-        for (let index = text.indexOf(` ${key} `); index >= 0; index = text.indexOf(` ${key} `, index + 1)) {
-          const previousWord = text.slice(0, index).split(' ').at(-1) ?? '';
-          const candidate = { place, end: index + key.length, length: key.length, street: STREET_WORDS.has(previousWord) };
+      let previousWord = '';
+      for (let start = 0; start < text.length; ) {
+        const space = text.indexOf(' ', start);
+        const stop = space < 0 ? text.length : space;
+        const word = text.slice(start, stop);
+        for (const { key, place } of byFirstWord.get(word) ?? []) {
+          const end = start + key.length;
+          if (!text.startsWith(key, start) || (end < text.length && text[end] !== ' ')) continue;
+          const candidate = { place, end, length: key.length, street: STREET_WORDS.has(previousWord) };
           if (!best || ranksHigher(candidate, best)) best = candidate;
         }
+        previousWord = word;
+        start = stop + 1;
       }
       return best ? { lat: best.place.lat, lng: best.place.lng, label: best.place.name, source: 'gazetteer' } : null;
     },

@@ -1,6 +1,7 @@
 import type { Batch, LedgerEntry } from '../../domain/types.js';
 import type { BatchRepository, LedgerRepository } from '../../ports/store.js';
 import type { SqliteDatabase } from './database.js';
+import { createDeliveryWriter } from './webhooks.js';
 
 type DocRow = { doc: string };
 
@@ -17,9 +18,14 @@ export function createSqliteBatchRepository(db: SqliteDatabase): BatchRepository
     write.run(next.status, JSON.stringify(next), next.id);
     return next;
   });
+  const writeOutbox = createDeliveryWriter(db);
+  const insertWithOutbox = db.transaction((b: Batch, outbox: Parameters<BatchRepository['insert']>[1]) => {
+    insert.run(b.id, b.merchantId, b.mode, b.status, b.vehicleType, b.createdAt, JSON.stringify(b));
+    if (outbox) writeOutbox(outbox);
+  });
   return {
-    async insert(b) {
-      insert.run(b.id, b.merchantId, b.mode, b.status, b.vehicleType, b.createdAt, JSON.stringify(b));
+    async insert(b, outbox) {
+      insertWithOutbox.immediate(b, outbox);
     },
     async findById(id) {
       const row = byId.get(id);

@@ -122,4 +122,35 @@ export const MIGRATIONS: string[] = [
   );
   CREATE INDEX ledger_merchant ON ledger (merchant_id, mode, at);
   `,
+  `
+  CREATE TABLE webhook_endpoints (
+    id TEXT PRIMARY KEY,
+    merchant_id TEXT NOT NULL REFERENCES merchants(id),
+    mode TEXT NOT NULL CHECK (mode IN ('live','test')),
+    enabled INTEGER NOT NULL,
+    doc TEXT NOT NULL
+  );
+  CREATE INDEX webhook_endpoints_merchant ON webhook_endpoints (merchant_id, mode, id);
+  CREATE TABLE webhook_deliveries (
+    id TEXT PRIMARY KEY,
+    endpoint_id TEXT NOT NULL,
+    merchant_id TEXT NOT NULL,
+    mode TEXT NOT NULL,
+    status TEXT NOT NULL,
+    next_attempt_at TEXT NOT NULL,
+    lease_owner TEXT,
+    lease_until TEXT,
+    created_at TEXT NOT NULL,
+    doc TEXT NOT NULL
+  );
+  CREATE INDEX webhook_deliveries_due ON webhook_deliveries (status, next_attempt_at);
+  CREATE INDEX webhook_deliveries_merchant ON webhook_deliveries (merchant_id, mode, id);
+  CREATE TABLE webhook_attempts (
+    id TEXT PRIMARY KEY,
+    delivery_id TEXT NOT NULL,
+    attempt INTEGER NOT NULL,
+    doc TEXT NOT NULL
+  );
+  CREATE INDEX webhook_attempts_delivery ON webhook_attempts (delivery_id, attempt);
+  `,
 ];

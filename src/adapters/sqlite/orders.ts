@@ -1,6 +1,7 @@
-import type { LedgerEntry, Order, OrderEvent } from '../../domain/types.js';
+import type { Order, OrderEvent } from '../../domain/types.js';
 import type { IdempotencyRecord, OrderRepository } from '../../ports/store.js';
 import type { SqliteDatabase } from './database.js';
+import { createDeliveryWriter } from './webhooks.js';
 
 type DocRow = { doc: string };
 const parseOrder = (row: DocRow | undefined): Order | null => (row ? (JSON.parse(row.doc) as Order) : null);
@@ -73,10 +74,11 @@ export function createSqliteOrderRepository(db: SqliteDatabase): OrderRepository
   const byTrackingRef = db.prepare<{ ref: string }, DocRow>(
     'SELECT doc FROM orders WHERE tracking_number = @ref OR order_number = @ref ORDER BY tracking_number = @ref DESC LIMIT 1',
   );
+  const writeOutbox = createDeliveryWriter(db);
   const eventsOf = db.prepare<[string], DocRow>('SELECT doc FROM order_events WHERE order_id = ? ORDER BY sequence');
 
   const create = db.transaction(
-    (o: { order: Order; event: OrderEvent; ledger: LedgerEntry | null; idempotency: IdempotencyRecord | null }) => {
+    (o: Parameters<OrderRepository['create']>[0]) => {
       const key = o.idempotency;
       if (key && claimKey.run(key).changes === 0 && reclaimExpiredKey.run(key).changes === 0) {
         return { created: false as const, existing: toIdempotency(selectKey.get(key.merchantId, key.mode, key.key)!) };
@@ -84,6 +86,7 @@ export function createSqliteOrderRepository(db: SqliteDatabase): OrderRepository
       insertOrder.run(columns(o.order));
       insertEvent.run(o.event.id, o.event.orderId, o.event.sequence, JSON.stringify(o.event));
       if (o.ledger) insertLedger.run(o.ledger);
+      if (o.outbox) writeOutbox(o.outbox);
       return { created: true as const };
     },
   );
@@ -95,14 +98,16 @@ export function createSqliteOrderRepository(db: SqliteDatabase): OrderRepository
     const patch = Object.fromEntries(Object.entries(options.patch ?? {}).filter(([, value]) => value !== undefined));
     const next: Order = { ...current, ...patch };
     if (options.to) next.status = options.to;
+    let event: OrderEvent | null = null;
     if (options.event) {
       next.sequence = current.sequence + 1;
-      const event: OrderEvent = { ...options.event, sequence: next.sequence };
+      event = { ...options.event, from: current.status, sequence: next.sequence };
       insertEvent.run(event.id, event.orderId, event.sequence, JSON.stringify(event));
       next.updatedAt = event.at;
     }
     updateOrder.run({ id: next.id, status: next.status, courierId: next.courierId, batchId: next.batchId, doc: JSON.stringify(next) });
     if (options.ledger) insertLedger.run(options.ledger);
+    if (options.outbox && event) writeOutbox(options.outbox(next, event));
     return next;
   });
 

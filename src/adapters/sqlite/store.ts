@@ -6,6 +6,7 @@ import { openSqliteDatabase } from './database.js';
 import { createSqliteMerchantRepository } from './merchants.js';
 import { createSqliteTelemetryRepository } from './telemetry.js';
 import { createSqliteOrderRepository } from './orders.js';
+import { createSqliteWebhookRepository } from './webhooks.js';
 import { createSqliteBatchRepository, createSqliteLedgerRepository } from './batches.js';
 import { createSqliteUserRepository } from './users.js';
 
@@ -26,6 +27,7 @@ export function createSqliteStore(options: { dataDir: string } | { file: string 
     orders: createSqliteOrderRepository(db),
     batches: createSqliteBatchRepository(db),
     ledger: createSqliteLedgerRepository(db),
+    webhooks: createSqliteWebhookRepository(db),
     async ping() {
       ping.get();
     },

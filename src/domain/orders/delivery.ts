@@ -1,13 +1,11 @@
 import type { Clock } from '../../ports/clock.js';
-import type { EventBus } from '../../ports/event-bus.js';
-import type { Store } from '../../ports/store.js';
 import { AppError } from '../errors.js';
 import { distanceMeters } from '../geo.js';
 import type { DeliveryProof, Order } from '../types.js';
 import { parseInput } from '../validation.js';
-import { orderStatusMessage } from './messages.js';
 import { deliverOrderSchema } from './schemas.js';
-import type { Actor, OrderService } from './service.js';
+import type { OrderService } from './service.js';
+import type { Actor, OrderTransitions } from './transitions.js';
 
 export type DeliveryService = ReturnType<typeof createDeliveryService>;
 
@@ -16,8 +14,8 @@ export type DeliveryService = ReturnType<typeof createDeliveryService>;
  * within `geofence_radius` metres, unless `bypass` — which is recorded), with photo and signature.
  * From `picked_up` the arrival is recorded first, then the completion.
  */
-export function createDeliveryService(deps: { store: Store; orders: OrderService; bus: EventBus; clock: Clock }) {
-  const { store, orders, bus, clock } = deps;
+export function createDeliveryService(deps: { orders: OrderService; transitions: OrderTransitions; clock: Clock }) {
+  const { orders, transitions, clock } = deps;
 
   async function confirmDelivery(options: { order: Order; input: unknown; actor: Actor; courierId?: string }): Promise<{ order: Order; proof: DeliveryProof }> {
     const input = parseInput(deliverOrderSchema, options.input);
@@ -38,24 +36,18 @@ export function createDeliveryService(deps: { store: Store; orders: OrderService
       });
     }
     if (order.status === 'picked_up') {
-      const arrived = await store.orders.apply({
-        id: order.id, from: ['picked_up'], to: 'arrived_dropoff',
-        event: orders.newEvent(order, 'arrived_dropoff', options.actor, { location: input.coords }),
-      });
+      const arrived = await transitions.transition({ order, to: 'arrived_dropoff', actor: options.actor, location: input.coords });
       if (!arrived) throw conflict(order);
-      await bus.publish(orderStatusMessage(arrived, 'picked_up'));
       order = arrived;
     }
     const proof: DeliveryProof = {
       driverId: input.driver_id, coords: input.coords, distanceM, radiusM: input.geofence_radius, bypass: input.bypass,
       photoUrl: input.photo_url, signatureUrl: input.signature_url, deliveredAt: clock.now().toISOString(),
     };
-    const completed = await store.orders.apply({
-      id: order.id, from: ['arrived_dropoff'], to: 'completed', patch: { proof },
-      event: orders.newEvent(order, 'completed', options.actor, { location: input.coords, reason: input.bypass ? 'geofence bypassed' : null }),
+    const completed = await transitions.transition({
+      order, to: 'completed', actor: options.actor, patch: { proof }, location: input.coords, reason: input.bypass ? 'geofence bypassed' : null,
     });
     if (!completed) throw conflict(order);
-    await bus.publish(orderStatusMessage(completed, 'arrived_dropoff'));
     await orders.afterOrderEnded(completed);
     return { order: completed, proof };
   }

@@ -3,7 +3,7 @@ import type { Clock } from '../../ports/clock.js';
 import type { EventBus } from '../../ports/event-bus.js';
 import type { IdSource } from '../../ports/ids.js';
 import type { Geocoder } from '../../ports/geocoder.js';
-import type { NewOrderEvent, Store } from '../../ports/store.js';
+import type { Store } from '../../ports/store.js';
 import type { MerchantPrincipal } from '../auth.js';
 import type { DispatchService } from '../dispatch.js';
 import { AppError } from '../errors.js';
@@ -11,10 +11,12 @@ import { resolveLocation, type ResolvedLocation } from '../locations.js';
 import { priceRoute } from '../pricing.js';
 import { resolvePrepTime, type QuoteService } from '../quotes.js';
 import type { Tariff } from '../tariffs.js';
-import type { ActorKind, LatLng, LedgerEntry, Order, OrderStatus, Stop } from '../types.js';
+import type { LedgerEntry, Order, OrderStatus, Stop } from '../types.js';
 import { parseInput } from '../validation.js';
 import { geohashOf, generateOrderNumber, generateTrackingNumber } from './identifiers.js';
 import { orderStatusMessage } from './messages.js';
+import type { Actor, OrderTransitions } from './transitions.js';
+import type { WebhookOutbox } from '../webhooks/outbox.js';
 import { cancelOrderSchema, createOrderSchema, draftFromRequest, idempotencyKeySchema, listOrdersSchema, type OrderDraft } from './schemas.js';
 import { CANCELLABLE } from './state-machine.js';
 
@@ -35,11 +37,6 @@ function toStop(location: ResolvedLocation): Stop {
   return { ...location, geohash: geohashOf(location) };
 }
 
-export interface Actor {
-  kind: ActorKind;
-  id: string | null;
-}
-
 export type OrderService = ReturnType<typeof createOrderService>;
 
 export function createOrderService(deps: {
@@ -48,18 +45,13 @@ export function createOrderService(deps: {
   quotes: QuoteService;
   dispatch: DispatchService;
   bus: EventBus;
+  transitions: OrderTransitions;
+  outbox: WebhookOutbox;
   clock: Clock;
   ids: IdSource;
   tariff: Tariff;
 }) {
-  const { store, geocoder, quotes, dispatch, bus, clock, ids, tariff } = deps;
-
-  function newEvent(order: Order, to: OrderStatus, actor: Actor, extra: { location?: LatLng | null; reason?: string | null } = {}): NewOrderEvent {
-    return {
-      id: ids.next('evt'), orderId: order.id, merchantId: order.merchantId, mode: order.mode, from: order.status, to,
-      actor, location: extra.location ?? null, reason: extra.reason ?? null, at: clock.now().toISOString(),
-    };
-  }
+  const { store, geocoder, quotes, dispatch, bus, transitions, outbox, clock, ids, tariff } = deps;
 
   function ledgerEntry(order: Order, kind: LedgerEntry['kind']): LedgerEntry | null {
     if (order.mode !== 'live') return null; // the sandbox never charges
@@ -136,9 +128,12 @@ export function createOrderService(deps: {
       if (replay) return replay;
     }
     const order = await buildOrder(principal, draft);
+    const event = { ...transitions.newEvent(order, 'new', options.actor), from: null, sequence: 1, at: order.createdAt };
+    const buildOutbox = await outbox.prepareTransition(order, null);
     const result = await store.orders.create({
       order,
-      event: { ...newEvent(order, 'new', options.actor), from: null, sequence: 1, at: order.createdAt },
+      event,
+      ...(buildOutbox && { outbox: buildOutbox(order, event) }),
       ledger: ledgerEntry(order, 'charge'),
       idempotency: key
         ? { merchantId: order.merchantId, mode: order.mode, key, requestHash: options.hash, orderId: order.id, createdAt: order.createdAt, expiresAt: new Date(Date.parse(order.createdAt) + IDEMPOTENCY_TTL_MS).toISOString() }
@@ -221,19 +216,19 @@ export function createOrderService(deps: {
     const notCancellable = (status: OrderStatus) =>
       new AppError('ORDER_NOT_CANCELLABLE', `Order is ${status}; only new or assigned orders (not yet picked up) can be cancelled`);
     if (!CANCELLABLE.includes(order.status)) throw notCancellable(order.status);
-    const cancelled = await store.orders.apply({
-      id: order.id,
+    const cancelled = await transitions.transition({
+      order,
       from: [...CANCELLABLE],
       to: 'cancelled',
+      actor: { kind: 'merchant', id: order.merchantId },
       patch: { cancellation: { reason: input.reason ?? null, at: clock.now().toISOString() } },
-      event: newEvent(order, 'cancelled', { kind: 'merchant', id: order.merchantId }, { reason: input.reason ?? null }),
+      reason: input.reason ?? null,
       ledger: ledgerEntry(order, 'reversal'),
     });
     if (!cancelled) {
       const now = await store.orders.findById(order.id);
       throw notCancellable(now?.status ?? order.status);
     }
-    await bus.publish(orderStatusMessage(cancelled, order.status));
     await afterOrderEnded(cancelled);
     return cancelled;
   }
@@ -253,5 +248,5 @@ export function createOrderService(deps: {
     if (order.courierId) await dispatch.releaseCourier({ courierId: order.courierId, jobId: order.id });
   }
 
-  return { createOrder, createOrderFromDraft, getOrder, getOrderDetails, listOrders, listOrderEvents, cancelOrder, afterOrderEnded, newEvent };
+  return { createOrder, createOrderFromDraft, getOrder, getOrderDetails, listOrders, listOrderEvents, cancelOrder, afterOrderEnded };
 }

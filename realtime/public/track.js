@@ -1,0 +1,306 @@
+// Customer tracking page: one live socket, a snapshot then small status/position messages.
+// Plain JS, no build step, no third-party requests: the map is an SVG drawn from lat/lng.
+'use strict';
+
+(function () {
+  const STEPS = [
+    ['new', 'Order placed'],
+    ['assigned', 'Courier assigned'],
+    ['arrived_pickup', 'Courier at pickup'],
+    ['picked_up', 'Picked up, on the way'],
+    ['arrived_dropoff', 'Courier at your door'],
+    ['completed', 'Delivered'],
+  ];
+  const HEADLINES = {
+    new: 'Finding a courier',
+    assigned: 'Courier heading to pickup',
+    arrived_pickup: 'Courier is collecting your order',
+    picked_up: 'Your order is on the way',
+    arrived_dropoff: 'Your courier has arrived',
+    completed: 'Delivered',
+    cancelled: 'Delivery cancelled',
+  };
+  const VEHICLES = { bike: 'Bicycle', motorcycle: 'Motorcycle', car: 'Car', van: 'Van' };
+  const FINAL = new Set(['completed', 'cancelled']);
+  const MAP = { width: 360, height: 220, margin: 34 };
+  const BACKOFF = { firstMs: 1000, maxMs: 30000 };
+  const CLOSE_NOT_FOUND = 4404;
+
+  const $ = (id) => document.getElementById(id);
+  const reference = (() => {
+    const part = location.pathname.split('/').filter(Boolean)[1] || '';
+    try {
+      return decodeURIComponent(part);
+    } catch {
+      return part;
+    }
+  })();
+
+  /** The last snapshot's tracking object, kept current by status and position messages. */
+  let tracking = null;
+  let courierAt = null;
+  let socket = null;
+  let attempt = 0;
+  let retryTimer = null;
+  let finished = false;
+
+  // --- Formatting ------------------------------------------------------------------------------
+
+  const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
+  const formatTime = (iso) => (iso ? timeFormat.format(new Date(iso)) : '');
+  function minutesFromNow(iso) {
+    const mins = Math.round((Date.parse(iso) - Date.now()) / 60000);
+    if (!Number.isFinite(mins)) return '';
+    if (mins <= 1) return 'any minute now';
+    return mins < 90 ? `in about ${mins} min` : `in about ${Math.round(mins / 60)} h`;
+  }
+  function lastAt(status) {
+    const entries = (tracking && tracking.timeline) || [];
+    for (let i = entries.length - 1; i >= 0; i--) if (entries[i].status === status) return entries[i].at;
+    return null;
+  }
+  /** Chilean mobiles read as +56 9 1234 5678; anything else is shown as stored. */
+  function formatPhone(phone) {
+    const match = /^\+569(\d{4})(\d{4})$/.exec(phone);
+    return match ? `+56 9 ${match[1]} ${match[2]}` : phone;
+  }
+  function initials(name) {
+    return name.split(/\s+/).filter(Boolean).slice(0, 2).map((w) => w[0].toUpperCase()).join('');
+  }
+
+  // --- Views -----------------------------------------------------------------------------------
+
+  function show(view) {
+    $('app').dataset.view = view;
+    $('loading').hidden = view !== 'loading';
+    $('not-found').hidden = view !== 'not-found';
+    $('tracking').hidden = view !== 'tracking';
+  }
+
+  function setConnection(state, text) {
+    const el = $('connection');
+    el.dataset.state = state;
+    el.textContent = text;
+  }
+
+  function renderStatus() {
+    const { status } = tracking;
+    const heading = $('status');
+    heading.textContent = HEADLINES[status] || status;
+    heading.dataset.status = status;
+    $('tracking-number').textContent = tracking.tracking_number;
+    $('sandbox-badge').hidden = !tracking.is_test;
+
+    let eta;
+    if (status === 'completed') eta = `Delivered at ${formatTime(lastAt('completed'))}`;
+    else if (status === 'cancelled') eta = 'This delivery was cancelled. Contact the store if you have questions.';
+    else if (status === 'picked_up' || status === 'arrived_dropoff') {
+      eta = `Arriving around ${formatTime(tracking.estimated_delivery_time)} (${minutesFromNow(tracking.estimated_delivery_time)})`;
+    } else {
+      eta = `Estimated delivery ${formatTime(tracking.estimated_delivery_time)} · pickup around ${formatTime(tracking.estimated_pickup_time)}`;
+    }
+    $('eta').textContent = eta;
+  }
+
+  function renderCourier() {
+    const driver = tracking.driver;
+    $('courier').hidden = !driver;
+    $('no-courier').hidden = Boolean(driver);
+    $('no-courier').textContent = FINAL.has(tracking.status) ? 'No courier for this delivery.' : "We're finding a courier for your delivery.";
+    if (!driver) return;
+    $('courier-initials').textContent = initials(driver.name);
+    $('courier-name').textContent = driver.name;
+    $('courier-vehicle').textContent = `${VEHICLES[driver.vehicle_type] || driver.vehicle_type} · ${driver.vehicle_plate}`;
+    $('courier-phone-number').textContent = formatPhone(driver.phone);
+    $('courier-phone').href = `tel:${driver.phone.replace(/[^+\d]/g, '')}`;
+  }
+
+  function renderTimeline() {
+    const list = $('timeline');
+    list.replaceChildren();
+    const status = tracking.status;
+    const cancelled = status === 'cancelled';
+    const reached = new Set(tracking.timeline.map((e) => e.status));
+    const currentIndex = STEPS.findIndex(([s]) => s === status);
+    STEPS.forEach(([step, label], index) => {
+      if (cancelled && !reached.has(step)) return;
+      const item = document.createElement('li');
+      item.dataset.step = step;
+      item.className = index < currentIndex || (cancelled && reached.has(step)) ? 'done' : index === currentIndex ? 'current' : 'upcoming';
+      if (step === 'completed' && status === 'completed') item.className = 'done current';
+      const name = document.createElement('span');
+      name.className = 'step';
+      name.textContent = label;
+      const time = document.createElement('time');
+      const at = index <= currentIndex || cancelled ? lastAt(step) : null;
+      if (at) {
+        time.dateTime = at;
+        time.textContent = formatTime(at);
+      }
+      item.append(name, time);
+      list.append(item);
+    });
+    if (cancelled) {
+      const item = document.createElement('li');
+      item.dataset.step = 'cancelled';
+      item.className = 'cancelled current';
+      const name = document.createElement('span');
+      name.className = 'step';
+      name.textContent = 'Cancelled';
+      const time = document.createElement('time');
+      time.textContent = formatTime(lastAt('cancelled'));
+      item.append(name, time);
+      list.append(item);
+    }
+  }
+
+  // --- Map: an equirectangular fit of pickup, drop-off and courier into the SVG viewBox ----------
+
+  function projection(points) {
+    const lat0 = (points.reduce((sum, p) => sum + p.lat, 0) / points.length) * (Math.PI / 180);
+    const kx = Math.cos(lat0);
+    const xs = points.map((p) => p.lng * kx);
+    const ys = points.map((p) => -p.lat);
+    const minSpan = 0.004; // degrees (~400 m): a lone point is not zoomed to the street
+    let minX = Math.min(...xs), maxX = Math.max(...xs), minY = Math.min(...ys), maxY = Math.max(...ys);
+    if (maxX - minX < minSpan) { const c = (minX + maxX) / 2; minX = c - minSpan / 2; maxX = c + minSpan / 2; }
+    if (maxY - minY < minSpan) { const c = (minY + maxY) / 2; minY = c - minSpan / 2; maxY = c + minSpan / 2; }
+    const scale = Math.min((MAP.width - 2 * MAP.margin) / (maxX - minX), (MAP.height - 2 * MAP.margin) / (maxY - minY));
+    const offsetX = (MAP.width - (maxX - minX) * scale) / 2 - minX * scale;
+    const offsetY = (MAP.height - (maxY - minY) * scale) / 2 - minY * scale;
+    const project = (p) => ({ x: p.lng * kx * scale + offsetX, y: -p.lat * scale + offsetY });
+    // metres per SVG unit: one degree of latitude is ~111.32 km
+    project.metresPerUnit = 111320 / scale;
+    return project;
+  }
+
+  const round = (n) => Math.round(n * 10) / 10;
+  function place(id, point) {
+    $(id).setAttribute('transform', `translate(${round(point.x)} ${round(point.y)})`);
+  }
+  function setLine(id, a, b) {
+    const line = $(id);
+    line.setAttribute('x1', round(a.x));
+    line.setAttribute('y1', round(a.y));
+    line.setAttribute('x2', round(b.x));
+    line.setAttribute('y2', round(b.y));
+  }
+
+  function renderScale(metresPerUnit) {
+    const nice = [50, 100, 200, 250, 500, 1000, 2000, 2500, 5000, 10000, 20000];
+    const metres = nice.filter((m) => m / metresPerUnit <= 90).pop() || nice[0];
+    $('scale-line').setAttribute('x2', round(metres / metresPerUnit));
+    $('scale-label').textContent = metres >= 1000 ? `${metres / 1000} km` : `${metres} m`;
+  }
+
+  function renderMap() {
+    const { pickup, dropoff } = tracking;
+    const showCourier = courierAt && !FINAL.has(tracking.status);
+    const project = projection(showCourier ? [pickup, dropoff, courierAt] : [pickup, dropoff]);
+    const a = project(pickup);
+    const b = project(dropoff);
+    setLine('route', a, b);
+    place('pickup-marker', a);
+    place('dropoff-marker', b);
+    // Labels are comuna names from the geocoder; "coordinates"/"Destination" add nothing to the legend.
+    const legendLabel = (label) => (label && label !== 'coordinates' && label !== 'Destination' ? label : '');
+    $('pickup-label').textContent = legendLabel(pickup.label);
+    $('dropoff-label').textContent = legendLabel(dropoff.label);
+    const marker = $('courier-marker');
+    const leg = $('courier-leg');
+    if (showCourier) {
+      const c = project(courierAt);
+      place('courier-marker', c);
+      marker.dataset.lat = String(courierAt.lat);
+      marker.dataset.lng = String(courierAt.lng);
+      marker.setAttribute('visibility', 'visible');
+      // The courier's next stop: the pickup until the package is collected, then the drop-off.
+      const beforePickup = tracking.status === 'assigned' || tracking.status === 'new';
+      setLine('courier-leg', c, beforePickup ? a : b);
+      leg.setAttribute('visibility', 'visible');
+    } else {
+      marker.setAttribute('visibility', 'hidden');
+      leg.setAttribute('visibility', 'hidden');
+    }
+    renderScale(project.metresPerUnit);
+  }
+
+  function render() {
+    if (!tracking) return;
+    show('tracking');
+    renderStatus();
+    renderCourier();
+    renderTimeline();
+    renderMap();
+  }
+
+  // --- Messages --------------------------------------------------------------------------------
+
+  function onMessage(message) {
+    if (message.type === 'snapshot') {
+      tracking = message.tracking;
+      courierAt = tracking.driver && tracking.driver.location;
+      attempt = 0;
+      finished = FINAL.has(tracking.status);
+      setConnection('live', finished ? 'Final' : 'Live');
+      render();
+    } else if (message.type === 'status' && tracking) {
+      tracking.status = message.status;
+      tracking.timeline.push({ status: message.status, at: message.at });
+      finished = FINAL.has(message.status);
+      render();
+    } else if (message.type === 'position' && tracking) {
+      courierAt = { lat: message.lat, lng: message.lng };
+      renderMap();
+    }
+  }
+
+  // --- The live socket, reconnecting with capped exponential backoff ---------------------------
+
+  function connect() {
+    clearTimeout(retryTimer);
+    retryTimer = null;
+    const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+    socket = new WebSocket(`${scheme}://${location.host}/api/v1/tracking/${encodeURIComponent(reference)}/live`);
+    socket.addEventListener('message', (event) => {
+      try {
+        onMessage(JSON.parse(event.data));
+      } catch {
+        // a malformed frame is ignored; the next snapshot repairs the view
+      }
+    });
+    socket.addEventListener('close', (event) => {
+      socket = null;
+      if (event.code === CLOSE_NOT_FOUND) {
+        $('not-found-reference').textContent = reference;
+        setConnection('off', 'Not found');
+        return show('not-found');
+      }
+      if (finished) return setConnection('off', 'Final');
+      scheduleReconnect();
+    });
+  }
+
+  function scheduleReconnect() {
+    const base = Math.min(BACKOFF.maxMs, BACKOFF.firstMs * 2 ** attempt);
+    const delay = Math.round(base / 2 + Math.random() * (base / 2));
+    attempt++;
+    setConnection('reconnecting', `Reconnecting in ${Math.ceil(delay / 1000)} s`);
+    retryTimer = setTimeout(connect, delay);
+  }
+
+  /** Back online or back on screen: try now instead of waiting out the backoff. */
+  function reconnectNow() {
+    if (!socket && retryTimer && !finished) connect();
+  }
+
+  window.addEventListener('online', reconnectNow);
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'visible') reconnectNow();
+  });
+  // Relative times ("in about 12 min") stay current.
+  setInterval(() => tracking && renderStatus(), 30000);
+
+  show('loading');
+  connect();
+})();

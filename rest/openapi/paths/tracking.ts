@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { registerEndpoint } from '../registry.js';
+import { trackingResponseSchema } from '../responses-tracking.js';
+
+registerEndpoint({
+  method: 'get',
+  path: '/tracking/:reference',
+  operationId: 'getTracking',
+  summary: 'Track a delivery (public)',
+  description: `Public, no credentials; limited per client IP. The reference is a tracking number (\`EXD-XXXX-XXXX-XXXX\`, any
+letter case) or a 10-digit order number. Shows status, timeline, ETAs, the courier (name, phone, vehicle, position
+while the delivery is under way) and a coarse drop-off point — never customer data.
+
+Live updates: a WebSocket at \`/api/v1/tracking/{reference}/live\` sends \`{"type":"snapshot","tracking":{…this body without success…}}\`,
+then \`{"type":"status","status","at"}\` on each change (followed by a fresh snapshot) and \`{"type":"position","lat","lng","at"}\` for each
+courier report. Close codes: 4404 unknown reference, 4429 too many connections from one address or rate limited, 1013 server busy.
+The customer page is served at \`/track/{reference}\` (outside this API).`,
+  tags: ['Tracking'],
+  auth: 'public',
+  params: z.object({
+    reference: z.string().openapi({ description: 'Tracking number or order number.', example: 'EXD-7K3M-Q9PX-2B4T' }),
+  }),
+  responses: { 200: { description: 'The public view of the delivery', schema: trackingResponseSchema } },
+  errors: ['ORDER_NOT_FOUND'],
+});

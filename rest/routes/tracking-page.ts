@@ -1,0 +1,58 @@
+import { readFileSync } from 'node:fs';
+import { Router } from 'express';
+import type { Container } from '../../src/container.js';
+import { isAppError } from '../../src/domain/errors.js';
+import { publicRateLimit } from '../middleware/auth.js';
+
+const PUBLIC_DIR = new URL('../../realtime/public/', import.meta.url);
+
+/** The page loads only its own script and stylesheet and talks only to this origin (the live socket). */
+const PAGE_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "connect-src 'self'",
+  "img-src 'self' data:",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const ASSET_TYPES: Record<string, string> = {
+  'track.js': 'text/javascript; charset=utf-8',
+  'track.css': 'text/css; charset=utf-8',
+};
+
+/**
+ * The customer tracking page at /track/{reference} (outside /api/v1, public, limited per IP):
+ * static HTML, script and stylesheet read once at start. An unknown reference answers 404 with
+ * the same page, which then shows its "not found" state.
+ */
+export function trackingPageRoutes(container: Container): Router {
+  const router = Router();
+  const page = readFileSync(new URL('track.html', PUBLIC_DIR));
+  const assets = new Map(Object.keys(ASSET_TYPES).map((name) => [name, readFileSync(new URL(name, PUBLIC_DIR))]));
+
+  router.get('/track/assets/:file', (req, res, next) => {
+    const name = String(req.params.file);
+    const body = assets.get(name);
+    if (!body) return next();
+    res.setHeader('Content-Type', ASSET_TYPES[name]!);
+    res.setHeader('Cache-Control', 'public, max-age=300');
+    res.send(body);
+  });
+
+  router.get('/track/:reference', publicRateLimit(container), async (req, res) => {
+    let found = true;
+    try {
+      await container.services.tracking.findTrackedOrder(String(req.params.reference));
+    } catch (error) {
+      if (!isAppError(error) || error.code !== 'ORDER_NOT_FOUND') throw error;
+      found = false;
+    }
+    res.setHeader('Content-Security-Policy', PAGE_CSP);
+    res.setHeader('Content-Type', 'text/html; charset=utf-8');
+    res.status(found ? 200 : 404).send(page);
+  });
+  return router;
+}

@@ -1,0 +1,145 @@
+import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../src/domain/types.js';
+import { WEBHOOK_EVENT_TYPES } from '../src/domain/types.js';
+import { builder } from './builder.js';
+import { merchantOf } from './merchants.js';
+
+const WebhookEventEnum = builder.enumType('WebhookEventType', {
+  values: Object.fromEntries(WEBHOOK_EVENT_TYPES.map((v) => [v.replace('.', '_').toUpperCase(), { value: v }])) as Record<string, { value: (typeof WEBHOOK_EVENT_TYPES)[number] }>,
+});
+const ShapeEnum = builder.enumType('WebhookShape', { values: ['event', 'flat'] as const });
+const DeliveryStatusEnum = builder.enumType('WebhookDeliveryStatus', { values: ['pending', 'delivered', 'failed'] as const });
+
+const EndpointRef = builder.objectRef<WebhookEndpoint>('WebhookEndpoint').implement({
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    url: t.exposeString('url'),
+    description: t.exposeString('description', { nullable: true }),
+    events: t.field({ type: [WebhookEventEnum], resolve: (e) => e.events }),
+    payloadShape: t.field({ type: ShapeEnum, resolve: (e) => e.payloadShape }),
+    enabled: t.exposeBoolean('enabled'),
+    disabledReason: t.exposeString('disabledReason', { nullable: true }),
+    failingSince: t.field({ type: 'DateTime', nullable: true, resolve: (e) => e.failingSince }),
+    createdAt: t.field({ type: 'DateTime', resolve: (e) => e.createdAt }),
+  }),
+});
+
+const AttemptRef = builder.objectRef<WebhookAttempt>('WebhookAttempt').implement({
+  fields: (t) => ({
+    attempt: t.exposeInt('attempt'),
+    at: t.field({ type: 'DateTime', resolve: (a) => a.at }),
+    statusCode: t.exposeInt('statusCode', { nullable: true }),
+    latencyMs: t.exposeInt('latencyMs'),
+    error: t.exposeString('error', { nullable: true }),
+  }),
+});
+
+const DeliveryRef = builder.objectRef<WebhookDelivery>('WebhookDelivery').implement({
+  fields: (t) => ({
+    id: t.exposeID('id', { description: 'The webhook-id header value' }),
+    endpointId: t.exposeID('endpointId'),
+    event: t.field({ type: WebhookEventEnum, resolve: (d) => d.eventType }),
+    orderId: t.exposeID('orderId', { nullable: true }),
+    sequence: t.exposeInt('sequence', { nullable: true }),
+    status: t.field({ type: DeliveryStatusEnum, resolve: (d) => d.status }),
+    attempts: t.exposeInt('attempts'),
+    nextAttemptAt: t.field({ type: 'DateTime', nullable: true, resolve: (d) => (d.status === 'pending' ? d.nextAttemptAt : null) }),
+    lastStatusCode: t.exposeInt('lastStatusCode', { nullable: true }),
+    lastError: t.exposeString('lastError', { nullable: true }),
+    lastLatencyMs: t.exposeInt('lastLatencyMs', { nullable: true }),
+    payload: t.exposeString('body'),
+    createdAt: t.field({ type: 'DateTime', resolve: (d) => d.createdAt }),
+    deliveredAt: t.field({ type: 'DateTime', nullable: true, resolve: (d) => d.deliveredAt }),
+    attemptLog: t.field({ type: [AttemptRef], resolve: (d, _a, ctx) => ctx.container.store.webhooks.listAttempts(d.id) }),
+  }),
+});
+
+const defined = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v != null));
+
+const EndpointInput = builder.inputType('WebhookEndpointInput', {
+  fields: (t) => ({
+    url: t.string(),
+    description: t.string(),
+    events: t.field({ type: [WebhookEventEnum] }),
+    payloadShape: t.field({ type: ShapeEnum }),
+    enabled: t.boolean(),
+  }),
+});
+
+type EndpointArgs = { url?: string | null; description?: string | null; events?: readonly string[] | null; payloadShape?: string | null; enabled?: boolean | null };
+const toWireEndpoint = (i: EndpointArgs) =>
+  defined({ url: i.url, description: i.description, events: i.events, payload_shape: i.payloadShape, enabled: i.enabled });
+
+builder.queryFields((t) => ({
+  webhookEndpoints: t.field({
+    type: [EndpointRef],
+    authScopes: { merchant: true },
+    resolve: (_r, _a, ctx) => ctx.container.services.webhookEndpoints.listEndpoints({ principal: merchantOf(ctx, 'settings') }),
+  }),
+  webhookDeliveries: t.field({
+    type: [DeliveryRef],
+    authScopes: { merchant: true },
+    errors: {},
+    args: { endpointId: t.arg.id(), status: t.arg({ type: DeliveryStatusEnum }), first: t.arg.int(), after: t.arg.id() },
+    resolve: async (_r, args, ctx) =>
+      (
+        await ctx.container.services.webhookDeliveries.listDeliveries({
+          principal: merchantOf(ctx, 'settings'),
+          input: defined({ endpoint_id: args.endpointId, status: args.status, limit: args.first, after: args.after }),
+        })
+      ).deliveries,
+  }),
+  webhookDelivery: t.field({
+    type: DeliveryRef,
+    authScopes: { merchant: true },
+    errors: {},
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_r, args, ctx) =>
+      (await ctx.container.services.webhookDeliveries.getDelivery({ principal: merchantOf(ctx, 'settings'), id: String(args.id) })).delivery,
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createWebhookEndpoint: t.field({
+    type: EndpointRef,
+    authScopes: { merchant: true },
+    errors: {},
+    args: { input: t.arg({ type: EndpointInput, required: true }) },
+    resolve: (_r, { input }, ctx) =>
+      ctx.container.services.webhookEndpoints.createEndpoint({ principal: merchantOf(ctx, 'settings'), input: toWireEndpoint(input) }),
+  }),
+  updateWebhookEndpoint: t.field({
+    type: EndpointRef,
+    authScopes: { merchant: true },
+    errors: {},
+    args: { id: t.arg.id({ required: true }), input: t.arg({ type: EndpointInput, required: true }) },
+    resolve: (_r, args, ctx) =>
+      ctx.container.services.webhookEndpoints.updateEndpoint({ principal: merchantOf(ctx, 'settings'), id: String(args.id), input: toWireEndpoint(args.input) }),
+  }),
+  deleteWebhookEndpoint: t.field({
+    type: 'Boolean',
+    authScopes: { merchant: true },
+    errors: {},
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_r, args, ctx) => {
+      await ctx.container.services.webhookEndpoints.deleteEndpoint({ principal: merchantOf(ctx, 'settings'), id: String(args.id) });
+      return true;
+    },
+  }),
+  redeliverWebhook: t.field({
+    type: DeliveryRef,
+    authScopes: { merchant: true },
+    errors: {},
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_r, args, ctx) => ctx.container.services.webhookDeliveries.redeliver({ principal: merchantOf(ctx, 'settings'), id: String(args.id) }),
+  }),
+  redeliverFailedWebhooks: t.field({
+    type: 'Int',
+    authScopes: { merchant: true },
+    errors: {},
+    args: { createdFrom: t.arg({ type: 'DateTime', required: true }), createdTo: t.arg({ type: 'DateTime', required: true }) },
+    resolve: (_r, args, ctx) =>
+      ctx.container.services.webhookDeliveries.redeliverFailed({
+        principal: merchantOf(ctx, 'settings'), input: { created_from: args.createdFrom, created_to: args.createdTo },
+      }),
+  }),
+}));

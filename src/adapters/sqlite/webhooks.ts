@@ -1,0 +1,160 @@
+import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../../domain/types.js';
+import type { WebhookRepository } from '../../ports/store.js';
+import type { SqliteDatabase } from './database.js';
+
+type DocRow = { doc: string };
+const parse = <T>(row: DocRow | undefined): T | null => (row ? (JSON.parse(row.doc) as T) : null);
+
+/** Inserts webhook deliveries; shared by the outbox of order transitions and batches. */
+export function createDeliveryWriter(db: SqliteDatabase) {
+  const insert = db.prepare(
+    `INSERT INTO webhook_deliveries (id, endpoint_id, merchant_id, mode, status, next_attempt_at, lease_owner, lease_until, created_at, doc)
+     VALUES (@id, @endpointId, @merchantId, @mode, @status, @nextAttemptAt, @leaseOwner, @leaseUntil, @createdAt, @doc)`,
+  );
+  return (deliveries: WebhookDelivery[]) => {
+    for (const d of deliveries) insert.run({ ...d, doc: JSON.stringify(d) });
+  };
+}
+
+export function createSqliteWebhookRepository(db: SqliteDatabase): WebhookRepository {
+  const writeDeliveries = createDeliveryWriter(db);
+  const insertEndpoint = db.prepare('INSERT INTO webhook_endpoints (id, merchant_id, mode, enabled, doc) VALUES (?, ?, ?, ?, ?)');
+  const endpointById = db.prepare<[string], DocRow>('SELECT doc FROM webhook_endpoints WHERE id = ?');
+  const endpointsOf = db.prepare<[string, string], DocRow>('SELECT doc FROM webhook_endpoints WHERE merchant_id = ? AND mode = ? ORDER BY id');
+  const enabledEndpointsOf = db.prepare<[string, string], DocRow>(
+    'SELECT doc FROM webhook_endpoints WHERE merchant_id = ? AND mode = ? AND enabled = 1 ORDER BY id',
+  );
+  const writeEndpoint = db.prepare('UPDATE webhook_endpoints SET enabled = ?, doc = ? WHERE id = ?');
+  const deleteEndpoint = db.prepare('DELETE FROM webhook_endpoints WHERE id = ? AND merchant_id = ? AND mode = ?');
+  const due = db.prepare<{ now: string; limit: number }, DocRow>(
+    `SELECT doc FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= @now
+       AND (lease_until IS NULL OR lease_until <= @now) ORDER BY next_attempt_at, id LIMIT @limit`,
+  );
+  const writeDelivery = db.prepare(
+    'UPDATE webhook_deliveries SET status = @status, next_attempt_at = @nextAttemptAt, lease_owner = @leaseOwner, lease_until = @leaseUntil, doc = @doc WHERE id = @id',
+  );
+  const deliveryById = db.prepare<[string], DocRow>('SELECT doc FROM webhook_deliveries WHERE id = ?');
+  const insertAttempt = db.prepare('INSERT INTO webhook_attempts (id, delivery_id, attempt, doc) VALUES (?, ?, ?, ?)');
+  const attemptsOf = db.prepare<[string], DocRow>('SELECT doc FROM webhook_attempts WHERE delivery_id = ? ORDER BY attempt, id');
+
+  const saveDelivery = (d: WebhookDelivery) => writeDelivery.run({ ...d, doc: JSON.stringify(d) });
+
+  const updateEndpoint = db.transaction((options: Parameters<WebhookRepository['updateEndpoint']>[0]) => {
+    const current = parse<WebhookEndpoint>(endpointById.get(options.id));
+    if (!current) return null;
+    const defined = Object.fromEntries(Object.entries(options.patch).filter(([, v]) => v !== undefined));
+    const next: WebhookEndpoint = { ...current, ...defined, updatedAt: options.updatedAt };
+    writeEndpoint.run(next.enabled ? 1 : 0, JSON.stringify(next), next.id);
+    return next;
+  });
+
+  const claim = db.transaction((options: Parameters<WebhookRepository['claimDue']>[0]) => {
+    const claimed = due.all({ now: options.now, limit: options.limit }).map((r) => JSON.parse(r.doc) as WebhookDelivery);
+    return claimed.map((d) => {
+      const leased = { ...d, leaseOwner: options.owner, leaseUntil: options.leaseUntil };
+      saveDelivery(leased);
+      return leased;
+    });
+  });
+
+  const complete = db.transaction((options: Parameters<WebhookRepository['completeAttempt']>[0]) => {
+    const current = parse<WebhookDelivery>(deliveryById.get(options.id));
+    if (!current || current.leaseOwner !== options.owner || current.status !== 'pending') return false;
+    const a = options.attempt;
+    insertAttempt.run(a.id, a.deliveryId, a.attempt, JSON.stringify(a));
+    saveDelivery({
+      ...current,
+      status: options.outcome.status,
+      attempts: a.attempt,
+      nextAttemptAt: options.outcome.nextAttemptAt ?? current.nextAttemptAt,
+      leaseOwner: null,
+      leaseUntil: null,
+      lastStatusCode: a.statusCode,
+      lastError: a.error,
+      lastLatencyMs: a.latencyMs,
+      deliveredAt: options.outcome.status === 'delivered' ? a.at : current.deliveredAt,
+    });
+    return true;
+  });
+
+  const requeue = db.transaction((options: Parameters<WebhookRepository['requeue']>[0]) => {
+    const where = ['merchant_id = @merchantId', 'mode = @mode'];
+    const params: Record<string, unknown> = { merchantId: options.merchantId, mode: options.mode };
+    if (options.ids) {
+      if (options.ids.length === 0) return 0;
+      where.push(`id IN (${options.ids.map((_, i) => `@id${i}`).join(', ')})`);
+      options.ids.forEach((id, i) => (params[`id${i}`] = id));
+    }
+    const optional = { status: 'status = @status', createdFrom: 'created_at >= @createdFrom', createdTo: 'created_at < @createdTo' };
+    for (const name of ['status', 'createdFrom', 'createdTo'] as const) {
+      if (options[name] === undefined) continue;
+      where.push(optional[name]);
+      params[name] = options[name];
+    }
+    const rows = db.prepare<Record<string, unknown>, DocRow>(`SELECT doc FROM webhook_deliveries WHERE ${where.join(' AND ')}`).all(params);
+    for (const row of rows) {
+      const d = JSON.parse(row.doc) as WebhookDelivery;
+      saveDelivery({ ...d, status: 'pending', attempts: 0, nextAttemptAt: options.now, leaseOwner: null, leaseUntil: null });
+    }
+    return rows.length;
+  });
+
+  return {
+    async insertEndpoint(e) {
+      insertEndpoint.run(e.id, e.merchantId, e.mode, e.enabled ? 1 : 0, JSON.stringify(e));
+    },
+    async findEndpoint({ id, merchantId, mode }) {
+      const e = parse<WebhookEndpoint>(endpointById.get(id));
+      if (!e || (merchantId !== undefined && e.merchantId !== merchantId) || (mode !== undefined && e.mode !== mode)) return null;
+      return e;
+    },
+    async listEndpoints({ merchantId, mode, enabledOnly }) {
+      return (enabledOnly ? enabledEndpointsOf : endpointsOf).all(merchantId, mode).map((r) => JSON.parse(r.doc) as WebhookEndpoint);
+    },
+    async updateEndpoint(options) {
+      return updateEndpoint.immediate(options);
+    },
+    async deleteEndpoint({ id, merchantId, mode }) {
+      return deleteEndpoint.run(id, merchantId, mode).changes === 1;
+    },
+    async insertDeliveries(deliveries) {
+      db.transaction(writeDeliveries).immediate(deliveries);
+    },
+    async claimDue(options) {
+      return claim.immediate(options);
+    },
+    async completeAttempt(options) {
+      return complete.immediate(options);
+    },
+    async findDelivery({ id, merchantId, mode }) {
+      const d = parse<WebhookDelivery>(deliveryById.get(id));
+      return d && d.merchantId === merchantId && d.mode === mode ? d : null;
+    },
+    async listDeliveries({ merchantId, mode, endpointId, status, createdFrom, createdTo, after, limit }) {
+      const where = ['merchant_id = @merchantId', 'mode = @mode'];
+      const params: Record<string, unknown> = { merchantId, mode, limit };
+      const optional = {
+        endpointId: 'endpoint_id = @endpointId',
+        status: 'status = @status',
+        createdFrom: 'created_at >= @createdFrom',
+        createdTo: 'created_at < @createdTo',
+        after: 'id < @after',
+      };
+      for (const [name, value] of Object.entries({ endpointId, status, createdFrom, createdTo, after })) {
+        if (value === undefined) continue;
+        where.push(optional[name as keyof typeof optional]);
+        params[name] = value;
+      }
+      return db
+        .prepare<Record<string, unknown>, DocRow>(`SELECT doc FROM webhook_deliveries WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT @limit`)
+        .all(params)
+        .map((r) => JSON.parse(r.doc) as WebhookDelivery);
+    },
+    async listAttempts(deliveryId) {
+      return attemptsOf.all(deliveryId).map((r) => JSON.parse(r.doc) as WebhookAttempt);
+    },
+    async requeue(options) {
+      return requeue.immediate(options);
+    },
+  };
+}

@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import type { Clock } from '../../ports/clock.js';
+import type { IdSource } from '../../ports/ids.js';
+import type { Store } from '../../ports/store.js';
+import type { WebhookSender } from '../../ports/webhook-sender.js';
+import type { MerchantPrincipal } from '../auth.js';
+import { AppError } from '../errors.js';
+import { WEBHOOK_EVENT_TYPES, type Mode, type WebhookEndpoint, type WebhookEventType } from '../types.js';
+import { parseInput } from '../validation.js';
+import { isPrivateAddress } from './address-policy.js';
+
+/** A merchant may register this many endpoints per mode. */
+export const MAX_ENDPOINTS = 10;
+
+const endpointFields = {
+  url: z.url({ protocol: /^https?$/ }).max(2000),
+  description: z.string().trim().max(200).nullable().optional(),
+  events: z.array(z.enum(WEBHOOK_EVENT_TYPES)).min(1).max(WEBHOOK_EVENT_TYPES.length).optional(),
+  payload_shape: z.enum(['event', 'flat']).optional(),
+  enabled: z.boolean().optional(),
+};
+export const createEndpointSchema = z.strictObject(endpointFields);
+export const updateEndpointSchema = z
+  .strictObject({ ...endpointFields, url: endpointFields.url.optional() })
+  .refine((v) => Object.keys(v).length > 0, { message: 'at least one field is required' });
+
+export type WebhookEndpointService = ReturnType<typeof createWebhookEndpointService>;
+
+/**
+ * Endpoint management. Production (live) URLs must be https and must not point at private,
+ * loopback or link-local addresses — checked here and again on every send; the sandbox may be
+ * allowed such URLs by configuration (local development receivers).
+ */
+export function createWebhookEndpointService(deps: { store: Store; sender: WebhookSender; clock: Clock; ids: IdSource; sandboxAllowPrivate: boolean }) {
+  const { store, sender, clock, ids } = deps;
+
+  async function checkUrl(mode: Mode, raw: string): Promise<void> {
+    const url = new URL(raw);
+    const allowPrivate = mode === 'test' && deps.sandboxAllowPrivate;
+    const invalid = (message: string) => new AppError('VALIDATION_ERROR', message, { fields: [{ field: 'url', message }] });
+    if (mode === 'live' && url.protocol !== 'https:') throw invalid('live webhook URLs must use https');
+    if (url.username || url.password) throw invalid('credentials in the URL are not allowed');
+    if (allowPrivate) return;
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    const addresses = /^[\d.]+$/.test(host) || host.includes(':') ? [host] : await sender.resolve(host);
+    if (host === 'localhost' || addresses.some(isPrivateAddress)) {
+      throw invalid('the URL points at a private, loopback or link-local address');
+    }
+  }
+
+  async function createEndpoint(options: { principal: MerchantPrincipal; input: unknown }): Promise<WebhookEndpoint> {
+    const input = parseInput(createEndpointSchema, options.input);
+    const { merchant, mode } = options.principal;
+    await checkUrl(mode, input.url);
+    const existing = await store.webhooks.listEndpoints({ merchantId: merchant.id, mode });
+    if (existing.length >= MAX_ENDPOINTS) throw new AppError('CONFLICT', `At most ${MAX_ENDPOINTS} webhook endpoints per mode`);
+    const defaultEvents: WebhookEventType[] = ['order.status_changed', 'batch.created', ...(merchant.settings.webhookCourierLocation ? (['order.courier_location'] as const) : [])];
+    const at = clock.now().toISOString();
+    const endpoint: WebhookEndpoint = {
+      id: ids.next('we'), merchantId: merchant.id, mode, url: input.url, description: input.description ?? null,
+      events: input.events ?? defaultEvents, payloadShape: input.payload_shape ?? merchant.settings.webhookPayloadShape,
+      enabled: input.enabled ?? true, disabledReason: input.enabled === false ? 'disabled by the merchant' : null,
+      failingSince: null, createdAt: at, updatedAt: at,
+    };
+    await store.webhooks.insertEndpoint(endpoint);
+    return endpoint;
+  }
+
+  async function getEndpoint(options: { principal: MerchantPrincipal; id: string }): Promise<WebhookEndpoint> {
+    const endpoint = await store.webhooks.findEndpoint({ id: options.id, merchantId: options.principal.merchant.id, mode: options.principal.mode });
+    if (!endpoint) throw new AppError('NOT_FOUND', 'No such webhook endpoint');
+    return endpoint;
+  }
+
+  async function updateEndpoint(options: { principal: MerchantPrincipal; id: string; input: unknown }): Promise<WebhookEndpoint> {
+    const input = parseInput(updateEndpointSchema, options.input);
+    await getEndpoint(options);
+    if (input.url) await checkUrl(options.principal.mode, input.url);
+    const updated = await store.webhooks.updateEndpoint({
+      id: options.id,
+      updatedAt: clock.now().toISOString(),
+      patch: {
+        ...(input.url !== undefined && { url: input.url }),
+        ...(input.description !== undefined && { description: input.description }),
+        ...(input.events !== undefined && { events: input.events }),
+        ...(input.payload_shape !== undefined && { payloadShape: input.payload_shape }),
+        ...(input.enabled !== undefined && {
+          enabled: input.enabled,
+          disabledReason: input.enabled ? null : 'disabled by the merchant',
+          ...(input.enabled && { failingSince: null }),
+        }),
+      },
+    });
+    if (!updated) throw new AppError('NOT_FOUND', 'No such webhook endpoint');
+    return updated;
+  }
+
+  async function deleteEndpoint(options: { principal: MerchantPrincipal; id: string }): Promise<void> {
+    const deleted = await store.webhooks.deleteEndpoint({ id: options.id, merchantId: options.principal.merchant.id, mode: options.principal.mode });
+    if (!deleted) throw new AppError('NOT_FOUND', 'No such webhook endpoint');
+  }
+
+  async function listEndpoints(options: { principal: MerchantPrincipal }) {
+    return store.webhooks.listEndpoints({ merchantId: options.principal.merchant.id, mode: options.principal.mode });
+  }
+
+  return { createEndpoint, getEndpoint, updateEndpoint, deleteEndpoint, listEndpoints, checkUrl };
+}

@@ -1,0 +1,79 @@
+import type { Clock } from '../../ports/clock.js';
+import type { IdSource } from '../../ports/ids.js';
+import type { Store } from '../../ports/store.js';
+import type { Batch, Courier, LatLng, Order, OrderEvent, WebhookDelivery, WebhookEndpoint, WebhookEventType } from '../types.js';
+import { batchCreatedPayload, eventShape, flatShape } from './payloads.js';
+
+/** Courier-location webhooks are at most this frequent per order. */
+export const COURIER_LOCATION_INTERVAL_MS = 20_000;
+
+export type WebhookOutbox = ReturnType<typeof createWebhookOutbox>;
+
+/**
+ * Builds the webhook deliveries of an event, one per subscribed endpoint, with the exact body that
+ * every attempt will send. Order transitions hand the builder to the store, which runs it inside
+ * the transaction of the change (transactional outbox).
+ */
+export function createWebhookOutbox(deps: { store: Store; clock: Clock; ids: IdSource; publicBaseUrl: () => string }) {
+  const { store, clock, ids } = deps;
+  const lastLocationAt = new Map<string, number>();
+
+  function delivery(endpoint: WebhookEndpoint, eventType: WebhookEventType, body: unknown, order: Order | null, sequence: number | null, at: string): WebhookDelivery {
+    return {
+      id: ids.next('msg'), endpointId: endpoint.id, merchantId: endpoint.merchantId, mode: endpoint.mode, eventType,
+      orderId: order?.id ?? null, sequence, body: JSON.stringify(body), status: 'pending', attempts: 0, nextAttemptAt: at,
+      leaseOwner: null, leaseUntil: null, lastStatusCode: null, lastError: null, lastLatencyMs: null, createdAt: at, deliveredAt: null,
+    };
+  }
+
+  function orderBody(endpoint: WebhookEndpoint, eventType: WebhookEventType, order: Order, courier: Courier | null, sequence: number, at: string, location?: LatLng) {
+    const base = deps.publicBaseUrl();
+    const context = {
+      order, courier, sequence, at, location,
+      trackingUrl: `${base}/track/${encodeURIComponent(order.trackingNumber)}`,
+      courierImageUrl: `${base}/track/assets/courier.svg`,
+    };
+    return endpoint.payloadShape === 'flat' ? flatShape(context) : eventShape(eventType, context);
+  }
+
+  async function endpointsFor(merchantId: string, mode: Order['mode'], eventType: WebhookEventType): Promise<WebhookEndpoint[]> {
+    const endpoints = await store.webhooks.listEndpoints({ merchantId, mode, enabledOnly: true });
+    return endpoints.filter((e) => e.events.includes(eventType));
+  }
+
+  /**
+   * Prepares the outbox of an order's next transition: the endpoints and courier are read now,
+   * the deliveries are built from the updated order inside the store's transaction.
+   */
+  async function prepareTransition(order: Order, courierId: string | null): Promise<((updated: Order, event: OrderEvent) => WebhookDelivery[]) | undefined> {
+    const endpoints = await endpointsFor(order.merchantId, order.mode, 'order.status_changed');
+    if (endpoints.length === 0) return undefined;
+    const courier = courierId ? await store.couriers.findById(courierId) : null;
+    return (updated, event) => endpoints.map((e) => delivery(e, 'order.status_changed', orderBody(e, 'order.status_changed', updated, courier, event.sequence, event.at), updated, event.sequence, event.at));
+  }
+
+  async function batchCreated(batch: Batch): Promise<WebhookDelivery[]> {
+    const at = clock.now().toISOString();
+    const endpoints = await endpointsFor(batch.merchantId, batch.mode, 'batch.created');
+    return endpoints.map((e) => delivery(e, 'batch.created', batchCreatedPayload(batch, at), null, null, at));
+  }
+
+  /** Opt-in courier positions: at most one per order every 20 s (per node). Not transactional: positions are not persisted either. */
+  async function courierLocation(options: { orders: Order[]; courier: Courier; location: LatLng; at: string }): Promise<void> {
+    const now = Date.parse(options.at);
+    const deliveries: WebhookDelivery[] = [];
+    for (const order of options.orders) {
+      if ((lastLocationAt.get(order.id) ?? 0) + COURIER_LOCATION_INTERVAL_MS > now) continue;
+      const endpoints = await endpointsFor(order.merchantId, order.mode, 'order.courier_location');
+      if (endpoints.length === 0) continue;
+      lastLocationAt.set(order.id, now);
+      for (const e of endpoints) {
+        deliveries.push(delivery(e, 'order.courier_location', orderBody(e, 'order.courier_location', order, options.courier, order.sequence, options.at, options.location), order, order.sequence, options.at));
+      }
+    }
+    if (lastLocationAt.size > 50_000) lastLocationAt.clear();
+    if (deliveries.length > 0) await store.webhooks.insertDeliveries(deliveries);
+  }
+
+  return { prepareTransition, batchCreated, courierLocation };
+}

@@ -1,0 +1,60 @@
+import type { Batch, Courier, LatLng, Order, WebhookEventType } from '../types.js';
+
+/** Shape 1 (flat) reports a completed order as `delivered`, as the spec's variant does. */
+const flatStatus = (status: Order['status']) => (status === 'completed' ? 'delivered' : status);
+
+const VEHICLE_MODELS: Record<Courier['vehicle'], string> = { bike: 'Bicycle', motorcycle: 'Motorcycle', car: 'Car', van: 'Van' };
+
+export interface PayloadContext {
+  order: Order;
+  courier: Courier | null;
+  sequence: number;
+  at: string;
+  trackingUrl: string;
+  courierImageUrl: string;
+  location?: LatLng;
+}
+
+/** Spec shape 2: event, booking_id, status, timestamp, driver{name, phone} — plus the per-order sequence. */
+export function eventShape(eventType: WebhookEventType, c: PayloadContext) {
+  return {
+    event: eventType,
+    booking_id: c.order.id,
+    status: c.order.status,
+    timestamp: c.at,
+    driver: c.courier ? { name: c.courier.name, phone: c.courier.phone } : null,
+    sequence: c.sequence,
+    ...(c.location && { location: c.location }),
+  };
+}
+
+/** Spec shape 1 (flat fields) — plus the per-order sequence and the event time. */
+export function flatShape(c: PayloadContext) {
+  return {
+    order_id: Number(c.order.orderNumber),
+    ecommerce_order_id: c.order.ecommerceOrderId ?? '',
+    booking_id: c.order.id,
+    reference: c.order.referenceId ?? c.order.trackingNumber,
+    status: flatStatus(c.order.status),
+    driver_name: c.courier?.name ?? '',
+    driver_phone: c.courier?.phone ?? '',
+    driver_image: c.courier ? c.courierImageUrl : '',
+    vehicle_model: c.courier ? VEHICLE_MODELS[c.courier.vehicle] : '',
+    vehicle_number: c.courier?.plate ?? '',
+    tracking_url: c.trackingUrl,
+    sequence: c.sequence,
+    timestamp: c.at,
+    ...(c.location && { lat: c.location.lat, lng: c.location.lng }),
+  };
+}
+
+export function batchCreatedPayload(batch: Batch, at: string) {
+  return {
+    event: 'batch.created' as const,
+    batch_id: batch.id,
+    order_ids: batch.orderIds,
+    vehicle_type: batch.vehicleType,
+    geohash_zone: batch.geohashZone,
+    timestamp: at,
+  };
+}

@@ -1,0 +1,112 @@
+import type { Clock } from '../../ports/clock.js';
+import type { IdSource } from '../../ports/ids.js';
+import type { Store } from '../../ports/store.js';
+import type { WebhookSender } from '../../ports/webhook-sender.js';
+import type { SecretBox } from '../credentials.js';
+import type { WebhookDelivery } from '../types.js';
+import { signWebhook } from './signing.js';
+
+/** Minutes to wait after each failed attempt: 8 retries over about 24 hours. */
+export const RETRY_DELAYS_MIN = [1, 5, 15, 30, 60, 180, 360, 780];
+
+export interface WebhookWorkerConfig {
+  timeoutMs: number;
+  maxRetries: number;
+  /** Multiplies the retry delays (tests shrink them). */
+  retryScale: number;
+  disableAfterMs: number;
+  sandboxAllowPrivate: boolean;
+}
+
+/** The delay before retry n (1-based), with ±10 % jitter so failing receivers are not hit in lockstep. */
+export function retryDelayMs(retry: number, scale: number, random = Math.random): number {
+  const minutes = RETRY_DELAYS_MIN[Math.min(retry, RETRY_DELAYS_MIN.length) - 1]!;
+  return Math.round(minutes * 60_000 * scale * (0.9 + 0.2 * random()));
+}
+
+export type WebhookWorker = ReturnType<typeof createWebhookWorker>;
+
+/**
+ * Sends due deliveries. Each is leased before sending (several nodes never send the same attempt),
+ * signed per Standard Webhooks with every current secret of the merchant, sent with a timeout and
+ * no redirects; 2xx is delivered, anything else is retried with backoff, then failed. An endpoint
+ * that keeps failing for `disableAfterMs` is disabled with the reason.
+ */
+export function createWebhookWorker(deps: { store: Store; sender: WebhookSender; secretBox: SecretBox; clock: Clock; ids: IdSource; config: WebhookWorkerConfig }) {
+  const { store, sender, secretBox, clock, ids, config } = deps;
+  const leaseMs = config.timeoutMs * 3;
+
+  async function currentSecrets(merchantId: string): Promise<string[]> {
+    const now = clock.now().toISOString();
+    const records = await store.merchants.listSecrets(merchantId);
+    return records.filter((r) => !r.expiresAt || r.expiresAt > now).map((r) => secretBox.open(r.ciphertext));
+  }
+
+  async function attempt(delivery: WebhookDelivery, owner: string): Promise<void> {
+    const endpoint = await store.webhooks.findEndpoint({ id: delivery.endpointId });
+    const number = delivery.attempts + 1;
+    const at = clock.now();
+    let result: { statusCode?: number; error?: string; latencyMs: number };
+    if (!endpoint || !endpoint.enabled) {
+      result = { error: endpoint ? `endpoint disabled: ${endpoint.disabledReason ?? 'by the merchant'}` : 'endpoint deleted', latencyMs: 0 };
+    } else {
+      const timestamp = Math.floor(at.getTime() / 1000);
+      const signature = signWebhook({ secrets: await currentSecrets(delivery.merchantId), id: delivery.id, timestamp, body: delivery.body });
+      result = await sender.send({
+        url: endpoint.url,
+        body: delivery.body,
+        timeoutMs: config.timeoutMs,
+        allowPrivate: delivery.mode === 'test' && config.sandboxAllowPrivate,
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'express-delivery-webhooks/1.2',
+          'webhook-id': delivery.id,
+          'webhook-timestamp': String(timestamp),
+          'webhook-signature': signature,
+          'webhook-event': delivery.eventType,
+        },
+      });
+    }
+    const ok = result.statusCode !== undefined && result.statusCode >= 200 && result.statusCode < 300;
+    const final = ok || number > config.maxRetries || !endpoint || !endpoint.enabled;
+    const error = ok ? null : (result.error ?? `HTTP ${result.statusCode}`);
+    await store.webhooks.completeAttempt({
+      id: delivery.id,
+      owner,
+      attempt: { id: ids.next('att'), deliveryId: delivery.id, attempt: number, at: at.toISOString(), statusCode: result.statusCode ?? null, latencyMs: result.latencyMs, error },
+      outcome: {
+        status: ok ? 'delivered' : final ? 'failed' : 'pending',
+        nextAttemptAt: final ? null : new Date(at.getTime() + retryDelayMs(number, config.retryScale)).toISOString(),
+      },
+    });
+    if (endpoint?.enabled) await trackEndpointHealth(endpoint.id, ok, at);
+  }
+
+  async function trackEndpointHealth(endpointId: string, ok: boolean, at: Date): Promise<void> {
+    const endpoint = await store.webhooks.findEndpoint({ id: endpointId });
+    if (!endpoint) return;
+    const updatedAt = at.toISOString();
+    if (ok) {
+      if (endpoint.failingSince) await store.webhooks.updateEndpoint({ id: endpointId, patch: { failingSince: null }, updatedAt });
+      return;
+    }
+    if (!endpoint.failingSince) {
+      await store.webhooks.updateEndpoint({ id: endpointId, patch: { failingSince: updatedAt }, updatedAt });
+    } else if (at.getTime() - Date.parse(endpoint.failingSince) >= config.disableAfterMs) {
+      const reason = `disabled automatically: every delivery failed since ${endpoint.failingSince}`;
+      await store.webhooks.updateEndpoint({ id: endpointId, patch: { enabled: false, disabledReason: reason }, updatedAt });
+    }
+  }
+
+  /** Claims and sends one round of due deliveries; returns how many were claimed. */
+  async function runOnce(options: { owner: string; limit: number }): Promise<number> {
+    const now = clock.now();
+    const due = await store.webhooks.claimDue({
+      owner: options.owner, now: now.toISOString(), leaseUntil: new Date(now.getTime() + leaseMs).toISOString(), limit: options.limit,
+    });
+    await Promise.all(due.map((d) => attempt(d, options.owner)));
+    return due.length;
+  }
+
+  return { runOnce };
+}

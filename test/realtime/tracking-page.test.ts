@@ -1,0 +1,132 @@
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeDataDir, startTestApp, type MerchantCredentials, type TestApp } from '../helpers/app.js';
+import { expectOk, PLACES } from '../orders/support.js';
+import { along, assignedOrder, customerDataIn, type CourierClient } from './support.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const SKIP_REASON = existsSync(CHROMIUM) ? null : `${CHROMIUM} is missing: the tracking page browser test is skipped (apt-get install chromium)`;
+if (SKIP_REASON) console.warn(SKIP_REASON);
+
+const PHONE = { width: 390, height: 844 };
+const ENV = { RATE_LIMIT_PER_MIN: '100000', COURIER_RATE_LIMIT_PER_MIN: '100000', PUBLIC_RATE_LIMIT_PER_MIN: '100000' };
+
+describe.skipIf(SKIP_REASON !== null)('tracking page in headless Chromium', () => {
+  const dataDir = makeDataDir();
+  let t: TestApp;
+  let m: MerchantCredentials;
+  let browser: Browser;
+  let page: Page;
+  const requests: string[] = [];
+  const problems: string[] = [];
+  let order: Awaited<ReturnType<typeof assignedOrder>>['order'];
+  let courier: CourierClient;
+  let pickup: { lat: number; lng: number };
+
+  beforeAll(async () => {
+    mkdirSync('test-results', { recursive: true });
+    t = await startTestApp({ dataDir, env: ENV });
+    m = await t.createMerchant({ name: 'Page Shop' });
+    ({ order, courier, pickup } = await assignedOrder(t, m.liveKey, { courierName: 'Camila Rojas' }));
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-background-networking', '--disable-gpu', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
+    const context = await browser.newContext({ viewport: PHONE, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+    page = await context.newPage();
+    page.on('request', (request) => requests.push(request.url()));
+    page.on('websocket', (socket) => requests.push(socket.url()));
+    page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
+    page.on('pageerror', (error) => problems.push(error.message));
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await t?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const statusText = () => page.locator('#status').textContent();
+  const markerTransform = () => page.locator('#courier-marker').getAttribute('transform');
+
+  it('loads on a phone-sized screen and shows the status, ETA and courier', async () => {
+    const response = await page.goto(`${t.url}/track/${order.tracking_number}`);
+    expect(response?.status()).toBe(200);
+    expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
+    await page.locator('#tracking').waitFor({ state: 'visible' });
+    expect(await statusText()).toBe('Courier heading to pickup');
+    expect(await page.locator('#tracking-number').textContent()).toBe(order.tracking_number);
+    expect(await page.locator('#courier-name').textContent()).toBe('Camila Rojas');
+    expect(await page.locator('#courier-vehicle').textContent()).toMatch(/^Motorcycle · TS\d{4}$/);
+    expect(await page.locator('#courier-phone').getAttribute('href')).toMatch(/^tel:\+569\d{8}$/);
+    expect(await page.locator('#courier-phone-number').textContent()).toMatch(/^\+56 9 \d{4} \d{4}$/);
+    expect(await page.locator('#eta').textContent()).toMatch(/^Estimated delivery /);
+    expect(await page.locator('#connection').getAttribute('data-state')).toBe('live');
+    expect(await page.locator('#courier-marker').getAttribute('visibility')).toBe('visible');
+    // Nothing wider than the screen.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+  });
+
+  it('moves the courier marker when a position is reported', async () => {
+    const before = await markerTransform();
+    expectOk(await courier.position(along(pickup, PLACES.lasCondes, 0.1)));
+    await page.waitForFunction((old) => document.getElementById('courier-marker')?.getAttribute('transform') !== old, before);
+    const after = await markerTransform();
+    expect(after).toMatch(/^translate\([\d.]+ [\d.]+\)$/);
+    expect(after).not.toBe(before);
+    expect(await page.locator('#courier-marker').getAttribute('data-lat')).toBe(String(along(pickup, PLACES.lasCondes, 0.1).lat));
+  });
+
+  it('updates the status text and timeline after status changes', async () => {
+    expectOk(await courier.status(order.booking_id, 'arrived_pickup'));
+    await page.waitForFunction(() => document.getElementById('status')?.dataset.status === 'arrived_pickup');
+    expect(await statusText()).toBe('Courier is collecting your order');
+
+    expectOk(await courier.status(order.booking_id, 'picked_up'));
+    await page.waitForFunction(() => document.getElementById('status')?.dataset.status === 'picked_up');
+    expect(await statusText()).toBe('Your order is on the way');
+    expect(await page.locator('#eta').textContent()).toMatch(/^Arriving around /);
+    expect(await page.locator('#timeline li.done').count()).toBe(3);
+    expect(await page.locator('#timeline li.current .step').textContent()).toBe('Picked up, on the way');
+
+    const before = await markerTransform();
+    expectOk(await courier.position(along(pickup, PLACES.lasCondes, 0.6)));
+    await page.waitForFunction((old) => document.getElementById('courier-marker')?.getAttribute('transform') !== old, before);
+
+    await page.screenshot({ path: 'test-results/tracking-page.png' });
+    await page.screenshot({ path: 'test-results/tracking-page-full.png', fullPage: true });
+    expect(customerDataIn(await page.content())).toEqual([]);
+  });
+
+  it('reconnects on its own after the server restarts, and gets a fresh snapshot', async () => {
+    const port = new URL(t.url).port;
+    await t.stop();
+    await page.waitForFunction(() => document.getElementById('connection')?.dataset.state === 'reconnecting');
+    // Meanwhile the order moved on (written to the same SQLite file by a new process on the same port).
+    t = await startTestApp({ dataDir, env: { ...ENV, PORT: port } });
+    expectOk(await courier.status(order.booking_id, 'arrived_dropoff'));
+    await page.waitForFunction(() => document.getElementById('status')?.dataset.status === 'arrived_dropoff', undefined, { timeout: 20_000 });
+    expect(await page.locator('#connection').getAttribute('data-state')).toBe('live');
+    expect(await statusText()).toBe('Your courier has arrived');
+  });
+
+  it('shows a clear "not found" state for an unknown reference', async () => {
+    const response = await page.goto(`${t.url}/track/EXD-AAAA-BBBB-CCCC`);
+    expect(response?.status()).toBe(404);
+    await page.locator('#not-found').waitFor({ state: 'visible' });
+    expect(await page.locator('#not-found h1').textContent()).toBe('Delivery not found');
+    expect(await page.locator('#not-found-reference').textContent()).toBe('EXD-AAAA-BBBB-CCCC');
+    expect(await page.locator('#tracking').isVisible()).toBe(false);
+    await page.screenshot({ path: 'test-results/tracking-page-not-found.png' });
+  });
+
+  it('made no request outside 127.0.0.1 and hit no CSP or script error', () => {
+    const origin = new URL(t.url).host;
+    const foreign = requests.filter((url) => !url.startsWith('data:') && new URL(url).host !== origin);
+    expect(requests.length).toBeGreaterThan(4);
+    expect(foreign).toEqual([]);
+    // The unknown reference's 404 document is the one expected console error.
+    expect(problems.filter((p) => !p.includes('404'))).toEqual([]);
+  });
+});
