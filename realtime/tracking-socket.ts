@@ -85,7 +85,11 @@ export function attachTrackingSockets(options: { container: Container }) {
     };
     const next = (snapshotQueues.get(orderId) ?? Promise.resolve())
       .then(run)
-      .catch((error: unknown) => container.logger.warn({ err: (error as Error).message, orderId }, 'tracking snapshot failed'))
+      .catch((error: unknown) => {
+        container.logger.warn({ err: (error as Error).message, orderId }, 'tracking snapshot failed');
+        // A client without its first snapshot has nothing to show: it reconnects and tries again.
+        if (only && !only.ready) only.ws.close(TRACKING_CLOSE.internalError, 'try again later');
+      })
       .finally(() => {
         if (snapshotQueues.get(orderId) === next) snapshotQueues.delete(orderId);
       });

@@ -25,6 +25,7 @@ import { createMemoryEventBus } from './adapters/event-bus/memory.js';
 import { createRedisEventBus } from './adapters/event-bus/redis.js';
 import { createMemoryGeoIndex } from './adapters/geo-index/memory.js';
 import { createRedisGeoIndex } from './adapters/geo-index/redis.js';
+import { withGeoIndexFallback } from './adapters/geo-index/resilient.js';
 import { createDispatchService } from './domain/dispatch.js';
 import { createOrderService } from './domain/orders/service.js';
 import { createDeliveryService } from './domain/orders/delivery.js';
@@ -96,7 +97,7 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
       },
     });
   }
-  const geoIndex = redis ? createRedisGeoIndex({ redis, keyPrefix: 'geo:couriers' }) : createMemoryGeoIndex();
+  const geoIndex = redis ? withGeoIndexFallback(createRedisGeoIndex({ redis, keyPrefix: 'geo:couriers' }), logger) : createMemoryGeoIndex();
 
   const services = buildServices({ config, store, clock, ids, masterKey, probes, geocoder, bus, geoIndex });
   await services.dispatch.restoreCourierIndex().catch((error: unknown) => logger.warn({ err: (error as Error).message }, 'courier index not restored'));

@@ -26,6 +26,17 @@ function fromBodyParser(error: BodyParserError): AppError | null {
   }
 }
 
+/** Driver errors that mean "the store cannot be reached right now" (no driver import: matched by name/code). */
+const UNAVAILABLE_NAMES = new Set([
+  'MongoServerSelectionError', 'MongoNetworkError', 'MongoNetworkTimeoutError', 'MongoNotConnectedError', 'MongoTopologyClosedError', 'MongoPoolClearedError',
+]);
+const UNAVAILABLE_CODE = /^(SQLITE_(BUSY|LOCKED|IOERR|CANTOPEN|READONLY)|ECONNREFUSED|ETIMEDOUT)/;
+
+export function isUnavailable(error: unknown): boolean {
+  const e = error as { name?: string; code?: unknown } | null;
+  return !!e && (UNAVAILABLE_NAMES.has(e.name ?? '') || UNAVAILABLE_CODE.test(String(e.code ?? '')));
+}
+
 export function notFoundHandler(): RequestHandler {
   return (req, _res, next) => next(new AppError('NOT_FOUND', `No route for ${req.method} ${req.path}`));
 }
@@ -33,6 +44,11 @@ export function notFoundHandler(): RequestHandler {
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
     let appError = isAppError(error) ? error : fromBodyParser(error as BodyParserError);
+    if (!appError && isUnavailable(error)) {
+      logger.warn({ err: (error as Error).message, reqId: req.id }, 'store unavailable');
+      res.setHeader('Retry-After', '5');
+      appError = new AppError('SERVICE_UNAVAILABLE', 'A backing service is unavailable; retry shortly');
+    }
     if (!appError) {
       // 5xx never shows internals: the detail goes to the log with the request id only.
       logger.error({ err: error, reqId: req.id }, 'unhandled error');

@@ -79,3 +79,44 @@ describe('GET /api/v1/tracking/:reference', () => {
     expectOk(await track(order.tracking_number));
   });
 });
+
+describe('GET /track/:reference (the customer page)', () => {
+  let t: TestApp;
+  let order: Awaited<ReturnType<typeof assignedOrder>>['order'];
+  const page = (path: string, ip: string) => fetch(`${t.url}${path}`, { headers: { 'x-forwarded-for': ip } });
+
+  beforeAll(async () => {
+    t = await startTestApp({ env: { RATE_LIMIT_PER_MIN: '100000', COURIER_RATE_LIMIT_PER_MIN: '100000', PUBLIC_RATE_LIMIT_PER_MIN: '3' } });
+    const m = await t.createMerchant({ name: 'Page Shop' });
+    ({ order } = await assignedOrder(t, m.liveKey));
+  });
+  afterAll(() => t.stop());
+
+  it('serves the page with its own strict CSP, 404 for an unknown reference, and its static assets', async () => {
+    const res = await page(`/track/${order.tracking_number}`, '198.51.100.10');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const csp = res.headers.get('content-security-policy')!;
+    for (const directive of ["default-src 'none'", "script-src 'self'", "style-src 'self'", "connect-src 'self'", "img-src 'self' data:", "frame-ancestors 'none'"]) {
+      expect(csp).toContain(directive);
+    }
+    const html = await res.text();
+    expect(html).toContain('<script src="/track/assets/track.js" defer></script>');
+    expect(html).not.toMatch(/https?:\/\//);
+    expect((await page('/track/EXD-AAAA-BBBB-CCCC', '198.51.100.11')).status).toBe(404);
+
+    const script = await page('/track/assets/track.js', '198.51.100.12');
+    expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(await script.text()).not.toMatch(/https?:\/\//);
+    expect((await page('/track/assets/track.css', '198.51.100.12')).headers.get('content-type')).toBe('text/css; charset=utf-8');
+    expect((await page('/track/assets/secrets.txt', '198.51.100.12')).status).toBe(404);
+  });
+
+  it('is rate-limited per client IP', async () => {
+    for (let i = 0; i < 3; i++) expect((await page(`/track/${order.tracking_number}`, '198.51.100.20')).status).toBe(200);
+    const limited = await page(`/track/${order.tracking_number}`, '198.51.100.20');
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).not.toBeNull();
+    expect((await page(`/track/${order.tracking_number}`, '198.51.100.21')).status).toBe(200);
+  });
+});

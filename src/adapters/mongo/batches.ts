@@ -2,6 +2,7 @@ import type { Filter } from 'mongodb';
 import type { Batch } from '../../domain/types.js';
 import type { BatchRepository } from '../../ports/store.js';
 import type { BatchDoc, MongoDatabase } from './database.js';
+import { writeDeliveries } from './webhooks.js';
 
 const toBatchDoc = (b: Batch): BatchDoc => ({
   _id: b.id,
@@ -34,10 +35,18 @@ const toBatch = (d: BatchDoc): Batch => ({
 const PATCH_FIELDS = ['status', 'courierId', 'orderIds', 'totalWeightKg'] as const;
 
 export function createMongoBatchRepository(database: MongoDatabase): BatchRepository {
-  const { batches } = database.collections;
+  const { batches, webhookDeliveries } = database.collections;
   return {
-    async insert(batch) {
-      await batches.insertOne(toBatchDoc(batch));
+    async insert(batch, outbox) {
+      if (!outbox || outbox.length === 0) {
+        await batches.insertOne(toBatchDoc(batch));
+        return;
+      }
+      // The batch.created deliveries are the batch's outbox: written with it or not at all.
+      await database.inTransaction(async (session) => {
+        await batches.insertOne(toBatchDoc(batch), { session });
+        await writeDeliveries(webhookDeliveries, outbox, session);
+      });
     },
     async findById(id) {
       const doc = await batches.findOne({ _id: id });

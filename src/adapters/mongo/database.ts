@@ -9,6 +9,9 @@ import type {
   Order,
   OrderEvent,
   RegisteredUser,
+  WebhookAttempt,
+  WebhookDelivery,
+  WebhookEndpoint,
 } from '../../domain/types.js';
 import type { IdempotencyRecord, IntegrationTelemetry } from '../../ports/store.js';
 
@@ -38,6 +41,9 @@ export type OrderEventDoc = Omit<OrderEvent, 'id'> & { _id: string };
 export type IdempotencyDoc = IdempotencyRecord & { _id: string; expireAt: Date };
 export type BatchDoc = Omit<Batch, 'id'> & { _id: string };
 export type LedgerDoc = Omit<LedgerEntry, 'id'> & { _id: string };
+export type WebhookEndpointDoc = Omit<WebhookEndpoint, 'id'> & { _id: string };
+export type WebhookDeliveryDoc = Omit<WebhookDelivery, 'id'> & { _id: string };
+export type WebhookAttemptDoc = Omit<WebhookAttempt, 'id'> & { _id: string };
 
 export interface MongoCollections {
   merchants: Collection<MerchantDoc>;
@@ -51,6 +57,9 @@ export interface MongoCollections {
   idempotencyKeys: Collection<IdempotencyDoc>;
   batches: Collection<BatchDoc>;
   ledger: Collection<LedgerDoc>;
+  webhookEndpoints: Collection<WebhookEndpointDoc>;
+  webhookDeliveries: Collection<WebhookDeliveryDoc>;
+  webhookAttempts: Collection<WebhookAttemptDoc>;
 }
 
 export interface MongoDatabase {
@@ -90,6 +99,9 @@ export async function openMongoDatabase(options: { url: string; dbName: string }
       idempotencyKeys: db.collection<IdempotencyDoc>('idempotency_keys'),
       batches: db.collection<BatchDoc>('batches'),
       ledger: db.collection<LedgerDoc>('ledger'),
+      webhookEndpoints: db.collection<WebhookEndpointDoc>('webhook_endpoints'),
+      webhookDeliveries: db.collection<WebhookDeliveryDoc>('webhook_deliveries'),
+      webhookAttempts: db.collection<WebhookAttemptDoc>('webhook_attempts'),
     };
     await createIndexes(collections);
     return {
@@ -137,6 +149,11 @@ async function createIndexes(c: MongoCollections): Promise<void> {
     c.batches.createIndex({ merchantId: 1, mode: 1, _id: -1 }, { name: 'batches_merchant' }),
     c.batches.createIndex({ mode: 1, status: 1, createdAt: 1 }, { name: 'batches_pending' }),
     c.ledger.createIndex({ merchantId: 1, mode: 1, at: 1 }, { name: 'ledger_merchant' }),
+    c.webhookEndpoints.createIndex({ merchantId: 1, mode: 1, _id: 1 }, { name: 'webhook_endpoints_merchant' }),
+    // claimDue: equality on status, range and sort on nextAttemptAt (then _id, so the order is total).
+    c.webhookDeliveries.createIndex({ status: 1, nextAttemptAt: 1, _id: 1 }, { name: 'webhook_deliveries_due' }),
+    c.webhookDeliveries.createIndex({ merchantId: 1, mode: 1, _id: -1 }, { name: 'webhook_deliveries_merchant' }),
+    c.webhookAttempts.createIndex({ deliveryId: 1, attempt: 1 }, { name: 'webhook_attempts_delivery' }),
   ]);
 }
 

@@ -1,8 +1,9 @@
 import { type ClientSession, type Filter, MongoServerError, type UpdateFilter } from 'mongodb';
-import type { LedgerEntry, Order, OrderEvent } from '../../domain/types.js';
+import type { LedgerEntry, Order, OrderEvent, WebhookDelivery } from '../../domain/types.js';
 import type { IdempotencyRecord, OrderPatch, OrderRepository } from '../../ports/store.js';
 import type { IdempotencyDoc, MongoDatabase, OrderDoc, OrderEventDoc } from './database.js';
 import { toLedgerDoc } from './ledger.js';
+import { writeDeliveries } from './webhooks.js';
 
 const toOrderDoc = (o: Order): OrderDoc => ({
   _id: o.id,
@@ -137,12 +138,16 @@ const isDuplicateKey = (error: unknown) => error instanceof MongoServerError && 
 const CLAIM_ATTEMPTS = 5;
 
 export function createMongoOrderRepository(database: MongoDatabase): OrderRepository {
-  const { orders, orderEvents, idempotencyKeys, ledger } = database.collections;
+  const { orders, orderEvents, idempotencyKeys, ledger, webhookDeliveries } = database.collections;
 
-  async function insertOrder(o: { order: Order; event: OrderEvent; ledger: LedgerEntry | null }, session: ClientSession) {
+  async function insertOrder(
+    o: { order: Order; event: OrderEvent; ledger: LedgerEntry | null; outbox?: WebhookDelivery[] },
+    session: ClientSession,
+  ) {
     await orders.insertOne(toOrderDoc(o.order), { session });
     await orderEvents.insertOne(toEventDoc(o.event), { session });
     if (o.ledger) await ledger.insertOne(toLedgerDoc(o.ledger), { session });
+    await writeDeliveries(webhookDeliveries, o.outbox, session);
   }
 
   return {
@@ -218,9 +223,9 @@ export function createMongoOrderRepository(database: MongoDatabase): OrderReposi
       return best ? toOrder(best) : null;
     },
 
-    async apply({ id, from, to, patch = {}, event, ledger: entry }) {
-      const set: Record<string, unknown> = {};
-      for (const name of PATCH_FIELDS) if (patch[name] !== undefined) set[name] = patch[name];
+    async apply({ id, from, to, patch = {}, event, ledger: entry, outbox }) {
+      const set: Partial<OrderDoc> = {};
+      for (const name of PATCH_FIELDS) if (patch[name] !== undefined) Object.assign(set, { [name]: patch[name] });
       if (to) set.status = to;
       if (event) set.updatedAt = event.at;
       const filter: Filter<OrderDoc> = { _id: id, status: { $in: from } };
@@ -230,18 +235,22 @@ export function createMongoOrderRepository(database: MongoDatabase): OrderReposi
         const doc = await orders.findOne(filter);
         return doc ? toOrder(doc) : null;
       }
-      if (!event && !entry) {
+      if (!event && !entry && !outbox) {
         const doc = await orders.findOneAndUpdate(filter, update, { returnDocument: 'after' });
         return doc ? toOrder(doc) : null;
       }
       // The status in the filter is the compare-and-set; a concurrent apply on the same order is a
-      // write conflict, retried by the driver, and then no longer matches.
+      // write conflict, retried by the driver, and then no longer matches. The pre-image gives the
+      // event's real `from`; the updated order is that document with the same $set and $inc applied.
       return database.inTransaction(async (session) => {
-        const doc = await orders.findOneAndUpdate(filter, update, { returnDocument: 'after', session });
-        if (!doc) return null;
-        if (event) await orderEvents.insertOne(toEventDoc({ ...event, sequence: doc.sequence }), { session });
+        const before = await orders.findOneAndUpdate(filter, update, { returnDocument: 'before', session });
+        if (!before) return null;
+        const updated = toOrder({ ...before, ...set, sequence: event ? before.sequence + 1 : before.sequence });
+        const stored = event ? { ...event, from: before.status, sequence: updated.sequence } : null;
+        if (stored) await orderEvents.insertOne(toEventDoc(stored), { session });
         if (entry) await ledger.insertOne(toLedgerDoc(entry), { session });
-        return toOrder(doc);
+        if (outbox && stored) await writeDeliveries(webhookDeliveries, outbox(updated, stored), session);
+        return updated;
       });
     },
 

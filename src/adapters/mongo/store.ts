@@ -8,13 +8,14 @@ import { createMongoMerchantRepository } from './merchants.js';
 import { createMongoOrderRepository } from './orders.js';
 import { createMongoTelemetryRepository } from './telemetry.js';
 import { createMongoUserRepository } from './users.js';
+import { createMongoWebhookRepository } from './webhooks.js';
 
 /**
  * The distributed store: MongoDB 7/8 through the official driver. It must be a replica set (a
  * single node is enough): merchant creation, key replacement and secret rotation are session
  * transactions, and so are order creation (idempotency key, order, first event, ledger entry) and
- * order transitions (compare-and-set, event, ledger entry). Single-document operations (updates,
- * compare-and-set of couriers and batches) need no transaction.
+ * order transitions (compare-and-set, event, ledger entry, webhook outbox). Single-document operations
+ * (updates, compare-and-set of couriers and batches, webhook leases) need no transaction.
  */
 export async function createMongoStore(options: { url: string; dbName: string }): Promise<Store> {
   const database = await openMongoDatabase(options);
@@ -28,6 +29,7 @@ export async function createMongoStore(options: { url: string; dbName: string })
     orders: createMongoOrderRepository(database),
     batches: createMongoBatchRepository(database),
     ledger: createMongoLedgerRepository(database),
+    webhooks: createMongoWebhookRepository(database),
     async ping() {
       await database.db.command({ ping: 1 });
     },

@@ -1,0 +1,169 @@
+import { z } from 'zod';
+import { listDeliveriesSchema, redeliverFailedSchema } from '../../../src/domain/webhooks/delivery-log.js';
+import { createEndpointSchema, updateEndpointSchema } from '../../../src/domain/webhooks/endpoints.js';
+import { RETRY_DELAYS_MIN } from '../../../src/domain/webhooks/worker.js';
+import { registerEndpoint, registry } from '../registry.js';
+import {
+  batchCreatedPayloadSchema,
+  eventPayloadSchema,
+  flatPayloadSchema,
+  webhookDeliveryDetailResponseSchema,
+  webhookDeliveryListResponseSchema,
+  webhookDeliveryResponseSchema,
+  webhookEndpointDeletedResponseSchema,
+  webhookEndpointListResponseSchema,
+  webhookEndpointResponseSchema,
+  webhookHeadersSchema,
+  webhookRequeuedResponseSchema,
+} from '../responses-webhooks.js';
+
+const endpointId = z.object({ id: z.string().openapi({ example: 'we_01JHX3Z6Q8R2V4N7W9Y1A3C5E7' }) });
+const deliveryId = z.object({ id: z.string().openapi({ description: 'The delivery id (its `webhook-id`).', example: 'msg_01JHX3Z6Q8R2V4N7W9Y1A3C5E7' }) });
+const common = { tags: ['Webhooks'], auth: 'apiKey', access: 'settings' } as const;
+
+registerEndpoint({
+  ...common,
+  method: 'post',
+  path: '/webhooks',
+  operationId: 'createWebhookEndpoint',
+  summary: 'Register a webhook endpoint (in the key\'s mode)',
+  description: `Live URLs must be \`https\` and must not resolve to private, loopback or link-local addresses (checked again on
+every send). Sandbox URLs may be \`http\`; private addresses only where the operator allows them. \`events\` defaults to
+order.status_changed and batch.created (plus order.courier_location when the merchant setting \`webhook_courier_location\` is on);
+\`payload_shape\` defaults to the merchant setting \`webhook_payload_shape\`. At most 10 endpoints per mode (409 CONFLICT).`,
+  body: createEndpointSchema,
+  bodyExample: { url: 'https://shop.example.com/hooks/express-delivery', events: ['order.status_changed'], payload_shape: 'event' },
+  responses: { 201: { description: 'Created', schema: webhookEndpointResponseSchema } },
+  errors: ['CONFLICT'],
+});
+
+registerEndpoint({
+  ...common,
+  method: 'get',
+  path: '/webhooks',
+  operationId: 'listWebhookEndpoints',
+  summary: "The merchant's webhook endpoints in the key's mode",
+  responses: { 200: { description: 'The endpoints, oldest first', schema: webhookEndpointListResponseSchema } },
+});
+
+registerEndpoint({
+  ...common,
+  method: 'get',
+  path: '/webhooks/:id',
+  operationId: 'getWebhookEndpoint',
+  summary: 'One webhook endpoint, with why it is disabled when it is',
+  params: endpointId,
+  responses: { 200: { description: 'The endpoint', schema: webhookEndpointResponseSchema } },
+  errors: ['NOT_FOUND'],
+});
+
+registerEndpoint({
+  ...common,
+  method: 'patch',
+  path: '/webhooks/:id',
+  operationId: 'updateWebhookEndpoint',
+  summary: 'Change an endpoint; `enabled: true` re-enables one that was disabled',
+  params: endpointId,
+  body: updateEndpointSchema,
+  bodyExample: { enabled: true },
+  responses: { 200: { description: 'The updated endpoint', schema: webhookEndpointResponseSchema } },
+  errors: ['NOT_FOUND'],
+});
+
+registerEndpoint({
+  ...common,
+  method: 'delete',
+  path: '/webhooks/:id',
+  operationId: 'deleteWebhookEndpoint',
+  summary: 'Delete an endpoint; its pending deliveries fail',
+  params: endpointId,
+  responses: { 200: { description: 'Deleted', schema: webhookEndpointDeletedResponseSchema } },
+  errors: ['NOT_FOUND'],
+});
+
+registerEndpoint({
+  ...common,
+  method: 'get',
+  path: '/webhooks/deliveries',
+  operationId: 'listWebhookDeliveries',
+  summary: 'The delivery log, newest first',
+  description: 'Each delivery with its status, attempts, last status code, error and latency, and when the next retry is due.',
+  query: listDeliveriesSchema,
+  responses: { 200: { description: 'One page of deliveries', schema: webhookDeliveryListResponseSchema } },
+});
+
+registerEndpoint({
+  ...common,
+  method: 'get',
+  path: '/webhooks/deliveries/:id',
+  operationId: 'getWebhookDelivery',
+  summary: 'One delivery and every attempt made',
+  params: deliveryId,
+  responses: { 200: { description: 'The delivery and its attempts', schema: webhookDeliveryDetailResponseSchema } },
+  errors: ['NOT_FOUND'],
+});
+
+registerEndpoint({
+  ...common,
+  method: 'post',
+  path: '/webhooks/deliveries/:id/redeliver',
+  operationId: 'redeliverWebhook',
+  summary: 'Send one delivery again now (same webhook-id and body; the attempt count restarts)',
+  params: deliveryId,
+  responses: { 200: { description: 'Queued again', schema: webhookDeliveryResponseSchema } },
+  errors: ['NOT_FOUND'],
+});
+
+registerEndpoint({
+  ...common,
+  method: 'post',
+  path: '/webhooks/deliveries/redeliver-failed',
+  operationId: 'redeliverFailedWebhooks',
+  summary: 'Send again every failed delivery created in a time range (at most 31 days)',
+  body: redeliverFailedSchema,
+  bodyExample: { created_from: '2025-01-30T00:00:00Z', created_to: '2025-01-31T00:00:00Z' },
+  responses: { 200: { description: 'How many were queued again', schema: webhookRequeuedResponseSchema } },
+});
+
+// --- What the merchant's server receives (OpenAPI 3.1 `webhooks`) -------------------------------
+
+const DELIVERY_RULES = `Signed per Standard Webhooks (see the \`webhook-*\` header parameters). Answer any 2xx within 5 s;
+anything else (redirects included: they are not followed) or no answer is retried ${RETRY_DELAYS_MIN.length} times after
+${RETRY_DELAYS_MIN.join(', ')} minutes (±10 % jitter), about 24 h in all, then the delivery is \`failed\` (see the delivery log).
+De-duplicate on \`webhook-id\`; order changes of one order by \`sequence\`.`;
+
+const orderPayload = z.union([eventPayloadSchema, flatPayloadSchema]);
+const acknowledged = { 200: { description: 'Any 2xx acknowledges the delivery.' } };
+
+registry.registerWebhook({
+  method: 'post',
+  path: 'order.status_changed',
+  operationId: 'webhookOrderStatusChanged',
+  summary: 'An order changed status (creation and cancellation included)',
+  description: `${DELIVERY_RULES}\n\nThe body follows the endpoint's \`payload_shape\`: \`event\` (spec shape 2) or \`flat\` (spec shape 1).`,
+  tags: ['Webhooks'],
+  request: { headers: webhookHeadersSchema, body: { required: true, content: { 'application/json': { schema: orderPayload } } } },
+  responses: acknowledged,
+});
+
+registry.registerWebhook({
+  method: 'post',
+  path: 'order.courier_location',
+  operationId: 'webhookOrderCourierLocation',
+  summary: "The courier of an active order moved (opt-in; at most one per order every 20 s)",
+  description: `${DELIVERY_RULES}\n\nThe \`event\` shape adds \`location\`; the \`flat\` shape adds \`lat\` and \`lng\`.`,
+  tags: ['Webhooks'],
+  request: { headers: webhookHeadersSchema, body: { required: true, content: { 'application/json': { schema: orderPayload } } } },
+  responses: acknowledged,
+});
+
+registry.registerWebhook({
+  method: 'post',
+  path: 'batch.created',
+  operationId: 'webhookBatchCreated',
+  summary: 'Consolidation created a batch of orders',
+  description: DELIVERY_RULES,
+  tags: ['Webhooks'],
+  request: { headers: webhookHeadersSchema, body: { required: true, content: { 'application/json': { schema: batchCreatedPayloadSchema } } } },
+  responses: acknowledged,
+});

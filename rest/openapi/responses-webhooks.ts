@@ -1,0 +1,198 @@
+/**
+ * Wire shapes of the webhook endpoint and delivery-log responses (rest/presenters/webhook.ts), of
+ * the sandbox advance response, and of what we POST to merchants (both payload shapes and the
+ * Standard Webhooks headers), for the OpenAPI document. Request schemas are the domain's own.
+ */
+import { z } from 'zod';
+import { ORDER_STATUSES, VEHICLE_TYPES, WEBHOOK_EVENT_TYPES } from '../../src/domain/types.js';
+import { latLngWireSchema } from './responses-orders.js';
+import { registry } from './registry.js';
+
+const timestamp = z.iso.datetime({ offset: true }).openapi({ example: '2025-01-31T14:05:00.000Z' });
+const eventType = z.enum(WEBHOOK_EVENT_TYPES);
+const bookingId = z.string().openapi({ description: 'The order identifier: `bk_` + ULID.', example: 'bk_01JHX3Z6Q8R2V4N7W9Y1A3C5E7' });
+const sequence = z
+  .number()
+  .int()
+  .min(1)
+  .openapi({ description: 'Per-order sequence: 1 for the creation, +1 per transition; the `sequence` of GET /orders/{id}/events.' });
+
+// --- Endpoints and the delivery log ------------------------------------------------------------
+
+export const webhookEndpointSchema = registry.register(
+  'WebhookEndpoint',
+  z.object({
+    id: z.string().openapi({ example: 'we_01JHX3Z6Q8R2V4N7W9Y1A3C5E7' }),
+    url: z.string().openapi({ example: 'https://shop.example.com/hooks/express-delivery' }),
+    description: z.string().nullable(),
+    events: z.array(eventType),
+    payload_shape: z.enum(['event', 'flat']).openapi({ description: '`event`: spec shape 2 (default); `flat`: spec shape 1.' }),
+    enabled: z.boolean(),
+    disabled_reason: z
+      .string()
+      .nullable()
+      .openapi({ description: 'Why the endpoint is disabled: by the merchant, or automatically after failing for a sustained period.' }),
+    failing_since: timestamp.nullable().openapi({ description: 'Start of the current run of failed attempts; null while healthy.' }),
+    is_test: z.boolean().openapi({ description: 'true for a sandbox (test-key) endpoint.' }),
+    created_at: timestamp,
+    updated_at: timestamp,
+  }),
+);
+
+export const webhookDeliverySchema = registry.register(
+  'WebhookDelivery',
+  z.object({
+    id: z.string().openapi({ description: 'The `webhook-id` header: unique per event and endpoint, stable across retries.', example: 'msg_01JHX3Z6Q8R2V4N7W9Y1A3C5E7' }),
+    endpoint_id: z.string(),
+    event: eventType,
+    booking_id: bookingId.nullable().openapi({ description: 'The order; null for batch.created.' }),
+    sequence: sequence.nullable().openapi({ description: 'The order sequence the payload carries; null for batch.created.' }),
+    status: z.enum(['pending', 'delivered', 'failed']),
+    attempts: z.number().int().min(0),
+    next_attempt_at: timestamp.nullable().openapi({ description: 'When the next attempt is due, while pending.' }),
+    last_status_code: z.number().int().nullable().openapi({ description: 'HTTP status of the last attempt; null when it got no response.' }),
+    last_error: z.string().nullable().openapi({ example: 'HTTP 500' }),
+    last_latency_ms: z.number().int().min(0).nullable(),
+    created_at: timestamp,
+    delivered_at: timestamp.nullable(),
+    payload: z.record(z.string(), z.unknown()).openapi({ description: 'The exact JSON body every attempt sends.' }),
+  }),
+);
+
+export const webhookAttemptSchema = registry.register(
+  'WebhookAttempt',
+  z.object({
+    attempt: z.number().int().min(1),
+    at: timestamp,
+    status_code: z.number().int().nullable(),
+    latency_ms: z.number().int().min(0),
+    error: z.string().nullable().openapi({ example: 'timed out after 5000 ms' }),
+  }),
+);
+
+export const webhookEndpointResponseSchema = registry.register(
+  'WebhookEndpointResponse',
+  z.object({ success: z.literal(true), endpoint: webhookEndpointSchema }),
+);
+export const webhookEndpointListResponseSchema = registry.register(
+  'WebhookEndpointListResponse',
+  z.object({ success: z.literal(true), endpoints: z.array(webhookEndpointSchema) }),
+);
+export const webhookEndpointDeletedResponseSchema = registry.register(
+  'WebhookEndpointDeletedResponse',
+  z.object({ success: z.literal(true), deleted: z.literal(true) }),
+);
+export const webhookDeliveryListResponseSchema = registry.register(
+  'WebhookDeliveryListResponse',
+  z.object({
+    success: z.literal(true),
+    deliveries: z.array(webhookDeliverySchema),
+    next_cursor: z.string().nullable().openapi({ description: 'Pass as `after` for the next (older) page; null on the last page.' }),
+  }),
+);
+export const webhookDeliveryDetailResponseSchema = registry.register(
+  'WebhookDeliveryDetailResponse',
+  z.object({ success: z.literal(true), delivery: webhookDeliverySchema, attempts: z.array(webhookAttemptSchema) }),
+);
+export const webhookDeliveryResponseSchema = registry.register(
+  'WebhookDeliveryResponse',
+  z.object({ success: z.literal(true), delivery: webhookDeliverySchema }),
+);
+export const webhookRequeuedResponseSchema = registry.register(
+  'WebhookRequeuedResponse',
+  z.object({ success: z.literal(true), requeued: z.number().int().min(0).openapi({ description: 'How many failed deliveries were queued again.' }) }),
+);
+
+export const sandboxAdvanceResponseSchema = registry.register(
+  'SandboxAdvanceResponse',
+  z.object({ success: z.literal(true), booking_id: bookingId, status: z.enum(ORDER_STATUSES) }),
+);
+
+// --- What merchants receive ----------------------------------------------------------------------
+
+/**
+ * The Standard Webhooks headers of every delivery: parameter components that each webhook
+ * operation references (OpenAPI 3.1 `webhooks`: what the merchant's server receives).
+ */
+const header = (name: string, schema: z.ZodString | z.ZodEnum, description: string) =>
+  registry.registerParameter(
+    name.split('-').map((w) => w[0]!.toUpperCase() + w.slice(1)).join(''),
+    schema.openapi({ param: { name, in: 'header', required: true, description } }),
+  );
+
+export const webhookHeadersSchema = z.object({
+  'webhook-id': header(
+    'webhook-id',
+    z.string().openapi({ example: 'msg_01JHX3Z6Q8R2V4N7W9Y1A3C5E7' }),
+    'Unique per event and endpoint, the same on every retry: the de-duplication key.',
+  ),
+  'webhook-timestamp': header(
+    'webhook-timestamp',
+    z.string().regex(/^\d+$/).openapi({ example: '1738332300' }),
+    'Unix seconds of this attempt. Reject deliveries more than 5 minutes away from your clock.',
+  ),
+  'webhook-signature': header(
+    'webhook-signature',
+    z.string().openapi({ example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=' }),
+    'Space-separated `v1,<base64 HMAC-SHA256>` signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the ' +
+      'base64-decoded part of your `whsec_` API secret; during a secret rotation, one per valid secret. Accept the delivery when ' +
+      'any of them matches (constant-time comparison). Verify with any Standard Webhooks library.',
+  ),
+  'webhook-event': header('webhook-event', z.enum(WEBHOOK_EVENT_TYPES), 'The event type, for routing without parsing the body.'),
+});
+
+const driverImage = z.string().openapi({ description: 'URL of the courier image; empty string while no courier is assigned.' });
+
+export const flatPayloadSchema = registry.register(
+  'WebhookPayloadFlat',
+  z
+    .object({
+      order_id: z.number().int().openapi({ description: 'The numeric order number.', example: 100123 }),
+      ecommerce_order_id: z.string().openapi({ description: 'The shop order id; empty string when none.' }),
+      booking_id: bookingId,
+      reference: z.string().openapi({ description: "The merchant's reference_id, else the tracking number." }),
+      status: z
+        .enum([...ORDER_STATUSES.map((s) => (s === 'completed' ? 'delivered' : s))] as [string, ...string[]])
+        .openapi({ description: 'The order status; `completed` is reported as `delivered` in this shape.' }),
+      driver_name: z.string().openapi({ description: 'Empty string while no courier is assigned.' }),
+      driver_phone: z.string(),
+      driver_image: driverImage,
+      vehicle_model: z.string().openapi({ example: 'Motorcycle' }),
+      vehicle_number: z.string().openapi({ description: 'The plate.', example: 'ABCD12' }),
+      tracking_url: z.string().openapi({ example: 'https://delivery.example.com/track/TRK7Q2M4X9' }),
+      sequence,
+      timestamp: timestamp.openapi({ description: 'When the change happened (or the courier position was taken).' }),
+      lat: z.number().optional().openapi({ description: 'order.courier_location only: the courier position.' }),
+      lng: z.number().optional().openapi({ description: 'order.courier_location only.' }),
+    })
+    .openapi({ description: 'Spec shape 1 (`payload_shape: flat`), plus `sequence` and `timestamp` (and `lat`/`lng` for positions).' }),
+);
+
+export const eventPayloadSchema = registry.register(
+  'WebhookPayloadEvent',
+  z
+    .object({
+      event: z.enum(['order.status_changed', 'order.courier_location']),
+      booking_id: bookingId,
+      status: z.enum(ORDER_STATUSES),
+      timestamp,
+      driver: z.object({ name: z.string(), phone: z.string() }).nullable().openapi({ description: 'null while no courier is assigned.' }),
+      sequence,
+      location: latLngWireSchema.optional().openapi({ description: 'order.courier_location only: the courier position.' }),
+    })
+    .openapi({ description: 'Spec shape 2 (`payload_shape: event`, the default), plus `sequence` (and `location` for positions).' }),
+);
+
+export const batchCreatedPayloadSchema = registry.register(
+  'WebhookPayloadBatchCreated',
+  z
+    .object({
+      event: z.literal('batch.created'),
+      batch_id: z.string().openapi({ example: 'bt_01JHX3Z6Q8R2V4N7W9Y1A3C5E7' }),
+      order_ids: z.array(bookingId),
+      vehicle_type: z.enum(VEHICLE_TYPES),
+      geohash_zone: z.string().openapi({ example: '66jcc' }),
+      timestamp,
+    })
+    .openapi({ description: 'Sent for batch.created whatever the payload shape.' }),
+);

@@ -1,0 +1,239 @@
+import type { ClientSession, Collection, Filter } from 'mongodb';
+import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../../domain/types.js';
+import type { WebhookEndpointPatch, WebhookRepository } from '../../ports/store.js';
+import type { MongoDatabase, WebhookAttemptDoc, WebhookDeliveryDoc, WebhookEndpointDoc } from './database.js';
+
+const toEndpointDoc = (e: WebhookEndpoint): WebhookEndpointDoc => ({
+  _id: e.id,
+  merchantId: e.merchantId,
+  mode: e.mode,
+  url: e.url,
+  description: e.description,
+  events: e.events,
+  payloadShape: e.payloadShape,
+  enabled: e.enabled,
+  disabledReason: e.disabledReason,
+  failingSince: e.failingSince,
+  createdAt: e.createdAt,
+  updatedAt: e.updatedAt,
+});
+
+const toEndpoint = (d: WebhookEndpointDoc): WebhookEndpoint => ({
+  id: d._id,
+  merchantId: d.merchantId,
+  mode: d.mode,
+  url: d.url,
+  description: d.description,
+  events: d.events,
+  payloadShape: d.payloadShape,
+  enabled: d.enabled,
+  disabledReason: d.disabledReason,
+  failingSince: d.failingSince,
+  createdAt: d.createdAt,
+  updatedAt: d.updatedAt,
+});
+
+const toDeliveryDoc = (d: WebhookDelivery): WebhookDeliveryDoc => ({
+  _id: d.id,
+  endpointId: d.endpointId,
+  merchantId: d.merchantId,
+  mode: d.mode,
+  eventType: d.eventType,
+  orderId: d.orderId,
+  sequence: d.sequence,
+  body: d.body,
+  status: d.status,
+  attempts: d.attempts,
+  nextAttemptAt: d.nextAttemptAt,
+  leaseOwner: d.leaseOwner,
+  leaseUntil: d.leaseUntil,
+  lastStatusCode: d.lastStatusCode,
+  lastError: d.lastError,
+  lastLatencyMs: d.lastLatencyMs,
+  createdAt: d.createdAt,
+  deliveredAt: d.deliveredAt,
+});
+
+const toDelivery = (d: WebhookDeliveryDoc): WebhookDelivery => ({
+  id: d._id,
+  endpointId: d.endpointId,
+  merchantId: d.merchantId,
+  mode: d.mode,
+  eventType: d.eventType,
+  orderId: d.orderId,
+  sequence: d.sequence,
+  body: d.body,
+  status: d.status,
+  attempts: d.attempts,
+  nextAttemptAt: d.nextAttemptAt,
+  leaseOwner: d.leaseOwner,
+  leaseUntil: d.leaseUntil,
+  lastStatusCode: d.lastStatusCode,
+  lastError: d.lastError,
+  lastLatencyMs: d.lastLatencyMs,
+  createdAt: d.createdAt,
+  deliveredAt: d.deliveredAt,
+});
+
+const toAttemptDoc = (a: WebhookAttempt): WebhookAttemptDoc => ({
+  _id: a.id,
+  deliveryId: a.deliveryId,
+  attempt: a.attempt,
+  at: a.at,
+  statusCode: a.statusCode,
+  latencyMs: a.latencyMs,
+  error: a.error,
+});
+
+const toAttempt = (d: WebhookAttemptDoc): WebhookAttempt => ({
+  id: d._id,
+  deliveryId: d.deliveryId,
+  attempt: d.attempt,
+  at: d.at,
+  statusCode: d.statusCode,
+  latencyMs: d.latencyMs,
+  error: d.error,
+});
+
+/** Inserts webhook deliveries inside the caller's session: the outbox of order transitions and batches. */
+export async function writeDeliveries(
+  deliveries: Collection<WebhookDeliveryDoc>,
+  outbox: readonly WebhookDelivery[] | undefined,
+  session: ClientSession,
+): Promise<void> {
+  if (!outbox || outbox.length === 0) return; // insertMany refuses an empty list
+  await deliveries.insertMany(outbox.map(toDeliveryDoc), { session });
+}
+
+const ENDPOINT_PATCH_FIELDS = [
+  'url',
+  'description',
+  'events',
+  'payloadShape',
+  'enabled',
+  'disabledReason',
+  'failingSince',
+] as const satisfies readonly (keyof WebhookEndpointPatch)[];
+
+export function createMongoWebhookRepository(database: MongoDatabase): WebhookRepository {
+  const { webhookEndpoints: endpoints, webhookDeliveries: deliveries, webhookAttempts: attempts } = database.collections;
+
+  return {
+    async insertEndpoint(endpoint) {
+      await endpoints.insertOne(toEndpointDoc(endpoint));
+    },
+
+    async findEndpoint({ id, merchantId, mode }) {
+      const doc = await endpoints.findOne({ _id: id, ...(merchantId !== undefined && { merchantId }), ...(mode !== undefined && { mode }) });
+      return doc ? toEndpoint(doc) : null;
+    },
+
+    async listEndpoints({ merchantId, mode, enabledOnly }) {
+      const docs = await endpoints
+        .find({ merchantId, mode, ...(enabledOnly && { enabled: true }) })
+        .sort({ _id: 1 })
+        .toArray();
+      return docs.map(toEndpoint);
+    },
+
+    async updateEndpoint({ id, patch, updatedAt }) {
+      const set: Record<string, unknown> = { updatedAt };
+      for (const name of ENDPOINT_PATCH_FIELDS) if (patch[name] !== undefined) set[name] = patch[name]; // undefined = absent
+      const doc = await endpoints.findOneAndUpdate({ _id: id }, { $set: set }, { returnDocument: 'after' });
+      return doc ? toEndpoint(doc) : null;
+    },
+
+    async deleteEndpoint({ id, merchantId, mode }) {
+      const result = await endpoints.deleteOne({ _id: id, merchantId, mode });
+      return result.deletedCount === 1;
+    },
+
+    async insertDeliveries(list) {
+      if (list.length === 0) return;
+      if (list.length === 1) {
+        await deliveries.insertOne(toDeliveryDoc(list[0]!));
+        return;
+      }
+      await database.inTransaction((session) => writeDeliveries(deliveries, list, session));
+    },
+
+    async claimDue({ owner, now, leaseUntil, limit }) {
+      // Each lease is one conditional findAndModify: the filter re-checks "due and unleased" on the
+      // document it updates, so two workers racing for one delivery cannot both match it.
+      const claimed: WebhookDelivery[] = [];
+      while (claimed.length < limit) {
+        const doc = await deliveries.findOneAndUpdate(
+          {
+            status: 'pending',
+            nextAttemptAt: { $lte: now },
+            $or: [{ leaseUntil: null }, { leaseUntil: { $lte: now } }],
+            ...(claimed.length > 0 && { _id: { $nin: claimed.map((d) => d.id) } }),
+          },
+          { $set: { leaseOwner: owner, leaseUntil } },
+          { sort: { nextAttemptAt: 1, _id: 1 }, returnDocument: 'after' },
+        );
+        if (!doc) break;
+        claimed.push(toDelivery(doc));
+      }
+      return claimed;
+    },
+
+    async completeAttempt({ id, owner, attempt, outcome }) {
+      const set: Record<string, unknown> = {
+        status: outcome.status,
+        attempts: attempt.attempt,
+        leaseOwner: null,
+        leaseUntil: null,
+        lastStatusCode: attempt.statusCode,
+        lastError: attempt.error,
+        lastLatencyMs: attempt.latencyMs,
+      };
+      if (outcome.nextAttemptAt !== null) set.nextAttemptAt = outcome.nextAttemptAt;
+      if (outcome.status === 'delivered') set.deliveredAt = attempt.at;
+      return database.inTransaction(async (session) => {
+        // The lease owner in the filter: a worker whose lease expired and was taken over writes nothing.
+        const result = await deliveries.updateOne({ _id: id, leaseOwner: owner, status: 'pending' }, { $set: set }, { session });
+        if (result.matchedCount === 0) return false;
+        await attempts.insertOne(toAttemptDoc(attempt), { session });
+        return true;
+      });
+    },
+
+    async findDelivery({ id, merchantId, mode }) {
+      const doc = await deliveries.findOne({ _id: id, merchantId, mode });
+      return doc ? toDelivery(doc) : null;
+    },
+
+    async listDeliveries({ merchantId, mode, endpointId, status, createdFrom, createdTo, after, limit }) {
+      if (limit <= 0) return []; // MongoDB reads limit 0 as "no limit"
+      const filter: Filter<WebhookDeliveryDoc> = { merchantId, mode };
+      if (endpointId !== undefined) filter.endpointId = endpointId;
+      if (status !== undefined) filter.status = status;
+      if (createdFrom !== undefined || createdTo !== undefined) {
+        filter.createdAt = { ...(createdFrom !== undefined && { $gte: createdFrom }), ...(createdTo !== undefined && { $lt: createdTo }) };
+      }
+      if (after !== undefined) filter._id = { $lt: after };
+      const docs = await deliveries.find(filter).sort({ _id: -1 }).limit(limit).toArray();
+      return docs.map(toDelivery);
+    },
+
+    async listAttempts(deliveryId) {
+      const docs = await attempts.find({ deliveryId }).sort({ attempt: 1, _id: 1 }).toArray();
+      return docs.map(toAttempt);
+    },
+
+    async requeue({ merchantId, mode, ids, status, createdFrom, createdTo, now }) {
+      if (ids && ids.length === 0) return 0;
+      const filter: Filter<WebhookDeliveryDoc> = { merchantId, mode };
+      if (ids) filter._id = { $in: ids };
+      if (status !== undefined) filter.status = status;
+      if (createdFrom !== undefined || createdTo !== undefined) {
+        filter.createdAt = { ...(createdFrom !== undefined && { $gte: createdFrom }), ...(createdTo !== undefined && { $lt: createdTo }) };
+      }
+      const result = await deliveries.updateMany(filter, {
+        $set: { status: 'pending', attempts: 0, nextAttemptAt: now, leaseOwner: null, leaseUntil: null },
+      });
+      return result.matchedCount;
+    },
+  };
+}
