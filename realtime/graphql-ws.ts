@@ -3,7 +3,7 @@ import { WebSocketServer } from 'ws';
 import type { Container } from '../src/container.js';
 import { isAppError } from '../src/domain/errors.js';
 import { buildSchema } from '../schema/index.js';
-import { resolveGraphQLContext, type Credentials } from '../schema/yoga.js';
+import { maskGraphQLError, resolveGraphQLContext, type Credentials } from '../schema/yoga.js';
 
 function credentialsFrom(connectionParams: unknown): Credentials {
   const params = (connectionParams ?? {}) as Record<string, unknown>;
@@ -25,6 +25,9 @@ export function attachGraphQLWebSocket(options: { container: Container; maxPaylo
     {
       schema: buildSchema(),
       context: (ctx) => resolveGraphQLContext(options.container, credentialsFrom(ctx.connectionParams)),
+      onNext: (_ctx, _id, _payload, _args, result) =>
+        result.errors ? { ...result, errors: result.errors.map((e) => maskGraphQLError(e, options.container).toJSON()) } : undefined,
+      onError: (_ctx, _id, _payload, errors) => errors.map((e) => maskGraphQLError(e, options.container).toJSON()),
       onConnect: async (ctx) => {
         try {
           await resolveGraphQLContext(options.container, credentialsFrom(ctx.connectionParams));

@@ -1,7 +1,8 @@
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
-import { GraphQLError } from 'graphql';
+import { GraphQLError, type GraphQLErrorOptions } from 'graphql';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import type { Container } from '../src/container.js';
+import { isUnavailable } from '../src/adapters/unavailable.js';
 import { AppError, ERROR_STATUS, isAppError } from '../src/domain/errors.js';
 import type { RateLimitDecision } from '../src/ports/rate-limiter.js';
 import type { GraphQLContext } from './context.js';
@@ -11,6 +12,23 @@ class RateLimitedError extends AppError {
   constructor(readonly decision: RateLimitDecision, message: string) {
     super('RATE_LIMITED', message);
   }
+}
+
+/**
+ * What a client sees of an error (HTTP and graphql-ws alike): AppErrors with their code, an
+ * unreachable store as SERVICE_UNAVAILABLE, GraphQL's own validation errors as they are, and
+ * anything else as a bare INTERNAL_ERROR (details only in the log).
+ */
+export function maskGraphQLError(error: unknown, container: Container): GraphQLError {
+  const source = error instanceof GraphQLError ? error : undefined;
+  const original = source?.originalError;
+  const at = source ? { path: source.path, nodes: source.nodes } : {};
+  if (isAppError(original)) return toGraphQLError(original, undefined, at);
+  if (isAppError(error)) return toGraphQLError(error);
+  if (isUnavailable(original)) return toGraphQLError(new AppError('SERVICE_UNAVAILABLE', 'A backing service is unavailable; retry shortly'), undefined, at);
+  if (source && !original) return source;
+  container.logger.error({ err: original ?? error }, 'graphql resolver failed');
+  return new GraphQLError('Unexpected error.', { ...at, extensions: { code: 'INTERNAL_ERROR' } });
 }
 
 export type GraphQLServer = YogaServerInstance<Record<string, never>, GraphQLContext>;
@@ -47,8 +65,13 @@ export async function resolveGraphQLContext(container: Container, credentials: C
   return context;
 }
 
-export function toGraphQLError(error: AppError, headers?: Record<string, string>): GraphQLError {
+export function toGraphQLError(
+  error: AppError,
+  headers?: Record<string, string>,
+  at: Pick<GraphQLErrorOptions, 'path' | 'nodes'> = {},
+): GraphQLError {
   return new GraphQLError(error.message, {
+    ...at,
     extensions: {
       code: error.code,
       http: { status: ERROR_STATUS[error.code], ...(headers && { headers }) },
@@ -89,15 +112,7 @@ export function createGraphQLServer(container: Container): GraphQLServer {
         throw isAppError(error) ? toGraphQLError(error) : error;
       }
     },
-    maskedErrors: {
-      maskError: (error, message) => {
-        const original = (error as GraphQLError).originalError;
-        if (isAppError(original)) return toGraphQLError(original);
-        if (error instanceof GraphQLError && !original) return error;
-        container.logger.error({ err: original ?? error }, 'graphql resolver failed');
-        return new GraphQLError(message, { extensions: { code: 'INTERNAL_ERROR' } });
-      },
-    },
+    maskedErrors: { maskError: (error) => maskGraphQLError(error, container) },
     plugins: [
       EnvelopArmorPlugin({
         maxDepth: { n: 10 },

@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { AppError, isAppError, presentError } from '../../src/domain/errors.js';
 import type { Logger } from '../../src/logger.js';
+import { isUnavailable } from '../../src/adapters/unavailable.js';
 
 interface BodyParserError {
   type?: string;
@@ -24,17 +25,6 @@ function fromBodyParser(error: BodyParserError): AppError | null {
     default:
       return null;
   }
-}
-
-/** Driver errors that mean "the store cannot be reached right now" (no driver import: matched by name/code). */
-const UNAVAILABLE_NAMES = new Set([
-  'MongoServerSelectionError', 'MongoNetworkError', 'MongoNetworkTimeoutError', 'MongoNotConnectedError', 'MongoTopologyClosedError', 'MongoPoolClearedError',
-]);
-const UNAVAILABLE_CODE = /^(SQLITE_(BUSY|LOCKED|IOERR|CANTOPEN|READONLY)|ECONNREFUSED|ETIMEDOUT)/;
-
-export function isUnavailable(error: unknown): boolean {
-  const e = error as { name?: string; code?: unknown } | null;
-  return !!e && (UNAVAILABLE_NAMES.has(e.name ?? '') || UNAVAILABLE_CODE.test(String(e.code ?? '')));
 }
 
 export function notFoundHandler(): RequestHandler {

@@ -9,6 +9,8 @@ import './paths/integrations.js';
 import './paths/orders.js';
 import './paths/couriers.js';
 import './paths/tracking.js';
+import './paths/webhooks.js';
+import './paths/sandbox.js';
 
 export type OpenAPIDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
 
@@ -21,6 +23,8 @@ const TAGS = [
   { name: 'Orders', description: 'Orders: creation (idempotent), details by any identifier, history, cancellation, proof of delivery, consolidation.' },
   { name: 'Couriers', description: 'The courier app (courier token): duty, positions, moving an order through its states, delivery.' },
   { name: 'Tracking', description: 'Public delivery tracking by tracking number or order number: no credentials, limited per client IP.' },
+  { name: 'Webhooks', description: 'Signed event notifications (Standard Webhooks): endpoints, the delivery log and redelivery. See `webhooks` for what your server receives.' },
+  { name: 'Sandbox', description: 'Test-key helpers that drive sandbox orders.' },
   { name: 'Integrations', description: 'Rate endpoints called by shop plugins, storefront platforms and ERPs; each needs the integration approved.' },
   { name: 'Health', description: 'Liveness and dependency checks.' },
   { name: 'Documentation', description: 'This document and its browsable reference.' },

@@ -30,6 +30,12 @@ export const merchantSettingsSchema = registry.register(
     integration_platform: integrationName.nullable(),
     webhook_payload_shape: z.enum(['event', 'flat'] as const satisfies readonly WebhookPayloadShape[]),
     webhook_courier_location: z.boolean(),
+    sandbox_speed: z
+      .number()
+      .min(1)
+      .max(1000)
+      .nullable()
+      .openapi({ description: 'Sandbox simulator speed factor for this merchant\'s test orders; null uses the operator default.' }),
   }),
 );
 

@@ -254,7 +254,12 @@ describe('OpenAPI document and reference page', () => {
           return `${method.toUpperCase()} ${path}`;
         }),
       );
-      expect(rendered.sort()).toEqual(documentedOperations(doc as ReturnType<typeof buildOpenApiDocument>).sort());
+      // OpenAPI 3.1 `webhooks` (what merchants' servers receive) render as operations too, keyed by event name.
+      const webhooks = Object.entries(doc.webhooks ?? {}).flatMap(([name, item]) =>
+        HTTP_METHODS.filter((m) => (item as Record<string, unknown>)[m]).map((m) => `${m.toUpperCase()} ${name}`),
+      );
+      expect(webhooks).toHaveLength(3);
+      expect(rendered.sort()).toEqual([...documentedOperations(doc as ReturnType<typeof buildOpenApiDocument>), ...webhooks].sort());
       expect(await page.locator('.info .title').textContent()).toContain('Express Delivery API');
       expect(problems).toEqual([]);
       expect(foreign).toEqual([]);

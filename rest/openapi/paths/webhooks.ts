@@ -19,7 +19,7 @@ import {
 
 const endpointId = z.object({ id: z.string().openapi({ example: 'we_01JHX3Z6Q8R2V4N7W9Y1A3C5E7' }) });
 const deliveryId = z.object({ id: z.string().openapi({ description: 'The delivery id (its `webhook-id`).', example: 'msg_01JHX3Z6Q8R2V4N7W9Y1A3C5E7' }) });
-const common = { tags: ['Webhooks'], auth: 'apiKey', access: 'settings' } as const;
+const common = { tags: ['Webhooks'], auth: 'apiKey' as const, access: 'settings' as const };
 
 registerEndpoint({
   ...common,

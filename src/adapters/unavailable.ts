@@ -1,0 +1,10 @@
+/** Driver errors that mean "the store cannot be reached right now" (no driver import: matched by name/code). */
+const UNAVAILABLE_NAMES = new Set([
+  'MongoServerSelectionError', 'MongoNetworkError', 'MongoNetworkTimeoutError', 'MongoNotConnectedError', 'MongoTopologyClosedError', 'MongoPoolClearedError',
+]);
+const UNAVAILABLE_CODE = /^(SQLITE_(BUSY|LOCKED|IOERR|CANTOPEN|READONLY)|ECONNREFUSED|ETIMEDOUT)/;
+
+export function isUnavailable(error: unknown): boolean {
+  const e = error as { name?: string; code?: unknown } | null;
+  return !!e && (UNAVAILABLE_NAMES.has(e.name ?? '') || UNAVAILABLE_CODE.test(String(e.code ?? '')));
+}

@@ -1,0 +1,597 @@
+import { randomBytes } from 'node:crypto';
+import ngeohash from 'ngeohash';
+import { monotonicFactory } from 'ulid';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { generateOrderNumber, generateTrackingNumber } from '../../src/domain/orders/identifiers.js';
+import type { Batch, Mode, Order, OrderEvent, WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../../src/domain/types.js';
+import type { IdempotencyRecord, NewOrderEvent, Store } from '../../src/ports/store.js';
+
+export interface WebhookStoreContractOptions {
+  /** Case name → reason, for cases this backend cannot run. Every name must be a case of the suite. */
+  skip?: Readonly<Record<string, string>>;
+}
+
+/**
+ * The webhook side of every Store adapter: endpoints, deliveries with their leases and attempts,
+ * redelivery, and the transactional outbox written by orders.create, orders.apply and
+ * batches.insert. makeStore returns a fresh, empty store per case.
+ */
+export function describeWebhookStoreContract(name: string, makeStore: () => Promise<Store>, options: WebhookStoreContractOptions = {}): void {
+  const skip = options.skip ?? {};
+  const caseNames = new Set<string>();
+  let store: Store;
+
+  const test = (caseName: string, fn: () => Promise<void>) => {
+    if (caseNames.has(caseName)) throw new Error(`webhook store contract: duplicate case: ${caseName}`);
+    caseNames.add(caseName);
+    if (skip[caseName] !== undefined) it.skip(caseName, fn);
+    else it(caseName, fn);
+  };
+
+  /** A stored merchant (endpoints and orders reference it) and its id. */
+  const newMerchant = async (): Promise<string> => {
+    const id = nextId('m');
+    await store.merchants.create({
+      merchant: {
+        id,
+        name: 'Farmacia Central',
+        status: 'active',
+        address: 'Av. Providencia 1234, Providencia',
+        integrations: { plugin: 'approved', storefront: 'approved', erp: 'pending_approval' },
+        settings: { prepTimeMins: 10, storefrontDomain: null, integrationPlatform: null, webhookPayloadShape: 'event', webhookCourierLocation: false, sandboxSpeed: null },
+        rateLimitPerMin: null,
+        createdAt: at(0),
+        updatedAt: at(0),
+      },
+      keys: [],
+      secret: { id: nextId('sec'), merchantId: id, ciphertext: randomBytes(24).toString('base64'), createdAt: at(0), expiresAt: null },
+    });
+    return id;
+  };
+
+  const storedEndpoint = async (overrides: Partial<WebhookEndpoint> & { merchantId: string }): Promise<WebhookEndpoint> => {
+    const e = endpoint(overrides);
+    await store.webhooks.insertEndpoint(e);
+    return e;
+  };
+
+  const storedDeliveries = async (list: WebhookDelivery[]): Promise<WebhookDelivery[]> => {
+    await store.webhooks.insertDeliveries(list);
+    return list;
+  };
+
+  const all = (merchantId: string, mode: Mode = 'live') => store.webhooks.listDeliveries({ merchantId, mode, limit: 1000 });
+  const find = (d: WebhookDelivery) => store.webhooks.findDelivery({ id: d.id, merchantId: d.merchantId, mode: d.mode });
+  const sortById = (list: WebhookDelivery[]) => [...list].sort((a, b) => (a.id < b.id ? -1 : 1));
+
+  describe(`Webhook store contract: ${name}`, () => {
+    beforeEach(async () => {
+      store = await makeStore();
+    });
+    afterEach(async () => {
+      await store.close();
+    });
+
+    // ---- endpoints ----
+
+    test('webhooks.insertEndpoint stores the endpoint exactly; findEndpoint is scoped by merchant and mode when given', async () => {
+      const m = await newMerchant();
+      const other = await newMerchant();
+      const e = await storedEndpoint({ merchantId: m, description: null, events: ['order.status_changed', 'batch.created'], payloadShape: 'flat' });
+      expect(await store.webhooks.findEndpoint({ id: e.id })).toStrictEqual(e);
+      expect(await store.webhooks.findEndpoint({ id: e.id, merchantId: m, mode: 'live' })).toStrictEqual(e);
+      expect(await store.webhooks.findEndpoint({ id: e.id, merchantId: other, mode: 'live' })).toBeNull();
+      expect(await store.webhooks.findEndpoint({ id: e.id, merchantId: m, mode: 'test' })).toBeNull();
+      expect(await store.webhooks.findEndpoint({ id: 'we_unknown' })).toBeNull();
+    });
+
+    test('webhooks.listEndpoints lists one merchant’s endpoints in one mode oldest first, all or enabled only', async () => {
+      const m = await newMerchant();
+      const other = await newMerchant();
+      const first = await storedEndpoint({ merchantId: m, createdAt: at(1) });
+      const disabled = await storedEndpoint({ merchantId: m, createdAt: at(2), enabled: false, disabledReason: 'disabled by the merchant' });
+      const third = await storedEndpoint({ merchantId: m, createdAt: at(3) });
+      await storedEndpoint({ merchantId: m, mode: 'test', createdAt: at(4) });
+      await storedEndpoint({ merchantId: other, createdAt: at(5) });
+      expect(await store.webhooks.listEndpoints({ merchantId: m, mode: 'live' })).toStrictEqual([first, disabled, third]);
+      expect(await store.webhooks.listEndpoints({ merchantId: m, mode: 'live', enabledOnly: true })).toStrictEqual([first, third]);
+      expect(await store.webhooks.listEndpoints({ merchantId: m, mode: 'test' })).toHaveLength(1);
+      expect(await store.webhooks.listEndpoints({ merchantId: nextId('m'), mode: 'live' })).toEqual([]);
+    });
+
+    test('webhooks.updateEndpoint applies the patch and updatedAt (undefined = absent); null when unknown', async () => {
+      const m = await newMerchant();
+      const e = await storedEndpoint({ merchantId: m, description: 'Producción' });
+      const disabled = await store.webhooks.updateEndpoint({
+        id: e.id,
+        patch: { enabled: false, disabledReason: 'disabled automatically', failingSince: at(50), description: undefined },
+        updatedAt: at(60),
+      });
+      const expected = { ...e, enabled: false, disabledReason: 'disabled automatically', failingSince: at(50), updatedAt: at(60) };
+      expect(disabled).toStrictEqual(expected);
+      expect(await store.webhooks.findEndpoint({ id: e.id })).toStrictEqual(expected);
+      expect(await store.webhooks.listEndpoints({ merchantId: m, mode: 'live', enabledOnly: true })).toEqual([]);
+
+      const changed = await store.webhooks.updateEndpoint({
+        id: e.id,
+        patch: { url: 'https://hooks.example.cl/v2', events: ['batch.created'], payloadShape: 'flat', enabled: true, disabledReason: null, failingSince: null, description: null },
+        updatedAt: at(70),
+      });
+      const next = { ...e, url: 'https://hooks.example.cl/v2', events: ['batch.created'], payloadShape: 'flat', description: null, updatedAt: at(70) };
+      expect(changed).toStrictEqual(next);
+      expect(await store.webhooks.listEndpoints({ merchantId: m, mode: 'live', enabledOnly: true })).toStrictEqual([next]);
+      expect(await store.webhooks.updateEndpoint({ id: 'we_unknown', patch: { enabled: false }, updatedAt: at(80) })).toBeNull();
+    });
+
+    test('webhooks.deleteEndpoint deletes only within its merchant and mode', async () => {
+      const m = await newMerchant();
+      const other = await newMerchant();
+      const e = await storedEndpoint({ merchantId: m });
+      expect(await store.webhooks.deleteEndpoint({ id: e.id, merchantId: other, mode: 'live' })).toBe(false);
+      expect(await store.webhooks.deleteEndpoint({ id: e.id, merchantId: m, mode: 'test' })).toBe(false);
+      expect(await store.webhooks.findEndpoint({ id: e.id })).toStrictEqual(e);
+      expect(await store.webhooks.deleteEndpoint({ id: e.id, merchantId: m, mode: 'live' })).toBe(true);
+      expect(await store.webhooks.findEndpoint({ id: e.id })).toBeNull();
+      expect(await store.webhooks.deleteEndpoint({ id: e.id, merchantId: m, mode: 'live' })).toBe(false);
+    });
+
+    // ---- deliveries: leases and attempts ----
+
+    test('webhooks.insertDeliveries stores them exactly; findDelivery is scoped by merchant and mode', async () => {
+      const m = await newMerchant();
+      const [a, b] = await storedDeliveries([delivery({ merchantId: m }), delivery({ merchantId: m, eventType: 'batch.created', orderId: null, sequence: null })]);
+      expect(await find(a!)).toStrictEqual(a);
+      expect(await find(b!)).toStrictEqual(b);
+      expect(await store.webhooks.findDelivery({ id: a!.id, merchantId: nextId('m'), mode: 'live' })).toBeNull();
+      expect(await store.webhooks.findDelivery({ id: a!.id, merchantId: m, mode: 'test' })).toBeNull();
+      await store.webhooks.insertDeliveries([]);
+      expect(await all(m)).toHaveLength(2);
+    });
+
+    test('webhooks.claimDue leases only pending, due, unleased deliveries, earliest due first, up to the limit', async () => {
+      const m = await newMerchant();
+      const now = at(100);
+      const [dueLater, dueFirst, dueMiddle] = await storedDeliveries([
+        delivery({ merchantId: m, nextAttemptAt: at(90) }),
+        delivery({ merchantId: m, nextAttemptAt: at(10) }),
+        delivery({ merchantId: m, nextAttemptAt: at(50), mode: 'test' }), // any merchant and mode
+      ]);
+      const notDue = await storedDeliveries([
+        delivery({ merchantId: m, nextAttemptAt: at(101) }),
+        delivery({ merchantId: m, nextAttemptAt: at(20), status: 'delivered', deliveredAt: at(20) }),
+        delivery({ merchantId: m, nextAttemptAt: at(20), status: 'failed' }),
+        delivery({ merchantId: m, nextAttemptAt: at(20), leaseOwner: 'worker-b', leaseUntil: at(130) }),
+      ]);
+
+      const leased = (d: WebhookDelivery) => ({ ...d, leaseOwner: 'worker-a', leaseUntil: at(130) });
+      const first = await store.webhooks.claimDue({ owner: 'worker-a', now, leaseUntil: at(130), limit: 2 });
+      expect(first).toStrictEqual([leased(dueFirst!), leased(dueMiddle!)]);
+      const second = await store.webhooks.claimDue({ owner: 'worker-a', now, leaseUntil: at(130), limit: 10 });
+      expect(second).toStrictEqual([leased(dueLater!)]);
+      expect(await store.webhooks.claimDue({ owner: 'worker-c', now, leaseUntil: at(130), limit: 10 })).toEqual([]);
+
+      for (const d of [dueFirst!, dueMiddle!, dueLater!]) expect(await find(d)).toStrictEqual(leased(d));
+      for (const d of notDue) expect(await find(d)).toStrictEqual(d);
+    });
+
+    test('webhooks.claimDue re-claims a delivery whose lease has expired', async () => {
+      const m = await newMerchant();
+      const [d] = await storedDeliveries([delivery({ merchantId: m, nextAttemptAt: at(0) })]);
+      expect(await store.webhooks.claimDue({ owner: 'worker-a', now: at(10), leaseUntil: at(25), limit: 5 })).toHaveLength(1);
+      expect(await store.webhooks.claimDue({ owner: 'worker-b', now: at(24), leaseUntil: at(40), limit: 5 })).toEqual([]);
+      const reclaimed = await store.webhooks.claimDue({ owner: 'worker-b', now: at(25), leaseUntil: at(40), limit: 5 });
+      expect(reclaimed).toStrictEqual([{ ...d, leaseOwner: 'worker-b', leaseUntil: at(40) }]);
+      expect(await find(d!)).toStrictEqual(reclaimed[0]);
+    });
+
+    test('webhooks.claimDue: 10 concurrent claimers over 50 due deliveries get every delivery exactly once', async () => {
+      const m = await newMerchant();
+      const list = await storedDeliveries(Array.from({ length: 50 }, (_, i) => delivery({ merchantId: m, nextAttemptAt: at(i) })));
+      const owners = Array.from({ length: 10 }, (_, i) => `worker-${i}`);
+      const claims = await Promise.all(owners.map((owner) => store.webhooks.claimDue({ owner, now: at(100), leaseUntil: at(200), limit: 10 })));
+      const ids = claims.flat().map((d) => d.id);
+      expect(ids).toHaveLength(50);
+      expect(new Set(ids).size).toBe(50);
+      expect([...ids].sort()).toEqual(list.map((d) => d.id).sort());
+      // Each delivery is stored as leased to the claimer that got it.
+      for (const [i, claimed] of claims.entries()) {
+        for (const d of claimed) expect((await find(d))?.leaseOwner).toBe(owners[i]);
+      }
+    });
+
+    test('webhooks.completeAttempt only by the lease owner: another owner gets false and nothing is written', async () => {
+      const m = await newMerchant();
+      const [d] = await storedDeliveries([delivery({ merchantId: m, nextAttemptAt: at(0) })]);
+      await store.webhooks.claimDue({ owner: 'worker-a', now: at(10), leaseUntil: at(25), limit: 1 });
+      // The lease expires and worker-b takes the delivery over: worker-a's late result is refused.
+      const [current] = await store.webhooks.claimDue({ owner: 'worker-b', now: at(30), leaseUntil: at(45), limit: 1 });
+      const late = attempt(d!, 1, at(31), 200);
+      expect(await store.webhooks.completeAttempt({ id: d!.id, owner: 'worker-a', attempt: late, outcome: { status: 'delivered', nextAttemptAt: null } })).toBe(false);
+      expect(await find(d!)).toStrictEqual(current);
+      expect(await store.webhooks.listAttempts(d!.id)).toEqual([]);
+      // Never claimed at all, or unknown: refused too.
+      const [unclaimed] = await storedDeliveries([delivery({ merchantId: m, nextAttemptAt: at(500) })]);
+      const orphan = attempt(unclaimed!, 1, at(32), 200);
+      expect(await store.webhooks.completeAttempt({ id: unclaimed!.id, owner: 'worker-a', attempt: orphan, outcome: { status: 'delivered', nextAttemptAt: null } })).toBe(false);
+      expect(await store.webhooks.completeAttempt({ id: 'msg_unknown', owner: 'worker-a', attempt: orphan, outcome: { status: 'delivered', nextAttemptAt: null } })).toBe(false);
+      expect(await find(unclaimed!)).toStrictEqual(unclaimed);
+      expect(await store.webhooks.listAttempts(unclaimed!.id)).toEqual([]);
+    });
+
+    test('webhooks.completeAttempt records pending, then delivered; a second completion of the same lease is refused', async () => {
+      const m = await newMerchant();
+      const [d] = await storedDeliveries([delivery({ merchantId: m, nextAttemptAt: at(0) })]);
+      await store.webhooks.claimDue({ owner: 'worker-a', now: at(10), leaseUntil: at(25), limit: 1 });
+      const first = attempt(d!, 1, at(11), 503, 'HTTP 503');
+      expect(await store.webhooks.completeAttempt({ id: d!.id, owner: 'worker-a', attempt: first, outcome: { status: 'pending', nextAttemptAt: at(71) } })).toBe(true);
+      const retrying: WebhookDelivery = {
+        ...d!, status: 'pending', attempts: 1, nextAttemptAt: at(71), leaseOwner: null, leaseUntil: null,
+        lastStatusCode: 503, lastError: 'HTTP 503', lastLatencyMs: first.latencyMs,
+      };
+      expect(await find(d!)).toStrictEqual(retrying);
+      // Not due again before its retry time; then claimed and delivered.
+      expect(await store.webhooks.claimDue({ owner: 'worker-a', now: at(70), leaseUntil: at(85), limit: 1 })).toEqual([]);
+      expect(await store.webhooks.claimDue({ owner: 'worker-b', now: at(71), leaseUntil: at(86), limit: 1 })).toHaveLength(1);
+      const second = attempt(d!, 2, at(72), 204);
+      expect(await store.webhooks.completeAttempt({ id: d!.id, owner: 'worker-b', attempt: second, outcome: { status: 'delivered', nextAttemptAt: null } })).toBe(true);
+      const delivered: WebhookDelivery = {
+        ...retrying, status: 'delivered', attempts: 2, lastStatusCode: 204, lastError: null, lastLatencyMs: second.latencyMs, deliveredAt: at(72),
+      };
+      expect(await find(d!)).toStrictEqual(delivered);
+      const again = attempt(d!, 3, at(73), 204);
+      expect(await store.webhooks.completeAttempt({ id: d!.id, owner: 'worker-b', attempt: again, outcome: { status: 'delivered', nextAttemptAt: null } })).toBe(false);
+      expect(await find(d!)).toStrictEqual(delivered);
+      expect(await store.webhooks.listAttempts(d!.id)).toStrictEqual([first, second]);
+      expect(await store.webhooks.claimDue({ owner: 'worker-c', now: at(1000), leaseUntil: at(1015), limit: 5 })).toEqual([]);
+    });
+
+    test('webhooks.completeAttempt records a final failure: failed, error kept, never claimed again', async () => {
+      const m = await newMerchant();
+      const [d] = await storedDeliveries([delivery({ merchantId: m, nextAttemptAt: at(0), attempts: 8 })]);
+      await store.webhooks.claimDue({ owner: 'worker-a', now: at(10), leaseUntil: at(25), limit: 1 });
+      const last = attempt(d!, 9, at(12), null, 'timeout after 5000 ms');
+      expect(await store.webhooks.completeAttempt({ id: d!.id, owner: 'worker-a', attempt: last, outcome: { status: 'failed', nextAttemptAt: null } })).toBe(true);
+      expect(await find(d!)).toStrictEqual({
+        ...d!, status: 'failed', attempts: 9, leaseOwner: null, leaseUntil: null, lastStatusCode: null, lastError: 'timeout after 5000 ms', lastLatencyMs: last.latencyMs,
+      });
+      expect(await store.webhooks.claimDue({ owner: 'worker-b', now: at(1000), leaseUntil: at(1015), limit: 5 })).toEqual([]);
+    });
+
+    test('webhooks.listAttempts lists one delivery’s attempts in attempt order', async () => {
+      const m = await newMerchant();
+      const [d, other] = await storedDeliveries([delivery({ merchantId: m, nextAttemptAt: at(0) }), delivery({ merchantId: m, nextAttemptAt: at(0) })]);
+      const recorded: WebhookAttempt[] = [];
+      for (let n = 1; n <= 4; n++) {
+        const now = at(n * 100);
+        const claimed = await store.webhooks.claimDue({ owner: `worker-${n}`, now, leaseUntil: at(n * 100 + 15), limit: 5 });
+        expect(claimed.map((c) => c.id).sort()).toEqual([d!.id, other!.id].sort());
+        for (const c of claimed) {
+          const a = attempt(c, n, now, 500, 'HTTP 500');
+          if (c.id === d!.id) recorded.push(a);
+          await store.webhooks.completeAttempt({ id: c.id, owner: `worker-${n}`, attempt: a, outcome: { status: 'pending', nextAttemptAt: now } });
+        }
+      }
+      expect(await store.webhooks.listAttempts(d!.id)).toStrictEqual(recorded);
+      expect(await store.webhooks.listAttempts(other!.id)).toHaveLength(4);
+      expect(await store.webhooks.listAttempts('msg_unknown')).toEqual([]);
+    });
+
+    // ---- delivery log and redelivery ----
+
+    test('webhooks.listDeliveries pages newest first with limit and after, within one merchant and mode', async () => {
+      const m = await newMerchant();
+      const list = await storedDeliveries(Array.from({ length: 5 }, (_, i) => delivery({ merchantId: m, createdAt: at(i) })));
+      await storedDeliveries([delivery({ merchantId: m, mode: 'test' }), delivery({ merchantId: nextId('m') })]);
+      const newestFirst = [...list].reverse();
+      expect(await all(m)).toStrictEqual(newestFirst);
+      const page1 = await store.webhooks.listDeliveries({ merchantId: m, mode: 'live', limit: 2 });
+      expect(page1).toStrictEqual(newestFirst.slice(0, 2));
+      const page2 = await store.webhooks.listDeliveries({ merchantId: m, mode: 'live', limit: 2, after: page1.at(-1)!.id });
+      expect(page2).toStrictEqual(newestFirst.slice(2, 4));
+      const page3 = await store.webhooks.listDeliveries({ merchantId: m, mode: 'live', limit: 2, after: page2.at(-1)!.id });
+      expect(page3).toStrictEqual(newestFirst.slice(4));
+      expect(await all(m, 'test')).toHaveLength(1);
+    });
+
+    test('webhooks.listDeliveries filters by endpoint, status and created time (from inclusive, to exclusive)', async () => {
+      const m = await newMerchant();
+      const [a, b, c, d] = await storedDeliveries([
+        delivery({ merchantId: m, endpointId: 'we_a', createdAt: at(10) }),
+        delivery({ merchantId: m, endpointId: 'we_b', createdAt: at(20), status: 'failed' }),
+        delivery({ merchantId: m, endpointId: 'we_a', createdAt: at(30), status: 'delivered', deliveredAt: at(31) }),
+        delivery({ merchantId: m, endpointId: 'we_a', createdAt: at(40), status: 'failed' }),
+      ]);
+      const list = (filter: Partial<Parameters<Store['webhooks']['listDeliveries']>[0]>) =>
+        store.webhooks.listDeliveries({ merchantId: m, mode: 'live', limit: 100, ...filter });
+      expect(await list({ endpointId: 'we_a' })).toStrictEqual([d, c, a]);
+      expect(await list({ status: 'failed' })).toStrictEqual([d, b]);
+      expect(await list({ endpointId: 'we_a', status: 'failed' })).toStrictEqual([d]);
+      expect(await list({ createdFrom: at(20), createdTo: at(40) })).toStrictEqual([c, b]);
+      expect(await list({ createdFrom: at(20), status: 'pending' })).toEqual([]);
+      expect(await list({ endpointId: 'we_a', after: d!.id, limit: 1 })).toStrictEqual([c]);
+    });
+
+    test('webhooks.requeue by ids makes them pending and due now with attempts restarted, only within the merchant and mode', async () => {
+      const m = await newMerchant();
+      const [failed, delivered, untouched] = await storedDeliveries([
+        delivery({ merchantId: m, status: 'failed', attempts: 9, nextAttemptAt: at(5), lastStatusCode: 500, lastError: 'HTTP 500', lastLatencyMs: 40 }),
+        delivery({ merchantId: m, status: 'delivered', attempts: 1, nextAttemptAt: at(5), lastStatusCode: 200, lastLatencyMs: 12, deliveredAt: at(6) }),
+        delivery({ merchantId: m, status: 'failed', attempts: 9 }),
+      ]);
+      const requeued = (d: WebhookDelivery) => ({ ...d, status: 'pending', attempts: 0, nextAttemptAt: at(500), leaseOwner: null, leaseUntil: null });
+      expect(await store.webhooks.requeue({ merchantId: nextId('m'), mode: 'live', ids: [failed!.id], now: at(500) })).toBe(0);
+      expect(await store.webhooks.requeue({ merchantId: m, mode: 'test', ids: [failed!.id], now: at(500) })).toBe(0);
+      expect(await store.webhooks.requeue({ merchantId: m, mode: 'live', ids: [], now: at(500) })).toBe(0);
+      expect(await find(failed!)).toStrictEqual(failed);
+
+      expect(await store.webhooks.requeue({ merchantId: m, mode: 'live', ids: [failed!.id, delivered!.id, 'msg_unknown'], now: at(500) })).toBe(2);
+      expect(await find(failed!)).toStrictEqual(requeued(failed!));
+      expect(await find(delivered!)).toStrictEqual(requeued(delivered!));
+      expect(await find(untouched!)).toStrictEqual(untouched);
+      const due = await store.webhooks.claimDue({ owner: 'worker-a', now: at(500), leaseUntil: at(515), limit: 10 });
+      expect(sortById(due).map((d) => d.id)).toEqual(sortById([failed!, delivered!]).map((d) => d.id));
+    });
+
+    test('webhooks.requeue of failed deliveries in a created range touches only those', async () => {
+      const m = await newMerchant();
+      const [before, inRange, pendingInRange, deliveredInRange, atEnd, otherMode] = await storedDeliveries([
+        delivery({ merchantId: m, status: 'failed', createdAt: at(9), attempts: 9 }),
+        delivery({ merchantId: m, status: 'failed', createdAt: at(10), attempts: 9, lastError: 'HTTP 500' }),
+        delivery({ merchantId: m, status: 'pending', createdAt: at(15), attempts: 3, nextAttemptAt: at(900) }),
+        delivery({ merchantId: m, status: 'delivered', createdAt: at(16), attempts: 1, deliveredAt: at(16) }),
+        delivery({ merchantId: m, status: 'failed', createdAt: at(20), attempts: 9 }),
+        delivery({ merchantId: m, mode: 'test', status: 'failed', createdAt: at(12), attempts: 9 }),
+      ]);
+      const count = await store.webhooks.requeue({ merchantId: m, mode: 'live', status: 'failed', createdFrom: at(10), createdTo: at(20), now: at(600) });
+      expect(count).toBe(1);
+      expect(await find(inRange!)).toStrictEqual({ ...inRange!, status: 'pending', attempts: 0, nextAttemptAt: at(600), leaseOwner: null, leaseUntil: null });
+      for (const d of [before!, pendingInRange!, deliveredInRange!, atEnd!, otherMode!]) expect(await find(d)).toStrictEqual(d);
+    });
+
+    // ---- transactional outbox ----
+
+    test('orders.create with an outbox writes its deliveries with the order', async () => {
+      const m = await newMerchant();
+      const o = order({ merchantId: m });
+      const outbox = [delivery({ merchantId: m, orderId: o.id, sequence: 1 }), delivery({ merchantId: m, orderId: o.id, sequence: 1, endpointId: 'we_other' })];
+      expect(await store.orders.create({ ...creation(o), outbox })).toStrictEqual({ created: true });
+      expect(await store.orders.findById(o.id)).toStrictEqual(o);
+      expect(sortById(await all(m))).toStrictEqual(sortById(outbox));
+    });
+
+    test('orders.create refused by its idempotency key writes no delivery', async () => {
+      const m = await newMerchant();
+      const first = order({ merchantId: m });
+      const key = idempotency(m, first.id);
+      const firstOutbox = [delivery({ merchantId: m, orderId: first.id, sequence: 1 })];
+      expect(await store.orders.create({ ...creation(first), idempotency: key, outbox: firstOutbox })).toStrictEqual({ created: true });
+      const retry = order({ merchantId: m });
+      const result = await store.orders.create({
+        ...creation(retry),
+        idempotency: { ...key, orderId: retry.id, requestHash: randomBytes(32).toString('hex') },
+        outbox: [delivery({ merchantId: m, orderId: retry.id, sequence: 1 })],
+      });
+      expect(result).toStrictEqual({ created: false, existing: key });
+      expect(await all(m)).toStrictEqual(firstOutbox);
+    });
+
+    test('orders.create is all or nothing with its outbox: a clashing delivery id keeps no order', async () => {
+      const m = await newMerchant();
+      const [taken] = await storedDeliveries([delivery({ merchantId: m })]);
+      const o = order({ merchantId: m });
+      const outbox = [delivery({ merchantId: m, orderId: o.id, sequence: 1 }), { ...delivery({ merchantId: m, orderId: o.id, sequence: 1 }), id: taken!.id }];
+      await expect(store.orders.create({ ...creation(o), outbox })).rejects.toThrow();
+      expect(await store.orders.findById(o.id)).toBeNull();
+      expect(await store.orders.listEvents(o.id)).toEqual([]);
+      expect(await all(m)).toStrictEqual([taken]);
+    });
+
+    test('orders.apply with an outbox writes the deliveries built from the updated order and its event (real from, next sequence)', async () => {
+      const m = await newMerchant();
+      const o = await created(order({ merchantId: m }));
+      const assigned = await store.orders.apply({ id: o.id, from: ['new'], to: 'assigned', patch: { courierId: 'c_1' }, event: transition(o, 'new', 'assigned', at(60)) });
+      expect(assigned?.sequence).toBe(2);
+
+      const calls: { order: Order; event: OrderEvent }[] = [];
+      let built: WebhookDelivery[] = [];
+      // The caller lists both statuses it accepts; the event must say where the order really was.
+      const next = await store.orders.apply({
+        id: o.id,
+        from: ['new', 'assigned'],
+        to: 'cancelled',
+        patch: { cancellation: { reason: 'Cliente desiste', at: at(120) } },
+        event: transition(o, 'new', 'cancelled', at(120)),
+        outbox: (updated, event) => {
+          calls.push({ order: updated, event });
+          built = [delivery({ merchantId: m, orderId: updated.id, sequence: event.sequence, body: JSON.stringify({ from: event.from, to: event.to }), createdAt: event.at, nextAttemptAt: event.at })];
+          return built;
+        },
+      });
+      const expectedOrder: Order = {
+        ...o, status: 'cancelled', courierId: 'c_1', cancellation: { reason: 'Cliente desiste', at: at(120) }, sequence: 3, updatedAt: at(120),
+      };
+      expect(next).toStrictEqual(expectedOrder);
+      const events = await store.orders.listEvents(o.id);
+      expect(events.at(-1)).toMatchObject({ from: 'assigned', to: 'cancelled', sequence: 3 });
+      expect(calls.at(-1)).toStrictEqual({ order: expectedOrder, event: events.at(-1) });
+      expect(await all(m)).toStrictEqual(built);
+      expect(built[0]).toMatchObject({ sequence: 3, body: JSON.stringify({ from: 'assigned', to: 'cancelled' }) });
+    });
+
+    test('orders.apply that fails its compare-and-set writes no delivery', async () => {
+      const m = await newMerchant();
+      const o = await created(order({ merchantId: m }));
+      const result = await store.orders.apply({
+        id: o.id,
+        from: ['assigned', 'picked_up'],
+        to: 'completed',
+        event: transition(o, 'picked_up', 'completed', at(60)),
+        outbox: (updated, event) => [delivery({ merchantId: m, orderId: updated.id, sequence: event.sequence })],
+      });
+      expect(result).toBeNull();
+      const unknown = await store.orders.apply({
+        id: 'bk_01J0000000000000000000000',
+        from: ['new'],
+        to: 'assigned',
+        event: transition(o, 'new', 'assigned', at(60)),
+        outbox: (updated, event) => [delivery({ merchantId: m, orderId: updated.id, sequence: event.sequence })],
+      });
+      expect(unknown).toBeNull();
+      expect(await store.orders.findById(o.id)).toStrictEqual(o);
+      expect(await store.orders.listEvents(o.id)).toHaveLength(1);
+      expect(await all(m)).toEqual([]);
+    });
+
+    test('batches.insert with an outbox writes the batch and its deliveries, all or nothing', async () => {
+      const m = await newMerchant();
+      const b = batch({ merchantId: m });
+      const outbox = [delivery({ merchantId: m, eventType: 'batch.created', orderId: null, sequence: null })];
+      await store.batches.insert(b, outbox);
+      expect(await store.batches.findById(b.id)).toStrictEqual(b);
+      expect(await all(m)).toStrictEqual(outbox);
+
+      const clash = batch({ merchantId: m });
+      await expect(store.batches.insert(clash, [delivery({ merchantId: m, eventType: 'batch.created', orderId: null, sequence: null }), { ...outbox[0]!, body: '{}' }])).rejects.toThrow();
+      expect(await store.batches.findById(clash.id)).toBeNull();
+      expect(await all(m)).toStrictEqual(outbox);
+
+      const plain = batch({ merchantId: m });
+      await store.batches.insert(plain, []);
+      expect(await store.batches.findById(plain.id)).toStrictEqual(plain);
+      expect(await all(m)).toStrictEqual(outbox);
+    });
+
+    // Last in the suite body, once every case is registered: a misspelt skip must not pass silently.
+    const unknown = Object.keys(skip).filter((caseName) => !caseNames.has(caseName));
+    if (unknown.length > 0) throw new Error(`webhook store contract skip list names unknown cases: ${unknown.join('; ')}`);
+  });
+
+  /** Creates the order with its first event (no ledger entry, no idempotency key, no outbox). */
+  async function created(o: Order): Promise<Order> {
+    expect(await store.orders.create(creation(o))).toStrictEqual({ created: true });
+    return o;
+  }
+}
+
+// ---- fixtures: complete, realistic records with unique, time-ordered ids ----
+
+/* Times from a fixed epoch in the future (a real MongoDB's TTL monitor removes expired idempotency keys). */
+const EPOCH = Date.UTC(2099, 0, 1, 12, 0, 0);
+const at = (seconds: number) => new Date(EPOCH + seconds * 1000).toISOString();
+
+let seq = 0;
+const nextId = (prefix: string) => `${prefix}_${String(++seq).padStart(6, '0')}_${randomBytes(3).toString('hex')}`;
+const ulid = monotonicFactory();
+
+function endpoint(overrides: Partial<WebhookEndpoint> & { merchantId: string }): WebhookEndpoint {
+  const createdAt = overrides.createdAt ?? at(0);
+  return {
+    id: `we_${ulid(Date.parse(createdAt))}`,
+    mode: 'live',
+    url: 'https://hooks.farmaciacentral.cl/express',
+    description: 'Producción',
+    events: ['order.status_changed', 'batch.created'],
+    payloadShape: 'event',
+    enabled: true,
+    disabledReason: null,
+    failingSince: null,
+    createdAt,
+    updatedAt: createdAt,
+    ...overrides,
+  };
+}
+
+/** A pending delivery, due at its creation; ids follow creation time like the domain's. */
+function delivery(overrides: Partial<WebhookDelivery> & { merchantId: string }): WebhookDelivery {
+  const createdAt = overrides.createdAt ?? at(0);
+  return {
+    id: `msg_${ulid(Date.parse(createdAt))}`,
+    endpointId: 'we_main',
+    mode: 'live',
+    eventType: 'order.status_changed',
+    orderId: 'bk_01J0000000000000000000001',
+    sequence: 2,
+    body: JSON.stringify({ type: 'order.status_changed', data: { status: 'assigned' } }),
+    status: 'pending',
+    attempts: 0,
+    nextAttemptAt: createdAt,
+    leaseOwner: null,
+    leaseUntil: null,
+    lastStatusCode: null,
+    lastError: null,
+    lastLatencyMs: null,
+    createdAt,
+    deliveredAt: null,
+    ...overrides,
+  };
+}
+
+function attempt(d: WebhookDelivery, n: number, when: string, statusCode: number | null, error: string | null = null): WebhookAttempt {
+  return { id: `att_${ulid(Date.parse(when))}`, deliveryId: d.id, attempt: n, at: when, statusCode, latencyMs: 40 + n, error };
+}
+
+function order(overrides: Partial<Order> & { merchantId: string }): Order {
+  const createdAt = overrides.createdAt ?? at(0);
+  const stop = (lat: number, lng: number, address: string, label: string) => ({
+    lat, lng, geohash: ngeohash.encode(lat, lng, 9), address, number: null, instructions: null, label,
+  });
+  return {
+    id: `bk_${ulid(Date.parse(createdAt))}`,
+    mode: 'live',
+    orderNumber: generateOrderNumber(),
+    trackingNumber: generateTrackingNumber(),
+    referenceId: null,
+    ecommerceOrderId: null,
+    status: 'new',
+    pickup: stop(-33.4263, -70.6196, 'Av. Providencia 1234, Providencia', 'Providencia'),
+    dropoff: stop(-33.4569, -70.5977, 'Irarrázaval 3400, Ñuñoa', 'Ñuñoa'),
+    customer: { name: 'Camila Rojas', phone: '+56912345678', rut: '12345678-5', userId: null, isRegisteredUser: false },
+    paymentMode: 'prepaid',
+    items: [{ name: 'Paracetamol 500 mg x 16', quantity: 2, weight_kg: 0.1 }],
+    notes: null,
+    weightKg: 0.2,
+    vehicleType: 'motorcycle',
+    price: 3490,
+    currency: 'CLP',
+    prepTimeMins: 10,
+    estimatedPickupAt: new Date(Date.parse(createdAt) + 10 * 60_000).toISOString(),
+    estimatedDeliveryAt: new Date(Date.parse(createdAt) + 32 * 60_000).toISOString(),
+    courierId: null,
+    batchId: null,
+    proof: null,
+    cancellation: null,
+    sequence: 1,
+    createdAt,
+    updatedAt: createdAt,
+    ...overrides,
+  };
+}
+
+function transition(o: Order, from: OrderEvent['from'], to: OrderEvent['to'], when: string): NewOrderEvent {
+  return { id: `ev_${ulid(Date.parse(when))}`, orderId: o.id, merchantId: o.merchantId, mode: o.mode, from, to, actor: { kind: 'merchant', id: o.merchantId }, location: null, reason: null, at: when };
+}
+
+function creation(o: Order) {
+  return { order: o, event: { ...transition(o, null, o.status, o.createdAt), sequence: 1 }, ledger: null, idempotency: null };
+}
+
+function idempotency(merchantId: string, orderId: string): IdempotencyRecord {
+  return { merchantId, mode: 'live', key: `order-${orderId}`, requestHash: randomBytes(32).toString('hex'), orderId, createdAt: at(0), expiresAt: at(86_400) };
+}
+
+function batch(overrides: Partial<Batch> & { merchantId: string }): Batch {
+  const createdAt = overrides.createdAt ?? at(0);
+  return {
+    id: `bt_${ulid(Date.parse(createdAt))}`,
+    mode: 'live',
+    geohashZone: '66jc',
+    vehicleType: 'car',
+    orderIds: [`bk_${ulid(Date.parse(createdAt))}`, `bk_${ulid(Date.parse(createdAt))}`],
+    totalWeightKg: 4.5,
+    courierId: null,
+    status: 'pending',
+    createdAt,
+    updatedAt: createdAt,
+    ...overrides,
+  };
+}

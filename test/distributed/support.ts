@@ -1,0 +1,245 @@
+/**
+ * A cluster of real app processes (src/main.ts) sharing one SQLite file (DATA_DIR) and one private
+ * redis-server the test owns (so it can kill and restart it on the same port). Merchants and
+ * couriers are seeded on the shared file before the nodes start; everything after that goes
+ * through the nodes' HTTP and WebSocket APIs.
+ */
+import { rmSync } from 'node:fs';
+import { createClient, type Client } from 'graphql-ws';
+import { WebSocket } from 'ws';
+import { buildContainer } from '../../src/container.js';
+import { loadConfig } from '../../src/config.js';
+import type { LatLng } from '../../src/domain/types.js';
+import { api, makeDataDir, type MerchantCredentials } from '../helpers/app.js';
+import { spawnServer, type ServerProcess } from '../helpers/process.js';
+import { hasRedisServerBinary, startRedisServer, type RedisServer } from '../helpers/redis.js';
+import { PLACES } from '../orders/support.js';
+import { openLive, type LiveClient } from '../realtime/support.js';
+
+export { PLACES };
+
+/** Why the suites skip on this machine ('' when they run): they need a redis-server they own. */
+export const SKIP_REASON = hasRedisServerBinary() ? '' : 'distributed tests skipped: no redis-server on PATH (they kill and restart their own)';
+if (SKIP_REASON) console.warn(SKIP_REASON);
+
+export interface SeededCourier {
+  id: string;
+  token: string;
+}
+
+export interface Cluster {
+  dataDir: string;
+  redis: RedisServer;
+  nodes: ServerProcess[];
+  /** Merchant with a rate limit high enough for any test's traffic. */
+  shop: MerchantCredentials;
+  /** Merchant left on the configured RATE_LIMIT_PER_MIN. */
+  limited: MerchantCredentials;
+  couriers: SeededCourier[];
+  /** SIGKILLs redis-server (as a crash would) and waits for it to exit. */
+  killRedis(): Promise<void>;
+  /** Starts a fresh redis-server on the same port (no data survives: nothing is persisted). */
+  restartRedis(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Polls until `check` returns a truthy value; fails with `what` once `timeoutMs` has passed. */
+export async function until<T>(check: () => T | Promise<T>, what: string, timeoutMs = 10_000, everyMs = 25): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value as NonNullable<T>;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(everyMs);
+  }
+}
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Seeds the shared SQLite file in this process, closes it, then starts the redis-server and the nodes. */
+export async function startCluster(options: { nodes: number; couriers: number; env?: Record<string, string> }): Promise<Cluster> {
+  const dataDir = makeDataDir();
+  const container = await buildContainer(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', SEED_DEMO: 'false' }));
+  const { admin } = container.services;
+  const shop = await admin.createMerchant({ input: { name: 'Cluster Shop', address: 'Av. Providencia 1234, Providencia' } });
+  await admin.setMerchantRateLimit({ input: { merchantId: shop.merchantId, perMin: 1_000_000 } });
+  const limited = await admin.createMerchant({ input: { name: 'Limited Shop', address: 'Av. Providencia 1234, Providencia' } });
+  const couriers: SeededCourier[] = [];
+  for (let i = 1; i <= options.couriers; i++) {
+    const created = await admin.createCourier({
+      input: { name: `Cluster Courier ${i}`, phone: `+5697${String(2_000_000 + i).slice(-7)}`, vehicle: 'motorcycle', plate: `CL${1000 + i}`, mode: 'test' },
+    });
+    couriers.push({ id: created.courierId, token: created.token });
+  }
+  await container.close();
+
+  let redis = await startRedisServer();
+  const port = redis.port;
+  const nodes: ServerProcess[] = [];
+  const cluster: Cluster = {
+    dataDir,
+    get redis() {
+      return redis;
+    },
+    nodes,
+    shop,
+    limited,
+    couriers,
+    killRedis: () => redis.stop(),
+    async restartRedis() {
+      redis = await startRedisServer(port);
+    },
+    async stop() {
+      await Promise.all(nodes.map((node) => stopNode(node)));
+      await redis.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  try {
+    const env = {
+      DATA_DIR: dataDir,
+      REDIS_URL: redis.url,
+      SEED_DEMO: 'false',
+      SANDBOX_SIMULATOR: 'false',
+      COURIER_RATE_LIMIT_PER_MIN: '1000000',
+      PUBLIC_RATE_LIMIT_PER_MIN: '1000000',
+      SHUTDOWN_GRACE_MS: '500',
+      ...options.env,
+    };
+    nodes.push(...(await Promise.all(Array.from({ length: options.nodes }, () => spawnServer(env)))));
+  } catch (error) {
+    await cluster.stop();
+    throw error;
+  }
+  return cluster;
+}
+
+/** SIGTERM with a bounded drain, SIGKILL after it. */
+async function stopNode(node: ServerProcess): Promise<void> {
+  if (node.child.exitCode !== null || node.child.signalCode !== null) return;
+  const timer = setTimeout(() => node.child.kill('SIGKILL'), 3000);
+  await node.terminate();
+  clearTimeout(timer);
+}
+
+/** A courier's own REST API on one node. */
+export function courierOn(node: ServerProcess, courier: SeededCourier) {
+  const call = (path: string, body?: unknown) => api(`${node.url}/api/v1/couriers/me${path}`, { key: courier.token, ...(body !== undefined && { body }) });
+  return {
+    duty: (onDuty: boolean) => call('/duty', { on_duty: onDuty }),
+    position: (p: LatLng) => call('/location', p),
+    status: (orderId: string, status: string) => call(`/orders/${encodeURIComponent(orderId)}/status`, { status }),
+  };
+}
+
+/** An order body: pickup at `pickup` (coordinates, no geocoding), drop-off in Las Condes. */
+export function orderBody(pickup: LatLng, reference = `REF-${Math.random().toString(36).slice(2, 10)}`) {
+  return {
+    pickup: { address: 'Av. Providencia 1234', coords: pickup },
+    dropoff: { address: 'Av. Apoquindo 3000, Las Condes', coords: PLACES.lasCondes },
+    customer_name: 'Camila Rojas',
+    customer_phone: '+56912345678',
+    reference_id: reference,
+    total_weight_kg: 1.5,
+  };
+}
+
+export const quoteBody = { origin: { address: 'coords', coords: PLACES.providencia }, destination: { address: 'coords', coords: PLACES.lasCondes }, total_weight_kg: 1 };
+
+export interface AssignedOrder {
+  bookingId: string;
+  trackingNumber: string;
+  pickup: LatLng;
+}
+
+/**
+ * Puts `courier` on duty at `pickup` through `node` and creates a test order there with the shop's
+ * test key (dispatch, through the shared Redis geo index, gives it to that courier).
+ */
+export async function assignedOrderOn(node: ServerProcess, cluster: Cluster, courier: SeededCourier, pickup: LatLng): Promise<AssignedOrder> {
+  const client = courierOn(node, courier);
+  expectStatus(await client.duty(true), 200);
+  expectStatus(await client.position(pickup), 200);
+  const created = expectStatus(await api(`${node.url}/api/v1/orders`, { key: cluster.shop.testKey, body: orderBody(pickup) }), 201).body;
+  if (created.status !== 'assigned') throw new Error(`order ${created.booking_id} is ${created.status}, expected assigned`);
+  return { bookingId: created.booking_id, trackingNumber: created.tracking_number, pickup };
+}
+
+export function expectStatus<T extends { status: number; body: unknown }>(res: T, status: number): T {
+  if (res.status !== status) throw new Error(`expected HTTP ${status}, got ${res.status}: ${JSON.stringify(res.body)}`);
+  return res;
+}
+
+/** A point `fraction` of the way from `from` to Las Condes: far from both stops, so no arrival fires. */
+export function along(from: LatLng, fraction: number): LatLng {
+  return { lat: from.lat + (PLACES.lasCondes.lat - from.lat) * fraction, lng: from.lng + (PLACES.lasCondes.lng - from.lng) * fraction };
+}
+
+/** A tracking socket on `node`, resolved once its first snapshot arrived (it then sees every later event). */
+export async function trackOn(node: ServerProcess, trackingNumber: string): Promise<LiveClient> {
+  const live = openLive(node.url, trackingNumber);
+  await live.waitFor((m) => m.type === 'snapshot', `the tracking snapshot on ${node.url}`);
+  return live;
+}
+
+/**
+ * Reports positions on `reporter` (a new point each try) until `live` receives one of them; returns
+ * the point received. Proves the cross-node path end to end, whatever the bus was doing before.
+ */
+export async function positionReaches(options: {
+  reporter: ReturnType<typeof courierOn>;
+  live: LiveClient;
+  from: LatLng;
+  what: string;
+  timeoutMs?: number;
+}): Promise<LatLng> {
+  const { reporter, live, from } = options;
+  const deadline = Date.now() + (options.timeoutMs ?? 10_000);
+  for (let i = 1; ; i++) {
+    const point = along(from, 0.2 + (i % 50) / 100);
+    expectStatus(await reporter.position(point), 200);
+    const seen = await until(() => live.messages.some((m) => m.type === 'position' && m.lat === point.lat && m.lng === point.lng), 'x', 250).catch(() => false);
+    if (seen) return point;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${options.what} (${i} positions reported)`);
+  }
+}
+
+/** A graphql-ws client (the real one) on `node`, authenticated with `key`. */
+export function graphqlWsOn(node: ServerProcess, key: string): Client {
+  return createClient({
+    url: `${node.url.replace(/^http/, 'ws')}/graphql`,
+    webSocketImpl: WebSocket,
+    connectionParams: { authorization: `Bearer ${key}` },
+    retryAttempts: 0,
+    lazy: true,
+  });
+}
+
+/** Subscribes and records every result's data; errors are kept for the assertion message. */
+export function subscribe<T = Record<string, unknown>>(client: Client, query: string, variables: Record<string, unknown>) {
+  const data: T[] = [];
+  const errors: unknown[] = [];
+  const dispose = client.subscribe<T>(
+    { query, variables },
+    {
+      next: (result) => (result.errors ? errors.push(result.errors) : result.data && data.push(result.data)),
+      error: (error) => errors.push(error),
+      complete: () => {},
+    },
+  );
+  return { data, errors, dispose };
+}
+
+/** GET /api/v1/health on one node. */
+export async function healthOf(node: ServerProcess) {
+  const res = await api(`${node.url}/api/v1/health`);
+  return { status: res.status, body: res.body as { status: string; checks: Record<string, string> } };
+}
+
+/** Log lines at error level or above (pino level ≥ 50) a node wrote: unhandled errors are 500s. */
+export function errorLogs(node: ServerProcess): string[] {
+  return node
+    .output()
+    .split('\n')
+    .filter((line) => /^\{"level":(5|6)\d,/.test(line));
+}
