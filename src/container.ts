@@ -74,6 +74,7 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
     ? await createMongoStore({ url: config.mongodbUrl, dbName: config.mongodbDb })
     : createSqliteStore({ dataDir: config.dataDir });
   const redis = config.redisUrl ? connectRedis(config.redisUrl, logger) : null;
+  if (redis) await waitUntilReady(redis, 3000);
   const rateLimiter = redis
     ? createRedisRateLimiter({ redis, keyPrefix: 'rl' })
     : createMemoryRateLimiter({ keyPrefix: 'rl' });
@@ -158,6 +159,8 @@ function connectRedis(url: string, logger: Logger): Redis {
     // Commands fail fast while Redis is away instead of queueing without bound; callers degrade.
     maxRetriesPerRequest: 1,
     enableOfflineQueue: false,
+    // A Redis that stops answering without closing (frozen, partitioned) fails commands too.
+    commandTimeout: 1000,
     retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
   });
   let down = false;
@@ -170,4 +173,18 @@ function connectRedis(url: string, logger: Logger): Redis {
     down = false;
   });
   return redis;
+}
+
+/** Gives Redis a moment at boot so shared rate limits start shared; after that the node starts degraded. */
+async function waitUntilReady(redis: Redis, ms: number): Promise<void> {
+  if (redis.status === 'ready') return;
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(done, ms);
+    redis.once('ready', done);
+    function done() {
+      clearTimeout(timer);
+      redis.off('ready', done);
+      resolve();
+    }
+  });
 }

@@ -21,6 +21,8 @@ const PAGE_CSP = [
 const ASSET_TYPES: Record<string, string> = {
   'track.js': 'text/javascript; charset=utf-8',
   'track.css': 'text/css; charset=utf-8',
+  // The driver_image of webhook payloads (shape 1).
+  'courier.svg': 'image/svg+xml',
 };
 
 /**

@@ -254,6 +254,7 @@ export interface WebhookRepository {
     after?: string;
     limit: number;
   }): Promise<WebhookDelivery[]>;
+  /** Every attempt in the order made (numbers restart after a redelivery). */
   listAttempts(deliveryId: string): Promise<WebhookAttempt[]>;
   /** Makes deliveries pending again, due now (attempt counts restart); returns how many. */
   requeue(options: { merchantId: string; mode: Mode; ids?: string[]; status?: 'failed'; createdFrom?: string; createdTo?: string; now: string }): Promise<number>;

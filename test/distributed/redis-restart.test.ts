@@ -3,7 +3,7 @@ import { api } from '../helpers/app.js';
 import type { ServerProcess } from '../helpers/process.js';
 import type { LiveClient } from '../realtime/support.js';
 import {
-  along, assignedOrderOn, courierOn, expectStatus, healthOf, orderBody, PLACES, positionReaches, quoteBody, SKIP_REASON, startCluster, trackOn, until,
+  assignedOrderOn, courierOn, expectStatus, healthOf, orderBody, PLACES, positionReaches, quoteBody, SKIP_REASON, startCluster, trackOn, until,
   type AssignedOrder, type Cluster,
 } from './support.js';
 

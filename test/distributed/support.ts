@@ -12,7 +12,7 @@ import { loadConfig } from '../../src/config.js';
 import type { LatLng } from '../../src/domain/types.js';
 import { api, makeDataDir, type MerchantCredentials } from '../helpers/app.js';
 import { spawnServer, type ServerProcess } from '../helpers/process.js';
-import { hasRedisServerBinary, startRedisServer, type RedisServer } from '../helpers/redis.js';
+import { hasRedisServerBinary, startRedisServer } from '../helpers/redis.js';
 import { PLACES } from '../orders/support.js';
 import { openLive, type LiveClient } from '../realtime/support.js';
 
@@ -29,7 +29,6 @@ export interface SeededCourier {
 
 export interface Cluster {
   dataDir: string;
-  redis: RedisServer;
   nodes: ServerProcess[];
   /** Merchant with a rate limit high enough for any test's traffic. */
   shop: MerchantCredentials;
@@ -38,7 +37,7 @@ export interface Cluster {
   couriers: SeededCourier[];
   /** SIGKILLs redis-server (as a crash would) and waits for it to exit. */
   killRedis(): Promise<void>;
-  /** Starts a fresh redis-server on the same port (no data survives: nothing is persisted). */
+  /** Starts a fresh redis-server on the same port (no data survives: nothing is persisted); kills the old one first if needed. */
   restartRedis(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -56,8 +55,22 @@ export async function until<T>(check: () => T | Promise<T>, what: string, timeou
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Seeds the shared SQLite file in this process, closes it, then starts the redis-server and the nodes. */
-export async function startCluster(options: { nodes: number; couriers: number; env?: Record<string, string> }): Promise<Cluster> {
+/** Rejects when `promise` has not settled within `ms` (a hung request fails the step, not the run). */
+export async function withDeadline<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms)));
+  try {
+    return await Promise.race([promise, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Seeds the shared SQLite file in this process, closes it, then starts the redis-server (unless
+ * `redis: false`: embedded mode) and the nodes.
+ */
+export async function startCluster(options: { nodes: number; couriers: number; env?: Record<string, string>; redis?: boolean }): Promise<Cluster> {
   const dataDir = makeDataDir();
   const container = await buildContainer(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', SEED_DEMO: 'false' }));
   const { admin } = container.services;
@@ -73,32 +86,34 @@ export async function startCluster(options: { nodes: number; couriers: number; e
   }
   await container.close();
 
-  let redis = await startRedisServer();
-  const port = redis.port;
+  let redis = options.redis === false ? null : await startRedisServer();
+  const port = redis?.port;
   const nodes: ServerProcess[] = [];
+  const owned = () => {
+    if (!redis) throw new Error('this cluster runs without Redis');
+    return redis;
+  };
   const cluster: Cluster = {
     dataDir,
-    get redis() {
-      return redis;
-    },
     nodes,
     shop,
     limited,
     couriers,
-    killRedis: () => redis.stop(),
+    killRedis: () => owned().stop(),
     async restartRedis() {
+      await owned().stop(); // a no-op once killed
       redis = await startRedisServer(port);
     },
     async stop() {
       await Promise.all(nodes.map((node) => stopNode(node)));
-      await redis.stop();
+      await redis?.stop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
   try {
     const env = {
       DATA_DIR: dataDir,
-      REDIS_URL: redis.url,
+      ...(redis && { REDIS_URL: redis.url }),
       SEED_DEMO: 'false',
       SANDBOX_SIMULATOR: 'false',
       COURIER_RATE_LIMIT_PER_MIN: '1000000',
@@ -106,7 +121,11 @@ export async function startCluster(options: { nodes: number; couriers: number; e
       SHUTDOWN_GRACE_MS: '500',
       ...options.env,
     };
-    nodes.push(...(await Promise.all(Array.from({ length: options.nodes }, () => spawnServer(env)))));
+    // Every node that did start is kept (and stopped below) even when another failed to.
+    const started = await Promise.allSettled(Array.from({ length: options.nodes }, () => spawnServer(env)));
+    for (const result of started) if (result.status === 'fulfilled') nodes.push(result.value);
+    const failed = started.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
   } catch (error) {
     await cluster.stop();
     throw error;
@@ -236,10 +255,13 @@ export async function healthOf(node: ServerProcess) {
   return { status: res.status, body: res.body as { status: string; checks: Record<string, string> } };
 }
 
-/** Log lines at error level or above (pino level ≥ 50) a node wrote: unhandled errors are 500s. */
+/**
+ * Log lines at error level or above (pino level ≥ 50) a node wrote — unhandled errors, 500s — but
+ * not the access log's line for a deliberate 503 (pino-http logs every 5xx at error level).
+ */
 export function errorLogs(node: ServerProcess): string[] {
   return node
     .output()
     .split('\n')
-    .filter((line) => /^\{"level":(5|6)\d,/.test(line));
+    .filter((line) => /^\{"level":(5|6)\d,/.test(line) && !line.includes('"res":{"statusCode":503}'));
 }

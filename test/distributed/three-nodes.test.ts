@@ -56,22 +56,7 @@ describe.skipIf(SKIP_REASON)('three app processes sharing one SQLite file and on
     expect(res.body.endpoint).toMatchObject({ url: receiverUrl, enabled: true });
   });
 
-  it('step 2: orders created on any node are readable on all nodes', async () => {
-    for (const node of nodes) {
-      const created = expectStatus(await shop(node, '/orders', orderBody(PLACES.santiago)), 201).body;
-      createdIds.push(created.booking_id);
-    }
-    for (const id of createdIds) {
-      for (const node of nodes) {
-        const res = expectStatus(await shop(node, `/orders/${id}`), 200);
-        expect(res.body).toMatchObject({ booking_id: id, status: 'new' });
-      }
-    }
-    const listed = expectStatus(await shop(nodes[2]!, '/orders?limit=50'), 200).body.orders as Array<{ booking_id: string }>;
-    expect(listed.map((o) => o.booking_id)).toEqual(expect.arrayContaining(createdIds));
-  });
-
-  it('step 3: positions fan out across nodes: a report on any node reaches tracking sockets on the other two', async () => {
+  it('step 2: positions fan out across nodes: a report on any node reaches tracking sockets on the other two', async () => {
     order = await assignedOrderOn(nodes[1]!, cluster, cluster.couriers[0]!, PLACES.providencia);
     const live = await Promise.all(nodes.map((node) => trackOn(node, order.trackingNumber)));
     sockets.push(...live);
@@ -91,6 +76,21 @@ describe.skipIf(SKIP_REASON)('three app processes sharing one SQLite file and on
     }
     await sleep(200);
     for (const l of live) expect(l.messages.filter((m) => m.type === 'position' && m.lat === point.lat && m.lng === point.lng)).toHaveLength(1);
+  });
+
+  it('step 3: orders created on any node (the courier is busy: they queue) are readable on all nodes', async () => {
+    for (const node of nodes) {
+      const created = expectStatus(await shop(node, '/orders', orderBody(PLACES.santiago)), 201).body;
+      createdIds.push(created.booking_id);
+    }
+    for (const id of createdIds) {
+      for (const node of nodes) {
+        const res = expectStatus(await shop(node, `/orders/${id}`), 200);
+        expect(res.body).toMatchObject({ booking_id: id, status: 'new' });
+      }
+    }
+    const listed = expectStatus(await shop(nodes[2]!, '/orders?limit=50'), 200).body.orders as Array<{ booking_id: string }>;
+    expect(listed.map((o) => o.booking_id)).toEqual(expect.arrayContaining(createdIds));
   });
 
   it('step 4: each webhook is sent once, whichever node made the change and however many workers poll', async () => {

@@ -58,10 +58,7 @@ function hasType(value: unknown, type: FieldType): boolean {
   }
 }
 
-/**
- * The payload has exactly these fields with these types. `nullable` fields may also be null (no
- * driver yet); `emptyWithoutDriver` URL fields may be '' then.
- */
+/** The payload has exactly these fields with these types; without a driver, `driver` is null and `driver_image` is ''. */
 function expectFields(payload: Json, fields: Record<string, FieldType>, options: { hasDriver: boolean }) {
   expect(Object.keys(payload).sort()).toEqual(Object.keys(fields).sort());
   for (const [name, type] of Object.entries(fields)) {
@@ -166,6 +163,12 @@ describe('order.status_changed payloads', () => {
             : { driver_name: '', driver_phone: '', vehicle_model: '', vehicle_number: '' }),
         });
       }
+      // driver_image and tracking_url are live URLs of this service.
+      const image = await fetch(flat.at(-1)!.payload.driver_image as string);
+      expect(image.status).toBe(200);
+      expect(image.headers.get('content-type')).toMatch(/^image\//);
+      await image.arrayBuffer();
+      expect((await fetch(flat[0]!.payload.tracking_url as string)).status).toBe(200);
       for (const r of event) {
         const hasDriver = r.payload.sequence > 1;
         expectFields(r.payload, { ...SHAPE_2, ...SHAPE_2_EXTRA }, { hasDriver });

@@ -103,13 +103,15 @@ export async function startReceiver(options: { port?: number } = {}): Promise<Re
   };
 }
 
+type Truthy<T> = Exclude<T, false | 0 | '' | null | undefined>;
+
 /** Polls `check` until it returns a truthy value (returned) or the time is up (throws with the last value). */
-export async function waitFor<T>(check: () => T | Promise<T>, options: { timeoutMs?: number; intervalMs?: number; what?: string } = {}): Promise<NonNullable<T>> {
+export async function waitFor<T>(check: () => T | Promise<T>, options: { timeoutMs?: number; intervalMs?: number; what?: string } = {}): Promise<Truthy<T>> {
   const deadline = Date.now() + (options.timeoutMs ?? 15_000);
   let last: T | undefined;
   for (;;) {
     last = await check();
-    if (last) return last as NonNullable<T>;
+    if (last) return last as Truthy<T>;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${options.what ?? 'a condition'} (last: ${JSON.stringify(last)})`);
     await new Promise((r) => setTimeout(r, options.intervalMs ?? 25));
   }

@@ -5,13 +5,16 @@ import { MIGRATIONS } from './migrations.js';
 
 export type SqliteDatabase = Database.Database;
 
+/** How long a write waits for another connection's (or process's) write lock before SQLITE_BUSY. */
+export const BUSY_TIMEOUT_MS = 5000;
+
 /** Opens (creating if needed) the SQLite file in WAL mode and applies pending migrations. */
 export function openSqliteDatabase(file: string): SqliteDatabase {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
-  db.pragma('busy_timeout = 5000');
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   db.pragma('foreign_keys = ON');
   migrate(db);
   return db;

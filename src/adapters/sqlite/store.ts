@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Store } from '../../ports/store.js';
 import { createSqliteApiKeyRepository } from './api-keys.js';
 import { createSqliteCourierRepository } from './couriers.js';
-import { openSqliteDatabase } from './database.js';
+import { BUSY_TIMEOUT_MS, openSqliteDatabase } from './database.js';
 import { createSqliteMerchantRepository } from './merchants.js';
 import { createSqliteTelemetryRepository } from './telemetry.js';
 import { createSqliteOrderRepository } from './orders.js';
@@ -11,12 +11,16 @@ import { createSqliteBatchRepository, createSqliteLedgerRepository } from './bat
 import { createSqliteUserRepository } from './users.js';
 
 export const SQLITE_FILE_NAME = 'express-delivery.sqlite';
+/** The health probe waits this long for the write lock (better-sqlite3 blocks the event loop meanwhile). */
+const PING_BUSY_TIMEOUT_MS = 500;
 
 /** The embedded store: one SQLite file under dataDir (or ':memory:'). */
 export function createSqliteStore(options: { dataDir: string } | { file: string }): Store {
   const file = 'file' in options ? options.file : join(options.dataDir, SQLITE_FILE_NAME);
   const db = openSqliteDatabase(file);
-  const ping = db.prepare('SELECT 1');
+  // The health probe takes the write lock (and commits nothing): WAL reads never wait, so only a
+  // write shows another process holding the file — the state in which writes answer 503.
+  const probeWriteLock = db.transaction(() => {});
   return {
     kind: 'sqlite',
     merchants: createSqliteMerchantRepository(db),
@@ -29,7 +33,12 @@ export function createSqliteStore(options: { dataDir: string } | { file: string 
     ledger: createSqliteLedgerRepository(db),
     webhooks: createSqliteWebhookRepository(db),
     async ping() {
-      ping.get();
+      db.pragma(`busy_timeout = ${PING_BUSY_TIMEOUT_MS}`);
+      try {
+        probeWriteLock.immediate();
+      } finally {
+        db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+      }
     },
     async close() {
       if (db.open) db.close();

@@ -35,7 +35,8 @@ export function createSqliteWebhookRepository(db: SqliteDatabase): WebhookReposi
   );
   const deliveryById = db.prepare<[string], DocRow>('SELECT doc FROM webhook_deliveries WHERE id = ?');
   const insertAttempt = db.prepare('INSERT INTO webhook_attempts (id, delivery_id, attempt, doc) VALUES (?, ?, ?, ?)');
-  const attemptsOf = db.prepare<[string], DocRow>('SELECT doc FROM webhook_attempts WHERE delivery_id = ? ORDER BY attempt, id');
+  // In the order made: attempt numbers restart when a delivery is redelivered.
+  const attemptsOf = db.prepare<[string], DocRow>('SELECT doc FROM webhook_attempts WHERE delivery_id = ? ORDER BY rowid');
 
   const saveDelivery = (d: WebhookDelivery) => writeDelivery.run({ ...d, doc: JSON.stringify(d) });
 
@@ -121,6 +122,8 @@ export function createSqliteWebhookRepository(db: SqliteDatabase): WebhookReposi
       db.transaction(writeDeliveries).immediate(deliveries);
     },
     async claimDue(options) {
+      // An idle poll only reads (WAL readers never wait): workers take the write lock when there is work.
+      if (due.all({ now: options.now, limit: 1 }).length === 0) return [];
       return claim.immediate(options);
     },
     async completeAttempt(options) {

@@ -43,7 +43,8 @@ export function createWebhookEndpointService(deps: { store: Store; sender: Webho
     if (allowPrivate) return;
     const host = url.hostname.replace(/^\[|\]$/g, '');
     const addresses = /^[\d.]+$/.test(host) || host.includes(':') ? [host] : await sender.resolve(host);
-    if (host === 'localhost' || addresses.some(isPrivateAddress)) {
+    // RFC 6761: `localhost`, `localhost.` and every `*.localhost` name are loopback, whatever DNS says.
+    if (/(^|\.)localhost\.?$/.test(host) || addresses.some(isPrivateAddress)) {
       throw invalid('the URL points at a private, loopback or link-local address');
     }
   }
