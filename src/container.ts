@@ -160,7 +160,7 @@ function connectRedis(url: string, logger: Logger): Redis {
     maxRetriesPerRequest: 1,
     enableOfflineQueue: false,
     // A Redis that stops answering without closing (frozen, partitioned) fails commands too.
-    commandTimeout: 1000,
+    commandTimeout: 500,
     retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
   });
   let down = false;

@@ -27,13 +27,27 @@ function fromBodyParser(error: BodyParserError): AppError | null {
   }
 }
 
+/**
+ * Other client errors raised below our code: a path parameter that is not valid percent-encoded
+ * UTF-8 (the router's URIError), a body whose Content-Encoding does not decode (zlib). They carry
+ * a 4xx status; they are the client's fault, never a 500.
+ */
+function fromClientError(error: unknown): AppError | null {
+  if (error instanceof URIError) return new AppError('VALIDATION_ERROR', 'Request path is not valid percent-encoded UTF-8');
+  const status = (error as { status?: unknown } | null)?.status;
+  if (typeof status !== 'number' || status < 400 || status > 499) return null;
+  if (status === 413) return new AppError('PAYLOAD_TOO_LARGE', 'Request body exceeds the 100 kB limit');
+  if (status === 415) return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Request body must be UTF-8 JSON');
+  return new AppError('VALIDATION_ERROR', 'Request could not be read');
+}
+
 export function notFoundHandler(): RequestHandler {
   return (req, _res, next) => next(new AppError('NOT_FOUND', `No route for ${req.method} ${req.path}`));
 }
 
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
-    let appError = isAppError(error) ? error : fromBodyParser(error as BodyParserError);
+    let appError = isAppError(error) ? error : (fromBodyParser(error as BodyParserError) ?? fromClientError(error));
     if (!appError && isUnavailable(error)) {
       logger.warn({ err: (error as Error).message, reqId: req.id }, 'store unavailable');
       res.setHeader('Retry-After', '5');

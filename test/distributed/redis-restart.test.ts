@@ -4,6 +4,7 @@ import type { ServerProcess } from '../helpers/process.js';
 import type { LiveClient } from '../realtime/support.js';
 import {
   assignedOrderOn, courierOn, expectStatus, healthOf, orderBody, PLACES, positionReaches, quoteBody, SKIP_REASON, startCluster, trackOn, until,
+  withDeadline,
   type AssignedOrder, type Cluster,
 } from './support.js';
 
@@ -97,5 +98,26 @@ describe.skipIf(SKIP_REASON)('redis-server killed and restarted under two app pr
     const statuses: number[] = [];
     for (let i = 0; i <= LIMIT; i++) statuses.push((await api(`${[a, b][i % 2]!.url}/api/v1/merchants/me`, { key: cluster.limited.liveKey })).status);
     expect(statuses).toEqual([...Array<number>(LIMIT).fill(200), 429]);
+  });
+
+  it('step 7: Redis frozen (SIGSTOP: connections open, no answers): requests still answer 2xx in bounded time, /health degraded', async () => {
+    cluster.freezeRedis();
+    try {
+      // Each Redis command gives up after ioredis' commandTimeout (500 ms): slower, degraded, never hung.
+      const deadline = (what: string) => <T>(p: Promise<T>) => withDeadline(p, 4000, what);
+      await Promise.all(
+        [a, b].map(async (node) => {
+          expectStatus(await deadline('a quote')(shop(node, '/shipping/quote', quoteBody)), 200);
+          expectStatus(await deadline('an order')(shop(node, '/orders', orderBody(PLACES.santiago))), 201);
+          expectStatus(await deadline('a read')(shop(node, `/orders/${order.bookingId}`)), 200);
+          const health = await deadline('/health')(healthOf(node));
+          expect(health).toMatchObject({ status: 200, body: { status: 'degraded', checks: { store: 'ok', redis: 'down' } } });
+        }),
+      );
+    } finally {
+      cluster.thawRedis();
+    }
+    for (const node of [a, b]) await until(async () => (await healthOf(node)).body.status === 'ok', `${node.url}/health ok after the thaw`, 10_000, 100);
+    await positionReaches({ reporter: courierOn(a, cluster.couriers[0]!), live: onB, from: order.pickup, what: 'the cross-node position after the thaw' });
   });
 });

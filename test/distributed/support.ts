@@ -12,7 +12,7 @@ import { loadConfig } from '../../src/config.js';
 import type { LatLng } from '../../src/domain/types.js';
 import { api, makeDataDir, type MerchantCredentials } from '../helpers/app.js';
 import { spawnServer, type ServerProcess } from '../helpers/process.js';
-import { hasRedisServerBinary, startRedisServer } from '../helpers/redis.js';
+import { hasRedisServerBinary, startRedisServer, type RedisServer } from '../helpers/redis.js';
 import { PLACES } from '../orders/support.js';
 import { openLive, type LiveClient } from '../realtime/support.js';
 
@@ -37,6 +37,9 @@ export interface Cluster {
   couriers: SeededCourier[];
   /** SIGKILLs redis-server (as a crash would) and waits for it to exit. */
   killRedis(): Promise<void>;
+  /** SIGSTOP / SIGCONT: a Redis that keeps its connections open and stops answering (frozen host, partition). */
+  freezeRedis(): void;
+  thawRedis(): void;
   /** Starts a fresh redis-server on the same port (no data survives: nothing is persisted); kills the old one first if needed. */
   restartRedis(): Promise<void>;
   stop(): Promise<void>;
@@ -99,14 +102,16 @@ export async function startCluster(options: { nodes: number; couriers: number; e
     shop,
     limited,
     couriers,
-    killRedis: () => owned().stop(),
+    killRedis: () => stopRedis(owned()),
+    freezeRedis: () => void owned().process!.kill('SIGSTOP'),
+    thawRedis: () => void owned().process!.kill('SIGCONT'),
     async restartRedis() {
-      await owned().stop(); // a no-op once killed
+      await stopRedis(owned());
       redis = await startRedisServer(port);
     },
     async stop() {
       await Promise.all(nodes.map((node) => stopNode(node)));
-      await redis?.stop();
+      if (redis) await stopRedis(redis);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -131,6 +136,12 @@ export async function startCluster(options: { nodes: number; couriers: number; e
     throw error;
   }
   return cluster;
+}
+
+/** SIGKILL unless it already exited (RedisServer.stop() waits for an exit that, once killed, never comes again). */
+async function stopRedis(server: RedisServer): Promise<void> {
+  const child = server.process!;
+  if (child.exitCode === null && child.signalCode === null) await server.stop();
 }
 
 /** SIGTERM with a bounded drain, SIGKILL after it. */

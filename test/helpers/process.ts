@@ -25,7 +25,10 @@ export async function spawnServer(env: Record<string, string>): Promise<ServerPr
   });
   let output = '';
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 20_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start:\n${output}`));
+    }, 20_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /"port":(\d+)[^\n]*"msg":"listening"/.exec(output);

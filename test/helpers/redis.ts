@@ -50,7 +50,7 @@ export async function startRedisServer(port?: number): Promise<RedisServer> {
     port: p,
     stop: () =>
       new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGKILL');
       }),

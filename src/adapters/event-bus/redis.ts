@@ -61,7 +61,7 @@ export function createRedisEventBus(options: {
   const publisher = new Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
-    commandTimeout: 1000,
+    commandTimeout: 500,
     retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
   });
   // The first SUBSCRIBE waits in the offline queue until Redis is reachable, however long that is.
