@@ -16,7 +16,6 @@ import {
   fcParams,
   hostileSegment,
   memorySnapshot,
-  nested,
   pathValues,
   runsFor,
   startFuzzApp,
@@ -53,7 +52,7 @@ const deepJson = fc.oneof(
   fc.constantFrom(1_000, 10_000, 40_000).map((n) => '['.repeat(n) + ']'.repeat(n)),
   fc.constantFrom(1_000, 10_000).map((n) => '{"a":'.repeat(n) + '1' + '}'.repeat(n)),
   fc.constantFrom(10_000, 50_000).map((n) => '['.repeat(n)),
-  fc.constantFrom(5_000, 10_000).map((n) => `{"customer_name": ${JSON.stringify(nested(n))}, "reason": ${'['.repeat(n)}${']'.repeat(n)}}`),
+  fc.constantFrom(5_000, 10_000).map((n) => `{"customer_name": ${'['.repeat(n)}${']'.repeat(n)}, "reason": {"a": ${'['.repeat(n)}1${']'.repeat(n)}}}`),
 );
 
 /** Huge strings just under and over the 100 kB limit, in every field position. */
@@ -261,7 +260,7 @@ describe('fuzz: raw request text, headers, paths and methods', () => {
   });
 });
 
-/** Writes raw bytes to the server and returns what it answers before closing (or 2 s passing). */
+/** Writes raw bytes to the server and returns what it answers before closing (or 0.5 s passing: an incomplete request waits). */
 function rawExchange(url: string, raw: string): Promise<string> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve) => {
@@ -272,7 +271,7 @@ function rawExchange(url: string, raw: string): Promise<string> {
       socket.destroy();
       resolve(Buffer.concat(chunks).toString('latin1'));
     };
-    const timer = setTimeout(done, 2_000);
+    const timer = setTimeout(done, 500);
     socket.on('data', (c: Buffer) => {
       chunks.push(c);
       // One complete response is enough.
