@@ -6,6 +6,7 @@ import { isUnavailable } from '../src/adapters/unavailable.js';
 import { AppError, ERROR_STATUS, isAppError } from '../src/domain/errors.js';
 import type { RateLimitDecision } from '../src/ports/rate-limiter.js';
 import type { GraphQLContext } from './context.js';
+import { graphqlHttpHardening } from './http.js';
 import { buildSchema } from './index.js';
 
 class RateLimitedError extends AppError {
@@ -21,14 +22,22 @@ class RateLimitedError extends AppError {
  */
 export function maskGraphQLError(error: unknown, container: Container): GraphQLError {
   const source = error instanceof GraphQLError ? error : undefined;
-  const original = source?.originalError;
+  const original = source && causeOf(source);
   const at = source ? { path: source.path, nodes: source.nodes } : {};
   if (isAppError(original)) return toGraphQLError(original, undefined, at);
   if (isAppError(error)) return toGraphQLError(error);
   if (isUnavailable(original)) return toGraphQLError(new AppError('SERVICE_UNAVAILABLE', 'A backing service is unavailable; retry shortly'), undefined, at);
-  if (source && !original) return source;
+  // GraphQL's own errors (a variable of the wrong type, say) are the client's, shown as they are.
+  if (source && (!original || original instanceof GraphQLError)) return source;
   container.logger.error({ err: original ?? error }, 'graphql resolver failed');
   return new GraphQLError('Unexpected error.', { ...at, extensions: { code: 'INTERNAL_ERROR' } });
+}
+
+/** The innermost cause: graphql-js wraps a scalar's error once per level (variable coercion: twice). */
+function causeOf(error: GraphQLError): unknown {
+  let cause: unknown = error.originalError;
+  while (cause instanceof GraphQLError && cause.originalError) cause = cause.originalError;
+  return cause;
 }
 
 export type GraphQLServer = YogaServerInstance<Record<string, never>, GraphQLContext>;
@@ -121,6 +130,7 @@ export function createGraphQLServer(container: Container): GraphQLServer {
         maxDirectives: { n: 20 },
         maxTokens: { n: 2000 },
       }),
+      graphqlHttpHardening(),
       {
         onResponse: ({ request, response }) => {
           const decision = decisions.get(request);

@@ -5,6 +5,7 @@ import { buildContainer, type Container, type ContainerOverrides } from './conta
 import { createMetrics } from './metrics.js';
 import { createRestApp } from '../rest/app.js';
 import { createGraphQLServer } from '../schema/yoga.js';
+import { serveGraphQLHttp } from '../schema/http.js';
 import { attachGraphQLWebSocket } from '../realtime/graphql-ws.js';
 import { attachTrackingSockets, type TrackingSockets } from '../realtime/tracking-socket.js';
 import { startSandboxSimulator } from './sandbox-runner.js';
@@ -34,7 +35,7 @@ export async function buildApp(options: { config?: Config; overrides?: Container
   const isGraphQL = (url: string | undefined) => url === '/graphql' || !!url?.startsWith('/graphql?');
 
   const server = createServer((req, res) => {
-    if (isGraphQL(req.url)) return void yoga.handle(req, res);
+    if (isGraphQL(req.url)) return serveGraphQLHttp(yoga.handle, req, res);
     rest(req, res);
   });
   server.keepAliveTimeout = 65_000;

@@ -17,6 +17,11 @@ export interface Ratio {
   of: string;
   to: string;
   value: number;
+  /**
+   * Server CPU per request of `to` divided by that of `of`: the rps ratio the two would show if
+   * each had the machine to itself. Robust to other load on the machine; null without CPU figures.
+   */
+  costValue: number | null;
 }
 
 export interface Target {
@@ -51,9 +56,13 @@ export function rowById(rows: Row[], id: string): Row {
   return row;
 }
 
-/** rps(of) / rps(to). */
+/** rps(of) / rps(to), and the same comparison by server CPU per request. */
 export function ratio(rows: Row[], label: string, of: string, to: string): Ratio {
-  return { label, of, to, value: Math.round((rowById(rows, of).result.rps / rowById(rows, to).result.rps) * 1000) / 1000 };
+  const a = rowById(rows, of).result;
+  const b = rowById(rows, to).result;
+  const round3 = (n: number) => Math.round(n * 1000) / 1000;
+  const costValue = a.serverUsPerRequest && b.serverUsPerRequest ? round3(b.serverUsPerRequest / a.serverUsPerRequest) : null;
+  return { label, of, to, value: round3(a.rps / b.rps), costValue };
 }
 
 /** A row's figures are only usable when every response was a 2xx and no connection failed. */
@@ -86,7 +95,12 @@ export function reportResults(report: BenchReport): string {
   ]);
   lines.push(...table([header, ...body]));
   lines.push('');
-  lines.push(...table([['ratio (rps)', 'value'], ...report.ratios.map((r) => [r.label, `${r.value.toFixed(3)}×`])]));
+  lines.push(
+    ...table([
+      ['ratio', 'by rps', 'by server µs/req'],
+      ...report.ratios.map((r) => [r.label, `${r.value.toFixed(3)}×`, r.costValue === null ? '-' : `${r.costValue.toFixed(3)}×`]),
+    ]),
+  );
   lines.push('');
   for (const t of report.targets) lines.push(`${t.pass ? 'PASS' : 'MISS'}  ${t.label}  (measured ${t.measured})`);
   for (const note of report.notes) lines.push(`note: ${note}`);

@@ -77,7 +77,8 @@ const headerJunk = fc.oneof(
 );
 
 const REQUEST_HEADER_NAMES = ['authorization', 'x-api-key', 'x-test-mode', 'idempotency-key', 'x-request-id', 'x-forwarded-for', 'x-forwarded-proto', 'forwarded', 'x-shopify-hmac-sha256', 'x-shopify-shop-domain', 'accept', 'accept-encoding', 'origin', 'user-agent', 'x-plugin-version', 'x-site-url', 'range', 'if-none-match', 'expect'];
-const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD', 'TRACE', 'PROPFIND', 'M-SEARCH', 'PURGE'];
+/** What fetch sends (it refuses TRACE, CONNECT and TRACK; the raw-socket property covers those). */
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD', 'PROPFIND', 'M-SEARCH', 'PURGE', 'LINK', 'QUERY'];
 
 describe('fuzz: raw request text, headers, paths and methods', () => {
   let app: FuzzApp;
@@ -231,6 +232,9 @@ describe('fuzz: raw request text, headers, paths and methods', () => {
         'GET /api/v1/../../etc/passwd HTTP/1.1\r\nHost: x\r\n\r\n',
         'GET http://evil.example/api/v1/health HTTP/1.1\r\nHost: x\r\n\r\n',
         'GET * HTTP/1.1\r\nHost: x\r\n\r\n',
+        'TRACE /api/v1/health HTTP/1.1\r\nHost: x\r\n\r\n',
+        'CONNECT 127.0.0.1:22 HTTP/1.1\r\nHost: x\r\n\r\n',
+        'OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n',
         'GARBAGE\r\n\r\n',
         '\r\n\r\n\r\n',
         `GET /api/v1/orders/${'A'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`,

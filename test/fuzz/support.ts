@@ -376,6 +376,8 @@ export function expectRestAnswer(res: FuzzResponse, what: string): void {
   const method = what.split(' ')[0];
   expect(res.status, `${what} → ${res.status} ${res.text.slice(0, 300)}`).toBeLessThan(500);
   if ((res.status >= 200 && res.status < 300) || method === 'HEAD') return;
+  // node:http itself refuses request headers over 16 KB in all (a bare 431) before the app sees them.
+  if (res.status === 431 && res.text === '') return;
   expect(res.headers.get('content-type') ?? '', `${what} content-type`).toMatch(/^application\/json/);
   const body = res.json as { success?: unknown; error?: { code?: unknown; message?: unknown } } | undefined;
   expect(body?.success, `${what} → ${res.text.slice(0, 300)}`).toBe(false);

@@ -1,0 +1,83 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Plugin } from 'graphql-yoga';
+
+/** GraphQL bodies get the REST limit (100 kB): Yoga itself would buffer a body of any size. */
+export const GRAPHQL_BODY_LIMIT = 100 * 1024;
+
+const TOO_LARGE = JSON.stringify({ errors: [{ message: 'Request body exceeds the 100 kB limit', extensions: { code: 'PAYLOAD_TOO_LARGE' } }] });
+
+/** The same headers as the REST API's (rest/middleware/security.ts); GraphiQL's page keeps its own CSP. */
+const SECURITY_HEADERS: Record<string, string> = {
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+  'Referrer-Policy': 'no-referrer',
+  'Cache-Control': 'no-store',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+};
+const JSON_CSP = "default-src 'none'; frame-ancestors 'none'";
+
+/** What a bare transport refusal of Yoga's (no body) means, as a GraphQL errors array. */
+const BARE_REFUSALS: Record<number, { message: string; code: string }> = {
+  405: { message: 'Method not allowed on /graphql', code: 'METHOD_NOT_ALLOWED' },
+  406: { message: 'The Accept header allows no format for this response (subscriptions over HTTP need text/event-stream)', code: 'BAD_REQUEST' },
+  415: { message: 'Unsupported Content-Type: send application/json', code: 'UNSUPPORTED_MEDIA_TYPE' },
+};
+
+function refuseTooLarge(req: IncomingMessage, res: ServerResponse): void {
+  res.writeHead(413, { 'Content-Type': 'application/json; charset=utf-8', Connection: 'close', ...SECURITY_HEADERS, 'Content-Security-Policy': JSON_CSP });
+  res.end(TOO_LARGE);
+  req.resume();
+}
+
+/**
+ * Hands an HTTP request to Yoga once its body is known to fit the limit. A declared
+ * Content-Length is all node lets through, so it is checked up front; a chunked body is read
+ * here (and passed to Yoga as the body) while counting.
+ */
+export function serveGraphQLHttp(handle: (req: IncomingMessage, res: ServerResponse) => unknown, req: IncomingMessage, res: ServerResponse): void {
+  const declared = req.headers['content-length'];
+  if (declared !== undefined) {
+    if (Number(declared) > GRAPHQL_BODY_LIMIT) return refuseTooLarge(req, res);
+    return void handle(req, res);
+  }
+  if (req.headers['transfer-encoding'] === undefined) return void handle(req, res);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let refused = false;
+  req.on('data', (chunk: Buffer) => {
+    if (refused) return;
+    size += chunk.length;
+    if (size > GRAPHQL_BODY_LIMIT) {
+      refused = true;
+      return refuseTooLarge(req, res);
+    }
+    chunks.push(chunk);
+  });
+  req.on('end', () => {
+    if (refused) return;
+    (req as IncomingMessage & { body?: Buffer }).body = Buffer.concat(chunks);
+    void handle(req, res);
+  });
+  req.on('error', () => res.destroy());
+}
+
+/** Security headers on every /graphql response, and an errors array where Yoga answers with no body. */
+export function graphqlHttpHardening(): Plugin {
+  return {
+    onResponse: ({ response, setResponse, fetchAPI }) => {
+      const refusal = response.body === null ? BARE_REFUSALS[response.status] : undefined;
+      if (refusal) {
+        const headers = new fetchAPI.Headers(response.headers);
+        headers.set('Content-Type', 'application/json; charset=utf-8');
+        response = new fetchAPI.Response(JSON.stringify({ errors: [{ message: refusal.message, extensions: { code: refusal.code } }] }), {
+          status: response.status,
+          headers,
+        });
+        setResponse(response);
+      }
+      for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.headers.set(name, value);
+      const html = (response.headers.get('content-type') ?? '').startsWith('text/html');
+      response.headers.set('Content-Security-Policy', html ? "frame-ancestors 'none'" : JSON_CSP);
+    },
+  };
+}
