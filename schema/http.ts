@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Plugin } from 'graphql-yoga';
+import { createGraphQLError, type Plugin } from 'graphql-yoga';
 
 /** GraphQL bodies get the REST limit (100 kB): Yoga itself would buffer a body of any size. */
 export const GRAPHQL_BODY_LIMIT = 100 * 1024;
@@ -61,9 +61,24 @@ export function serveGraphQLHttp(handle: (req: IncomingMessage, res: ServerRespo
   req.on('error', () => res.destroy());
 }
 
-/** Security headers on every /graphql response, and an errors array where Yoga answers with no body. */
+/**
+ * Security headers on every /graphql response, an errors array where Yoga answers with no body,
+ * and a 400 for `variables`/`extensions` parameters that are not JSON (GET and form posts), which
+ * Yoga's parser would otherwise throw as a bare SyntaxError (masked as an internal error).
+ */
 export function graphqlHttpHardening(): Plugin {
   return {
+    onRequestParse: ({ requestParser, setRequestParser }) => {
+      if (!requestParser) return;
+      setRequestParser(async (request) => {
+        try {
+          return await requestParser(request);
+        } catch (error) {
+          if (!(error instanceof SyntaxError)) throw error;
+          throw createGraphQLError('Request parameters are not valid JSON', { extensions: { code: 'BAD_REQUEST', http: { status: 400 } } });
+        }
+      });
+    },
     onResponse: ({ response, setResponse, fetchAPI }) => {
       const refusal = response.body === null ? BARE_REFUSALS[response.status] : undefined;
       if (refusal) {

@@ -105,6 +105,8 @@ export function createGraphQLServer(container: Container): GraphQLServer {
     schema: buildSchema(),
     graphqlEndpoint: '/graphql',
     landingPage: false,
+    // Callers authenticate with a header, never a cookie: cross-origin calls need no credentials mode.
+    cors: { credentials: false },
     graphiql: { title: 'Express Delivery GraphQL', subscriptionsProtocol: 'WS' },
     logging: false,
     context: async ({ request }) => {

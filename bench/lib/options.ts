@@ -15,17 +15,20 @@ export function benchSettings(argv = process.argv.slice(2)): BenchSettings {
   const { values } = parseArgs({
     args: argv,
     options: { duration: { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string' }, only: { type: 'string' } },
-    strict: true,
+    // Not strict: `npm run bench -- …` forwards the same arguments to every benchmark, and each
+    // takes only the flags it knows.
+    strict: false,
   });
-  const number = (flag: string | undefined, env: string | undefined, fallback: number) => {
-    const n = Number(flag ?? env ?? fallback);
-    if (!Number.isFinite(n) || n < 0) throw new Error(`not a number: ${flag ?? env}`);
+  const text = (v: string | boolean | undefined) => (typeof v === 'string' ? v : undefined);
+  const number = (flag: string | boolean | undefined, env: string | undefined, fallback: number) => {
+    const n = Number(text(flag) ?? env ?? fallback);
+    if (!Number.isFinite(n) || n < 0) throw new Error(`not a number: ${String(flag ?? env)}`);
     return n;
   };
   return {
     connections: number(values.connections, process.env.BENCH_CONNECTIONS, 50),
     duration: number(values.duration, process.env.BENCH_DURATION, 10),
     warmup: number(values.warmup, process.env.BENCH_WARMUP, 3),
-    only: values.only ? values.only.split(',').map((s) => s.trim()) : null,
+    only: text(values.only)?.split(',').map((s) => s.trim()) ?? null,
   };
 }

@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import type { Container } from '../../src/container.js';
 import type { Courier } from '../../src/domain/types.js';
 import { courierOf, requireCourier } from '../middleware/courier.js';
@@ -13,8 +13,7 @@ function presentCourier(c: Courier) {
 }
 
 /** The courier app's API: the courier token, never a merchant key. */
-export function courierRoutes(container: Container): Router {
-  const router = Router();
+export function courierRoutes(router: Router, container: Container): void {
   const { couriers } = container.services;
   router.use('/couriers/me', requireCourier(container));
 
@@ -53,5 +52,4 @@ export function courierRoutes(container: Container): Router {
     const result = await couriers.confirmDelivery({ courier: courierOf(res).courier, ref: String(req.params.id), input: req.body });
     sendOk(res, { booking_id: result.order.id, status: result.order.status, message: 'Delivery confirmed', proof: presentProof(result.proof) });
   });
-  return router;
 }

@@ -1,4 +1,4 @@
-import { Router, type Request } from 'express';
+import type { Request, Router } from 'express';
 import type { Container } from '../../src/container.js';
 import type { MerchantPrincipal } from '../../src/domain/auth.js';
 import type { IntegrationClient } from '../../src/domain/integrations/service.js';
@@ -37,8 +37,7 @@ function withTelemetry(container: Container, integration: IntegrationName) {
   });
 }
 
-export function integrationRoutes(container: Container): Router {
-  const router = Router();
+export function integrationRoutes(router: Router, container: Container): void {
   const { integrations } = container.services;
 
   router.post('/plugin/shipping-quote', withTelemetry(container, 'plugin'), async (req, res) => {
@@ -55,5 +54,4 @@ export function integrationRoutes(container: Container): Router {
       res.status(error.status).json({ ...presentError(error), price: 0, error_message: error.message, warning_message: false });
     }
   });
-  return router;
 }

@@ -1,11 +1,10 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import type { Container } from '../../src/container.js';
 import { requireMerchant } from '../middleware/auth.js';
 import { presentMerchant } from '../presenters/merchant.js';
 import { principalOf, sendOk } from '../respond.js';
 
-export function merchantRoutes(container: Container): Router {
-  const router = Router();
+export function merchantRoutes(router: Router, container: Container): void {
   const { merchants } = container.services;
   const defaultLimit = container.config.rateLimitPerMin;
 
@@ -22,5 +21,4 @@ export function merchantRoutes(container: Container): Router {
       sendOk(res, { message: 'Settings updated', prep_time_mins: presented.prep_time_mins, settings: presented.settings });
     });
   }
-  return router;
 }

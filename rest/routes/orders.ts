@@ -1,4 +1,4 @@
-import { Router, type Request } from 'express';
+import type { Request, Router } from 'express';
 import type { Container } from '../../src/container.js';
 import { requireMerchant } from '../middleware/auth.js';
 import { presentBatch, presentEvent, presentOrder, presentOrderCreated, presentProof } from '../presenters/order.js';
@@ -9,8 +9,7 @@ const idempotencyKeyOf = (req: Request) => {
   return typeof key === 'string' ? key : undefined;
 };
 
-export function orderRoutes(container: Container): Router {
-  const router = Router();
+export function orderRoutes(router: Router, container: Container): void {
   const { orders, batches, delivery } = container.services;
   const operate = requireMerchant(container, { level: 'operate' });
 
@@ -55,5 +54,4 @@ export function orderRoutes(container: Container): Router {
   router.get('/batches/:id', operate, async (req, res) => {
     sendOk(res, { batch: presentBatch(await batches.getBatch({ principal: principalOf(res), id: String(req.params.id) })) });
   });
-  return router;
 }

@@ -1,15 +1,13 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import type { Container } from '../../src/container.js';
 import { requireMerchant } from '../middleware/auth.js';
 import { presentQuote } from '../presenters/quote.js';
 import { principalOf, sendOk } from '../respond.js';
 
-export function quoteRoutes(container: Container): Router {
-  const router = Router();
+export function quoteRoutes(router: Router, container: Container): void {
   router.post('/shipping/quote', requireMerchant(container, { level: 'operate' }), async (req, res) => {
     const { merchant, mode } = principalOf(res);
     const quote = await container.services.quotes.quoteDelivery({ merchant, mode, input: req.body });
     sendOk(res, presentQuote(quote));
   });
-  return router;
 }

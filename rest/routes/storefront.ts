@@ -1,4 +1,4 @@
-import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import express, { type Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
 import type { Container } from '../../src/container.js';
 import { AppError } from '../../src/domain/errors.js';
@@ -20,8 +20,7 @@ export const storefrontQuerySchema = z.object({
  * `X-Shopify-Hmac-Sha256` is checked over the exact bytes before anything is parsed; an API key
  * works too. With the signature, `?mode=test` selects the sandbox (the URL registered with the shop).
  */
-export function storefrontRoutes(container: Container, bodyLimit: string): Router {
-  const router = Router();
+export function storefrontRoutes(router: Router, container: Container, bodyLimit: string): void {
   const { integrations, auth } = container.services;
   const byApiKey = requireMerchant(container, {
     level: 'operate',
@@ -80,5 +79,4 @@ export function storefrontRoutes(container: Container, bodyLimit: string): Route
       tracking_number: result.order?.trackingNumber ?? null,
     });
   });
-  return router;
 }

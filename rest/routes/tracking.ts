@@ -1,15 +1,13 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import type { Container } from '../../src/container.js';
 import { publicRateLimit } from '../middleware/auth.js';
 import { presentTracking } from '../presenters/tracking.js';
 import { sendOk } from '../respond.js';
 
 /** Public: no credentials, limited per client IP. */
-export function trackingRoutes(container: Container): Router {
-  const router = Router();
+export function trackingRoutes(router: Router, container: Container): void {
   router.get('/tracking/:reference', publicRateLimit(container), async (req, res) => {
     const view = await container.services.tracking.getTracking({ reference: String(req.params.reference) });
     sendOk(res, presentTracking(view));
   });
-  return router;
 }

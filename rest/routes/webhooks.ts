@@ -1,12 +1,11 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import type { Container } from '../../src/container.js';
 import { requireMerchant } from '../middleware/auth.js';
 import { presentAttempt, presentDelivery, presentEndpoint } from '../presenters/webhook.js';
 import { principalOf, sendOk } from '../respond.js';
 
 /** Webhook endpoints (per merchant and mode) and their delivery log. */
-export function webhookRoutes(container: Container): Router {
-  const router = Router();
+export function webhookRoutes(router: Router, container: Container): void {
   const { webhookEndpoints: endpoints, webhookDeliveries: log } = container.services;
   const merchant = requireMerchant(container, { level: 'settings' });
 
@@ -46,5 +45,4 @@ export function webhookRoutes(container: Container): Router {
     await endpoints.deleteEndpoint({ principal: principalOf(res), id: String(req.params.id) });
     sendOk(res, { deleted: true });
   });
-  return router;
 }

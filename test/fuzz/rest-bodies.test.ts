@@ -19,6 +19,7 @@ import {
   startFuzzApp,
   urlOf,
   FUZZ_RUNS,
+  timeoutFor,
   type FuzzApp,
   type Operation,
 } from './support.js';
@@ -63,7 +64,7 @@ describe('fuzz: documented request bodies', () => {
         fcParams(perOp),
       );
     }
-  });
+  }, timeoutFor(FUZZ_RUNS * SHARE));
 
   it('the app is intact afterwards: health answers, nothing logged at error level, no prototype pollution', async () => {
     await expectAppIntact(app);

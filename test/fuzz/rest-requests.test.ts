@@ -21,6 +21,7 @@ import {
   startFuzzApp,
   urlOf,
   FUZZ_RUNS,
+  timeoutFor,
   type FuzzApp,
   type Operation,
 } from './support.js';
@@ -84,6 +85,7 @@ describe('fuzz: raw request text, headers, paths and methods', () => {
   let app: FuzzApp;
   let memoryBefore: ReturnType<typeof memorySnapshot>;
   let ops: Operation[];
+  let rawCases = 0;
 
   beforeAll(async () => {
     app = await startFuzzApp();
@@ -91,7 +93,7 @@ describe('fuzz: raw request text, headers, paths and methods', () => {
     memoryBefore = memorySnapshot();
   });
   afterAll(async () => {
-    console.log(`fuzz rest-requests: ${app?.count() ?? 0} requests + raw-socket cases (FUZZ_RUNS=${FUZZ_RUNS})`);
+    console.log(`fuzz rest-requests: ${(app?.count() ?? 0) + rawCases} requests, ${rawCases} of them raw bytes on a socket (FUZZ_RUNS=${FUZZ_RUNS})`);
     await app?.t.stop();
   });
 
@@ -116,7 +118,7 @@ describe('fuzz: raw request text, headers, paths and methods', () => {
       (op) => fc.record({ body: fc.oneof(malformedJson(op.body?.example ?? {}), junkBytes), values: pathValues(app, op), credential: credentialFor(app, op) }),
       (op, v) => ({ method: op.method, path: urlOf(app, op, v.values), headers: { ...v.credential, 'content-type': 'application/json' }, body: v.body }),
     );
-  });
+  }, timeoutFor(FUZZ_RUNS * 0.08));
 
   it('deep nesting (up to 50,000 levels) and huge strings → 4xx, never a crash', async () => {
     await fuzz(
@@ -125,7 +127,7 @@ describe('fuzz: raw request text, headers, paths and methods', () => {
       (op) => fc.record({ body: fc.oneof(deepJson, hugeJson), values: pathValues(app, op), credential: credentialFor(app, op) }),
       (op, v) => ({ method: op.method, path: urlOf(app, op, v.values), headers: { ...v.credential, 'content-type': 'application/json' }, body: v.body }),
     );
-  });
+  }, timeoutFor(FUZZ_RUNS * 0.03));
 
   it('Content-Type and Content-Encoding variants (corrupt compressed bodies included)', async () => {
     await fuzz(
@@ -146,7 +148,7 @@ describe('fuzz: raw request text, headers, paths and methods', () => {
         body: v.body,
       }),
     );
-  });
+  }, timeoutFor(FUZZ_RUNS * 0.05));
 
   it('junk in every request header (credentials, test mode, idempotency key, request id, forwarding)', async () => {
     await fuzz(
@@ -168,7 +170,7 @@ describe('fuzz: raw request text, headers, paths and methods', () => {
         return { method: op.method, path: urlOf(app, op, v.values), headers, ...(hasBody && { body: JSON.stringify(op.body?.example ?? {}) }) };
       },
     );
-  });
+  }, timeoutFor(FUZZ_RUNS * 0.1));
 
   it('hostile path segments and query strings on every operation', async () => {
     const query = fc.oneof(
@@ -198,7 +200,7 @@ describe('fuzz: raw request text, headers, paths and methods', () => {
         };
       },
     );
-  });
+  }, timeoutFor(FUZZ_RUNS * 0.1));
 
   it('random methods on every route, and random paths under /api/v1', async () => {
     await fuzz(
@@ -217,7 +219,7 @@ describe('fuzz: raw request text, headers, paths and methods', () => {
         headers: v.credential,
       }),
     );
-  });
+  }, timeoutFor(FUZZ_RUNS * 0.05));
 
   it('raw bytes on the socket (what fetch will not send): the server answers or closes, and keeps serving', async () => {
     const line = fc.oneof(
@@ -247,13 +249,14 @@ describe('fuzz: raw request text, headers, paths and methods', () => {
     );
     await fc.assert(
       fc.asyncProperty(line, async (raw) => {
+        rawCases++;
         const reply = await rawExchange(app.t.url, raw);
         const status = /^HTTP\/1\.[01] (\d{3})/.exec(reply)?.[1];
         if (status) expect(Number(status), `${JSON.stringify(raw.slice(0, 120))} → ${reply.slice(0, 200)}`).toBeLessThan(500);
       }),
       fcParams(runsFor(0.02)),
     );
-  });
+  }, timeoutFor(FUZZ_RUNS * 0.1));
 
   it('the app is intact afterwards: health answers, nothing logged at error level, no prototype pollution', async () => {
     await expectAppIntact(app);

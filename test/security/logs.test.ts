@@ -2,6 +2,8 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import { ADMIN_TOKEN, api, gql, startTestApp, type MerchantCredentials, type TestApp } from '../helpers/app.js';
+import { formA } from '../orders/support.js';
+import { startReceiver, waitFor, type Receiver } from '../webhooks/support.js';
 
 /** A pino destination that keeps every line in memory. */
 function memoryStream(): { stream: Writable; text: () => string } {
@@ -25,10 +27,18 @@ describe('logs never contain credentials', () => {
   const logs = memoryStream();
   let t: TestApp;
   let m: MerchantCredentials;
+  let receiver: Receiver;
   const secrets: string[] = [ADMIN_TOKEN];
+  /** Signatures the webhook receiver got (derived from the secrets: not to be logged either). */
+  const signatures: string[] = [];
 
   beforeAll(async () => {
-    t = await startTestApp({ logger: createLogger({ level: 'info', destination: logs.stream }) });
+    receiver = await startReceiver();
+    t = await startTestApp({
+      logger: createLogger({ level: 'info', destination: logs.stream }),
+      // Webhooks to a local receiver, retried fast: the worker's log lines are part of the check.
+      env: { WEBHOOK_SANDBOX_ALLOW_PRIVATE: 'true', WEBHOOK_POLL_MS: '50', WEBHOOK_RETRY_SCALE: '0.0002' },
+    });
     m = await t.createMerchant({ name: 'Logged Merchant' });
     secrets.push(m.liveKey, m.testKey, m.apiSecret);
 
@@ -66,25 +76,52 @@ describe('logs never contain credentials', () => {
     secrets.push(courier.body.data.adminCreateCourier.data.token);
     await gql(t.url, '{ viewer { mode } }', { key: `${ADMIN_TOKEN}-wrong` });
 
+    // The courier token in use: REST (both header styles, valid and not), GraphQL.
+    const courierToken = courier.body.data.adminCreateCourier.data.token as string;
+    await api(`${t.url}/api/v1/couriers/me`, { headers: { authorization: `Bearer ${courierToken}`, 'x-request-id': 'log-courier-1' } });
+    await api(`${t.url}/api/v1/couriers/me/duty`, { headers: { 'x-api-key': courierToken }, body: { on_duty: 'maybe' } });
+    await api(`${t.url}/api/v1/couriers/me`, { headers: { authorization: `Bearer ${courierToken}x` } });
+    await api(`${t.url}/api/v1/merchants/me`, { headers: { authorization: `Bearer ${courierToken}` } });
+    await gql(t.url, '{ courier { id status } }', { key: courierToken });
+
+    // Webhook secrets in use: deliveries signed with the (rotated) API secrets, one refused then retried, one redelivered.
+    receiver.respond((_r, previous) => (previous.length === 0 ? 500 : 200));
+    const hook = await api(`${t.url}/api/v1/webhooks`, { key: m.testKey, body: { url: `${receiver.url}/logged` } });
+    await api(`${t.url}/api/v1/orders`, { key: m.testKey, body: formA() });
+    await waitFor(() => receiver.acknowledged().length > 0, { what: 'a delivered webhook' });
+    const delivered = receiver.acknowledged()[0]!;
+    await api(`${t.url}/api/v1/webhooks/deliveries/${delivered.id}/redeliver`, { key: m.testKey, method: 'POST' });
+    await waitFor(() => receiver.of(delivered.id).length >= 3, { what: 'the redelivery' });
+    await api(`${t.url}/api/v1/webhooks/${hook.body.endpoint.id}`, { key: m.testKey, method: 'PATCH', body: { url: `${receiver.url}/moved`, secret: m.apiSecret } });
+    signatures.push(...receiver.receipts.flatMap((r) => r.signature.split(' ').map((s) => s.replace(/^v1,/, ''))).filter(Boolean));
+
     // Stopping flushes the logger: everything the requests above produced is now in the stream.
     await t.stop();
   });
-  afterAll(() => t.stop());
+  afterAll(async () => {
+    await t.stop();
+    await receiver?.close();
+  });
 
   it('captured the request log lines (so the check below is not vacuous)', () => {
+    type Line = { msg?: string; req?: { url?: string; id?: string }; res?: { statusCode?: number }; url?: string; reqId?: string; status?: number };
     const lines = logs
       .text()
       .trim()
       .split('\n')
-      .map((line) => JSON.parse(line) as { msg?: string; req?: { url?: string; id?: string }; res?: { statusCode?: number } });
-    const requests = lines.filter((l) => l.req?.url && l.res?.statusCode);
+      .map((line) => JSON.parse(line) as Line);
+    // One line per request, whichever access logger writes it (pino-http's req/res objects or flat fields).
+    const requests = lines
+      .map((l) => ({ id: l.req?.id ?? l.reqId, url: l.req?.url ?? l.url, status: l.res?.statusCode ?? l.status }))
+      .filter((r) => r.url && r.status);
     expect(requests.length).toBeGreaterThanOrEqual(10);
-    expect(requests).toContainEqual(expect.objectContaining({ req: expect.objectContaining({ id: 'log-test-1', url: '/api/v1/merchants/me' }), res: { statusCode: 200 } }));
-    expect(requests.map((l) => l.res!.statusCode)).toEqual(expect.arrayContaining([200, 400, 401, 404]));
+    expect(requests).toContainEqual({ id: 'log-test-1', url: '/api/v1/merchants/me', status: 200 });
+    expect(requests).toContainEqual({ id: 'log-courier-1', url: '/api/v1/couriers/me', status: 200 });
+    expect(requests.map((r) => r.status)).toEqual(expect.arrayContaining([200, 400, 401, 404]));
     expect(lines.some((l) => l.msg === 'listening')).toBe(true);
   });
 
-  it('no API key, admin token, API secret or courier token appears anywhere in the logs', () => {
+  it('no API key, admin token, API (webhook signing) secret or courier token appears anywhere in the logs, even after use', () => {
     expect(secrets).toHaveLength(9);
     const text = logs.text();
     for (const secret of secrets) {
@@ -92,6 +129,13 @@ describe('logs never contain credentials', () => {
     }
     const basic = Buffer.from(`${m.liveKey}:`).toString('base64');
     expect(text.includes(basic)).toBe(false);
+  });
+
+  it('webhook signatures (derived from the secrets) never appear in the logs', () => {
+    expect(signatures.length).toBeGreaterThanOrEqual(3);
+    const text = logs.text();
+    for (const signature of signatures) expect(text.includes(signature), `log contains signature ${signature.slice(0, 10)}…`).toBe(false);
+    expect(text).not.toContain('whsec_');
   });
 
   it('credential headers are never logged, not even redacted', () => {

@@ -2,6 +2,7 @@ import { AppError } from '../../domain/errors.js';
 import type { Merchant, MerchantSecretRecord } from '../../domain/types.js';
 import type { MerchantPatch, MerchantRepository, NewMerchantBundle } from '../../ports/store.js';
 import type { SqliteDatabase } from './database.js';
+import { createReadCache } from './read-cache.js';
 
 interface SecretRow {
   id: string;
@@ -73,15 +74,20 @@ export function createSqliteMerchantRepository(db: SqliteDatabase): MerchantRepo
     insertSecret.run(secret);
   });
 
+  const cache = createReadCache<Merchant>(db);
+
   return {
     async create(bundle) {
       create(bundle);
     },
     async findById(id) {
-      const row = selectById.get(id);
-      return row ? (JSON.parse(row.doc) as Merchant) : null;
+      return cache.get(id, () => {
+        const row = selectById.get(id);
+        return row ? (JSON.parse(row.doc) as Merchant) : null;
+      });
     },
     async update(id, patch, updatedAt) {
+      cache.clear();
       return update.immediate(id, patch, updatedAt);
     },
     async findByStorefrontDomain(domain) {
