@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { loadConfig } from '../../src/config.js';
-import { buildContainer } from '../../src/container.js';
+import { buildContainer, type Container } from '../../src/container.js';
 import { spawnServer, type ServerProcess } from './processes.js';
 
 export interface BenchMerchant {
@@ -29,6 +29,10 @@ export interface StartAppOptions {
   rateLimitPerMin: number;
   /** Extra node flags for the app process, e.g. ['--cpu-prof', '--cpu-prof-dir=…']. */
   nodeArgs?: string[];
+  /** Extra environment for the app process (e.g. SANDBOX_SIMULATOR=false), over the defaults below. */
+  env?: Record<string, string>;
+  /** Runs on the app's store before the app process starts (and before it holds the SQLite file). */
+  seed?: (container: Container, merchant: BenchMerchant) => Promise<void>;
 }
 
 /**
@@ -39,7 +43,7 @@ export interface StartAppOptions {
 export async function startApp(options: StartAppOptions): Promise<RunningApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-app-'));
   const logFile = join(dataDir, 'app.log');
-  const env = { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', SEED_DEMO: 'false', NODE_ENV: 'production' };
+  const env = { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', SEED_DEMO: 'false', NODE_ENV: 'production', ...options.env };
 
   const container = await buildContainer(loadConfig(env), { logger: pino({ level: 'silent' }) });
   let merchant: BenchMerchant;
@@ -48,6 +52,7 @@ export async function startApp(options: StartAppOptions): Promise<RunningApp> {
     const created = await admin.createMerchant({ input: options.merchant });
     await admin.setMerchantRateLimit({ input: { merchantId: created.merchantId, perMin: options.rateLimitPerMin } });
     merchant = { merchantId: created.merchantId, liveKey: created.liveKey, testKey: created.testKey };
+    await options.seed?.(container, merchant);
   } finally {
     await container.close();
   }

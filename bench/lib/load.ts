@@ -7,6 +7,11 @@ export interface LoadRequest {
   method?: 'GET' | 'POST';
   headers?: Record<string, string>;
   body?: string;
+  /**
+   * Called by autocannon before every request to vary it (a unique header, a path cycling over
+   * ids); must return a new request object. The same function runs for a row and its baseline.
+   */
+  setupRequest?: (request: autocannon.Request) => autocannon.Request;
 }
 
 export interface LoadOptions extends LoadRequest {
@@ -57,6 +62,7 @@ function fire(request: LoadRequest, connections: number, duration: number) {
     method: request.method ?? 'POST',
     headers: request.headers ?? {},
     ...(request.body !== undefined && { body: request.body }),
+    ...(request.setupRequest && { requests: [{ setupRequest: request.setupRequest }] }),
     connections,
     duration,
     pipelining: 1,

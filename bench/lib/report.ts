@@ -9,6 +9,10 @@ export interface Row {
   id: string;
   label: string;
   result: LoadResult;
+  /** The row id of this row's baseline (measured in the same run), for REPORT.md and the chart. */
+  baseline?: string;
+  /** What the rps column counts, when not HTTP requests (e.g. 'msgs/s', 'deliveries/s'). */
+  unit?: string;
 }
 
 export interface Ratio {
@@ -28,6 +32,11 @@ export interface Target {
   label: string;
   pass: boolean;
   measured: string;
+  /** The row this target is about (REPORT.md puts PASS/MISS on that row). */
+  row?: string;
+  /** For the chart: a ratio-to-baseline target (e.g. 0.6) or a p99 limit in ms. */
+  ratio?: number;
+  p99Ms?: number;
 }
 
 export interface BenchReport {

@@ -1,7 +1,4 @@
-import { MongoClient } from 'mongodb';
-import { afterAll, describe, it } from 'vitest';
-import { createMongoStore } from '../../src/adapters/mongo/store.js';
-import { mongoForTestFile, uniqueDbName } from '../helpers/mongo.js';
+import { runMongoContract } from './mongo-suite.js';
 import { describeStoreContract } from './store.contract.js';
 
 /**
@@ -27,46 +24,4 @@ const JONGODB_UNSUPPORTED: Record<string, string> = {
   'telemetry.record: concurrent calls of one row are all counted': NO_MIN_MAX_OPERATORS,
 };
 
-const { mongo, skipReason } = await mongoForTestFile();
-
-if (!mongo) {
-  describe('Store contract: mongodb', () => {
-    it.skip(`skipped: ${skipReason}`, () => {});
-  });
-} else {
-  const fileDb = uniqueDbName('exd_store_contract');
-  const dbNames: string[] = [];
-  if (mongo.kind === 'jongodb' && Object.keys(JONGODB_UNSUPPORTED).length > 0) {
-    const list = Object.entries(JONGODB_UNSUPPORTED).map(([name, reason]) => `  - ${name}: ${reason}`);
-    console.warn(`Store contract on jongodb: skipping cases it cannot run (they run against a real MONGODB_URL):\n${list.join('\n')}`);
-  }
-
-  afterAll(async () => {
-    await dropDatabases(mongo.url, dbNames);
-    await mongo.stop();
-  });
-
-  // A fresh database per case, all named after this file's own database name.
-  describeStoreContract(
-    `mongodb (${mongo.kind})`,
-    async () => {
-      const dbName = `${fileDb}_${dbNames.length + 1}`;
-      dbNames.push(dbName);
-      return createMongoStore({ url: mongo.url, dbName });
-    },
-    { skip: mongo.kind === 'jongodb' ? JONGODB_UNSUPPORTED : {} },
-  );
-}
-
-/** Best effort: a real server drops the test databases; jongodb has no dropDatabase (memory only). */
-async function dropDatabases(url: string, names: string[]): Promise<void> {
-  const client = new MongoClient(url);
-  try {
-    await client.connect();
-    for (const name of names) await client.db(name).dropDatabase();
-  } catch {
-    // nothing to clean up that outlives the server
-  } finally {
-    await client.close();
-  }
-}
+await runMongoContract({ title: 'Store contract', dbPrefix: 'exd_store_contract', describeContract: describeStoreContract, jongodbUnsupported: JONGODB_UNSUPPORTED });

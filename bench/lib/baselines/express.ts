@@ -1,4 +1,7 @@
-/** Baseline: a bare Express 5 app with express.json() and one route answering a constant JSON. */
+/**
+ * Baseline: a bare Express 5 app with express.json() and routes answering a constant JSON: the
+ * quote route, and the order routes (create, read by id) that bench/orders.ts drives.
+ */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
@@ -8,6 +11,12 @@ import { announcePort } from '../processes.js';
 const app = express();
 app.use(express.json());
 app.post('/api/v1/shipping/quote', (_req, res) => {
+  res.json(CONSTANT_QUOTE);
+});
+app.post('/api/v1/orders', (_req, res) => {
+  res.status(201).json(CONSTANT_QUOTE);
+});
+app.get('/api/v1/orders/:id', (_req, res) => {
   res.json(CONSTANT_QUOTE);
 });
 
