@@ -32,6 +32,8 @@ const settings = benchSettings();
 const wanted = (id: string) => !settings.only || settings.only.includes(id);
 
 const rows: Row[] = [];
+/** Each measured row's baseline, for REPORT.md. */
+const BASELINE_OF: Record<string, string> = { rest: 'express', graphql: 'yoga' };
 /** BENCH_CPU_PROF=<dir>: every server process writes a V8 CPU profile to <dir>/<target>/ when it exits. */
 const cpuProfileArgs = (target: string) =>
   process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}/${target}`] : [];
@@ -44,7 +46,7 @@ async function measure(id: string, label: string, server: ServerProcess, request
   console.log(`measuring ${label} …`);
   const { connections, duration, warmup } = settings;
   const result = await runLoad({ ...request, connections, duration, warmup, serverCpuSeconds: server.cpuSeconds });
-  rows.push({ id, label, result });
+  rows.push({ id, label, result, ...(BASELINE_OF[id] && { baseline: BASELINE_OF[id] }) });
 }
 
 for (const name of ['raw', 'express', 'yoga'] as BaselineName[]) {
@@ -95,7 +97,7 @@ const ratioOf = (label: string) => ratios.find((r) => r.label === label)!;
 const measured = (r: Ratio) => `${r.value.toFixed(3)}× by rps${r.costValue === null ? '' : `, ${r.costValue.toFixed(3)}× by server CPU per request`}`;
 if (has('rest', 'express')) {
   const r = ratioOf('REST quote / bare Express');
-  targets.push({ label: 'REST quote ≥ 0.6× bare Express rps', pass: r.value >= 0.6 && clean(rowById(rows, 'rest')), measured: measured(r) });
+  targets.push({ label: 'REST quote ≥ 0.6× bare Express rps', pass: r.value >= 0.6 && clean(rowById(rows, 'rest')), measured: measured(r), row: 'rest', ratio: 0.6 });
 }
 if (has('rest')) {
   const rest = rowById(rows, 'rest');
@@ -103,11 +105,13 @@ if (has('rest')) {
     label: 'REST quote p99 < 25 ms at 50 connections',
     pass: rest.result.p99 < 25 && settings.connections === 50 && clean(rest),
     measured: `${rest.result.p99} ms at ${settings.connections} connections`,
+    row: 'rest',
+    p99Ms: 25,
   });
 }
 if (has('graphql', 'yoga')) {
   const r = ratioOf('GraphQL quote / bare Yoga + Pothos');
-  targets.push({ label: 'GraphQL quote ≥ 0.8× bare Yoga + Pothos rps', pass: r.value >= 0.8 && clean(rowById(rows, 'graphql')), measured: measured(r) });
+  targets.push({ label: 'GraphQL quote ≥ 0.8× bare Yoga + Pothos rps', pass: r.value >= 0.8 && clean(rowById(rows, 'graphql')), measured: measured(r), row: 'graphql', ratio: 0.8 });
 }
 
 const notes = [

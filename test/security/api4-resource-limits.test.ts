@@ -89,7 +89,7 @@ describe('API4: resource limits', () => {
       'more than 15 aliases': { query: `{ ${Array.from({ length: 16 }, (_, i) => `a${i}: viewer { mode }`).join(' ')} }`, refusal: /aliases/i },
       'more than 20 directives': { query: `{ viewer ${'@include(if: true) '.repeat(21)}{ mode } }`, refusal: /directives/i },
       'more than 2,000 tokens': { query: `{ viewer { ${'mode '.repeat(2_001)}} }`, refusal: /token/i },
-      'cost over 5,000': { query: `{ orders(first: 100) { ... on QueryOrdersSuccess { data { nodes { ${node} } edges { node { ${node} } } } } } }`, refusal: /cost/i },
+      'cost over 20,000': { query: `{ orders(first: 100) { ... on QueryOrdersSuccess { data { nodes { ${node} } edges { node { ${node} } } } } } }`, refusal: /cost/i },
     };
 
     it.each(Object.keys(BOMBS))('GraphQL refuses a document with %s before running it (not 5xx)', async (name) => {
