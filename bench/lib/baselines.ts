@@ -1,17 +1,19 @@
 import { spawnServer, type ServerProcess } from './processes.js';
 
-export type BaselineName = 'raw' | 'express' | 'yoga';
+export type BaselineName = 'raw' | 'express' | 'yoga' | 'ws';
 
 const SCRIPTS: Record<BaselineName, string> = {
   raw: 'bench/lib/baselines/raw-http.ts',
   express: 'bench/lib/baselines/express.ts',
   yoga: 'bench/lib/baselines/yoga-pothos.ts',
+  ws: 'bench/lib/baselines/ws-broadcast.ts',
 };
 
 export const BASELINE_LABELS: Record<BaselineName, string> = {
   raw: 'raw node:http',
   express: 'bare Express 5 + express.json()',
   yoga: 'bare Yoga + Pothos (1 constant field)',
+  ws: 'raw ws broadcast',
 };
 
 /** The query the Yoga baseline answers. */

@@ -1,0 +1,252 @@
+/**
+ * The tracking benchmark's load generator, run as a child process of bench/tracking.ts (never in
+ * a server's process): N subscriber sockets spread over loopback addresses, and M couriers
+ * reporting positions at a fixed rate (open loop: a report is sent when it is due, whether or not
+ * earlier ones were answered). Talks to its parent over IPC: it receives a TrackingClientConfig,
+ * announces the measured window's start and end (the parent samples the server's CPU then), and
+ * sends back a TrackingClientResult.
+ *
+ * Latency: each report's position is unique per courier (the latitude's 6th decimal carries the
+ * report's sequence number, ~0.1 m a step), and this process keeps the time it sent each one.
+ * A position frame received on a socket is matched to its report by that exact latitude; latency
+ * = receive time − send time, both read from this process's monotonic clock. It covers the whole
+ * path: the report's HTTP request, the server's work, the fan-out, and this process's own event
+ * loop (which also drives the load, so its delays count against the server).
+ */
+import { Agent, request } from 'node:http';
+import { WebSocket } from 'ws';
+
+export interface TrackingClientConfig {
+  target: 'app' | 'raw';
+  /** http://127.0.0.1:port of the server under test. */
+  url: string;
+  /** One entry per subscriber socket: its path and the courier whose positions it receives. */
+  subscriptions: Array<{ path: string; courier: number }>;
+  /** One entry per courier: its token (app) and where it stands. */
+  couriers: Array<{ token: string | null; base: { lat: number; lng: number } }>;
+  /** Local addresses for the subscriber sockets (127.0.x.y); `socketsPerAddress` on each. */
+  localAddresses: string[];
+  socketsPerAddress: number;
+  reportsPerSecondPerCourier: number;
+  warmupS: number;
+  durationS: number;
+  /** Seconds after the last report during which late frames are still counted. */
+  drainS: number;
+}
+
+export interface TrackingClientResult {
+  connectSeconds: number;
+  sockets: number;
+  /** Frames received during the measured window (any report), per second. */
+  receivedPerSecond: number;
+  receivedInWindow: number;
+  /** Reports sent in the window × sockets watching their courier; and how many of those arrived (by the end of the drain). */
+  expected: number;
+  delivered: number;
+  latency: { p50: number; p90: number; p99: number; p999: number; max: number; mean: number };
+  reportsSent: number;
+  reportsOk: number;
+  reportsNon2xx: number;
+  reportErrors: number;
+  /** HTTP answer time of the reports (app only). */
+  reportLatency: { p50: number; p99: number } | null;
+  socketsClosed: number;
+  /** This process's CPU during the window, in cores. */
+  cpu: number;
+  rssMiB: number;
+}
+
+type Message = { type: 'start'; config: TrackingClientConfig };
+
+const send = (message: object) => process.send?.(message);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function percentile(sorted: Float64Array, p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+const round1 = (n: number) => Math.round(n * 10) / 10;
+
+async function run(config: TrackingClientConfig): Promise<TrackingClientResult> {
+  const wsUrl = config.url.replace(/^http/, 'ws');
+  const courierCount = config.couriers.length;
+  const watchers = new Array<number>(courierCount).fill(0);
+  for (const s of config.subscriptions) watchers[s.courier]!++;
+  /** Per courier: latitude sent → send time (ms, performance.now()). */
+  const sent = config.couriers.map(() => new Map<number, number>());
+
+  let windowStart = Infinity;
+  let windowEnd = Infinity;
+  let receivedInWindow = 0;
+  let delivered = 0;
+  let expected = 0;
+  let socketsClosed = 0;
+  let measuring = false;
+  const latencies: number[] = [];
+
+  // --- Subscriber sockets: connected in bounded parallel, each ready after its first frame --------
+  const connectStarted = performance.now();
+  const sockets: WebSocket[] = [];
+  let nextSubscription = 0;
+  const connectOne = (index: number) =>
+    new Promise<void>((resolve, reject) => {
+      const { path, courier } = config.subscriptions[index]!;
+      const localAddress = config.localAddresses[Math.floor(index / config.socketsPerAddress)]!;
+      const ws = new WebSocket(wsUrl + path, { localAddress, perMessageDeflate: false });
+      sockets.push(ws);
+      let ready = false;
+      ws.on('message', (data) => {
+        const now = performance.now();
+        if (!ready) {
+          ready = true;
+          return resolve();
+        }
+        const message = JSON.parse(String(data)) as { type: string; lat?: number };
+        if (message.type !== 'position' || message.lat === undefined) return;
+        if (now >= windowStart && now < windowEnd) receivedInWindow++;
+        const sentAt = sent[courier]!.get(message.lat);
+        if (sentAt !== undefined && sentAt >= windowStart && sentAt < windowEnd) {
+          delivered++;
+          latencies.push(now - sentAt);
+        }
+      });
+      ws.on('error', (error) => {
+        if (!ready) reject(new Error(`socket ${index} (${localAddress} → ${path}): ${error.message}`));
+      });
+      ws.on('close', (code, reason) => {
+        if (!ready) reject(new Error(`socket ${index} closed before its first frame: ${code} ${String(reason)}`));
+        else if (measuring) socketsClosed++;
+      });
+    });
+  await Promise.all(
+    Array.from({ length: 100 }, async () => {
+      while (nextSubscription < config.subscriptions.length) await connectOne(nextSubscription++);
+    }),
+  );
+  const connectSeconds = (performance.now() - connectStarted) / 1000;
+  send({ type: 'connected', sockets: sockets.length, seconds: connectSeconds });
+
+  // --- Couriers: HTTP reports (app) or one publishing socket each (raw) -----------------------
+  const agent = new Agent({ keepAlive: true, maxSockets: 100 });
+  const publishers: WebSocket[] = [];
+  if (config.target === 'raw') {
+    for (let i = 0; i < courierCount; i++) {
+      const ws = new WebSocket(`${wsUrl}/pub`, { perMessageDeflate: false });
+      publishers.push(ws);
+      await new Promise<void>((resolve, reject) => {
+        ws.once('open', () => resolve());
+        ws.once('error', reject);
+      });
+    }
+  }
+  const { hostname, port } = new URL(config.url);
+  let reportsSent = 0;
+  let reportsOk = 0;
+  let reportsNon2xx = 0;
+  let reportErrors = 0;
+  const reportLatencies: number[] = [];
+
+  function report(courier: number, seq: number): void {
+    const { base, token } = config.couriers[courier]!;
+    const lat = Math.round((base.lat + seq * 1e-6) * 1e6) / 1e6;
+    const sentAt = performance.now();
+    sent[courier]!.set(lat, sentAt);
+    const inWindow = sentAt >= windowStart && sentAt < windowEnd;
+    if (inWindow) expected += watchers[courier]!;
+    reportsSent++;
+    if (config.target === 'raw') {
+      publishers[courier]!.send(JSON.stringify({ courier, lat, lng: base.lng }));
+      reportsOk++;
+      return;
+    }
+    const body = JSON.stringify({ lat, lng: base.lng });
+    const req = request(
+      {
+        agent, hostname, port, method: 'POST', path: '/api/v1/couriers/me/location',
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), authorization: `Bearer ${token}` },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => {
+          if (res.statusCode === 200) reportsOk++;
+          else reportsNon2xx++;
+          if (inWindow) reportLatencies.push(performance.now() - sentAt);
+        });
+      },
+    );
+    req.on('error', () => reportErrors++);
+    req.end(body);
+  }
+
+  // --- Open-loop schedule: report k is due at k / (couriers × rate) seconds --------------------
+  const perSecond = courierCount * config.reportsPerSecondPerCourier;
+  const started = performance.now();
+  windowStart = started + config.warmupS * 1000;
+  windowEnd = windowStart + config.durationS * 1000;
+  let cpuAtStart: NodeJS.CpuUsage | null = null;
+  let due = 0;
+  await new Promise<void>((resolve) => {
+    const timer = setInterval(() => {
+      const now = performance.now();
+      if (!measuring && now >= windowStart && cpuAtStart === null) {
+        measuring = true;
+        cpuAtStart = process.cpuUsage();
+        send({ type: 'window-start' });
+      }
+      if (now >= windowEnd) {
+        clearInterval(timer);
+        return resolve();
+      }
+      const target = Math.floor(((now - started) / 1000) * perSecond);
+      for (; due < target; due++) report(due % courierCount, Math.floor(due / courierCount));
+    }, 5);
+  });
+  const cpu = process.cpuUsage(cpuAtStart ?? undefined);
+  send({ type: 'window-end' });
+  measuring = false;
+  await sleep(config.drainS * 1000);
+
+  const sorted = Float64Array.from(latencies).sort();
+  const sortedReports = Float64Array.from(reportLatencies).sort();
+  const result: TrackingClientResult = {
+    connectSeconds: round1(connectSeconds),
+    sockets: sockets.length,
+    receivedPerSecond: Math.round(receivedInWindow / config.durationS),
+    receivedInWindow,
+    expected,
+    delivered,
+    latency: {
+      p50: round1(percentile(sorted, 50)),
+      p90: round1(percentile(sorted, 90)),
+      p99: round1(percentile(sorted, 99)),
+      p999: round1(percentile(sorted, 99.9)),
+      max: round1(sorted.length ? sorted[sorted.length - 1]! : 0),
+      mean: round1(sorted.length ? latencies.reduce((a, b) => a + b, 0) / sorted.length : 0),
+    },
+    reportsSent,
+    reportsOk,
+    reportsNon2xx,
+    reportErrors,
+    reportLatency: config.target === 'app' ? { p50: round1(percentile(sortedReports, 50)), p99: round1(percentile(sortedReports, 99)) } : null,
+    socketsClosed,
+    cpu: Math.round(((cpu.user + cpu.system) / 1e6 / config.durationS) * 100) / 100,
+    rssMiB: Math.round(process.memoryUsage().rss / 2 ** 20),
+  };
+  for (const ws of [...sockets, ...publishers]) ws.terminate();
+  agent.destroy();
+  return result;
+}
+
+process.on('message', (message: Message) => {
+  if (message.type !== 'start') return;
+  run(message.config).then(
+    (result) => {
+      send({ type: 'result', result });
+      process.disconnect();
+    },
+    (error: unknown) => {
+      send({ type: 'failed', error: (error as Error).message });
+      process.disconnect();
+    },
+  );
+});

@@ -1,0 +1,251 @@
+/**
+ * Tracking fan-out benchmark: 5,000 public tracking sockets (/api/v1/tracking/<ref>/live) on one
+ * app node, 5 per order, and 1,000 couriers (each on duty with one assigned order) reporting their
+ * position once a second through POST /api/v1/couriers/me/location. Measures fan-out latency
+ * (report sent → frame received, see bench/lib/tracking-clients.ts) and delivered frames/s, beside
+ * a raw `ws` broadcast server with the same sockets and rate (bench/lib/baselines/ws-broadcast.ts).
+ * Servers and the load generator each run in their own process; this process only orchestrates.
+ * Prints the table and writes bench/results/tracking.json.
+ *
+ *   npm run bench:tracking -- [--duration 20] [--warmup 5] [--couriers 1000] [--only ws,app]
+ *   (BENCH_TRACKING_COURIERS; 5 sockets per courier's order; the 50-connection flags do not apply)
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { parseArgs } from 'node:util';
+import type { Container } from '../src/container.js';
+import { startApp, type BenchMerchant } from './lib/app.js';
+import { BASELINE_LABELS, startBaseline } from './lib/baselines.js';
+import type { LoadResult } from './lib/load.js';
+import { benchSettings } from './lib/options.js';
+import { PROJECT_ROOT, type ServerProcess } from './lib/processes.js';
+import { clean, ratio, reportResults, rowById, type Ratio, type Row, type Target } from './lib/report.js';
+import type { TrackingClientConfig, TrackingClientResult } from './lib/tracking-clients.js';
+
+const { values } = parseArgs({ options: { couriers: { type: 'string' }, duration: { type: 'string' }, warmup: { type: 'string' } }, strict: false });
+const explicit = (flag: unknown, env: string | undefined) => typeof flag === 'string' || env !== undefined;
+const COURIERS = Number(values.couriers ?? process.env.BENCH_TRACKING_COURIERS ?? 1000);
+if (!Number.isInteger(COURIERS) || COURIERS < 10) throw new Error(`--couriers must be an integer ≥ 10, got ${String(values.couriers)}`);
+const SOCKETS_PER_ORDER = 5;
+const SOCKETS = COURIERS * SOCKETS_PER_ORDER;
+const REPORTS_PER_SECOND = 1;
+/** The app's default TRACKING_MAX_SOCKETS_PER_IP: respected by spreading sockets over loopback addresses. */
+const SOCKETS_PER_ADDRESS = 20;
+const P99_MS = 100;
+const MIN_RATIO = 0.5;
+const DRAIN_S = 2;
+
+const common = benchSettings();
+// This benchmark's own defaults (20 s measured, 5 s warm-up) unless the flags or env set them.
+const settings = {
+  ...common,
+  duration: explicit(values.duration, process.env.BENCH_DURATION) ? common.duration : 20,
+  warmup: explicit(values.warmup, process.env.BENCH_WARMUP) ? common.warmup : 5,
+  connections: SOCKETS,
+};
+const wanted = (id: string) => !settings.only || settings.only.includes(id);
+
+/** 127.0.1.1, 127.0.1.2, …: every 127/8 address is local on Linux, each with its own port range. */
+const localAddresses = Array.from({ length: Math.ceil(SOCKETS / SOCKETS_PER_ADDRESS) }, (_, i) => `127.0.${1 + Math.floor(i / 250)}.${1 + (i % 250)}`);
+/** Courier i stands in a grid in the south of Santiago, kilometres from every pickup and drop-off (no arrival fires). */
+const basePosition = (i: number) => ({ lat: -33.5 - (i % 40) * 0.002, lng: -70.7 + Math.floor(i / 40) * 0.002 });
+
+interface Client {
+  result: Promise<TrackingClientResult>;
+  pid: number;
+}
+
+/** Starts the load generator in its own process; `onWindow` runs when its measured window starts and ends. */
+function startClients(config: TrackingClientConfig, onWindow: (edge: 'start' | 'end') => void): Client {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/lib/tracking-clients.ts'], {
+    cwd: PROJECT_ROOT,
+    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production' },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const result = new Promise<TrackingClientResult>((resolve, reject) => {
+    child.on('message', (message: { type: string; result?: TrackingClientResult; error?: string; sockets?: number; seconds?: number }) => {
+      if (message.type === 'connected') console.log(`  ${message.sockets} sockets connected and ready in ${message.seconds?.toFixed(1)} s`);
+      else if (message.type === 'window-start') onWindow('start');
+      else if (message.type === 'window-end') onWindow('end');
+      else if (message.type === 'result') resolve(message.result!);
+      else if (message.type === 'failed') reject(new Error(`load generator: ${message.error}`));
+    });
+    child.once('exit', (code) => reject(new Error(`load generator exited with ${code} before reporting`)));
+  });
+  child.send({ type: 'start', config });
+  result.finally(() => child.kill()).catch(() => {});
+  return { result, pid: child.pid! };
+}
+
+/** Busy and total CPU ticks of the whole machine (first line of /proc/stat). */
+function machineTicks(): { busy: number; total: number } {
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1, 9).map(Number);
+  const total = fields.reduce((a, b) => a + b, 0);
+  return { busy: total - fields[3]! - fields[4]!, total };
+}
+
+const rows: Row[] = [];
+const details: string[] = [];
+
+/** Runs the load generator against `server` and turns its figures into a row. */
+async function measure(id: string, label: string, server: ServerProcess, config: Omit<TrackingClientConfig, 'warmupS' | 'durationS' | 'drainS' | 'localAddresses' | 'socketsPerAddress' | 'reportsPerSecondPerCourier' | 'url'>) {
+  console.log(`measuring ${label}: connecting ${config.subscriptions.length} sockets …`);
+  let serverBefore = 0;
+  let serverCpu = 0;
+  let machineBefore = machineTicks();
+  let machineCores = 0;
+  let windowSeconds = settings.duration;
+  let startedAt = 0;
+  const client = startClients(
+    {
+      ...config, url: server.url, localAddresses, socketsPerAddress: SOCKETS_PER_ADDRESS, reportsPerSecondPerCourier: REPORTS_PER_SECOND,
+      warmupS: settings.warmup, durationS: settings.duration, drainS: DRAIN_S,
+    },
+    (edge) => {
+      if (edge === 'start') {
+        console.log(`  reporting; measuring ${settings.duration} s …`);
+        startedAt = performance.now();
+        serverBefore = server.cpuSeconds();
+        machineBefore = machineTicks();
+        return;
+      }
+      windowSeconds = (performance.now() - startedAt) / 1000;
+      serverCpu = (server.cpuSeconds() - serverBefore) / windowSeconds;
+      const after = machineTicks();
+      machineCores = ((after.busy - machineBefore.busy) / (after.total - machineBefore.total)) * availableParallelism();
+    },
+  );
+  const r = await client.result;
+  const result: LoadResult = {
+    rps: r.receivedPerSecond,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    non2xx: r.reportsNon2xx,
+    errors: r.reportErrors + r.socketsClosed,
+    requests: r.receivedInWindow,
+    serverCpu: round2(serverCpu),
+    serverUsPerRequest: r.receivedInWindow ? Math.round((serverCpu * windowSeconds * 1e6) / r.receivedInWindow) : null,
+    loadCpu: r.cpu,
+    otherCpu: round2(Math.max(0, machineCores - serverCpu - r.cpu)),
+  };
+  rows.push({ id, label, result, unit: 'msgs/s', ...(id === 'app' && { baseline: 'ws' }) });
+  const lost = r.expected - r.delivered;
+  details.push(
+    `${label}: ${r.sockets} sockets (ready in ${r.connectSeconds} s), ${r.reportsSent} reports sent (${r.reportsOk} ok); ` +
+      `in the window ${r.expected} frames expected, ${r.delivered} arrived within ${DRAIN_S} s of the last report (${lost} lost, ${pct(lost, r.expected)}); ` +
+      `latency ms p50 ${r.latency.p50} / p90 ${r.latency.p90} / p99 ${r.latency.p99} / p99.9 ${r.latency.p999} / max ${r.latency.max}` +
+      (r.reportLatency ? `; report HTTP answer ms p50 ${r.reportLatency.p50} / p99 ${r.reportLatency.p99}` : '') +
+      `; load generator ${r.rssMiB} MiB RSS`,
+  );
+  return r;
+}
+
+const pct = (part: number, whole: number) => (whole ? `${((part / whole) * 100).toFixed(2)} %` : '-');
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+let wsDelivered: TrackingClientResult | null = null;
+let appDelivered: TrackingClientResult | null = null;
+if (wanted('ws')) {
+  const server = await startBaseline('ws');
+  try {
+    wsDelivered = await measure('ws', `${BASELINE_LABELS.ws} (${SOCKETS} sockets, ${COURIERS} publishers)`, server, {
+      target: 'raw',
+      couriers: Array.from({ length: COURIERS }, (_, i) => ({ token: null, base: basePosition(i) })),
+      subscriptions: Array.from({ length: SOCKETS }, (_, i) => ({ path: `/sub/${Math.floor(i / SOCKETS_PER_ORDER)}`, courier: Math.floor(i / SOCKETS_PER_ORDER) })),
+    });
+  } finally {
+    await server.stop();
+  }
+}
+
+if (wanted('app')) {
+  console.log(`seeding ${COURIERS} couriers on duty, each with one assigned order …`);
+  const assigned: Array<{ token: string; trackingNumber: string }> = [];
+  const app = await startApp({
+    merchant: { name: 'Bench Tracking Merchant', address: 'Av. Providencia 1234, Providencia' },
+    rateLimitPerMin: 1_000_000,
+    // No simulator: nothing but the couriers below moves. Socket caps and rate limits stay at their
+    // defaults: 20 sockets per address (≤ TRACKING_MAX_SOCKETS_PER_IP and the public per-IP limit),
+    // one report a second per courier (≤ COURIER_RATE_LIMIT_PER_MIN).
+    env: { SANDBOX_SIMULATOR: 'false' },
+    seed: (container, merchant) => seedAssignedOrders(container, merchant, assigned),
+    nodeArgs: process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}/app`] : [],
+  });
+  try {
+    appDelivered = await measure('app', `position fan-out to /tracking/:ref/live (${SOCKETS} sockets, ${COURIERS} couriers)`, app.server, {
+      target: 'app',
+      couriers: assigned.map((a, i) => ({ token: a.token, base: basePosition(i) })),
+      subscriptions: Array.from({ length: SOCKETS }, (_, i) => {
+        const courier = Math.floor(i / SOCKETS_PER_ORDER);
+        return { path: `/api/v1/tracking/${assigned[courier]!.trackingNumber}/live`, courier };
+      }),
+    });
+    details.push(`app logged ${(app.logBytes() / 2 ** 20).toFixed(1)} MiB at LOG_LEVEL=info (one access-log line per report)`);
+  } finally {
+    await app.stop();
+  }
+}
+
+/** Live orders (Form B), then couriers going on duty: each takes the oldest queued order. */
+async function seedAssignedOrders(container: Container, merchant: BenchMerchant, out: Array<{ token: string; trackingNumber: string }>) {
+  const { admin, auth, orders, couriers } = container.services;
+  const principal = await auth.authenticateApiKey({ apiKey: merchant.liveKey });
+  const trackingById = new Map<string, string>();
+  for (let i = 0; i < COURIERS; i++) {
+    const { order } = await orders.createOrder({
+      principal,
+      input: { customer_name: `Customer ${i}`, customer_phone: '+56912345678', dropoff_address: 'Av. Apoquindo 4501, Las Condes', payment_mode: 'prepaid', total_weight_kg: 1 },
+    });
+    trackingById.set(order.id, order.trackingNumber);
+  }
+  for (let i = 0; i < COURIERS; i++) {
+    const { token } = await admin.createCourier({ input: { name: `Courier ${i}`, phone: '+56987654321', vehicle: 'car', plate: `BCH${String(i).padStart(4, '0')}`, mode: 'live' } });
+    const principalCourier = await auth.authenticateCourier({ token });
+    const courier = await couriers.setDuty({ courier: principalCourier.courier, input: { on_duty: true } });
+    const orderId = courier.job?.kind === 'order' ? courier.job.id : null;
+    const trackingNumber = orderId ? trackingById.get(orderId) : undefined;
+    if (!trackingNumber) throw new Error(`courier ${i} got no order on going on duty (job ${JSON.stringify(courier.job)})`);
+    out.push({ token, trackingNumber });
+  }
+}
+
+const ratios: Ratio[] = [];
+if (rows.length === 2) ratios.push(ratio(rows, 'app fan-out / raw ws broadcast', 'app', 'ws'));
+
+const targets: Target[] = [];
+if (appDelivered) {
+  const appRow = rowById(rows, 'app');
+  const complete = appDelivered.delivered === appDelivered.expected;
+  targets.push({
+    label: `fan-out latency p99 < ${P99_MS} ms (${SOCKETS} sockets, ${COURIERS} reports/s)`,
+    pass: appRow.result.p99 < P99_MS && clean(appRow),
+    measured: `p99 ${appRow.result.p99} ms, p50 ${appRow.result.p50} ms`,
+    row: 'app',
+    p99Ms: P99_MS,
+  });
+  if (wsDelivered) {
+    const r = ratios[0]!;
+    targets.push({
+      label: `delivered msgs/s ≥ ${MIN_RATIO}× the raw ws broadcast baseline`,
+      pass: r.value >= MIN_RATIO && clean(appRow) && complete,
+      measured: `${r.value.toFixed(3)}× by msgs/s${r.costValue === null ? '' : `, ${r.costValue.toFixed(3)}× by server CPU per message`}${complete ? '' : `; ${appDelivered.expected - appDelivered.delivered} frames lost`}`,
+      row: 'app',
+      ratio: MIN_RATIO,
+    });
+  }
+}
+
+const notes = [
+  `${SOCKETS} sockets (${SOCKETS_PER_ORDER} per order) over ${localAddresses.length} loopback addresses (${SOCKETS_PER_ADDRESS} each), ${COURIERS} couriers × ${REPORTS_PER_SECOND} report/s, open loop; ${settings.warmup} s warm-up, ${settings.duration} s measured`,
+  'servers and the load generator each run in their own process; "autocannon CPU" = the load generator process (sockets + reporters), no autocannon here',
+  '"rps" = position frames received per second by all sockets during the window; "server µs/req" = server CPU per received frame',
+  'latency = report sent (load generator clock) → frame received on a socket (same clock); the frame is matched to its report by its exact latitude (6th decimal = report sequence); it includes the report HTTP request, the server, the fan-out and the load generator\'s own event-loop delays',
+  'app: src/main.ts (SQLite on disk, live mode, no simulator); each report = courier token auth + rate limiter + zod + SQLite position write + active-order read + bus publish + fan-out to 5 sockets + access log line',
+  'raw ws: couriers publish over one ws each (no HTTP, no auth, no storage); the server re-encodes each as the app\'s position frame and sends it to the 5 subscribers',
+  'at a fixed offered rate both deliver the same msgs/s while they keep up, so the msgs/s ratio is ~1 until the app saturates; the server-CPU-per-message ratio is the capacity comparison',
+  ...details,
+];
+for (const row of rows) if (!clean(row)) notes.push(`${row.label}: ${row.result.non2xx} non-2xx reports / ${row.result.errors} errors (report errors + sockets closed) — its figures are not valid`);
+
+reportResults({ name: 'tracking', title: 'Tracking fan-out benchmark', settings, rows, ratios, targets, notes });
