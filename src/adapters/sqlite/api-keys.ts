@@ -1,7 +1,6 @@
 import type { ApiKeyRecord, Mode } from '../../domain/types.js';
 import type { ApiKeyRepository } from '../../ports/store.js';
 import type { SqliteDatabase } from './database.js';
-import { createReadCache } from './read-cache.js';
 
 interface KeyRow {
   id: string;
@@ -27,7 +26,6 @@ const toKey = (r: KeyRow): ApiKeyRecord => ({
 
 export function createSqliteApiKeyRepository(db: SqliteDatabase): ApiKeyRepository {
   const byHash = db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE hash = ?');
-  const cache = createReadCache<ApiKeyRecord>(db);
   const byMerchant = db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE merchant_id = ? ORDER BY created_at, id');
   const revokeActive = db.prepare(
     "UPDATE api_keys SET status = 'revoked', revoked_at = ? WHERE merchant_id = ? AND mode = ? AND status = 'active'",
@@ -44,20 +42,16 @@ export function createSqliteApiKeyRepository(db: SqliteDatabase): ApiKeyReposito
 
   return {
     async findByHash(hash) {
-      return cache.get(hash, () => {
-        const row = byHash.get(hash);
-        return row ? toKey(row) : null;
-      });
+      const row = byHash.get(hash);
+      return row ? toKey(row) : null;
     },
     async listByMerchant(merchantId) {
       return byMerchant.all(merchantId).map(toKey);
     },
     async replace(key, revokedAt) {
-      cache.clear();
       return replace.immediate(key, revokedAt);
     },
     async revoke({ merchantId, mode, revokedAt }) {
-      cache.clear();
       return revokeActive.run(revokedAt, merchantId, mode).changes;
     },
   };

@@ -2,7 +2,6 @@ import { AppError } from '../../domain/errors.js';
 import type { Merchant, MerchantSecretRecord } from '../../domain/types.js';
 import type { MerchantPatch, MerchantRepository, NewMerchantBundle } from '../../ports/store.js';
 import type { SqliteDatabase } from './database.js';
-import { createReadCache } from './read-cache.js';
 
 interface SecretRow {
   id: string;
@@ -74,20 +73,15 @@ export function createSqliteMerchantRepository(db: SqliteDatabase): MerchantRepo
     insertSecret.run(secret);
   });
 
-  const cache = createReadCache<Merchant>(db);
-
   return {
     async create(bundle) {
       create(bundle);
     },
     async findById(id) {
-      return cache.get(id, () => {
-        const row = selectById.get(id);
-        return row ? (JSON.parse(row.doc) as Merchant) : null;
-      });
+      const row = selectById.get(id);
+      return row ? (JSON.parse(row.doc) as Merchant) : null;
     },
     async update(id, patch, updatedAt) {
-      cache.clear();
       return update.immediate(id, patch, updatedAt);
     },
     async findByStorefrontDomain(domain) {
