@@ -1,9 +1,10 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { loadConfig, type Config } from './config.js';
 import { buildContainer, type Container, type ContainerOverrides } from './container.js';
 import { createMetrics } from './metrics.js';
 import { createRestApp } from '../rest/app.js';
+import { accessLog } from '../rest/middleware/access-log.js';
 import { createGraphQLServer } from '../schema/yoga.js';
 import { serveGraphQLHttp } from '../schema/http.js';
 import { attachGraphQLWebSocket } from '../realtime/graphql-ws.js';
@@ -34,8 +35,10 @@ export async function buildApp(options: { config?: Config; overrides?: Container
   const yoga = createGraphQLServer(container);
   const isGraphQL = (url: string | undefined) => url === '/graphql' || !!url?.startsWith('/graphql?');
 
+  // GraphQL requests get the same access log line and metrics as REST ones, without Express.
+  const logGraphQL = accessLog(container.logger, metrics) as unknown as (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
   const server = createServer((req, res) => {
-    if (isGraphQL(req.url)) return serveGraphQLHttp(yoga.handle, req, res);
+    if (isGraphQL(req.url)) return logGraphQL(req, res, () => serveGraphQLHttp(yoga.handle, req, res));
     rest(req, res);
   });
   server.keepAliveTimeout = 65_000;

@@ -27,10 +27,10 @@ export function accessLog(logger: Logger, metrics: Metrics): RequestHandler {
     res.once('finish', () => {
       const ms = performance.now() - started;
       const status = res.statusCode;
-      const route = req.route?.path ? `${req.baseUrl}${String(req.route.path)}` : 'unmatched';
+      const route = req.route?.path ? `${req.baseUrl}${String(req.route.path)}` : req.url?.startsWith('/graphql') ? '/graphql' : 'unmatched';
       metrics.httpDuration.observe({ method: req.method, route, status: String(status) }, ms / 1000);
       if (status === 429) metrics.rateLimited.inc();
-      const line = { reqId: id, method: req.method, url: req.originalUrl.split('?')[0], status, ms: Math.round(ms * 10) / 10 };
+      const line = { reqId: id, method: req.method, url: (req.originalUrl ?? req.url ?? '').split('?')[0], status, ms: Math.round(ms * 10) / 10 };
       // 503 is the documented degraded answer (store unreachable), not a fault of ours.
       if (status >= 500 && status !== 503) logger.error(line, 'request failed');
       else if (status === 503) logger.warn(line, 'request refused: service unavailable');

@@ -1,62 +1,19 @@
-import { randomBytes } from 'node:crypto';
-import ngeohash from 'ngeohash';
-import { monotonicFactory } from 'ulid';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { generateOrderNumber, generateTrackingNumber, GEOHASH_PRECISION } from '../../src/domain/orders/identifiers.js';
-import {
-  ORDER_STATUSES,
-  type Batch,
-  type Courier,
-  type LedgerEntry,
-  type Mode,
-  type Order,
-  type OrderEvent,
-  type OrderStatus,
-  type Stop,
-} from '../../src/domain/types.js';
-import type { IdempotencyRecord, NewOrderEvent, Store } from '../../src/ports/store.js';
-
-export interface OrderStoreContractOptions {
-  /** Case name → reason, for cases this backend cannot run. Every name must be a case of the suite. */
-  skip?: Readonly<Record<string, string>>;
-}
+import { afterEach, beforeEach, describe, expect } from 'vitest';
+import { ORDER_STATUSES, type Mode, type Order } from '../../src/domain/types.js';
+import type { Store } from '../../src/ports/store.js';
+import { contractCases, type ContractOptions } from './cases.js';
+import { at, batch, courier, creation, DAY, hashHex, idempotency, ledgerEntry, nextId, order, storeMerchant, transition } from './fixtures.js';
 
 /**
  * The order-side behaviour every Store adapter must show (orders, events, idempotency keys,
  * batches, ledger, courier jobs); makeStore returns a fresh, empty store per case.
  */
-export function describeOrderStoreContract(name: string, makeStore: () => Promise<Store>, options: OrderStoreContractOptions = {}): void {
-  const skip = options.skip ?? {};
-  const caseNames = new Set<string>();
+export function describeOrderStoreContract(name: string, makeStore: () => Promise<Store>, options: ContractOptions = {}): void {
+  const { test, checkSkips } = contractCases('order store contract', options);
   let store: Store;
 
-  const test = (caseName: string, fn: () => Promise<void>) => {
-    if (caseNames.has(caseName)) throw new Error(`order store contract: duplicate case: ${caseName}`);
-    caseNames.add(caseName);
-    if (skip[caseName] !== undefined) it.skip(caseName, fn);
-    else it(caseName, fn);
-  };
-
   /** A merchant row (orders and batches reference it) and its id. */
-  const newMerchant = async (): Promise<string> => {
-    const id = nextId('m');
-    await store.merchants.create({
-      merchant: {
-        id,
-        name: 'Farmacia Central',
-        status: 'active',
-        address: 'Av. Providencia 1234, Providencia',
-        integrations: { plugin: 'approved', storefront: 'approved', erp: 'pending_approval' },
-        settings: { prepTimeMins: 10, storefrontDomain: null, integrationPlatform: null, webhookPayloadShape: 'event', webhookCourierLocation: false, sandboxSpeed: null },
-        rateLimitPerMin: null,
-        createdAt: at(0),
-        updatedAt: at(0),
-      },
-      keys: [],
-      secret: { id: nextId('sec'), merchantId: id, ciphertext: randomBytes(24).toString('base64'), createdAt: at(0), expiresAt: null },
-    });
-    return id;
-  };
+  const newMerchant = () => storeMerchant(store);
 
   /** Creates the order (first event, charge when live, no idempotency key) and returns it. */
   const created = async (o: Order): Promise<Order> => {
@@ -702,165 +659,7 @@ export function describeOrderStoreContract(name: string, makeStore: () => Promis
       expect(await store.couriers.findById(c.id)).toStrictEqual(winners[0]);
     });
 
-    // Last in the suite body, once every case is registered: a misspelt skip must not pass silently.
-    const unknown = Object.keys(skip).filter((caseName) => !caseNames.has(caseName));
-    if (unknown.length > 0) throw new Error(`order store contract skip list names unknown cases: ${unknown.join('; ')}`);
+    // Last in the suite body, once every case is registered.
+    checkSkips();
   });
-}
-
-// ---- fixtures: complete, realistic records with unique ids and numbers per call ----
-
-/*
- * Times are ISO-8601 strings from a fixed epoch in the future: a real MongoDB's TTL monitor
- * removes idempotency keys whose expiry is in the past, which would race these cases.
- */
-const EPOCH = Date.UTC(2099, 0, 1, 12, 0, 0);
-export const at = (seconds: number) => new Date(EPOCH + seconds * 1000).toISOString();
-const DAY = 24 * 60 * 60;
-
-let seq = 0;
-const nextId = (prefix: string) => `${prefix}_${String(++seq).padStart(6, '0')}_${randomBytes(3).toString('hex')}`;
-const hashHex = () => randomBytes(32).toString('hex');
-const ulid = monotonicFactory();
-
-/** A stop at the centre of a geohash cell (the geohash stored is the given one). */
-function stop(geohash: string, fields: Pick<Stop, 'address' | 'number' | 'instructions' | 'label'>): Stop {
-  const { latitude, longitude } = ngeohash.decode(geohash);
-  return { lat: Number(latitude.toFixed(6)), lng: Number(longitude.toFixed(6)), geohash, ...fields };
-}
-
-type OrderOverrides = Partial<Order> & { pickupGeohash?: string };
-
-/** A complete order as the domain stores it; booking ids follow creation time (ULID). */
-function order(overrides: OrderOverrides & { merchantId: string }): Order {
-  const { pickupGeohash, ...fields } = overrides;
-  const createdAt = fields.createdAt ?? at(0);
-  const pickup = stop(pickupGeohash ?? '66jcc4fm8', {
-    address: 'Av. Providencia 1234, Providencia',
-    number: '1234',
-    instructions: 'Retirar en mesón de despacho',
-    label: 'Providencia',
-  });
-  const dropoff = stop(ngeohash.encode(-33.4569, -70.5977, GEOHASH_PRECISION), {
-    address: 'Irarrázaval 3400, Ñuñoa',
-    number: '3400',
-    instructions: 'Depto 502, timbre 502',
-    label: 'Ñuñoa',
-  });
-  return {
-    id: `bk_${ulid(Date.parse(createdAt))}`,
-    mode: 'live',
-    orderNumber: generateOrderNumber(),
-    trackingNumber: generateTrackingNumber(),
-    referenceId: null,
-    ecommerceOrderId: null,
-    status: 'new',
-    pickup,
-    dropoff,
-    customer: { name: 'Camila Rojas', phone: '+56912345678', rut: '12345678-5', userId: null, isRegisteredUser: false },
-    paymentMode: 'prepaid',
-    items: [
-      { name: 'Paracetamol 500 mg x 16', quantity: 2, weight_kg: 0.1 },
-      { name: 'Alcohol gel 1 L', quantity: 1, weight_kg: 1.05, sku: 'AG-1000' },
-    ],
-    notes: 'Llamar al llegar',
-    weightKg: 1.25,
-    vehicleType: 'motorcycle',
-    price: 3490,
-    currency: 'CLP',
-    prepTimeMins: 10,
-    estimatedPickupAt: new Date(Date.parse(createdAt) + 10 * 60_000).toISOString(),
-    estimatedDeliveryAt: new Date(Date.parse(createdAt) + 32 * 60_000).toISOString(),
-    courierId: null,
-    batchId: null,
-    proof: null,
-    cancellation: null,
-    sequence: 1,
-    createdAt,
-    updatedAt: createdAt,
-    ...fields,
-  };
-}
-
-/** What the domain hands to orders.create: the order, its first event and, for live orders, the charge. */
-function creation(o: Order): { order: Order; event: OrderEvent; ledger: LedgerEntry | null; idempotency: IdempotencyRecord | null } {
-  return {
-    order: o,
-    event: { ...transition(o, null, o.status, o.createdAt, { kind: 'merchant', id: o.merchantId }), sequence: 1 },
-    ledger: o.mode === 'live' ? ledgerEntry(o, 'charge', o.createdAt, true) : null,
-    idempotency: null,
-  };
-}
-
-function transition(
-  o: Order,
-  from: OrderStatus | null,
-  to: OrderStatus,
-  when: string,
-  actor: OrderEvent['actor'],
-  reason: string | null = null,
-  location: OrderEvent['location'] = null,
-): NewOrderEvent {
-  return { id: `ev_${ulid(Date.parse(when))}`, orderId: o.id, merchantId: o.merchantId, mode: o.mode, from, to, actor, location, reason, at: when };
-}
-
-/** The creation charge has an id derived from the order, so a case can rebuild it. */
-function ledgerEntry(o: Order, kind: LedgerEntry['kind'], when: string, derived = false): LedgerEntry {
-  return {
-    id: derived ? `led_${o.id}_charge` : nextId('led'),
-    merchantId: o.merchantId,
-    mode: o.mode,
-    orderId: o.id,
-    kind,
-    amount: kind === 'charge' ? o.price : -o.price,
-    at: when,
-  };
-}
-
-function idempotency(merchantId: string, mode: Mode, key: string, orderId: string, createdAt: string): IdempotencyRecord {
-  return {
-    merchantId,
-    mode,
-    key,
-    requestHash: hashHex(),
-    orderId,
-    createdAt,
-    expiresAt: new Date(Date.parse(createdAt) + DAY * 1000).toISOString(),
-  };
-}
-
-function batch(overrides: Partial<Batch> & { merchantId: string }): Batch {
-  const createdAt = overrides.createdAt ?? at(0);
-  return {
-    id: `bt_${ulid(Date.parse(createdAt))}`,
-    mode: 'live',
-    geohashZone: '66jc',
-    vehicleType: 'car',
-    orderIds: [`bk_${ulid(Date.parse(createdAt))}`, `bk_${ulid(Date.parse(createdAt))}`, `bk_${ulid(Date.parse(createdAt))}`],
-    totalWeightKg: 7.5,
-    courierId: null,
-    status: 'pending',
-    createdAt,
-    updatedAt: createdAt,
-    ...overrides,
-  };
-}
-
-function courier(overrides: Partial<Courier> = {}): Courier {
-  return {
-    id: nextId('c'),
-    mode: 'live',
-    name: 'Pedro Soto',
-    phone: '+56987654321',
-    vehicle: 'motorcycle',
-    plate: 'AB1234',
-    tokenHash: hashHex(),
-    status: 'off_duty',
-    job: null,
-    location: { lat: -33.4372, lng: -70.6506 },
-    locationAt: at(0),
-    createdAt: at(0),
-    updatedAt: at(0),
-    ...overrides,
-  };
 }

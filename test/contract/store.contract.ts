@@ -1,33 +1,17 @@
-import { randomBytes } from 'node:crypto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect } from 'vitest';
 import { isAppError } from '../../src/domain/errors.js';
-import type { ApiKeyRecord, Courier, Merchant, MerchantSecretRecord, Mode, RegisteredUser } from '../../src/domain/types.js';
-import type { NewMerchantBundle, Store, TelemetryRepository } from '../../src/ports/store.js';
-
-export interface StoreContractOptions {
-  /** Case name → reason, for cases this backend cannot run. Every name must be a case of the suite. */
-  skip?: Readonly<Record<string, string>>;
-}
+import type { Merchant, RegisteredUser } from '../../src/domain/types.js';
+import type { Store, TelemetryRepository } from '../../src/ports/store.js';
+import { contractCases, type ContractOptions } from './cases.js';
+import { at, courier, keyFor, merchantBundle, nextId, secretFor, storeMerchant } from './fixtures.js';
 
 /** The behaviour every Store adapter must show; makeStore returns a fresh, empty store per case. */
-export function describeStoreContract(name: string, makeStore: () => Promise<Store>, options: StoreContractOptions = {}): void {
-  const skip = options.skip ?? {};
-  const caseNames = new Set<string>();
+export function describeStoreContract(name: string, makeStore: () => Promise<Store>, options: ContractOptions = {}): void {
+  const { test, checkSkips } = contractCases('store contract', options);
   let store: Store;
 
-  const test = (caseName: string, fn: () => Promise<void>) => {
-    if (caseNames.has(caseName)) throw new Error(`duplicate store contract case: ${caseName}`);
-    caseNames.add(caseName);
-    if (skip[caseName] !== undefined) it.skip(caseName, fn);
-    else it(caseName, fn);
-  };
-
   /** Telemetry rows belong to a stored merchant. */
-  const storedMerchantId = async () => {
-    const b = merchantBundle();
-    await store.merchants.create(b);
-    return b.merchant.id;
-  };
+  const storedMerchantId = () => storeMerchant(store);
 
   describe(`Store contract: ${name}`, () => {
     beforeEach(async () => {
@@ -502,47 +486,9 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
       expect(await store.telemetry.listByMerchant(m)).toMatchObject([{ callCount: 10, firstSeenAt: at(100), lastSeenAt: at(109) }]);
     });
 
-    // Last in the suite body, once every case is registered: a misspelt skip must not pass silently.
-    const unknown = Object.keys(skip).filter((caseName) => !caseNames.has(caseName));
-    if (unknown.length > 0) throw new Error(`store contract skip list names unknown cases: ${unknown.join('; ')}`);
+    // Last in the suite body, once every case is registered.
+    checkSkips();
   });
-}
-
-// Fixtures: unique ids and hashes per call; times are fixed ISO-8601 strings.
-
-let seq = 0;
-const nextId = (prefix: string) => `${prefix}_${String(++seq).padStart(6, '0')}_${randomBytes(3).toString('hex')}`;
-const hash = () => randomBytes(32).toString('hex');
-
-/** Seconds after a fixed epoch, as the ISO-8601 string the domain stores. */
-export const at = (seconds: number) => new Date(Date.UTC(2025, 0, 1) + seconds * 1000).toISOString();
-
-function keyFor(merchantId: string, mode: Mode, createdAt: string): ApiKeyRecord {
-  return { id: nextId('key'), merchantId, mode, hash: hash(), prefix: `ak_${mode}_Ab12`, status: 'active', createdAt, revokedAt: null };
-}
-
-function secretFor(merchantId: string, createdAt: string): MerchantSecretRecord {
-  return { id: nextId('sec'), merchantId, ciphertext: randomBytes(24).toString('base64'), createdAt, expiresAt: null };
-}
-
-function merchantBundle(overrides: Partial<Merchant> = {}): NewMerchantBundle {
-  const merchant: Merchant = {
-    id: nextId('m'),
-    name: 'Farmacia Central',
-    status: 'active',
-    address: 'Av. Providencia 1234, Providencia',
-    integrations: { plugin: 'pending_approval', storefront: 'approved', erp: 'rejected' },
-    settings: { prepTimeMins: 5, storefrontDomain: null, integrationPlatform: null, webhookPayloadShape: 'event', webhookCourierLocation: false, sandboxSpeed: null },
-    rateLimitPerMin: null,
-    createdAt: at(0),
-    updatedAt: at(0),
-    ...overrides,
-  };
-  return {
-    merchant,
-    keys: [keyFor(merchant.id, 'live', at(1)), keyFor(merchant.id, 'test', at(2))],
-    secret: secretFor(merchant.id, at(0)),
-  };
 }
 
 type TelemetryCall = Parameters<TelemetryRepository['record']>[0];
@@ -563,23 +509,4 @@ function call(merchantId: string, overrides: Partial<TelemetryCall> = {}): Telem
 
 function user(rut: string, fields: Partial<Pick<RegisteredUser, 'name' | 'phone'>> = {}): RegisteredUser {
   return { id: nextId('usr'), rut, name: fields.name ?? null, phone: fields.phone ?? null, createdAt: at(3) };
-}
-
-function courier(overrides: Partial<Courier> = {}): Courier {
-  return {
-    id: nextId('c'),
-    mode: 'live',
-    name: 'Pedro Soto',
-    phone: '+56987654321',
-    vehicle: 'motorcycle',
-    plate: 'AB1234',
-    tokenHash: hash(),
-    status: 'off_duty',
-    job: null,
-    location: null,
-    locationAt: null,
-    createdAt: at(4),
-    updatedAt: at(4),
-    ...overrides,
-  };
 }
