@@ -78,7 +78,7 @@ if (wanted('rest') || wanted('graphql')) {
         /"__typename":"QueryQuoteSuccess".*"price":\d+/.test(body),
       );
     }
-    logNote = `app logged ${(app.logBytes() / 2 ** 20).toFixed(1)} MiB at LOG_LEVEL=info to a file in its DATA_DIR (one pino-http line per request)`;
+    logNote = `app logged ${(app.logBytes() / 2 ** 20).toFixed(1)} MiB at LOG_LEVEL=info to a file in its DATA_DIR (one access-log line per request)`;
   } finally {
     await app.stop();
   }

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect } from 'vitest';
-import { ORDER_STATUSES, type Mode, type Order } from '../../src/domain/types.js';
+import { ORDER_STATUSES, type Mode, type Order, type OrderStatus } from '../../src/domain/types.js';
 import type { Store } from '../../src/ports/store.js';
 import { contractCases, type ContractOptions } from './cases.js';
 import { at, batch, courier, creation, DAY, hashHex, idempotency, ledgerEntry, nextId, order, storeMerchant, transition } from './fixtures.js';

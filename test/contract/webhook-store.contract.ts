@@ -1,53 +1,21 @@
 import { randomBytes } from 'node:crypto';
-import ngeohash from 'ngeohash';
-import { monotonicFactory } from 'ulid';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { generateOrderNumber, generateTrackingNumber } from '../../src/domain/orders/identifiers.js';
-import type { Batch, Mode, Order, OrderEvent, WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../../src/domain/types.js';
-import type { IdempotencyRecord, NewOrderEvent, Store } from '../../src/ports/store.js';
-
-export interface WebhookStoreContractOptions {
-  /** Case name → reason, for cases this backend cannot run. Every name must be a case of the suite. */
-  skip?: Readonly<Record<string, string>>;
-}
+import { afterEach, beforeEach, describe, expect } from 'vitest';
+import type { Mode, Order, OrderEvent, WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../../src/domain/types.js';
+import type { Store } from '../../src/ports/store.js';
+import { contractCases, type ContractOptions } from './cases.js';
+import { at, batch, creation, idempotency, nextId, order, storeMerchant, transition, ulid } from './fixtures.js';
 
 /**
  * The webhook side of every Store adapter: endpoints, deliveries with their leases and attempts,
  * redelivery, and the transactional outbox written by orders.create, orders.apply and
  * batches.insert. makeStore returns a fresh, empty store per case.
  */
-export function describeWebhookStoreContract(name: string, makeStore: () => Promise<Store>, options: WebhookStoreContractOptions = {}): void {
-  const skip = options.skip ?? {};
-  const caseNames = new Set<string>();
+export function describeWebhookStoreContract(name: string, makeStore: () => Promise<Store>, options: ContractOptions = {}): void {
+  const { test, checkSkips } = contractCases('webhook store contract', options);
   let store: Store;
 
-  const test = (caseName: string, fn: () => Promise<void>) => {
-    if (caseNames.has(caseName)) throw new Error(`webhook store contract: duplicate case: ${caseName}`);
-    caseNames.add(caseName);
-    if (skip[caseName] !== undefined) it.skip(caseName, fn);
-    else it(caseName, fn);
-  };
-
   /** A stored merchant (endpoints and orders reference it) and its id. */
-  const newMerchant = async (): Promise<string> => {
-    const id = nextId('m');
-    await store.merchants.create({
-      merchant: {
-        id,
-        name: 'Farmacia Central',
-        status: 'active',
-        address: 'Av. Providencia 1234, Providencia',
-        integrations: { plugin: 'approved', storefront: 'approved', erp: 'pending_approval' },
-        settings: { prepTimeMins: 10, storefrontDomain: null, integrationPlatform: null, webhookPayloadShape: 'event', webhookCourierLocation: false, sandboxSpeed: null },
-        rateLimitPerMin: null,
-        createdAt: at(0),
-        updatedAt: at(0),
-      },
-      keys: [],
-      secret: { id: nextId('sec'), merchantId: id, ciphertext: randomBytes(24).toString('base64'), createdAt: at(0), expiresAt: null },
-    });
-    return id;
-  };
+  const newMerchant = () => storeMerchant(store);
 
   const storedEndpoint = async (overrides: Partial<WebhookEndpoint> & { merchantId: string }): Promise<WebhookEndpoint> => {
     const e = endpoint(overrides);
@@ -362,7 +330,7 @@ export function describeWebhookStoreContract(name: string, makeStore: () => Prom
     test('orders.create refused by its idempotency key writes no delivery', async () => {
       const m = await newMerchant();
       const first = order({ merchantId: m });
-      const key = idempotency(m, first.id);
+      const key = idempotency(m, 'live', `order-${first.id}`, first.id, at(0));
       const firstOutbox = [delivery({ merchantId: m, orderId: first.id, sequence: 1 })];
       expect(await store.orders.create({ ...creation(first), idempotency: key, outbox: firstOutbox })).toStrictEqual({ created: true });
       const retry = order({ merchantId: m });
@@ -461,27 +429,18 @@ export function describeWebhookStoreContract(name: string, makeStore: () => Prom
       expect(await all(m)).toStrictEqual(outbox);
     });
 
-    // Last in the suite body, once every case is registered: a misspelt skip must not pass silently.
-    const unknown = Object.keys(skip).filter((caseName) => !caseNames.has(caseName));
-    if (unknown.length > 0) throw new Error(`webhook store contract skip list names unknown cases: ${unknown.join('; ')}`);
+    // Last in the suite body, once every case is registered.
+    checkSkips();
   });
 
-  /** Creates the order with its first event (no ledger entry, no idempotency key, no outbox). */
+  /** Creates the order with its first event and charge (no idempotency key, no outbox). */
   async function created(o: Order): Promise<Order> {
     expect(await store.orders.create(creation(o))).toStrictEqual({ created: true });
     return o;
   }
 }
 
-// ---- fixtures: complete, realistic records with unique, time-ordered ids ----
-
-/* Times from a fixed epoch in the future (a real MongoDB's TTL monitor removes expired idempotency keys). */
-const EPOCH = Date.UTC(2099, 0, 1, 12, 0, 0);
-const at = (seconds: number) => new Date(EPOCH + seconds * 1000).toISOString();
-
-let seq = 0;
-const nextId = (prefix: string) => `${prefix}_${String(++seq).padStart(6, '0')}_${randomBytes(3).toString('hex')}`;
-const ulid = monotonicFactory();
+// ---- webhook fixtures (the shared ones are in fixtures.ts): unique, time-ordered ids ----
 
 function endpoint(overrides: Partial<WebhookEndpoint> & { merchantId: string }): WebhookEndpoint {
   const createdAt = overrides.createdAt ?? at(0);
@@ -528,70 +487,4 @@ function delivery(overrides: Partial<WebhookDelivery> & { merchantId: string }):
 
 function attempt(d: WebhookDelivery, n: number, when: string, statusCode: number | null, error: string | null = null): WebhookAttempt {
   return { id: `att_${ulid(Date.parse(when))}`, deliveryId: d.id, attempt: n, at: when, statusCode, latencyMs: 40 + n, error };
-}
-
-function order(overrides: Partial<Order> & { merchantId: string }): Order {
-  const createdAt = overrides.createdAt ?? at(0);
-  const stop = (lat: number, lng: number, address: string, label: string) => ({
-    lat, lng, geohash: ngeohash.encode(lat, lng, 9), address, number: null, instructions: null, label,
-  });
-  return {
-    id: `bk_${ulid(Date.parse(createdAt))}`,
-    mode: 'live',
-    orderNumber: generateOrderNumber(),
-    trackingNumber: generateTrackingNumber(),
-    referenceId: null,
-    ecommerceOrderId: null,
-    status: 'new',
-    pickup: stop(-33.4263, -70.6196, 'Av. Providencia 1234, Providencia', 'Providencia'),
-    dropoff: stop(-33.4569, -70.5977, 'Irarrázaval 3400, Ñuñoa', 'Ñuñoa'),
-    customer: { name: 'Camila Rojas', phone: '+56912345678', rut: '12345678-5', userId: null, isRegisteredUser: false },
-    paymentMode: 'prepaid',
-    items: [{ name: 'Paracetamol 500 mg x 16', quantity: 2, weight_kg: 0.1 }],
-    notes: null,
-    weightKg: 0.2,
-    vehicleType: 'motorcycle',
-    price: 3490,
-    currency: 'CLP',
-    prepTimeMins: 10,
-    estimatedPickupAt: new Date(Date.parse(createdAt) + 10 * 60_000).toISOString(),
-    estimatedDeliveryAt: new Date(Date.parse(createdAt) + 32 * 60_000).toISOString(),
-    courierId: null,
-    batchId: null,
-    proof: null,
-    cancellation: null,
-    sequence: 1,
-    createdAt,
-    updatedAt: createdAt,
-    ...overrides,
-  };
-}
-
-function transition(o: Order, from: OrderEvent['from'], to: OrderEvent['to'], when: string): NewOrderEvent {
-  return { id: `ev_${ulid(Date.parse(when))}`, orderId: o.id, merchantId: o.merchantId, mode: o.mode, from, to, actor: { kind: 'merchant', id: o.merchantId }, location: null, reason: null, at: when };
-}
-
-function creation(o: Order) {
-  return { order: o, event: { ...transition(o, null, o.status, o.createdAt), sequence: 1 }, ledger: null, idempotency: null };
-}
-
-function idempotency(merchantId: string, orderId: string): IdempotencyRecord {
-  return { merchantId, mode: 'live', key: `order-${orderId}`, requestHash: randomBytes(32).toString('hex'), orderId, createdAt: at(0), expiresAt: at(86_400) };
-}
-
-function batch(overrides: Partial<Batch> & { merchantId: string }): Batch {
-  const createdAt = overrides.createdAt ?? at(0);
-  return {
-    id: `bt_${ulid(Date.parse(createdAt))}`,
-    mode: 'live',
-    geohashZone: '66jc',
-    vehicleType: 'car',
-    orderIds: [`bk_${ulid(Date.parse(createdAt))}`, `bk_${ulid(Date.parse(createdAt))}`],
-    totalWeightKg: 4.5,
-    courierId: null,
-    status: 'pending',
-    createdAt,
-    updatedAt: createdAt,
-    ...overrides,
-  };
 }

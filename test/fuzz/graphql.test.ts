@@ -29,6 +29,7 @@ import {
   expectGraphQLAnswer,
   expectMemoryBounded,
   fcParams,
+  fuzzResponse,
   hostileString,
   hostileValue,
   memorySnapshot,
@@ -140,13 +141,7 @@ async function readAnswer(res: Response, controller: AbortController): Promise<F
   } else {
     text = await res.text();
   }
-  let json: unknown;
-  try {
-    json = text ? JSON.parse(text) : undefined;
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, headers: res.headers, text, json };
+  return fuzzResponse(res, text);
 }
 
 describe('fuzz: GraphQL documents, variables and transport', () => {

@@ -97,8 +97,10 @@ describe('fuzz: raw request text, headers, paths and methods', () => {
     await app?.t.stop();
   });
 
+  const takesBody = (op: Operation) => op.method !== 'GET' && op.method !== 'DELETE';
+  const exampleBody = (op: Operation) => JSON.stringify(op.body?.example ?? {});
   const anyOp = () => fc.constantFrom(...ops);
-  const bodyOp = () => fc.constantFrom(...ops.filter((op) => op.method !== 'GET' && op.method !== 'DELETE'));
+  const bodyOp = () => fc.constantFrom(...ops.filter(takesBody));
 
   /** One property over any operation: build the request from the operation, send it, check it. */
   async function fuzz<T>(share: number, opArb: fc.Arbitrary<Operation>, build: (op: Operation) => fc.Arbitrary<T>, toRequest: (op: Operation, v: T) => Parameters<FuzzApp['send']>[0]) {
@@ -111,22 +113,22 @@ describe('fuzz: raw request text, headers, paths and methods', () => {
     );
   }
 
-  it('malformed JSON text and non-UTF-8 bytes → 400/415 in the error shape', async () => {
+  /** Bodies sent as application/json to the operations that take one, with real path values and a credential. */
+  async function fuzzJsonBodies(share: number, bodies: (op: Operation) => fc.Arbitrary<string | Uint8Array<ArrayBuffer>>) {
     await fuzz(
-      0.08,
+      share,
       bodyOp(),
-      (op) => fc.record({ body: fc.oneof(malformedJson(op.body?.example ?? {}), junkBytes), values: pathValues(app, op), credential: credentialFor(app, op) }),
+      (op) => fc.record({ body: bodies(op), values: pathValues(app, op), credential: credentialFor(app, op) }),
       (op, v) => ({ method: op.method, path: urlOf(app, op, v.values), headers: { ...v.credential, 'content-type': 'application/json' }, body: v.body }),
     );
+  }
+
+  it('malformed JSON text and non-UTF-8 bytes → 400/415 in the error shape', async () => {
+    await fuzzJsonBodies(0.08, (op) => fc.oneof(malformedJson(op.body?.example ?? {}), junkBytes));
   }, timeoutFor(FUZZ_RUNS * 0.08));
 
   it('deep nesting (up to 50,000 levels) and huge strings → 4xx, never a crash', async () => {
-    await fuzz(
-      0.03,
-      bodyOp(),
-      (op) => fc.record({ body: fc.oneof(deepJson, hugeJson), values: pathValues(app, op), credential: credentialFor(app, op) }),
-      (op, v) => ({ method: op.method, path: urlOf(app, op, v.values), headers: { ...v.credential, 'content-type': 'application/json' }, body: v.body }),
-    );
+    await fuzzJsonBodies(0.03, () => fc.oneof(deepJson, hugeJson));
   }, timeoutFor(FUZZ_RUNS * 0.03));
 
   it('Content-Type and Content-Encoding variants (corrupt compressed bodies included)', async () => {
@@ -137,7 +139,7 @@ describe('fuzz: raw request text, headers, paths and methods', () => {
         fc.record({
           type: fc.option(fc.constantFrom(...CONTENT_TYPES), { nil: undefined }),
           encoding: fc.option(fc.constantFrom(...ENCODINGS), { nil: undefined }),
-          body: fc.oneof(fc.constant(JSON.stringify(op.body?.example ?? {})), junkBytes),
+          body: fc.oneof(fc.constant(exampleBody(op)), junkBytes),
           values: pathValues(app, op),
           credential: credentialFor(app, op),
         }),
@@ -163,11 +165,11 @@ describe('fuzz: raw request text, headers, paths and methods', () => {
       (op, v) => {
         const valid = op.auth === 'courier' ? app.courier.token : app.merchant.testKey;
         const headers: Record<string, string> = { ...(v.keepValidKey && { authorization: `Bearer ${valid}` }), ...v.headers };
-        const hasBody = op.method !== 'GET' && op.method !== 'DELETE';
+        const hasBody = takesBody(op);
         if (hasBody) headers['content-type'] = 'application/json';
         // `expect` other than 100-continue is refused by node itself with a bare 417.
         delete headers.expect;
-        return { method: op.method, path: urlOf(app, op, v.values), headers, ...(hasBody && { body: JSON.stringify(op.body?.example ?? {}) }) };
+        return { method: op.method, path: urlOf(app, op, v.values), headers, ...(hasBody && { body: exampleBody(op) }) };
       },
     );
   }, timeoutFor(FUZZ_RUNS * 0.1));
@@ -191,12 +193,12 @@ describe('fuzz: raw request text, headers, paths and methods', () => {
           credential: credentialFor(app, op),
         }),
       (op, v) => {
-        const hasBody = op.method !== 'GET' && op.method !== 'DELETE';
+        const hasBody = takesBody(op);
         return {
           method: op.method,
           path: urlOf(app, op, v.segments as Record<string, string>) + v.suffix + v.query,
           headers: { ...v.credential, ...(hasBody && { 'content-type': 'application/json' }) },
-          ...(hasBody && { body: JSON.stringify(op.body?.example ?? {}) }),
+          ...(hasBody && { body: exampleBody(op) }),
         };
       },
     );

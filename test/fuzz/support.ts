@@ -127,14 +127,7 @@ export async function startFuzzApp(): Promise<FuzzApp> {
       ...(request.body !== undefined && { body: request.body }),
       signal: AbortSignal.timeout(15_000),
     });
-    const text = await res.text();
-    let json: unknown;
-    try {
-      json = text ? JSON.parse(text) : undefined;
-    } catch {
-      json = undefined;
-    }
-    return { status: res.status, headers: res.headers, text, json };
+    return fuzzResponse(res, await res.text());
   };
 
   return {
@@ -155,6 +148,17 @@ export async function startFuzzApp(): Promise<FuzzApp> {
     count: () => count,
     send,
   };
+}
+
+/** A response as the checks read it: its text, and the JSON in it when it is JSON. */
+export function fuzzResponse(res: Response, text: string): FuzzResponse {
+  let json: unknown;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, headers: res.headers, text, json };
 }
 
 async function fetchJson(base: string, method: string, path: string, key: string, body?: unknown) {

@@ -3,9 +3,10 @@
  * the admin service and driven through their own REST API, and request bodies of both forms.
  */
 import { expect } from 'vitest';
-import { z } from 'zod';
 import type { LatLng, Mode, VehicleType } from '../../src/domain/types.js';
 import { api, startTestApp, type TestApp } from '../helpers/app.js';
+
+export { expectWireShape } from '../helpers/openapi.js';
 
 /** Gazetteer points (comuna centroids) and exact coordinates used across the suites. */
 export const PLACES = {
@@ -147,27 +148,6 @@ export function expectError(res: Http, status: number, code: string): Http {
   expect({ status: res.status, code: res.body?.error?.code }).toEqual({ status, code });
   expect(res.body.success).toBe(false);
   return res;
-}
-
-/** Keys present in a response that its documented wire schema does not describe. */
-function undocumentedKeys(schema: z.ZodType, value: unknown, at = '$'): string[] {
-  let s: z.ZodType = schema;
-  while (s instanceof z.ZodOptional || s instanceof z.ZodNullable) s = s.unwrap() as z.ZodType;
-  if (s instanceof z.ZodObject && value && typeof value === 'object') {
-    const shape = s.shape as Record<string, z.ZodType>;
-    return Object.entries(value).flatMap(([k, v]) => (shape[k] ? undocumentedKeys(shape[k], v, `${at}.${k}`) : [`${at}.${k}`]));
-  }
-  if (s instanceof z.ZodArray && Array.isArray(value)) {
-    return value.flatMap((v, i) => undocumentedKeys(s.element as z.ZodType, v, `${at}[${i}]`));
-  }
-  return [];
-}
-
-/** The body is exactly what the OpenAPI document says (no missing, wrong or undocumented field). */
-export function expectWireShape(schema: z.ZodType, body: unknown): void {
-  const parsed = schema.safeParse(body);
-  expect(parsed.success ? [] : parsed.error.issues).toEqual([]);
-  expect(undocumentedKeys(schema, body)).toEqual([]);
 }
 
 /** Statuses of the history, in sequence order, after checking the sequence runs 1..n. */

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { createRestApp } from '../../rest/app.js';
 import { errorResponseSchema, registry, toOpenApiPath } from '../../rest/openapi/registry.js';
 import { buildOpenApiDocument } from '../../rest/openapi/document.js';
@@ -16,59 +16,9 @@ import { carrierServiceRequestSchema } from '../../src/domain/integrations/store
 import { quoteRequestSchema } from '../../src/domain/quotes.js';
 import { createMetrics } from '../../src/metrics.js';
 import { api, startTestApp, type MerchantCredentials, type TestApp } from '../helpers/app.js';
+import { documentedOperations, expectWireShape, expressRoutes } from '../helpers/openapi.js';
 
 const CHROMIUM = '/usr/bin/chromium';
-const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
-
-interface RouterLayer {
-  route?: { path: unknown; methods: Record<string, boolean> };
-  handle: { stack?: RouterLayer[] };
-  rawPath?: unknown;
-}
-
-/** Every `METHOD /path` the Express app routes, found by walking its router stack. */
-function expressRoutes(stack: RouterLayer[], prefix = ''): string[] {
-  return stack.flatMap((layer) => {
-    if (layer.route) {
-      if (typeof layer.route.path !== 'string') throw new Error(`route path ${String(layer.route.path)} is not a string`);
-      const path = prefix + layer.route.path;
-      return Object.keys(layer.route.methods)
-        .filter((m) => m !== '_all')
-        .map((m) => `${m.toUpperCase()} ${path}`);
-    }
-    if (layer.handle.stack) {
-      const mount = typeof layer.rawPath === 'string' && layer.rawPath !== '/' ? layer.rawPath : '';
-      return expressRoutes(layer.handle.stack, prefix + mount);
-    }
-    return [];
-  });
-}
-
-function documentedOperations(doc: ReturnType<typeof buildOpenApiDocument>): string[] {
-  return Object.entries(doc.paths ?? {}).flatMap(([path, item]) =>
-    HTTP_METHODS.filter((m) => item[m]).map((m) => `${m.toUpperCase()} ${path}`),
-  );
-}
-
-/** Keys present in a response that its wire schema does not describe (zod strips them silently). */
-function undocumentedKeys(schema: z.ZodType, value: unknown, at = '$'): string[] {
-  let s: z.ZodType = schema;
-  while (s instanceof z.ZodOptional || s instanceof z.ZodNullable) s = s.unwrap() as z.ZodType;
-  if (s instanceof z.ZodObject && value && typeof value === 'object') {
-    const shape = s.shape as Record<string, z.ZodType>;
-    return Object.entries(value).flatMap(([k, v]) => (shape[k] ? undocumentedKeys(shape[k], v, `${at}.${k}`) : [`${at}.${k}`]));
-  }
-  if (s instanceof z.ZodArray && Array.isArray(value)) {
-    return value.flatMap((v, i) => undocumentedKeys(s.element as z.ZodType, v, `${at}[${i}]`));
-  }
-  return [];
-}
-
-function expectWireShape(schema: z.ZodType, body: unknown): void {
-  const parsed = schema.safeParse(body);
-  expect(parsed.success ? [] : parsed.error.issues).toEqual([]);
-  expect(undocumentedKeys(schema, body)).toEqual([]);
-}
 
 describe('OpenAPI document and reference page', () => {
   let t: TestApp;
@@ -116,14 +66,14 @@ describe('OpenAPI document and reference page', () => {
 
   it('documents every route the Express app serves under /api/v1, and nothing else', () => {
     const app = createRestApp(t.app.container, createMetrics());
-    const routes = expressRoutes((app.router as unknown as { stack: RouterLayer[] }).stack)
+    const routes = expressRoutes(app)
       .filter((r) => r.split(' ')[1]!.startsWith('/api/v1/'))
       .map((r) => {
         const [method, path] = r.split(' ') as [string, string];
         return `${method} ${toOpenApiPath(path.slice('/api/v1'.length))}`;
       });
     expect(routes).toContain('GET /merchants/me');
-    const documented = documentedOperations(doc as ReturnType<typeof buildOpenApiDocument>);
+    const documented = documentedOperations(doc.paths);
     expect(routes.filter((r) => !documented.includes(r)), 'routes missing from the OpenAPI document').toEqual([]);
     expect(documented.filter((d) => !routes.includes(d)), 'documented operations with no route').toEqual([]);
   });
@@ -255,11 +205,9 @@ describe('OpenAPI document and reference page', () => {
         }),
       );
       // OpenAPI 3.1 `webhooks` (what merchants' servers receive) render as operations too, keyed by event name.
-      const webhooks = Object.entries(doc.webhooks ?? {}).flatMap(([name, item]) =>
-        HTTP_METHODS.filter((m) => (item as Record<string, unknown>)[m]).map((m) => `${m.toUpperCase()} ${name}`),
-      );
+      const webhooks = documentedOperations(doc.webhooks);
       expect(webhooks).toHaveLength(3);
-      expect(rendered.sort()).toEqual([...documentedOperations(doc as ReturnType<typeof buildOpenApiDocument>), ...webhooks].sort());
+      expect(rendered.sort()).toEqual([...documentedOperations(doc.paths), ...webhooks].sort());
       expect(await page.locator('.info .title').textContent()).toContain('Express Delivery API');
       expect(problems).toEqual([]);
       expect(foreign).toEqual([]);

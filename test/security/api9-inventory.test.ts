@@ -11,28 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRestApp } from '../../rest/app.js';
 import { createMetrics } from '../../src/metrics.js';
 import type { TestApp } from '../helpers/app.js';
+import { expressRoutes } from '../helpers/openapi.js';
 import { startSecurityApp } from './support.js';
-
-interface RouterLayer {
-  route?: { path: unknown; methods: Record<string, boolean> };
-  handle: { stack?: RouterLayer[] };
-  rawPath?: unknown;
-}
-
-function expressRoutes(stack: RouterLayer[], prefix = ''): string[] {
-  return stack.flatMap((layer) => {
-    if (layer.route) {
-      return Object.keys(layer.route.methods)
-        .filter((m) => m !== '_all')
-        .map((m) => `${m.toUpperCase()} ${prefix}${String(layer.route!.path)}`);
-    }
-    if (layer.handle.stack) {
-      const mount = typeof layer.rawPath === 'string' && layer.rawPath !== '/' ? layer.rawPath : '';
-      return expressRoutes(layer.handle.stack, prefix + mount);
-    }
-    return [];
-  });
-}
 
 /** The status line a WebSocket upgrade to `path` gets. */
 function upgrade(url: string, path: string): Promise<string> {
@@ -63,7 +43,7 @@ describe('API9: inventory of everything reachable', () => {
 
   it('outside /api/v1, Express serves exactly the tracking page, its assets and /metrics', () => {
     const app = createRestApp(t.app.container, createMetrics());
-    const outside = expressRoutes((app.router as unknown as { stack: RouterLayer[] }).stack).filter((r) => !r.split(' ')[1]!.startsWith('/api/v1/'));
+    const outside = expressRoutes(app).filter((r) => !r.split(' ')[1]!.startsWith('/api/v1/'));
     // /metrics is public on the API port: operators should keep it off the internet (see the report of issue 8).
     expect(outside.sort()).toEqual(['GET /metrics', 'GET /track/:reference', 'GET /track/assets/:file'].sort());
   });

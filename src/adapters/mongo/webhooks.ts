@@ -115,6 +115,12 @@ const ENDPOINT_PATCH_FIELDS = [
   'failingSince',
 ] as const satisfies readonly (keyof WebhookEndpointPatch)[];
 
+/** A createdAt condition: from inclusive, to exclusive; an absent bound is open. */
+const createdBetween = (from: string | undefined, to: string | undefined) => ({
+  ...(from !== undefined && { $gte: from }),
+  ...(to !== undefined && { $lt: to }),
+});
+
 export function createMongoWebhookRepository(database: MongoDatabase): WebhookRepository {
   const { webhookEndpoints: endpoints, webhookDeliveries: deliveries, webhookAttempts: attempts } = database.collections;
 
@@ -209,9 +215,7 @@ export function createMongoWebhookRepository(database: MongoDatabase): WebhookRe
       const filter: Filter<WebhookDeliveryDoc> = { merchantId, mode };
       if (endpointId !== undefined) filter.endpointId = endpointId;
       if (status !== undefined) filter.status = status;
-      if (createdFrom !== undefined || createdTo !== undefined) {
-        filter.createdAt = { ...(createdFrom !== undefined && { $gte: createdFrom }), ...(createdTo !== undefined && { $lt: createdTo }) };
-      }
+      if (createdFrom !== undefined || createdTo !== undefined) filter.createdAt = createdBetween(createdFrom, createdTo);
       if (after !== undefined) filter._id = { $lt: after };
       const docs = await deliveries.find(filter).sort({ _id: -1 }).limit(limit).toArray();
       return docs.map(toDelivery);
@@ -227,9 +231,7 @@ export function createMongoWebhookRepository(database: MongoDatabase): WebhookRe
       const filter: Filter<WebhookDeliveryDoc> = { merchantId, mode };
       if (ids) filter._id = { $in: ids };
       if (status !== undefined) filter.status = status;
-      if (createdFrom !== undefined || createdTo !== undefined) {
-        filter.createdAt = { ...(createdFrom !== undefined && { $gte: createdFrom }), ...(createdTo !== undefined && { $lt: createdTo }) };
-      }
+      if (createdFrom !== undefined || createdTo !== undefined) filter.createdAt = createdBetween(createdFrom, createdTo);
       const result = await deliveries.updateMany(filter, {
         $set: { status: 'pending', attempts: 0, nextAttemptAt: now, leaseOwner: null, leaseUntil: null },
       });
