@@ -1,5 +1,5 @@
 import { useServer } from 'graphql-ws/use/ws';
-import { WebSocketServer } from 'ws';
+import { WebSocket, WebSocketServer } from 'ws';
 import type { Container } from '../src/container.js';
 import { isAppError } from '../src/domain/errors.js';
 import { buildSchema } from '../schema/index.js';
@@ -40,10 +40,33 @@ export function attachGraphQLWebSocket(options: { container: Container; maxPaylo
     },
     wss,
   );
+  // Dead clients (no pong within a heartbeat) and stuck ones (send buffer past the hard limit) are
+  // terminated, so they never hold memory or delay the bus; each subscription also keeps at most
+  // SUBSCRIPTION_BUFFER pending events (realtime/bus-iterator.ts).
+  const { heartbeatMs, hardBufferBytes } = options.container.config.tracking;
+  const answered = new WeakSet<WebSocket>();
+  wss.on('connection', (ws) => {
+    answered.add(ws);
+    ws.on('pong', () => answered.add(ws));
+  });
+  const heartbeat = setInterval(() => {
+    for (const ws of wss.clients) {
+      if (ws.readyState !== WebSocket.OPEN) continue;
+      if (!answered.has(ws) || ws.bufferedAmount > hardBufferBytes) {
+        ws.terminate();
+        continue;
+      }
+      answered.delete(ws);
+      ws.ping();
+    }
+  }, heartbeatMs);
+  heartbeat.unref();
+
   return {
     wss,
     handles: (url: string) => url === '/graphql' || url.startsWith('/graphql?'),
     async close() {
+      clearInterval(heartbeat);
       for (const client of wss.clients) client.close(1001, 'server shutting down');
       await disposable.dispose();
     },

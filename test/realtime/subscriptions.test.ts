@@ -2,7 +2,7 @@ import { createClient, type Client, type FormattedExecutionResult } from 'graphq
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import type { EventBus } from '../../src/ports/event-bus.js';
-import type { MerchantCredentials, TestApp } from '../helpers/app.js';
+import { startTestApp, type MerchantCredentials, type TestApp } from '../helpers/app.js';
 import { courierOnDuty, expectOk, formA, merchantApi, PLACES, startOrdersApp } from '../orders/support.js';
 import { along, assignedOrder, customerDataIn, until } from './support.js';
 
@@ -251,5 +251,32 @@ describe('GraphQL subscriptions over graphql-ws', () => {
     expect(await refusal(refused)).toEqual([{ message: 'Not allowed for these credentials', path: ['courierAssignments'] }]);
     const anonymous = subscribe(client(), 'subscription { courierAssignments { orderId } }');
     expect(await refusal(anonymous)).toEqual([{ message: 'Credentials missing or invalid', path: ['courierAssignments'] }]);
+  });
+});
+
+describe('graphql-ws heartbeat', () => {
+  it('terminates a client that stops answering pings, and keeps one that answers', async () => {
+    const t = await startTestApp({ env: { TRACKING_HEARTBEAT_MS: '100' } });
+    try {
+      const m = await t.createMerchant();
+      const open = (autoPong: boolean) =>
+        new Promise<WebSocket>((resolve, reject) => {
+          const ws = new WebSocket(`${t.url.replace('http', 'ws')}/graphql`, 'graphql-transport-ws', { autoPong });
+          ws.once('open', () => {
+            ws.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${m.testKey}` } }));
+            resolve(ws);
+          });
+          ws.once('error', reject);
+        });
+      const dead = await open(false);
+      const live = await open(true);
+      const deadClosed = new Promise<number>((resolve) => dead.once('close', (code) => resolve(code)));
+      expect(await deadClosed).toBe(1006);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(live.readyState).toBe(WebSocket.OPEN);
+      live.close();
+    } finally {
+      await t.stop();
+    }
   });
 });
