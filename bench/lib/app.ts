@@ -17,7 +17,7 @@ export interface RunningApp {
   merchant: BenchMerchant;
   dataDir: string;
   logFile: string;
-  /** Size of the app's log so far (every request logs one pino-http line at info). */
+  /** Size of the app's log so far (every request logs one access-log line at info). */
   logBytes(): number;
   /** Stops the app and removes its data directory (unless BENCH_KEEP_DATA is set). */
   stop(): Promise<void>;
