@@ -109,6 +109,8 @@ export function createGraphQLServer(container: Container): GraphQLServer {
     cors: { credentials: false },
     graphiql: { title: 'Express Delivery GraphQL', subscriptionsProtocol: 'WS' },
     logging: false,
+    // serveGraphQLHttp (schema/http.ts) enforces GRAPHQL_BODY_LIMIT before Yoga sees the request.
+    maxRequestBodySize: false,
     context: async ({ request }) => {
       try {
         const context = await resolveGraphQLContext(container, {
