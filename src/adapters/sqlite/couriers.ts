@@ -1,11 +1,11 @@
 import type { Courier } from '../../domain/types.js';
 import type { CourierRepository } from '../../ports/store.js';
-import type { SqliteDatabase } from './database.js';
+import type { SqliteDatabase, WriteQueue } from './database.js';
 
 type DocRow = { doc: string };
 const parse = (row: DocRow | undefined): Courier | null => (row ? (JSON.parse(row.doc) as Courier) : null);
 
-export function createSqliteCourierRepository(db: SqliteDatabase): CourierRepository {
+export function createSqliteCourierRepository(db: SqliteDatabase, inTransaction: WriteQueue): CourierRepository {
   const insert = db.prepare('INSERT INTO couriers (id, mode, token_hash, status, doc) VALUES (?, ?, ?, ?, ?)');
   const byId = db.prepare<[string], DocRow>('SELECT doc FROM couriers WHERE id = ?');
   const byToken = db.prepare<[string], DocRow>('SELECT doc FROM couriers WHERE token_hash = ?');
@@ -43,10 +43,10 @@ export function createSqliteCourierRepository(db: SqliteDatabase): CourierReposi
       return byMode.all(mode).map((r) => JSON.parse(r.doc) as Courier);
     },
     async setStatus(options) {
-      return setStatus.immediate(options);
+      return inTransaction(() => setStatus(options));
     },
     async setLocation({ id, location, at }) {
-      setLocation.immediate(id, location, at);
+      await inTransaction(() => setLocation(id, location, at));
     },
   };
 }

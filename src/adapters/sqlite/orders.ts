@@ -1,6 +1,6 @@
 import type { Order, OrderEvent } from '../../domain/types.js';
 import type { IdempotencyRecord, OrderRepository } from '../../ports/store.js';
-import type { SqliteDatabase } from './database.js';
+import type { SqliteDatabase, WriteQueue } from './database.js';
 import { createDeliveryWriter } from './webhooks.js';
 
 type DocRow = { doc: string };
@@ -43,7 +43,7 @@ const columns = (o: Order) => ({
   doc: JSON.stringify(o),
 });
 
-export function createSqliteOrderRepository(db: SqliteDatabase): OrderRepository {
+export function createSqliteOrderRepository(db: SqliteDatabase, inTransaction: WriteQueue): OrderRepository {
   const insertOrder = db.prepare(
     `INSERT INTO orders (id, merchant_id, mode, order_number, tracking_number, reference_id, ecommerce_order_id, status, courier_id, batch_id, vehicle_type, pickup_geohash, created_at, doc)
      VALUES (@id, @merchantId, @mode, @orderNumber, @trackingNumber, @referenceId, @ecommerceOrderId, @status, @courierId, @batchId, @vehicleType, @pickupGeohash, @createdAt, @doc)`,
@@ -113,7 +113,7 @@ export function createSqliteOrderRepository(db: SqliteDatabase): OrderRepository
 
   return {
     async create(options) {
-      return create.immediate(options);
+      return inTransaction(() => create(options));
     },
     async findById(id) {
       return parseOrder(byId.get(id));
@@ -131,7 +131,7 @@ export function createSqliteOrderRepository(db: SqliteDatabase): OrderRepository
       return parseOrder(byTrackingRef.get({ ref }));
     },
     async apply(options) {
-      return apply.immediate(options);
+      return inTransaction(() => apply(options));
     },
     async list({ merchantId, mode, statuses, createdFrom, createdTo, after, limit }) {
       const where = ['merchant_id = @merchantId', 'mode = @mode'];

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Store } from '../../ports/store.js';
 import { createSqliteApiKeyRepository } from './api-keys.js';
 import { createSqliteCourierRepository } from './couriers.js';
-import { BUSY_TIMEOUT_MS, openSqliteDatabase } from './database.js';
+import { BUSY_TIMEOUT_MS, createWriteQueue, openSqliteDatabase } from './database.js';
 import { createSqliteMerchantRepository } from './merchants.js';
 import { createSqliteTelemetryRepository } from './telemetry.js';
 import { createSqliteOrderRepository } from './orders.js';
@@ -21,14 +21,15 @@ export function createSqliteStore(options: { dataDir: string } | { file: string 
   // The health probe takes the write lock (and commits nothing): WAL reads never wait, so only a
   // write shows another process holding the file — the state in which writes answer 503.
   const probeWriteLock = db.transaction(() => {});
+  const writes = createWriteQueue(db);
   return {
     kind: 'sqlite',
     merchants: createSqliteMerchantRepository(db),
     apiKeys: createSqliteApiKeyRepository(db),
     users: createSqliteUserRepository(db),
-    couriers: createSqliteCourierRepository(db),
+    couriers: createSqliteCourierRepository(db, writes),
     telemetry: createSqliteTelemetryRepository(db),
-    orders: createSqliteOrderRepository(db),
+    orders: createSqliteOrderRepository(db, writes),
     batches: createSqliteBatchRepository(db),
     ledger: createSqliteLedgerRepository(db),
     webhooks: createSqliteWebhookRepository(db),

@@ -1,0 +1,78 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createWriteQueue, openSqliteDatabase, type SqliteDatabase, type WriteQueue } from '../../src/adapters/sqlite/database.js';
+
+describe('SQLite group commit (createWriteQueue)', () => {
+  let dir: string;
+  let db: SqliteDatabase;
+  let other: SqliteDatabase;
+  let inTransaction: WriteQueue;
+  const insert = (name: string) => () => db.prepare('INSERT INTO t (name) VALUES (?)').run(name).lastInsertRowid;
+  const namesSeenBy = (conn: SqliteDatabase) => (conn.prepare('SELECT name FROM t ORDER BY name').all() as Array<{ name: string }>).map((r) => r.name);
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'write-queue-'));
+    db = openSqliteDatabase(join(dir, 'db.sqlite'));
+    db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE)');
+    other = openSqliteDatabase(join(dir, 'db.sqlite'));
+    inTransaction = createWriteQueue(db);
+  });
+
+  afterEach(() => {
+    db.close();
+    other.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('answers each write with its own result once it is committed (visible to another connection)', async () => {
+    const ids = await Promise.all(['a', 'b', 'c'].map((name) => inTransaction(insert(name))));
+    expect(ids.map(Number)).toEqual([1, 2, 3]);
+    expect(namesSeenBy(other)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('commits the writes of one event-loop turn together: none is visible to others before the last ran', async () => {
+    const seenDuringGroup: string[][] = [];
+    await Promise.all([
+      inTransaction(insert('a')),
+      inTransaction(() => {
+        seenDuringGroup.push(namesSeenBy(db), namesSeenBy(other));
+        return insert('b')();
+      }),
+    ]);
+    expect(seenDuringGroup).toEqual([['a'], []]);
+    expect(namesSeenBy(other)).toEqual(['a', 'b']);
+  });
+
+  it('rolls back only the write that throws; the rest of its group commits', async () => {
+    const results = await Promise.allSettled([
+      inTransaction(insert('a')),
+      inTransaction(() => {
+        insert('half-done')();
+        return insert('a')(); // unique violation: this write's rows must all go
+      }),
+      inTransaction(insert('c')),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(String((results[1] as PromiseRejectedResult).reason)).toMatch(/UNIQUE constraint failed/);
+    expect(namesSeenBy(other)).toEqual(['a', 'c']);
+  });
+
+  it('fails every write of a group when the write lock cannot be had, and writes nothing', async () => {
+    db.pragma('busy_timeout = 50');
+    other.prepare('BEGIN IMMEDIATE').run();
+    const results = await Promise.allSettled([inTransaction(insert('a')), inTransaction(insert('b'))]);
+    other.prepare('ROLLBACK').run();
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect(String((results[0] as PromiseRejectedResult).reason)).toMatch(/database is locked/);
+    expect(namesSeenBy(other)).toEqual([]);
+    expect(await inTransaction(insert('later'))).toBe(1);
+  });
+
+  it('starts a new group for writes asked after a commit', async () => {
+    await inTransaction(insert('a'));
+    const seen = await inTransaction(() => namesSeenBy(other));
+    expect(seen).toEqual(['a']);
+  });
+});
