@@ -36,6 +36,11 @@ export interface Store {
   batches: BatchRepository;
   ledger: LedgerRepository;
   webhooks: WebhookRepository;
+  /**
+   * A token that changes whenever a merchant or an API key may have changed, by any process; or
+   * null when the store cannot tell without a round trip (callers then must not cache them).
+   */
+  credentialsVersion(): string | null;
   /** Throws when the backing database cannot be reached. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -146,6 +146,21 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
       expect(secrets.filter((s) => s.expiresAt === null)).toHaveLength(1);
     });
 
+    test('credentialsVersion is null, or moves after every merchant and API key change', async () => {
+      const b = merchantBundle();
+      const versions = [store.credentialsVersion()];
+      await store.merchants.create(b);
+      versions.push(store.credentialsVersion());
+      await store.merchants.update(b.merchant.id, { status: 'suspended' }, at(1));
+      versions.push(store.credentialsVersion());
+      await store.apiKeys.replace(keyFor(b.merchant.id, 'test', at(2)), at(2));
+      versions.push(store.credentialsVersion());
+      await store.apiKeys.revoke({ merchantId: b.merchant.id, mode: 'live', revokedAt: at(3) });
+      versions.push(store.credentialsVersion());
+      if (versions[0] === null) expect(versions.every((v) => v === null)).toBe(true);
+      else expect(new Set(versions).size).toBe(versions.length);
+    });
+
     test('apiKeys.findByHash finds a key by its hash and returns null for an unknown hash', async () => {
       const b = merchantBundle();
       await store.merchants.create(b);

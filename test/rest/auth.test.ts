@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSqliteStore } from '../../src/adapters/sqlite/store.js';
 import { api, startTestApp, type MerchantCredentials, type TestApp } from '../helpers/app.js';
 
 /** The two ways the spec lets a client send its key. */
@@ -82,6 +83,22 @@ describe('API key authentication', () => {
       expectError(await me(header(r.testKey)), 401, 'INVALID_API_KEY');
     }
     expect((await me({ authorization: `Bearer ${r.liveKey}` })).status).toBe(200);
+  });
+
+  it('a key already answered from memory is refused at once when another process revokes it or suspends its merchant', async () => {
+    const r = await t.createMerchant({ name: 'Elsewhere' });
+    for (let i = 0; i < 3; i++) expect((await me({ 'x-api-key': r.testKey })).status).toBe(200);
+    // Another process on the same SQLite file (the admin CLI does exactly this).
+    const other = createSqliteStore({ dataDir: t.dataDir });
+    try {
+      await other.merchants.update(r.merchantId, { status: 'suspended' }, new Date().toISOString());
+      expectError(await api(`${t.url}/api/v1/shipping/quote`, { method: 'POST', headers: { 'x-api-key': r.testKey }, body: { destination: 'Providencia' } }), 403, 'ACCOUNT_SUSPENDED');
+      await other.apiKeys.revoke({ merchantId: r.merchantId, mode: 'test', revokedAt: new Date().toISOString() });
+      expectError(await me({ 'x-api-key': r.testKey }), 401, 'INVALID_API_KEY');
+      expect((await me({ 'x-api-key': r.liveKey })).status).toBe(200);
+    } finally {
+      await other.close();
+    }
   });
 
   it('all key failures look the same (no oracle on which part was wrong)', async () => {

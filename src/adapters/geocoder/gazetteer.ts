@@ -28,6 +28,8 @@ const ALIASES: Record<string, string> = {
 /** "Santiago" is also the city and region name: it wins only when no other comuna is named. */
 const CITY_NAME = 'Santiago';
 
+const MAX_REMEMBERED_ADDRESSES = 10_000;
+
 /** Words that make the name after them a street ("Av. Providencia 100"), not the comuna. */
 const STREET_WORDS = new Set(['av', 'avda', 'avenida', 'calle', 'pasaje', 'pje', 'psje', 'camino']);
 
@@ -69,27 +71,40 @@ export function createGazetteerGeocoder(places: Place[] = loadComunas()): Geocod
     const first = entry.key.split(' ')[0]!;
     byFirstWord.set(first, [...(byFirstWord.get(first) ?? []), entry]);
   }
+  // The same few addresses come back all day (a shop's own address on every quote): answers are
+  // remembered by exact text, up to a bound, then the memory starts over.
+  const answers = new Map<string, Readonly<GeocodeResult> | null>();
   return {
     async geocode({ address }): Promise<GeocodeResult | null> {
-      const text = normalizePlaceText(address);
-      let best: Match | null = null;
-      let previousWord = '';
-      for (let start = 0; start < text.length; ) {
-        const space = text.indexOf(' ', start);
-        const stop = space < 0 ? text.length : space;
-        const word = text.slice(start, stop);
-        for (const { key, place } of byFirstWord.get(word) ?? []) {
-          const end = start + key.length;
-          if (!text.startsWith(key, start) || (end < text.length && text[end] !== ' ')) continue;
-          const candidate = { place, end, length: key.length, street: STREET_WORDS.has(previousWord) };
-          if (!best || ranksHigher(candidate, best)) best = candidate;
-        }
-        previousWord = word;
-        start = stop + 1;
+      let answer = answers.get(address);
+      if (answer === undefined) {
+        if (answers.size >= MAX_REMEMBERED_ADDRESSES) answers.clear();
+        answer = findComuna(address);
+        answers.set(address, answer && Object.freeze(answer));
       }
-      return best ? { lat: best.place.lat, lng: best.place.lng, label: best.place.name, source: 'gazetteer' } : null;
+      return answer;
     },
   };
+
+  function findComuna(address: string): GeocodeResult | null {
+    const text = normalizePlaceText(address);
+    let best: Match | null = null;
+    let previousWord = '';
+    for (let start = 0; start < text.length; ) {
+      const space = text.indexOf(' ', start);
+      const stop = space < 0 ? text.length : space;
+      const word = text.slice(start, stop);
+      for (const { key, place } of byFirstWord.get(word) ?? []) {
+        const end = start + key.length;
+        if (!text.startsWith(key, start) || (end < text.length && text[end] !== ' ')) continue;
+        const candidate = { place, end, length: key.length, street: STREET_WORDS.has(previousWord) };
+        if (!best || ranksHigher(candidate, best)) best = candidate;
+      }
+      previousWord = word;
+      start = stop + 1;
+    }
+    return best ? { lat: best.place.lat, lng: best.place.lng, label: best.place.name, source: 'gazetteer' } : null;
+  }
 }
 
 /** A comuna beats a street named like one; another comuna beats "Santiago"; then the last named, then the longest. */

@@ -24,7 +24,8 @@ const toKey = (r: KeyRow): ApiKeyRecord => ({
   revokedAt: r.revoked_at,
 });
 
-export function createSqliteApiKeyRepository(db: SqliteDatabase): ApiKeyRepository {
+/** `onWrite` runs after every change to a key (the store's credentials version counts them). */
+export function createSqliteApiKeyRepository(db: SqliteDatabase, onWrite: () => void): ApiKeyRepository {
   const byHash = db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE hash = ?');
   const byMerchant = db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE merchant_id = ? ORDER BY created_at, id');
   const revokeActive = db.prepare(
@@ -49,10 +50,14 @@ export function createSqliteApiKeyRepository(db: SqliteDatabase): ApiKeyReposito
       return byMerchant.all(merchantId).map(toKey);
     },
     async replace(key, revokedAt) {
-      return replace.immediate(key, revokedAt);
+      const revoked = replace.immediate(key, revokedAt);
+      onWrite();
+      return revoked;
     },
     async revoke({ merchantId, mode, revokedAt }) {
-      return revokeActive.run(revokedAt, merchantId, mode).changes;
+      const revoked = revokeActive.run(revokedAt, merchantId, mode).changes;
+      onWrite();
+      return revoked;
     },
   };
 }

@@ -19,7 +19,8 @@ const toSecret = (r: SecretRow): MerchantSecretRecord => ({
   expiresAt: r.expires_at,
 });
 
-export function createSqliteMerchantRepository(db: SqliteDatabase): MerchantRepository {
+/** `onWrite` runs after every change to a merchant (the store's credentials version counts them). */
+export function createSqliteMerchantRepository(db: SqliteDatabase, onWrite: () => void): MerchantRepository {
   const insertMerchant = db.prepare('INSERT INTO merchants (id, doc, storefront_domain) VALUES (?, ?, ?)');
   const insertKey = db.prepare(
     `INSERT INTO api_keys (id, merchant_id, mode, hash, prefix, status, created_at, revoked_at)
@@ -76,13 +77,16 @@ export function createSqliteMerchantRepository(db: SqliteDatabase): MerchantRepo
   return {
     async create(bundle) {
       create(bundle);
+      onWrite();
     },
     async findById(id) {
       const row = selectById.get(id);
       return row ? (JSON.parse(row.doc) as Merchant) : null;
     },
     async update(id, patch, updatedAt) {
-      return update.immediate(id, patch, updatedAt);
+      const updated = update.immediate(id, patch, updatedAt);
+      onWrite();
+      return updated;
     },
     async findByStorefrontDomain(domain) {
       const row = selectByDomain.get(domain);

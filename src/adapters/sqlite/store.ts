@@ -22,10 +22,15 @@ export function createSqliteStore(options: { dataDir: string } | { file: string 
   // write shows another process holding the file — the state in which writes answer 503.
   const probeWriteLock = db.transaction(() => {});
   const writes = createWriteQueue(db);
+  // data_version moves when another connection (or process) commits; this connection's own
+  // merchant and key writes are counted here.
+  const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
+  let credentialWrites = 0;
+  const countCredentialWrite = () => void credentialWrites++;
   return {
     kind: 'sqlite',
-    merchants: createSqliteMerchantRepository(db),
-    apiKeys: createSqliteApiKeyRepository(db),
+    merchants: createSqliteMerchantRepository(db, countCredentialWrite),
+    apiKeys: createSqliteApiKeyRepository(db, countCredentialWrite),
     users: createSqliteUserRepository(db),
     couriers: createSqliteCourierRepository(db, writes),
     telemetry: createSqliteTelemetryRepository(db),
@@ -33,6 +38,9 @@ export function createSqliteStore(options: { dataDir: string } | { file: string 
     batches: createSqliteBatchRepository(db),
     ledger: createSqliteLedgerRepository(db),
     webhooks: createSqliteWebhookRepository(db),
+    credentialsVersion() {
+      return `${dataVersion.get()}:${credentialWrites}`;
+    },
     async ping() {
       db.pragma(`busy_timeout = ${PING_BUSY_TIMEOUT_MS}`);
       try {
