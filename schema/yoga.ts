@@ -7,6 +7,7 @@ import { isUnavailable } from '../src/adapters/unavailable.js';
 import { AppError, ERROR_STATUS, isAppError } from '../src/domain/errors.js';
 import type { RateLimitDecision } from '../src/ports/rate-limiter.js';
 import type { GraphQLContext } from './context.js';
+import { useCompiledQueries } from './compiled-queries.js';
 import { graphqlHttpHardening } from './http.js';
 import { buildSchema } from './index.js';
 
@@ -143,6 +144,7 @@ export function createGraphQLServer(container: Container): GraphQLServer {
         maxTokens: { n: 2000 },
       }),
       graphqlHttpHardening(),
+      useCompiledQueries(container.logger),
     ],
   });
 }
