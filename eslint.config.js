@@ -14,4 +14,19 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
+  {
+    // Request-path code. Node 20's V8 builds `{ ...a, b, c }` on a slow path: about 0.7 µs for
+    // each member after a leading spread (25 of them cost an order read 30 µs, bench/orders).
+    files: ['src/**/*.ts', 'rest/**/*.ts', 'schema/**/*.ts', 'realtime/**/*.ts'],
+    ignores: ['rest/openapi/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'ObjectExpression > SpreadElement:first-child ~ Property',
+          message: 'A leading spread followed by members is slow on Node 20: use Object.assign({}, a, { b, c }), or start with a member.',
+        },
+      ],
+    },
+  },
 );

@@ -26,7 +26,7 @@ export function attachGraphQLWebSocket(options: { container: Container; maxPaylo
       schema: buildSchema(),
       context: (ctx) => resolveGraphQLContext(options.container, credentialsFrom(ctx.connectionParams)),
       onNext: (_ctx, _id, _payload, _args, result) =>
-        result.errors ? { ...result, errors: result.errors.map((e) => maskGraphQLError(e, options.container).toJSON()) } : undefined,
+        result.errors ? Object.assign({}, result, { errors: result.errors.map((e) => maskGraphQLError(e, options.container).toJSON()) }) : undefined,
       onError: (_ctx, _id, _payload, errors) => errors.map((e) => maskGraphQLError(e, options.container).toJSON()),
       onConnect: async (ctx) => {
         try {

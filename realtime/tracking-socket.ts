@@ -78,7 +78,7 @@ export function attachTrackingSockets(options: { container: Container }) {
       const frames = new Map<string, Buffer>();
       for (const client of targets) {
         let data = frames.get(client.reference);
-        if (!data) frames.set(client.reference, (data = frame({ type: 'snapshot', tracking: { ...body, reference: client.reference } })));
+        if (!data) frames.set(client.reference, (data = frame({ type: 'snapshot', tracking: Object.assign({}, body, { reference: client.reference }) })));
         deliver(client, data, false);
         client.ready = true;
       }

@@ -59,7 +59,7 @@ builder.subscriptionFields((t) => ({
     subscribe: async (_r, args, ctx) => {
       const order = await ctx.container.services.orders.getOrder({ principal: merchantOf(ctx, 'operate'), ref: args.id });
       return busIterator(ctx.container.bus, (m) =>
-        m.type === 'courier.position' && m.mode === order.mode && m.orderIds.includes(order.id) ? { ...m, orderId: order.id } : undefined,
+        m.type === 'courier.position' && m.mode === order.mode && m.orderIds.includes(order.id) ? Object.assign({}, m, { orderId: order.id }) : undefined,
       );
     },
     resolve: (m) => m,
@@ -95,7 +95,7 @@ builder.subscriptionFields((t) => ({
           return { reference: args.reference, status: m.status, location: null, estimatedDeliveryAt: null, at: m.at };
         }
         if (m.type === 'courier.position' && m.mode === order.mode && m.orderIds.includes(order.id)) {
-          return { reference: args.reference, status: 'picked_up', location: { ...m.location, label: 'courier' }, estimatedDeliveryAt: null, at: m.at };
+          return { reference: args.reference, status: 'picked_up', location: Object.assign({}, m.location, { label: 'courier' }), estimatedDeliveryAt: null, at: m.at };
         }
         return undefined;
       });

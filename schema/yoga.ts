@@ -32,7 +32,7 @@ export function maskGraphQLError(error: unknown, container: Container): GraphQLE
   // GraphQL's own errors (a variable of the wrong type, say) are the client's, shown as they are.
   if (source && (!original || original instanceof GraphQLError)) return source;
   container.logger.error({ err: original ?? error }, 'graphql resolver failed');
-  return new GraphQLError('Unexpected error.', { ...at, extensions: { code: 'INTERNAL_ERROR' } });
+  return new GraphQLError('Unexpected error.', { extensions: { code: 'INTERNAL_ERROR' }, ...at });
 }
 
 /** The innermost cause: graphql-js wraps a scalar's error once per level (variable coercion: twice). */
@@ -88,12 +88,12 @@ export function toGraphQLError(
   at: Pick<GraphQLErrorOptions, 'path' | 'nodes'> = {},
 ): GraphQLError {
   return new GraphQLError(error.message, {
-    ...at,
     extensions: {
       code: error.code,
       http: { status: ERROR_STATUS[error.code], ...(headers && { headers }) },
       ...(error.fields && { fields: error.fields }),
     },
+    ...at,
   });
 }
 

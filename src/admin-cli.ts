@@ -210,7 +210,7 @@ async function run(argv: string[]): Promise<Output> {
     const options = Object.fromEntries(command.options.map((o) => [o, { type: 'string' as const }]));
     const parsed = parseArgs({
       args,
-      options: { ...options, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      options: Object.assign({}, options, { json: { type: 'boolean' as const }, help: { type: 'boolean' as const, short: 'h' } }),
       strict: true,
       allowPositionals: false,
     });

@@ -48,8 +48,7 @@ export function presentOrderCreated(order: Order, baseUrl: string) {
 
 /** Order details: the union of both documented forms (A: order_id, pickup, dropoff; B: booking_id, driver, tracking_url). */
 export function presentOrder(order: Order, courier: Courier | null, baseUrl: string) {
-  return {
-    ...presentOrderCreated(order, baseUrl),
+  return Object.assign(presentOrderCreated(order, baseUrl), {
     order_id: order.id,
     reference_id: order.referenceId,
     ecommerce_order_id: order.ecommerceOrderId,
@@ -75,7 +74,7 @@ export function presentOrder(order: Order, courier: Courier | null, baseUrl: str
     cancellation: order.cancellation,
     created_at: order.createdAt,
     updated_at: order.updatedAt,
-  };
+  });
 }
 
 export function presentEvent(event: OrderEvent) {

@@ -51,7 +51,7 @@ export function integrationRoutes(router: Router, container: Container): void {
     } catch (error) {
       if (!isAppError(error)) throw error;
       // Odoo's rate_shipment failure contract, beside the usual error object.
-      res.status(error.status).json({ ...presentError(error), price: 0, error_message: error.message, warning_message: false });
+      res.status(error.status).json(Object.assign(presentError(error), { price: 0, error_message: error.message, warning_message: false }));
     }
   });
 }

@@ -32,7 +32,7 @@ export const merchantSettingsInputSchema = z
   .refine((v) => Object.keys(v).length > 0, { message: 'at least one setting is required' });
 
 /** PATCH /merchants/settings: prep_time_mins is required (spec), other settings optional. */
-export const merchantSettingsPatchSchema = z.strictObject({ ...settingsFields, prep_time_mins: prepTimeSchema });
+export const merchantSettingsPatchSchema = z.strictObject(settingsFields).extend({ prep_time_mins: prepTimeSchema });
 
 export type MerchantSettingsInput = z.output<typeof merchantSettingsInputSchema>;
 

@@ -71,7 +71,7 @@ export function createQuoteService(deps: { geocoder: Geocoder; tariff: Tariff; c
       prepTimeMins: resolvePrepTime(options.prepTimeMins, options.merchant),
       now: clock.now(),
     });
-    return { ...price, isTest: options.mode === 'test', origin, destination, packageType: options.packageType ?? null };
+    return Object.assign(price, { isTest: options.mode === 'test', origin, destination, packageType: options.packageType ?? null });
   }
 
   async function quoteDelivery(options: { merchant: Merchant; mode: Mode; input: unknown }): Promise<Quote> {

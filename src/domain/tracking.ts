@@ -52,7 +52,7 @@ export function createTrackingService(deps: { store: Store }) {
       estimatedPickupAt: order.estimatedPickupAt,
       estimatedDeliveryAt: order.estimatedDeliveryAt,
       pickup: { lat: order.pickup.lat, lng: order.pickup.lng, label: order.pickup.label },
-      dropoff: { ...roundCoarse(order.dropoff), label: order.dropoff.label === 'coordinates' ? 'Destination' : order.dropoff.label },
+      dropoff: Object.assign(roundCoarse(order.dropoff), { label: order.dropoff.label === 'coordinates' ? 'Destination' : order.dropoff.label }),
       driver: courier
         ? {
             name: courier.name,

@@ -137,7 +137,7 @@ export function createRedisEventBus(options: {
       return () => handlers.delete(handler);
     },
     stats() {
-      return { ...counts, connected: !closed && subscribed && publisher.status === 'ready' };
+      return Object.assign({}, counts, { connected: !closed && subscribed && publisher.status === 'ready' });
     },
     async close() {
       if (closed) return;

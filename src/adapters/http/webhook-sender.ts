@@ -8,7 +8,7 @@ import type { SendResult, WebhookSender } from '../../ports/webhook-sender.js';
 
 /** A DNS lookup that refuses private destinations: applied to the address the socket will use. */
 const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
-  lookup(hostname, { ...options, all: true }, (error, addresses) => {
+  lookup(hostname, Object.assign({}, options, { all: true }), (error, addresses) => {
     if (error) return callback(error, '', 0);
     const list = addresses as LookupAddress[];
     const blocked = list.find((a) => isPrivateAddress(a.address));
@@ -48,7 +48,7 @@ export function createHttpWebhookSender(): WebhookSender {
           target,
           {
             method: 'POST',
-            headers: { ...headers, 'content-length': Buffer.byteLength(body) },
+            headers: Object.assign({}, headers, { 'content-length': Buffer.byteLength(body) }),
             ...(!allowPrivate && { lookup: publicOnlyLookup }),
             agent: false,
           },

@@ -76,7 +76,7 @@ export function createMongoMerchantRepository(database: MongoDatabase): Merchant
     },
     async update(id, patch, updatedAt) {
       try {
-        const doc = await merchants.findOneAndUpdate({ _id: id }, { $set: { ...patchPaths(patch), updatedAt } }, { returnDocument: 'after' });
+        const doc = await merchants.findOneAndUpdate({ _id: id }, { $set: Object.assign(patchPaths(patch), { updatedAt }) }, { returnDocument: 'after' });
         return doc ? toMerchant(doc) : null;
       } catch (error) {
         if (error instanceof MongoServerError && error.code === 11000) {

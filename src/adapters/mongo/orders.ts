@@ -245,8 +245,8 @@ export function createMongoOrderRepository(database: MongoDatabase): OrderReposi
       return database.inTransaction(async (session) => {
         const before = await orders.findOneAndUpdate(filter, update, { returnDocument: 'before', session });
         if (!before) return null;
-        const updated = toOrder({ ...before, ...set, sequence: event ? before.sequence + 1 : before.sequence });
-        const stored = event ? { ...event, from: before.status, sequence: updated.sequence } : null;
+        const updated = toOrder(Object.assign({}, before, set, { sequence: event ? before.sequence + 1 : before.sequence }));
+        const stored = event ? Object.assign({}, event, { from: before.status, sequence: updated.sequence }) : null;
         if (stored) await orderEvents.insertOne(toEventDoc(stored), { session });
         if (entry) await ledger.insertOne(toLedgerDoc(entry), { session });
         if (outbox && stored) await writeDeliveries(webhookDeliveries, outbox(updated, stored), session);

@@ -14,7 +14,7 @@ export function createSqliteBatchRepository(db: SqliteDatabase): BatchRepository
     const current = row ? (JSON.parse(row.doc) as Batch) : null;
     if (!current || !options.from.includes(current.status)) return null;
     const patch = Object.fromEntries(Object.entries(options.patch).filter(([, value]) => value !== undefined)); // undefined = absent
-    const next: Batch = { ...current, ...patch, updatedAt: options.updatedAt };
+    const next: Batch = Object.assign({}, current, patch, { updatedAt: options.updatedAt });
     write.run(next.status, JSON.stringify(next), next.id);
     return next;
   });

@@ -18,7 +18,7 @@ export function createSqliteCourierRepository(db: SqliteDatabase, inTransaction:
       const current = parse(byId.get(id));
       if (!current || (from && !from.includes(current.status))) return null;
       if (fromJobId !== undefined && current.job?.id !== fromJobId) return null;
-      const next: Courier = { ...current, status, updatedAt, ...(job !== undefined && { job }) };
+      const next: Courier = Object.assign(current, { status, updatedAt }, job !== undefined && { job });
       write.run(status, JSON.stringify(next), id);
       return next;
     },
@@ -26,7 +26,7 @@ export function createSqliteCourierRepository(db: SqliteDatabase, inTransaction:
   const setLocation = db.transaction((id: string, location: Courier['location'], at: string) => {
     const current = parse(byId.get(id));
     if (!current) return;
-    write.run(current.status, JSON.stringify({ ...current, location, locationAt: at }), id);
+    write.run(current.status, JSON.stringify(Object.assign(current, { location, locationAt: at })), id);
   });
 
   return {

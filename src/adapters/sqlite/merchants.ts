@@ -51,13 +51,11 @@ export function createSqliteMerchantRepository(db: SqliteDatabase, onWrite: () =
     const row = selectById.get(id);
     if (!row) return null;
     const current = JSON.parse(row.doc) as Merchant;
-    const next: Merchant = {
-      ...current,
-      ...patch,
+    const next: Merchant = Object.assign({}, current, patch, {
       integrations: { ...current.integrations, ...patch.integrations },
       settings: { ...current.settings, ...patch.settings },
       updatedAt,
-    };
+    });
     try {
       updateDoc.run(JSON.stringify(next), next.settings.storefrontDomain, id);
     } catch (error) {

@@ -96,12 +96,12 @@ export function createSqliteOrderRepository(db: SqliteDatabase, inTransaction: W
     if (!current || !options.from.includes(current.status)) return null;
     // A field given as undefined is absent from the patch (it must not erase the stored value).
     const patch = Object.fromEntries(Object.entries(options.patch ?? {}).filter(([, value]) => value !== undefined));
-    const next: Order = { ...current, ...patch };
+    const next: Order = Object.assign({}, current, patch);
     if (options.to) next.status = options.to;
     let event: OrderEvent | null = null;
     if (options.event) {
       next.sequence = current.sequence + 1;
-      event = { ...options.event, from: current.status, sequence: next.sequence };
+      event = Object.assign({}, options.event, { from: current.status, sequence: next.sequence });
       insertEvent.run(event.id, event.orderId, event.sequence, JSON.stringify(event));
       next.updatedAt = event.at;
     }

@@ -30,7 +30,7 @@ export function createSqliteTelemetryRepository(db: SqliteDatabase): TelemetryRe
   );
   return {
     async record(call) {
-      upsert.run({ ...call, site: call.site ?? '' });
+      upsert.run(Object.assign({}, call, { site: call.site ?? '' }));
     },
     async listByMerchant(merchantId) {
       return byMerchant.all(merchantId).map((r) => ({

@@ -12,7 +12,7 @@ export function createDeliveryWriter(db: SqliteDatabase) {
      VALUES (@id, @endpointId, @merchantId, @mode, @status, @nextAttemptAt, @leaseOwner, @leaseUntil, @createdAt, @doc)`,
   );
   return (deliveries: WebhookDelivery[]) => {
-    for (const d of deliveries) insert.run({ ...d, doc: JSON.stringify(d) });
+    for (const d of deliveries) insert.run(Object.assign({ doc: JSON.stringify(d) }, d));
   };
 }
 
@@ -38,13 +38,13 @@ export function createSqliteWebhookRepository(db: SqliteDatabase): WebhookReposi
   // In the order made: attempt numbers restart when a delivery is redelivered.
   const attemptsOf = db.prepare<[string], DocRow>('SELECT doc FROM webhook_attempts WHERE delivery_id = ? ORDER BY rowid');
 
-  const saveDelivery = (d: WebhookDelivery) => writeDelivery.run({ ...d, doc: JSON.stringify(d) });
+  const saveDelivery = (d: WebhookDelivery) => writeDelivery.run(Object.assign({ doc: JSON.stringify(d) }, d));
 
   const updateEndpoint = db.transaction((options: Parameters<WebhookRepository['updateEndpoint']>[0]) => {
     const current = parse<WebhookEndpoint>(endpointById.get(options.id));
     if (!current) return null;
     const defined = Object.fromEntries(Object.entries(options.patch).filter(([, v]) => v !== undefined));
-    const next: WebhookEndpoint = { ...current, ...defined, updatedAt: options.updatedAt };
+    const next: WebhookEndpoint = Object.assign({}, current, defined, { updatedAt: options.updatedAt });
     writeEndpoint.run(next.enabled ? 1 : 0, JSON.stringify(next), next.id);
     return next;
   });
@@ -52,7 +52,7 @@ export function createSqliteWebhookRepository(db: SqliteDatabase): WebhookReposi
   const claim = db.transaction((options: Parameters<WebhookRepository['claimDue']>[0]) => {
     const claimed = due.all({ now: options.now, limit: options.limit }).map((r) => JSON.parse(r.doc) as WebhookDelivery);
     return claimed.map((d) => {
-      const leased = { ...d, leaseOwner: options.owner, leaseUntil: options.leaseUntil };
+      const leased = Object.assign(d, { leaseOwner: options.owner, leaseUntil: options.leaseUntil });
       saveDelivery(leased);
       return leased;
     });
@@ -63,8 +63,7 @@ export function createSqliteWebhookRepository(db: SqliteDatabase): WebhookReposi
     if (!current || current.leaseOwner !== options.owner || current.status !== 'pending') return false;
     const a = options.attempt;
     insertAttempt.run(a.id, a.deliveryId, a.attempt, JSON.stringify(a));
-    saveDelivery({
-      ...current,
+    saveDelivery(Object.assign(current, {
       status: options.outcome.status,
       attempts: a.attempt,
       nextAttemptAt: options.outcome.nextAttemptAt ?? current.nextAttemptAt,
@@ -74,7 +73,7 @@ export function createSqliteWebhookRepository(db: SqliteDatabase): WebhookReposi
       lastError: a.error,
       lastLatencyMs: a.latencyMs,
       deliveredAt: options.outcome.status === 'delivered' ? a.at : current.deliveredAt,
-    });
+    }));
     return true;
   });
 
@@ -95,7 +94,7 @@ export function createSqliteWebhookRepository(db: SqliteDatabase): WebhookReposi
     const rows = db.prepare<Record<string, unknown>, DocRow>(`SELECT doc FROM webhook_deliveries WHERE ${where.join(' AND ')}`).all(params);
     for (const row of rows) {
       const d = JSON.parse(row.doc) as WebhookDelivery;
-      saveDelivery({ ...d, status: 'pending', attempts: 0, nextAttemptAt: options.now, leaseOwner: null, leaseUntil: null });
+      saveDelivery(Object.assign(d, { status: 'pending' as const, attempts: 0, nextAttemptAt: options.now, leaseOwner: null, leaseUntil: null }));
     }
     return rows.length;
   });

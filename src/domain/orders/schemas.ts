@@ -74,8 +74,8 @@ export function draftFromRequest(input: z.output<typeof createOrderSchema>): Ord
   const items = input.items ?? [];
   const itemsWeight = items.reduce((sum, item) => sum + (item.weight_kg ?? 0) * item.quantity, 0);
   return {
-    ...(input.pickup !== undefined && { pickup: input.pickup }),
     dropoff: (input.dropoff ?? input.dropoff_address)!,
+    ...(input.pickup !== undefined && { pickup: input.pickup }),
     customerName: input.customer_name,
     customerPhone: input.customer_phone,
     customerRut: input.customer_rut ?? null,

@@ -34,7 +34,7 @@ export function requestHash(body: unknown): string {
 }
 
 function toStop(location: ResolvedLocation): Stop {
-  return { ...location, geohash: geohashOf(location) };
+  return Object.assign({}, location, { geohash: geohashOf(location) });
 }
 
 export type OrderService = ReturnType<typeof createOrderService>;
@@ -128,7 +128,7 @@ export function createOrderService(deps: {
       if (replay) return replay;
     }
     const order = await buildOrder(principal, draft);
-    const event = { ...transitions.newEvent(order, 'new', options.actor), from: null, sequence: 1, at: order.createdAt };
+    const event = Object.assign(transitions.newEvent(order, 'new', options.actor), { from: null, sequence: 1, at: order.createdAt });
     const buildOutbox = await outbox.prepareTransition(order, null);
     const result = await store.orders.create({
       order,

@@ -30,8 +30,8 @@ export function createWebhookDeliveryLog(deps: { store: Store; clock: Clock }) {
   async function listDeliveries(options: { principal: MerchantPrincipal; input: unknown }) {
     const input = parseInput(listDeliveriesSchema, options.input);
     const rows = await store.webhooks.listDeliveries({
-      ...scope(options.principal),
       limit: input.limit + 1,
+      ...scope(options.principal),
       ...(input.endpoint_id && { endpointId: input.endpoint_id }),
       ...(input.status && { status: input.status }),
       ...(input.created_from && { createdFrom: new Date(input.created_from).toISOString() }),
@@ -50,15 +50,16 @@ export function createWebhookDeliveryLog(deps: { store: Store; clock: Clock }) {
 
   async function redeliver(options: { principal: MerchantPrincipal; id: string }) {
     const { delivery } = await getDelivery(options);
-    await store.webhooks.requeue({ ...scope(options.principal), ids: [delivery.id], now: clock.now().toISOString() });
+    await store.webhooks.requeue({ ids: [delivery.id], now: clock.now().toISOString(), ...scope(options.principal) });
     return (await store.webhooks.findDelivery({ id: delivery.id, ...scope(options.principal) }))!;
   }
 
   async function redeliverFailed(options: { principal: MerchantPrincipal; input: unknown }) {
     const input = parseInput(redeliverFailedSchema, options.input);
     return store.webhooks.requeue({
-      ...scope(options.principal), status: 'failed', now: clock.now().toISOString(),
+      status: 'failed', now: clock.now().toISOString(),
       createdFrom: new Date(input.created_from).toISOString(), createdTo: new Date(input.created_to).toISOString(),
+      ...scope(options.principal),
     });
   }
 

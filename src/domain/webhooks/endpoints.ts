@@ -21,7 +21,8 @@ const endpointFields = {
 };
 export const createEndpointSchema = z.strictObject(endpointFields);
 export const updateEndpointSchema = z
-  .strictObject({ ...endpointFields, url: endpointFields.url.optional() })
+  .strictObject(endpointFields)
+  .extend({ url: endpointFields.url.optional() })
   .refine((v) => Object.keys(v).length > 0, { message: 'at least one field is required' });
 
 export type WebhookEndpointService = ReturnType<typeof createWebhookEndpointService>;
