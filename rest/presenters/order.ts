@@ -48,8 +48,10 @@ export function presentOrderCreated(order: Order, baseUrl: string) {
 
 /** Order details: the union of both documented forms (A: order_id, pickup, dropoff; B: booking_id, driver, tracking_url). */
 export function presentOrder(order: Order, courier: Courier | null, baseUrl: string) {
-  return Object.assign(presentOrderCreated(order, baseUrl), {
+  // Led by a member, not the spread: Object.assign of 25 members would leave a slow dictionary object.
+  return {
     order_id: order.id,
+    ...presentOrderCreated(order, baseUrl),
     reference_id: order.referenceId,
     ecommerce_order_id: order.ecommerceOrderId,
     is_test: order.mode === 'test',
@@ -74,7 +76,7 @@ export function presentOrder(order: Order, courier: Courier | null, baseUrl: str
     cancellation: order.cancellation,
     created_at: order.createdAt,
     updated_at: order.updatedAt,
-  });
+  };
 }
 
 export function presentEvent(event: OrderEvent) {
