@@ -87,8 +87,9 @@ export function serveGraphQLHttp(handle: (req: IncomingMessage, res: ServerRespo
  */
 export function graphqlHttpHardening(): Plugin {
   return {
-    onRequestParse: ({ requestParser, setRequestParser }) => {
-      if (!requestParser) return;
+    onRequestParse: ({ request, requestParser, setRequestParser }) => {
+      // A JSON POST carries its variables as JSON already; Yoga answers a bad body with a 400 itself.
+      if (!requestParser || (request.method === 'POST' && request.headers.get('content-type')?.includes('json'))) return;
       setRequestParser(async (request) => {
         try {
           return await requestParser(request);

@@ -49,15 +49,12 @@ builder.queryFields((t) => ({
     args: { input: t.arg({ type: QuoteInput, required: true }) },
     resolve: (_root, { input }, ctx) => {
       const { merchant, mode } = merchantOf(ctx, 'operate');
-      const wire = {
-        origin: toWireLocation(input.origin),
-        destination: toWireLocation(input.destination),
-        total_weight_kg: input.totalWeightKg ?? undefined,
-        package_type: input.packageType ?? undefined,
-        prep_time_mins: input.prepTimeMins ?? undefined,
-      };
-      const defined = Object.fromEntries(Object.entries(wire).filter(([, v]) => v !== undefined));
-      return ctx.container.services.quotes.quoteDelivery({ merchant, mode, input: defined });
+      const wire: Record<string, unknown> = { destination: toWireLocation(input.destination) };
+      if (input.origin) wire.origin = toWireLocation(input.origin);
+      if (input.totalWeightKg != null) wire.total_weight_kg = input.totalWeightKg;
+      if (input.packageType != null) wire.package_type = input.packageType;
+      if (input.prepTimeMins != null) wire.prep_time_mins = input.prepTimeMins;
+      return ctx.container.services.quotes.quoteDelivery({ merchant, mode, input: wire });
     },
   }),
 }));
