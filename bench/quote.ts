@@ -3,12 +3,15 @@
  * baselines started by this script (raw node:http, bare Express, bare Yoga + Pothos). Every server
  * runs in its own process; autocannon runs here. Prints the table and writes bench/results/quote.json.
  *
- *   npm run bench:quote -- [--duration 10] [--warmup 3] [--connections 50] [--only raw,express,yoga,rest,graphql]
+ *   npm run bench:quote -- [--duration 10] [--warmup 3] [--connections 50] [--rounds 4] [--only raw,express,yoga,rest,graphql]
+ *
+ * A row and its baseline (REST and bare Express, GraphQL and bare Yoga) are measured together, in
+ * alternating windows (bench/lib/load.ts, runInterleaved).
  *   BENCH_CPU_PROF=<dir> adds --cpu-prof to every server process (see bench/README.md).
  */
 import { startApp } from './lib/app.js';
 import { BASELINE_LABELS, CONSTANT_GRAPHQL_BODY, startBaseline, type BaselineName } from './lib/baselines.js';
-import { runLoad, type LoadRequest } from './lib/load.js';
+import { runInterleaved, type LoadRequest } from './lib/load.js';
 import { benchSettings } from './lib/options.js';
 import type { ServerProcess } from './lib/processes.js';
 import { clean, ratio, reportResults, rowById, type Ratio, type Row, type Target } from './lib/report.js';
@@ -38,50 +41,67 @@ const BASELINE_OF: Record<string, string> = { rest: 'express', graphql: 'yoga' }
 const cpuProfileArgs = (target: string) =>
   process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}/${target}`] : [];
 
-async function measure(id: string, label: string, server: ServerProcess, request: LoadRequest, check: (body: string) => boolean) {
-  // One request first: the figures are only worth printing if the answer is the real one.
-  const res = await fetch(request.url, { method: 'POST', headers: request.headers, body: request.body });
-  const text = await res.text();
-  if (!res.ok || !check(text)) throw new Error(`${label} answered ${res.status}: ${text.slice(0, 500)}`);
-  console.log(`measuring ${label} …`);
-  const { connections, duration, warmup } = settings;
-  const result = await runLoad({ ...request, connections, duration, warmup, serverCpuSeconds: server.cpuSeconds });
-  rows.push({ id, label, result, ...(BASELINE_OF[id] && { baseline: BASELINE_OF[id] }) });
+interface Measured {
+  id: string;
+  label: string;
+  server: ServerProcess;
+  request: LoadRequest;
+  check: (body: string) => boolean;
 }
 
-for (const name of ['raw', 'express', 'yoga'] as BaselineName[]) {
-  if (!wanted(name)) continue;
-  const server = await startBaseline(name, { nodeArgs: cpuProfileArgs(name) });
-  try {
+/** Checks each answer once, then measures the targets together, in alternating windows. */
+async function measure(targets: Measured[]) {
+  for (const { label, request, check } of targets) {
+    // One request first: the figures are only worth printing if the answer is the real one.
+    const res = await fetch(request.url, { method: 'POST', headers: request.headers, body: request.body });
+    const text = await res.text();
+    if (!res.ok || !check(text)) throw new Error(`${label} answered ${res.status}: ${text.slice(0, 500)}`);
+  }
+  console.log(`measuring ${targets.map((t) => t.label).join(' and ')} …`);
+  const { connections, duration, warmup, rounds } = settings;
+  const results = await runInterleaved(
+    targets.map(({ id, server, request }) => ({ id, ...request, connections, duration, warmup, serverCpuSeconds: server.cpuSeconds })),
+    rounds,
+  );
+  for (const { id, label } of targets) rows.push({ id, label, result: results.get(id)!, ...(BASELINE_OF[id] && { baseline: BASELINE_OF[id] }) });
+}
+
+const servers: Array<{ stop(): Promise<void> }> = [];
+let logNote = '';
+try {
+  const baselines = new Map<BaselineName, ServerProcess>();
+  for (const name of ['raw', 'express', 'yoga'] as BaselineName[]) {
+    if (!wanted(name)) continue;
+    const server = await startBaseline(name, { nodeArgs: cpuProfileArgs(name) });
+    servers.push(server);
+    baselines.set(name, server);
+  }
+  const app = wanted('rest') || wanted('graphql') ? await startApp({ merchant: MERCHANT, rateLimitPerMin: 1_000_000, nodeArgs: cpuProfileArgs('app') }) : null;
+  if (app) servers.push(app);
+  const headers = app && { ...JSON_HEADERS, authorization: `Bearer ${app.merchant.liveKey}` };
+
+  const baseline = (name: BaselineName): Measured[] => {
+    const server = baselines.get(name);
+    if (!server) return [];
     const request: LoadRequest =
       name === 'yoga'
         ? { url: `${server.url}/graphql`, headers: JSON_HEADERS, body: CONSTANT_GRAPHQL_BODY }
         : { url: `${server.url}/api/v1/shipping/quote`, headers: JSON_HEADERS, body: REST_BODY };
-    await measure(name, BASELINE_LABELS[name], server, request, (body) => body.includes(name === 'yoga' ? '"constant":"ok"' : '"price"'));
-  } finally {
-    await server.stop();
-  }
-}
+    return [{ id: name, label: BASELINE_LABELS[name], server, request, check: (body) => body.includes(name === 'yoga' ? '"constant":"ok"' : '"price"') }];
+  };
+  const appTarget = (id: 'rest' | 'graphql'): Measured[] =>
+    app && headers && wanted(id)
+      ? id === 'rest'
+        ? [{ id, label: 'REST POST /api/v1/shipping/quote', server: app.server, request: { url: `${app.server.url}/api/v1/shipping/quote`, headers, body: REST_BODY }, check: (body) => /"success":true.*"price":\d+/.test(body) }]
+        : [{ id, label: 'GraphQL quote query', server: app.server, request: { url: `${app.server.url}/graphql`, headers, body: GRAPHQL_BODY }, check: (body) => /"__typename":"QueryQuoteSuccess".*"price":\d+/.test(body) }]
+      : [];
 
-let logNote = '';
-if (wanted('rest') || wanted('graphql')) {
-  const app = await startApp({ merchant: MERCHANT, rateLimitPerMin: 1_000_000, nodeArgs: cpuProfileArgs('app') });
-  try {
-    const headers = { ...JSON_HEADERS, authorization: `Bearer ${app.merchant.liveKey}` };
-    if (wanted('rest')) {
-      await measure('rest', 'REST POST /api/v1/shipping/quote', app.server, { url: `${app.server.url}/api/v1/shipping/quote`, headers, body: REST_BODY }, (body) =>
-        /"success":true.*"price":\d+/.test(body),
-      );
-    }
-    if (wanted('graphql')) {
-      await measure('graphql', 'GraphQL quote query', app.server, { url: `${app.server.url}/graphql`, headers, body: GRAPHQL_BODY }, (body) =>
-        /"__typename":"QueryQuoteSuccess".*"price":\d+/.test(body),
-      );
-    }
-    logNote = `app logged ${(app.logBytes() / 2 ** 20).toFixed(1)} MiB at LOG_LEVEL=info to a file in its DATA_DIR (one access-log line per request)`;
-  } finally {
-    await app.stop();
+  for (const group of [baseline('raw'), [...baseline('express'), ...appTarget('rest')], [...baseline('yoga'), ...appTarget('graphql')]]) {
+    if (group.length > 0) await measure(group);
   }
+  if (app) logNote = `app logged ${(app.logBytes() / 2 ** 20).toFixed(1)} MiB at LOG_LEVEL=info to a file in its DATA_DIR (one access-log line per request)`;
+} finally {
+  for (const server of servers) await server.stop();
 }
 
 const has = (...ids: string[]) => ids.every((id) => rows.some((r) => r.id === id));
@@ -116,6 +136,7 @@ if (has('graphql', 'yoga')) {
 
 const notes = [
   'each server runs in its own child process; autocannon runs in the bench process',
+  `each row and its baseline measured in ${settings.rounds} alternating windows (A B, B A, …) totalling ${settings.duration} s each; percentiles merged from the window tables (never below the exact figure)`,
   'REST and GraphQL rows: the real app (src/main.ts), SQLite on disk, auth + per-key rate limiter (limit raised via setMerchantRateLimit) + zod + gazetteer + pricing',
 ];
 if (logNote) notes.push(logNote);

@@ -204,7 +204,7 @@ const notes = [
 reportResults({
   name: 'webhooks',
   title: 'Webhook delivery benchmark',
-  settings: { connections: WORKER_BATCH, duration: Math.round(drainSeconds * 100) / 100, warmup: 0, only: null },
+  settings: { connections: WORKER_BATCH, duration: Math.round(drainSeconds * 100) / 100, warmup: 0, rounds: 1, only: null },
   rows: [{ id: 'webhooks', label: 'signed webhook deliveries (backlog drain)', result, unit: 'deliveries/s' }],
   ratios: [],
   targets,

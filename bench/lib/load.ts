@@ -56,51 +56,115 @@ function machineTicks(): { busy: number; total: number } | null {
   }
 }
 
-function fire(request: LoadRequest, connections: number, duration: number) {
-  return autocannon({
-    url: request.url,
-    method: request.method ?? 'POST',
-    headers: request.headers ?? {},
-    ...(request.body !== undefined && { body: request.body }),
-    ...(request.setupRequest && { requests: [{ setupRequest: request.setupRequest }] }),
-    connections,
-    duration,
-    pipelining: 1,
+/** Runs autocannon; with `latencies`, every response time (ms) is pushed onto it as it comes. */
+function fire(request: LoadRequest, connections: number, duration: number, latencies?: number[]) {
+  return new Promise<autocannon.Result>((resolve, reject) => {
+    const options = {
+      url: request.url,
+      method: request.method ?? 'POST',
+      headers: request.headers ?? {},
+      ...(request.body !== undefined && { body: request.body }),
+      ...(request.setupRequest && { requests: [{ setupRequest: request.setupRequest }] }),
+      connections,
+      duration,
+      pipelining: 1,
+    };
+    const instance = autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
+    if (latencies) instance.on('response', (_client, _status, _bytes, ms) => latencies.push(ms));
   });
+}
+
+/** One measured window: raw counts, so that several windows add up exactly. */
+interface Window {
+  seconds: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+  /** Every response time of the window, in ms. */
+  latencies: number[];
+  serverCpuSeconds: number | null;
+  loadCpuSeconds: number;
+  /** Whole-machine busy CPU seconds (all cores), or null without /proc/stat. */
+  machineCpuSeconds: number | null;
+}
+
+async function measureWindow(options: LoadOptions, connections: number): Promise<Window> {
+  const machineBefore = machineTicks();
+  const serverBefore = options.serverCpuSeconds?.();
+  const loadBefore = process.cpuUsage();
+  const latencies: number[] = [];
+  const result = await fire(options, connections, options.duration, latencies);
+  const load = process.cpuUsage(loadBefore);
+  const serverAfter = options.serverCpuSeconds?.();
+  const machineAfter = machineTicks();
+  return {
+    seconds: result.duration,
+    requests: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    latencies,
+    serverCpuSeconds: serverBefore === undefined || serverAfter === undefined ? null : serverAfter - serverBefore,
+    loadCpuSeconds: (load.user + load.system) / 1e6,
+    machineCpuSeconds:
+      machineBefore && machineAfter
+        ? ((machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total)) * availableParallelism() * result.duration
+        : null,
+  };
+}
+
+/** The q-th percentile (nearest rank) of all the windows' response times together, in ms. */
+export function mergedPercentile(windows: Array<Pick<Window, 'latencies'>>, q: number): number {
+  const all = Float64Array.from(windows.flatMap((w) => w.latencies)).sort();
+  if (all.length === 0) return 0;
+  return Math.round(all[Math.max(0, Math.ceil((q / 100) * all.length) - 1)]! * 10) / 10;
+}
+
+/** The windows of one target as one result: counts and CPU add up, percentiles are over all responses. */
+function summarize(windows: Window[]): LoadResult {
+  const sum = (pick: (w: Window) => number) => windows.reduce((total, w) => total + pick(w), 0);
+  const seconds = sum((w) => w.seconds);
+  const requests = sum((w) => w.requests);
+  const serverCpuSeconds = windows.every((w) => w.serverCpuSeconds !== null) ? sum((w) => w.serverCpuSeconds!) : null;
+  const machineCpuSeconds = windows.every((w) => w.machineCpuSeconds !== null) ? sum((w) => w.machineCpuSeconds!) : null;
+  const loadCpuSeconds = sum((w) => w.loadCpuSeconds);
+  return {
+    rps: Math.round(requests / seconds),
+    p50: mergedPercentile(windows, 50),
+    p99: mergedPercentile(windows, 99),
+    non2xx: sum((w) => w.non2xx),
+    errors: sum((w) => w.errors),
+    requests,
+    serverCpu: serverCpuSeconds === null ? null : round2(serverCpuSeconds / seconds),
+    serverUsPerRequest: serverCpuSeconds === null || requests === 0 ? null : Math.round((serverCpuSeconds * 1e6) / requests),
+    loadCpu: round2(loadCpuSeconds / seconds),
+    otherCpu:
+      machineCpuSeconds === null || serverCpuSeconds === null ? null : round2(Math.max(0, machineCpuSeconds - serverCpuSeconds - loadCpuSeconds) / seconds),
+  };
 }
 
 /** One autocannon run (after a warm-up run) against a server in another process. */
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
-  const connections = options.connections ?? 50;
-  if ((options.warmup ?? 3) > 0) await fire(options, connections, options.warmup ?? 3);
+  return (await runInterleaved([{ id: 'only', ...options }], 1)).get('only')!;
+}
 
-  const machineBefore = machineTicks();
-  const serverBefore = options.serverCpuSeconds?.();
-  const loadBefore = process.cpuUsage();
-  const result = await fire(options, connections, options.duration);
-  const load = process.cpuUsage(loadBefore);
-  const serverAfter = options.serverCpuSeconds?.();
-  const machineAfter = machineTicks();
-
-  const serverCpu = serverBefore === undefined || serverAfter === undefined ? null : (serverAfter - serverBefore) / result.duration;
-  const loadCpu = (load.user + load.system) / 1e6 / result.duration;
-  const machineCpu =
-    machineBefore && machineAfter
-      ? ((machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total)) * availableParallelism()
-      : null;
-
-  return {
-    rps: Math.round(result.requests.total / result.duration),
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    non2xx: result.non2xx,
-    errors: result.errors,
-    requests: result.requests.total,
-    serverCpu: serverCpu === null ? null : round2(serverCpu),
-    serverUsPerRequest: serverCpu === null || result.requests.total === 0 ? null : Math.round((serverCpu * result.duration * 1e6) / result.requests.total),
-    loadCpu: round2(loadCpu),
-    otherCpu: machineCpu === null || serverCpu === null ? null : round2(Math.max(0, machineCpu - serverCpu - loadCpu)),
-  };
+/**
+ * Measures several targets (a row and its baseline) in alternating windows: each target's
+ * `duration` is split into `rounds` windows, run in the order A B, B A, A B, … after every target's
+ * warm-up. Drift in the machine's speed (other tenants, clock changes) then weighs on both alike,
+ * instead of on whichever ran in the slow stretch.
+ */
+export async function runInterleaved(targets: Array<LoadOptions & { id: string }>, rounds: number): Promise<Map<string, LoadResult>> {
+  for (const target of targets) {
+    if ((target.warmup ?? 3) > 0) await fire(target, target.connections ?? 50, target.warmup ?? 3);
+  }
+  const windows = new Map<string, Window[]>(targets.map((t) => [t.id, []]));
+  for (let round = 0; round < rounds; round++) {
+    const order = round % 2 === 0 ? targets : [...targets].reverse();
+    for (const target of order) {
+      windows.get(target.id)!.push(await measureWindow({ ...target, duration: target.duration / rounds }, target.connections ?? 50));
+    }
+  }
+  return new Map([...windows].map(([id, measured]) => [id, summarize(measured)]));
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;

@@ -6,15 +6,17 @@ export interface BenchSettings {
   duration: number;
   /** Discarded warm-up seconds before each measurement. */
   warmup: number;
+  /** A row and its baseline are measured in this many alternating windows (A B, B A, …). */
+  rounds: number;
   /** Row ids to measure (`--only raw,rest`); null measures all. */
   only: string[] | null;
 }
 
-/** `--duration 10 --warmup 3 --connections 50 --only a,b` (or BENCH_DURATION / BENCH_WARMUP / BENCH_CONNECTIONS). */
+/** `--duration 10 --warmup 3 --connections 50 --rounds 4 --only a,b` (or BENCH_DURATION / BENCH_WARMUP / BENCH_CONNECTIONS / BENCH_ROUNDS). */
 export function benchSettings(argv = process.argv.slice(2)): BenchSettings {
   const { values } = parseArgs({
     args: argv,
-    options: { duration: { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string' }, only: { type: 'string' } },
+    options: { duration: { type: 'string' }, warmup: { type: 'string' }, connections: { type: 'string' }, rounds: { type: 'string' }, only: { type: 'string' } },
     // Not strict: `npm run bench -- …` forwards the same arguments to every benchmark, and each
     // takes only the flags it knows.
     strict: false,
@@ -29,6 +31,7 @@ export function benchSettings(argv = process.argv.slice(2)): BenchSettings {
     connections: number(values.connections, process.env.BENCH_CONNECTIONS, 50),
     duration: number(values.duration, process.env.BENCH_DURATION, 10),
     warmup: number(values.warmup, process.env.BENCH_WARMUP, 3),
+    rounds: Math.max(1, Math.round(number(values.rounds, process.env.BENCH_ROUNDS, 4))),
     only: text(values.only)?.split(',').map((s) => s.trim()) ?? null,
   };
 }
