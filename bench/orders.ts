@@ -5,12 +5,14 @@
  * requests with a constant JSON. Every server runs in its own process; autocannon runs here.
  * Prints the table and writes bench/results/orders.json.
  *
- *   npm run bench:orders -- [--duration 10] [--warmup 3] [--connections 50] [--only express-create,express-read,create,read]
+ *   npm run bench:orders -- [--duration 10] [--warmup 3] [--connections 50] [--rounds 4] [--only express-create,express-read,create,read]
+ *
+ * Each app row and its baseline are measured together, in alternating windows (runInterleaved).
  */
 import type autocannon from 'autocannon';
 import { startApp } from './lib/app.js';
 import { BASELINE_LABELS, startBaseline } from './lib/baselines.js';
-import { runLoad, type LoadRequest } from './lib/load.js';
+import { runInterleaved, type LoadRequest } from './lib/load.js';
 import { benchSettings } from './lib/options.js';
 import type { ServerProcess } from './lib/processes.js';
 import { clean, ratio, reportResults, rowById, type Ratio, type Row, type Target } from './lib/report.js';
@@ -53,49 +55,49 @@ const cyclePaths = (ids: string[]) => {
 const rows: Row[] = [];
 const BASELINE_OF: Record<string, string> = { create: 'express-create', read: 'express-read' };
 
-async function measure(id: string, label: string, server: ServerProcess, request: LoadRequest, check: (status: number, body: string) => boolean) {
-  // One request first (through the same setupRequest): the figures only count if the answer is the real one.
-  const first = request.setupRequest ? request.setupRequest({ method: request.method ?? 'POST', path: new URL(request.url).pathname, headers: request.headers ?? {} }) : {};
-  const url = new URL(first.path ?? new URL(request.url).pathname, request.url);
-  const res = await fetch(url, { method: request.method ?? 'POST', headers: (first.headers ?? request.headers) as Record<string, string>, body: request.body ?? null });
-  const text = await res.text();
-  if (!check(res.status, text)) throw new Error(`${label} answered ${res.status}: ${text.slice(0, 500)}`);
-  console.log(`measuring ${label} …`);
-  const { connections, duration, warmup } = settings;
-  const result = await runLoad({ ...request, connections, duration, warmup, serverCpuSeconds: server.cpuSeconds });
-  rows.push({ id, label, result, ...(BASELINE_OF[id] && { baseline: BASELINE_OF[id] }) });
+interface Measured {
+  id: string;
+  label: string;
+  server: ServerProcess;
+  request: LoadRequest;
+  check: (status: number, body: string) => boolean;
+}
+
+/** Checks each answer once (through the same setupRequest), then measures the targets in alternating windows. */
+async function measure(targets: Measured[]) {
+  for (const { label, request, check } of targets) {
+    const first = request.setupRequest ? request.setupRequest({ method: request.method ?? 'POST', path: new URL(request.url).pathname, headers: request.headers ?? {} }) : {};
+    const url = new URL(first.path ?? new URL(request.url).pathname, request.url);
+    const res = await fetch(url, { method: request.method ?? 'POST', headers: (first.headers ?? request.headers) as Record<string, string>, body: request.body ?? null });
+    const text = await res.text();
+    if (!check(res.status, text)) throw new Error(`${label} answered ${res.status}: ${text.slice(0, 500)}`);
+  }
+  console.log(`measuring ${targets.map((t) => t.label).join(' and ')} …`);
+  const { connections, duration, warmup, rounds } = settings;
+  const results = await runInterleaved(
+    targets.map(({ id, server, request }) => ({ id, ...request, connections, duration, warmup, serverCpuSeconds: server.cpuSeconds })),
+    rounds,
+  );
+  for (const { id, label } of targets) rows.push({ id, label, result: results.get(id)!, ...(BASELINE_OF[id] && { baseline: BASELINE_OF[id] }) });
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
-if (wanted('express-create') || wanted('express-read')) {
-  const server = await startBaseline('express', { nodeArgs: cpuProfileArgs('express') });
-  try {
-    if (wanted('express-create')) {
-      const request: LoadRequest = { url: `${server.url}/api/v1/orders`, headers: JSON_HEADERS, body: CREATE_BODY, setupRequest: uniqueKey };
-      await measure('express-create', `${BASELINE_LABELS.express}: POST (constant 201)`, server, request, (status, body) => status === 201 && body.includes('"price"'));
-    }
-    if (wanted('express-read')) {
-      const ids = Array.from({ length: READ_IDS }, (_, i) => `ord_${String(i).padStart(26, '0')}`);
-      const request: LoadRequest = { url: `${server.url}/api/v1/orders/x`, method: 'GET', setupRequest: cyclePaths(ids) };
-      await measure('express-read', `${BASELINE_LABELS.express}: GET /:id (constant)`, server, request, (status, body) => status === 200 && body.includes('"price"'));
-    }
-  } finally {
-    await server.stop();
-  }
-}
-
+const servers: Array<{ stop(): Promise<void> }> = [];
 let notesFromApp: string[] = [];
-if (wanted('create') || wanted('read')) {
+try {
+  const baseline = wanted('express-create') || wanted('express-read') ? await startBaseline('express', { nodeArgs: cpuProfileArgs('express') }) : null;
+  if (baseline) servers.push(baseline);
   // The sandbox simulator is off, so no courier is on duty: dispatch runs on every creation, finds
   // nobody in the geo index, and the order stays `new` in the queue.
-  const app = await startApp({ merchant: MERCHANT, rateLimitPerMin: 1_000_000, nodeArgs: cpuProfileArgs('app'), env: { SANDBOX_SIMULATOR: 'false' } });
-  try {
-    const headers = { ...JSON_HEADERS, authorization: `Bearer ${app.merchant.testKey}` };
-    const ordersUrl = `${app.server.url}/api/v1/orders`;
+  const app = wanted('create') || wanted('read') ? await startApp({ merchant: MERCHANT, rateLimitPerMin: 1_000_000, nodeArgs: cpuProfileArgs('app'), env: { SANDBOX_SIMULATOR: 'false' } }) : null;
+  if (app) servers.push(app);
+  const headers = app && { ...JSON_HEADERS, authorization: `Bearer ${app.merchant.testKey}` };
+  const ordersUrl = app && `${app.server.url}/api/v1/orders`;
 
+  const ids: string[] = [];
+  if (app && headers && ordersUrl && wanted('read')) {
     console.log(`creating ${READ_IDS} orders for the read measurement …`);
-    const ids: string[] = [];
     for (let batch = 0; batch < READ_IDS; batch += 20) {
       const created = await Promise.all(
         Array.from({ length: Math.min(20, READ_IDS - batch) }, async () => {
@@ -108,25 +110,34 @@ if (wanted('create') || wanted('read')) {
       ids.push(...created.map((o) => o.booking_id!));
       if (batch === 0 && created[0]!.status !== 'new') throw new Error(`expected a queued order (no courier on duty), got status ${created[0]!.status}`);
     }
+  }
 
-    if (wanted('create')) {
-      await measure('create', 'REST POST /api/v1/orders (Form B, unique key)', app.server, { url: ordersUrl, headers, body: CREATE_BODY, setupRequest: uniqueKey }, (status, body) =>
-        status === 201 && /"success":true.*"booking_id":"[^"]+".*"status":"new"/.test(body),
-      );
-    }
-    if (wanted('read')) {
-      await measure('read', 'REST GET /api/v1/orders/:booking_id', app.server, { url: `${ordersUrl}/x`, method: 'GET', headers: { authorization: headers.authorization }, setupRequest: cyclePaths(ids) }, (status, body) =>
-        status === 200 && /"success":true.*"booking_id":"[^"]+"/.test(body),
-      );
-    }
+  const createGroup: Measured[] = [];
+  if (baseline && wanted('express-create')) {
+    createGroup.push({ id: 'express-create', label: `${BASELINE_LABELS.express}: POST (constant 201)`, server: baseline, request: { url: `${baseline.url}/api/v1/orders`, headers: JSON_HEADERS, body: CREATE_BODY, setupRequest: uniqueKey }, check: (status, body) => status === 201 && body.includes('"price"') });
+  }
+  if (app && headers && ordersUrl && wanted('create')) {
+    createGroup.push({ id: 'create', label: 'REST POST /api/v1/orders (Form B, unique key)', server: app.server, request: { url: ordersUrl, headers, body: CREATE_BODY, setupRequest: uniqueKey }, check: (status, body) => status === 201 && /"success":true.*"booking_id":"[^"]+".*"status":"new"/.test(body) });
+  }
+  const readGroup: Measured[] = [];
+  if (baseline && wanted('express-read')) {
+    const constantIds = Array.from({ length: READ_IDS }, (_, i) => `ord_${String(i).padStart(26, '0')}`);
+    readGroup.push({ id: 'express-read', label: `${BASELINE_LABELS.express}: GET /:id (constant)`, server: baseline, request: { url: `${baseline.url}/api/v1/orders/x`, method: 'GET', setupRequest: cyclePaths(constantIds) }, check: (status, body) => status === 200 && body.includes('"price"') });
+  }
+  if (app && headers && ordersUrl && wanted('read')) {
+    readGroup.push({ id: 'read', label: 'REST GET /api/v1/orders/:booking_id', server: app.server, request: { url: `${ordersUrl}/x`, method: 'GET', headers: { authorization: headers.authorization }, setupRequest: cyclePaths(ids) }, check: (status, body) => status === 200 && /"success":true.*"booking_id":"[^"]+"/.test(body) });
+  }
+  for (const group of [createGroup, readGroup]) if (group.length > 0) await measure(group);
+
+  if (app) {
     const createdTotal = rows.find((r) => r.id === 'create')?.result.requests ?? 0;
     notesFromApp = [
       `app logged ${(app.logBytes() / 2 ** 20).toFixed(1)} MiB at LOG_LEVEL=info to a file in its DATA_DIR (one access-log line per request)`,
-      `${READ_IDS} orders created before measuring; the read row cycles over their booking ids; the create row created ${createdTotal} more (warm-up not counted)`,
+      `${ids.length} orders created before measuring; the read row cycles over their booking ids; the create row created ${createdTotal} more (warm-up not counted)`,
     ];
-  } finally {
-    await app.stop();
   }
+} finally {
+  for (const server of servers) await server.stop();
 }
 
 const has = (...ids: string[]) => ids.every((id) => rows.some((r) => r.id === id));
@@ -158,6 +169,7 @@ for (const [id, base, min, what] of [
 
 const notes = [
   'each server runs in its own child process; autocannon runs in the bench process',
+  `each row and its baseline measured in ${settings.rounds} alternating windows (A B, B A, …) totalling ${settings.duration} s each; percentiles over every response of the windows`,
   'app rows: the real app (src/main.ts), durable SQLite on disk, test key, auth + per-key rate limiter (limit raised via setMerchantRateLimit) + zod',
   'create: Form B body (dropoff_address string in a comuna, customer, customer_rut, payment_mode); a unique Idempotency-Key per request (autocannon setupRequest), so every request inserts an order, its key, its first history event',
   'create: dispatch runs on every order; no courier is on duty (SANDBOX_SIMULATOR=false, no couriers created), so every order is queued as `new`',

@@ -136,7 +136,7 @@ if (has('graphql', 'yoga')) {
 
 const notes = [
   'each server runs in its own child process; autocannon runs in the bench process',
-  `each row and its baseline measured in ${settings.rounds} alternating windows (A B, B A, …) totalling ${settings.duration} s each; percentiles merged from the window tables (never below the exact figure)`,
+  `each row and its baseline measured in ${settings.rounds} alternating windows (A B, B A, …) totalling ${settings.duration} s each; percentiles over every response of the windows`,
   'REST and GraphQL rows: the real app (src/main.ts), SQLite on disk, auth + per-key rate limiter (limit raised via setMerchantRateLimit) + zod + gazetteer + pricing',
 ];
 if (logNote) notes.push(logNote);
