@@ -42,6 +42,16 @@ describe('POST /orders with an idempotency-key', () => {
     expect(expectOk(await orders.create(formB()), 201).body.booking_id).not.toBe(first.body.booking_id);
   });
 
+  it('the same key with a different body that cannot be built (ungeocodable) is still 422, not the build error', async () => {
+    const m = await t.createMerchant();
+    const orders = merchantApi(t, m.testKey);
+    expectOk(await orders.create(formB(), 'order-3003'), 201);
+    expectError(await orders.create(formB({ dropoff_address: 'Calle Inventada 123, Narnia' }), 'order-3003'), 422, 'IDEMPOTENCY_KEY_REUSED');
+    // Without the key, the same body is the build error.
+    expectError(await orders.create(formB({ dropoff_address: 'Calle Inventada 123, Narnia' })), 400, 'GEOCODING_FAILED');
+    expect(expectOk(await orders.list()).body.orders).toHaveLength(1);
+  });
+
   it('refuses a malformed key', async () => {
     const m = await t.createMerchant();
     const orders = merchantApi(t, m.testKey);

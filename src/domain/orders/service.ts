@@ -112,7 +112,9 @@ export function createOrderService(deps: {
 
   /**
    * Creates (or, for a repeated idempotency key with the same body, returns) an order, then tries
-   * to dispatch it. The key is claimed in the same transaction as the order, under a unique index.
+   * to dispatch it. The key is claimed in the same transaction as the order, under a unique index;
+   * a repeated key is found there, so a first request pays no lookup. Only when the order cannot
+   * be built is the key looked up first: a repeat still gets its order (or 422), not the error.
    */
   async function createOrderFromDraft(options: {
     principal: MerchantPrincipal;
@@ -123,11 +125,14 @@ export function createOrderService(deps: {
   }): Promise<{ order: Order; created: boolean }> {
     const { principal, draft } = options;
     const key = options.idempotencyKey === undefined ? undefined : parseInput(idempotencyKeySchema, options.idempotencyKey);
-    if (key) {
-      const replay = await findReplay(principal, key, options.hash);
+    let order: Order;
+    try {
+      order = await buildOrder(principal, draft);
+    } catch (error) {
+      const replay = key && (await findReplay(principal, key, options.hash));
       if (replay) return replay;
+      throw error;
     }
-    const order = await buildOrder(principal, draft);
     const event = Object.assign(transitions.newEvent(order, 'new', options.actor), { from: null, sequence: 1, at: order.createdAt });
     const buildOutbox = await outbox.prepareTransition(order, null);
     const result = await store.orders.create({
