@@ -16,6 +16,7 @@ export function openSqliteDatabase(file: string): SqliteDatabase {
   db.pragma('synchronous = NORMAL');
   db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   db.pragma('foreign_keys = ON');
+  db.pragma('cache_size = -65536');
   migrate(db);
   return db;
 }
