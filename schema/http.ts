@@ -37,8 +37,12 @@ interface ReadBody extends AsyncIterable<Buffer> {
 function readBody(raw: Buffer): ReadBody {
   return {
     bytes: raw.length,
-    async *[Symbol.asyncIterator]() {
-      yield raw;
+    // A hand-made one-chunk iterator: an async generator costs several promises more per request.
+    [Symbol.asyncIterator]() {
+      let done = false;
+      return {
+        next: () => Promise.resolve(done ? { done: true as const, value: undefined } : ((done = true), { done: false as const, value: raw })),
+      };
     },
   };
 }
