@@ -12,9 +12,8 @@
 import type autocannon from 'autocannon';
 import { startApp } from './lib/app.js';
 import { BASELINE_LABELS, startBaseline } from './lib/baselines.js';
-import { runInterleaved, type LoadRequest } from './lib/load.js';
+import { measureTogether, type MeasuredTarget } from './lib/measure.js';
 import { benchSettings } from './lib/options.js';
-import type { ServerProcess } from './lib/processes.js';
 import { clean, ratio, reportResults, rowById, type Ratio, type Row, type Target } from './lib/report.js';
 
 const MERCHANT = { name: 'Bench Orders Merchant', address: 'Av. Providencia 1234, Providencia' };
@@ -55,32 +54,6 @@ const cyclePaths = (ids: string[]) => {
 const rows: Row[] = [];
 const BASELINE_OF: Record<string, string> = { create: 'express-create', read: 'express-read' };
 
-interface Measured {
-  id: string;
-  label: string;
-  server: ServerProcess;
-  request: LoadRequest;
-  check: (status: number, body: string) => boolean;
-}
-
-/** Checks each answer once (through the same setupRequest), then measures the targets in alternating windows. */
-async function measure(targets: Measured[]) {
-  for (const { label, request, check } of targets) {
-    const first = request.setupRequest ? request.setupRequest({ method: request.method ?? 'POST', path: new URL(request.url).pathname, headers: request.headers ?? {} }) : {};
-    const url = new URL(first.path ?? new URL(request.url).pathname, request.url);
-    const res = await fetch(url, { method: request.method ?? 'POST', headers: (first.headers ?? request.headers) as Record<string, string>, body: request.body ?? null });
-    const text = await res.text();
-    if (!check(res.status, text)) throw new Error(`${label} answered ${res.status}: ${text.slice(0, 500)}`);
-  }
-  console.log(`measuring ${targets.map((t) => t.label).join(' and ')} …`);
-  const { connections, duration, warmup, rounds } = settings;
-  const results = await runInterleaved(
-    targets.map(({ id, server, request }) => ({ id, ...request, connections, duration, warmup, serverCpuSeconds: server.cpuSeconds })),
-    rounds,
-  );
-  for (const { id, label } of targets) rows.push({ id, label, result: results.get(id)!, ...(BASELINE_OF[id] && { baseline: BASELINE_OF[id] }) });
-}
-
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
 const servers: Array<{ stop(): Promise<void> }> = [];
@@ -112,14 +85,14 @@ try {
     }
   }
 
-  const createGroup: Measured[] = [];
+  const createGroup: MeasuredTarget[] = [];
   if (baseline && wanted('express-create')) {
     createGroup.push({ id: 'express-create', label: `${BASELINE_LABELS.express}: POST (constant 201)`, server: baseline, request: { url: `${baseline.url}/api/v1/orders`, headers: JSON_HEADERS, body: CREATE_BODY, setupRequest: uniqueKey }, check: (status, body) => status === 201 && body.includes('"price"') });
   }
   if (app && headers && ordersUrl && wanted('create')) {
     createGroup.push({ id: 'create', label: 'REST POST /api/v1/orders (Form B, unique key)', server: app.server, request: { url: ordersUrl, headers, body: CREATE_BODY, setupRequest: uniqueKey }, check: (status, body) => status === 201 && /"success":true.*"booking_id":"[^"]+".*"status":"new"/.test(body) });
   }
-  const readGroup: Measured[] = [];
+  const readGroup: MeasuredTarget[] = [];
   if (baseline && wanted('express-read')) {
     const constantIds = Array.from({ length: READ_IDS }, (_, i) => `ord_${String(i).padStart(26, '0')}`);
     readGroup.push({ id: 'express-read', label: `${BASELINE_LABELS.express}: GET /:id (constant)`, server: baseline, request: { url: `${baseline.url}/api/v1/orders/x`, method: 'GET', setupRequest: cyclePaths(constantIds) }, check: (status, body) => status === 200 && body.includes('"price"') });
@@ -127,7 +100,7 @@ try {
   if (app && headers && ordersUrl && wanted('read')) {
     readGroup.push({ id: 'read', label: 'REST GET /api/v1/orders/:booking_id', server: app.server, request: { url: `${ordersUrl}/x`, method: 'GET', headers: { authorization: headers.authorization }, setupRequest: cyclePaths(ids) }, check: (status, body) => status === 200 && /"success":true.*"booking_id":"[^"]+"/.test(body) });
   }
-  for (const group of [createGroup, readGroup]) if (group.length > 0) await measure(group);
+  for (const group of [createGroup, readGroup]) if (group.length > 0) rows.push(...(await measureTogether({ targets: group, settings, baselineOf: BASELINE_OF })));
 
   if (app) {
     const createdTotal = rows.find((r) => r.id === 'create')?.result.requests ?? 0;

@@ -11,7 +11,8 @@
  */
 import { startApp } from './lib/app.js';
 import { BASELINE_LABELS, CONSTANT_GRAPHQL_BODY, startBaseline, type BaselineName } from './lib/baselines.js';
-import { runInterleaved, type LoadRequest } from './lib/load.js';
+import type { LoadRequest } from './lib/load.js';
+import { measureTogether, type MeasuredTarget } from './lib/measure.js';
 import { benchSettings } from './lib/options.js';
 import type { ServerProcess } from './lib/processes.js';
 import { clean, ratio, reportResults, rowById, type Ratio, type Row, type Target } from './lib/report.js';
@@ -41,31 +42,6 @@ const BASELINE_OF: Record<string, string> = { rest: 'express', graphql: 'yoga' }
 const cpuProfileArgs = (target: string) =>
   process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}/${target}`] : [];
 
-interface Measured {
-  id: string;
-  label: string;
-  server: ServerProcess;
-  request: LoadRequest;
-  check: (body: string) => boolean;
-}
-
-/** Checks each answer once, then measures the targets together, in alternating windows. */
-async function measure(targets: Measured[]) {
-  for (const { label, request, check } of targets) {
-    // One request first: the figures are only worth printing if the answer is the real one.
-    const res = await fetch(request.url, { method: 'POST', headers: request.headers, body: request.body });
-    const text = await res.text();
-    if (!res.ok || !check(text)) throw new Error(`${label} answered ${res.status}: ${text.slice(0, 500)}`);
-  }
-  console.log(`measuring ${targets.map((t) => t.label).join(' and ')} …`);
-  const { connections, duration, warmup, rounds } = settings;
-  const results = await runInterleaved(
-    targets.map(({ id, server, request }) => ({ id, ...request, connections, duration, warmup, serverCpuSeconds: server.cpuSeconds })),
-    rounds,
-  );
-  for (const { id, label } of targets) rows.push({ id, label, result: results.get(id)!, ...(BASELINE_OF[id] && { baseline: BASELINE_OF[id] }) });
-}
-
 const servers: Array<{ stop(): Promise<void> }> = [];
 let logNote = '';
 try {
@@ -80,24 +56,24 @@ try {
   if (app) servers.push(app);
   const headers = app && { ...JSON_HEADERS, authorization: `Bearer ${app.merchant.liveKey}` };
 
-  const baseline = (name: BaselineName): Measured[] => {
+  const baseline = (name: BaselineName): MeasuredTarget[] => {
     const server = baselines.get(name);
     if (!server) return [];
     const request: LoadRequest =
       name === 'yoga'
         ? { url: `${server.url}/graphql`, headers: JSON_HEADERS, body: CONSTANT_GRAPHQL_BODY }
         : { url: `${server.url}/api/v1/shipping/quote`, headers: JSON_HEADERS, body: REST_BODY };
-    return [{ id: name, label: BASELINE_LABELS[name], server, request, check: (body) => body.includes(name === 'yoga' ? '"constant":"ok"' : '"price"') }];
+    return [{ id: name, label: BASELINE_LABELS[name], server, request, check: (status, body) => status === 200 && body.includes(name === 'yoga' ? '"constant":"ok"' : '"price"') }];
   };
-  const appTarget = (id: 'rest' | 'graphql'): Measured[] =>
+  const appTarget = (id: 'rest' | 'graphql'): MeasuredTarget[] =>
     app && headers && wanted(id)
       ? id === 'rest'
-        ? [{ id, label: 'REST POST /api/v1/shipping/quote', server: app.server, request: { url: `${app.server.url}/api/v1/shipping/quote`, headers, body: REST_BODY }, check: (body) => /"success":true.*"price":\d+/.test(body) }]
-        : [{ id, label: 'GraphQL quote query', server: app.server, request: { url: `${app.server.url}/graphql`, headers, body: GRAPHQL_BODY }, check: (body) => /"__typename":"QueryQuoteSuccess".*"price":\d+/.test(body) }]
+        ? [{ id, label: 'REST POST /api/v1/shipping/quote', server: app.server, request: { url: `${app.server.url}/api/v1/shipping/quote`, headers, body: REST_BODY }, check: (status, body) => status === 200 && /"success":true.*"price":\d+/.test(body) }]
+        : [{ id, label: 'GraphQL quote query', server: app.server, request: { url: `${app.server.url}/graphql`, headers, body: GRAPHQL_BODY }, check: (status, body) => status === 200 && /"__typename":"QueryQuoteSuccess".*"price":\d+/.test(body) }]
       : [];
 
   for (const group of [baseline('raw'), [...baseline('express'), ...appTarget('rest')], [...baseline('yoga'), ...appTarget('graphql')]]) {
-    if (group.length > 0) await measure(group);
+    if (group.length > 0) rows.push(...(await measureTogether({ targets: group, settings, baselineOf: BASELINE_OF })));
   }
   if (app) logNote = `app logged ${(app.logBytes() / 2 ** 20).toFixed(1)} MiB at LOG_LEVEL=info to a file in its DATA_DIR (one access-log line per request)`;
 } finally {
