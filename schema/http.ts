@@ -16,6 +16,10 @@ const SECURITY_HEADERS: Record<string, string> = {
 };
 const JSON_CSP = "default-src 'none'; frame-ancestors 'none'";
 
+/** The types Yoga's JSON body parser takes (graphql-yoga's isPOSTJsonRequest). */
+const JSON_MEDIA_TYPES = new Set(['application/json', 'application/graphql+json']);
+const mediaTypeOf = (contentType: string | null) => contentType?.split(';', 1)[0]!.trim().toLowerCase() ?? '';
+
 /** What a bare transport refusal of Yoga's (no body) means, as a GraphQL errors array. */
 const BARE_REFUSALS: Record<number, { message: string; code: string }> = {
   405: { message: 'Method not allowed on /graphql', code: 'METHOD_NOT_ALLOWED' },
@@ -93,7 +97,7 @@ export function graphqlHttpHardening(): Plugin {
   return {
     onRequestParse: ({ request, requestParser, setRequestParser }) => {
       // A JSON POST carries its variables as JSON already; Yoga answers a bad body with a 400 itself.
-      if (!requestParser || (request.method === 'POST' && request.headers.get('content-type')?.includes('json'))) return;
+      if (!requestParser || (request.method === 'POST' && JSON_MEDIA_TYPES.has(mediaTypeOf(request.headers.get('content-type'))))) return;
       setRequestParser(async (request) => {
         try {
           return await requestParser(request);

@@ -70,6 +70,25 @@ describe('SQLite group commit (createWriteQueue)', () => {
     expect(await inTransaction(insert('later'))).toBe(1);
   });
 
+  it('fails the whole group when a write makes SQLite roll back the transaction itself (disk full)', async () => {
+    const pages = db.pragma('page_count', { simple: true }) as number;
+    db.pragma(`max_page_count = ${pages + 2}`);
+    const big = 'x'.repeat(64 * 1024); // more pages than the file may grow by
+    const results = await Promise.allSettled([inTransaction(insert('a')), inTransaction(insert(big)), inTransaction(insert('c'))]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    expect(namesSeenBy(other)).toEqual([]);
+    db.pragma('max_page_count = 1073741823');
+    expect(await inTransaction(insert('after'))).toBeGreaterThan(0);
+    expect(namesSeenBy(other)).toEqual(['after']);
+  });
+
+  it('flush() commits the waiting group at once (what closing the store does first)', async () => {
+    const pending = inTransaction(insert('a'));
+    inTransaction.flush();
+    expect(namesSeenBy(other)).toEqual(['a']);
+    expect(Number(await pending)).toBe(1);
+  });
+
   it('starts a new group for writes asked after a commit', async () => {
     await inTransaction(insert('a'));
     const seen = await inTransaction(() => namesSeenBy(other));

@@ -33,7 +33,11 @@ function migrate(db: SqliteDatabase): void {
 }
 
 /** Runs a write in a transaction; resolves once that transaction has committed. */
-export type WriteQueue = <T>(work: () => T) => Promise<T>;
+export interface WriteQueue {
+  <T>(work: () => T): Promise<T>;
+  /** Commits the writes waiting for this turn's group now (before closing the connection). */
+  flush(): void;
+}
 
 interface QueuedWrite {
   work: () => unknown;
@@ -47,7 +51,9 @@ interface QueuedWrite {
  * each in its own savepoint, so a write that throws rolls back only itself. Every commit appends
  * each page it touched to the WAL; writes to the same tables share their pages, so a group costs
  * about as much as one write (bench/orders: order creation). Nobody is answered before the commit;
- * if the commit itself fails, every write of the group fails with that error.
+ * if the commit itself fails, every write of the group fails with that error. So does an error that
+ * makes SQLite roll back the whole transaction rather than the savepoint (disk full, I/O error):
+ * the writes after it must not commit on their own while the ones before it are gone.
  */
 export function createWriteQueue(db: SqliteDatabase): WriteQueue {
   let pending: QueuedWrite[] = [];
@@ -57,12 +63,14 @@ export function createWriteQueue(db: SqliteDatabase): WriteQueue {
       try {
         write.outcome = { ok: true, value: inSavepoint(write.work) };
       } catch (error) {
+        if (!db.inTransaction) throw error;
         write.outcome = { ok: false, error };
       }
     }
   });
   function flush(): void {
     const writes = pending;
+    if (writes.length === 0) return;
     pending = [];
     try {
       commitGroup.immediate(writes);
@@ -75,8 +83,9 @@ export function createWriteQueue(db: SqliteDatabase): WriteQueue {
       else reject(outcome!.error);
     }
   }
-  return <T>(work: () => T) =>
+  const inTransaction = <T>(work: () => T) =>
     new Promise<T>((resolve, reject) => {
       if (pending.push({ work, resolve: resolve as (value: unknown) => void, reject }) === 1) setImmediate(flush);
     });
+  return Object.assign(inTransaction, { flush });
 }

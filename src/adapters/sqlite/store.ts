@@ -50,7 +50,9 @@ export function createSqliteStore(options: { dataDir: string } | { file: string 
       }
     },
     async close() {
-      if (db.open) db.close();
+      if (!db.open) return;
+      writes.flush();
+      db.close();
     },
   };
 }
