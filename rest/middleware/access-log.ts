@@ -27,7 +27,8 @@ export function accessLog(logger: Logger, metrics: Metrics): RequestHandler {
     req.id = id;
     res.setHeader('X-Request-Id', id);
     const started = performance.now();
-    res.once('finish', () => {
+    // The response object ends with the request: a plain listener, without once()'s wrapper.
+    res.on('finish', () => {
       const ms = performance.now() - started;
       const status = res.statusCode;
       const route = req.route?.path ? `${req.baseUrl}${String(req.route.path)}` : req.url?.startsWith('/graphql') ? '/graphql' : 'unmatched';
