@@ -18,7 +18,7 @@ export const addressSchema = z.strictObject({
 });
 
 /** Where a location may come from: full address text, coordinates, or an Address object. */
-export const locationInputSchema = z.union([z.string().trim().min(3).max(300), latLngSchema, addressSchema]);
+export const locationInputSchema = z.union([z.string().trim().min(3).max(300), addressSchema, latLngSchema]);
 
 export type LocationInput = z.output<typeof locationInputSchema>;
 
