@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Clock } from '../../ports/clock.js';
 import type { EventBus } from '../../ports/event-bus.js';
 import type { IdSource } from '../../ports/ids.js';
@@ -30,7 +30,7 @@ export function requestHash(body: unknown): string {
       : v && typeof v === 'object'
         ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])]))
         : v;
-  return createHash('sha256').update(JSON.stringify(canonical(body) ?? null)).digest('hex');
+  return hash('sha256', JSON.stringify(canonical(body) ?? null), 'hex');
 }
 
 function toStop(location: ResolvedLocation): Stop {
