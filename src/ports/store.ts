@@ -46,6 +46,17 @@ export interface Store {
   close(): Promise<void>;
 }
 
+/**
+ * orders.create: the order's id, order number or tracking number is already taken (they are
+ * random: the caller draws new ones and tries again). Nothing was written.
+ */
+export class DuplicateOrderIdentifierError extends Error {
+  constructor() {
+    super('order identifier already taken');
+    this.name = 'DuplicateOrderIdentifierError';
+  }
+}
+
 export interface NewMerchantBundle {
   merchant: Merchant;
   keys: ApiKeyRecord[];
@@ -165,7 +176,7 @@ export interface OrderRepository {
     idempotency: IdempotencyRecord | null;
     /** Webhook deliveries of the creation (transactional outbox: written with the order or not at all). */
     outbox?: WebhookDelivery[];
-  }): Promise<{ created: true } | { created: false; existing: IdempotencyRecord }>;
+  }): Promise<{ created: true } | { created: false; existing: IdempotencyRecord }>; // rejects with DuplicateOrderIdentifierError
   findById(id: string): Promise<Order | null>;
   /** The idempotency record of the key (expired ones included; the caller compares expiresAt). */
   findIdempotencyKey(options: { merchantId: string; mode: Mode; key: string }): Promise<IdempotencyRecord | null>;

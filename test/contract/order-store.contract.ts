@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect } from 'vitest';
 import { ORDER_STATUSES, type Mode, type Order, type OrderStatus } from '../../src/domain/types.js';
-import type { Store } from '../../src/ports/store.js';
+import { DuplicateOrderIdentifierError, type Store } from '../../src/ports/store.js';
 import { contractCases, type ContractOptions } from './cases.js';
 import { at, batch, courier, creation, DAY, hashHex, idempotency, ledgerEntry, nextId, order, storeMerchant, transition } from './fixtures.js';
 
@@ -57,7 +57,7 @@ export function describeOrderStoreContract(name: string, makeStore: () => Promis
       const clashes = [order({ merchantId: m, trackingNumber: first.trackingNumber }), order({ merchantId: m, orderNumber: first.orderNumber })];
       for (const [i, clash] of clashes.entries()) {
         const key = idempotency(m, 'live', `retry-${i}`, clash.id, at(10));
-        await expect(store.orders.create({ ...creation(clash), idempotency: key })).rejects.toThrow();
+        await expect(store.orders.create({ ...creation(clash), idempotency: key })).rejects.toBeInstanceOf(DuplicateOrderIdentifierError);
         expect(await store.orders.findById(clash.id)).toBeNull();
         expect(await store.orders.listEvents(clash.id)).toEqual([]);
         // The key was released with the rest: the corrected request claims it and creates its order.

@@ -1,6 +1,6 @@
 import { type ClientSession, type Filter, MongoServerError, type UpdateFilter } from 'mongodb';
 import type { LedgerEntry, Order, OrderEvent, WebhookDelivery } from '../../domain/types.js';
-import type { IdempotencyRecord, OrderPatch, OrderRepository } from '../../ports/store.js';
+import { DuplicateOrderIdentifierError, type IdempotencyRecord, type OrderPatch, type OrderRepository } from '../../ports/store.js';
 import type { IdempotencyDoc, MongoDatabase, OrderDoc, OrderEventDoc } from './database.js';
 import { toLedgerDoc } from './ledger.js';
 import { writeDeliveries } from './webhooks.js';
@@ -144,7 +144,12 @@ export function createMongoOrderRepository(database: MongoDatabase): OrderReposi
     o: { order: Order; event: OrderEvent; ledger: LedgerEntry | null; outbox?: WebhookDelivery[] },
     session: ClientSession,
   ) {
-    await orders.insertOne(toOrderDoc(o.order), { session });
+    try {
+      await orders.insertOne(toOrderDoc(o.order), { session });
+    } catch (error) {
+      // _id, orderNumber and trackingNumber are the orders collection's unique indexes.
+      throw isDuplicateKey(error) ? new DuplicateOrderIdentifierError() : error;
+    }
     await orderEvents.insertOne(toEventDoc(o.event), { session });
     if (o.ledger) await ledger.insertOne(toLedgerDoc(o.ledger), { session });
     await writeDeliveries(webhookDeliveries, o.outbox, session);

@@ -1,5 +1,5 @@
 import type { Order, OrderEvent } from '../../domain/types.js';
-import type { IdempotencyRecord, OrderRepository } from '../../ports/store.js';
+import { DuplicateOrderIdentifierError, type IdempotencyRecord, type OrderRepository } from '../../ports/store.js';
 import type { SqliteDatabase, WriteQueue } from './database.js';
 import { createDeliveryWriter } from './webhooks.js';
 
@@ -83,7 +83,12 @@ export function createSqliteOrderRepository(db: SqliteDatabase, inTransaction: W
       if (key && claimKey.run(key).changes === 0 && reclaimExpiredKey.run(key).changes === 0) {
         return { created: false as const, existing: toIdempotency(selectKey.get(key.merchantId, key.mode, key.key)!) };
       }
-      insertOrder.run(columns(o.order));
+      try {
+        insertOrder.run(columns(o.order));
+      } catch (error) {
+        // id, order_number and tracking_number are the orders table's unique columns.
+        throw (error as { code?: string }).code?.startsWith('SQLITE_CONSTRAINT_') && /UNIQUE|PRIMARY/.test(String(error)) ? new DuplicateOrderIdentifierError() : error;
+      }
       insertEvent.run(o.event.id, o.event.orderId, o.event.sequence, JSON.stringify(o.event));
       if (o.ledger) insertLedger.run(o.ledger);
       if (o.outbox) writeOutbox(o.outbox);

@@ -3,7 +3,7 @@ import type { Clock } from '../../ports/clock.js';
 import type { EventBus } from '../../ports/event-bus.js';
 import type { IdSource } from '../../ports/ids.js';
 import type { Geocoder } from '../../ports/geocoder.js';
-import type { Store } from '../../ports/store.js';
+import { DuplicateOrderIdentifierError, type Store } from '../../ports/store.js';
 import type { MerchantPrincipal } from '../auth.js';
 import type { DispatchService } from '../dispatch.js';
 import { AppError } from '../errors.js';
@@ -21,6 +21,8 @@ import { cancelOrderSchema, createOrderSchema, draftFromRequest, idempotencyKeyS
 import { CANCELLABLE } from './state-machine.js';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
+/** Draws of fresh identifiers before a clash is reported as an error. */
+const IDENTIFIER_ATTEMPTS = 5;
 
 /** Canonical JSON (sorted keys) so the same body always hashes the same. */
 export function requestHash(body: unknown): string {
@@ -133,17 +135,28 @@ export function createOrderService(deps: {
       if (replay) return replay;
       throw error;
     }
-    const event = Object.assign(transitions.newEvent(order, 'new', options.actor), { from: null, sequence: 1, at: order.createdAt });
     const buildOutbox = await outbox.prepareTransition(order, null);
-    const result = await store.orders.create({
-      order,
-      event,
-      ...(buildOutbox && { outbox: buildOutbox(order, event) }),
-      ledger: ledgerEntry(order, 'charge'),
-      idempotency: key
-        ? { merchantId: order.merchantId, mode: order.mode, key, requestHash: options.hash, orderId: order.id, createdAt: order.createdAt, expiresAt: new Date(Date.parse(order.createdAt) + IDEMPOTENCY_TTL_MS).toISOString() }
-        : null,
-    });
+    let result: Awaited<ReturnType<Store['orders']['create']>>;
+    for (let attempt = 1; ; attempt++) {
+      const event = Object.assign(transitions.newEvent(order, 'new', options.actor), { from: null, sequence: 1, at: order.createdAt });
+      try {
+        result = await store.orders.create({
+          order,
+          event,
+          ...(buildOutbox && { outbox: buildOutbox(order, event) }),
+          ledger: ledgerEntry(order, 'charge'),
+          idempotency: key
+            ? { merchantId: order.merchantId, mode: order.mode, key, requestHash: options.hash, orderId: order.id, createdAt: order.createdAt, expiresAt: new Date(Date.parse(order.createdAt) + IDEMPOTENCY_TTL_MS).toISOString() }
+            : null,
+        });
+        break;
+      } catch (error) {
+        // Random identifiers collide now and then (10-digit order numbers: ~5 % of runs of 30,000
+        // orders); draw new ones.
+        if (!(error instanceof DuplicateOrderIdentifierError) || attempt >= IDENTIFIER_ATTEMPTS) throw error;
+        order = Object.assign({}, order, { id: ids.next('bk'), orderNumber: generateOrderNumber(), trackingNumber: generateTrackingNumber() });
+      }
+    }
     if (!result.created) return replayOf(principal, result.existing, options.hash);
     await bus.publish(orderStatusMessage(order, null));
     return { order: await dispatch.dispatchOrder({ order }), created: true };
