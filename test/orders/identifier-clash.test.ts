@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type * as Identifiers from '../../src/domain/orders/identifiers.js';
 import type { TestApp } from '../helpers/app.js';
 import { expectOk, formB, merchantApi, startOrdersApp } from './support.js';
 
 // The first two draws of an order number are the same number: the second order must clash once.
 const clash = vi.hoisted(() => ({ draws: 0 }));
 vi.mock('../../src/domain/orders/identifiers.js', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../../src/domain/orders/identifiers.js')>();
+  const original = await importOriginal<typeof Identifiers>();
   return {
     ...original,
     generateOrderNumber: () => (++clash.draws <= 2 ? '1234567890' : original.generateOrderNumber()),
