@@ -24,14 +24,16 @@ export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 /** Draws of fresh identifiers before a clash is reported as an error. */
 const IDENTIFIER_ATTEMPTS = 5;
 
+/** The value with every object's keys sorted (module level: a closure made per call pays tsx's __name). */
+const canonical = (v: unknown): unknown =>
+  Array.isArray(v)
+    ? v.map(canonical)
+    : v && typeof v === 'object'
+      ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])]))
+      : v;
+
 /** Canonical JSON (sorted keys) so the same body always hashes the same. */
 export function requestHash(body: unknown): string {
-  const canonical = (v: unknown): unknown =>
-    Array.isArray(v)
-      ? v.map(canonical)
-      : v && typeof v === 'object'
-        ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])]))
-        : v;
   return hash('sha256', JSON.stringify(canonical(body) ?? null), 'hex');
 }
 
