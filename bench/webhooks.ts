@@ -9,7 +9,7 @@
  *   npm run bench:webhooks -- [--orders 5000]     (or BENCH_WEBHOOK_ORDERS; other bench flags are ignored)
  */
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -19,7 +19,7 @@ import { pino } from 'pino';
 import { Webhook } from 'standardwebhooks';
 import { loadConfig } from '../src/config.js';
 import { buildContainer } from '../src/container.js';
-import type { LoadResult } from './lib/load.js';
+import { machineTicks, type LoadResult } from './lib/load.js';
 import { spawnServer } from './lib/processes.js';
 import { reportResults, type Target } from './lib/report.js';
 
@@ -101,17 +101,6 @@ try {
 console.log(`seeded in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s; starting the app, whose worker drains the backlog …`);
 
 // --- Drain: the app starts; time from the first receipt to the last -----------------------------
-
-/** Busy and total CPU ticks of the whole machine (first line of /proc/stat), to flag a disturbed run. */
-function machineTicks(): { busy: number; total: number } | null {
-  try {
-    const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1, 9).map(Number);
-    const total = fields.reduce((a, b) => a + b, 0);
-    return { busy: total - fields[3]! - fields[4]!, total };
-  } catch {
-    return null;
-  }
-}
 
 /** Whether `promise` settles within `ms`. */
 async function within(promise: Promise<void>, ms: number): Promise<boolean> {

@@ -46,7 +46,7 @@ export interface LoadResult {
 }
 
 /** Busy and total CPU time of the whole machine, in clock ticks (first line of /proc/stat). */
-function machineTicks(): { busy: number; total: number } | null {
+export function machineTicks(): { busy: number; total: number } | null {
   try {
     const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1, 9).map(Number);
     const total = fields.reduce((a, b) => a + b, 0);
