@@ -6,7 +6,17 @@ export interface RateLimitDecision {
   resetMs: number;
 }
 
-/** Fixed one-minute windows; the limit may differ per key (per-merchant overrides). */
+export interface RateLimitOptions {
+  key: string;
+  /** Units allowed per window; the name predates other windows: with `windowSeconds` it is per that window. */
+  limitPerMin: number;
+  /** Window length; 60 s unless given. */
+  windowSeconds?: number;
+}
+
+/** Fixed windows (one minute unless asked); the limit may differ per key (per-merchant overrides). */
 export interface RateLimiter {
-  consume(options: { key: string; limitPerMin: number }): Promise<RateLimitDecision>;
+  consume(options: RateLimitOptions): Promise<RateLimitDecision>;
+  /** The bucket's state without taking from it (`allowed` is false once it is spent). */
+  peek(options: RateLimitOptions): Promise<RateLimitDecision>;
 }

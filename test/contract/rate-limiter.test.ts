@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createMemoryRateLimiter, createRedisRateLimiter } from '../../src/adapters/rate-limiter.js';
+import type { RateLimiter } from '../../src/ports/rate-limiter.js';
+import { acquireRedis } from '../helpers/redis.js';
+
+/** One contract for both adapters of the RateLimiter port (the front door's budgets and lockouts). */
+function describeRateLimiterContract(name: string, make: () => RateLimiter) {
+  describe(`RateLimiter contract: ${name}`, () => {
+    const key = () => `test:${randomUUID()}`;
+
+    it('allows up to the limit in a window, then refuses with the time left', async () => {
+      const limiter = make();
+      const k = key();
+      const answers = [];
+      for (let i = 0; i < 4; i++) answers.push(await limiter.consume({ key: k, limitPerMin: 3 }));
+      expect(answers.map((a) => a.allowed)).toEqual([true, true, true, false]);
+      expect(answers.map((a) => a.remaining)).toEqual([2, 1, 0, 0]);
+      expect(answers[3]!.resetMs).toBeGreaterThan(0);
+      expect(answers[3]!.resetMs).toBeLessThanOrEqual(60_000);
+    });
+
+    it('keeps keys and limits apart', async () => {
+      const limiter = make();
+      const [a, b] = [key(), key()];
+      await limiter.consume({ key: a, limitPerMin: 1 });
+      expect((await limiter.consume({ key: a, limitPerMin: 1 })).allowed).toBe(false);
+      expect((await limiter.consume({ key: b, limitPerMin: 1 })).allowed).toBe(true);
+    });
+
+    it('windows other than a minute reset after their own length', async () => {
+      const limiter = make();
+      const k = key();
+      await limiter.consume({ key: k, limitPerMin: 1, windowSeconds: 900 });
+      const refused = await limiter.consume({ key: k, limitPerMin: 1, windowSeconds: 900 });
+      expect(refused.allowed).toBe(false);
+      expect(refused.resetMs).toBeGreaterThan(60_000);
+    });
+
+    it('peek reports the state without taking from the bucket', async () => {
+      const limiter = make();
+      const k = key();
+      expect(await limiter.peek({ key: k, limitPerMin: 2 })).toMatchObject({ allowed: true, remaining: 2 });
+      await limiter.consume({ key: k, limitPerMin: 2 });
+      expect(await limiter.peek({ key: k, limitPerMin: 2 })).toMatchObject({ allowed: true, remaining: 1 });
+      expect(await limiter.peek({ key: k, limitPerMin: 2 })).toMatchObject({ allowed: true, remaining: 1 });
+      await limiter.consume({ key: k, limitPerMin: 2 });
+      expect(await limiter.peek({ key: k, limitPerMin: 2 })).toMatchObject({ allowed: false, remaining: 0 });
+    });
+  });
+}
+
+describeRateLimiterContract('memory', () => createMemoryRateLimiter({ keyPrefix: `rl-${randomUUID()}` }));
+
+const { redis: server, skipReason } = await acquireRedis();
+if (!server) {
+  describe('RateLimiter contract: redis', () => {
+    it.skip(`skipped: ${skipReason}`, () => {});
+  });
+} else {
+  const clients: Redis[] = [];
+  afterAll(async () => {
+    for (const client of clients) client.disconnect();
+    await server.stop();
+  });
+  describeRateLimiterContract('redis', () => {
+    const redis = new Redis(server.url);
+    clients.push(redis);
+    return createRedisRateLimiter({ redis, keyPrefix: `rl-${randomUUID()}` });
+  });
+
+  it('redis: two nodes share one budget', async () => {
+    const [one, two] = [new Redis(server.url), new Redis(server.url)];
+    clients.push(one, two);
+    const prefix = `rl-${randomUUID()}`;
+    const a = createRedisRateLimiter({ redis: one, keyPrefix: prefix });
+    const b = createRedisRateLimiter({ redis: two, keyPrefix: prefix });
+    await a.consume({ key: 'shared', limitPerMin: 2 });
+    await b.consume({ key: 'shared', limitPerMin: 2 });
+    expect((await a.consume({ key: 'shared', limitPerMin: 2 })).allowed).toBe(false);
+    expect((await b.peek({ key: 'shared', limitPerMin: 2 })).allowed).toBe(false);
+  });
+}
