@@ -160,7 +160,7 @@ export function createAdminService(deps: { store: Store; clock: Clock; ids: IdSo
     const courierId = ids.next('cr');
     await store.couriers.insert({
       id: courierId, mode: input.mode, name: input.name, phone: input.phone, vehicle: input.vehicle, plate: input.plate,
-      tokenHash: hashToken(token), status: 'off_duty', job: null, location: null, locationAt: null, createdAt: at, updatedAt: at,
+      tokenHash: hashToken(token), accountStatus: 'active', status: 'off_duty', job: null, location: null, locationAt: null, createdAt: at, updatedAt: at,
     });
     return { courierId, token, mode: input.mode };
   }

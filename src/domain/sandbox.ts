@@ -50,6 +50,7 @@ export function createSandboxService(deps: { store: Store; couriers: CourierServ
           plate: `${SIMULATED_PLATE_PREFIX}${String(n).padStart(3, '0')}`,
           // Nobody holds its token: only the simulator drives it.
           tokenHash: hashToken(randomBytes(32).toString('hex')),
+          accountStatus: 'active',
           status: 'available', location: START_POINTS[n % START_POINTS.length]!, locationAt: at, job: null, createdAt: at, updatedAt: at,
         };
         await store.couriers.insert(courier);

@@ -78,6 +78,8 @@ export interface RegisteredUser {
 }
 
 export type CourierDutyStatus = 'off_duty' | 'available' | 'busy';
+export type CourierAccountStatus = 'active' | 'disabled';
+export const COURIER_ACCOUNT_STATUSES = ['active', 'disabled'] as const;
 
 export interface Courier {
   id: string;
@@ -87,6 +89,8 @@ export interface Courier {
   vehicle: VehicleType;
   plate: string;
   tokenHash: string;
+  /** A disabled courier's token authenticates nowhere and dispatch never claims it. */
+  accountStatus: CourierAccountStatus;
   status: CourierDutyStatus;
   location: LatLng | null;
   locationAt: string | null;

@@ -2,6 +2,7 @@ import type {
   ApiKeyRecord,
   Batch,
   Courier,
+  CourierAccountStatus,
   CourierDutyStatus,
   CourierJob,
   LedgerEntry,
@@ -112,8 +113,16 @@ export interface CourierRepository {
   findByTokenHash(hash: string): Promise<Courier | null>;
   listByMode(mode: Mode): Promise<Courier[]>;
   /**
+   * Replaces the token hash: the old token stops matching at once. Null when the courier does not
+   * exist; rejects (changing nothing) when another courier has that hash.
+   */
+  replaceTokenHash(options: { id: string; tokenHash: string; updatedAt: string }): Promise<Courier | null>;
+  /** Sets the account status; null when the courier does not exist. */
+  setAccountStatus(options: { id: string; accountStatus: CourierAccountStatus; updatedAt: string }): Promise<Courier | null>;
+  /**
    * Sets the duty status (and the job, when given), only when the current status is one of `from`
    * and, when `fromJobId` is given, the current job has that id (compare-and-set). Null when not applied.
+   * A disabled courier is never moved to `available` or `busy` (null); off duty always applies.
    */
   setStatus(options: {
     id: string;

@@ -85,6 +85,7 @@ export function courier(overrides: Partial<Courier> = {}): Courier {
     vehicle: 'motorcycle',
     plate: 'AB1234',
     tokenHash: hashHex(),
+    accountStatus: 'active',
     status: 'off_duty',
     job: null,
     location: { lat: -33.4372, lng: -70.6506 },

@@ -2,8 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { MIGRATIONS } from '../../src/adapters/sqlite/migrations.js';
 import { createSqliteStore } from '../../src/adapters/sqlite/store.js';
-import { merchantBundle } from './fixtures.js';
+import { courier, merchantBundle } from './fixtures.js';
 import { describeStoreContract } from './store.contract.js';
 
 // A real SQLite file on disk per case (WAL mode, migrations applied), not ':memory:'.
@@ -28,6 +30,26 @@ describe('sqlite credentialsVersion across connections', () => {
     } finally {
       await mine.close();
       await theirs.close();
+    }
+  });
+});
+
+describe('sqlite migration of couriers stored before accounts could be disabled', () => {
+  it('gives every existing courier the active account status, keeping the rest', async () => {
+    const file = join(dir, 'legacy-couriers.sqlite');
+    const legacy = courier();
+    const { accountStatus: _, ...before } = legacy;
+    const db = new Database(file);
+    const upTo = MIGRATIONS.findIndex((m) => m.includes('$.accountStatus'));
+    for (const migration of MIGRATIONS.slice(0, upTo)) db.exec(migration);
+    db.pragma(`user_version = ${upTo}`);
+    db.prepare('INSERT INTO couriers (id, mode, token_hash, status, doc) VALUES (?, ?, ?, ?, ?)').run(legacy.id, legacy.mode, legacy.tokenHash, legacy.status, JSON.stringify(before));
+    db.close();
+    const store = createSqliteStore({ file });
+    try {
+      expect(await store.couriers.findByTokenHash(legacy.tokenHash)).toStrictEqual(legacy);
+    } finally {
+      await store.close();
     }
   });
 });

@@ -347,6 +347,53 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
       expect(await store.couriers.findById('c_unknown')).toBeNull();
     });
 
+    test('couriers.replaceTokenHash: the new hash finds the courier, the old one nothing; the rest is kept', async () => {
+      const c = courier({ status: 'busy', job: { kind: 'order', id: 'o_1' } });
+      await store.couriers.insert(c);
+      const fresh = 'a'.repeat(64);
+      const next = await store.couriers.replaceTokenHash({ id: c.id, tokenHash: fresh, updatedAt: at(130) });
+      expect(next).toStrictEqual({ ...c, tokenHash: fresh, updatedAt: at(130) });
+      expect(await store.couriers.findByTokenHash(c.tokenHash)).toBeNull();
+      expect(await store.couriers.findByTokenHash(fresh)).toStrictEqual(next);
+      expect(await store.couriers.findById(c.id)).toStrictEqual(next);
+    });
+
+    test("couriers.replaceTokenHash rejects another courier's hash and changes nothing; null when unknown", async () => {
+      const a = courier();
+      const b = courier();
+      await store.couriers.insert(a);
+      await store.couriers.insert(b);
+      await expect(store.couriers.replaceTokenHash({ id: b.id, tokenHash: a.tokenHash, updatedAt: at(131) })).rejects.toThrow();
+      expect(await store.couriers.findById(b.id)).toStrictEqual(b);
+      expect(await store.couriers.findByTokenHash(a.tokenHash)).toStrictEqual(a);
+      expect(await store.couriers.replaceTokenHash({ id: 'c_unknown', tokenHash: 'b'.repeat(64), updatedAt: at(131) })).toBeNull();
+      expect(await store.couriers.findByTokenHash('b'.repeat(64))).toBeNull();
+    });
+
+    test('couriers.setAccountStatus disables and enables; findByTokenHash returns the status; null when unknown', async () => {
+      const c = courier({ status: 'available' });
+      await store.couriers.insert(c);
+      const disabled = await store.couriers.setAccountStatus({ id: c.id, accountStatus: 'disabled', updatedAt: at(140) });
+      expect(disabled).toStrictEqual({ ...c, accountStatus: 'disabled', updatedAt: at(140) });
+      expect(await store.couriers.findByTokenHash(c.tokenHash)).toStrictEqual(disabled);
+      const enabled = await store.couriers.setAccountStatus({ id: c.id, accountStatus: 'active', updatedAt: at(141) });
+      expect(enabled).toStrictEqual({ ...c, updatedAt: at(141) });
+      expect(await store.couriers.findById(c.id)).toStrictEqual(enabled);
+      expect(await store.couriers.setAccountStatus({ id: 'c_unknown', accountStatus: 'disabled', updatedAt: at(142) })).toBeNull();
+    });
+
+    test('couriers.setStatus never makes a disabled courier available or busy; off duty applies', async () => {
+      const c = courier({ status: 'available', accountStatus: 'disabled' });
+      await store.couriers.insert(c);
+      expect(await store.couriers.setStatus({ id: c.id, status: 'busy', from: ['available'], job: { kind: 'order', id: 'o_2' }, updatedAt: at(150) })).toBeNull();
+      expect(await store.couriers.setStatus({ id: c.id, status: 'available', updatedAt: at(150) })).toBeNull();
+      expect(await store.couriers.findById(c.id)).toStrictEqual(c);
+      const off = await store.couriers.setStatus({ id: c.id, status: 'off_duty', from: ['available'], job: null, updatedAt: at(151) });
+      expect(off).toStrictEqual({ ...c, status: 'off_duty', updatedAt: at(151) });
+      await store.couriers.setAccountStatus({ id: c.id, accountStatus: 'active', updatedAt: at(152) });
+      expect(await store.couriers.setStatus({ id: c.id, status: 'available', from: ['off_duty'], updatedAt: at(153) })).toMatchObject({ status: 'available' });
+    });
+
     test('merchants.update merges settings and integrations key by key', async () => {
       const b = merchantBundle();
       await store.merchants.create(b);

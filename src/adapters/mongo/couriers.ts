@@ -11,6 +11,7 @@ const toCourierDoc = (c: Courier): CourierDoc => ({
   vehicle: c.vehicle,
   plate: c.plate,
   tokenHash: c.tokenHash,
+  accountStatus: c.accountStatus,
   status: c.status,
   job: c.job,
   location: c.location,
@@ -27,6 +28,8 @@ const toCourier = (d: CourierDoc): Courier => ({
   vehicle: d.vehicle,
   plate: d.plate,
   tokenHash: d.tokenHash,
+  // Documents written before accounts could be disabled have no field.
+  accountStatus: d.accountStatus ?? 'active',
   status: d.status,
   job: d.job ?? null,
   location: d.location,
@@ -58,6 +61,7 @@ export function createMongoCourierRepository(database: MongoDatabase): CourierRe
       const filter: Filter<CourierDoc> = { _id: id };
       if (from !== undefined) filter.status = { $in: from };
       if (fromJobId !== undefined) filter['job.id'] = fromJobId;
+      if (status !== 'off_duty') filter.accountStatus = { $ne: 'disabled' };
       const doc = await couriers.findOneAndUpdate(
         filter,
         { $set: { status, updatedAt, ...(job !== undefined && { job }) } },
@@ -67,6 +71,14 @@ export function createMongoCourierRepository(database: MongoDatabase): CourierRe
     },
     async setLocation({ id, location, at }) {
       await couriers.updateOne({ _id: id }, { $set: { location, locationAt: at } });
+    },
+    async replaceTokenHash({ id, tokenHash, updatedAt }) {
+      const doc = await couriers.findOneAndUpdate({ _id: id }, { $set: { tokenHash, updatedAt } }, { returnDocument: 'after' });
+      return doc ? toCourier(doc) : null;
+    },
+    async setAccountStatus({ id, accountStatus, updatedAt }) {
+      const doc = await couriers.findOneAndUpdate({ _id: id }, { $set: { accountStatus, updatedAt } }, { returnDocument: 'after' });
+      return doc ? toCourier(doc) : null;
     },
   };
 }

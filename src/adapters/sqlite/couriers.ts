@@ -11,6 +11,7 @@ export function createSqliteCourierRepository(db: SqliteDatabase, inTransaction:
   const byToken = db.prepare<[string], DocRow>('SELECT doc FROM couriers WHERE token_hash = ?');
   const byMode = db.prepare<[string], DocRow>('SELECT doc FROM couriers WHERE mode = ? ORDER BY id');
   const write = db.prepare('UPDATE couriers SET status = ?, doc = ? WHERE id = ?');
+  const writeToken = db.prepare('UPDATE couriers SET token_hash = ?, doc = ? WHERE id = ?');
 
   const setStatus = db.transaction(
     (options: { id: string; status: Courier['status']; from?: Courier['status'][]; fromJobId?: string; job?: Courier['job']; updatedAt: string }) => {
@@ -18,6 +19,7 @@ export function createSqliteCourierRepository(db: SqliteDatabase, inTransaction:
       const current = parse(byId.get(id));
       if (!current || (from && !from.includes(current.status))) return null;
       if (fromJobId !== undefined && current.job?.id !== fromJobId) return null;
+      if (current.accountStatus === 'disabled' && status !== 'off_duty') return null;
       const next: Courier = Object.assign(current, { status, updatedAt }, job !== undefined && { job });
       write.run(status, JSON.stringify(next), id);
       return next;
@@ -27,6 +29,21 @@ export function createSqliteCourierRepository(db: SqliteDatabase, inTransaction:
     const current = parse(byId.get(id));
     if (!current) return;
     write.run(current.status, JSON.stringify(Object.assign(current, { location, locationAt: at })), id);
+  });
+
+  const replaceTokenHash = db.transaction((id: string, tokenHash: string, updatedAt: string) => {
+    const current = parse(byId.get(id));
+    if (!current) return null;
+    const next: Courier = Object.assign(current, { tokenHash, updatedAt });
+    writeToken.run(tokenHash, JSON.stringify(next), id);
+    return next;
+  });
+  const setAccountStatus = db.transaction((id: string, accountStatus: Courier['accountStatus'], updatedAt: string) => {
+    const current = parse(byId.get(id));
+    if (!current) return null;
+    const next: Courier = Object.assign(current, { accountStatus, updatedAt });
+    write.run(current.status, JSON.stringify(next), id);
+    return next;
   });
 
   return {
@@ -47,6 +64,12 @@ export function createSqliteCourierRepository(db: SqliteDatabase, inTransaction:
     },
     async setLocation({ id, location, at }) {
       await inTransaction(() => setLocation(id, location, at));
+    },
+    async replaceTokenHash({ id, tokenHash, updatedAt }) {
+      return inTransaction(() => replaceTokenHash(id, tokenHash, updatedAt));
+    },
+    async setAccountStatus({ id, accountStatus, updatedAt }) {
+      return inTransaction(() => setAccountStatus(id, accountStatus, updatedAt));
     },
   };
 }

@@ -153,4 +153,7 @@ export const MIGRATIONS: string[] = [
   );
   CREATE INDEX webhook_attempts_delivery ON webhook_attempts (delivery_id, attempt);
   `,
+  `
+  UPDATE couriers SET doc = json_set(doc, '$.accountStatus', 'active') WHERE json_extract(doc, '$.accountStatus') IS NULL;
+  `,
 ];
