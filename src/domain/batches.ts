@@ -50,8 +50,8 @@ export function createBatchService(deps: { store: Store; dispatch: DispatchServi
    */
   async function unassign(order: Order): Promise<Order | null> {
     if (order.status === 'new') return order;
-    return transitions.transition({
-      order, from: ['assigned'], to: 'new', actor: { kind: 'system', id: null }, patch: { courierId: null }, reason: 'consolidated into a batch',
+    return transitions.tryTransition({
+      order, to: 'new', actor: { kind: 'system', id: null }, patch: { courierId: null }, reason: 'consolidated into a batch',
     });
   }
 

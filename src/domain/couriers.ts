@@ -10,8 +10,8 @@ import { latLngSchema } from './locations.js';
 import type { DeliveryService } from './orders/delivery.js';
 import type { OrderTransitions } from './orders/transitions.js';
 import type { WebhookOutbox } from './webhooks/outbox.js';
-import { canTransition } from './orders/state-machine.js';
-import type { Courier, LatLng, Order, OrderStatus } from './types.js';
+import { isOrderActive } from './orders/state-machine.js';
+import type { Courier, LatLng, Order } from './types.js';
 import { parseInput } from './validation.js';
 
 /** A reported position this close to a stop marks the arrival there. */
@@ -47,7 +47,7 @@ export function createCourierService(deps: {
     if (!courier.job) return [];
     const ids = courier.job.kind === 'order' ? [courier.job.id] : ((await store.batches.findById(courier.job.id))?.orderIds ?? []);
     const found = await Promise.all(ids.map((id) => store.orders.findById(id)));
-    return found.filter((o): o is Order => !!o && o.courierId === courier.id && o.status !== 'completed' && o.status !== 'cancelled');
+    return found.filter((o): o is Order => !!o && o.courierId === courier.id && isOrderActive(o));
   }
 
   async function setDuty(options: { courier: Courier; input: unknown }): Promise<Courier> {
@@ -85,15 +85,11 @@ export function createCourierService(deps: {
       const target = order.status === 'assigned' ? 'arrived_pickup' : order.status === 'picked_up' ? 'arrived_dropoff' : null;
       const stop = target === 'arrived_pickup' ? order.pickup : order.dropoff;
       if (target && distanceMeters(location, stop) <= ARRIVAL_RADIUS_M) {
-        const moved = await move(order, target, courier, location);
+        const moved = await transitions.tryTransition({ order, to: target, actor: { kind: 'courier', id: courier.id }, location });
         if (moved) arrivals.push(moved);
       }
     }
     return { courier, arrivals };
-  }
-
-  async function move(order: Order, to: OrderStatus, courier: Courier, location: LatLng | null): Promise<Order | null> {
-    return transitions.transition({ order, to, actor: { kind: 'courier', id: courier.id }, location });
   }
 
   /** The courier's own order: anything else is "not found", never another courier's data. */
@@ -106,14 +102,7 @@ export function createCourierService(deps: {
   async function advanceOrder(options: { courier: Courier; ref: string; input: unknown }): Promise<Order> {
     const { status } = parseInput(courierStatusSchema, options.input);
     const order = await courierOrder(options.courier, options.ref);
-    if (!canTransition(order.status, status)) {
-      throw new AppError('INVALID_STATUS_TRANSITION', `Cannot move an order from ${order.status} to ${status}`);
-    }
-    // Picking up straight from assigned records the arrival at the pickup first.
-    const current = order.status === 'assigned' && status === 'picked_up' ? await move(order, 'arrived_pickup', options.courier, options.courier.location) : order;
-    const moved = current && (await move(current, status, options.courier, options.courier.location));
-    if (!moved) throw new AppError('INVALID_STATUS_TRANSITION', 'The order changed status meanwhile; read it again');
-    return moved;
+    return transitions.transition({ order, to: status, actor: { kind: 'courier', id: options.courier.id }, location: options.courier.location });
   }
 
   /** The courier drops out before pickup: the order goes back to `new` and is dispatched again. */
@@ -121,10 +110,9 @@ export function createCourierService(deps: {
     const { reason } = parseInput(courierReleaseSchema, options.input ?? {});
     const order = await courierOrder(options.courier, options.ref);
     const released = await transitions.transition({
-      order, from: ['assigned'], to: 'new', actor: { kind: 'courier', id: options.courier.id },
+      order, to: 'new', actor: { kind: 'courier', id: options.courier.id },
       patch: { courierId: null, batchId: null }, reason: reason ?? 'courier dropped out',
     });
-    if (!released) throw new AppError('INVALID_STATUS_TRANSITION', `Order is ${order.status}; only an assigned order can be released`);
     if (options.courier.job?.kind === 'order') {
       await store.couriers.setStatus({ id: options.courier.id, status: 'available', from: ['busy'], fromJobId: order.id, job: null, updatedAt: now() });
     }

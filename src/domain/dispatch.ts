@@ -41,9 +41,8 @@ export function createDispatchService(deps: { store: Store; geoIndex: CourierGeo
     const travelMs = Date.parse(order.estimatedDeliveryAt) - Date.parse(order.estimatedPickupAt);
     const waitMins = Math.max(order.prepTimeMins, approachMinutes(courier, order));
     const pickupAt = new Date(now.getTime() + waitMins * 60_000);
-    return transitions.transition({
+    return transitions.tryTransition({
       order,
-      from: ['new'],
       to: 'assigned',
       actor: { kind: 'system', id: null },
       patch: {

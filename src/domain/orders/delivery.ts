@@ -5,6 +5,7 @@ import type { DeliveryProof, Order } from '../types.js';
 import { parseInput } from '../validation.js';
 import { deliverOrderSchema } from './schemas.js';
 import type { OrderService } from './service.js';
+import { assertReachable } from './state-machine.js';
 import type { Actor, OrderTransitions } from './transitions.js';
 
 export type DeliveryService = ReturnType<typeof createDeliveryService>;
@@ -19,26 +20,20 @@ export function createDeliveryService(deps: { orders: OrderService; transitions:
 
   async function confirmDelivery(options: { order: Order; input: unknown; actor: Actor; courierId?: string }): Promise<{ order: Order; proof: DeliveryProof }> {
     const input = parseInput(deliverOrderSchema, options.input);
-    let order = options.order;
+    const { order } = options;
     if (options.courierId !== undefined && input.driver_id !== options.courierId) {
       throw new AppError('FORBIDDEN', 'driver_id must be your own courier id');
     }
     if (order.courierId !== input.driver_id) {
       throw new AppError('FORBIDDEN', 'driver_id is not the courier assigned to this order');
     }
-    if (order.status !== 'arrived_dropoff' && order.status !== 'picked_up') {
-      throw new AppError('INVALID_STATUS_TRANSITION', `Order is ${order.status}; delivery is confirmed from picked_up or arrived_dropoff`);
-    }
+    // The state comes before the geofence: a delivery the table forbids is refused whatever the position.
+    assertReachable(order.status, 'completed');
     const distanceM = Math.round(distanceMeters(input.coords, order.dropoff) * 10) / 10;
     if (!input.bypass && distanceM > input.geofence_radius) {
       throw new AppError('GEOFENCE_FAILED', `The courier is ${distanceM} m from the drop-off; the geofence allows ${input.geofence_radius} m`, {
         details: { distance_m: distanceM, radius_m: input.geofence_radius },
       });
-    }
-    if (order.status === 'picked_up') {
-      const arrived = await transitions.transition({ order, to: 'arrived_dropoff', actor: options.actor, location: input.coords });
-      if (!arrived) throw conflict(order);
-      order = arrived;
     }
     const proof: DeliveryProof = {
       driverId: input.driver_id, coords: input.coords, distanceM, radiusM: input.geofence_radius, bypass: input.bypass,
@@ -47,13 +42,8 @@ export function createDeliveryService(deps: { orders: OrderService; transitions:
     const completed = await transitions.transition({
       order, to: 'completed', actor: options.actor, patch: { proof }, location: input.coords, reason: input.bypass ? 'geofence bypassed' : null,
     });
-    if (!completed) throw conflict(order);
     await orders.afterOrderEnded(completed);
     return { order: completed, proof };
-  }
-
-  function conflict(order: Order) {
-    return new AppError('INVALID_STATUS_TRANSITION', `Order ${order.id} changed status meanwhile; read it again`);
   }
 
   return { confirmDelivery };

@@ -11,14 +11,14 @@ import { resolveLocation, type ResolvedLocation } from '../locations.js';
 import { priceRoute } from '../pricing.js';
 import { resolvePrepTime, type QuoteService } from '../quotes.js';
 import type { Tariff } from '../tariffs.js';
-import type { LedgerEntry, Order, OrderStatus, Stop } from '../types.js';
+import type { LedgerEntry, Order, Stop } from '../types.js';
 import { parseInput } from '../validation.js';
 import { geohashOf, generateOrderNumber, generateTrackingNumber } from './identifiers.js';
 import { orderStatusMessage } from './messages.js';
 import type { Actor, OrderTransitions } from './transitions.js';
 import type { WebhookOutbox } from '../webhooks/outbox.js';
 import { cancelOrderSchema, createOrderSchema, draftFromRequest, idempotencyKeySchema, listOrdersSchema, type OrderDraft } from './schemas.js';
-import { CANCELLABLE } from './state-machine.js';
+import { isOrderActive } from './state-machine.js';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 /** Draws of fresh identifiers before a clash is reported as an error. */
@@ -233,22 +233,14 @@ export function createOrderService(deps: {
   async function cancelOrder(options: { principal: MerchantPrincipal; ref: string; input: unknown }): Promise<Order> {
     const input = parseInput(cancelOrderSchema, options.input ?? {});
     const order = await getOrder(options);
-    const notCancellable = (status: OrderStatus) =>
-      new AppError('ORDER_NOT_CANCELLABLE', `Order is ${status}; only new or assigned orders (not yet picked up) can be cancelled`);
-    if (!CANCELLABLE.includes(order.status)) throw notCancellable(order.status);
     const cancelled = await transitions.transition({
       order,
-      from: [...CANCELLABLE],
       to: 'cancelled',
       actor: { kind: 'merchant', id: order.merchantId },
       patch: { cancellation: { reason: input.reason ?? null, at: clock.now().toISOString() } },
       reason: input.reason ?? null,
       ledger: ledgerEntry(order, 'reversal'),
     });
-    if (!cancelled) {
-      const now = await store.orders.findById(order.id);
-      throw notCancellable(now?.status ?? order.status);
-    }
     await afterOrderEnded(cancelled);
     return cancelled;
   }
@@ -259,7 +251,7 @@ export function createOrderService(deps: {
       const batch = await store.batches.findById(order.batchId);
       if (!batch) return;
       const orders = await Promise.all(batch.orderIds.map((id) => store.orders.findById(id)));
-      if (orders.some((o) => o && o.status !== 'completed' && o.status !== 'cancelled')) return;
+      if (orders.some((o) => o && isOrderActive(o))) return;
       const allCancelled = orders.every((o) => !o || o.status === 'cancelled');
       await store.batches.update({ id: batch.id, from: ['pending', 'assigned'], patch: { status: allCancelled ? 'cancelled' : 'completed' }, updatedAt: clock.now().toISOString() });
       if (batch.courierId) await dispatch.releaseCourier({ courierId: batch.courierId, jobId: batch.id });

@@ -1,9 +1,13 @@
-import type { OrderStatus } from '../types.js';
+import { AppError } from '../errors.js';
+import type { Order, OrderStatus } from '../types.js';
 
-/** Every allowed move; anything else is INVALID_STATUS_TRANSITION (or ORDER_NOT_CANCELLABLE). */
+/**
+ * Every allowed single move; nothing else ever happens to an order's status (the transitions
+ * service refuses anything outside this table). A courier may skip an arrival: see `stepsTo`.
+ */
 export const TRANSITIONS: Record<OrderStatus, readonly OrderStatus[]> = {
   new: ['assigned', 'cancelled'],
-  assigned: ['arrived_pickup', 'picked_up', 'new', 'cancelled'],
+  assigned: ['arrived_pickup', 'new', 'cancelled'],
   arrived_pickup: ['picked_up'],
   picked_up: ['arrived_dropoff'],
   arrived_dropoff: ['completed'],
@@ -11,16 +15,41 @@ export const TRANSITIONS: Record<OrderStatus, readonly OrderStatus[]> = {
   cancelled: [],
 };
 
-export const CANCELLABLE: readonly OrderStatus[] = ['new', 'assigned'];
 export const TERMINAL: readonly OrderStatus[] = ['completed', 'cancelled'];
-/** Statuses in which the courier still has to reach the pickup. */
-export const BEFORE_PICKUP: readonly OrderStatus[] = ['new', 'assigned', 'arrived_pickup'];
+
+/** Arrivals a courier may skip: moving past one records it first (picking up straight from `assigned`). */
+const SKIPPABLE_ARRIVAL: Partial<Record<OrderStatus, OrderStatus>> = { picked_up: 'arrived_pickup', completed: 'arrived_dropoff' };
 
 export function canTransition(from: OrderStatus, to: OrderStatus): boolean {
   return TRANSITIONS[from].includes(to);
 }
 
-/** The statuses from which `to` can be reached. */
+/** The statuses from which `to` can be reached in one move. */
 export function sourcesOf(to: OrderStatus): OrderStatus[] {
   return (Object.keys(TRANSITIONS) as OrderStatus[]).filter((from) => TRANSITIONS[from].includes(to));
+}
+
+/** The moves that take an order from `from` to `to` (one, or a skipped arrival and then `to`); null when the table forbids it. */
+export function stepsTo(from: OrderStatus, to: OrderStatus): OrderStatus[] | null {
+  if (canTransition(from, to)) return [to];
+  const arrival = SKIPPABLE_ARRIVAL[to];
+  return arrival && canTransition(from, arrival) && canTransition(arrival, to) ? [arrival, to] : null;
+}
+
+/** The error for a move the table forbids: cancellation has its own code. */
+export function forbiddenMove(from: OrderStatus, to: OrderStatus): AppError {
+  if (to === 'cancelled') {
+    return new AppError('ORDER_NOT_CANCELLABLE', `Order is ${from}; only ${sourcesOf('cancelled').join(' or ')} orders (not yet picked up) can be cancelled`);
+  }
+  return new AppError('INVALID_STATUS_TRANSITION', `Order is ${from}; it cannot move to ${to}`);
+}
+
+/** Throws the table's error unless `to` can be reached from `from` (for checks that must come before other validation). */
+export function assertReachable(from: OrderStatus, to: OrderStatus): void {
+  if (!stepsTo(from, to)) throw forbiddenMove(from, to);
+}
+
+/** Still in progress: not completed, not cancelled. */
+export function isOrderActive(order: Pick<Order, 'status'>): boolean {
+  return !TERMINAL.includes(order.status);
 }

@@ -2,9 +2,11 @@ import type { Clock } from '../../ports/clock.js';
 import type { EventBus } from '../../ports/event-bus.js';
 import type { IdSource } from '../../ports/ids.js';
 import type { NewOrderEvent, OrderPatch, Store } from '../../ports/store.js';
+import { AppError } from '../errors.js';
 import type { ActorKind, LatLng, LedgerEntry, Order, OrderStatus } from '../types.js';
 import type { WebhookOutbox } from '../webhooks/outbox.js';
 import { orderStatusMessage } from './messages.js';
+import { canTransition, forbiddenMove, stepsTo } from './state-machine.js';
 
 export interface Actor {
   kind: ActorKind;
@@ -13,9 +15,24 @@ export interface Actor {
 
 export type OrderTransitions = ReturnType<typeof createOrderTransitions>;
 
+export interface TransitionOptions {
+  order: Order;
+  to: OrderStatus;
+  actor: Actor;
+  /** Applied with the move to `to` (not with a skipped arrival recorded before it). */
+  patch?: OrderPatch;
+  location?: LatLng | null;
+  reason?: string | null;
+  ledger?: LedgerEntry | null;
+}
+
+/** A lost race is re-planned from the status found this many times before it is reported. */
+const ATTEMPTS = 3;
+
 /**
- * The one way an order changes status: compare-and-set in the store, its history event and
- * webhook deliveries written in the same transaction, then the change published once on the bus.
+ * The one way an order changes status, and the one place the state machine's table is enforced:
+ * compare-and-set in the store, its history event and webhook deliveries written in the same
+ * transaction, then the change published once on the bus.
  */
 export function createOrderTransitions(deps: { store: Store; bus: EventBus; outbox: WebhookOutbox; clock: Clock; ids: IdSource }) {
   const { store, bus, outbox, clock, ids } = deps;
@@ -27,32 +44,51 @@ export function createOrderTransitions(deps: { store: Store; bus: EventBus; outb
     };
   }
 
-  /** Moves `order` to `to` if its status is still one of `from` (default: the status it was read with). */
-  async function transition(options: {
-    order: Order;
-    to: OrderStatus;
-    actor: Actor;
-    from?: OrderStatus[];
-    patch?: OrderPatch;
-    location?: LatLng | null;
-    reason?: string | null;
-    ledger?: LedgerEntry | null;
-  }): Promise<Order | null> {
-    const { order, to, patch } = options;
+  /** One move, if the order is still in the status it was read with; null when it moved meanwhile. */
+  async function step(order: Order, to: OrderStatus, options: TransitionOptions, last: boolean): Promise<Order | null> {
+    const patch = last ? options.patch : undefined;
     const courierId = patch && 'courierId' in patch ? (patch.courierId ?? null) : order.courierId;
     const buildOutbox = await outbox.prepareTransition(order, courierId);
     const updated = await store.orders.apply({
       id: order.id,
-      from: options.from ?? [order.status],
+      from: [order.status],
       to,
       ...(patch && { patch }),
-      event: newEvent(order, to, options.actor, { location: options.location ?? null, reason: options.reason ?? null }),
-      ...(options.ledger !== undefined && { ledger: options.ledger }),
+      event: newEvent(order, to, options.actor, { location: options.location ?? null, reason: last ? (options.reason ?? null) : null }),
+      ...(last && options.ledger !== undefined && { ledger: options.ledger }),
       ...(buildOutbox && { outbox: buildOutbox }),
     });
     if (updated) await bus.publish(orderStatusMessage(updated, order.status));
     return updated;
   }
 
-  return { transition, newEvent };
+  /**
+   * Moves the order to `to` (recording a skipped arrival first, see `stepsTo`), or throws
+   * INVALID_STATUS_TRANSITION / ORDER_NOT_CANCELLABLE when the table forbids it. When the order
+   * moved meanwhile, the move is planned again from the status found, or refused from it.
+   */
+  async function transition(options: TransitionOptions): Promise<Order> {
+    let order = options.order;
+    for (let attempt = 1; ; attempt++) {
+      const steps = stepsTo(order.status, options.to);
+      if (!steps) throw forbiddenMove(order.status, options.to);
+      let moved: Order | null = order;
+      for (let i = 0; i < steps.length && moved; i++) moved = await step(moved, steps[i]!, options, i === steps.length - 1);
+      if (moved?.status === options.to) return moved;
+      const current = await store.orders.findById(order.id);
+      if (!current) throw forbiddenMove(order.status, options.to);
+      if (current.status === order.status || attempt >= ATTEMPTS) {
+        throw stepsTo(current.status, options.to) ? new AppError('INVALID_STATUS_TRANSITION', `Order ${order.id} changed meanwhile; read it again`) : forbiddenMove(current.status, options.to);
+      }
+      order = current;
+    }
+  }
+
+  /** The single move if the table allows it from the order's status and nobody moved it meanwhile; else null (system moves that simply give up). */
+  async function tryTransition(options: TransitionOptions): Promise<Order | null> {
+    if (!canTransition(options.order.status, options.to)) return null;
+    return step(options.order, options.to, options, true);
+  }
+
+  return { transition, tryTransition, newEvent };
 }
