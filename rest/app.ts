@@ -3,7 +3,7 @@ import type { Container } from '../src/container.js';
 import type { Metrics } from '../src/metrics.js';
 import { accessLog } from './middleware/access-log.js';
 import { errorHandler, notFoundHandler } from './middleware/errors.js';
-import { requireJsonBody, securityHeaders } from './middleware/security.js';
+import { limitJsonDepth, requireJsonBody, securityHeaders } from './middleware/security.js';
 import { openApiRoutes } from './openapi/routes.js';
 import { healthRoutes } from './routes/health.js';
 import { merchantRoutes } from './routes/merchants.js';
@@ -23,7 +23,8 @@ export const BODY_LIMIT = '100kb';
 export function createRestApp(container: Container, metrics: Metrics): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  // Client addresses come from the front door (TRUST_PROXY, src/edge/client-address.ts), never req.ip.
+  app.set('trust proxy', false);
   app.set('etag', false);
 
   app.use(accessLog(container.logger, metrics));
@@ -38,7 +39,7 @@ export function createRestApp(container: Container, metrics: Metrics): Express {
   api.use(requireJsonBody());
   // Before the JSON parser: storefront signatures are checked over the raw bytes.
   storefrontRoutes(api, container, BODY_LIMIT);
-  api.use(express.json({ limit: BODY_LIMIT, type: 'application/json' }));
+  api.use(express.json({ limit: BODY_LIMIT, type: 'application/json' }), limitJsonDepth());
   quoteRoutes(api, container);
   orderRoutes(api, container);
   healthRoutes(api, container);

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../src/domain/json-depth.js';
 
 /** GraphQL bodies get the REST limit (100 kB): Yoga itself would buffer a body of any size. */
 export const GRAPHQL_BODY_LIMIT = 100 * 1024;
@@ -96,7 +97,8 @@ export function serveGraphQLHttp(handle: (req: IncomingMessage, res: ServerRespo
 }
 
 /**
- * GraphiQL's own CSP, an errors array where Yoga answers with no body,
+ * GraphiQL's own CSP, an errors array where Yoga answers with no body, a 400 for variables nested
+ * deeper than the REST bodies may be,
  * and a 400 for `variables`/`extensions` parameters that are not JSON (GET and form posts), which
  * Yoga's parser would otherwise throw as a bare SyntaxError (masked as an internal error).
  */
@@ -113,6 +115,14 @@ export function graphqlHttpHardening(): Plugin {
           throw createGraphQLError('Request parameters are not valid JSON', { extensions: { code: 'BAD_REQUEST', http: { status: 400 } } });
         }
       });
+    },
+    // The REST body limit on nesting, for `variables` and `extensions` (rest/middleware/security.ts).
+    onParams: ({ params }) => {
+      if (exceedsJsonDepth(params.variables) || exceedsJsonDepth(params.extensions)) {
+        throw createGraphQLError(`variables and extensions may nest at most ${MAX_JSON_DEPTH} levels`, {
+          extensions: { code: 'VALIDATION_ERROR', http: { status: 400 } },
+        });
+      }
     },
     onResponse: ({ response, setResponse, fetchAPI }) => {
       const refusal = response.body === null ? BARE_REFUSALS[response.status] : undefined;

@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import { AppError } from '../../src/domain/errors.js';
+import { assertJsonDepth } from '../../src/domain/json-depth.js';
 
 /** Headers for a JSON API that is never framed, sniffed or cached by shared caches. */
 export function securityHeaders(): RequestHandler {
@@ -26,6 +27,14 @@ export function requireJsonBody(): RequestHandler {
     if (BODY_METHODS.has(req.method) && hasBody && !isJson(req.headers['content-type']) && !req.is('application/json')) {
       return next(new AppError('UNSUPPORTED_MEDIA_TYPE', 'Request body must be application/json'));
     }
+    next();
+  };
+}
+
+/** After the JSON parser: a body nested deeper than MAX_JSON_DEPTH is a 400 before any handler walks it. */
+export function limitJsonDepth(): RequestHandler {
+  return (req, _res, next) => {
+    if (req.body !== null && typeof req.body === 'object') assertJsonDepth(req.body);
     next();
   };
 }

@@ -1,6 +1,9 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, startTestApp, type MerchantCredentials, type TestApp } from '../helpers/app.js';
+import { errorResponseSchema } from '../../rest/openapi/registry.js';
+import { api, gql, startTestApp, type MerchantCredentials, type TestApp } from '../helpers/app.js';
+import { expectWireShape } from '../helpers/openapi.js';
+import { formA } from '../orders/support.js';
 
 type Response = Awaited<ReturnType<typeof api>>;
 
@@ -136,6 +139,67 @@ describe('transport errors', () => {
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('VALIDATION_ERROR');
     expect((await api(`${t.url}/api/v1/health`)).status).toBe(200);
+  });
+
+  it('a deeply nested object inside items is a 400 VALIDATION_ERROR, not a 500 (was: stack overflow hashing the body)', async () => {
+    const nest = (levels: number): unknown => (levels === 0 ? 1 : { a: nest(levels - 1) });
+    const order = (extra: unknown) => ({ ...formA(), items: [{ name: 'Caja', quantity: 1, extra }] });
+    for (const levels of [3000, 6]) {
+      // body (1) → items (2) → item (3) → extra and 5 more objects inside it (4…9): 9 levels.
+      const res = await api(`${t.url}/api/v1/orders`, { key: m.testKey, body: order(nest(levels)) });
+      expect(res.status, `${levels} levels`).toBe(400);
+      expect(res.body.error.code).toBe('VALIDATION_ERROR');
+      expectWireShape(errorResponseSchema, res.body);
+    }
+    // Exactly 8 levels is accepted.
+    const deepest = await api(`${t.url}/api/v1/orders`, { key: m.testKey, body: order(nest(5)) });
+    expect(deepest.status).toBe(201);
+    // The same body with the nesting in an array, and in a field the schema knows.
+    const arrays = await api(`${t.url}/api/v1/orders`, { key: m.testKey, rawBody: JSON.stringify(order([[[[[[[[[1]]]]]]]]])), headers: { 'content-type': 'application/json' } });
+    expect(arrays.status).toBe(400);
+    const inPickup = await api(`${t.url}/api/v1/orders`, { key: m.testKey, body: { ...formA(), pickup: nest(20) } });
+    expect(inPickup.status).toBe(400);
+    expectWireShape(errorResponseSchema, inPickup.body);
+    expect((await api(`${t.url}/api/v1/health`)).status).toBe(200);
+  });
+
+  it('the depth limit holds on every JSON body: quotes, integrations and the storefront raw-body parser', async () => {
+    const deep = { destination: { address: 'Providencia', extra: JSON.parse(`${'['.repeat(20)}${']'.repeat(20)}`) } };
+    for (const path of ['/shipping/quote', '/plugin/shipping-quote', '/erp/rate-shipment', '/storefront/carrier-service']) {
+      const res = await api(`${t.url}/api/v1${path}`, { key: m.testKey, body: deep });
+      expect(res.status, path).toBe(400);
+      expect(res.body.error.code, path).toBe('VALIDATION_ERROR');
+      expectWireShape(errorResponseSchema, res.body);
+    }
+    // The storefront order webhook is parsed by the domain (Shopify orders nest deeper than 8): hostile depth is still a 4xx.
+    const hook = await api(`${t.url}/api/v1/storefront/webhooks/orders-create`, {
+      key: m.testKey,
+      rawBody: `{"id":1,"x":${'['.repeat(40_000)}${']'.repeat(40_000)}}`,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(hook.status).toBeGreaterThanOrEqual(400);
+    expect(hook.status).toBeLessThan(500);
+  });
+
+  it('GraphQL over HTTP: variables (and extensions) nested deeper than 8 levels are a 400, whether declared or not', async () => {
+    const nest = (levels: number): unknown => (levels === 0 ? 'x' : { a: nest(levels - 1) });
+    const viewer = '{ viewer { mode } }';
+    const declared = 'query ($input: CreateOrderInput) { viewer { mode } }';
+    for (const [query, variables] of [
+      [viewer, { deep: nest(8) }],
+      [declared, { input: { items: [{ name: 'x', extra: nest(3000) }] } }],
+    ] as const) {
+      const res = await gql(t.url, query, { key: m.testKey, variables: variables as Record<string, unknown> });
+      expect(res.status).toBe(400);
+      expect(res.body.errors[0].extensions.code).toBe('VALIDATION_ERROR');
+      expect(res.body.data).toBeUndefined();
+    }
+    const ext = await api(`${t.url}/graphql`, { key: m.testKey, body: { query: viewer, extensions: { x: nest(10) } } });
+    expect(ext.status).toBe(400);
+    // Eight levels (the variables object is the first) are served.
+    const ok = await gql(t.url, viewer, { key: m.testKey, variables: { deep: nest(7) } });
+    expect(ok.status).toBe(200);
+    expect(ok.body.data.viewer.mode).toBe('test');
   });
 
   it('a UTF-8 byte-order mark before the JSON is tolerated', async () => {

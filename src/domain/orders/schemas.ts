@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../json-depth.js';
 import { latLngSchema, locationInputSchema, type LocationInput } from '../locations.js';
 import { prepTimeSchema } from '../merchants.js';
 import { phoneSchema } from '../phone.js';
@@ -6,12 +7,18 @@ import { normalizeRut } from '../rut.js';
 import { ORDER_STATUSES, PAYMENT_MODES, VEHICLE_TYPES, type PaymentMode } from '../types.js';
 import { GEOHASH_ZONE_PATTERN } from './identifiers.js';
 
-/** An element of `items`: the spec does not fix its fields; name, quantity and weight are understood. */
-const orderItemSchema = z.looseObject({
-  name: z.string().trim().max(200).optional(),
-  quantity: z.number().int().min(1).max(10_000).default(1),
-  weight_kg: z.number().min(0).max(10_000).optional(),
-});
+/**
+ * An element of `items`: the spec does not fix its fields; name, quantity and weight are understood.
+ * Other fields are kept, nested at most to the body's depth limit (body → items → item → …): the
+ * idempotency hash walks the body recursively.
+ */
+const orderItemSchema = z
+  .looseObject({
+    name: z.string().trim().max(200).optional(),
+    quantity: z.number().int().min(1).max(10_000).default(1),
+    weight_kg: z.number().min(0).max(10_000).optional(),
+  })
+  .refine((item) => !exceedsJsonDepth(item, MAX_JSON_DEPTH - 2), { message: `nests deeper than ${MAX_JSON_DEPTH} levels (counted from the body)` });
 
 const rutSchema = z
   .string()
