@@ -23,8 +23,7 @@ export const BODY_LIMIT = '100kb';
 export function createRestApp(container: Container, metrics: Metrics): Express {
   const app = express();
   app.disable('x-powered-by');
-  // Client addresses come from the front door (TRUST_PROXY, src/edge/client-address.ts), never req.ip.
-  app.set('trust proxy', false);
+  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
   app.set('etag', false);
 
   app.use(accessLog(container.logger, metrics));
