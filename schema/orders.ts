@@ -1,4 +1,5 @@
 import type { Batch, Courier, DeliveryProof, Order, OrderEvent, Stop } from '../src/domain/types.js';
+import { trackingUrlOf } from '../src/domain/orders/identifiers.js';
 import { ORDER_STATUSES, PAYMENT_MODES, VEHICLE_TYPES } from '../src/domain/types.js';
 import { builder } from './builder.js';
 import { LatLngInput, LatLngRef, LocationInput, toWireLocation } from './locations.js';
@@ -61,7 +62,7 @@ export const OrderRef = builder.objectRef<Order>('Order').implement({
     id: t.exposeID('id', { description: 'The booking id' }),
     orderNumber: t.exposeString('orderNumber'),
     trackingNumber: t.exposeString('trackingNumber'),
-    trackingUrl: t.string({ resolve: (o, _a, ctx) => `${ctx.container.config.publicBaseUrl}/track/${encodeURIComponent(o.trackingNumber)}` }),
+    trackingUrl: t.string({ resolve: (o, _a, ctx) => trackingUrlOf(o, ctx.container.config.publicBaseUrl) }),
     referenceId: t.exposeString('referenceId', { nullable: true }),
     ecommerceOrderId: t.exposeString('ecommerceOrderId', { nullable: true }),
     isTest: t.boolean({ resolve: (o) => o.mode === 'test' }),

@@ -62,13 +62,14 @@ export type Services = ReturnType<typeof buildServices>;
 export interface ContainerOverrides {
   logger?: Logger;
   clock?: Clock;
+  ids?: IdSource;
 }
 
 /** The composition root: configuration in, a typed object of adapters and domain services out. */
 export async function buildContainer(config: Config, overrides: ContainerOverrides = {}): Promise<Container> {
   const logger = overrides.logger ?? createLogger({ level: config.logLevel });
   const clock = overrides.clock ?? systemClock;
-  const ids = createUlidSource();
+  const ids = overrides.ids ?? createUlidSource();
   const masterKey = resolveMasterKey({ configured: config.masterKey, dataDir: config.dataDir, distributed: config.storeKind === 'mongodb' });
   const store: Store = config.mongodbUrl
     ? await createMongoStore({ url: config.mongodbUrl, dbName: config.mongodbDb })

@@ -1,8 +1,5 @@
+import { trackingUrlOf } from '../../src/domain/orders/identifiers.js';
 import type { Batch, Courier, DeliveryProof, Order, OrderEvent, Stop } from '../../src/domain/types.js';
-
-export function trackingUrl(baseUrl: string, order: Order): string {
-  return `${baseUrl}/track/${encodeURIComponent(order.trackingNumber)}`;
-}
 
 function presentStop(stop: Stop) {
   return { address: stop.address ?? stop.label, number: stop.number, instructions: stop.instructions, coords: { lat: stop.lat, lng: stop.lng } };
@@ -38,7 +35,7 @@ export function presentOrderCreated(order: Order, baseUrl: string) {
   return {
     booking_id: order.id,
     status: order.status,
-    tracking_url: trackingUrl(baseUrl, order),
+    tracking_url: trackingUrlOf(order, baseUrl),
     tracking_number: order.trackingNumber,
     order_number: order.orderNumber,
     estimated_pickup_time: order.estimatedPickupAt,

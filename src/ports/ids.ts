@@ -1,9 +1,26 @@
-import { randomFillSync } from 'node:crypto';
+import { randomFillSync, randomInt } from 'node:crypto';
 import { monotonicFactory } from 'ulid';
 
+/** Every identifier the domain makes comes from here (tests inject their own). */
 export interface IdSource {
   /** A new unique, time-ordered id with the given prefix, e.g. `bk_01J…`. */
   next(prefix: string): string;
+  /** A random (never sequential) 10-digit order number, so the public tracking endpoint cannot be walked. */
+  orderNumber(): string;
+  /** Short, human-readable, not guessable: `EXD-` + 12 Crockford base32 characters (60 random bits). */
+  trackingNumber(): string;
+}
+
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+function randomTrackingNumber(): string {
+  let out = '';
+  for (let i = 0; i < 12; i++) out += CROCKFORD[randomInt(32)];
+  return `EXD-${out.slice(0, 4)}-${out.slice(4, 8)}-${out.slice(8)}`;
+}
+
+function randomOrderNumber(): string {
+  return String(randomInt(1_000_000_000, 10_000_000_000));
 }
 
 /**
@@ -24,5 +41,5 @@ function pooledRandom(): () => number {
 
 export function createUlidSource(): IdSource {
   const ulid = monotonicFactory(pooledRandom());
-  return { next: (prefix) => `${prefix}_${ulid()}` };
+  return { next: (prefix) => `${prefix}_${ulid()}`, orderNumber: randomOrderNumber, trackingNumber: randomTrackingNumber };
 }

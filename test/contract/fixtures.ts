@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import ngeohash from 'ngeohash';
 import { monotonicFactory } from 'ulid';
-import { generateOrderNumber, generateTrackingNumber, GEOHASH_PRECISION } from '../../src/domain/orders/identifiers.js';
+import { GEOHASH_PRECISION } from '../../src/domain/orders/identifiers.js';
 import type {
   ApiKeyRecord,
   Batch,
@@ -15,6 +15,7 @@ import type {
   OrderStatus,
   Stop,
 } from '../../src/domain/types.js';
+import { createUlidSource } from '../../src/ports/ids.js';
 import type { IdempotencyRecord, NewMerchantBundle, NewOrderEvent, Store } from '../../src/ports/store.js';
 
 // Fixtures shared by the store contract suites: complete, realistic records with unique ids,
@@ -35,6 +36,7 @@ export const nextId = (prefix: string) => `${prefix}_${String(++seq).padStart(6,
 export const hashHex = () => randomBytes(32).toString('hex');
 /** Time-ordered ids, like the domain's: `${prefix}_${ulid(Date.parse(createdAt))}`. */
 export const ulid = monotonicFactory();
+const randomIds = createUlidSource();
 
 // ---- merchants ----
 
@@ -125,8 +127,8 @@ export function order(overrides: OrderOverrides & { merchantId: string }): Order
   return {
     id: `bk_${ulid(Date.parse(createdAt))}`,
     mode: 'live',
-    orderNumber: generateOrderNumber(),
-    trackingNumber: generateTrackingNumber(),
+    orderNumber: randomIds.orderNumber(),
+    trackingNumber: randomIds.trackingNumber(),
     referenceId: null,
     ecommerceOrderId: null,
     status: 'new',

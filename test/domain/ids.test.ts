@@ -20,3 +20,17 @@ describe('ULID id source', () => {
     expect(chars.size).toBe(32);
   });
 });
+
+describe('order and tracking numbers', () => {
+  it('are random, in their documented formats', () => {
+    const ids = createUlidSource();
+    const orderNumbers = Array.from({ length: 2000 }, () => ids.orderNumber());
+    for (const n of orderNumbers) expect(n).toMatch(/^[1-9]\d{9}$/);
+    expect(new Set(orderNumbers).size).toBe(orderNumbers.length);
+    // Not sequential: consecutive draws are far apart.
+    expect(orderNumbers.slice(1).filter((n, i) => Math.abs(Number(n) - Number(orderNumbers[i])) < 1000)).toHaveLength(0);
+    const tracking = Array.from({ length: 2000 }, () => ids.trackingNumber());
+    for (const n of tracking) expect(n).toMatch(/^EXD-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/);
+    expect(new Set(tracking).size).toBe(tracking.length);
+  });
+});

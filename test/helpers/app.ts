@@ -5,6 +5,7 @@ import { buildApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger, type Logger } from '../../src/logger.js';
 import type { Clock } from '../../src/ports/clock.js';
+import type { IdSource } from '../../src/ports/ids.js';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 
@@ -30,7 +31,7 @@ export function makeDataDir(): string {
 
 /** The app in-process on a free port, with its SQLite file on disk in a fresh directory. */
 export async function startTestApp(
-  options: { env?: Record<string, string>; dataDir?: string; logger?: Logger; clock?: Clock } = {},
+  options: { env?: Record<string, string>; dataDir?: string; logger?: Logger; clock?: Clock; ids?: IdSource } = {},
 ): Promise<TestApp> {
   const dataDir = options.dataDir ?? makeDataDir();
   const config = loadConfig({
@@ -46,7 +47,7 @@ export async function startTestApp(
   });
   const app = await buildApp({
     config,
-    overrides: { logger: options.logger ?? createLogger({ level: config.logLevel }), ...(options.clock && { clock: options.clock }) },
+    overrides: { logger: options.logger ?? createLogger({ level: config.logLevel }), ...(options.clock && { clock: options.clock }), ...(options.ids && { ids: options.ids }) },
   });
   const { url } = await app.start();
   const { admin } = app.container.services;

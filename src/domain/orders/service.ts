@@ -13,7 +13,7 @@ import { resolvePrepTime, type QuoteService } from '../quotes.js';
 import type { Tariff } from '../tariffs.js';
 import type { LedgerEntry, Order, Stop } from '../types.js';
 import { parseInput } from '../validation.js';
-import { geohashOf, generateOrderNumber, generateTrackingNumber } from './identifiers.js';
+import { geohashOf } from './identifiers.js';
 import { orderStatusMessage } from './messages.js';
 import type { Actor, OrderTransitions } from './transitions.js';
 import type { WebhookOutbox } from '../webhooks/outbox.js';
@@ -80,8 +80,8 @@ export function createOrderService(deps: {
       id: ids.next('bk'),
       merchantId: merchant.id,
       mode,
-      orderNumber: generateOrderNumber(),
-      trackingNumber: generateTrackingNumber(),
+      orderNumber: ids.orderNumber(),
+      trackingNumber: ids.trackingNumber(),
       referenceId: draft.referenceId,
       ecommerceOrderId: draft.ecommerceOrderId,
       status: 'new',
@@ -156,7 +156,7 @@ export function createOrderService(deps: {
         // Random identifiers collide now and then (10-digit order numbers: ~5 % of runs of 30,000
         // orders); draw new ones.
         if (!(error instanceof DuplicateOrderIdentifierError) || attempt >= IDENTIFIER_ATTEMPTS) throw error;
-        order = Object.assign({}, order, { id: ids.next('bk'), orderNumber: generateOrderNumber(), trackingNumber: generateTrackingNumber() });
+        order = Object.assign({}, order, { id: ids.next('bk'), orderNumber: ids.orderNumber(), trackingNumber: ids.trackingNumber() });
       }
     }
     if (!result.created) return replayOf(principal, result.existing, options.hash);

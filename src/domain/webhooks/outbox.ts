@@ -2,6 +2,7 @@ import type { Clock } from '../../ports/clock.js';
 import type { IdSource } from '../../ports/ids.js';
 import type { Store } from '../../ports/store.js';
 import type { Batch, Courier, LatLng, Order, OrderEvent, WebhookDelivery, WebhookEndpoint, WebhookEventType } from '../types.js';
+import { trackingUrlOf } from '../orders/identifiers.js';
 import { batchCreatedPayload, eventShape, flatShape } from './payloads.js';
 
 /** Courier-location webhooks are at most this frequent per order. */
@@ -30,7 +31,7 @@ export function createWebhookOutbox(deps: { store: Store; clock: Clock; ids: IdS
     const base = deps.publicBaseUrl();
     const context = {
       order, courier, sequence, at, location,
-      trackingUrl: `${base}/track/${encodeURIComponent(order.trackingNumber)}`,
+      trackingUrl: trackingUrlOf(order, base),
       courierImageUrl: `${base}/track/assets/courier.svg`,
     };
     return endpoint.payloadShape === 'flat' ? flatShape(context) : eventShape(eventType, context);
