@@ -1,5 +1,7 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { maskLoggedPath } from '../../rest/middleware/access-log.js';
 import { createLogger } from '../../src/logger.js';
 import { ADMIN_TOKEN, api, gql, startTestApp, type MerchantCredentials, type TestApp } from '../helpers/app.js';
 import { formA } from '../orders/support.js';
@@ -142,5 +144,75 @@ describe('logs never contain credentials', () => {
     const text = logs.text().toLowerCase();
     expect(text).not.toContain('"authorization"');
     expect(text).not.toContain('x-api-key');
+  });
+});
+
+describe('logs mask tracking and order numbers (capabilities of the public tracking endpoints)', () => {
+  const logs = memoryStream();
+  let t: TestApp;
+  let tracking: string;
+  let orderNumber: string;
+
+  beforeAll(async () => {
+    t = await startTestApp({ logger: createLogger({ level: 'info', destination: logs.stream }) });
+    const m = await t.createMerchant({ name: 'Masked Merchant' });
+    const created = await api(`${t.url}/api/v1/orders`, { key: m.testKey, body: formA() });
+    tracking = created.body.tracking_number;
+    orderNumber = created.body.order_number;
+    const lower = tracking.toLowerCase();
+    const encoded = tracking.replace(/[A-Z]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+    for (const path of [
+      `/api/v1/tracking/${tracking}`,
+      `/api/v1/tracking/${orderNumber}`,
+      `/api/v1/tracking/${lower}`,
+      `/api/v1/tracking/${encoded}`,
+      `/api/v1/tracking/${encodeURIComponent(` ${orderNumber} `)}`,
+      `/track/${tracking}`,
+      `/track/${orderNumber}?utm=${tracking}`,
+    ]) {
+      expect((await api(`${t.url}${path}`)).status, path).toBe(200);
+    }
+    expect((await api(`${t.url}/api/v1/orders/${tracking}`, { key: m.testKey })).status).toBe(200);
+    expect((await api(`${t.url}/api/v1/orders/${orderNumber}/cancel`, { key: m.testKey, body: {} })).status).toBe(200);
+    // The live socket's upgrade path.
+    const ws = new WebSocket(`${t.url.replace('http', 'ws')}/api/v1/tracking/${tracking}/live`);
+    await new Promise<void>((resolve, reject) => {
+      ws.once('message', () => resolve());
+      ws.once('error', reject);
+    });
+    ws.close();
+    await t.stop();
+  });
+  afterAll(() => t?.stop());
+
+  it('no tracking or order number appears in the log, in any spelling the endpoints accept', () => {
+    const text = logs.text();
+    const random = tracking.slice(4, 13); // the first eight random characters and the dash between them
+    for (const fragment of [tracking, tracking.toLowerCase(), random, random.toLowerCase(), orderNumber, `/${orderNumber.slice(0, 6)}`]) {
+      expect(text.includes(fragment), `log contains ${fragment}`).toBe(false);
+    }
+  });
+
+  it('the masked lines keep the last four characters (enough to correlate with a support ticket)', () => {
+    const urls = logs
+      .text()
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { url?: string }).url)
+      .filter(Boolean);
+    expect(urls).toContain(`/api/v1/tracking/EXD-****-****-${tracking.slice(-4)}`);
+    expect(urls).toContain(`/api/v1/tracking/EXD-****-****-${tracking.slice(-4).toLowerCase()}`);
+    expect(urls).toContain(`/api/v1/tracking/******${orderNumber.slice(-4)}`);
+    expect(urls).toContain(`/track/EXD-****-****-${tracking.slice(-4)}`);
+    expect(urls).toContain(`/api/v1/orders/******${orderNumber.slice(-4)}/cancel`);
+    expect(urls).toContain('/api/v1/orders');
+  });
+
+  it('paths without a reference are logged as they are, references inside other text are masked too', () => {
+    expect(maskLoggedPath('/api/v1/orders')).toBe('/api/v1/orders');
+    expect(maskLoggedPath('/api/v1/orders/bk_01J9ZK3V5E8T6QF7Y2M4N8P0RS')).toBe('/api/v1/orders/bk_01J9ZK3V5E8T6QF7Y2M4N8P0RS');
+    expect(maskLoggedPath('/api/v1/orders/12345678901')).toBe('/api/v1/orders/12345678901');
+    expect(maskLoggedPath('/x/ref-EXD-AB12-CD34-EF56-z')).toBe('/x/ref-EXD-****-****-EF56-z');
+    expect(maskLoggedPath('/x/%ZZ1234567890')).toBe('/x/%ZZ******7890');
   });
 });
