@@ -1,4 +1,4 @@
-import { VEHICLE_TYPES } from '../src/domain/types.js';
+import { COURIER_ACCOUNT_STATUSES, VEHICLE_TYPES, type CourierAccountStatus, type CourierDutyStatus } from '../src/domain/types.js';
 import type { IntegrationTelemetry } from '../src/ports/store.js';
 import { builder } from './builder.js';
 import { IntegrationEnum, IntegrationStatusEnum, MerchantRef, MerchantStatusEnum, ModeEnum } from './merchants.js';
@@ -49,6 +49,43 @@ const CreatedCourierRef = builder.objectRef<{ courierId: string; token: string; 
     mode: t.field({ type: ModeEnum, resolve: (r) => r.mode }),
   }),
 });
+
+const CourierAccountStatusEnum = builder.enumType('CourierAccountStatus', { values: COURIER_ACCOUNT_STATUSES });
+const CourierDutyStatusEnum = builder.enumType('CourierDutyStatus', { values: ['off_duty', 'available', 'busy'] as const });
+
+const RotatedCourierTokenRef = builder
+  .objectRef<{ courierId: string; token: string; accountStatus: CourierAccountStatus }>('RotatedCourierToken')
+  .implement({
+    description: 'The new token is shown once; the previous one stopped authenticating.',
+    fields: (t) => ({
+      courierId: t.exposeID('courierId'),
+      token: t.exposeString('token'),
+      accountStatus: t.field({ type: CourierAccountStatusEnum, resolve: (r) => r.accountStatus }),
+    }),
+  });
+
+type CourierAccount = { courierId: string; accountStatus: CourierAccountStatus; dutyStatus: CourierDutyStatus };
+
+const CourierAccountRef = builder.objectRef<CourierAccount>('CourierAccount').implement({
+  fields: (t) => ({
+    courierId: t.exposeID('courierId'),
+    accountStatus: t.field({ type: CourierAccountStatusEnum, resolve: (r) => r.accountStatus }),
+    dutyStatus: t.field({ type: CourierDutyStatusEnum, resolve: (r) => r.dutyStatus }),
+  }),
+});
+
+const DisabledCourierRef = builder
+  .objectRef<CourierAccount & { releasedOrderIds: string[]; keptOrderIds: string[] }>('DisabledCourier')
+  .implement({
+    description: 'Assigned orders went back to dispatch; orders at or past the pickup stay with the courier.',
+    fields: (t) => ({
+      courierId: t.exposeID('courierId'),
+      accountStatus: t.field({ type: CourierAccountStatusEnum, resolve: (r) => r.accountStatus }),
+      dutyStatus: t.field({ type: CourierDutyStatusEnum, resolve: (r) => r.dutyStatus }),
+      releasedOrderIds: t.exposeIDList('releasedOrderIds'),
+      keptOrderIds: t.exposeIDList('keptOrderIds'),
+    }),
+  });
 
 const CreatedUserRef = builder.objectRef<{ userId: string; rut: string }>('CreatedUser').implement({
   fields: (t) => ({ userId: t.exposeID('userId'), rut: t.exposeString('rut') }),
@@ -168,6 +205,27 @@ builder.mutationFields((t) => ({
       ctx.container.services.admin.createCourier({
         input: { name: args.name, phone: args.phone, vehicle: args.vehicle, plate: args.plate, ...(args.mode && { mode: args.mode }) },
       }),
+  }),
+  adminRotateCourierToken: t.field({
+    type: RotatedCourierTokenRef,
+    authScopes: { admin: true },
+    errors: {},
+    args: { courierId: t.arg.id({ required: true }) },
+    resolve: (_r, args, ctx) => ctx.container.services.admin.rotateCourierToken({ input: { courierId: String(args.courierId) } }),
+  }),
+  adminDisableCourier: t.field({
+    type: DisabledCourierRef,
+    authScopes: { admin: true },
+    errors: {},
+    args: { courierId: t.arg.id({ required: true }) },
+    resolve: (_r, args, ctx) => ctx.container.services.admin.disableCourier({ input: { courierId: String(args.courierId) } }),
+  }),
+  adminEnableCourier: t.field({
+    type: CourierAccountRef,
+    authScopes: { admin: true },
+    errors: {},
+    args: { courierId: t.arg.id({ required: true }) },
+    resolve: (_r, args, ctx) => ctx.container.services.admin.enableCourier({ input: { courierId: String(args.courierId) } }),
   }),
   adminCreateUser: t.field({
     type: CreatedUserRef,

@@ -138,7 +138,7 @@ function buildServices(deps: {
   return {
     auth: createAuthService({ store, adminToken: config.adminToken }),
     merchants: createMerchantService({ store, clock }),
-    admin: createAdminService({ store, clock, ids, secretBox }),
+    admin: createAdminService({ store, clock, ids, secretBox, couriers }),
     quotes,
     integrations: createIntegrationService({ store, quotes, orders, secretBox, clock }),
     dispatch,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Clock } from '../ports/clock.js';
 import type { IdSource } from '../ports/ids.js';
 import type { Store } from '../ports/store.js';
+import type { CourierService } from './couriers.js';
 import {
   type SecretBox,
   displayPrefix,
@@ -50,6 +51,7 @@ export const adminInputSchemas = {
     plate: z.string().trim().min(1).max(16).toUpperCase(),
     mode: z.enum(MODES).default('live'),
   }),
+  courierRef: z.strictObject({ courierId: idSchema }),
   createUser: z.strictObject({
     rut: z.string().max(20).transform((v, ctx) => {
       const rut = normalizeRut(v);
@@ -64,8 +66,14 @@ export const adminInputSchemas = {
 export type AdminService = ReturnType<typeof createAdminService>;
 
 /** Administrative operations; the CLI and the admin GraphQL mutations both call these. */
-export function createAdminService(deps: { store: Store; clock: Clock; ids: IdSource; secretBox: SecretBox }) {
-  const { store, clock, ids, secretBox } = deps;
+export function createAdminService(deps: {
+  store: Store;
+  clock: Clock;
+  ids: IdSource;
+  secretBox: SecretBox;
+  couriers: Pick<CourierService, 'withdrawCourier'>;
+}) {
+  const { store, clock, ids, secretBox, couriers } = deps;
   const now = () => clock.now().toISOString();
 
   function newKey(merchantId: string, mode: Mode): { key: string; record: ApiKeyRecord } {
@@ -165,6 +173,36 @@ export function createAdminService(deps: { store: Store; clock: Clock; ids: IdSo
     return { courierId, token, mode: input.mode };
   }
 
+  const courierNotFound = (courierId: string) => new AppError('COURIER_NOT_FOUND', `No courier ${courierId}`);
+
+  /** A new token, shown once; the old one stops authenticating at once. */
+  async function rotateCourierToken(options: { input: unknown }) {
+    const { courierId } = parseInput(adminInputSchemas.courierRef, options.input);
+    const token = generateCourierToken();
+    const courier = await store.couriers.replaceTokenHash({ id: courierId, tokenHash: hashToken(token), updatedAt: now() });
+    if (!courier) throw courierNotFound(courierId);
+    return { courierId, token, accountStatus: courier.accountStatus };
+  }
+
+  /** The courier's token stops authenticating at once; it drops out of dispatch (see withdrawCourier). */
+  async function disableCourier(options: { input: unknown }) {
+    const { courierId } = parseInput(adminInputSchemas.courierRef, options.input);
+    if (!(await store.couriers.setAccountStatus({ id: courierId, accountStatus: 'disabled', updatedAt: now() }))) throw courierNotFound(courierId);
+    const withdrawn = await couriers.withdrawCourier({ courierId, reason: 'courier disabled by an administrator' });
+    return {
+      courierId, accountStatus: withdrawn.courier.accountStatus, dutyStatus: withdrawn.courier.status,
+      releasedOrderIds: withdrawn.releasedOrderIds, keptOrderIds: withdrawn.keptOrderIds,
+    };
+  }
+
+  /** The token authenticates again; the courier comes back as it was left (off duty, or busy on orders it kept). */
+  async function enableCourier(options: { input: unknown }) {
+    const { courierId } = parseInput(adminInputSchemas.courierRef, options.input);
+    const courier = await store.couriers.setAccountStatus({ id: courierId, accountStatus: 'active', updatedAt: now() });
+    if (!courier) throw courierNotFound(courierId);
+    return { courierId, accountStatus: courier.accountStatus, dutyStatus: courier.status };
+  }
+
   async function createUser(options: { input: unknown }) {
     const input = parseInput(adminInputSchemas.createUser, options.input);
     const userId = ids.next('usr');
@@ -184,6 +222,6 @@ export function createAdminService(deps: { store: Store; clock: Clock; ids: IdSo
 
   return {
     createMerchant, rotateApiKey, revokeApiKeys, setMerchantStatus, setIntegrationStatus,
-    setMerchantRateLimit, rotateApiSecret, createCourier, createUser, listMerchants, listIntegrationTelemetry, getMerchant: requireMerchant,
+    setMerchantRateLimit, rotateApiSecret, createCourier, rotateCourierToken, disableCourier, enableCourier, createUser, listMerchants, listIntegrationTelemetry, getMerchant: requireMerchant,
   };
 }

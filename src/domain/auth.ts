@@ -102,7 +102,7 @@ export function createAuthService(deps: { store: Store; adminToken: string | und
       throw new AppError('INVALID_COURIER_TOKEN', 'Courier token missing or invalid');
     }
     const courier = await store.couriers.findByTokenHash(hashToken(options.token));
-    if (!courier) throw new AppError('INVALID_COURIER_TOKEN', 'Courier token missing or invalid');
+    if (!courier || courier.accountStatus !== 'active') throw new AppError('INVALID_COURIER_TOKEN', 'Courier token missing or invalid');
     return { kind: 'courier', courier };
   }
 

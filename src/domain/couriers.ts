@@ -122,10 +122,32 @@ export function createCourierService(deps: {
     return redispatched;
   }
 
+  /**
+   * A disabled courier drops out: it leaves the geo index, its assigned orders go back to `new` and
+   * are dispatched again. Orders past that (at or beyond the pickup) stay with it, since the
+   * lifecycle has no way to hand them over: it then stays busy on that job, else goes off duty.
+   */
+  async function withdrawCourier(options: { courierId: string; reason: string }): Promise<{ courier: Courier; releasedOrderIds: string[]; keptOrderIds: string[] }> {
+    const found = await store.couriers.findById(options.courierId);
+    if (!found) throw new AppError('COURIER_NOT_FOUND', `No courier ${options.courierId}`);
+    await geoIndex.remove({ courierId: found.id, mode: found.mode, vehicle: found.vehicle });
+    const released: Order[] = [];
+    for (const order of await activeOrders(found)) {
+      if (order.status !== 'assigned') continue;
+      // Null when it moved on meanwhile: it then counts as kept, or is done.
+      const back = await transitions.tryTransition({ order, to: 'new', actor: { kind: 'admin', id: null }, patch: { courierId: null, batchId: null }, reason: options.reason });
+      if (back) released.push(back);
+    }
+    const kept = await activeOrders(found);
+    const courier = kept.length > 0 ? found : ((await store.couriers.setStatus({ id: found.id, status: 'off_duty', job: null, updatedAt: now() })) ?? found);
+    for (const order of released) await dispatch.dispatchOrder({ order });
+    return { courier, releasedOrderIds: released.map((o) => o.id), keptOrderIds: kept.map((o) => o.id) };
+  }
+
   async function confirmDelivery(options: { courier: Courier; ref: string; input: unknown }) {
     const order = await courierOrder(options.courier, options.ref);
     return delivery.confirmDelivery({ order, input: options.input, actor: { kind: 'courier', id: options.courier.id }, courierId: options.courier.id });
   }
 
-  return { setDuty, reportPosition, advanceOrder, releaseOrder, confirmDelivery, activeOrders };
+  return { setDuty, reportPosition, advanceOrder, releaseOrder, withdrawCourier, confirmDelivery, activeOrders };
 }

@@ -185,7 +185,10 @@ describe('API3: property-level exposure', () => {
         .map((name) => `${type.name}.${name}`),
     );
     expect(sensitive.sort()).toEqual(
-      ['CreatedCourier.token', 'CreatedMerchant.apiSecret', 'CreatedMerchant.liveKey', 'CreatedMerchant.testKey', 'RotatedApiKey.apiKey', 'RotatedApiSecret.apiSecret'].sort(),
+      [
+        'CreatedCourier.token', 'CreatedMerchant.apiSecret', 'CreatedMerchant.liveKey', 'CreatedMerchant.testKey', 'RotatedApiKey.apiKey', 'RotatedApiSecret.apiSecret',
+        'RotatedCourierToken.token',
+      ].sort(),
     );
     // Which root fields can return each of those types (directly, or as a union member's `data`)?
     const returns = (root: GraphQLNamedType, target: string): boolean => {
