@@ -109,6 +109,24 @@ const COMMANDS: Record<string, Command> = {
     run: async (admin, v) =>
       snakeKeys(await admin.createCourier({ input: { name: v.name, phone: v.phone, vehicle: v.vehicle, plate: v.plate, mode: v.mode } })),
   },
+  'courier:rotate-token': {
+    args: '--courier C',
+    summary: 'Issue a new courier token (printed once); the old one stops working at once',
+    options: ['courier'],
+    run: async (admin, v) => snakeKeys(await admin.rotateCourierToken({ input: { courierId: v.courier } })),
+  },
+  'courier:disable': {
+    args: '--courier C',
+    summary: 'Disable a courier: its token stops working, it leaves dispatch and its assigned orders are dispatched again',
+    options: ['courier'],
+    run: async (admin, v) => snakeKeys(await admin.disableCourier({ input: { courierId: v.courier } })),
+  },
+  'courier:enable': {
+    args: '--courier C',
+    summary: 'Enable a disabled courier again (with its current token)',
+    options: ['courier'],
+    run: async (admin, v) => snakeKeys(await admin.enableCourier({ input: { courierId: v.courier } })),
+  },
   'user:create': {
     args: '--rut R [--name N] [--phone P]',
     summary: 'Register an end user by Chilean RUT',
@@ -118,7 +136,7 @@ const COMMANDS: Record<string, Command> = {
 };
 
 /** The CLI option that carries each domain input field, for error messages. */
-const OPTION_OF_FIELD: Record<string, string> = { merchantId: 'merchant', perMin: 'per-min', overlapHours: 'overlap-hours' };
+const OPTION_OF_FIELD: Record<string, string> = { merchantId: 'merchant', courierId: 'courier', perMin: 'per-min', overlapHours: 'overlap-hours' };
 
 function usageText(name?: string): string {
   const lines = Object.entries(COMMANDS)
@@ -225,7 +243,7 @@ async function run(argv: string[]): Promise<Output> {
   const container: Container = await buildContainer(config, { logger });
   try {
     const output = await command.run(container.services.admin, values, config);
-    container.logger.info({ command: name, merchant_id: values.merchant ?? output.merchant_id }, 'admin command completed');
+    container.logger.info({ command: name, merchant_id: values.merchant ?? output.merchant_id, courier_id: values.courier ?? output.courier_id }, 'admin command completed');
     return { success: true, ...output };
   } catch (error) {
     if (!isAppError(error)) throw error;

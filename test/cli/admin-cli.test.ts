@@ -193,6 +193,48 @@ describe('admin CLI (npm run admin)', { timeout: 60_000 }, () => {
     expect(again.out.error.code).toBe('CONFLICT');
   });
 
+  it('courier:rotate-token, courier:disable and courier:enable take effect on the running server at once', async () => {
+    const created = await cli('courier:create', '--name', 'Rota Rider', '--phone', '+56912340000', '--vehicle', 'bike', '--plate', 'RT01', '--mode', 'test');
+    const id = created.out.courier_id as string;
+    const courierMe = (token: string) => api(`${t.url}/api/v1/couriers/me`, { key: token });
+    expect((await courierMe(created.out.token)).status).toBe(200);
+
+    const rotated = await cli('courier:rotate-token', '--courier', id);
+    expect(rotated.code).toBe(0);
+    expect(rotated.out).toEqual({ success: true, courier_id: id, token: expect.stringMatching(/^ct_[0-9A-Za-z]{40}$/), account_status: 'active' });
+    expect(rotated.stderr).not.toContain(rotated.out.token);
+    expect((await courierMe(created.out.token)).body.error.code).toBe('INVALID_COURIER_TOKEN');
+    expect((await courierMe(rotated.out.token)).status).toBe(200);
+    const db = openDb();
+    const hash = db.prepare('SELECT token_hash FROM couriers WHERE id = ?').pluck().get(id);
+    db.close();
+    expect(hash).toBe(hashToken(rotated.out.token));
+
+    const disabled = await cli('courier:disable', '--courier', id);
+    expect(disabled.out).toEqual({
+      success: true, courier_id: id, account_status: 'disabled', duty_status: 'off_duty', released_order_ids: [], kept_order_ids: [],
+    });
+    const refused = await courierMe(rotated.out.token);
+    expect(refused.status).toBe(401);
+    expect(refused.body.error.code).toBe('INVALID_COURIER_TOKEN');
+
+    const enabled = await cli('courier:enable', '--courier', id);
+    expect(enabled.out).toEqual({ success: true, courier_id: id, account_status: 'active', duty_status: 'off_duty' });
+    expect((await courierMe(rotated.out.token)).status).toBe(200);
+
+    const [missing, unknown, blank] = await Promise.all([
+      cli('courier:disable'),
+      cli('courier:rotate-token', '--courier', 'cr_does_not_exist'),
+      cli('courier:enable', '--courier', ' '),
+    ]);
+    expect(missing.code).toBe(1);
+    expect(missing.out.error).toMatchObject({ code: 'VALIDATION_ERROR', fields: [{ field: 'courier' }] });
+    expect(missing.out.error.message).toContain('courier:disable --courier C');
+    expect(unknown.code).toBe(1);
+    expect(unknown.out.error.code).toBe('COURIER_NOT_FOUND');
+    expect(blank.out.error).toMatchObject({ code: 'VALIDATION_ERROR', fields: [{ field: 'courier' }] });
+  });
+
   it('rejects bad input with exit 1 and the error JSON; --help prints usage', async () => {
     const [badRut, badVehicle, noMerchant, noCommand, badOption, help] = await Promise.all([
       cli('user:create', '--rut', ruts.invalid[0]!.rut),
@@ -216,6 +258,6 @@ describe('admin CLI (npm run admin)', { timeout: 60_000 }, () => {
 
     expect(help.code).toBe(0);
     expect(help.out).toMatchObject({ success: true, usage: expect.stringContaining('<command>') });
-    expect(Object.keys(help.out.commands)).toHaveLength(13);
+    expect(Object.keys(help.out.commands)).toHaveLength(16);
   });
 });
