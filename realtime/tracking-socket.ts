@@ -1,9 +1,10 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
-import { presentTracking } from '../rest/presenters/tracking.js';
 import type { Container } from '../src/container.js';
+import { presentTracking } from '../src/edge/tracking.js';
 import { isAppError } from '../src/domain/errors.js';
+import type { TrackingUpdate } from '../src/domain/tracking.js';
 import type { Order } from '../src/domain/types.js';
 import { clientIpOf } from './client-ip.js';
 
@@ -24,9 +25,8 @@ interface TrackingClient {
   ws: WebSocket;
   ip: string;
   reference: string;
-  orderId: string | null;
-  /** False until the client's first snapshot is sent: nothing is pushed before it. */
-  ready: boolean;
+  /** Ends the client's watch (the domain pushes nothing before its first snapshot). */
+  stop: (() => void) | null;
   /** Answered the last ping. */
   alive: boolean;
 }
@@ -35,12 +35,25 @@ export type TrackingSockets = ReturnType<typeof attachTrackingSockets>;
 
 const frame = (message: object) => Buffer.from(JSON.stringify(message));
 
+/** The wire frame of a domain update; updates are shared by every watcher of an order, so is the frame. */
+const frames = new WeakMap<TrackingUpdate, Buffer>();
+function frameOf(update: TrackingUpdate): Buffer {
+  let data = frames.get(update);
+  if (data) return data;
+  if (update.type === 'snapshot') data = frame({ type: 'snapshot', tracking: presentTracking(update.view) });
+  else if (update.type === 'status') data = frame({ type: 'status', status: update.status, at: update.at });
+  else data = frame({ type: 'position', lat: update.location.lat, lng: update.location.lng, at: update.at });
+  frames.set(update, data);
+  return data;
+}
+
 /**
  * The customer pages' live socket at /api/v1/tracking/{reference}/live: a snapshot of the public
  * view, then small JSON messages — `status` on every status change (followed by a fresh snapshot)
- * and `position` for each courier report. One bus subscription feeds every socket, indexed by
- * order. A socket whose send buffer passes the soft limit skips positions; past the hard limit, or
- * silent for a heartbeat, it is terminated, so a slow or dead client never holds up the others.
+ * and `position` for each courier report, as the domain's tracking watch pushes them (one indexed
+ * fan-out per node feeds every socket). A socket whose send buffer passes the soft limit skips
+ * positions; past the hard limit, or silent for a heartbeat, it is terminated, so a slow or dead
+ * client never holds up the others.
  */
 export function attachTrackingSockets(options: { container: Container }) {
   const { container } = options;
@@ -48,9 +61,7 @@ export function attachTrackingSockets(options: { container: Container }) {
   const limits = container.config.tracking;
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_PAYLOAD, perMessageDeflate: false, clientTracking: false });
   const clients = new Set<TrackingClient>();
-  const byOrder = new Map<string, Set<TrackingClient>>();
   const connectionsPerIp = new Map<string, number>();
-  const snapshotQueues = new Map<string, Promise<void>>();
   const counters = { droppedPositions: 0, closedSlow: 0, closedDead: 0 };
   let connections = 0;
   let closing = false;
@@ -68,52 +79,6 @@ export function attachTrackingSockets(options: { container: Container }) {
     }
   }
 
-  /** Snapshots of one order are fetched and sent in order; `only` is a new client's first one. */
-  function queueSnapshot(orderId: string, only?: TrackingClient): void {
-    const run = async () => {
-      const targets = only ? [only] : [...(byOrder.get(orderId) ?? [])].filter((c) => c.ready);
-      if (targets.length === 0) return;
-      const view = await tracking.getTracking({ reference: targets[0]!.reference });
-      const body = presentTracking(view);
-      const frames = new Map<string, Buffer>();
-      for (const client of targets) {
-        let data = frames.get(client.reference);
-        if (!data) frames.set(client.reference, (data = frame({ type: 'snapshot', tracking: Object.assign({}, body, { reference: client.reference }) })));
-        deliver(client, data, false);
-        client.ready = true;
-      }
-    };
-    const next = (snapshotQueues.get(orderId) ?? Promise.resolve())
-      .then(run)
-      .catch((error: unknown) => {
-        container.logger.warn({ err: (error as Error).message, orderId }, 'tracking snapshot failed');
-        // A client without its first snapshot has nothing to show: it reconnects and tries again.
-        if (only && !only.ready) only.ws.close(TRACKING_CLOSE.internalError, 'try again later');
-      })
-      .finally(() => {
-        if (snapshotQueues.get(orderId) === next) snapshotQueues.delete(orderId);
-      });
-    snapshotQueues.set(orderId, next);
-  }
-
-  const unsubscribe = container.bus.subscribe((message) => {
-    if (message.type === 'order.status_changed') {
-      const watchers = byOrder.get(message.orderId);
-      if (!watchers) return;
-      const data = frame({ type: 'status', status: message.status, at: message.at });
-      for (const client of watchers) if (client.ready) deliver(client, data, false);
-      queueSnapshot(message.orderId);
-    } else if (message.type === 'courier.position') {
-      let data: Buffer | undefined;
-      for (const orderId of message.orderIds) {
-        const watchers = byOrder.get(orderId);
-        if (!watchers) continue;
-        data ??= frame({ type: 'position', lat: message.location.lat, lng: message.location.lng, at: message.at });
-        for (const client of watchers) if (client.ready) deliver(client, data, true);
-      }
-    }
-  });
-
   const heartbeat = setInterval(() => {
     for (const client of clients) {
       if (client.ws.readyState !== WebSocket.OPEN) continue;
@@ -129,19 +94,19 @@ export function attachTrackingSockets(options: { container: Container }) {
   heartbeat.unref();
 
   function watch(client: TrackingClient, order: Order): void {
-    client.orderId = order.id;
-    let watchers = byOrder.get(order.id);
-    if (!watchers) byOrder.set(order.id, (watchers = new Set()));
-    watchers.add(client);
-    queueSnapshot(order.id, client);
+    client.stop = tracking.follow({
+      order,
+      reference: client.reference,
+      onUpdate: (update) => deliver(client, frameOf(update), update.type === 'position'),
+      // A client without its first snapshot has nothing to show: it reconnects and tries again.
+      onFailure: () => client.ws.close(TRACKING_CLOSE.internalError, 'try again later'),
+    });
   }
 
   function forget(client: TrackingClient): void {
     clients.delete(client);
-    if (!client.orderId) return;
-    const watchers = byOrder.get(client.orderId);
-    watchers?.delete(client);
-    if (watchers?.size === 0) byOrder.delete(client.orderId);
+    client.stop?.();
+    client.stop = null;
   }
 
   async function admit(client: TrackingClient): Promise<void> {
@@ -191,7 +156,7 @@ export function attachTrackingSockets(options: { container: Container }) {
       }
       reserve(socket, ip);
       wss.handleUpgrade(req, socket, head, (ws) => {
-        const client: TrackingClient = { ws, ip, reference, orderId: null, ready: false, alive: true };
+        const client: TrackingClient = { ws, ip, reference, stop: null, alive: true };
         clients.add(client);
         ws.on('pong', () => (client.alive = true));
         ws.on('error', () => ws.terminate());
@@ -203,13 +168,12 @@ export function attachTrackingSockets(options: { container: Container }) {
       });
     },
 
-    stats: () => ({ sockets: clients.size, watchedOrders: byOrder.size, ...counters }),
+    stats: () => ({ sockets: clients.size, watchedOrders: tracking.watchedOrders(), ...counters }),
 
-    /** Closes every socket with 1001 (terminating those that do not answer) and stops the fan-out. */
+    /** Closes every socket with 1001 (terminating those that do not answer); each one's watch ends with it. */
     async close(): Promise<void> {
       closing = true;
       clearInterval(heartbeat);
-      unsubscribe();
       await Promise.all(
         [...clients].map(
           ({ ws }) =>

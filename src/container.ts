@@ -32,6 +32,8 @@ import { createDeliveryService } from './domain/orders/delivery.js';
 import { createCourierService } from './domain/couriers.js';
 import { createBatchService } from './domain/batches.js';
 import { createTrackingService } from './domain/tracking.js';
+import { createWatchFanOut, type WatchFanOut } from './domain/watch/fan-out.js';
+import { createOrderWatch, createWebhookWorkWatch } from './domain/watch/orders.js';
 import { createSandboxService } from './domain/sandbox.js';
 import { createOrderTransitions } from './domain/orders/transitions.js';
 import { createWebhookOutbox } from './domain/webhooks/outbox.js';
@@ -53,6 +55,8 @@ export interface Container {
   rateLimiter: RateLimiter;
   bus: EventBus;
   geoIndex: CourierGeoIndex;
+  /** The node's one indexed bus subscription behind every watch (services use it; tests read its sizes). */
+  fanOut: WatchFanOut;
   services: Services;
   close(): Promise<void>;
 }
@@ -99,13 +103,16 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
       },
     });
   }
+  const fanOut = createWatchFanOut({ bus });
+  const onWatchError = (error: Error, orderId: string) => logger.warn({ err: error.message, orderId }, 'tracking snapshot failed');
   const geoIndex = redis ? withGeoIndexFallback(createRedisGeoIndex({ redis, keyPrefix: 'geo:couriers' }), logger) : createMemoryGeoIndex();
 
-  const services = buildServices({ config, store, clock, ids, masterKey, probes, geocoder, bus, geoIndex });
+  const services = buildServices({ fanOut, onWatchError, config, store, clock, ids, masterKey, probes, geocoder, bus, geoIndex });
   await services.dispatch.restoreCourierIndex().catch((error: unknown) => logger.warn({ err: (error as Error).message }, 'courier index not restored'));
   return {
-    config, logger, clock, ids, store, redis, rateLimiter, bus, geoIndex, services,
+    config, logger, clock, ids, store, redis, rateLimiter, bus, geoIndex, fanOut, services,
     async close() {
+      fanOut.close();
       await bus.close();
       await store.close();
       if (redis) redis.disconnect();
@@ -123,6 +130,8 @@ function buildServices(deps: {
   geocoder: Geocoder;
   bus: EventBus;
   geoIndex: CourierGeoIndex;
+  fanOut: WatchFanOut;
+  onWatchError: (error: Error, orderId: string) => void;
 }) {
   const { config, store, clock, ids, bus, geoIndex, geocoder } = deps;
   const { tariff } = config;
@@ -135,6 +144,7 @@ function buildServices(deps: {
   const orders = createOrderService({ store, geocoder, quotes, dispatch, bus, transitions, outbox, clock, ids, tariff });
   const delivery = createDeliveryService({ orders, transitions, clock });
   const couriers = createCourierService({ store, geoIndex, dispatch, delivery, transitions, outbox, bus, clock });
+  const watchers = createOrderWatch({ fanOut: deps.fanOut, store, getOrder: orders.getOrder });
   return {
     auth: createAuthService({ store, adminToken: config.adminToken }),
     merchants: createMerchantService({ store, clock }),
@@ -142,15 +152,15 @@ function buildServices(deps: {
     quotes,
     integrations: createIntegrationService({ store, quotes, orders, secretBox, clock }),
     dispatch,
-    orders,
+    orders: Object.assign(orders, watchers.orders),
     delivery,
-    couriers,
+    couriers: Object.assign(couriers, watchers.couriers),
     batches: createBatchService({ store, dispatch, transitions, outbox, bus, clock, ids, tariff }),
-    tracking: createTrackingService({ store }),
+    tracking: createTrackingService({ store, geocoder, fanOut: deps.fanOut, onSnapshotError: deps.onWatchError }),
     sandbox: createSandboxService({ store, couriers, dispatch, orders, clock, ids, tariff }),
     webhookEndpoints: createWebhookEndpointService({ store, sender, clock, ids, sandboxAllowPrivate: config.webhooks.sandboxAllowPrivate }),
     webhookDeliveries: createWebhookDeliveryLog({ store, clock }),
-    webhookWorker: createWebhookWorker({ store, sender, secretBox, clock, ids, config: config.webhooks }),
+    webhookWorker: Object.assign(createWebhookWorker({ store, sender, secretBox, clock, ids, config: config.webhooks }), createWebhookWorkWatch({ fanOut: deps.fanOut })),
     health: createHealthService({ probes: deps.probes, version: API_VERSION, service: SERVICE_NAME, now: () => clock.now() }),
   };
 }

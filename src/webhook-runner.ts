@@ -6,8 +6,8 @@ import type { Container } from './container.js';
 const BATCH = 50;
 
 /**
- * Runs the webhook worker: woken by the bus whenever a change may have written deliveries, and by
- * a slow timer for retries that fall due (and for changes made on other nodes). Rounds never overlap.
+ * Runs the webhook worker: woken by the domain's watch whenever a change (on any node) may have
+ * written deliveries, and by a slow timer for retries that fall due. Rounds never overlap.
  */
 export function startWebhookWorker(container: Container): { stop(): Promise<void> } {
   const { webhooks } = container.config;
@@ -34,14 +34,14 @@ export function startWebhookWorker(container: Container): { stop(): Promise<void
       .finally(() => (running = null));
   };
 
-  let wake: NodeJS.Timeout | null = null;
-  const unsubscribe = container.bus.subscribe((message) => {
-    if (message.type === 'courier.position' && message.orderIds.length === 0) return;
-    wake ??= setTimeout(() => {
-      wake = null;
+  // Wake-ups are coalesced (at most one pending); the short pause lets a burst of changes settle into one round.
+  const wakeUps = container.services.webhookWorker.watchWork();
+  const listening = (async () => {
+    for await (const _ of wakeUps) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
       run();
-    }, 5);
-  });
+    }
+  })();
   const timer = setInterval(run, webhooks.pollMs);
   timer.unref();
   run();
@@ -49,9 +49,9 @@ export function startWebhookWorker(container: Container): { stop(): Promise<void
   return {
     async stop() {
       stopped = true;
-      unsubscribe();
+      await wakeUps.return?.();
       clearInterval(timer);
-      if (wake) clearTimeout(wake);
+      await listening;
       await running;
     },
   };

@@ -1,5 +1,5 @@
 /**
- * Wire shape of the public tracking response (rest/presenters/tracking.ts), for the OpenAPI
+ * Wire shape of the public tracking response (src/edge/tracking.ts), for the OpenAPI
  * document. The same object is the `tracking` of the live socket's `snapshot` message.
  */
 import { z } from 'zod';
@@ -22,7 +22,7 @@ export const trackingResponseSchema = registry.register(
       estimated_pickup_time: timestamp,
       estimated_delivery_time: timestamp,
       pickup: latLngWireSchema.extend({ label: z.string().openapi({ description: 'What the geocoder matched (a comuna), or `coordinates`.', example: 'Providencia' }) }),
-      dropoff: latLngWireSchema.extend({ label: z.string().openapi({ description: 'The comuna matched, or `Destination`.', example: 'Las Condes' }) }).openapi({
+      dropoff: latLngWireSchema.extend({ label: z.string().openapi({ description: 'The comuna of the drop-off (never street text), or `Destination`.', example: 'Las Condes' }) }).openapi({
         description: 'Rounded to 3 decimals (~110 m): enough for a map, never the doorstep. No address text.',
       }),
       driver: z

@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import type { Container } from '../../src/container.js';
 import { publicRateLimit } from '../middleware/auth.js';
-import { presentTracking } from '../presenters/tracking.js';
+import { presentTracking } from '../../src/edge/tracking.js';
 import { sendOk } from '../respond.js';
 
 /** Public: no credentials, limited per client IP. */

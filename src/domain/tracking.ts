@@ -1,6 +1,12 @@
+import type { Geocoder } from '../ports/geocoder.js';
 import type { Store } from '../ports/store.js';
 import { AppError } from './errors.js';
 import type { LatLng, Order, OrderStatus, VehicleType } from './types.js';
+import type { WatchFanOut } from './watch/fan-out.js';
+import { watchIterator } from './watch/iterator.js';
+import { createTrackingChannels, type TrackingChange, type TrackingUpdate } from './watch/tracking.js';
+
+export type { TrackingChange, TrackingUpdate } from './watch/tracking.js';
 
 /** Tracking numbers (EXD-XXXX-XXXX-XXXX) and order numbers (10 digits); anything else is unknown without a lookup. */
 const REFERENCE_PATTERN = /^(EXD-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}|\d{10})$/;
@@ -23,12 +29,22 @@ export interface TrackingView {
 
 export type TrackingService = ReturnType<typeof createTrackingService>;
 
+/** The drop-off's public label when no comuna can be named. */
+export const NEUTRAL_DROPOFF_LABEL = 'Destination';
+
 /**
  * The public view of an order, for the customer: status, timeline, ETA, the courier (name, phone,
- * vehicle, position) — never the customer's name, phone, RUT, address text or notes.
+ * vehicle, position) — never the customer's name, phone, RUT, address text or notes. The drop-off
+ * is a coarse point labelled with its comuna (whatever the geocoder stored as label). The same view
+ * feeds REST, the live socket's snapshots and the page; `watch`/`follow` stream its changes.
  */
-export function createTrackingService(deps: { store: Store }) {
-  const { store } = deps;
+export function createTrackingService(deps: {
+  store: Store;
+  geocoder: Pick<Geocoder, 'localityOf'>;
+  fanOut: WatchFanOut;
+  onSnapshotError?: (error: Error, orderId: string) => void;
+}) {
+  const { store, geocoder } = deps;
 
   async function findTrackedOrder(reference: string): Promise<Order> {
     const ref = reference.trim().toUpperCase();
@@ -38,21 +54,25 @@ export function createTrackingService(deps: { store: Store }) {
   }
 
   async function getTracking(options: { reference: string }): Promise<TrackingView> {
-    const order = await findTrackedOrder(options.reference);
+    return viewOf(await findTrackedOrder(options.reference), options.reference.trim());
+  }
+
+  async function viewOf(order: Order, reference: string): Promise<TrackingView> {
     const [courier, events] = await Promise.all([
       order.courierId ? store.couriers.findById(order.courierId) : null,
       store.orders.listEvents(order.id),
     ]);
     const active = order.status !== 'completed' && order.status !== 'cancelled';
+    const comuna = geocoder.localityOf({ point: order.dropoff, matched: order.dropoff.label });
     return {
-      reference: options.reference.trim(),
+      reference,
       trackingNumber: order.trackingNumber,
       status: order.status,
       isTest: order.mode === 'test',
       estimatedPickupAt: order.estimatedPickupAt,
       estimatedDeliveryAt: order.estimatedDeliveryAt,
       pickup: { lat: order.pickup.lat, lng: order.pickup.lng, label: order.pickup.label },
-      dropoff: Object.assign(roundCoarse(order.dropoff), { label: order.dropoff.label === 'coordinates' ? 'Destination' : order.dropoff.label }),
+      dropoff: Object.assign(roundCoarse(order.dropoff), { label: comuna ?? NEUTRAL_DROPOFF_LABEL }),
       driver: courier
         ? {
             name: courier.name,
@@ -67,5 +87,34 @@ export function createTrackingService(deps: { store: Store }) {
     };
   }
 
-  return { getTracking, findTrackedOrder };
+  const channels = createTrackingChannels({
+    fanOut: deps.fanOut,
+    readView: async (orderId) => {
+      const order = await store.orders.findById(orderId);
+      if (!order) throw new AppError('ORDER_NOT_FOUND', 'No delivery with that tracking reference');
+      return viewOf(order, '');
+    },
+    ...(deps.onSnapshotError && { onSnapshotError: deps.onSnapshotError }),
+  });
+
+  /** Live changes of one public order (status and courier positions), for subscriptions: bounded, return() stops. */
+  async function watch(options: { reference: string }): Promise<AsyncIterableIterator<TrackingChange>> {
+    const order = await findTrackedOrder(options.reference);
+    const reference = options.reference.trim();
+    return watchIterator<TrackingChange>((push) => channels.attach({ order, reference, snapshots: false, onUpdate: push as (u: TrackingUpdate) => void }));
+  }
+
+  /**
+   * Push form of watch for transports that write at once and bound their own buffers (the live
+   * socket): a snapshot first — nothing before it — then changes, and a fresh snapshot after every
+   * status change. `order` is the one findTrackedOrder found for `reference`. Returns the stop.
+   */
+  function follow(options: { order: Order; reference: string; onUpdate: (update: TrackingUpdate) => void; onFailure?: (error: Error) => void }): () => void {
+    return channels.attach(Object.assign({}, options, { reference: options.reference.trim(), snapshots: true }));
+  }
+
+  /** Orders watched on this node. */
+  const watchedOrders = () => channels.size();
+
+  return { getTracking, findTrackedOrder, watch, follow, watchedOrders };
 }

@@ -1,6 +1,10 @@
-import type { TrackingView } from '../../src/domain/tracking.js';
+import type { TrackingView } from '../domain/tracking.js';
 
-/** The spec's tracking response (reference, status, driver{name, phone, location}) plus ETA and timeline. */
+/**
+ * The public tracking view on the wire, shared by every entrance that shows it (REST
+ * GET /tracking/{ref}, the live socket's snapshots, hence the page): the spec's tracking response
+ * (reference, status, driver{name, phone, location}) plus ETA and timeline.
+ */
 export function presentTracking(view: TrackingView) {
   return {
     reference: view.reference,

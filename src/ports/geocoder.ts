@@ -9,4 +9,10 @@ export interface GeocodeResult extends LatLng {
 export interface Geocoder {
   /** Resolves free-text address to coordinates; null when it cannot be placed. */
   geocode(options: { address: string }): Promise<GeocodeResult | null>;
+  /**
+   * The comuna a point lies in, named for the public (tracking): the comuna found in `matched` (what
+   * geocode() answered as label) when there is one, else the comuna whose point is nearest; null
+   * when none is near. Offline and synchronous: never street text, never a network call.
+   */
+  localityOf(options: { point: LatLng; matched?: string }): string | null;
 }

@@ -1,9 +1,10 @@
 import { createClient, type Client, type FormattedExecutionResult } from 'graphql-ws';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import type { EventBus } from '../../src/ports/event-bus.js';
-import { startTestApp, type MerchantCredentials, type TestApp } from '../helpers/app.js';
-import { courierOnDuty, expectOk, formA, merchantApi, PLACES, startOrdersApp } from '../orders/support.js';
+import type { WatchFanOut } from '../../src/domain/watch/fan-out.js';
+import { api, startTestApp, type MerchantCredentials, type TestApp } from '../helpers/app.js';
+import { trackingResponseSchema } from '../../rest/openapi/responses-tracking.js';
+import { courierOnDuty, expectOk, expectWireShape, formA, merchantApi, PLACES, startOrdersApp } from '../orders/support.js';
 import { along, assignedOrder, customerDataIn, until } from './support.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read the results freely
@@ -19,42 +20,34 @@ interface Subscription {
 }
 
 /**
- * Counts the bus subscriptions opened after it is installed: a GraphQL subscription is live (and
- * will see the next event) once its resolver has subscribed to the bus.
+ * Live watches on the node's fan-out: a GraphQL subscription is live (and will see the next event)
+ * once its domain watch is registered there. Public tracking watches of one order share one entry.
  */
-function watchBusSubscriptions(bus: EventBus) {
-  const subscribe = bus.subscribe.bind(bus);
-  let active = 0;
-  bus.subscribe = (handler) => {
-    active++;
-    const unsubscribe = subscribe(handler);
-    return () => {
-      active--;
-      unsubscribe();
-    };
-  };
-  return { active: () => active, restore: () => (bus.subscribe = subscribe) };
+function watchesOf(fanOut: WatchFanOut) {
+  return { active: () => fanOut.sizes().sinks };
 }
 
 describe('GraphQL subscriptions over graphql-ws', () => {
   let t: TestApp;
   let shop: MerchantCredentials;
   let rival: MerchantCredentials;
-  let bus: ReturnType<typeof watchBusSubscriptions>;
+  let watches: ReturnType<typeof watchesOf>;
   const clients: Client[] = [];
 
   beforeAll(async () => {
     t = await startOrdersApp();
     shop = await t.createMerchant({ name: 'Subscribing Shop' });
     rival = await t.createMerchant({ name: 'Rival Shop' });
-    bus = watchBusSubscriptions(t.app.container.bus);
+    watches = watchesOf(t.app.container.fanOut);
   });
   afterEach(async () => {
     await Promise.all(clients.splice(0).map((c) => c.dispose()));
-    await until(() => bus.active() === 0, 'the subscriptions to end');
+    // return() on every operation unregisters it: no index entry outlives its subscription.
+    await until(() => watches.active() === 0, 'the subscriptions to end');
+    expect(t.app.container.fanOut.sizes()).toMatchObject({ orders: 0, merchants: 0, couriers: 0, sinks: 0 });
+    expect(t.app.container.services.tracking.watchedOrders()).toBe(0);
   });
   afterAll(async () => {
-    bus.restore();
     await t.stop();
   });
 
@@ -100,13 +93,13 @@ describe('GraphQL subscriptions over graphql-ws', () => {
     return sub.results[0]!.errors!.map(({ message, path }) => ({ message, path }));
   }
 
-  /** Waits until `n` more subscriptions than `before` are listening on the bus. */
-  const listening = (before: number, n = 1) => until(() => bus.active() >= before + n, `${n} subscription(s) to listen on the bus`);
+  /** Waits until `n` more subscriptions than `before` are listening on the fan-out. */
+  const listening = (before: number, n = 1) => until(() => watches.active() >= before + n, `${n} subscription(s) to listen on the fan-out`);
 
   it('orderStatusChanged and courierPosition deliver status and position events in order', async () => {
     const { order, courier, pickup } = await assignedOrder(t, shop.liveKey);
     const c = merchantClient(shop.liveKey);
-    const before = bus.active();
+    const before = watches.active();
     const statuses = subscribe(c, 'subscription ($id: String!) { orderStatusChanged(id: $id) { orderId from status sequence at order { id status } } }', {
       id: order.booking_id,
     });
@@ -140,7 +133,7 @@ describe('GraphQL subscriptions over graphql-ws', () => {
 
   it("orderEvents streams only the caller's merchant and mode", async () => {
     const c = merchantClient(shop.liveKey);
-    const before = bus.active();
+    const before = watches.active();
     const events = subscribe(c, 'subscription { orderEvents { orderId status trackingNumber } }');
     await listening(before);
 
@@ -187,7 +180,7 @@ describe('GraphQL subscriptions over graphql-ws', () => {
     expect(await refusal(notTheirs)).toEqual([{ message: expect.stringMatching(/^No order bk_\w+ for this merchant/), path: ['orderStatusChanged'] }]);
 
     // The order's own merchant sees the next change; none of the refused ones received anything.
-    const before = bus.active();
+    const before = watches.active();
     const legit = subscribe(merchantClient(shop.liveKey), 'subscription ($id: String!) { orderStatusChanged(id: $id) { status } }', { id: order.booking_id });
     await listening(before);
     expectOk(await courier.status(order.booking_id, 'arrived_pickup'));
@@ -201,7 +194,7 @@ describe('GraphQL subscriptions over graphql-ws', () => {
   it('tracking(reference) works without a key and carries no customer data', async () => {
     const { order, courier, pickup } = await assignedOrder(t, shop.liveKey);
     const anonymous = client();
-    const before = bus.active();
+    const before = watches.active();
     const updates = subscribe(anonymous, 'subscription ($ref: String!) { tracking(reference: $ref) { reference status location { lat lng } estimatedDeliveryTime at } }', {
       ref: order.order_number,
     });
@@ -213,8 +206,18 @@ describe('GraphQL subscriptions over graphql-ws', () => {
     await until(() => updates.results.length >= 2, 'two tracking updates');
     expect(updates.results.every((r) => r.errors === undefined)).toBe(true);
     const [moved, arrived] = updates.data().map((d) => d.tracking);
-    expect(moved).toMatchObject({ reference: order.order_number, location: point });
+    // A position reported while the order is still assigned carries the order's real status (it once said picked_up).
+    expect(moved).toMatchObject({ reference: order.order_number, status: 'assigned', location: point });
     expect(arrived).toMatchObject({ reference: order.order_number, status: 'arrived_pickup', location: null });
+
+    // Positions after the change carry the new status: the same status REST shows.
+    const later = along(pickup, PLACES.lasCondes, 0.4);
+    expectOk(await courier.position(later));
+    await until(() => updates.results.length >= 3, 'the third tracking update');
+    expect(updates.data()[2].tracking).toMatchObject({ status: 'arrived_pickup', location: later });
+    const rest = expectOk(await api(`${t.url}/api/v1/tracking/${order.order_number}`));
+    expectWireShape(trackingResponseSchema, rest.body);
+    expect(rest.body.status).toBe('arrived_pickup');
     expect(customerDataIn(JSON.stringify(updates.results))).toEqual([]);
 
     const unknown = subscribe(anonymous, 'subscription { tracking(reference: "EXD-AAAA-BBBB-CCCC") { status } }');
@@ -225,7 +228,7 @@ describe('GraphQL subscriptions over graphql-ws', () => {
     const at = { lat: PLACES.santiago.lat, lng: PLACES.santiago.lng };
     const courier = await courierOnDuty(t, { mode: 'live', at });
     const c = client({ authorization: `Bearer ${courier.token}` });
-    const before = bus.active();
+    const before = watches.active();
     const assignments = subscribe(c, 'subscription { courierAssignments { orderId from status } }');
     await listening(before);
 

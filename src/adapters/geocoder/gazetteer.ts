@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { distanceMeters } from '../../domain/geo.js';
 import type { GeocodeResult, Geocoder } from '../../ports/geocoder.js';
 
 interface Place {
@@ -29,6 +30,9 @@ const ALIASES: Record<string, string> = {
 const CITY_NAME = 'Santiago';
 
 const MAX_REMEMBERED_ADDRESSES = 10_000;
+
+/** Beyond this from every comuna point, a point is named by no comuna (the service area's edge). */
+const MAX_LOCALITY_DISTANCE_M = 25_000;
 
 /** Words that make the name after them a street ("Av. Providencia 100"), not the comuna. */
 const STREET_WORDS = new Set(['av', 'avda', 'avenida', 'calle', 'pasaje', 'pje', 'psje', 'camino']);
@@ -83,6 +87,17 @@ export function createGazetteerGeocoder(places: Place[] = loadComunas()): Geocod
         answers.set(address, answer && Object.freeze(answer));
       }
       return answer;
+    },
+    localityOf({ point, matched }) {
+      const named = matched && matched !== 'coordinates' ? findComuna(matched) : null;
+      if (named) return named.label;
+      let nearest: Place | null = null;
+      let best = MAX_LOCALITY_DISTANCE_M;
+      for (const place of places) {
+        const d = distanceMeters(point, place);
+        if (d <= best) [nearest, best] = [place, d];
+      }
+      return nearest?.name ?? null;
     },
   };
 

@@ -61,5 +61,7 @@ export function createNominatimGeocoder(options: {
         return fallback.geocode({ address });
       }
     },
+    // Nominatim's label is its display text (street, number, …): the offline comunas name the point.
+    localityOf: (options) => fallback.localityOf(options),
   };
 }

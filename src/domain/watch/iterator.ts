@@ -1,21 +1,19 @@
-import type { BusMessage, EventBus } from '../src/ports/event-bus.js';
-
-/** Messages a slow subscription may have waiting; past this the oldest are dropped. */
+/** Updates a slow subscription may have waiting; past this the oldest are dropped. */
 export const SUBSCRIPTION_BUFFER = 100;
 
 /**
- * Turns bus messages into an async iterator for a GraphQL subscription: only messages the
- * selector maps to a value are queued; the queue is bounded (oldest dropped) so a slow client
- * can never hold memory without limit; return() unsubscribes.
+ * Turns pushed updates into an async iterator (what GraphQL subscriptions consume). `start`
+ * registers the push function and returns its unregister; it runs at once. The queue is bounded
+ * (oldest dropped) so a slow consumer can never hold memory without limit. return() — also called
+ * from outside, e.g. when graphql-ws completes an operation — unregisters exactly once and ends
+ * any pending next().
  */
-export function busIterator<T>(bus: EventBus, select: (message: BusMessage) => T | undefined, limit = SUBSCRIPTION_BUFFER): AsyncIterableIterator<T> {
+export function watchIterator<T>(start: (push: (value: T) => void) => () => void, limit = SUBSCRIPTION_BUFFER): AsyncIterableIterator<T> {
   const queue: T[] = [];
   let waiting: ((result: IteratorResult<T>) => void) | null = null;
   let done = false;
-  const unsubscribe = bus.subscribe((message) => {
+  const push = (value: T) => {
     if (done) return;
-    const value = select(message);
-    if (value === undefined) return;
     if (waiting) {
       const resolve = waiting;
       waiting = null;
@@ -24,10 +22,13 @@ export function busIterator<T>(bus: EventBus, select: (message: BusMessage) => T
     }
     queue.push(value);
     if (queue.length > limit) queue.shift();
-  });
+  };
+  const stop = start(push);
   const finish = async (): Promise<IteratorResult<T>> => {
-    done = true;
-    unsubscribe();
+    if (!done) {
+      done = true;
+      stop();
+    }
     queue.length = 0;
     if (waiting) waiting({ value: undefined, done: true });
     waiting = null;

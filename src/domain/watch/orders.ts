@@ -1,0 +1,102 @@
+import type { OrderStatusMessage } from '../../ports/event-bus.js';
+import type { Store } from '../../ports/store.js';
+import type { CourierPrincipal, MerchantPrincipal } from '../auth.js';
+import { AppError } from '../errors.js';
+import type { LatLng, Order, OrderStatus } from '../types.js';
+import type { WatchFanOut } from './fan-out.js';
+import { watchIterator } from './iterator.js';
+
+export interface OrderStatusUpdate {
+  kind: 'status';
+  orderId: string;
+  trackingNumber: string;
+  from: OrderStatus | null;
+  status: OrderStatus;
+  sequence: number;
+  at: string;
+  /** The order as it is now; the watcher may see it, being the order's merchant or courier. */
+  order: () => Promise<Order | null>;
+}
+
+export interface CourierPositionUpdate {
+  kind: 'position';
+  orderId: string;
+  location: LatLng;
+  at: string;
+}
+
+export type OrderUpdate = OrderStatusUpdate | CourierPositionUpdate;
+
+/**
+ * Watching orders, for their merchant (one order, or all of one mode) and their courier. Who may
+ * watch what is decided here: an order is found only within the principal's merchant and mode, the
+ * merchant stream is keyed by the principal's merchant and mode, the courier stream by the courier.
+ * Each returns a bounded async iterator over the node's fan-out; return() stops it.
+ */
+export function createOrderWatch(deps: {
+  fanOut: WatchFanOut;
+  store: Store;
+  getOrder: (options: { principal: MerchantPrincipal; ref: string }) => Promise<Order>;
+}) {
+  const { fanOut, store } = deps;
+  const statusUpdate = (m: OrderStatusMessage): OrderStatusUpdate => ({
+    kind: 'status', orderId: m.orderId, trackingNumber: m.trackingNumber, from: m.from, status: m.status, sequence: m.sequence, at: m.at,
+    order: () => store.orders.findById(m.orderId),
+  });
+
+  /** One order's status changes and courier positions (`only` one kind). */
+  async function watch<K extends OrderUpdate['kind'] = OrderUpdate['kind']>(options: {
+    principal: MerchantPrincipal;
+    ref: string;
+    only?: K;
+  }): Promise<AsyncIterableIterator<Extract<OrderUpdate, { kind: K }>>> {
+    const merchant = requireMerchant(options.principal);
+    const order = await deps.getOrder({ principal: merchant, ref: options.ref });
+    const wants = (kind: OrderUpdate['kind']) => options.only === undefined || options.only === kind;
+    return watchIterator<Extract<OrderUpdate, { kind: K }>>((push) =>
+      fanOut.onOrder(order.id, (m) => {
+        if (m.type === 'order.status_changed') {
+          if (wants('status')) push(statusUpdate(m) as Extract<OrderUpdate, { kind: K }>);
+        } else if (wants('position') && m.mode === order.mode) {
+          push({ kind: 'position', orderId: order.id, location: m.location, at: m.at } as Extract<OrderUpdate, { kind: K }>);
+        }
+      }),
+    );
+  }
+
+  /** Every status change of the principal's orders in the principal's mode. */
+  function watchMerchant(options: { principal: MerchantPrincipal }): AsyncIterableIterator<OrderStatusUpdate> {
+    const { merchant, mode } = requireMerchant(options.principal);
+    return watchIterator<OrderStatusUpdate>((push) => fanOut.onMerchant(merchant.id, mode, (m) => push(statusUpdate(m))));
+  }
+
+  /** Status changes of the orders assigned to the courier (new assignments included). */
+  function watchAssignments(options: { courier: CourierPrincipal }): AsyncIterableIterator<OrderStatusUpdate> {
+    if (options.courier?.kind !== 'courier') throw new AppError('FORBIDDEN', 'Only a courier can watch its assignments');
+    return watchIterator<OrderStatusUpdate>((push) => fanOut.onCourier(options.courier.courier.id, (m) => push(statusUpdate(m))));
+  }
+
+  return { orders: { watch, watchMerchant }, couriers: { watchAssignments } };
+}
+
+function requireMerchant(principal: MerchantPrincipal): MerchantPrincipal {
+  if (principal?.kind !== 'merchant') throw new AppError('INVALID_API_KEY', 'API key missing or invalid');
+  return principal;
+}
+
+/**
+ * Wake-ups for the webhook worker: a signal whenever a message may have written deliveries (status
+ * changes, batches, positions of orders), coalesced (at most one pending), over the same fan-out.
+ */
+export function createWebhookWorkWatch(deps: { fanOut: WatchFanOut }) {
+  function watchWork(): AsyncIterableIterator<true> {
+    return watchIterator<true>(
+      (push) =>
+        deps.fanOut.onEverything((m) => {
+          if (m.type !== 'courier.position' || m.orderIds.length > 0) push(true);
+        }),
+      1,
+    );
+  }
+  return { watchWork };
+}
