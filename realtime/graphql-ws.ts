@@ -1,54 +1,126 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { ExecutionArgs, GraphQLError } from 'graphql';
+import { CloseCode } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
+import type { YogaServerInstance } from 'graphql-yoga';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { Container } from '../src/container.js';
-import { isAppError } from '../src/domain/errors.js';
-import { buildSchema } from '../schema/index.js';
-import { maskGraphQLError, resolveGraphQLContext, type Credentials } from '../schema/yoga.js';
+import { AppError, isAppError } from '../src/domain/errors.js';
+import type { Caller, Credentials } from '../src/domain/front-door.js';
 
-function credentialsFrom(connectionParams: unknown): Credentials {
-  const params = (connectionParams ?? {}) as Record<string, unknown>;
-  const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
-  return {
-    authorization: str(params.authorization) ?? str(params.Authorization),
-    apiKey: str(params.apiKey) ?? str(params['x-api-key']),
-    testMode: str(params.testMode),
-  };
+/** Close codes beyond graphql-ws's own (4403 Forbidden: credentials refused or revoked). */
+export const GRAPHQL_WS_CLOSE = { tooManyConnections: 4429, forbidden: CloseCode.Forbidden } as const;
+
+interface Connection {
+  credentials: Credentials;
+  caller: Caller | null;
+  /** Frees this socket's slot (by address until identified, then by credential). */
+  releaseSlot: () => void;
+  stopHolding: () => void;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any server and user context: only getEnveloped is used
+type EnvelopedServer = Pick<YogaServerInstance<any, any>, 'getEnveloped'>;
+type Enveloped = ReturnType<EnvelopedServer['getEnveloped']>;
+interface RootValue {
+  execute: Enveloped['execute'];
+  subscribe: Enveloped['subscribe'];
 }
 
 /**
- * graphql-ws on the /graphql upgrade. Credentials come in connection_init's payload
- * (`{ authorization: "Bearer …" }` or `{ apiKey }`); a bad credential closes the socket with 4403.
+ * graphql-ws on the /graphql upgrade, executed through Yoga's own envelop (the recipe graphql-yoga
+ * documents): parse and validation limits (graphql-armor), error masking, the compiled-query cache
+ * and the session guard apply exactly as over HTTP. The front door admits each socket (a slot per
+ * address until it is identified, then per credential), identifies it from connection_init's
+ * payload (`{ authorization: "Bearer …" }` or `{ apiKey }`), takes every operation from the
+ * caller's budget, caps operations per socket, and closes the socket (4403) when its credentials
+ * stop admitting it.
  */
-export function attachGraphQLWebSocket(options: { container: Container; maxPayload: number }) {
+export function attachGraphQLWebSocket(options: {
+  container: Container;
+  yoga: EnvelopedServer;
+  mask: (error: unknown) => GraphQLError;
+  maxPayload: number;
+}) {
+  const { container, yoga, mask } = options;
+  const { door } = container;
   const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayload });
+  const connections = new WeakMap<WebSocket, Connection>();
+  const refusal = (error: unknown): readonly GraphQLError[] => [mask(error)];
+
   const disposable = useServer(
     {
-      schema: buildSchema(),
-      context: (ctx) => resolveGraphQLContext(options.container, credentialsFrom(ctx.connectionParams)),
-      onNext: (_ctx, _id, _payload, _args, result) =>
-        result.errors ? Object.assign({}, result, { errors: result.errors.map((e) => maskGraphQLError(e, options.container).toJSON()) }) : undefined,
-      onError: (_ctx, _id, _payload, errors) => errors.map((e) => maskGraphQLError(e, options.container).toJSON()),
       onConnect: async (ctx) => {
+        const connection = connections.get(ctx.extra.socket);
+        if (!connection) return false;
+        connection.credentials = door.credentialsFromParams(ctx.connectionParams, connection.credentials.address);
         try {
-          await resolveGraphQLContext(options.container, credentialsFrom(ctx.connectionParams));
-          return true;
+          connection.caller = await door.frontDoor.identify(connection.credentials);
         } catch (error) {
           if (isAppError(error)) return false;
           throw error;
         }
+        if (connection.caller.kind === 'anonymous') return true;
+        const slot = door.sockets.takeCredentialSlot(connection.credentials.token!);
+        if (!slot) {
+          ctx.extra.socket.close(GRAPHQL_WS_CLOSE.tooManyConnections, 'too many connections for these credentials');
+          return false;
+        }
+        connection.releaseSlot();
+        connection.releaseSlot = slot;
+        connection.stopHolding = door.frontDoor.holdSession({
+          credentials: connection.credentials,
+          end: (reason) => ctx.extra.socket.close(GRAPHQL_WS_CLOSE.forbidden, `credentials no longer valid: ${reason.code}`),
+        });
+        return true;
       },
+      onSubscribe: async (ctx, _id, payload) => {
+        const connection = connections.get(ctx.extra.socket);
+        if (!connection?.caller) return refusal(new AppError('INVALID_API_KEY', 'Credentials missing or invalid'));
+        const allowed = door.sockets.subscriptionsAllowed(connection.caller);
+        if (Object.keys(ctx.subscriptions).length > allowed) {
+          return refusal(new AppError('RATE_LIMITED', `At most ${allowed} operations may be open at once on one socket`));
+        }
+        let decision;
+        try {
+          decision = await door.frontDoor.admit(connection.caller);
+        } catch (error) {
+          return refusal(error);
+        }
+        const doorEntry = { caller: connection.caller, decision, credentials: connection.credentials };
+        const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({ doorEntry, req: ctx.extra.request, params: payload });
+        let document;
+        try {
+          document = parse(payload.query);
+        } catch (error) {
+          return refusal(error);
+        }
+        const errors = validate(schema, document);
+        if (errors.length > 0) return errors;
+        const rootValue: RootValue = { execute, subscribe };
+        return {
+          schema,
+          document,
+          operationName: payload.operationName,
+          variableValues: payload.variables,
+          contextValue: await contextFactory(),
+          rootValue,
+        } satisfies ExecutionArgs;
+      },
+      execute: (args) => (args.rootValue as RootValue).execute(args),
+      subscribe: (args) => (args.rootValue as RootValue).subscribe(args),
+      // Results are masked inside the envelop; an error thrown by a stream (a revoked session) is masked here.
+      onError: (_ctx, _id, _payload, errors) => errors.map((e) => mask(e).toJSON()),
     },
     wss,
   );
+
   // Dead clients (no pong within a heartbeat) and stuck ones (send buffer past the hard limit) are
-  // terminated, so they never hold memory or delay the bus; each subscription also keeps at most
-  // SUBSCRIPTION_BUFFER pending events (realtime/bus-iterator.ts).
-  const { heartbeatMs, hardBufferBytes } = options.container.config.tracking;
+  // terminated, so they never hold memory or delay the bus; each subscription also keeps a bounded
+  // number of pending events.
+  const { heartbeatMs, hardBufferBytes } = container.config.tracking;
   const answered = new WeakSet<WebSocket>();
-  wss.on('connection', (ws) => {
-    answered.add(ws);
-    ws.on('pong', () => answered.add(ws));
-  });
   const heartbeat = setInterval(() => {
     for (const ws of wss.clients) {
       if (ws.readyState !== WebSocket.OPEN) continue;
@@ -65,6 +137,28 @@ export function attachGraphQLWebSocket(options: { container: Container; maxPaylo
   return {
     wss,
     handles: (url: string) => url === '/graphql' || url.startsWith('/graphql?'),
+
+    /** Admits the upgrade if its address has a socket slot left; the slot follows the socket until it closes. */
+    handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+      const address = door.addressOf(req);
+      const slot = door.sockets.takeAddressSlot(address);
+      if (!slot) {
+        return wss.handleUpgrade(req, socket, head, (ws) => ws.close(GRAPHQL_WS_CLOSE.tooManyConnections, 'too many connections from this address'));
+      }
+      const connection: Connection = { credentials: { address }, caller: null, releaseSlot: slot, stopHolding: () => {} };
+      // On the raw socket: it closes whether or not the handshake completes.
+      socket.once('close', () => {
+        connection.releaseSlot();
+        connection.stopHolding();
+      });
+      wss.handleUpgrade(req, socket, head, (ws) => {
+        connections.set(ws, connection);
+        answered.add(ws);
+        ws.on('pong', () => answered.add(ws));
+        wss.emit('connection', ws, req);
+      });
+    },
+
     async close() {
       clearInterval(heartbeat);
       for (const client of wss.clients) client.close(1001, 'server shutting down');

@@ -4,9 +4,9 @@ import { WebSocket, WebSocketServer } from 'ws';
 import type { Container } from '../src/container.js';
 import { presentTracking } from '../src/edge/tracking.js';
 import { isAppError } from '../src/domain/errors.js';
+import { RateLimitedError } from '../src/domain/front-door.js';
 import type { TrackingUpdate } from '../src/domain/tracking.js';
 import type { Order } from '../src/domain/types.js';
-import { clientIpOf } from './client-ip.js';
 
 const LIVE_PATH = /^\/api\/v1\/tracking\/([^/?#]{1,64})\/live\/?(?:\?.*)?$/;
 /** Customers' pages send nothing; anything bigger than this closes the socket (1009). */
@@ -61,7 +61,6 @@ export function attachTrackingSockets(options: { container: Container }) {
   const limits = container.config.tracking;
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_PAYLOAD, perMessageDeflate: false, clientTracking: false });
   const clients = new Set<TrackingClient>();
-  const connectionsPerIp = new Map<string, number>();
   const counters = { droppedPositions: 0, closedSlow: 0, closedDead: 0 };
   let connections = 0;
   let closing = false;
@@ -110,8 +109,13 @@ export function attachTrackingSockets(options: { container: Container }) {
   }
 
   async function admit(client: TrackingClient): Promise<void> {
-    const decision = await container.rateLimiter.consume({ key: `ip:${client.ip}`, limitPerMin: container.config.publicRateLimitPerMin });
-    if (!decision.allowed) return client.ws.close(TRACKING_CLOSE.tooManyConnections, 'rate limited');
+    try {
+      // Before the lookup: once the address's budget is spent, known and unknown references look alike.
+      await container.door.frontDoor.admit({ kind: 'anonymous', address: client.ip });
+    } catch (error) {
+      if (error instanceof RateLimitedError) return client.ws.close(TRACKING_CLOSE.tooManyConnections, 'rate limited');
+      throw error;
+    }
     let order: Order;
     try {
       order = await tracking.findTrackedOrder(client.reference);
@@ -123,14 +127,11 @@ export function attachTrackingSockets(options: { container: Container }) {
   }
 
   /** Takes a connection slot for the raw socket; freed when it closes, upgraded or not. */
-  function reserve(socket: Duplex, ip: string): void {
+  function reserve(socket: Duplex, releaseAddressSlot: () => void): void {
     connections++;
-    connectionsPerIp.set(ip, (connectionsPerIp.get(ip) ?? 0) + 1);
     socket.once('close', () => {
       connections--;
-      const left = (connectionsPerIp.get(ip) ?? 1) - 1;
-      if (left > 0) connectionsPerIp.set(ip, left);
-      else connectionsPerIp.delete(ip);
+      releaseAddressSlot();
     });
   }
 
@@ -149,12 +150,12 @@ export function attachTrackingSockets(options: { container: Container }) {
       } catch {
         reference = '';
       }
-      const ip = clientIpOf(req);
+      const ip = container.door.addressOf(req);
       if (connections >= limits.maxSockets) return refuse(req, socket, head, TRACKING_CLOSE.serverBusy, 'too many connections');
-      if ((connectionsPerIp.get(ip) ?? 0) >= limits.maxSocketsPerIp) {
-        return refuse(req, socket, head, TRACKING_CLOSE.tooManyConnections, 'too many connections from this address');
-      }
-      reserve(socket, ip);
+      // One count per address for every socket kind (graphql-ws ones included).
+      const addressSlot = container.door.sockets.takeAddressSlot(ip);
+      if (!addressSlot) return refuse(req, socket, head, TRACKING_CLOSE.tooManyConnections, 'too many connections from this address');
+      reserve(socket, addressSlot);
       wss.handleUpgrade(req, socket, head, (ws) => {
         const client: TrackingClient = { ws, ip, reference, stop: null, alive: true };
         clients.add(client);

@@ -23,7 +23,8 @@ export const BODY_LIMIT = '100kb';
 export function createRestApp(container: Container, metrics: Metrics): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  // Client addresses come from the front door (TRUST_PROXY, src/edge/client-address.ts), never req.ip.
+  app.set('trust proxy', false);
   app.set('etag', false);
 
   app.use(accessLog(container.logger, metrics));

@@ -1,11 +1,35 @@
 import type { Container } from '../src/container.js';
 import type { CourierPrincipal, MerchantPrincipal } from '../src/domain/auth.js';
+import type { Caller, Credentials } from '../src/domain/front-door.js';
 import type { RateLimitDecision } from '../src/ports/rate-limiter.js';
+
+/** What the front door decided for one operation (HTTP request or graphql-ws subscribe message). */
+export interface DoorEntry {
+  caller: Caller;
+  decision: RateLimitDecision | null;
+  credentials: Credentials;
+}
 
 export interface GraphQLContext {
   container: Container;
+  caller: Caller;
+  /** Kept so an open subscription can be ended when these credentials stop admitting the caller. */
+  credentials: Credentials;
   merchant: MerchantPrincipal | null;
   courier: CourierPrincipal | null;
   isAdmin: boolean;
   rateLimit: RateLimitDecision | null;
+}
+
+export function contextFor(container: Container, entry: DoorEntry): GraphQLContext {
+  const { caller } = entry;
+  return {
+    container,
+    caller,
+    credentials: entry.credentials,
+    merchant: caller.kind === 'merchant' ? caller.merchant : null,
+    courier: caller.kind === 'courier' ? caller.courier : null,
+    isAdmin: caller.kind === 'admin',
+    rateLimit: entry.decision,
+  };
 }

@@ -1,21 +1,17 @@
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { GraphQLError, type GraphQLErrorOptions } from 'graphql';
-import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import type { Container } from '../src/container.js';
 import { isUnavailable } from '../src/adapters/unavailable.js';
 import { AppError, ERROR_STATUS, isAppError } from '../src/domain/errors.js';
-import type { RateLimitDecision } from '../src/ports/rate-limiter.js';
-import type { GraphQLContext } from './context.js';
+import { RateLimitedError, type Credentials } from '../src/domain/front-door.js';
+import { rateLimitHeaders, tokenFrom } from '../src/edge/door.js';
+import { contextFor, type DoorEntry, type GraphQLContext } from './context.js';
+import { useSessionGuard } from './session-guard.js';
 import { useCompiledQueries } from './compiled-queries.js';
 import { graphqlHttpHardening } from './http.js';
 import { buildSchema } from './index.js';
-
-class RateLimitedError extends AppError {
-  constructor(readonly decision: RateLimitDecision, message: string) {
-    super('RATE_LIMITED', message);
-  }
-}
 
 /**
  * What a client sees of an error (HTTP and graphql-ws alike): AppErrors with their code, an
@@ -50,38 +46,6 @@ export interface NodeServerContext {
 
 export type GraphQLServer = YogaServerInstance<NodeServerContext, GraphQLContext>;
 
-export interface Credentials {
-  authorization?: string | null | undefined;
-  apiKey?: string | null | undefined;
-  testMode?: string | null | undefined;
-}
-
-/**
- * Resolves the caller from the credentials: `ak_…` keys are merchants, `ct_…` tokens couriers,
- * anything else is checked as the admin token. Shared by HTTP requests and graphql-ws connections.
- */
-export async function resolveGraphQLContext(container: Container, credentials: Credentials): Promise<GraphQLContext> {
-  const context: GraphQLContext = { container, merchant: null, courier: null, isAdmin: false, rateLimit: null };
-  const bearer = credentials.authorization?.replace(/^Bearer\s+/i, '').trim();
-  const token = bearer || credentials.apiKey?.trim();
-  if (!token) return context;
-  const { auth } = container.services;
-  if (token.startsWith('ak_')) {
-    context.merchant = await auth.authenticateApiKey({ apiKey: token, testModeHeader: credentials.testMode ?? undefined });
-    const limit = context.merchant.merchant.rateLimitPerMin ?? container.config.rateLimitPerMin;
-    context.rateLimit = await container.rateLimiter.consume({ key: `key:${context.merchant.keyId}`, limitPerMin: limit });
-    if (!context.rateLimit.allowed) {
-      throw new RateLimitedError(context.rateLimit, `Rate limit of ${limit} requests per minute exceeded`);
-    }
-  } else if (token.startsWith('ct_')) {
-    context.courier = await auth.authenticateCourier({ token });
-  } else {
-    auth.authenticateAdmin({ token });
-    context.isAdmin = true;
-  }
-  return context;
-}
-
 export function toGraphQLError(
   error: AppError,
   headers?: Record<string, string>,
@@ -97,17 +61,40 @@ export function toGraphQLError(
   });
 }
 
-function rateLimitHeaders(d: RateLimitDecision): Record<string, string> {
-  const reset = String(Math.max(1, Math.ceil(d.resetMs / 1000)));
+/** A front-door refusal as GraphQL errors (RATE_LIMITED with its headers, 401s, lockouts). */
+export function refusalOf(error: AppError): GraphQLError {
+  return toGraphQLError(error, error instanceof RateLimitedError ? rateLimitHeaders(error.decision) : undefined);
+}
+
+/**
+ * The front door for GraphQL over HTTP, before Yoga parses anything: every request is identified
+ * and takes one operation from its caller's budget (anonymous ones from their address's).
+ */
+function useFrontDoor(container: Container, doorEntries: WeakMap<Request, DoorEntry>): Plugin<Record<string, unknown>, NodeServerContext> {
+  const { door } = container;
   return {
-    'RateLimit-Limit': String(d.limit),
-    'RateLimit-Remaining': String(d.remaining),
-    'RateLimit-Reset': reset,
-    ...(!d.allowed && { 'Retry-After': reset }),
+    async onParams({ request, context, setResult }) {
+      const credentials: Credentials = context.req
+        ? door.credentialsOf(context.req)
+        : { token: tokenFrom(request.headers.get('authorization'), request.headers.get('x-api-key')), testMode: request.headers.get('x-test-mode') ?? undefined, address: 'unknown' };
+      try {
+        const { caller, decision } = await door.frontDoor.enter(credentials);
+        doorEntries.set(request, { caller, decision, credentials });
+        // Straight on the node response: Yoga's own header merge costs more.
+        if (decision && context.res) {
+          const headers = rateLimitHeaders(decision);
+          for (const name in headers) context.res.setHeader(name, headers[name]!);
+        }
+      } catch (error) {
+        if (!isAppError(error)) throw error;
+        setResult({ errors: [refusalOf(error)] });
+      }
+    },
   };
 }
 
 export function createGraphQLServer(container: Container): GraphQLServer {
+  const doorEntries = new WeakMap<Request, DoorEntry>();
   return createYoga<NodeServerContext, GraphQLContext>({
     schema: buildSchema(),
     graphqlEndpoint: '/graphql',
@@ -118,21 +105,7 @@ export function createGraphQLServer(container: Container): GraphQLServer {
     logging: false,
     // serveGraphQLHttp (schema/http.ts) enforces GRAPHQL_BODY_LIMIT before Yoga sees the request.
     maxRequestBodySize: false,
-    context: async ({ request, res }) => {
-      try {
-        const context = await resolveGraphQLContext(container, {
-          authorization: request.headers.get('authorization'),
-          apiKey: request.headers.get('x-api-key'),
-          testMode: request.headers.get('x-test-mode'),
-        });
-        // Straight on the node response: Yoga's own header merge costs more than these four lines.
-        if (context.rateLimit) for (const [name, value] of Object.entries(rateLimitHeaders(context.rateLimit))) res?.setHeader(name, value);
-        return context;
-      } catch (error) {
-        if (error instanceof RateLimitedError) throw toGraphQLError(error, rateLimitHeaders(error.decision));
-        throw isAppError(error) ? toGraphQLError(error) : error;
-      }
-    },
+    context: (initial) => contextFor(container, (initial as { doorEntry?: DoorEntry }).doorEntry ?? doorEntries.get(initial.request)!),
     maskedErrors: { maskError: (error) => maskGraphQLError(error, container) },
     plugins: [
       EnvelopArmorPlugin({
@@ -143,7 +116,9 @@ export function createGraphQLServer(container: Container): GraphQLServer {
         maxDirectives: { n: 20 },
         maxTokens: { n: 2000 },
       }),
+      useFrontDoor(container, doorEntries),
       graphqlHttpHardening(),
+      useSessionGuard(container.door.frontDoor),
       useCompiledQueries(container.logger),
     ],
   });

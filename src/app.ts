@@ -5,7 +5,7 @@ import { buildContainer, type Container, type ContainerOverrides } from './conta
 import { createMetrics } from './metrics.js';
 import { createRestApp } from '../rest/app.js';
 import { accessLog } from '../rest/middleware/access-log.js';
-import { createGraphQLServer } from '../schema/yoga.js';
+import { createGraphQLServer, maskGraphQLError } from '../schema/yoga.js';
 import { serveGraphQLHttp } from '../schema/http.js';
 import { attachGraphQLWebSocket } from '../realtime/graphql-ws.js';
 import { attachTrackingSockets, type TrackingSockets } from '../realtime/tracking-socket.js';
@@ -45,11 +45,11 @@ export async function buildApp(options: { config?: Config; overrides?: Container
   server.headersTimeout = 66_000;
   server.requestTimeout = 30_000;
 
-  const graphqlWs = attachGraphQLWebSocket({ container, maxPayload: 100 * 1024 });
+  const graphqlWs = attachGraphQLWebSocket({ container, yoga, mask: (error) => maskGraphQLError(error, container), maxPayload: 100 * 1024 });
   const trackingSockets = attachTrackingSockets({ container });
   server.on('upgrade', (req, socket: Socket, head) => {
     if (graphqlWs.handles(req.url ?? '')) {
-      graphqlWs.wss.handleUpgrade(req, socket, head, (ws) => graphqlWs.wss.emit('connection', ws, req));
+      graphqlWs.handleUpgrade(req, socket, head);
     } else if (trackingSockets.handles(req.url ?? '')) {
       trackingSockets.handleUpgrade(req, socket, head);
     } else {

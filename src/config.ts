@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { parseTrustProxy, type TrustProxy } from './edge/client-address.js';
 import { DEFAULT_SANTIAGO_TARIFF, tariffSchema, type Tariff } from './domain/tariffs.js';
 
 const optionalString = z
@@ -33,7 +34,14 @@ const envSchema = z.object({
   COURIER_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).default(240),
   TRACKING_HEARTBEAT_MS: z.coerce.number().int().min(50).max(300_000).default(30_000),
   TRACKING_MAX_SOCKETS: z.coerce.number().int().min(1).default(20_000),
-  TRACKING_MAX_SOCKETS_PER_IP: z.coerce.number().int().min(1).default(20),
+  TRUST_PROXY: z.string().optional(),
+  MAX_SOCKETS_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
+  MAX_SOCKETS_PER_CREDENTIAL: z.coerce.number().int().min(1).default(100),
+  MAX_SUBSCRIPTIONS_PER_SOCKET: z.coerce.number().int().min(1).default(10),
+  MAX_SUBSCRIPTIONS_PER_AUTHENTICATED_SOCKET: z.coerce.number().int().min(1).default(100),
+  ADMIN_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
+  ADMIN_LOCKOUT_SECONDS: z.coerce.number().int().min(1).default(900),
+  CREDENTIAL_RECHECK_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
   TRACKING_SOFT_BUFFER_BYTES: z.coerce.number().int().min(1024).default(64 * 1024),
   TRACKING_HARD_BUFFER_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
   SANDBOX_SIMULATOR: booleanFlag.default(true),
@@ -47,7 +55,9 @@ const envSchema = z.object({
   SANDBOX_SPEED: z.coerce.number().min(1).max(1000).default(10),
   SANDBOX_TICK_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
   SANDBOX_COURIERS_PER_VEHICLE: z.coerce.number().int().min(0).max(50).default(2),
-  SEED_DEMO: booleanFlag.default(true),
+  /** Unset (or empty): seeded in development, not in production. */
+  SEED_DEMO: optionalString.pipe(booleanFlag.optional()),
+  METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
   NODE_ENV: z.string().default('development'),
   GEOCODER_URL: optionalString.pipe(z.url().optional()),
@@ -84,11 +94,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimitPerMin: e.RATE_LIMIT_PER_MIN,
     publicRateLimitPerMin: e.PUBLIC_RATE_LIMIT_PER_MIN,
     courierRateLimitPerMin: e.COURIER_RATE_LIMIT_PER_MIN,
+    /** Which peers may name the client in X-Forwarded-For; none unless configured. */
+    trustProxy: parseTrustProxyOrFail(e.TRUST_PROXY),
+    /** Per-node caps of the front door: sockets per address (anonymous or not yet identified) and per credential, subscriptions per socket. */
+    caps: {
+      socketsPerAddress: e.MAX_SOCKETS_PER_ADDRESS,
+      socketsPerCredential: e.MAX_SOCKETS_PER_CREDENTIAL,
+      subscriptionsPerSocket: e.MAX_SUBSCRIPTIONS_PER_SOCKET,
+      subscriptionsPerAuthenticatedSocket: e.MAX_SUBSCRIPTIONS_PER_AUTHENTICATED_SOCKET,
+    },
+    adminLockout: { failures: e.ADMIN_MAX_FAILURES, seconds: e.ADMIN_LOCKOUT_SECONDS },
+    credentialRecheckMs: e.CREDENTIAL_RECHECK_MS,
     /** Public tracking sockets: heartbeat, connection caps, per-socket send buffer limits (soft: drop positions; hard: close). */
     tracking: {
       heartbeatMs: e.TRACKING_HEARTBEAT_MS,
       maxSockets: e.TRACKING_MAX_SOCKETS,
-      maxSocketsPerIp: e.TRACKING_MAX_SOCKETS_PER_IP,
       softBufferBytes: e.TRACKING_SOFT_BUFFER_BYTES,
       hardBufferBytes: Math.max(e.TRACKING_HARD_BUFFER_BYTES, e.TRACKING_SOFT_BUFFER_BYTES),
     },
@@ -102,11 +122,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       sandboxAllowPrivate: e.WEBHOOK_SANDBOX_ALLOW_PRIVATE,
     },
     sandbox: { simulator: e.SANDBOX_SIMULATOR, speed: e.SANDBOX_SPEED, tickMs: e.SANDBOX_TICK_MS, couriersPerVehicle: e.SANDBOX_COURIERS_PER_VEHICLE },
-    seedDemo: e.SEED_DEMO,
+    seedDemo: e.SEED_DEMO ?? e.NODE_ENV !== 'production',
+    /** Bearer token for /metrics; without one, /metrics is open in development and 404 in production. */
+    metricsToken: e.METRICS_TOKEN,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     production: e.NODE_ENV === 'production',
     storeKind: e.MONGODB_URL ? ('mongodb' as const) : ('sqlite' as const),
   };
+}
+
+function parseTrustProxyOrFail(value: string | undefined): TrustProxy {
+  const parsed = parseTrustProxy(value);
+  if (typeof parsed === 'string') throw new ConfigError(`Invalid configuration:\n  TRUST_PROXY: ${parsed}`);
+  return parsed;
 }
 
 function loadTariffFile(file: string): Tariff {

@@ -7,6 +7,8 @@ import { createSqliteStore } from './adapters/sqlite/store.js';
 import { createMongoStore } from './adapters/mongo/store.js';
 import { createAdminService } from './domain/admin.js';
 import { createAuthService } from './domain/auth.js';
+import { createFrontDoor } from './domain/front-door.js';
+import { createEdgeDoor, type EdgeDoor } from './edge/door.js';
 import { createSecretBox } from './domain/credentials.js';
 import { createHealthService, type DependencyProbe } from './domain/health.js';
 import { createMerchantService } from './domain/merchants.js';
@@ -58,6 +60,8 @@ export interface Container {
   /** The node's one indexed bus subscription behind every watch (services use it; tests read its sizes). */
   fanOut: WatchFanOut;
   services: Services;
+  /** The edge half of the front door (client address, credentials, socket slots), shared by every entrance. */
+  door: EdgeDoor;
   close(): Promise<void>;
 }
 
@@ -107,12 +111,14 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
   const onWatchError = (error: Error, orderId: string) => logger.warn({ err: error.message, orderId }, 'tracking snapshot failed');
   const geoIndex = redis ? withGeoIndexFallback(createRedisGeoIndex({ redis, keyPrefix: 'geo:couriers' }), logger) : createMemoryGeoIndex();
 
-  const services = buildServices({ fanOut, onWatchError, config, store, clock, ids, masterKey, probes, geocoder, bus, geoIndex });
+  const services = buildServices({ fanOut, onWatchError, config, store, clock, ids, masterKey, probes, geocoder, bus, geoIndex, rateLimiter, logger });
   await services.dispatch.restoreCourierIndex().catch((error: unknown) => logger.warn({ err: (error as Error).message }, 'courier index not restored'));
+  const door = createEdgeDoor({ frontDoor: services.frontDoor, trustProxy: config.trustProxy, caps: config.caps });
   return {
-    config, logger, clock, ids, store, redis, rateLimiter, bus, geoIndex, fanOut, services,
+    config, logger, clock, ids, store, redis, rateLimiter, bus, geoIndex, fanOut, services, door,
     async close() {
       fanOut.close();
+      services.frontDoor.close();
       await bus.close();
       await store.close();
       if (redis) redis.disconnect();
@@ -132,8 +138,11 @@ function buildServices(deps: {
   geoIndex: CourierGeoIndex;
   fanOut: WatchFanOut;
   onWatchError: (error: Error, orderId: string) => void;
+  rateLimiter: RateLimiter;
+  logger: Logger;
 }) {
   const { config, store, clock, ids, bus, geoIndex, geocoder } = deps;
+  const auth = createAuthService({ store, adminToken: config.adminToken });
   const { tariff } = config;
   const secretBox = createSecretBox(deps.masterKey);
   const sender = createHttpWebhookSender();
@@ -146,7 +155,20 @@ function buildServices(deps: {
   const couriers = createCourierService({ store, geoIndex, dispatch, delivery, transitions, outbox, bus, clock });
   const watchers = createOrderWatch({ fanOut: deps.fanOut, store, getOrder: orders.getOrder });
   return {
-    auth: createAuthService({ store, adminToken: config.adminToken }),
+    auth,
+    frontDoor: createFrontDoor({
+      auth,
+      rateLimiter: deps.rateLimiter,
+      log: deps.logger,
+      limits: {
+        merchantPerMin: config.rateLimitPerMin,
+        courierPerMin: config.courierRateLimitPerMin,
+        anonymousPerMin: config.publicRateLimitPerMin,
+        adminFailures: config.adminLockout.failures,
+        adminLockoutSeconds: config.adminLockout.seconds,
+        recheckMs: config.credentialRecheckMs,
+      },
+    }),
     merchants: createMerchantService({ store, clock }),
     admin: createAdminService({ store, clock, ids, secretBox, couriers }),
     quotes,

@@ -2,15 +2,16 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Container } from '../../src/container.js';
 import type { CourierPrincipal } from '../../src/domain/auth.js';
 import { AppError } from '../../src/domain/errors.js';
-import { credentialFrom } from './auth.js';
-import { applyRateLimit } from './rate-limit.js';
+import { setRateLimitHeaders } from './rate-limit.js';
 
-/** Couriers authenticate with their own token (`Authorization: Bearer ct_…`). */
+/** Couriers authenticate with their own token (`Authorization: Bearer ct_…`) and draw from their own budget. */
 export function requireCourier(container: Container): RequestHandler {
+  const { door } = container;
   return async (req: Request, res: Response, next: NextFunction) => {
-    const principal = await container.services.auth.authenticateCourier({ token: credentialFrom(req) });
-    res.locals.courier = principal;
-    await applyRateLimit(res, container.rateLimiter, `courier:${principal.courier.id}`, container.config.courierRateLimitPerMin);
+    const { caller, decision } = await door.frontDoor.enter(door.credentialsOf(req), 'courier');
+    if (caller.kind !== 'courier') throw new AppError('INVALID_COURIER_TOKEN', 'Courier token missing or invalid');
+    res.locals.courier = caller.courier;
+    setRateLimitHeaders(res, decision);
     next();
   };
 }

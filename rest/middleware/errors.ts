@@ -1,5 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { AppError, isAppError, presentError } from '../../src/domain/errors.js';
+import { RateLimitedError } from '../../src/domain/front-door.js';
+import { rateLimitHeaders } from '../../src/edge/door.js';
 import type { Logger } from '../../src/logger.js';
 import { isUnavailable } from '../../src/adapters/unavailable.js';
 
@@ -59,6 +61,10 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       appError = new AppError('INTERNAL_ERROR', 'Internal error; the request id identifies it in our logs');
     }
     if (res.headersSent) return void res.end();
+    if (appError instanceof RateLimitedError) {
+      const headers = rateLimitHeaders(appError.decision);
+      for (const name in headers) res.setHeader(name, headers[name]!);
+    }
     res.status(appError.status).json(presentError(appError));
   };
 }

@@ -1,16 +1,20 @@
-import type { Response } from 'express';
-import { AppError } from '../../src/domain/errors.js';
-import type { RateLimiter } from '../../src/ports/rate-limiter.js';
+import type { RequestHandler, Response } from 'express';
+import type { Container } from '../../src/container.js';
+import type { RateLimitDecision } from '../../src/ports/rate-limiter.js';
+import { rateLimitHeaders } from '../../src/edge/door.js';
 
-/** Consumes one request from the bucket, sets the RateLimit-* headers, and throws 429 when empty. */
-export async function applyRateLimit(res: Response, limiter: RateLimiter, key: string, limitPerMin: number): Promise<void> {
-  const decision = await limiter.consume({ key, limitPerMin });
-  const resetSeconds = Math.max(1, Math.ceil(decision.resetMs / 1000));
-  res.setHeader('RateLimit-Limit', String(decision.limit));
-  res.setHeader('RateLimit-Remaining', String(decision.remaining));
-  res.setHeader('RateLimit-Reset', String(resetSeconds));
-  if (!decision.allowed) {
-    res.setHeader('Retry-After', String(resetSeconds));
-    throw new AppError('RATE_LIMITED', `Rate limit of ${decision.limit} requests per minute exceeded; retry in ${resetSeconds} s`);
-  }
+/** The RateLimit-* headers of an admitted request (a refusal's are set by the error handler). */
+export function setRateLimitHeaders(res: Response, decision: RateLimitDecision | null): void {
+  if (!decision) return;
+  const headers = rateLimitHeaders(decision);
+  for (const name in headers) res.setHeader(name, headers[name]!);
+}
+
+/** Public endpoints and pages: one operation from the anonymous budget of the client's address. */
+export function anonymousBudget(container: Container): RequestHandler {
+  const { door } = container;
+  return async (req, res, next) => {
+    setRateLimitHeaders(res, await door.frontDoor.admit({ kind: 'anonymous', address: door.addressOf(req) }));
+    next();
+  };
 }

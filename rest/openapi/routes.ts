@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Router, type RequestHandler } from 'express';
 import type { Container } from '../../src/container.js';
-import { publicRateLimit } from '../middleware/auth.js';
+import { anonymousBudget } from '../middleware/rate-limit.js';
 import { openApiJson } from './document.js';
 
 const swaggerUiDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
@@ -79,7 +79,7 @@ function serveAsset(): RequestHandler {
 /** GET /openapi.json and GET /docs (Swagger UI, served from node_modules: works offline). */
 export function openApiRoutes(container: Container): Router {
   const router = Router();
-  const limit = publicRateLimit(container);
+  const limit = anonymousBudget(container);
   router.get('/openapi.json', limit, (_req, res) => {
     res.type('application/json').send(openApiJson());
   });

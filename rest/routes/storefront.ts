@@ -6,7 +6,7 @@ import { assertJsonDepth } from '../../src/domain/json-depth.js';
 import { prepTimeSchema } from '../../src/domain/merchants.js';
 import { parseInput } from '../../src/domain/validation.js';
 import { requireMerchant } from '../middleware/auth.js';
-import { applyRateLimit } from '../middleware/rate-limit.js';
+import { setRateLimitHeaders } from '../middleware/rate-limit.js';
 import { principalOf } from '../respond.js';
 import { integrationClientFrom } from './integrations.js';
 
@@ -42,7 +42,7 @@ export function storefrontRoutes(router: Router, container: Container, bodyLimit
       mode: query.mode ?? 'live',
     });
     res.locals.principal = principal;
-    await applyRateLimit(res, container.rateLimiter, `key:${principal.keyId}`, principal.merchant.rateLimitPerMin ?? container.config.rateLimitPerMin);
+    setRateLimitHeaders(res, await container.door.frontDoor.admit({ kind: 'merchant', merchant: principal, address: container.door.addressOf(req) }));
     auth.assertMerchantAccess(principal, { level: 'operate', integration: 'storefront' });
     next();
   };

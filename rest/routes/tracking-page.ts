@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Router } from 'express';
 import type { Container } from '../../src/container.js';
 import { isAppError } from '../../src/domain/errors.js';
-import { publicRateLimit } from '../middleware/auth.js';
+import { anonymousBudget } from '../middleware/rate-limit.js';
 
 const PUBLIC_DIR = new URL('../../realtime/public/', import.meta.url);
 
@@ -44,7 +44,7 @@ export function trackingPageRoutes(container: Container): Router {
     res.send(body);
   });
 
-  router.get('/track/:reference', publicRateLimit(container), async (req, res) => {
+  router.get('/track/:reference', anonymousBudget(container), async (req, res) => {
     let found = true;
     try {
       await container.services.tracking.findTrackedOrder(String(req.params.reference));

@@ -25,7 +25,8 @@ describe('public tracking socket', () => {
     t = await startOrdersApp({
       env: {
         TRACKING_HEARTBEAT_MS: '60000',
-        TRACKING_MAX_SOCKETS_PER_IP: '4',
+        MAX_SOCKETS_PER_ADDRESS: '4',
+        TRUST_PROXY: '127.0.0.1,::1',
         TRACKING_SOFT_BUFFER_BYTES: String(SOFT),
         TRACKING_HARD_BUFFER_BYTES: String(HARD),
       },

@@ -79,7 +79,7 @@ function perKeySuite(getApp: () => TestApp) {
 describe('rate limits, in-memory limiter', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ env: { PUBLIC_RATE_LIMIT_PER_MIN: '5' } });
+    t = await startTestApp({ env: { PUBLIC_RATE_LIMIT_PER_MIN: '5', TRUST_PROXY: '127.0.0.1,::1' } });
   });
   afterAll(() => t.stop());
 
@@ -119,7 +119,7 @@ describe('rate limits, in-memory limiter', () => {
   });
 
   it('public /health is limited per client IP (PUBLIC_RATE_LIMIT_PER_MIN)', async () => {
-    // The app trusts loopback proxies, so X-Forwarded-For from the test client names the client IP.
+    // TRUST_PROXY names the loopback peer, so X-Forwarded-For from the test client names the client IP.
     const health = (ip: string) => api(`${t.url}/api/v1/health`, { headers: { 'x-forwarded-for': ip } });
     const passed = await burst(5, () => health('203.0.113.7'));
     passed.forEach((res, i) => {

@@ -18,7 +18,7 @@ describe('GET /api/v1/tracking/:reference', () => {
 
   beforeAll(async () => {
     t = await startTestApp({
-      env: { RATE_LIMIT_PER_MIN: '100000', COURIER_RATE_LIMIT_PER_MIN: '100000', PUBLIC_RATE_LIMIT_PER_MIN: String(PUBLIC_LIMIT) },
+      env: { RATE_LIMIT_PER_MIN: '100000', COURIER_RATE_LIMIT_PER_MIN: '100000', PUBLIC_RATE_LIMIT_PER_MIN: String(PUBLIC_LIMIT), TRUST_PROXY: '127.0.0.1,::1' },
     });
     m = await t.createMerchant({ name: 'Tracked Shop' });
     ({ order, pickup } = await assignedOrder(t, m.liveKey, { courierName: 'Camila Rojas' }));
@@ -86,7 +86,7 @@ describe('GET /track/:reference (the customer page)', () => {
   const page = (path: string, ip: string) => fetch(`${t.url}${path}`, { headers: { 'x-forwarded-for': ip } });
 
   beforeAll(async () => {
-    t = await startTestApp({ env: { RATE_LIMIT_PER_MIN: '100000', COURIER_RATE_LIMIT_PER_MIN: '100000', PUBLIC_RATE_LIMIT_PER_MIN: '3' } });
+    t = await startTestApp({ env: { RATE_LIMIT_PER_MIN: '100000', COURIER_RATE_LIMIT_PER_MIN: '100000', PUBLIC_RATE_LIMIT_PER_MIN: '3', TRUST_PROXY: '127.0.0.1,::1' } });
     const m = await t.createMerchant({ name: 'Page Shop' });
     ({ order } = await assignedOrder(t, m.liveKey));
   });

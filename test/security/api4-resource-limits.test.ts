@@ -214,7 +214,7 @@ describe('API4: resource limits', () => {
   describe('tracking socket caps', () => {
     let t: TestApp;
     beforeAll(async () => {
-      t = await startSecurityApp({ TRACKING_MAX_SOCKETS_PER_IP: '2', TRACKING_MAX_SOCKETS: '3' });
+      t = await startSecurityApp({ MAX_SOCKETS_PER_ADDRESS: '2', TRACKING_MAX_SOCKETS: '3' });
     });
     afterAll(() => t?.stop());
 

@@ -20,6 +20,8 @@ export function startSecurityApp(env: Record<string, string> = {}, options: Omit
       COURIER_RATE_LIMIT_PER_MIN: '1000000',
       PUBLIC_RATE_LIMIT_PER_MIN: '1000000',
       WEBHOOK_WORKER: 'false',
+      // The suites act as many client addresses through X-Forwarded-For from the loopback peer.
+      TRUST_PROXY: '127.0.0.1,::1',
       WEBHOOK_SANDBOX_ALLOW_PRIVATE: 'true',
       ...env,
     },

@@ -1,0 +1,199 @@
+import type { RateLimitDecision, RateLimiter } from '../ports/rate-limiter.js';
+import type { AuthService, CourierPrincipal, MerchantPrincipal } from './auth.js';
+import { AppError, isAppError } from './errors.js';
+
+/** What a caller presented, whatever the entrance: a token (API key, courier or admin token) and its address bucket. */
+export interface Credentials {
+  token?: string | undefined;
+  testMode?: string | undefined;
+  /** The client's address bucket (src/edge/client-address.ts): IPv4 address or IPv6 /64. */
+  address: string;
+}
+
+export type Caller =
+  | { kind: 'merchant'; merchant: MerchantPrincipal; address: string }
+  | { kind: 'courier'; courier: CourierPrincipal; address: string }
+  | { kind: 'admin'; address: string }
+  | { kind: 'anonymous'; address: string };
+
+/** A refusal for want of budget, with the decision the transport turns into RateLimit-* headers. */
+export class RateLimitedError extends AppError {
+  constructor(readonly decision: RateLimitDecision) {
+    super('RATE_LIMITED', `Rate limit of ${decision.limit} requests exceeded; retry in ${Math.max(1, Math.ceil(decision.resetMs / 1000))} s`);
+  }
+}
+
+export interface FrontDoorLimits {
+  merchantPerMin: number;
+  courierPerMin: number;
+  /** One per-address budget for every anonymous operation of every entrance. */
+  anonymousPerMin: number;
+  /** Admin-token failures an address may make before it is locked out, and for how long. */
+  adminFailures: number;
+  adminLockoutSeconds: number;
+  /** How often open sessions' credentials are checked again (revocation reaches them within it). */
+  recheckMs: number;
+}
+
+export interface FrontDoorLog {
+  warn(fields: Record<string, unknown>, message: string): void;
+}
+
+/** Codes that mean "these credentials no longer admit the caller" (anything else is a failure to check). */
+const REVOKING = new Set(['INVALID_API_KEY', 'INVALID_COURIER_TOKEN', 'INVALID_ADMIN_TOKEN', 'ACCOUNT_SUSPENDED']);
+
+export type FrontDoor = ReturnType<typeof createFrontDoor>;
+
+/**
+ * The one door of every entrance (REST, GraphQL over HTTP and WebSocket, the tracking socket,
+ * pages): who the caller is, which budget an operation draws from, and which open sessions lose
+ * their right to stay open. Transports only extract the credentials and present the answers.
+ */
+export function createFrontDoor(deps: { auth: AuthService; rateLimiter: RateLimiter; limits: FrontDoorLimits; log: FrontDoorLog }) {
+  const { auth, rateLimiter, limits, log } = deps;
+  const lockout = (address: string) => ({ key: `admin-fail:${address}`, limitPerMin: limits.adminFailures, windowSeconds: limits.adminLockoutSeconds });
+
+  async function identifyAdmin(credentials: Credentials, token: string): Promise<Caller> {
+    const locked = await rateLimiter.peek(lockout(credentials.address));
+    if (!locked.allowed) {
+      log.warn({ address: credentials.address }, 'admin token attempt from a locked-out address');
+      throw new RateLimitedError(locked);
+    }
+    try {
+      auth.authenticateAdmin({ token });
+    } catch (error) {
+      const after = await rateLimiter.consume(lockout(credentials.address));
+      log.warn({ address: credentials.address, failuresLeft: after.remaining }, 'admin token refused');
+      throw error;
+    }
+    return { kind: 'admin', address: credentials.address };
+  }
+
+  /**
+   * Resolves the caller. An entrance that serves one kind of caller names it (`as`): its failures are
+   * that kind's 401. Otherwise `ak_…` keys are merchants, `ct_…` tokens couriers, anything else is
+   * checked as the admin token, and no token is an anonymous caller.
+   */
+  async function identify(credentials: Credentials, as: 'merchant' | 'courier' | 'any' = 'any'): Promise<Caller> {
+    const { token, address } = credentials;
+    if (as === 'merchant' || (as === 'any' && token?.startsWith('ak_'))) {
+      return { kind: 'merchant', merchant: await auth.authenticateApiKey({ apiKey: token, testModeHeader: credentials.testMode }), address };
+    }
+    if (as === 'courier' || (as === 'any' && token?.startsWith('ct_'))) return { kind: 'courier', courier: await auth.authenticateCourier({ token }), address };
+    if (!token) return { kind: 'anonymous', address };
+    return identifyAdmin(credentials, token);
+  }
+
+  /** Takes one operation from the caller's budget; throws RateLimitedError when it is spent. Admins are not limited. */
+  async function admit(caller: Caller): Promise<RateLimitDecision | null> {
+    let decision: RateLimitDecision;
+    if (caller.kind === 'merchant') {
+      const limit = caller.merchant.merchant.rateLimitPerMin ?? limits.merchantPerMin;
+      decision = await rateLimiter.consume({ key: `key:${caller.merchant.keyId}`, limitPerMin: limit });
+    } else if (caller.kind === 'courier') {
+      decision = await rateLimiter.consume({ key: `courier:${caller.courier.courier.id}`, limitPerMin: limits.courierPerMin });
+    } else if (caller.kind === 'anonymous') {
+      decision = await rateLimiter.consume({ key: `anon:${caller.address}`, limitPerMin: limits.anonymousPerMin });
+    } else {
+      return null;
+    }
+    if (!decision.allowed) throw new RateLimitedError(decision);
+    return decision;
+  }
+
+  /** identify, then admit: what every operation at every entrance does first. */
+  async function enter(credentials: Credentials, as: 'merchant' | 'courier' | 'any' = 'any'): Promise<{ caller: Caller; decision: RateLimitDecision | null }> {
+    const caller = await identify(credentials, as);
+    return { caller, decision: await admit(caller) };
+  }
+
+  /** Whether the credentials still admit the caller (null: they do; else the refusal). Store failures are not refusals. */
+  async function checkStillAdmitted(credentials: Credentials): Promise<AppError | null> {
+    try {
+      const caller = await identify(credentials);
+      if (caller.kind === 'merchant') auth.assertMerchantAccess(caller.merchant, { level: 'settings' });
+      return null;
+    } catch (error) {
+      return isAppError(error) && REVOKING.has(error.code) ? error : null;
+    }
+  }
+
+  // Open sessions by token: each distinct credential is checked once per sweep, however many sockets share it.
+  const sessions = new Map<string, { credentials: Credentials; ends: Set<(reason: AppError) => void> }>();
+  let sweeping = false;
+  const sweep = setInterval(() => {
+    if (sweeping || sessions.size === 0) return;
+    sweeping = true;
+    void sweepSessions().finally(() => (sweeping = false));
+  }, limits.recheckMs);
+  sweep.unref();
+
+  async function sweepSessions(): Promise<void> {
+    for (const [token, session] of [...sessions]) {
+      const refusal = await checkStillAdmitted(session.credentials);
+      if (!refusal) continue;
+      sessions.delete(token);
+      for (const end of session.ends) end(refusal);
+    }
+  }
+
+  /**
+   * Keeps an authenticated session (a socket, a subscription) only as long as its credentials
+   * admit it: `end` is called within `recheckMs` of a revocation, rotation, suspension or courier
+   * disabling. Returns the function that stops watching.
+   */
+  function holdSession(options: { credentials: Credentials; end: (reason: AppError) => void }): () => void {
+    if (!options.credentials.token) return () => {};
+    const token = `${options.credentials.token}\n${options.credentials.testMode ?? ''}`;
+    let session = sessions.get(token);
+    if (!session) sessions.set(token, (session = { credentials: options.credentials, ends: new Set() }));
+    const { end } = options;
+    session.ends.add(end);
+    return () => {
+      const current = sessions.get(token);
+      current?.ends.delete(end);
+      if (current?.ends.size === 0) sessions.delete(token);
+    };
+  }
+
+  /**
+   * A stream (a subscription's) that ends with the refusal as its error once the credentials stop
+   * admitting the caller; returning or failing releases the hold and the source.
+   */
+  function holdStream<T>(options: { credentials: Credentials; stream: AsyncIterable<T> }): AsyncIterableIterator<T> {
+    const source = options.stream[Symbol.asyncIterator]();
+    let refuse!: (reason: AppError) => void;
+    const refused = new Promise<never>((_resolve, reject) => (refuse = reject));
+    refused.catch(() => {});
+    const release = holdSession({ credentials: options.credentials, end: (reason) => refuse(reason) });
+    const close = async (value?: unknown): Promise<IteratorResult<T>> => {
+      release();
+      return (await source.return?.(value)) ?? { done: true, value: undefined };
+    };
+    return {
+      next: () =>
+        Promise.race([source.next(), refused]).catch(async (error: unknown) => {
+          await close();
+          throw error;
+        }),
+      return: close,
+      throw: async (error: unknown) => {
+        await close();
+        throw error;
+      },
+      [Symbol.asyncIterator]() {
+        return this;
+      },
+    };
+  }
+
+  return {
+    identify,
+    admit,
+    enter,
+    holdSession,
+    holdStream,
+    stats: () => ({ heldCredentials: sessions.size }),
+    close: () => clearInterval(sweep),
+  };
+}

@@ -1,0 +1,92 @@
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import type { Caller, Credentials, FrontDoor } from '../domain/front-door.js';
+import type { RateLimitDecision } from '../ports/rate-limiter.js';
+import { createClientAddressResolver, type TrustProxy } from './client-address.js';
+
+export interface SocketCaps {
+  socketsPerAddress: number;
+  socketsPerCredential: number;
+  subscriptionsPerSocket: number;
+  subscriptionsPerAuthenticatedSocket: number;
+}
+
+/** The token from `Authorization: Bearer <token>` (or a bare Authorization value), else `X-API-Key`. */
+export function tokenFrom(authorization: string | null | undefined, apiKey: string | null | undefined): string | undefined {
+  if (authorization) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    return match?.[1] ?? (authorization.trim() || undefined);
+  }
+  return apiKey?.trim() || undefined;
+}
+
+const header = (headers: IncomingHttpHeaders, name: string) => {
+  const value = headers[name];
+  return typeof value === 'string' ? value : undefined;
+};
+
+/** RateLimit-* (and, when refused, Retry-After) for a decision: the same headers on every entrance. */
+export function rateLimitHeaders(decision: RateLimitDecision): Record<string, string> {
+  const reset = String(Math.max(1, Math.ceil(decision.resetMs / 1000)));
+  const headers: Record<string, string> = {
+    'RateLimit-Limit': String(decision.limit),
+    'RateLimit-Remaining': String(decision.remaining),
+    'RateLimit-Reset': reset,
+  };
+  if (!decision.allowed) headers['Retry-After'] = reset;
+  return headers;
+}
+
+/** Per-node counters of open sockets, by address and by credential; a slot is freed by calling what `take…` returned. */
+function createSocketSlots(caps: SocketCaps) {
+  const byAddress = new Map<string, number>();
+  const byCredential = new Map<string, number>();
+  const take = (counts: Map<string, number>, key: string, cap: number): (() => void) | null => {
+    const open = counts.get(key) ?? 0;
+    if (open >= cap) return null;
+    counts.set(key, open + 1);
+    let freed = false;
+    return () => {
+      if (freed) return;
+      freed = true;
+      const left = (counts.get(key) ?? 1) - 1;
+      if (left > 0) counts.set(key, left);
+      else counts.delete(key);
+    };
+  };
+  return {
+    takeAddressSlot: (address: string) => take(byAddress, address, caps.socketsPerAddress),
+    takeCredentialSlot: (token: string) => take(byCredential, token, caps.socketsPerCredential),
+    subscriptionsAllowed: (caller: Caller) => (caller.kind === 'anonymous' ? caps.subscriptionsPerSocket : caps.subscriptionsPerAuthenticatedSocket),
+    stats: () => ({ addresses: byAddress.size, credentials: byCredential.size }),
+  };
+}
+
+export type EdgeDoor = ReturnType<typeof createEdgeDoor>;
+
+/**
+ * What every entrance shares at the edge: the client's address (TRUST_PROXY applied once, here),
+ * the credentials a request or socket presents, the socket slots, and the domain's front door.
+ */
+export function createEdgeDoor(options: { frontDoor: FrontDoor; trustProxy: TrustProxy; caps: SocketCaps }) {
+  const addressOf = createClientAddressResolver(options.trustProxy);
+  return {
+    frontDoor: options.frontDoor,
+    addressOf,
+    sockets: createSocketSlots(options.caps),
+    /** An HTTP request's or upgrade's credentials. */
+    credentialsOf(req: IncomingMessage): Credentials {
+      const { headers } = req;
+      return { token: tokenFrom(header(headers, 'authorization'), header(headers, 'x-api-key')), testMode: header(headers, 'x-test-mode'), address: addressOf(req) };
+    },
+    /** A graphql-ws connection's credentials, from connection_init's payload (`authorization`, `apiKey`, `testMode`). */
+    credentialsFromParams(params: unknown, address: string): Credentials {
+      const p = (params && typeof params === 'object' ? params : {}) as Record<string, unknown>;
+      const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+      return {
+        token: tokenFrom(str(p.authorization) ?? str(p.Authorization), str(p.apiKey) ?? str(p['x-api-key'])),
+        testMode: str(p.testMode),
+        address,
+      };
+    },
+  };
+}
