@@ -1,6 +1,7 @@
 import express, { type Express } from 'express';
 import type { Container } from '../src/container.js';
-import type { Metrics } from '../src/metrics.js';
+import { AppError } from '../src/domain/errors.js';
+import { metricsAccess, type Metrics } from '../src/metrics.js';
 import { accessLog } from './middleware/access-log.js';
 import { errorHandler, notFoundHandler } from './middleware/errors.js';
 import { limitJsonDepth, requireJsonBody, securityHeaders } from './middleware/security.js';
@@ -30,7 +31,15 @@ export function createRestApp(container: Container, metrics: Metrics): Express {
   app.use(accessLog(container.logger, metrics));
   app.use(securityHeaders());
 
-  app.get('/metrics', async (_req, res) => {
+  const metricsGate = metricsAccess({ token: container.config.metricsToken, production: container.config.production });
+  app.get('/metrics', async (req, res, next) => {
+    const access = metricsGate(req.headers.authorization);
+    // Hidden: the same 404 as any path that does not exist.
+    if (access === 'hidden') return next();
+    if (access === 'unauthorized') {
+      res.setHeader('WWW-Authenticate', 'Bearer realm="metrics"');
+      return next(new AppError('INVALID_API_KEY', 'Metrics need Authorization: Bearer <METRICS_TOKEN>'));
+    }
     res.setHeader('Content-Type', metrics.registry.contentType);
     res.send(await metrics.registry.metrics());
   });

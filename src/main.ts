@@ -1,6 +1,8 @@
+import { join } from 'node:path';
+import { writePrivateFile } from './adapters/private-files.js';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
-import { seedDemoMerchant } from './domain/seed.js';
+import { DEMO_CREDENTIALS_FILE, seedDemoMerchant } from './domain/seed.js';
 
 async function main(): Promise<void> {
   let config;
@@ -19,20 +21,24 @@ async function main(): Promise<void> {
 
   if (config.seedDemo && container.store.kind === 'sqlite') {
     const demo = await seedDemoMerchant({ store: container.store, admin: container.services.admin, merchants: container.services.merchants });
-    // Printed once, straight to the terminal and never through the logger: only hashes are kept.
     if (demo) {
-      process.stdout.write(
-        [
-          '',
-          'Demo merchant created (these credentials are shown only now):',
-          `  merchant_id  ${demo.merchantId}`,
-          `  live key     ${demo.liveKey}`,
-          `  test key     ${demo.testKey}`,
-          `  api secret   ${demo.apiSecret}`,
-          `  try: curl -H "Authorization: Bearer ${demo.testKey}" http://localhost:${port}/api/v1/merchants/me`,
-          '',
-        ].join('\n') + '\n',
-      );
+      const text = [
+        'Demo merchant created (these credentials are shown only now):',
+        `  merchant_id  ${demo.merchantId}`,
+        `  live key     ${demo.liveKey}`,
+        `  test key     ${demo.testKey}`,
+        `  api secret   ${demo.apiSecret}`,
+        `  try: curl -H "Authorization: Bearer ${demo.testKey}" http://localhost:${port}/api/v1/merchants/me`,
+      ].join('\n');
+      if (config.production) {
+        // Standard output is the log stream in production: the credentials go to an owner-only file.
+        const file = join(config.dataDir, DEMO_CREDENTIALS_FILE);
+        writePrivateFile(file, `${text}\n`);
+        container.logger.warn({ merchantId: demo.merchantId, file }, 'demo merchant seeded (SEED_DEMO=true); its credentials are in the file, readable by this user only');
+      } else {
+        // Printed once, straight to the terminal and never through the logger: only hashes are kept.
+        process.stdout.write(`\n${text}\n\n`);
+      }
     }
   }
 

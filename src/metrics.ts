@@ -1,4 +1,5 @@
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { hashToken, safeEqual } from './domain/credentials.js';
 
 export type Metrics = ReturnType<typeof createMetrics>;
 
@@ -19,4 +20,21 @@ export function createMetrics() {
     registers: [registry],
   });
   return { registry, httpDuration, rateLimited };
+}
+
+export type MetricsAccess = 'allowed' | 'unauthorized' | 'hidden';
+
+/**
+ * Who may read /metrics (versions, heap, per-route volumes): with METRICS_TOKEN configured, only
+ * `Authorization: Bearer <token>` (compared as SHA-256 digests, in constant time); without one,
+ * everyone in development and nobody in production, where the path does not exist (404).
+ */
+export function metricsAccess(options: { token: string | undefined; production: boolean }): (authorization: string | undefined) => MetricsAccess {
+  const { token, production } = options;
+  if (!token) return () => (production ? 'hidden' : 'allowed');
+  const expected = hashToken(token);
+  return (authorization) => {
+    const given = authorization?.startsWith('Bearer ') ? authorization.slice(7).trim() : '';
+    return given && safeEqual(hashToken(given), expected) ? 'allowed' : 'unauthorized';
+  };
 }

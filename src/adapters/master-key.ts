@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ensurePrivateDir, makePrivate, PRIVATE_FILE_MODE } from './private-files.js';
 
 /**
  * The key that encrypts API secrets at rest. Distributed mode must be given MASTER_KEY; the
@@ -15,15 +16,16 @@ export function resolveMasterKey(options: { configured: Buffer | undefined; data
   try {
     const key = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
     if (key.length !== 32) throw new Error(`${file} does not hold a 32-byte base64 key`);
+    makePrivate(file);
     return key;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  mkdirSync(options.dataDir, { recursive: true });
+  ensurePrivateDir(options.dataDir);
   const key = randomBytes(32);
   // Written aside, then linked into place: readers never see a half-written file.
   const draft = `${file}.${process.pid}.tmp`;
-  writeFileSync(draft, key.toString('base64'), { mode: 0o600 });
+  writeFileSync(draft, key.toString('base64'), { mode: PRIVATE_FILE_MODE });
   try {
     linkSync(draft, file);
     return key;

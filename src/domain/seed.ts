@@ -3,6 +3,9 @@ import type { MerchantService } from './merchants.js';
 import type { Store } from '../ports/store.js';
 import { INTEGRATION_NAMES } from './types.js';
 
+/** In production the seeded credentials are written to this owner-only file under DATA_DIR, never to the log stream. */
+export const DEMO_CREDENTIALS_FILE = 'demo-credentials.txt';
+
 export const DEMO_MERCHANT = {
   name: 'Demo Merchant',
   address: 'Av. Providencia 1234, Providencia',

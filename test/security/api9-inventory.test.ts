@@ -44,7 +44,7 @@ describe('API9: inventory of everything reachable', () => {
   it('outside /api/v1, Express serves exactly the tracking page, its assets and /metrics', () => {
     const app = createRestApp(t.app.container, createMetrics());
     const outside = expressRoutes(app).filter((r) => !r.split(' ')[1]!.startsWith('/api/v1/'));
-    // /metrics is public on the API port: operators should keep it off the internet (see the report of issue 8).
+    // /metrics needs METRICS_TOKEN, and without one is 404 in production (test/security/production-mode.test.ts).
     expect(outside.sort()).toEqual(['GET /metrics', 'GET /track/:reference', 'GET /track/assets/:file'].sort());
   });
 

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { ensurePrivateDir, makePrivate, touchPrivate } from '../private-files.js';
 import { MIGRATIONS } from './migrations.js';
 
 export type SqliteDatabase = Database.Database;
@@ -8,9 +8,16 @@ export type SqliteDatabase = Database.Database;
 /** How long a write waits for another connection's (or process's) write lock before SQLITE_BUSY. */
 export const BUSY_TIMEOUT_MS = 5000;
 
-/** Opens (creating if needed) the SQLite file in WAL mode and applies pending migrations. */
+/**
+ * Opens (creating if needed) the SQLite file in WAL mode and applies pending migrations. The
+ * directory is owner-only and so are the database, -wal and -shm files (older ones are tightened).
+ */
 export function openSqliteDatabase(file: string): SqliteDatabase {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const onDisk = file !== ':memory:';
+  if (onDisk) {
+    ensurePrivateDir(dirname(file));
+    touchPrivate(file);
+  }
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
@@ -18,6 +25,7 @@ export function openSqliteDatabase(file: string): SqliteDatabase {
   db.pragma('foreign_keys = ON');
   db.pragma('cache_size = -65536');
   migrate(db);
+  if (onDisk) makePrivate(file, `${file}-wal`, `${file}-shm`);
   return db;
 }
 
