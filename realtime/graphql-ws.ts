@@ -93,11 +93,12 @@ export function attachGraphQLWebSocket(options: {
         let document;
         try {
           document = parse(payload.query);
+          // graphql-armor's limits throw from parse and from validation rules, as Yoga expects over HTTP.
+          const errors = validate(schema, document);
+          if (errors.length > 0) return errors;
         } catch (error) {
           return refusal(error);
         }
-        const errors = validate(schema, document);
-        if (errors.length > 0) return errors;
         const rootValue: RootValue = { execute, subscribe };
         return {
           schema,
