@@ -71,7 +71,7 @@ export function createAdminService(deps: {
   clock: Clock;
   ids: IdSource;
   secretBox: SecretBox;
-  couriers: Pick<CourierService, 'withdrawCourier'>;
+  couriers: Pick<CourierService, 'withdrawCourier' | 'activeOrders'>;
 }) {
   const { store, clock, ids, secretBox, couriers } = deps;
   const now = () => clock.now().toISOString();
@@ -195,11 +195,16 @@ export function createAdminService(deps: {
     };
   }
 
-  /** The token authenticates again; the courier comes back as it was left (off duty, or busy on orders it kept). */
+  /** The token authenticates again; the courier comes back off duty, or busy on orders it kept. */
   async function enableCourier(options: { input: unknown }) {
     const { courierId } = parseInput(adminInputSchemas.courierRef, options.input);
-    const courier = await store.couriers.setAccountStatus({ id: courierId, accountStatus: 'active', updatedAt: now() });
+    let courier = await store.couriers.setAccountStatus({ id: courierId, accountStatus: 'active', updatedAt: now() });
     if (!courier) throw courierNotFound(courierId);
+    // Kept orders finished meanwhile (by the merchant) could not free a disabled courier.
+    if (courier.status === 'busy' && courier.job && (await couriers.activeOrders(courier)).length === 0) {
+      const { job } = courier;
+      courier = (await store.couriers.setStatus({ id: courierId, status: 'off_duty', from: ['busy'], fromJobId: job.id, job: null, updatedAt: now() })) ?? courier;
+    }
     return { courierId, accountStatus: courier.accountStatus, dutyStatus: courier.status };
   }
 

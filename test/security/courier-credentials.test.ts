@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, api, gql, type MerchantCredentials, type TestApp } from '../helpers/app.js';
-import { PLACES, courierOnDuty, createCourier, expectError, expectOk, formA, merchantApi, north, standDown } from '../orders/support.js';
+import { EVIDENCE, PLACES, courierOnDuty, createCourier, expectError, expectOk, formA, merchantApi, north, standDown } from '../orders/support.js';
 import { startSecurityApp } from './support.js';
 
 const ERR = '... on AppError { code message fields { field message } }';
@@ -127,17 +127,31 @@ describe('courier credentials: rotation and disabling', () => {
     await expectRefused(courier.token);
     expectOk(await api(`${t.url}/api/v1/couriers/me/orders/${id}/status`, { key: token, body: { status: 'arrived_dropoff' } }));
     expect(expectOk(await orders.get(id)).body.status).toBe('arrived_dropoff');
+
+    // Disabled again; the merchant completes the kept order; enabled, the courier is off duty, not busy on a finished job.
+    expect((await admin(DISABLE, courier.id)).data).toMatchObject({ dutyStatus: 'busy', keptOrderIds: [id] });
+    expectOk(await orders.deliver(id, { driver_id: courier.id, coords: PLACES.lasCondes, ...EVIDENCE }));
+    // Its job ended, but a disabled courier is never made available: it is still busy here.
+    expect(await t.app.container.store.couriers.findById(courier.id)).toMatchObject({ status: 'busy' });
+    expect((await admin(ENABLE, courier.id)).data).toEqual({ courierId: courier.id, accountStatus: 'active', dutyStatus: 'off_duty' });
+    expect(await t.app.container.store.couriers.findById(courier.id)).toMatchObject({ status: 'off_duty', job: null });
   });
 
-  it('disabling twice is harmless; a disabled courier cannot go on duty even with a request already past authentication', async () => {
-    const courier = await createCourier(t, { mode: 'test' });
+  it('dispatch never claims a disabled courier, even before it is withdrawn; disabling twice is harmless', async () => {
+    const courier = await courierOnDuty(t, { mode: 'test', at: PLACES.santiago });
+    // The instant between the disable and the withdrawal: disabled, still available and in the geo index.
+    await t.app.container.store.couriers.setAccountStatus({ id: courier.id, accountStatus: 'disabled', updatedAt: new Date().toISOString() });
+    const orders = merchantApi(t, m.testKey);
+    const id = expectOk(await orders.create(formA({ pickup: { address: 'Plaza de Armas', coords: PLACES.santiago } })), 201).body.booking_id as string;
+    expect(expectOk(await orders.get(id)).body.status).toBe('new');
+    expect(await t.app.container.store.couriers.findById(courier.id)).toMatchObject({ status: 'available', job: null });
+
+    expect((await admin(DISABLE, courier.id)).data).toMatchObject({ accountStatus: 'disabled', dutyStatus: 'off_duty', releasedOrderIds: [] });
     expect((await admin(DISABLE, courier.id)).data).toMatchObject({ accountStatus: 'disabled', dutyStatus: 'off_duty' });
-    expect((await admin(DISABLE, courier.id)).data).toMatchObject({ accountStatus: 'disabled', dutyStatus: 'off_duty' });
-    // What an in-flight request would do with the courier it authenticated before the disable.
-    const stale = (await t.app.container.store.couriers.findById(courier.id))!;
-    await t.app.container.services.couriers.setDuty({ courier: { ...stale, accountStatus: 'active' }, input: { on_duty: true } });
-    expect(await t.app.container.store.couriers.findById(courier.id)).toMatchObject({ status: 'off_duty' });
     expectError(await courier.duty(true), 401, 'INVALID_COURIER_TOKEN');
+    const candidates = await t.app.container.geoIndex.nearest({ mode: 'test', vehicles: ['motorcycle'], point: PLACES.santiago, limit: 10 });
+    expect(candidates.map((c) => c.courierId)).not.toContain(courier.id);
+    expectOk(await orders.cancel(id));
   });
 
   it('unknown or malformed courier ids are typed errors; nothing but the admin token reaches the mutations', async () => {
