@@ -53,6 +53,22 @@ const DeliveryRef = builder.objectRef<WebhookDelivery>('WebhookDelivery').implem
   }),
 });
 
+/**
+ * The result of a bulk redelivery as the `Int` the field has always returned (GraphQL serialises
+ * an object through valueOf) that also carries what the success type's added fields read.
+ */
+class RequeuedCount {
+  readonly requeued: number;
+  readonly more: boolean;
+  readonly limit: number;
+  constructor(result: { requeued: number; more: boolean; limit: number }) {
+    ({ requeued: this.requeued, more: this.more, limit: this.limit } = result);
+  }
+  valueOf(): number {
+    return this.requeued;
+  }
+}
+
 const defined = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v != null));
 
 const EndpointInput = builder.inputType('WebhookEndpointInput', {
@@ -134,12 +150,23 @@ builder.mutationFields((t) => ({
   }),
   redeliverFailedWebhooks: t.field({
     type: 'Int',
+    description: 'Requeues failed deliveries of the range, at most 1,000 per call (newest first) and 10 calls per hour per merchant and mode (then RATE_LIMITED).',
     authScopes: { merchant: true },
-    errors: {},
+    errors: {
+      // `data` stays the count (Int); `more` and `limit` were added beside it.
+      result: {
+        fields: (t) => ({
+          more: t.boolean({ description: 'More failed deliveries remain in the range: call again.', resolve: (r) => (r as unknown as RequeuedCount).more }),
+          limit: t.int({ description: 'The most one call requeues.', resolve: (r) => (r as unknown as RequeuedCount).limit }),
+        }),
+      },
+    },
     args: { createdFrom: t.arg({ type: 'DateTime', required: true }), createdTo: t.arg({ type: 'DateTime', required: true }) },
-    resolve: (_r, args, ctx) =>
-      ctx.container.services.webhookDeliveries.redeliverFailed({
+    resolve: async (_r, args, ctx) => {
+      const result = await ctx.container.services.webhookDeliveries.redeliverFailed({
         principal: merchantOf(ctx, 'settings'), input: { created_from: args.createdFrom, created_to: args.createdTo },
-      }),
+      });
+      return new RequeuedCount(result) as unknown as number;
+    },
   }),
 }));

@@ -181,7 +181,7 @@ function buildServices(deps: {
     tracking: createTrackingService({ store, geocoder, fanOut: deps.fanOut, onSnapshotError: deps.onWatchError }),
     sandbox: createSandboxService({ store, couriers, dispatch, orders, clock, ids, tariff }),
     webhookEndpoints: createWebhookEndpointService({ store, sender, clock, ids, sandboxAllowPrivate: config.webhooks.sandboxAllowPrivate }),
-    webhookDeliveries: createWebhookDeliveryLog({ store, clock }),
+    webhookDeliveries: createWebhookDeliveryLog({ store, clock, rateLimiter: deps.rateLimiter }),
     webhookWorker: Object.assign(createWebhookWorker({ store, sender, secretBox, clock, ids, config: config.webhooks }), createWebhookWorkWatch({ fanOut: deps.fanOut })),
     health: createHealthService({ probes: deps.probes, version: API_VERSION, service: SERVICE_NAME, now: () => clock.now() }),
   };

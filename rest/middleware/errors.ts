@@ -61,6 +61,9 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       appError = new AppError('INTERNAL_ERROR', 'Internal error; the request id identifies it in our logs');
     }
     if (res.headersSent) return void res.end();
+    // A domain budget (e.g. bulk redelivery per hour) says when to come back.
+    const retryAfter = appError.code === 'RATE_LIMITED' ? appError.details?.retry_after_seconds : undefined;
+    if (typeof retryAfter === 'number') res.setHeader('Retry-After', String(retryAfter));
     if (appError instanceof RateLimitedError) {
       const headers = rateLimitHeaders(appError.decision);
       for (const name in headers) res.setHeader(name, headers[name]!);

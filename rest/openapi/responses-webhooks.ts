@@ -100,7 +100,12 @@ export const webhookDeliveryResponseSchema = registry.register(
 );
 export const webhookRequeuedResponseSchema = registry.register(
   'WebhookRequeuedResponse',
-  z.object({ success: z.literal(true), requeued: z.number().int().min(0).openapi({ description: 'How many failed deliveries were queued again.' }) }),
+  z.object({
+    success: z.literal(true),
+    requeued: z.number().int().min(0).openapi({ description: 'How many failed deliveries were queued again.' }),
+    more: z.boolean().openapi({ description: 'More failed deliveries remain in the range (beyond `limit`): call again for the next batch.' }),
+    limit: z.number().int().min(1).openapi({ description: 'The most one call requeues (1,000), newest first.', example: 1000 }),
+  }),
 );
 
 export const sandboxAdvanceResponseSchema = registry.register(

@@ -14,8 +14,8 @@ export function webhookRoutes(router: Router, container: Container): void {
     sendOk(res, { deliveries: page.deliveries.map(presentDelivery), next_cursor: page.nextCursor });
   });
   router.post('/webhooks/deliveries/redeliver-failed', merchant, async (req, res) => {
-    const requeued = await log.redeliverFailed({ principal: principalOf(res), input: req.body });
-    sendOk(res, { requeued });
+    const { requeued, more, limit } = await log.redeliverFailed({ principal: principalOf(res), input: req.body });
+    sendOk(res, { requeued, more, limit });
   });
   router.get('/webhooks/deliveries/:id', merchant, async (req, res) => {
     const { delivery, attempts } = await log.getDelivery({ principal: principalOf(res), id: String(req.params.id) });

@@ -191,7 +191,7 @@ describe('giving up, the delivery log and redelivery (2 retries)', () => {
 
     receiver.respond(() => 200);
     const to = new Date(Date.now() + 60_000).toISOString();
-    expect(expectOk(await s.hooks.redeliverFailed({ created_from: from, created_to: to })).body).toEqual({ success: true, requeued: 2 });
+    expect(expectOk(await s.hooks.redeliverFailed({ created_from: from, created_to: to })).body).toEqual({ success: true, requeued: 2, more: false, limit: 1000 });
     await waitFor(async () => (await allDeliveries(s.hooks, { status: 'delivered' })).length === 2);
     expect((await allDeliveries(s.hooks, { status: 'delivered' })).map((d) => d.id).sort()).toEqual([...inRange].sort());
     expect(await allDeliveries(s.hooks, { status: 'failed' })).toHaveLength(2);

@@ -119,7 +119,10 @@ registerEndpoint({
   method: 'post',
   path: '/webhooks/deliveries/redeliver-failed',
   operationId: 'redeliverFailedWebhooks',
-  summary: 'Send again every failed delivery created in a time range (at most 31 days)',
+  summary: 'Send again the failed deliveries created in a time range (at most 31 days; 1,000 per call)',
+  description:
+    'Requeues at most 1,000 failed deliveries per call, newest first; `more` tells whether others remain (call again). ' +
+    'At most 10 calls per hour per merchant and mode (across every node): beyond that, 429 `RATE_LIMITED` with `Retry-After`.',
   body: redeliverFailedSchema,
   bodyExample: { created_from: '2025-01-30T00:00:00Z', created_to: '2025-01-31T00:00:00Z' },
   responses: { 200: { description: 'How many were queued again', schema: webhookRequeuedResponseSchema } },
