@@ -1,10 +1,12 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { loadConfig } from '../../src/config.js';
 import { buildContainer, type Container } from '../../src/container.js';
-import { spawnServer, type ServerProcess } from './processes.js';
+import { benchSettings, type BenchSettings } from './options.js';
+import { PROJECT_ROOT, spawnServer, type ServerProcess } from './processes.js';
 
 export interface BenchMerchant {
   merchantId: string;
@@ -31,12 +33,14 @@ export interface StartAppOptions {
   nodeArgs?: string[];
   /** Extra environment for the app process (e.g. SANDBOX_SIMULATOR=false), over the defaults below. */
   env?: Record<string, string>;
+  /** `dist` (default, from `--runtime`/BENCH_RUNTIME): `node dist/src/main.js`, built first if stale; `tsx`: `tsx src/main.ts`. */
+  runtime?: Runtime;
   /** Runs on the app's store before the app process starts (and before it holds the SQLite file). */
   seed?: (container: Container, merchant: BenchMerchant) => Promise<void>;
 }
 
 /**
- * Runs the real app (`src/main.ts`, embedded mode: SQLite file in a temp DATA_DIR, LOG_LEVEL=info,
+ * Runs the real app (compiled `dist/src/main.js`, or `src/main.ts` under tsx; embedded mode: SQLite file in a temp DATA_DIR, LOG_LEVEL=info,
  * logs to a file in that directory) in its own process. The benchmark merchant is created first
  * through the admin service on the same store, with its rate limit raised by setMerchantRateLimit.
  */
@@ -57,7 +61,7 @@ export async function startApp(options: StartAppOptions): Promise<RunningApp> {
     await container.close();
   }
 
-  const server = await spawnServer({ script: 'src/main.ts', env, ready: 'log', logFile, nodeArgs: options.nodeArgs ?? [] });
+  const server = await spawnServer({ script: appScript(options.runtime), env, ready: 'log', logFile, nodeArgs: options.nodeArgs ?? [] });
   return {
     server,
     merchant,
@@ -69,4 +73,34 @@ export async function startApp(options: StartAppOptions): Promise<RunningApp> {
       if (!process.env.BENCH_KEEP_DATA) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+type Runtime = NonNullable<BenchSettings['runtime']>;
+
+/**
+ * The app's entry point for spawnServer under `runtime` (default: `--runtime`/BENCH_RUNTIME, else
+ * dist): `dist/src/main.js`, built first when stale, or `src/main.ts` (run under tsx).
+ */
+export function appScript(runtime: Runtime = benchSettings().runtime ?? 'dist'): string {
+  if (runtime === 'tsx') return 'src/main.ts';
+  ensureBuild();
+  return BUILT_MAIN;
+}
+
+const BUILT_MAIN = 'dist/src/main.js';
+let built = false;
+
+/** Runs `npm run build` when dist/ is missing or older than any file it is built from (checked once per process). */
+function ensureBuild(): void {
+  if (built) return;
+  const at = (file: string) => statSync(join(PROJECT_ROOT, file)).mtimeMs;
+  const builtAt = existsSync(join(PROJECT_ROOT, BUILT_MAIN)) ? at(BUILT_MAIN) : 0;
+  const sources = ['src', 'rest', 'schema', 'realtime'].flatMap((dir) => readdirSync(join(PROJECT_ROOT, dir), { recursive: true, encoding: 'utf8' }).map((f) => join(dir, f)));
+  const newest = Math.max(...[...sources, 'package.json', 'tsconfig.json', 'tsconfig.build.json'].map(at));
+  if (newest > builtAt) {
+    console.log('bench: dist/ is missing or older than the sources: npm run build');
+    const run = spawnSync('npm', ['run', '--silent', 'build'], { cwd: PROJECT_ROOT, stdio: 'inherit' });
+    if (run.status !== 0) throw new Error('npm run build failed');
+  }
+  built = true;
 }

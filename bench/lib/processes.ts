@@ -18,7 +18,7 @@ export interface ServerProcess {
 }
 
 export interface SpawnOptions {
-  /** Script path relative to the project root, run as `node --import tsx <script>`. */
+  /** Script path relative to the project root: a `.ts` file runs as `node --import tsx <script>`, a `.js` file as `node <script>`. */
   script: string;
   env?: Record<string, string>;
   /** Extra node flags (e.g. --cpu-prof). */
@@ -35,7 +35,8 @@ export interface SpawnOptions {
  */
 export async function spawnServer(options: SpawnOptions): Promise<ServerProcess> {
   const out = options.logFile ? openSync(options.logFile, 'a') : 'ignore';
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', options.script], {
+  const loader = options.script.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...loader, options.script], {
     cwd: PROJECT_ROOT,
     env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', ...options.env },
     stdio: ['ignore', out, out, 'ipc'],
