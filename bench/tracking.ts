@@ -195,14 +195,14 @@ async function seedAssignedOrders(container: Container, merchant: BenchMerchant,
   for (let i = 0; i < COURIERS; i++) {
     const { order } = await orders.createOrder({
       principal,
-      input: { customer_name: `Customer ${i}`, customer_phone: '+56912345678', dropoff_address: 'Av. Apoquindo 4501, Las Condes', payment_mode: 'prepaid', total_weight_kg: 1 },
+      input: { customerName: `Customer ${i}`, customerPhone: '+56912345678', dropoff: 'Av. Apoquindo 4501, Las Condes', paymentMode: 'prepaid', totalWeightKg: 1 },
     });
     trackingById.set(order.id, order.trackingNumber);
   }
   for (let i = 0; i < COURIERS; i++) {
     const { token } = await admin.createCourier({ input: { name: `Courier ${i}`, phone: '+56987654321', vehicle: 'car', plate: `BCH${String(i).padStart(4, '0')}`, mode: 'live' } });
     const principalCourier = await auth.authenticateCourier({ token });
-    const courier = await couriers.setDuty({ courier: principalCourier.courier, input: { on_duty: true } });
+    const courier = await couriers.setDuty({ courier: principalCourier.courier, input: { onDuty: true } });
     const orderId = courier.job?.kind === 'order' ? courier.job.id : null;
     const trackingNumber = orderId ? trackingById.get(orderId) : undefined;
     if (!trackingNumber) throw new Error(`courier ${i} got no order on going on duty (job ${JSON.stringify(courier.job)})`);

@@ -88,9 +88,9 @@ try {
       input: {
         pickup: { address: 'Av. Providencia 1234', coords: { lat: -33.4214, lng: -70.6033 } },
         dropoff: { address: 'Av. Apoquindo 3000, Las Condes', coords: { lat: -33.4154, lng: -70.5837 } },
-        customer_name: 'Bench Customer',
-        customer_phone: '+56912345678',
-        reference_id: `BENCH-${i}`,
+        customerName: 'Bench Customer',
+        customerPhone: '+56912345678',
+        referenceId: `BENCH-${i}`,
         items: [{ name: 'Box', quantity: 1, weight_kg: 1 }],
       },
     });

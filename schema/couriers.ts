@@ -1,9 +1,12 @@
+import { advanceOrderCommandSchema, releaseOrderCommandSchema, reportPositionCommandSchema, setDutyCommandSchema } from '../src/domain/couriers.js';
 import { AppError } from '../src/domain/errors.js';
+import { confirmDeliveryCommandSchema } from '../src/domain/orders/schemas.js';
 import type { Courier } from '../src/domain/types.js';
 import { builder } from './builder.js';
 import type { GraphQLContext } from './context.js';
+import { commandOf } from './commands.js';
 import { LatLngRef } from './locations.js';
-import { DriverRef, OrderRef, OrderStatusEnum, toWireDelivery } from './orders.js';
+import { DriverRef, OrderRef, OrderStatusEnum } from './orders.js';
 import { LatLngInput } from './locations.js';
 
 function courierOf(ctx: GraphQLContext): Courier {
@@ -35,7 +38,6 @@ const PositionInput = builder.inputType('PositionInput', {
 });
 
 const CourierStatusEnum = builder.enumType('CourierOrderStatus', { values: ['arrived_pickup', 'picked_up', 'arrived_dropoff'] as const });
-const defined = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v != null));
 
 builder.queryFields((t) => ({
   courier: t.field({
@@ -51,7 +53,7 @@ builder.mutationFields((t) => ({
     authScopes: { courier: true },
     errors: {},
     args: { onDuty: t.arg.boolean({ required: true }) },
-    resolve: (_r, args, ctx) => ctx.container.services.couriers.setDuty({ courier: courierOf(ctx), input: { on_duty: args.onDuty } }),
+    resolve: (_r, args, ctx) => ctx.container.services.couriers.setDuty({ courier: courierOf(ctx), input: commandOf(setDutyCommandSchema, args) }),
   }),
   courierReportPosition: t.field({
     type: [OrderRef],
@@ -59,10 +61,8 @@ builder.mutationFields((t) => ({
     authScopes: { courier: true },
     errors: {},
     args: { input: t.arg({ type: PositionInput, required: true }) },
-    resolve: async (_r, { input }, ctx) => {
-      const wire = defined({ lat: input.lat, lng: input.lng, heading: input.heading, speed_kmh: input.speedKmh, accuracy_m: input.accuracyM });
-      return (await ctx.container.services.couriers.reportPosition({ courier: courierOf(ctx), input: wire })).arrivals;
-    },
+    resolve: async (_r, { input }, ctx) =>
+      (await ctx.container.services.couriers.reportPosition({ courier: courierOf(ctx), input: commandOf(reportPositionCommandSchema, input) })).arrivals,
   }),
   courierAdvanceOrder: t.field({
     type: OrderRef,
@@ -70,7 +70,7 @@ builder.mutationFields((t) => ({
     errors: {},
     args: { id: t.arg.id({ required: true }), status: t.arg({ type: CourierStatusEnum, required: true }) },
     resolve: (_r, args, ctx) =>
-      ctx.container.services.couriers.advanceOrder({ courier: courierOf(ctx), ref: String(args.id), input: { status: args.status } }),
+      ctx.container.services.couriers.advanceOrder({ courier: courierOf(ctx), ref: String(args.id), input: commandOf(advanceOrderCommandSchema, { status: args.status }) }),
   }),
   courierReleaseOrder: t.field({
     type: OrderRef,
@@ -78,7 +78,7 @@ builder.mutationFields((t) => ({
     errors: {},
     args: { id: t.arg.id({ required: true }), reason: t.arg.string() },
     resolve: (_r, args, ctx) =>
-      ctx.container.services.couriers.releaseOrder({ courier: courierOf(ctx), ref: String(args.id), input: defined({ reason: args.reason }) }),
+      ctx.container.services.couriers.releaseOrder({ courier: courierOf(ctx), ref: String(args.id), input: commandOf(releaseOrderCommandSchema, { reason: args.reason }) }),
   }),
   courierConfirmDelivery: t.field({
     type: OrderRef,
@@ -92,10 +92,10 @@ builder.mutationFields((t) => ({
       geofenceRadius: t.arg.float(),
       bypass: t.arg.boolean(),
     },
-    resolve: async (_r, args, ctx) => {
+    resolve: async (_r, { id, ...args }, ctx) => {
       const courier = courierOf(ctx);
-      const input = toWireDelivery({ driverId: courier.id, ...args });
-      return (await ctx.container.services.couriers.confirmDelivery({ courier, ref: String(args.id), input })).order;
+      const input = commandOf(confirmDeliveryCommandSchema, { driverId: courier.id, ...args });
+      return (await ctx.container.services.couriers.confirmDelivery({ courier, ref: String(id), input })).order;
     },
   }),
 }));

@@ -20,13 +20,11 @@ export const LatLngRef = builder.objectRef<{ lat: number; lng: number }>('LatLng
 
 type LocationArg = { address?: string | null; number?: string | null; instructions?: string | null; coords?: { lat: number; lng: number } | null };
 
-/** GraphQL location input → the REST wire form, validated later by the same zod schema. */
-export function toWireLocation(input: LocationArg | null | undefined): unknown {
+/**
+ * GraphQL location input → the domain's location input (an Address, or bare coordinates when no
+ * address is given), validated with the command that carries it. GraphQL inputs have no unions.
+ */
+export function toLocationInput(input: LocationArg | null | undefined): unknown {
   if (!input) return undefined;
-  if (input.address == null) return input.coords ?? {};
-  return Object.fromEntries(
-    Object.entries({ address: input.address, number: input.number, instructions: input.instructions, coords: input.coords }).filter(
-      ([, v]) => v != null,
-    ),
-  );
+  return input.address == null ? (input.coords ?? {}) : { address: input.address, number: input.number, instructions: input.instructions, coords: input.coords };
 }

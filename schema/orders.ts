@@ -1,8 +1,16 @@
 import type { Batch, Courier, DeliveryProof, Order, OrderEvent, Stop } from '../src/domain/types.js';
 import { trackingUrlOf } from '../src/domain/orders/identifiers.js';
+import {
+  cancelOrderCommandSchema,
+  confirmDeliveryCommandSchema,
+  consolidateCommandSchema,
+  createOrderCommandSchema,
+  listOrdersQuerySchema,
+} from '../src/domain/orders/schemas.js';
 import { ORDER_STATUSES, PAYMENT_MODES, VEHICLE_TYPES } from '../src/domain/types.js';
 import { builder } from './builder.js';
-import { LatLngInput, LatLngRef, LocationInput, toWireLocation } from './locations.js';
+import { commandOf } from './commands.js';
+import { LatLngInput, LatLngRef, LocationInput, toLocationInput } from './locations.js';
 import { merchantOf } from './merchants.js';
 
 export const OrderStatusEnum = builder.enumType('OrderStatus', { values: ORDER_STATUSES });
@@ -146,15 +154,8 @@ builder.queryFields((t) => ({
       createdFrom: t.arg({ type: 'DateTime' }),
       createdTo: t.arg({ type: 'DateTime' }),
     },
-    resolve: (_r, args, ctx) =>
-      ctx.container.services.orders.listOrders({
-        principal: merchantOf(ctx, 'operate'),
-        input: Object.fromEntries(
-          Object.entries({ limit: args.first, after: args.after, status: args.status, created_from: args.createdFrom, created_to: args.createdTo }).filter(
-            ([, v]) => v != null,
-          ),
-        ),
-      }),
+    resolve: (_r, { first, ...args }, ctx) =>
+      ctx.container.services.orders.listOrders({ principal: merchantOf(ctx, 'operate'), input: commandOf(listOrdersQuerySchema, { limit: first, ...args }) }),
   }),
   batch: t.field({
     type: BatchRef,
@@ -207,15 +208,6 @@ const DeliveryInput = builder.inputType('ConfirmDeliveryInput', {
   }),
 });
 
-const defined = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v != null));
-
-export function toWireDelivery(input: { driverId: string | number; coords: { lat: number; lng: number }; photoUrl: string; signatureUrl: string; geofenceRadius?: number | null; bypass?: boolean | null }) {
-  return defined({
-    driver_id: String(input.driverId), coords: input.coords, photo_url: input.photoUrl, signature_url: input.signatureUrl,
-    geofence_radius: input.geofenceRadius, bypass: input.bypass,
-  });
-}
-
 const ConsolidationRef = builder.objectRef<Batch[]>('Consolidation').implement({
   fields: (t) => ({
     batchesCreated: t.int({ resolve: (b) => b.length }),
@@ -230,14 +222,13 @@ builder.mutationFields((t) => ({
     errors: {},
     args: { input: t.arg({ type: CreateOrderInput, required: true }), idempotencyKey: t.arg.string() },
     resolve: async (_r, { input, idempotencyKey }, ctx) => {
-      const wire = defined({
-        pickup: toWireLocation(input.pickup), dropoff: toWireLocation(input.dropoff), customer_name: input.customerName,
-        customer_phone: input.customerPhone, customer_rut: input.customerRut, payment_mode: input.paymentMode, reference_id: input.referenceId,
-        items: input.items?.map((i) => defined({ name: i.name, quantity: i.quantity, weight_kg: i.weightKg })),
-        total_weight_kg: input.totalWeightKg, prep_time_mins: input.prepTimeMins, order_notes: input.notes,
-      });
+      const command = commandOf(createOrderCommandSchema, Object.assign({}, input, {
+        pickup: toLocationInput(input.pickup), dropoff: toLocationInput(input.dropoff),
+        // Line items are kept as the merchant's own records, whose weight field is `weight_kg` (as in REST).
+        items: input.items?.map(({ weightKg, ...item }) => Object.assign(item, { weight_kg: weightKg })),
+      }));
       const result = await ctx.container.services.orders.createOrder({
-        principal: merchantOf(ctx, 'operate'), input: wire, ...(idempotencyKey != null && { idempotencyKey }),
+        principal: merchantOf(ctx, 'operate'), input: command, ...(idempotencyKey != null && { idempotencyKey }),
       });
       return result.order;
     },
@@ -248,20 +239,16 @@ builder.mutationFields((t) => ({
     errors: {},
     args: { id: t.arg.string({ required: true }), reason: t.arg.string() },
     resolve: (_r, args, ctx) =>
-      ctx.container.services.orders.cancelOrder({ principal: merchantOf(ctx, 'operate'), ref: args.id, input: defined({ reason: args.reason }) }),
+      ctx.container.services.orders.cancelOrder({ principal: merchantOf(ctx, 'operate'), ref: args.id, input: commandOf(cancelOrderCommandSchema, { reason: args.reason }) }),
   }),
   confirmDelivery: t.field({
     type: OrderRef,
     authScopes: { merchant: true },
     errors: {},
     args: { id: t.arg.string({ required: true }), input: t.arg({ type: DeliveryInput, required: true }) },
-    resolve: async (_r, args, ctx) => {
-      const principal = merchantOf(ctx, 'operate');
-      const order = await ctx.container.services.orders.getOrder({ principal, ref: args.id });
-      const result = await ctx.container.services.delivery.confirmDelivery({
-        order, input: toWireDelivery(args.input), actor: { kind: 'merchant', id: principal.merchant.id },
-      });
-      return result.order;
+    resolve: async (_r, { id, input }, ctx) => {
+      const command = commandOf(confirmDeliveryCommandSchema, Object.assign({}, input, { driverId: String(input.driverId) }));
+      return (await ctx.container.services.delivery.confirmDelivery({ principal: merchantOf(ctx, 'operate'), ref: id, input: command })).order;
     },
   }),
   consolidateOrders: t.field({
@@ -270,8 +257,6 @@ builder.mutationFields((t) => ({
     errors: {},
     args: { geohashZone: t.arg.string({ required: true }), targetCarType: t.arg({ type: VehicleTypeEnum }) },
     resolve: (_r, args, ctx) =>
-      ctx.container.services.batches.consolidateOrders({
-        principal: merchantOf(ctx, 'operate'), input: defined({ geohash_zone: args.geohashZone, target_car_type: args.targetCarType }),
-      }),
+      ctx.container.services.batches.consolidateOrders({ principal: merchantOf(ctx, 'operate'), input: commandOf(consolidateCommandSchema, args) }),
   }),
 }));

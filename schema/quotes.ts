@@ -1,6 +1,7 @@
-import type { Quote } from '../src/domain/quotes.js';
+import { quoteCommandSchema, type Quote } from '../src/domain/quotes.js';
 import { builder } from './builder.js';
-import { LatLngRef, LocationInput, toWireLocation } from './locations.js';
+import { commandOf } from './commands.js';
+import { LatLngRef, LocationInput, toLocationInput } from './locations.js';
 import { merchantOf } from './merchants.js';
 
 const RateRef = builder.objectRef<Quote['rates'][number]>('Rate').implement({
@@ -49,12 +50,8 @@ builder.queryFields((t) => ({
     args: { input: t.arg({ type: QuoteInput, required: true }) },
     resolve: (_root, { input }, ctx) => {
       const { merchant, mode } = merchantOf(ctx, 'operate');
-      const wire: Record<string, unknown> = { destination: toWireLocation(input.destination) };
-      if (input.origin) wire.origin = toWireLocation(input.origin);
-      if (input.totalWeightKg != null) wire.total_weight_kg = input.totalWeightKg;
-      if (input.packageType != null) wire.package_type = input.packageType;
-      if (input.prepTimeMins != null) wire.prep_time_mins = input.prepTimeMins;
-      return ctx.container.services.quotes.quoteDelivery({ merchant, mode, input: wire });
+      const command = commandOf(quoteCommandSchema, Object.assign({}, input, { origin: toLocationInput(input.origin), destination: toLocationInput(input.destination) }));
+      return ctx.container.services.quotes.quoteDelivery({ merchant, mode, input: command });
     },
   }),
 }));

@@ -4,8 +4,9 @@
  * How to document an endpoint (the pattern; follow it for every new route):
  * 1. Add the route in rest/routes/<area>.ts as usual.
  * 2. In rest/openapi/paths/<area>.ts call `registerEndpoint({...})` once per method + path, with
- *    the path written exactly as in the Express route ('/orders/:id'). Pass the domain's own zod
- *    input schema as `body`/`query` (the same object the service parses, never a copy) and a wire
+ *    the path written exactly as in the Express route ('/orders/:id'). Pass the zod schema the
+ *    handler parses as `body`/`query` (the rest/wire/ schema that maps onto the domain command, or
+ *    the domain's own input schema; the very object, never a copy) and a wire
  *    schema from rest/openapi/responses.ts for each success status. The standard errors (auth,
  *    body parsing, rate limit, 500) are added from `auth`, `access` and the method; list only the
  *    endpoint's own domain codes in `errors` (e.g. ['ORDER_NOT_FOUND']).
@@ -140,7 +141,7 @@ export interface EndpointSpec {
   access?: AccessLevel;
   /** apiKey endpoints gated on an integration's approval (`requireMerchant({integration})`). */
   integration?: IntegrationName;
-  /** The domain's own input schema (the very object the service parses). */
+  /** The schema the handler parses (rest/wire/ or the domain's own): the very object. */
   body?: ZodType;
   /** Shown as the request example (domain schemas carry no OpenAPI metadata of their own). */
   bodyExample?: Record<string, unknown>;

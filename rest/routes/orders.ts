@@ -3,6 +3,7 @@ import type { Container } from '../../src/container.js';
 import { requireMerchant } from '../middleware/auth.js';
 import { presentBatch, presentEvent, presentOrder, presentOrderCreated, presentProof } from '../presenters/order.js';
 import { principalOf, sendOk } from '../respond.js';
+import { cancelOrderCommand, confirmDeliveryCommand, consolidateCommand, createOrderCommand, listOrdersQuery } from '../wire/orders.js';
 
 const idempotencyKeyOf = (req: Request) => {
   const key = req.headers['idempotency-key'];
@@ -15,17 +16,19 @@ export function orderRoutes(router: Router, container: Container): void {
 
   router.post('/orders', operate, async (req, res) => {
     const key = idempotencyKeyOf(req);
-    const { order, created } = await orders.createOrder({ principal: principalOf(res), input: req.body, ...(key !== undefined && { idempotencyKey: key }) });
+    const { order, created } = await orders.createOrder({
+      principal: principalOf(res), input: createOrderCommand(req.body), rawBody: req.body, ...(key !== undefined && { idempotencyKey: key }),
+    });
     sendOk(res, presentOrderCreated(order, container.config.publicBaseUrl), created ? 201 : 200);
   });
 
   router.get('/orders', operate, async (req, res) => {
-    const page = await orders.listOrders({ principal: principalOf(res), input: req.query });
+    const page = await orders.listOrders({ principal: principalOf(res), input: listOrdersQuery(req.query) });
     sendOk(res, { orders: page.orders.map((o) => presentOrder(o, null, container.config.publicBaseUrl)), next_cursor: page.nextCursor });
   });
 
   router.post('/orders/consolidate', operate, async (req, res) => {
-    const created = await batches.consolidateOrders({ principal: principalOf(res), input: req.body });
+    const created = await batches.consolidateOrders({ principal: principalOf(res), input: consolidateCommand(req.body) });
     sendOk(res, { batches_created: created.length, batch_ids: created.map((b) => b.id), batches: created.map(presentBatch) });
   });
 
@@ -40,14 +43,12 @@ export function orderRoutes(router: Router, container: Container): void {
   });
 
   router.post('/orders/:id/cancel', operate, async (req, res) => {
-    const order = await orders.cancelOrder({ principal: principalOf(res), ref: String(req.params.id), input: req.body });
+    const order = await orders.cancelOrder({ principal: principalOf(res), ref: String(req.params.id), input: cancelOrderCommand(req.body) });
     sendOk(res, { booking_id: order.id, status: order.status, message: 'Order cancelled', reason: order.cancellation?.reason ?? null });
   });
 
   router.post('/orders/:id/deliver', operate, async (req, res) => {
-    const principal = principalOf(res);
-    const order = await orders.getOrder({ principal, ref: String(req.params.id) });
-    const result = await delivery.confirmDelivery({ order, input: req.body, actor: { kind: 'merchant', id: principal.merchant.id } });
+    const result = await delivery.confirmDelivery({ principal: principalOf(res), ref: String(req.params.id), input: confirmDeliveryCommand(req.body) });
     sendOk(res, { booking_id: result.order.id, status: result.order.status, message: 'Delivery confirmed', proof: presentProof(result.proof) });
   });
 

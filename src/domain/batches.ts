@@ -7,10 +7,9 @@ import type { DispatchService } from './dispatch.js';
 import { AppError } from './errors.js';
 import type { OrderTransitions } from './orders/transitions.js';
 import type { WebhookOutbox } from './webhooks/outbox.js';
-import { consolidateSchema } from './orders/schemas.js';
+import type { ConsolidateCommand } from './orders/schemas.js';
 import { vehicleTariff, type Tariff } from './tariffs.js';
 import type { Batch, Order } from './types.js';
-import { parseInput } from './validation.js';
 
 /** A batch holds at most this many stops: a longer route would break every delivery estimate. */
 export const MAX_ORDERS_PER_BATCH = 8;
@@ -55,16 +54,16 @@ export function createBatchService(deps: { store: Store; dispatch: DispatchServi
     });
   }
 
-  async function consolidateOrders(options: { principal: MerchantPrincipal; input: unknown }): Promise<Batch[]> {
-    const input = parseInput(consolidateSchema, options.input);
+  async function consolidateOrders(options: { principal: MerchantPrincipal; input: ConsolidateCommand }): Promise<Batch[]> {
+    const { input } = options;
     const { merchant, mode } = options.principal;
-    const vehicle = vehicleTariff(tariff, input.target_car_type);
-    if (!vehicle) throw new AppError('VALIDATION_ERROR', `No tariff for vehicle ${input.target_car_type}`);
-    const candidates = await store.orders.listConsolidatable({ merchantId: merchant.id, mode, geohashPrefix: input.geohash_zone, limit: SCAN_LIMIT });
+    const vehicle = vehicleTariff(tariff, input.targetCarType);
+    if (!vehicle) throw new AppError('VALIDATION_ERROR', `No tariff for vehicle ${input.targetCarType}`);
+    const candidates = await store.orders.listConsolidatable({ merchantId: merchant.id, mode, geohashPrefix: input.geohashZone, limit: SCAN_LIMIT });
     const created: Batch[] = [];
     for (const group of packOrders(candidates, vehicle.max_kg)) {
       const batch: Batch = {
-        id: ids.next('bt'), merchantId: merchant.id, mode, geohashZone: input.geohash_zone, vehicleType: vehicle.type,
+        id: ids.next('bt'), merchantId: merchant.id, mode, geohashZone: input.geohashZone, vehicleType: vehicle.type,
         orderIds: group.map((o) => o.id), totalWeightKg: group.reduce((kg, o) => kg + o.weightKg, 0),
         courierId: null, status: 'pending', createdAt: now(), updatedAt: now(),
       };

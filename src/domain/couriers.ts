@@ -8,23 +8,29 @@ import { AppError } from './errors.js';
 import { distanceMeters, isInServiceArea } from './geo.js';
 import { latLngSchema } from './locations.js';
 import type { DeliveryService } from './orders/delivery.js';
+import type { ConfirmDeliveryCommand } from './orders/schemas.js';
 import type { OrderTransitions } from './orders/transitions.js';
 import type { WebhookOutbox } from './webhooks/outbox.js';
 import { isOrderActive } from './orders/state-machine.js';
 import type { Courier, LatLng, Order } from './types.js';
-import { parseInput } from './validation.js';
 
 /** A reported position this close to a stop marks the arrival there. */
 export const ARRIVAL_RADIUS_M = 50;
 
-export const dutySchema = z.strictObject({ on_duty: z.boolean() });
-export const positionSchema = latLngSchema.extend({
+// The courier's commands in the domain's terms (REST maps its snake_case bodies onto them in rest/wire/).
+export const setDutyCommandSchema = z.strictObject({ onDuty: z.boolean() });
+export type SetDutyCommand = z.output<typeof setDutyCommandSchema>;
+export const reportPositionCommandSchema = latLngSchema.extend({
   heading: z.number().min(0).max(360).optional(),
-  speed_kmh: z.number().min(0).max(250).optional(),
-  accuracy_m: z.number().min(0).max(10_000).optional(),
+  speedKmh: z.number().min(0).max(250).optional(),
+  accuracyM: z.number().min(0).max(10_000).optional(),
 });
-export const courierStatusSchema = z.strictObject({ status: z.enum(['arrived_pickup', 'picked_up', 'arrived_dropoff']) });
-export const courierReleaseSchema = z.strictObject({ reason: z.string().trim().max(500).optional() });
+export type ReportPositionCommand = z.output<typeof reportPositionCommandSchema>;
+/** The moves a courier makes itself (the delivery has its own command). */
+export const advanceOrderCommandSchema = z.strictObject({ status: z.enum(['arrived_pickup', 'picked_up', 'arrived_dropoff']) });
+export type AdvanceOrderCommand = z.output<typeof advanceOrderCommandSchema>;
+export const releaseOrderCommandSchema = z.strictObject({ reason: z.string().trim().max(500).optional() });
+export type ReleaseOrderCommand = z.output<typeof releaseOrderCommandSchema>;
 
 export type CourierService = ReturnType<typeof createCourierService>;
 
@@ -50,10 +56,9 @@ export function createCourierService(deps: {
     return found.filter((o): o is Order => !!o && o.courierId === courier.id && isOrderActive(o));
   }
 
-  async function setDuty(options: { courier: Courier; input: unknown }): Promise<Courier> {
-    const { on_duty } = parseInput(dutySchema, options.input);
+  async function setDuty(options: { courier: Courier; input: SetDutyCommand }): Promise<Courier> {
     const { courier } = options;
-    if (on_duty) {
+    if (options.input.onDuty) {
       if (courier.status !== 'off_duty') return courier;
       const updated = await store.couriers.setStatus({ id: courier.id, status: 'available', from: ['off_duty'], updatedAt: now() });
       if (updated) await dispatch.offerWork({ courier: updated });
@@ -67,9 +72,8 @@ export function createCourierService(deps: {
   }
 
   /** Stores and publishes the position; marks arrivals at the stops of the courier's orders. */
-  async function reportPosition(options: { courier: Courier; input: unknown }): Promise<{ courier: Courier; arrivals: Order[] }> {
-    const position = parseInput(positionSchema, options.input);
-    const location: LatLng = { lat: position.lat, lng: position.lng };
+  async function reportPosition(options: { courier: Courier; input: ReportPositionCommand }): Promise<{ courier: Courier; arrivals: Order[] }> {
+    const location: LatLng = { lat: options.input.lat, lng: options.input.lng };
     if (!isInServiceArea(location)) throw new AppError('OUTSIDE_SERVICE_AREA', 'The position is outside the service area');
     const at = now();
     await store.couriers.setLocation({ id: options.courier.id, location, at });
@@ -99,15 +103,14 @@ export function createCourierService(deps: {
     return order;
   }
 
-  async function advanceOrder(options: { courier: Courier; ref: string; input: unknown }): Promise<Order> {
-    const { status } = parseInput(courierStatusSchema, options.input);
+  async function advanceOrder(options: { courier: Courier; ref: string; input: AdvanceOrderCommand }): Promise<Order> {
     const order = await courierOrder(options.courier, options.ref);
-    return transitions.transition({ order, to: status, actor: { kind: 'courier', id: options.courier.id }, location: options.courier.location });
+    return transitions.transition({ order, to: options.input.status, actor: { kind: 'courier', id: options.courier.id }, location: options.courier.location });
   }
 
   /** The courier drops out before pickup: the order goes back to `new` and is dispatched again. */
-  async function releaseOrder(options: { courier: Courier; ref: string; input: unknown }): Promise<Order> {
-    const { reason } = parseInput(courierReleaseSchema, options.input ?? {});
+  async function releaseOrder(options: { courier: Courier; ref: string; input: ReleaseOrderCommand }): Promise<Order> {
+    const { reason } = options.input;
     const order = await courierOrder(options.courier, options.ref);
     const released = await transitions.transition({
       order, to: 'new', actor: { kind: 'courier', id: options.courier.id },
@@ -144,9 +147,9 @@ export function createCourierService(deps: {
     return { courier, releasedOrderIds: released.map((o) => o.id), keptOrderIds: kept.map((o) => o.id) };
   }
 
-  async function confirmDelivery(options: { courier: Courier; ref: string; input: unknown }) {
+  async function confirmDelivery(options: { courier: Courier; ref: string; input: ConfirmDeliveryCommand }) {
     const order = await courierOrder(options.courier, options.ref);
-    return delivery.confirmDelivery({ order, input: options.input, actor: { kind: 'courier', id: options.courier.id }, courierId: options.courier.id });
+    return delivery.deliverOrder({ order, input: options.input, actor: { kind: 'courier', id: options.courier.id }, courierId: options.courier.id });
   }
 
   return { setDuty, reportPosition, advanceOrder, releaseOrder, withdrawCourier, confirmDelivery, activeOrders };

@@ -7,19 +7,17 @@ import { prepTimeSchema } from './merchants.js';
 import { priceRoute, type RoutePrice } from './pricing.js';
 import type { Tariff } from './tariffs.js';
 import type { Merchant, Mode } from './types.js';
-import { parseInput } from './validation.js';
 
-const weightSchema = z.number().min(0).max(100_000);
-
-/** POST /shipping/quote, both documented forms in one schema (A: origin/total_weight_kg; B: total_weight, origin optional). */
-export const quoteRequestSchema = z.strictObject({
+/** Quote a delivery, in the domain's terms (REST maps its body onto it in rest/wire/quotes.ts). */
+export const quoteCommandSchema = z.strictObject({
+  /** Default: the merchant profile address. */
   origin: locationInputSchema.optional(),
   destination: locationInputSchema,
-  package_type: z.string().trim().max(50).optional(),
-  total_weight_kg: weightSchema.optional(),
-  total_weight: weightSchema.optional(),
-  prep_time_mins: prepTimeSchema.optional(),
+  packageType: z.string().trim().max(50).optional(),
+  totalWeightKg: z.number().min(0).max(100_000).optional(),
+  prepTimeMins: prepTimeSchema.optional(),
 });
+export type QuoteCommand = z.output<typeof quoteCommandSchema>;
 
 export interface Quote extends RoutePrice {
   isTest: boolean;
@@ -74,16 +72,16 @@ export function createQuoteService(deps: { geocoder: Geocoder; tariff: Tariff; c
     return Object.assign(price, { isTest: options.mode === 'test', origin, destination, packageType: options.packageType ?? null });
   }
 
-  async function quoteDelivery(options: { merchant: Merchant; mode: Mode; input: unknown }): Promise<Quote> {
-    const input = parseInput(quoteRequestSchema, options.input);
+  async function quoteDelivery(options: { merchant: Merchant; mode: Mode; input: QuoteCommand }): Promise<Quote> {
+    const { input } = options;
     return quoteRoute({
       merchant: options.merchant,
       mode: options.mode,
       ...(input.origin !== undefined && { origin: input.origin }),
       destination: input.destination,
-      weightKg: input.total_weight_kg ?? input.total_weight ?? 0,
-      ...(input.prep_time_mins !== undefined && { prepTimeMins: input.prep_time_mins }),
-      ...(input.package_type !== undefined && { packageType: input.package_type }),
+      weightKg: input.totalWeightKg ?? 0,
+      ...(input.prepTimeMins !== undefined && { prepTimeMins: input.prepTimeMins }),
+      ...(input.packageType !== undefined && { packageType: input.packageType }),
     });
   }
 

@@ -14,7 +14,7 @@ import type { Courier, LatLng, Order, VehicleType } from './types.js';
 
 /** Simulated couriers are ordinary sandbox couriers whose plate starts with this. */
 export const SIMULATED_PLATE_PREFIX = 'SIM-';
-const SANDBOX_EVIDENCE = { photo_url: 'https://sandbox.invalid/proof/photo.jpg', signature_url: 'https://sandbox.invalid/proof/signature.png' };
+const SANDBOX_EVIDENCE = { photoUrl: 'https://sandbox.invalid/proof/photo.jpg', signatureUrl: 'https://sandbox.invalid/proof/signature.png', geofenceRadius: 20, bypass: false };
 
 /** Where the simulated fleet starts: spread over central Santiago. */
 const START_POINTS: LatLng[] = [
@@ -89,7 +89,7 @@ export function createSandboxService(deps: { store: Store; couriers: CourierServ
         await couriers.advanceOrder({ courier, ref: order.id, input: { status: 'picked_up' } });
         return;
       case 'arrived_dropoff':
-        await couriers.confirmDelivery({ courier, ref: order.id, input: { driver_id: courier.id, coords: { lat: order.dropoff.lat, lng: order.dropoff.lng }, ...SANDBOX_EVIDENCE } });
+        await couriers.confirmDelivery({ courier, ref: order.id, input: { driverId: courier.id, coords: { lat: order.dropoff.lat, lng: order.dropoff.lng }, ...SANDBOX_EVIDENCE } });
         return;
     }
   }
@@ -119,7 +119,7 @@ export function createSandboxService(deps: { store: Store; couriers: CourierServ
       case 'picked_up':
         return couriers.advanceOrder({ courier, ref: order.id, input: { status: 'arrived_dropoff' } });
       case 'arrived_dropoff': {
-        const input = { driver_id: courier.id, coords: { lat: order.dropoff.lat, lng: order.dropoff.lng }, ...SANDBOX_EVIDENCE };
+        const input = { driverId: courier.id, coords: { lat: order.dropoff.lat, lng: order.dropoff.lng }, ...SANDBOX_EVIDENCE };
         return (await couriers.confirmDelivery({ courier, ref: order.id, input })).order;
       }
       default:

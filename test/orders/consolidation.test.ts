@@ -179,7 +179,8 @@ describe('POST /orders/consolidate', () => {
 
     const bad = (await gql(t.url, CONSOLIDATE, { key: fresh.testKey, variables: { zone: 'not a zone' } })).body;
     expect(bad.errors).toBeUndefined();
-    expect(bad.data.consolidateOrders).toEqual({ __typename: 'AppError', code: 'VALIDATION_ERROR', fields: [{ field: 'geohash_zone' }] });
+    // Field errors name the GraphQL argument, not REST's snake_case field.
+    expect(bad.data.consolidateOrders).toEqual({ __typename: 'AppError', code: 'VALIDATION_ERROR', fields: [{ field: 'geohashZone' }] });
     for (const id of ids) expectOk(await own.cancel(id));
   });
 });

@@ -13,8 +13,8 @@ import { merchantSettingsInputSchema, merchantSettingsPatchSchema } from '../../
 import { erpRateSchema } from '../../src/domain/integrations/erp.js';
 import { pluginQuoteSchema } from '../../src/domain/integrations/plugin.js';
 import { carrierServiceRequestSchema } from '../../src/domain/integrations/storefront.js';
-import { quoteRequestSchema } from '../../src/domain/quotes.js';
 import { createMetrics } from '../../src/metrics.js';
+import { quoteRequestBody } from '../../rest/wire/quotes.js';
 import { api, startTestApp, type MerchantCredentials, type TestApp } from '../helpers/app.js';
 import { documentedOperations, expectWireShape, expressRoutes } from '../helpers/openapi.js';
 
@@ -90,7 +90,7 @@ describe('OpenAPI document and reference page', () => {
     expect(doc.paths['/merchants/me'].get.responses).not.toHaveProperty('403'); // suspended merchants may read it
   });
 
-  it('uses the very zod objects the domain parses as request bodies', () => {
+  it('uses the very zod objects the handlers parse as request bodies', () => {
     const bodyOf = (method: string, path: string) => {
       const def = registry.definitions.find((d) => d.type === 'route' && d.route.method === method && d.route.path === path);
       const media = def?.type === 'route' ? def.route.request?.body?.content['application/json'] : undefined;
@@ -99,7 +99,7 @@ describe('OpenAPI document and reference page', () => {
     expect(bodyOf('post', '/merchants/settings')).toBe(merchantSettingsInputSchema);
     expect(bodyOf('patch', '/merchants/settings')).toBe(merchantSettingsPatchSchema);
     expect(doc.paths['/merchants/settings'].patch.requestBody.content['application/json'].schema.required).toEqual(['prep_time_mins']);
-    expect(bodyOf('post', '/shipping/quote')).toBe(quoteRequestSchema);
+    expect(bodyOf('post', '/shipping/quote')).toBe(quoteRequestBody);
     expect(bodyOf('post', '/plugin/shipping-quote')).toBe(pluginQuoteSchema);
     expect(bodyOf('post', '/storefront/carrier-service')).toBe(carrierServiceRequestSchema);
     expect(bodyOf('post', '/erp/rate-shipment')).toBe(erpRateSchema);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { courierReleaseSchema, courierStatusSchema, dutySchema, positionSchema } from '../../../src/domain/couriers.js';
-import { deliverOrderSchema } from '../../../src/domain/orders/schemas.js';
+import { courierReleaseBody, courierStatusBody, dutyBody, positionBody } from '../../wire/couriers.js';
+import { deliverOrderBody } from '../../wire/orders.js';
 import { registerEndpoint } from '../registry.js';
 import {
   courierArrivalsResponseSchema,
@@ -44,7 +44,7 @@ registerEndpoint({
   description: 'On duty, the courier takes queued work it can carry at once (a pending batch first); off duty is refused (409 CONFLICT) while busy.',
   tags: TAG,
   auth: 'courierToken',
-  body: dutySchema,
+  body: dutyBody,
   bodyExample: { on_duty: true },
   responses: { 200: { description: 'The courier after the change', schema: courierResponseSchema } },
   errors: ['CONFLICT'],
@@ -60,7 +60,7 @@ registerEndpoint({
     '`picked_up` order, `arrived_dropoff`. Rate-limited per courier.',
   tags: TAG,
   auth: 'courierToken',
-  body: positionSchema,
+  body: positionBody,
   bodyExample: { lat: -33.4214, lng: -70.6033, heading: 90, speed_kmh: 18 },
   responses: { 200: { description: 'Arrivals this position marked', schema: courierArrivalsResponseSchema } },
   errors: ['OUTSIDE_SERVICE_AREA'],
@@ -75,7 +75,7 @@ registerEndpoint({
   tags: TAG,
   auth: 'courierToken',
   params: ownOrder,
-  body: courierStatusSchema,
+  body: courierStatusBody,
   bodyExample: { status: 'picked_up' },
   responses: { 200: { description: 'The new status', schema: orderStatusResponseSchema } },
   errors: ['ORDER_NOT_FOUND', 'INVALID_STATUS_TRANSITION'],
@@ -90,7 +90,7 @@ registerEndpoint({
   tags: TAG,
   auth: 'courierToken',
   params: ownOrder,
-  body: courierReleaseSchema,
+  body: courierReleaseBody,
   bodyRequired: false,
   bodyExample: { reason: 'Flat tyre' },
   responses: { 200: { description: 'The order as it now stands (`new`, or `assigned` to another courier)', schema: orderStatusResponseSchema } },
@@ -106,7 +106,7 @@ registerEndpoint({
   tags: TAG,
   auth: 'courierToken',
   params: ownOrder,
-  body: deliverOrderSchema,
+  body: deliverOrderBody,
   bodyExample: {
     driver_id: 'cr_01JHX3Z6Q8R2V4N7W9Y1A3C5E7',
     coords: { lat: -33.4154, lng: -70.5837 },

@@ -1,13 +1,7 @@
 import { z } from 'zod';
 import { shopifyOrderSchema } from '../../../src/domain/integrations/storefront-orders.js';
-import {
-  cancelOrderSchema,
-  consolidateSchema,
-  createOrderSchema,
-  deliverOrderSchema,
-  idempotencyKeySchema,
-  listOrdersSchema,
-} from '../../../src/domain/orders/schemas.js';
+import { idempotencyKeySchema } from '../../../src/domain/orders/schemas.js';
+import { cancelOrderBody, consolidateBody, createOrderBody, deliverOrderBody, listOrdersQueryString } from '../../wire/orders.js';
 import { storefrontQuerySchema } from '../../routes/storefront.js';
 import { registerEndpoint } from '../registry.js';
 import {
@@ -57,7 +51,7 @@ registered user the order is linked (\`isRegisteredUser: true\`). Live orders ar
   tags: ['Orders'],
   auth: 'apiKey',
   headers: idempotencyHeader,
-  body: createOrderSchema,
+  body: createOrderBody,
   bodyExample: {
     customer_name: 'Camila Rojas',
     customer_phone: '+56912345678',
@@ -81,7 +75,7 @@ registerEndpoint({
   summary: "The caller's orders in the key's mode, newest first",
   tags: ['Orders'],
   auth: 'apiKey',
-  query: listOrdersSchema,
+  query: listOrdersQueryString,
   responses: { 200: { description: 'One page of orders', schema: orderListResponseSchema } },
 });
 
@@ -96,7 +90,7 @@ taken back from their couriers) whose pickup geohash starts with \`geohash_zone\
 its orders carry its \`batch_id\`.`,
   tags: ['Orders'],
   auth: 'apiKey',
-  body: consolidateSchema,
+  body: consolidateBody,
   bodyExample: { geohash_zone: '66jcc', target_car_type: 'van' },
   responses: { 200: { description: 'The batches created', schema: consolidationResponseSchema } },
 });
@@ -134,7 +128,7 @@ registerEndpoint({
   tags: ['Orders'],
   auth: 'apiKey',
   params: orderRef,
-  body: cancelOrderSchema,
+  body: cancelOrderBody,
   bodyRequired: false,
   bodyExample: { reason: 'Customer changed the address' },
   responses: { 200: { description: 'Cancelled', schema: orderCancelledResponseSchema } },
@@ -153,7 +147,7 @@ must be within \`geofence_radius\` metres (default 20), else 400 GEOFENCE_FAILED
   tags: ['Orders'],
   auth: 'apiKey',
   params: orderRef,
-  body: deliverOrderSchema,
+  body: deliverOrderBody,
   bodyExample: {
     driver_id: 'cr_01JHX3Z6Q8R2V4N7W9Y1A3C5E7',
     coords: { lat: -33.4154, lng: -70.5837 },

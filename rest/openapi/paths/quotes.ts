@@ -1,4 +1,4 @@
-import { quoteRequestSchema } from '../../../src/domain/quotes.js';
+import { quoteRequestBody } from '../../wire/quotes.js';
 import { registerEndpoint } from '../registry.js';
 import { quoteResponseSchema } from '../responses.js';
 
@@ -17,7 +17,7 @@ Prep time resolves request → merchant default → 0. The vehicle is the smalle
 The response carries the fields of both response forms.`,
   tags: ['Quotes'],
   auth: 'apiKey',
-  body: quoteRequestSchema,
+  body: quoteRequestBody,
   bodyExample: {
     origin: { address: 'Av. Providencia 1234', number: '501' },
     destination: { address: 'Av. Apoquindo 3000, Las Condes' },

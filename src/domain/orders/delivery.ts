@@ -2,8 +2,8 @@ import type { Clock } from '../../ports/clock.js';
 import { AppError } from '../errors.js';
 import { distanceMeters } from '../geo.js';
 import type { DeliveryProof, Order } from '../types.js';
-import { parseInput } from '../validation.js';
-import { deliverOrderSchema } from './schemas.js';
+import type { MerchantPrincipal } from '../auth.js';
+import type { ConfirmDeliveryCommand } from './schemas.js';
 import type { OrderService } from './service.js';
 import { assertReachable } from './state-machine.js';
 import type { Actor, OrderTransitions } from './transitions.js';
@@ -18,26 +18,26 @@ export type DeliveryService = ReturnType<typeof createDeliveryService>;
 export function createDeliveryService(deps: { orders: OrderService; transitions: OrderTransitions; clock: Clock }) {
   const { orders, transitions, clock } = deps;
 
-  async function confirmDelivery(options: { order: Order; input: unknown; actor: Actor; courierId?: string }): Promise<{ order: Order; proof: DeliveryProof }> {
-    const input = parseInput(deliverOrderSchema, options.input);
-    const { order } = options;
-    if (options.courierId !== undefined && input.driver_id !== options.courierId) {
+  /** The delivery of an order already found (by the merchant's ref or among the courier's own orders). */
+  async function deliverOrder(options: { order: Order; input: ConfirmDeliveryCommand; actor: Actor; courierId?: string }): Promise<{ order: Order; proof: DeliveryProof }> {
+    const { order, input } = options;
+    if (options.courierId !== undefined && input.driverId !== options.courierId) {
       throw new AppError('FORBIDDEN', 'driver_id must be your own courier id');
     }
-    if (order.courierId !== input.driver_id) {
+    if (order.courierId !== input.driverId) {
       throw new AppError('FORBIDDEN', 'driver_id is not the courier assigned to this order');
     }
     // The state comes before the geofence: a delivery the table forbids is refused whatever the position.
     assertReachable(order.status, 'completed');
     const distanceM = Math.round(distanceMeters(input.coords, order.dropoff) * 10) / 10;
-    if (!input.bypass && distanceM > input.geofence_radius) {
-      throw new AppError('GEOFENCE_FAILED', `The courier is ${distanceM} m from the drop-off; the geofence allows ${input.geofence_radius} m`, {
-        details: { distance_m: distanceM, radius_m: input.geofence_radius },
+    if (!input.bypass && distanceM > input.geofenceRadius) {
+      throw new AppError('GEOFENCE_FAILED', `The courier is ${distanceM} m from the drop-off; the geofence allows ${input.geofenceRadius} m`, {
+        details: { distance_m: distanceM, radius_m: input.geofenceRadius },
       });
     }
     const proof: DeliveryProof = {
-      driverId: input.driver_id, coords: input.coords, distanceM, radiusM: input.geofence_radius, bypass: input.bypass,
-      photoUrl: input.photo_url, signatureUrl: input.signature_url, deliveredAt: clock.now().toISOString(),
+      driverId: input.driverId, coords: input.coords, distanceM, radiusM: input.geofenceRadius, bypass: input.bypass,
+      photoUrl: input.photoUrl, signatureUrl: input.signatureUrl, deliveredAt: clock.now().toISOString(),
     };
     const completed = await transitions.transition({
       order, to: 'completed', actor: options.actor, patch: { proof }, location: input.coords, reason: input.bypass ? 'geofence bypassed' : null,
@@ -46,5 +46,11 @@ export function createDeliveryService(deps: { orders: OrderService; transitions:
     return { order: completed, proof };
   }
 
-  return { confirmDelivery };
+  /** The merchant confirms the delivery of one of its orders, by any of its references. */
+  async function confirmDelivery(options: { principal: MerchantPrincipal; ref: string; input: ConfirmDeliveryCommand }) {
+    const order = await orders.getOrder(options);
+    return deliverOrder({ order, input: options.input, actor: { kind: 'merchant', id: options.principal.merchant.id } });
+  }
+
+  return { confirmDelivery, deliverOrder };
 }

@@ -30,36 +30,26 @@ const rutSchema = z
   });
 
 /**
- * POST /orders, both documented forms in one schema. Form A: pickup/dropoff Address objects,
- * reference_id, items. Form B: dropoff_address (string or object), payment_mode (required with it),
- * customer_rut, prep_time_mins, order_notes; pickup defaults to the merchant address.
+ * The domain's commands and queries on orders, in its own (camelCase) terms; each transport maps its
+ * wire form onto them (REST: rest/wire/, GraphQL: the input types) and parses with these schemas or
+ * with wire schemas built from the same field schemas.
  */
-export const createOrderSchema = z
-  .strictObject({
-    pickup: locationInputSchema.optional(),
-    dropoff: locationInputSchema.optional(),
-    dropoff_address: locationInputSchema.optional(),
-    customer_name: z.string().trim().min(1).max(200),
-    customer_phone: phoneSchema,
-    customer_rut: rutSchema.optional(),
-    payment_mode: z.enum(PAYMENT_MODES).optional(),
-    reference_id: z.string().trim().min(1).max(100).optional(),
-    items: z.array(orderItemSchema).max(200).optional(),
-    total_weight_kg: z.number().min(0).max(100_000).optional(),
-    prep_time_mins: prepTimeSchema.optional(),
-    order_notes: z.string().trim().max(1000).optional(),
-  })
-  .superRefine((v, ctx) => {
-    if (v.dropoff === undefined && v.dropoff_address === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['dropoff'], message: 'is required (dropoff or dropoff_address)' });
-    }
-    if (v.dropoff !== undefined && v.dropoff_address !== undefined) {
-      ctx.addIssue({ code: 'custom', path: ['dropoff_address'], message: 'give dropoff or dropoff_address, not both' });
-    }
-    if (v.dropoff_address !== undefined && v.payment_mode === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['payment_mode'], message: 'is required with dropoff_address' });
-    }
-  });
+export const createOrderCommandSchema = z.strictObject({
+  /** Default: the merchant profile address. */
+  pickup: locationInputSchema.optional(),
+  dropoff: locationInputSchema,
+  customerName: z.string().trim().min(1).max(200),
+  customerPhone: phoneSchema,
+  customerRut: rutSchema.optional(),
+  paymentMode: z.enum(PAYMENT_MODES).optional(),
+  referenceId: z.string().trim().min(1).max(100).optional(),
+  /** The merchant's own line items, kept as given; `quantity` and `weight_kg` are read. */
+  items: z.array(orderItemSchema).max(200).optional(),
+  totalWeightKg: z.number().min(0).max(100_000).optional(),
+  prepTimeMins: prepTimeSchema.optional(),
+  notes: z.string().trim().max(1000).optional(),
+});
+export type CreateOrderCommand = z.output<typeof createOrderCommandSchema>;
 
 /** What an order is made from, whichever door it came through (REST, GraphQL, storefront webhook). */
 export interface OrderDraft {
@@ -77,51 +67,57 @@ export interface OrderDraft {
   notes: string | null;
 }
 
-export function draftFromRequest(input: z.output<typeof createOrderSchema>): OrderDraft {
+export function draftFromCommand(input: CreateOrderCommand): OrderDraft {
   const items = input.items ?? [];
   const itemsWeight = items.reduce((sum, item) => sum + (item.weight_kg ?? 0) * item.quantity, 0);
   return {
-    dropoff: (input.dropoff ?? input.dropoff_address)!,
+    dropoff: input.dropoff,
     ...(input.pickup !== undefined && { pickup: input.pickup }),
-    customerName: input.customer_name,
-    customerPhone: input.customer_phone,
-    customerRut: input.customer_rut ?? null,
-    paymentMode: input.payment_mode ?? 'prepaid',
-    referenceId: input.reference_id ?? null,
+    customerName: input.customerName,
+    customerPhone: input.customerPhone,
+    customerRut: input.customerRut ?? null,
+    paymentMode: input.paymentMode ?? 'prepaid',
+    referenceId: input.referenceId ?? null,
     ecommerceOrderId: null,
     items,
-    weightKg: input.total_weight_kg ?? itemsWeight,
-    ...(input.prep_time_mins !== undefined && { prepTimeMins: input.prep_time_mins }),
-    notes: input.order_notes ?? null,
+    weightKg: input.totalWeightKg ?? itemsWeight,
+    ...(input.prepTimeMins !== undefined && { prepTimeMins: input.prepTimeMins }),
+    notes: input.notes ?? null,
   };
 }
 
-export const cancelOrderSchema = z.strictObject({ reason: z.string().trim().max(500).optional() });
+export const cancelOrderCommandSchema = z.strictObject({ reason: z.string().trim().max(500).optional() });
+export type CancelOrderCommand = z.output<typeof cancelOrderCommandSchema>;
 
 const evidenceUrl = z.url({ protocol: /^https?$/ }).max(2000);
 
-/** POST /orders/{id}/deliver. geofence_radius is in metres. */
-export const deliverOrderSchema = z.strictObject({
-  driver_id: z.string().trim().min(1).max(64),
+/** Proof of delivery. `geofenceRadius` is in metres. */
+export const confirmDeliveryCommandSchema = z.strictObject({
+  driverId: z.string().trim().min(1).max(64),
   coords: latLngSchema,
-  photo_url: evidenceUrl,
-  signature_url: evidenceUrl,
-  geofence_radius: z.number().positive().max(5000).default(20),
+  photoUrl: evidenceUrl,
+  signatureUrl: evidenceUrl,
+  geofenceRadius: z.number().positive().max(5000).default(20),
   bypass: z.boolean().default(false),
 });
+export type ConfirmDeliveryCommand = z.output<typeof confirmDeliveryCommandSchema>;
 
-export const consolidateSchema = z.strictObject({
-  geohash_zone: z.string().trim().toLowerCase().regex(GEOHASH_ZONE_PATTERN, 'must be a geohash (1–12 characters of 0-9, b-z without a, i, l, o)'),
-  target_car_type: z.enum(VEHICLE_TYPES).default('car'),
+export const consolidateCommandSchema = z.strictObject({
+  geohashZone: z.string().trim().toLowerCase().regex(GEOHASH_ZONE_PATTERN, 'must be a geohash (1–12 characters of 0-9, b-z without a, i, l, o)'),
+  targetCarType: z.enum(VEHICLE_TYPES).default('car'),
 });
+export type ConsolidateCommand = z.output<typeof consolidateCommandSchema>;
 
-export const listOrdersSchema = z.strictObject({
+export const ORDER_PAGE_MAX = 100;
+
+export const listOrdersQuerySchema = z.strictObject({
   status: z.union([z.enum(ORDER_STATUSES), z.array(z.enum(ORDER_STATUSES)).max(7)]).optional(),
-  created_from: z.iso.datetime({ offset: true }).optional(),
-  created_to: z.iso.datetime({ offset: true }).optional(),
+  createdFrom: z.iso.datetime({ offset: true }).optional(),
+  createdTo: z.iso.datetime({ offset: true }).optional(),
   after: z.string().trim().min(1).max(64).optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
+  limit: z.number().int().min(1).max(ORDER_PAGE_MAX).default(20),
 });
+export type ListOrdersQuery = z.output<typeof listOrdersQuerySchema>;
 
 /** Idempotency-Key header: printable ASCII, bounded. */
 export const idempotencyKeySchema = z.string().trim().min(1).max(255).regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces');

@@ -1,0 +1,114 @@
+/**
+ * The REST wire form of the order commands: snake_case bodies (both documented request forms), each
+ * parsed with a schema built from the domain's own field schemas and mapped onto the domain command
+ * in one step. These schemas are the OpenAPI request bodies.
+ */
+import { z } from 'zod';
+import { locationInputSchema } from '../../src/domain/locations.js';
+import {
+  cancelOrderCommandSchema,
+  confirmDeliveryCommandSchema,
+  consolidateCommandSchema,
+  createOrderCommandSchema,
+  listOrdersQuerySchema,
+  ORDER_PAGE_MAX,
+  type CancelOrderCommand,
+  type ConfirmDeliveryCommand,
+  type ConsolidateCommand,
+  type CreateOrderCommand,
+  type ListOrdersQuery,
+} from '../../src/domain/orders/schemas.js';
+import { parseInput } from '../../src/domain/validation.js';
+
+const order = createOrderCommandSchema.shape;
+
+/**
+ * POST /orders, both documented forms in one schema. Form A: pickup/dropoff Address objects,
+ * reference_id, items. Form B: dropoff_address (string or object), payment_mode (required with it),
+ * customer_rut, prep_time_mins, order_notes; pickup defaults to the merchant address.
+ */
+export const createOrderBody = z
+  .strictObject({
+    pickup: order.pickup,
+    dropoff: locationInputSchema.optional(),
+    dropoff_address: locationInputSchema.optional(),
+    customer_name: order.customerName,
+    customer_phone: order.customerPhone,
+    customer_rut: order.customerRut,
+    payment_mode: order.paymentMode,
+    reference_id: order.referenceId,
+    items: order.items,
+    total_weight_kg: order.totalWeightKg,
+    prep_time_mins: order.prepTimeMins,
+    order_notes: order.notes,
+  })
+  .superRefine((v, ctx) => {
+    if (v.dropoff === undefined && v.dropoff_address === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['dropoff'], message: 'is required (dropoff or dropoff_address)' });
+    }
+    if (v.dropoff !== undefined && v.dropoff_address !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['dropoff_address'], message: 'give dropoff or dropoff_address, not both' });
+    }
+    if (v.dropoff_address !== undefined && v.payment_mode === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['payment_mode'], message: 'is required with dropoff_address' });
+    }
+  });
+
+export function createOrderCommand(body: unknown): CreateOrderCommand {
+  const b = parseInput(createOrderBody, body);
+  return {
+    pickup: b.pickup, dropoff: (b.dropoff ?? b.dropoff_address)!, customerName: b.customer_name, customerPhone: b.customer_phone,
+    customerRut: b.customer_rut, paymentMode: b.payment_mode, referenceId: b.reference_id, items: b.items,
+    totalWeightKg: b.total_weight_kg, prepTimeMins: b.prep_time_mins, notes: b.order_notes,
+  };
+}
+
+/** The cancellation body has the command's own field names. */
+export const cancelOrderBody = cancelOrderCommandSchema;
+
+export function cancelOrderCommand(body: unknown): CancelOrderCommand {
+  return parseInput(cancelOrderBody, body ?? {});
+}
+
+const delivery = confirmDeliveryCommandSchema.shape;
+
+/** POST /orders/{id}/deliver (and the courier's own). geofence_radius is in metres. */
+export const deliverOrderBody = z.strictObject({
+  driver_id: delivery.driverId,
+  coords: delivery.coords,
+  photo_url: delivery.photoUrl,
+  signature_url: delivery.signatureUrl,
+  geofence_radius: delivery.geofenceRadius,
+  bypass: delivery.bypass,
+});
+
+export function confirmDeliveryCommand(body: unknown): ConfirmDeliveryCommand {
+  const b = parseInput(deliverOrderBody, body);
+  return { driverId: b.driver_id, coords: b.coords, photoUrl: b.photo_url, signatureUrl: b.signature_url, geofenceRadius: b.geofence_radius, bypass: b.bypass };
+}
+
+export const consolidateBody = z.strictObject({
+  geohash_zone: consolidateCommandSchema.shape.geohashZone,
+  target_car_type: consolidateCommandSchema.shape.targetCarType,
+});
+
+export function consolidateCommand(body: unknown): ConsolidateCommand {
+  const b = parseInput(consolidateBody, body);
+  return { geohashZone: b.geohash_zone, targetCarType: b.target_car_type };
+}
+
+const list = listOrdersQuerySchema.shape;
+
+/** GET /orders query string: numbers arrive as text. */
+export const listOrdersQueryString = z.strictObject({
+  status: list.status,
+  created_from: list.createdFrom,
+  created_to: list.createdTo,
+  after: list.after,
+  limit: z.coerce.number().int().min(1).max(ORDER_PAGE_MAX).default(20),
+});
+
+export function listOrdersQuery(query: unknown): ListOrdersQuery {
+  const q = parseInput(listOrdersQueryString, query);
+  return { status: q.status, createdFrom: q.created_from, createdTo: q.created_to, after: q.after, limit: q.limit };
+}
