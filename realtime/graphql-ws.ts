@@ -8,6 +8,7 @@ import { WebSocket, WebSocketServer } from 'ws';
 import type { Container } from '../src/container.js';
 import { AppError, isAppError } from '../src/domain/errors.js';
 import type { Caller, Credentials } from '../src/domain/front-door.js';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../src/domain/json-depth.js';
 
 /** Close codes beyond graphql-ws's own (4403 Forbidden: credentials refused or revoked). */
 export const GRAPHQL_WS_CLOSE = { tooManyConnections: 4429, forbidden: CloseCode.Forbidden } as const;
@@ -81,6 +82,9 @@ export function attachGraphQLWebSocket(options: {
         const allowed = door.sockets.subscriptionsAllowed(connection.caller);
         if (Object.keys(ctx.subscriptions).length > allowed) {
           return refusal(new AppError('RATE_LIMITED', `At most ${allowed} operations may be open at once on one socket`));
+        }
+        if (exceedsJsonDepth(payload.variables) || exceedsJsonDepth(payload.extensions)) {
+          return refusal(new AppError('VALIDATION_ERROR', `variables and extensions may nest at most ${MAX_JSON_DEPTH} levels`));
         }
         let decision;
         try {

@@ -41,6 +41,16 @@ describe('abuse: GraphQL over HTTP and over WebSocket apply the same rules', () 
     });
   }
 
+  it('variables nested deeper than 8 levels are a VALIDATION_ERROR on both transports', async () => {
+    let deep: unknown = 'x';
+    for (let i = 0; i < 20; i++) deep = { deep };
+    const query = 'query ($v: String) { __typename }';
+    const overHttp = await gql(t.url, query, { key: shop.testKey, variables: { v: deep } as Record<string, unknown> });
+    expect(overHttp.status).toBe(400);
+    expect(codesOf(overHttp.body)).toEqual(['VALIDATION_ERROR']);
+    expect(codesOf(await socket({ authorization: `Bearer ${shop.testKey}` }).run(query, { v: deep }))).toEqual(['VALIDATION_ERROR']);
+  });
+
   it('a refusal in a resolver is presented the same way over the socket (code, message, path)', async () => {
     const query = '{ viewer { mode } }';
     const overHttp = await gql(t.url, query);
