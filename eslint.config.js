@@ -43,11 +43,7 @@ const TEMPORARY_EXCEPTIONS = {
   'rest/middleware/rate-limit.ts': ['../../src/ports/rate-limiter.js'],
   'schema/admin.ts': ['../src/ports/store.js'],
   'schema/context.ts': ['../src/ports/rate-limiter.js'],
-  'schema/realtime.ts': ['../src/ports/event-bus.js', '../realtime/bus-iterator.js'],
-  'schema/yoga.ts': ['../src/adapters/unavailable.js', '../src/ports/rate-limiter.js'],
-  'realtime/bus-iterator.ts': ['../src/ports/event-bus.js'],
-  'realtime/graphql-ws.ts': ['../schema/index.js', '../schema/yoga.js'],
-  'realtime/tracking-socket.ts': ['../rest/presenters/tracking.js'],
+  'schema/yoga.ts': ['../src/adapters/unavailable.js'],
 };
 const escapeRegex = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 function boundaryRule(names, allowed = []) {
