@@ -43,7 +43,7 @@ builder.queryFields((t) => ({
   courier: t.field({
     type: CourierRef,
     authScopes: { courier: true },
-    resolve: async (_r, _a, ctx) => (await ctx.container.store.couriers.findById(courierOf(ctx).id)) ?? courierOf(ctx),
+    resolve: (_r, _a, ctx) => ctx.container.services.couriers.getProfile({ courier: courierOf(ctx) }),
   }),
 }));
 

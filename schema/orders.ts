@@ -93,12 +93,12 @@ export const OrderRef = builder.objectRef<Order>('Order').implement({
     driver: t.field({
       type: DriverRef,
       nullable: true,
-      resolve: (o, _a, ctx) => (o.courierId ? ctx.container.store.couriers.findById(o.courierId) : null),
+      resolve: (order, _a, ctx) => ctx.container.services.orders.driverOf({ order }),
     }),
     batchId: t.exposeID('batchId', { nullable: true }),
     proof: t.field({ type: ProofRef, nullable: true, resolve: (o) => o.proof }),
     cancellationReason: t.string({ nullable: true, resolve: (o) => o.cancellation?.reason ?? null }),
-    events: t.field({ type: [OrderEventRef], resolve: (o, _a, ctx) => ctx.container.store.orders.listEvents(o.id) }),
+    events: t.field({ type: [OrderEventRef], resolve: (order, _a, ctx) => ctx.container.services.orders.eventsOf({ order }) }),
     createdAt: t.field({ type: 'DateTime', resolve: (o) => o.createdAt }),
     updatedAt: t.field({ type: 'DateTime', resolve: (o) => o.updatedAt }),
   }),
@@ -114,7 +114,7 @@ export const BatchRef = builder.objectRef<Batch>('Batch').implement({
     courierId: t.exposeID('courierId', { nullable: true }),
     orders: t.field({
       type: [OrderRef],
-      resolve: async (b, _a, ctx) => (await Promise.all(b.orderIds.map((id) => ctx.container.store.orders.findById(id)))).filter((o): o is Order => !!o),
+      resolve: (batch, _a, ctx) => ctx.container.services.batches.ordersOf({ batch }),
     }),
     createdAt: t.field({ type: 'DateTime', resolve: (b) => b.createdAt }),
   }),

@@ -49,7 +49,7 @@ const DeliveryRef = builder.objectRef<WebhookDelivery>('WebhookDelivery').implem
     payload: t.exposeString('body'),
     createdAt: t.field({ type: 'DateTime', resolve: (d) => d.createdAt }),
     deliveredAt: t.field({ type: 'DateTime', nullable: true, resolve: (d) => d.deliveredAt }),
-    attemptLog: t.field({ type: [AttemptRef], resolve: (d, _a, ctx) => ctx.container.store.webhooks.listAttempts(d.id) }),
+    attemptLog: t.field({ type: [AttemptRef], resolve: (delivery, _a, ctx) => ctx.container.services.webhookDeliveries.attemptsOf({ delivery }) }),
   }),
 });
 

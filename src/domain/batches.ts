@@ -112,5 +112,11 @@ export function createBatchService(deps: { store: Store; dispatch: DispatchServi
     return batch;
   }
 
-  return { consolidateOrders, listBatches, getBatch };
+  /** The orders of a batch the caller already holds, in the batch's order. */
+  async function ordersOf(options: { batch: Pick<Batch, 'orderIds'> }): Promise<Order[]> {
+    const found = await Promise.all(options.batch.orderIds.map((id) => store.orders.findById(id)));
+    return found.filter((o): o is Order => o !== null);
+  }
+
+  return { consolidateOrders, listBatches, getBatch, ordersOf };
 }

@@ -48,6 +48,11 @@ export function createCourierService(deps: {
   const { store, geoIndex, dispatch, delivery, transitions, outbox, bus, clock } = deps;
   const now = () => clock.now().toISOString();
 
+  /** The courier as stored now (the copy its token was checked against may be older). */
+  async function getProfile(options: { courier: Courier }): Promise<Courier> {
+    return (await store.couriers.findById(options.courier.id)) ?? options.courier;
+  }
+
   /** The orders of the courier's current job (one order, or the orders of its batch). */
   async function activeOrders(courier: Courier): Promise<Order[]> {
     if (!courier.job) return [];
@@ -152,5 +157,5 @@ export function createCourierService(deps: {
     return delivery.deliverOrder({ order, input: options.input, actor: { kind: 'courier', id: options.courier.id }, courierId: options.courier.id });
   }
 
-  return { setDuty, reportPosition, advanceOrder, releaseOrder, withdrawCourier, confirmDelivery, activeOrders };
+  return { getProfile, setDuty, reportPosition, advanceOrder, releaseOrder, withdrawCourier, confirmDelivery, activeOrders };
 }

@@ -11,7 +11,7 @@ import { resolveLocation, type ResolvedLocation } from '../locations.js';
 import { priceRoute } from '../pricing.js';
 import { resolvePrepTime, type QuoteService } from '../quotes.js';
 import type { Tariff } from '../tariffs.js';
-import type { LedgerEntry, Order, Stop } from '../types.js';
+import type { Courier, LedgerEntry, Order, OrderEvent, Stop } from '../types.js';
 import { parseInput } from '../validation.js';
 import { geohashOf } from './identifiers.js';
 import { orderStatusMessage } from './messages.js';
@@ -215,11 +215,20 @@ export function createOrderService(deps: {
     return order;
   }
 
+  /** The courier of an order the caller already holds (read through a scoped call). */
+  async function driverOf(options: { order: Pick<Order, 'courierId'> }): Promise<Courier | null> {
+    return options.order.courierId ? store.couriers.findById(options.order.courierId) : null;
+  }
+
+  /** The history of an order the caller already holds, in sequence order. */
+  async function eventsOf(options: { order: Pick<Order, 'id'> }): Promise<OrderEvent[]> {
+    return store.orders.listEvents(options.order.id);
+  }
+
   /** The order with its courier, for the detail views. */
   async function getOrderDetails(options: { principal: MerchantPrincipal; ref: string }) {
     const order = await getOrder(options);
-    const courier = order.courierId ? await store.couriers.findById(order.courierId) : null;
-    return { order, courier };
+    return { order, courier: await driverOf({ order }) };
   }
 
   async function listOrders(options: { principal: MerchantPrincipal; input: ListOrdersQuery }) {
@@ -239,8 +248,7 @@ export function createOrderService(deps: {
   }
 
   async function listOrderEvents(options: { principal: MerchantPrincipal; ref: string }) {
-    const order = await getOrder(options);
-    return store.orders.listEvents(order.id);
+    return eventsOf({ order: await getOrder(options) });
   }
 
   /** Cancels a new or assigned order; the courier (if any) is freed and a live charge reversed. */
@@ -274,5 +282,5 @@ export function createOrderService(deps: {
     if (order.courierId) await dispatch.releaseCourier({ courierId: order.courierId, jobId: order.id });
   }
 
-  return { createOrder, createOrderFromDraft, getOrder, getOrderDetails, listOrders, listOrderEvents, cancelOrder, afterOrderEnded };
+  return { createOrder, createOrderFromDraft, getOrder, getOrderDetails, driverOf, eventsOf, listOrders, listOrderEvents, cancelOrder, afterOrderEnded };
 }

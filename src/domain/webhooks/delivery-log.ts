@@ -4,6 +4,7 @@ import type { RateLimiter } from '../../ports/rate-limiter.js';
 import type { Store } from '../../ports/store.js';
 import type { MerchantPrincipal } from '../auth.js';
 import { AppError } from '../errors.js';
+import type { WebhookDelivery } from '../types.js';
 import { parseInput } from '../validation.js';
 
 export const listDeliveriesSchema = z.strictObject({
@@ -58,6 +59,11 @@ export function createWebhookDeliveryLog(deps: { store: Store; clock: Clock; rat
     return { delivery, attempts: await store.webhooks.listAttempts(delivery.id) };
   }
 
+  /** The attempts of a delivery the caller already holds (read through one of the calls above). */
+  async function attemptsOf(options: { delivery: Pick<WebhookDelivery, 'id'> }) {
+    return store.webhooks.listAttempts(options.delivery.id);
+  }
+
   async function redeliver(options: { principal: MerchantPrincipal; id: string }) {
     const { delivery } = await getDelivery(options);
     await store.webhooks.requeue({ ids: [delivery.id], now: clock.now().toISOString(), ...scope(options.principal) });
@@ -83,5 +89,5 @@ export function createWebhookDeliveryLog(deps: { store: Store; clock: Clock; rat
     return { requeued, more: failed.length > limits.batch, limit: limits.batch };
   }
 
-  return { listDeliveries, getDelivery, redeliver, redeliverFailed };
+  return { listDeliveries, getDelivery, attemptsOf, redeliver, redeliverFailed };
 }
