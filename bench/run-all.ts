@@ -1,6 +1,6 @@
 /**
- * `npm run bench`: runs every benchmark one after another (quote, orders, tracking, webhooks, then
- * any other bench/*.ts), each in its own process with the same arguments (e.g. `-- --duration 20`),
+ * `npm run bench`: runs every benchmark one after another (quote, orders, tracking, subscriptions,
+ * webhooks, then any other bench/*.ts), each in its own process with the same arguments (e.g. `-- --duration 20`),
  * then writes bench/results/REPORT.md and bench/results/chart.svg from the figures of this run.
  * A benchmark that crashes makes the exit code non-zero; a missed target does not (benchmarks
  * report, they do not assert). `--report-only` rewrites REPORT.md and chart.svg from the
@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { PROJECT_ROOT } from './lib/processes.js';
 import { writeSummary } from './lib/summary.js';
 
-const ORDER = ['quote', 'orders', 'tracking', 'webhooks'];
+const ORDER = ['quote', 'orders', 'tracking', 'subscriptions', 'webhooks'];
 const names = readdirSync(join(PROJECT_ROOT, 'bench'))
   .filter((f) => f.endsWith('.ts') && f !== 'run-all.ts')
   .map((f) => f.slice(0, -'.ts'.length))

@@ -20,8 +20,12 @@ export interface TrackingClientConfig {
   target: 'app' | 'raw';
   /** http://127.0.0.1:port of the server under test. */
   url: string;
-  /** One entry per subscriber socket: its path and the courier whose positions it receives. */
-  subscriptions: Array<{ path: string; courier: number }>;
+  /**
+   * One entry per subscriber socket: its path and the courier whose positions it receives. With
+   * `graphql`, the socket speaks graphql-transport-ws and starts that one subscription; the
+   * position is read from `data.<field>.location` of its `next` messages.
+   */
+  subscriptions: Array<{ path: string; courier: number; graphql?: { query: string; variables: Record<string, unknown>; field: string } }>;
   /** One entry per courier: its token (app) and where it stands. */
   couriers: Array<{ token: string | null; base: { lat: number; lng: number } }>;
   /** Local addresses for the subscriber sockets (127.0.x.y); `socketsPerAddress` on each. */
@@ -61,6 +65,18 @@ type Message = { type: 'start'; config: TrackingClientConfig };
 const send = (message: object) => process.send?.(message);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The latitude of a tracking socket's position frame. */
+function socketLatitude(text: string): number | undefined {
+  const message = JSON.parse(text) as { type: string; lat?: number };
+  return message.type === 'position' ? message.lat : undefined;
+}
+
+/** The latitude of a graphql-ws `next` message whose data carries a location (status updates carry none). */
+function graphqlLatitude(text: string, field: string): number | undefined {
+  const message = JSON.parse(text) as { type: string; payload?: { data?: Record<string, { location?: { lat: number } | null } | null> } };
+  return message.type === 'next' ? (message.payload?.data?.[field]?.location?.lat ?? undefined) : undefined;
+}
+
 function percentile(sorted: Float64Array, p: number): number {
   if (sorted.length === 0) return 0;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
@@ -90,21 +106,29 @@ async function run(config: TrackingClientConfig): Promise<TrackingClientResult> 
   let nextSubscription = 0;
   const connectOne = (index: number) =>
     new Promise<void>((resolve, reject) => {
-      const { path, courier } = config.subscriptions[index]!;
+      const { path, courier, graphql } = config.subscriptions[index]!;
       const localAddress = config.localAddresses[Math.floor(index / config.socketsPerAddress)]!;
-      const ws = new WebSocket(wsUrl + path, { localAddress, perMessageDeflate: false });
+      const ws = graphql
+        ? new WebSocket(wsUrl + path, 'graphql-transport-ws', { localAddress, perMessageDeflate: false })
+        : new WebSocket(wsUrl + path, { localAddress, perMessageDeflate: false });
       sockets.push(ws);
       let ready = false;
+      if (graphql) ws.once('open', () => ws.send(JSON.stringify({ type: 'connection_init', payload: {} })));
       ws.on('message', (data) => {
         const now = performance.now();
         if (!ready) {
+          // The tracking socket is ready with its first frame (the snapshot); graphql-ws once acknowledged and subscribed.
+          if (graphql) {
+            if ((JSON.parse(String(data)) as { type: string }).type !== 'connection_ack') return;
+            ws.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: graphql.query, variables: graphql.variables } }));
+          }
           ready = true;
           return resolve();
         }
-        const message = JSON.parse(String(data)) as { type: string; lat?: number };
-        if (message.type !== 'position' || message.lat === undefined) return;
+        const lat = graphql ? graphqlLatitude(String(data), graphql.field) : socketLatitude(String(data));
+        if (lat === undefined) return;
         if (now >= windowStart && now < windowEnd) receivedInWindow++;
-        const sentAt = sent[courier]!.get(message.lat);
+        const sentAt = sent[courier]!.get(lat);
         if (sentAt !== undefined && sentAt >= windowStart && sentAt < windowEnd) {
           delivered++;
           latencies.push(now - sentAt);

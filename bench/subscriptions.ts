@@ -1,0 +1,254 @@
+/**
+ * GraphQL subscriptions benchmark: 10,000 `tracking(reference)` subscriptions over graphql-ws on one
+ * app node (2,000 orders × 5 subscribers, one connection each), the order's courier reporting its
+ * position once a second through POST /api/v1/couriers/me/location. The baseline is the public
+ * tracking socket (/api/v1/tracking/<ref>/live) under the same load on the same app process, in
+ * the same run: both are fed by the domain's one indexed fan-out, so the ratio is the cost of the
+ * GraphQL delivery path (execution per event, graphql-ws framing) against the socket's. Targets:
+ * p99 delivery < 100 ms, nothing lost, server CPU per delivered message ≤ 3× the socket's — with
+ * the reports' own CPU (a first window with the same reports and nobody watching) subtracted, as
+ * it is the same for both and would flatten the ratio; the ratio with it is printed too.
+ * Prints the table and writes bench/results/subscriptions.json.
+ *
+ *   npm run bench:subscriptions -- [--duration 20] [--warmup 5] [--orders 2000] [--only reports,socket,graphql] [--runtime dist|tsx]
+ */
+import { spawn } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+import { parseArgs } from 'node:util';
+import type { Container } from '../src/container.js';
+import { startApp, type BenchMerchant } from './lib/app.js';
+import { machineTicks, type LoadResult } from './lib/load.js';
+import { benchSettings } from './lib/options.js';
+import { PROJECT_ROOT, type ServerProcess } from './lib/processes.js';
+import { clean, ratio, reportResults, type Ratio, type Row, type Target } from './lib/report.js';
+import type { TrackingClientConfig, TrackingClientResult } from './lib/tracking-clients.js';
+
+const { values } = parseArgs({ options: { orders: { type: 'string' }, duration: { type: 'string' }, warmup: { type: 'string' } }, strict: false });
+const explicit = (flag: unknown, env: string | undefined) => typeof flag === 'string' || env !== undefined;
+const ORDERS = Number(values.orders ?? process.env.BENCH_SUBSCRIPTION_ORDERS ?? 2000);
+if (!Number.isInteger(ORDERS) || ORDERS < 10) throw new Error(`--orders must be an integer ≥ 10, got ${String(values.orders)}`);
+const PER_ORDER = 5;
+const SUBSCRIBERS = ORDERS * PER_ORDER;
+const REPORTS_PER_SECOND = 1;
+/** The app's default MAX_SOCKETS_PER_ADDRESS: respected by spreading clients over loopback addresses. */
+const PER_ADDRESS = 20;
+const P99_MS = 100;
+const MAX_COST_RATIO = 3;
+const DRAIN_S = 2;
+const QUERY = 'subscription ($ref: String!) { tracking(reference: $ref) { status location { lat lng } at } }';
+
+const common = benchSettings();
+const settings = {
+  ...common,
+  duration: explicit(values.duration, process.env.BENCH_DURATION) ? common.duration : 20,
+  warmup: explicit(values.warmup, process.env.BENCH_WARMUP) ? common.warmup : 5,
+  connections: SUBSCRIBERS,
+};
+const wanted = (id: string) => !settings.only || settings.only.includes(id);
+
+/**
+ * 127.0.1.1, 127.0.1.2, … for the sockets and 127.1.1.1, … for GraphQL: each kind starts on fresh
+ * addresses, so one kind's connections never count against the other's per-address budget.
+ */
+const addresses = (block: number) =>
+  Array.from({ length: Math.ceil(SUBSCRIBERS / PER_ADDRESS) }, (_, i) => `127.${block}.${1 + Math.floor(i / 250)}.${1 + (i % 250)}`);
+/** Courier i stands in a grid in the south of Santiago, kilometres from every pickup and drop-off (no arrival fires). */
+const basePosition = (i: number) => ({ lat: -33.5 - (i % 40) * 0.002, lng: -70.7 + Math.floor(i / 40) * 0.002 });
+
+function startClients(config: TrackingClientConfig, onWindow: (edge: 'start' | 'end') => void): Promise<TrackingClientResult> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/lib/tracking-clients.ts'], {
+    cwd: PROJECT_ROOT,
+    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production' },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const result = new Promise<TrackingClientResult>((resolve, reject) => {
+    child.on('message', (message: { type: string; result?: TrackingClientResult; error?: string; sockets?: number; seconds?: number }) => {
+      if (message.type === 'connected') console.log(`  ${message.sockets} clients connected and ready in ${message.seconds?.toFixed(1)} s`);
+      else if (message.type === 'window-start') onWindow('start');
+      else if (message.type === 'window-end') onWindow('end');
+      else if (message.type === 'result') resolve(message.result!);
+      else if (message.type === 'failed') reject(new Error(`load generator: ${message.error}`));
+    });
+    child.once('exit', (code) => reject(new Error(`load generator exited with ${code} before reporting`)));
+  });
+  child.send({ type: 'start', config });
+  result.finally(() => child.kill()).catch(() => {});
+  return result;
+}
+
+const rows: Row[] = [];
+const details: string[] = [];
+const delivered = new Map<string, TrackingClientResult>();
+/** Server CPU (cores) of each window, and of the reports-only window (the same reports, nobody watching). */
+const cpuOf = new Map<string, number>();
+
+/** One measured window of `subscriptions` against the app, its server CPU sampled at the window's edges. */
+async function measure(id: string, label: string, server: ServerProcess, couriers: TrackingClientConfig['couriers'], subscriptions: TrackingClientConfig['subscriptions'], block: number) {
+  console.log(`measuring ${label}: connecting ${subscriptions.length} clients …`);
+  let serverBefore = 0;
+  let serverCpu = 0;
+  let machineBefore = machineTicks();
+  let machineCores = 0;
+  let windowSeconds = settings.duration;
+  let startedAt = 0;
+  const r = await startClients(
+    {
+      target: 'app', url: server.url, couriers, subscriptions, localAddresses: addresses(block), socketsPerAddress: PER_ADDRESS,
+      reportsPerSecondPerCourier: REPORTS_PER_SECOND, warmupS: settings.warmup, durationS: settings.duration, drainS: DRAIN_S,
+    },
+    (edge) => {
+      if (edge === 'start') {
+        console.log(`  reporting; measuring ${settings.duration} s …`);
+        startedAt = performance.now();
+        serverBefore = server.cpuSeconds();
+        machineBefore = machineTicks();
+        return;
+      }
+      windowSeconds = (performance.now() - startedAt) / 1000;
+      serverCpu = (server.cpuSeconds() - serverBefore) / windowSeconds;
+      const after = machineTicks();
+      if (after && machineBefore) machineCores = ((after.busy - machineBefore.busy) / (after.total - machineBefore.total)) * availableParallelism();
+    },
+  );
+  cpuOf.set(id, serverCpu);
+  if (subscriptions.length === 0) {
+    details.push(`${label}: server ${round2(serverCpu)} cores for ${r.reportsSent} reports (${r.reportsOk} ok) — subtracted below to get the delivery cost alone`);
+    return;
+  }
+  const result: LoadResult = {
+    rps: r.receivedPerSecond,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    non2xx: r.reportsNon2xx,
+    errors: r.reportErrors + r.socketsClosed,
+    requests: r.receivedInWindow,
+    serverCpu: round2(serverCpu),
+    serverUsPerRequest: r.receivedInWindow ? Math.round((serverCpu * windowSeconds * 1e6) / r.receivedInWindow) : null,
+    loadCpu: r.cpu,
+    otherCpu: round2(Math.max(0, machineCores - serverCpu - r.cpu)),
+  };
+  rows.push({ id, label, result, unit: 'msgs/s', ...(id === 'graphql' && { baseline: 'socket' }) });
+  delivered.set(id, r);
+  const lost = r.expected - r.delivered;
+  details.push(
+    `${label}: ${r.sockets} clients (ready in ${r.connectSeconds} s), ${r.reportsSent} reports sent (${r.reportsOk} ok); ` +
+      `in the window ${r.expected} messages expected, ${r.delivered} arrived within ${DRAIN_S} s of the last report (${lost} lost); ` +
+      `latency ms p50 ${r.latency.p50} / p90 ${r.latency.p90} / p99 ${r.latency.p99} / p99.9 ${r.latency.p999} / max ${r.latency.max}` +
+      (r.reportLatency ? `; report HTTP answer ms p50 ${r.reportLatency.p50} / p99 ${r.reportLatency.p99}` : '') +
+      `; load generator ${r.rssMiB} MiB RSS`,
+  );
+}
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+console.log(`seeding ${ORDERS} couriers on duty, each with one assigned order …`);
+const assigned: Array<{ token: string; trackingNumber: string }> = [];
+const app = await startApp({
+  merchant: { name: 'Bench Subscriptions Merchant', address: 'Av. Providencia 1234, Providencia' },
+  rateLimitPerMin: 1_000_000,
+  // Nothing but the couriers below moves; socket caps and public budgets stay at their defaults
+  // (clients are spread over addresses to respect them).
+  env: { SANDBOX_SIMULATOR: 'false', TRACKING_MAX_SOCKETS: String(Math.max(20_000, SUBSCRIBERS * 2)) },
+  seed: (container, merchant) => seedAssignedOrders(container, merchant, assigned),
+  nodeArgs: process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}/app`] : [],
+});
+try {
+  const couriers = assigned.map((a, i) => ({ token: a.token, base: basePosition(i) }));
+  const order = (i: number) => Math.floor(i / PER_ORDER);
+  if (wanted('reports')) await measure('reports', `reports only, no subscribers (${ORDERS} couriers)`, app.server, couriers, [], 2);
+  if (wanted('socket')) {
+    await measure('socket', `tracking socket /tracking/:ref/live (${SUBSCRIBERS} sockets, ${ORDERS} couriers)`, app.server, couriers,
+      Array.from({ length: SUBSCRIBERS }, (_, i) => ({ path: `/api/v1/tracking/${assigned[order(i)]!.trackingNumber}/live`, courier: order(i) })), 0);
+  }
+  if (wanted('graphql')) {
+    await measure('graphql', `GraphQL tracking subscription over graphql-ws (${SUBSCRIBERS} subscriptions, ${ORDERS} couriers)`, app.server, couriers,
+      Array.from({ length: SUBSCRIBERS }, (_, i) => ({
+        path: '/graphql', courier: order(i),
+        graphql: { query: QUERY, variables: { ref: assigned[order(i)]!.trackingNumber }, field: 'tracking' },
+      })), 1);
+  }
+  details.push(`app logged ${(app.logBytes() / 2 ** 20).toFixed(1)} MiB at LOG_LEVEL=info (one access-log line per report)`);
+} finally {
+  await app.stop();
+}
+
+/** Live orders, then couriers going on duty: each takes the oldest queued order. */
+async function seedAssignedOrders(container: Container, merchant: BenchMerchant, out: Array<{ token: string; trackingNumber: string }>) {
+  const { admin, auth, orders, couriers } = container.services;
+  const principal = await auth.authenticateApiKey({ apiKey: merchant.liveKey });
+  const trackingById = new Map<string, string>();
+  for (let i = 0; i < ORDERS; i++) {
+    const { order } = await orders.createOrder({
+      principal,
+      input: { customerName: `Customer ${i}`, customerPhone: '+56912345678', dropoff: 'Av. Apoquindo 4501, Las Condes', paymentMode: 'prepaid', totalWeightKg: 1 },
+    });
+    trackingById.set(order.id, order.trackingNumber);
+  }
+  for (let i = 0; i < ORDERS; i++) {
+    const { token } = await admin.createCourier({ input: { name: `Courier ${i}`, phone: '+56987654321', vehicle: 'car', plate: `BSU${String(i).padStart(4, '0')}`, mode: 'live' } });
+    const principalCourier = await auth.authenticateCourier({ token });
+    const courier = await couriers.setDuty({ courier: principalCourier.courier, input: { onDuty: true } });
+    const orderId = courier.job?.kind === 'order' ? courier.job.id : null;
+    const trackingNumber = orderId ? trackingById.get(orderId) : undefined;
+    if (!trackingNumber) throw new Error(`courier ${i} got no order on going on duty (job ${JSON.stringify(courier.job)})`);
+    out.push({ token, trackingNumber });
+  }
+}
+
+const ratios: Ratio[] = [];
+const targets: Target[] = [];
+const socketRow = rows.find((r) => r.id === 'socket');
+const graphqlRow = rows.find((r) => r.id === 'graphql');
+const graphqlResult = delivered.get('graphql');
+if (graphqlRow && graphqlResult) {
+  const lost = graphqlResult.expected - graphqlResult.delivered;
+  targets.push({
+    label: `GraphQL delivery p99 < ${P99_MS} ms (${SUBSCRIBERS} subscriptions, ${ORDERS} reports/s)`,
+    pass: graphqlRow.result.p99 < P99_MS && clean(graphqlRow),
+    measured: `p99 ${graphqlRow.result.p99} ms, p50 ${graphqlRow.result.p50} ms`,
+    row: 'graphql',
+    p99Ms: P99_MS,
+  });
+  targets.push({
+    label: 'GraphQL: nothing lost',
+    pass: lost === 0 && clean(graphqlRow),
+    measured: `${graphqlResult.delivered} of ${graphqlResult.expected} delivered`,
+    row: 'graphql',
+  });
+}
+if (socketRow && graphqlRow) {
+  ratios.push(ratio(rows, 'GraphQL subscriptions / tracking socket', 'graphql', 'socket'));
+  // Per delivered message: all server CPU of the window, and without the reports' own work (the
+  // reports-only window's CPU), which is the same for both kinds and would flatten the ratio.
+  const perMessage = (row: Row, minus = 0) => {
+    const messages = delivered.get(row.id)!.receivedInWindow / settings.duration;
+    return messages > 0 ? ((cpuOf.get(row.id)! - minus) * 1e6) / messages : null;
+  };
+  const reportsCpu = cpuOf.get('reports');
+  const [socketUs, graphqlUs] = [perMessage(socketRow, reportsCpu), perMessage(graphqlRow, reportsCpu)];
+  // On a busy machine the reports-only window can cost as much as a delivering one: then only the whole-window ratio means anything.
+  const cost = socketUs !== null && graphqlUs !== null && socketUs > 0 && graphqlUs > 0 ? graphqlUs / socketUs : null;
+  const [socketAll, graphqlAll] = [perMessage(socketRow), perMessage(graphqlRow)];
+  const costAll = socketAll && graphqlAll ? graphqlAll / socketAll : null;
+  const judged = cost ?? costAll;
+  targets.push({
+    label: `GraphQL server CPU per delivered message ≤ ${MAX_COST_RATIO}× the tracking socket's (${cost === null ? 'reports included' : 'reports subtracted'})`,
+    pass: judged !== null && judged <= MAX_COST_RATIO && clean(graphqlRow) && clean(socketRow),
+    measured:
+      (cost === null ? '' : `${cost.toFixed(2)}× delivery alone (${Math.round(graphqlUs!)} µs vs ${Math.round(socketUs!)} µs); `) +
+      (costAll === null ? 'no CPU figures' : `${costAll.toFixed(2)}× with the reports' work (${Math.round(graphqlAll!)} µs vs ${Math.round(socketAll!)} µs)`),
+    row: 'graphql',
+  });
+}
+
+const notes = [
+  `${SUBSCRIBERS} subscribers (${PER_ORDER} per order, one connection each) over ${addresses(0).length} loopback addresses (${PER_ADDRESS} each), ${ORDERS} couriers × ${REPORTS_PER_SECOND} report/s, open loop; ${settings.warmup} s warm-up, ${settings.duration} s measured per kind`,
+  'one app process (src/main.ts or its build, SQLite on disk, live mode, no simulator) serves every window, one after the other in the same run: the reports alone (nobody watching), the tracking sockets, then the GraphQL subscriptions',
+  '"rps" = position messages received per second by all subscribers during the window; "server µs/req" = server CPU per received message (the reports\' HTTP work included, the same for both kinds)',
+  `GraphQL: \`${QUERY}\` per connection (graphql-transport-ws, anonymous); a message counts when its data carries the report's location`,
+  'latency = report sent → message received (load generator clock, matched by the exact latitude); it includes the report HTTP request, the server, the fan-out and the load generator\'s own event loop',
+  ...details,
+];
+for (const row of rows) if (!clean(row)) notes.push(`${row.label}: ${row.result.non2xx} non-2xx reports / ${row.result.errors} errors (report errors + clients closed) — its figures are not valid`);
+
+reportResults({ name: 'subscriptions', title: 'GraphQL subscriptions benchmark', settings, rows, ratios, targets, notes });
