@@ -8,6 +8,7 @@ import { AppError, ERROR_STATUS, isAppError } from '../src/domain/errors.js';
 import { RateLimitedError, type Credentials } from '../src/domain/front-door.js';
 import { rateLimitHeaders, tokenFrom } from '../src/edge/door.js';
 import { contextFor, type DoorEntry, type GraphQLContext } from './context.js';
+import { createParseCache } from './parse-cache.js';
 import { useSessionGuard } from './session-guard.js';
 import { useCompiledQueries } from './compiled-queries.js';
 import { graphqlHttpHardening } from './http.js';
@@ -105,6 +106,7 @@ export function createGraphQLServer(container: Container): GraphQLServer {
     logging: false,
     // serveGraphQLHttp (schema/http.ts) enforces GRAPHQL_BODY_LIMIT before Yoga sees the request.
     maxRequestBodySize: false,
+    parserAndValidationCache: createParseCache(),
     context: (initial) => contextFor(container, (initial as { doorEntry?: DoorEntry }).doorEntry ?? doorEntries.get(initial.request)!),
     maskedErrors: { maskError: (error) => maskGraphQLError(error, container) },
     plugins: [

@@ -1,17 +1,23 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { startTestApp, type TestApp } from '../../helpers/app.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
 
-const DOCUMENTS = 10_000;
+const DOCUMENTS = Number(process.env.ABUSE_DOCUMENTS ?? 10_000);
 /** Heap the server may keep after 10,000 distinct documents: Yoga's parse/validate caches (1,024 entries) and noise. */
 const HEAP_BOUND_MB = 64;
 
-/** 14 distinct aliases (the alias limit is 15): a document of about 400 bytes that graphql-jit would compile. */
-const documentNumber = (n: number) => `query Q${n} { ${Array.from({ length: 14 }, (_, i) => `a${n}_${i}: __typename`).join(' ')} }`;
+/** What each alias selects: a large introspection tree that graphql-jit compiles to about 240 kB of heap per alias. */
+const SELECTION =
+  'name kind description fields { name description isDeprecated args { name description defaultValue type { name kind ofType { name kind ofType { name kind } } } } type { name kind ofType { name kind ofType { name kind } } } } inputFields { name type { name kind } } enumValues { name description }';
+/**
+ * Six aliases of `__type` on a type that does not exist: the answer is a few nulls,
+ * cheap to run, while its compiled code would be large (the shape of the reported attack).
+ */
+const documentNumber = (n: number) => `query Q${n} { ${Array.from({ length: 6 }, (_, i) => `a${i}: __type(name: "T${n}_${i}") { ${SELECTION} }`).join(' ')} }`;
 
 async function send(url: string, query: string, key?: string): Promise<number> {
   const res = await fetch(`${url}/graphql`, {

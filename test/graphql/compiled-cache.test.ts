@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { gql, type MerchantCredentials, type TestApp } from '../helpers/app.js';
+import { startOrdersApp } from '../orders/support.js';
+
+// Counts graphql-jit compilations; the real compiler still runs.
+const compiled = vi.hoisted(() => ({ count: 0 }));
+vi.mock('graphql-jit', async (importOriginal) => {
+  const jit = await importOriginal<typeof import('graphql-jit')>();
+  return Object.assign({}, jit, {
+    compileQuery: (...args: Parameters<typeof jit.compileQuery>) => {
+      compiled.count++;
+      return jit.compileQuery(...args);
+    },
+  });
+});
+
+const documentNumber = (n: number) => `query Q${n} { a${n}: __typename }`;
+
+/** Who may buy a compilation, and how many the cache keeps (schema/compiled-queries.ts). */
+describe('compiled-query cache: only authenticated, successful, recent documents', () => {
+  let t: TestApp;
+  let shop: MerchantCredentials;
+  beforeAll(async () => {
+    t = await startOrdersApp();
+    shop = await t.createMerchant({ name: 'JIT Shop' });
+  });
+  afterAll(() => t.stop());
+
+  it('anonymous documents are never compiled, however often they come', async () => {
+    const before = compiled.count;
+    for (let i = 0; i < 5; i++) expect((await gql(t.url, documentNumber(1))).status).toBe(200);
+    expect(compiled.count).toBe(before);
+  });
+
+  it('an authenticated document is compiled on its second successful run, once', async () => {
+    const before = compiled.count;
+    for (let i = 0; i < 4; i++) expect((await gql(t.url, documentNumber(2), { key: shop.testKey })).body.data).toEqual({ a2: 'Query' });
+    expect(compiled.count).toBe(before + 1);
+  });
+
+  it('a document whose runs fail is never compiled', async () => {
+    const before = compiled.count;
+    for (let i = 0; i < 4; i++) expect((await gql(t.url, '{ adminMerchants { id } }', { key: shop.testKey })).body.errors).toBeDefined();
+    expect(compiled.count).toBe(before);
+  });
+
+  it('the cache is bounded: past 500 documents the oldest is forgotten and compiled again when it returns', async () => {
+    const key = shop.testKey;
+    const run = (n: number) => gql(t.url, documentNumber(n), { key });
+    await run(1000);
+    await run(1000);
+    const before = compiled.count;
+    await run(1000);
+    expect(compiled.count).toBe(before);
+    for (let n = 1001; n <= 1500; n++) await run(n);
+    await run(1000);
+    await run(1000);
+    expect(compiled.count).toBe(before + 1);
+  });
+});
