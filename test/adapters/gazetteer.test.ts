@@ -76,4 +76,17 @@ describe('offline gazetteer (Región Metropolitana comunas)', () => {
       expect(await label(text), text).toBeNull();
     }
   });
+  it('names the comuna of a point for the public: from what the geocoder matched, else the nearest comuna point', () => {
+    const nunoa = { lat: -33.4607, lng: -70.5927 };
+    // A Nominatim display text: only the comuna it names comes out, never its street or number.
+    const display = '3000, Avenida Apoquindo, El Golf, Las Condes, Provincia de Santiago, Región Metropolitana de Santiago, 7550000, Chile';
+    expect(gazetteer.localityOf({ point: nunoa, matched: display })).toBe('Las Condes');
+    expect(gazetteer.localityOf({ point: nunoa, matched: 'Providencia' })).toBe('Providencia');
+    // Coordinates only (or a text naming no comuna): the nearest comuna point.
+    expect(gazetteer.localityOf({ point: { lat: nunoa.lat + 0.002, lng: nunoa.lng }, matched: 'coordinates' })).toBe('Ñuñoa');
+    expect(gazetteer.localityOf({ point: nunoa, matched: 'Calle Inventada 123' })).toBe('Ñuñoa');
+    expect(gazetteer.localityOf({ point: nunoa })).toBe('Ñuñoa');
+    // Far from every comuna: nothing to name.
+    expect(gazetteer.localityOf({ point: { lat: -36.8, lng: -73.05 } })).toBeNull();
+  });
 });

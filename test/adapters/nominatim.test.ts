@@ -63,6 +63,11 @@ describe('Nominatim geocoder against a local replay server', () => {
     expect(sent!.headers['user-agent']).toMatch(/^express-delivery\//); // Nominatim's usage policy wants an identifying agent
   });
 
+  it('names the comuna of a point offline (the gazetteer), never the display text, and asks the server nothing', () => {
+    expect(geocoder().localityOf({ point: { lat: Number(APOQUINDO_ROW.lat), lng: Number(APOQUINDO_ROW.lon) }, matched: APOQUINDO_ROW.display_name })).toBe('Las Condes');
+    expect(requests).toHaveLength(0);
+  });
+
   it('caches answers: the same address again (any case or padding) does not reach the server', async () => {
     const g = geocoder();
     const first = await g.geocode({ address: 'Av. Apoquindo 3000, Las Condes' });
