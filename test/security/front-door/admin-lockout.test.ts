@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, api, startTestApp, type TestApp } from '../helpers/app.js';
-import { createLogger } from '../../src/logger.js';
+import { ADMIN_TOKEN, api, startTestApp, type TestApp } from '../../helpers/app.js';
+import { createLogger } from '../../../src/logger.js';
 
 /** Admin-token guesses are limited per address: after N failures even the right token is refused until the lockout ends. */
 describe('abuse: admin-token failures lock the address out, and are logged', () => {

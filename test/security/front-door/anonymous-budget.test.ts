@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { api, type TestApp } from '../helpers/app.js';
-import { expectOk, formA, merchantApi, startOrdersApp } from '../orders/support.js';
-import { openLive, until, type LiveClient } from '../realtime/support.js';
+import { api, type TestApp } from '../../helpers/app.js';
+import { expectOk, formA, merchantApi, startOrdersApp } from '../../orders/support.js';
+import { openLive, until, type LiveClient } from '../../realtime/support.js';
 import { codesOf, wsClient } from './support.js';
 
 const TRACKING_SUBSCRIPTION = 'subscription ($ref: String!) { tracking(reference: $ref) { status } }';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gql, type MerchantCredentials, type TestApp } from '../helpers/app.js';
-import { createCourier, startOrdersApp, type CourierClient } from '../orders/support.js';
+import { gql, type MerchantCredentials, type TestApp } from '../../helpers/app.js';
+import { createCourier, startOrdersApp, type CourierClient } from '../../orders/support.js';
 import { codesOf, HOSTILE_DOCUMENTS, wsClient } from './support.js';
 
 /**

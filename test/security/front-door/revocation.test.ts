@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../helpers/app.js';
-import { createCourier, startOrdersApp } from '../orders/support.js';
-import { until } from '../realtime/support.js';
+import type { TestApp } from '../../helpers/app.js';
+import { createCourier, startOrdersApp } from '../../orders/support.js';
+import { until } from '../../realtime/support.js';
 import { wsClient } from './support.js';
 
 /** Recheck every 500 ms here (default 2 s): the bound asserted is the 5 s either way. */
