@@ -41,6 +41,9 @@ describe('public tracking socket', () => {
   async function closeAll() {
     await Promise.all(open.splice(0).map((c) => c.close()));
     await until(() => t.app.trackingSockets.stats().sockets === 0, 'server-side sockets to close');
+    // Each closed socket ended its watch: no tracking channel or fan-out entry outlives it.
+    expect(t.app.trackingSockets.stats().watchedOrders).toBe(0);
+    expect(t.app.container.fanOut.sizes()).toMatchObject({ orders: 0, sinks: 0 });
   }
 
   it('sends a snapshot, then status and position messages in order, with no customer data', async () => {
