@@ -33,31 +33,15 @@ const LAYERS = [
   { files: ['rest/**/*.ts'], rules: ['edgeAdapters', 'edgePorts'] },
   { files: ['schema/**/*.ts'], rules: ['edgeAdapters', 'edgePorts', 'schemaRealtime'] },
   { files: ['realtime/**/*.ts'], rules: ['edgeAdapters', 'edgePorts', 'realtimeSchema', 'realtimeRest'] },
+  { files: ['src/edge/**/*.ts'], rules: ['edgeAdapters', 'edgePorts'] },
   { files: ['src/domain/**/*.ts'], rules: ['domainOuter', 'domainPackages'] },
   { files: ['src/adapters/**/*.ts'], rules: ['adapterDomain', 'adapterEdges'] },
 ];
-// TEMPORARY: imports that broke a boundary when the rule was written, allowed by exact specifier in
-// exactly that file (any other forbidden import there still fails). Remove an entry when it is fixed.
-const TEMPORARY_EXCEPTIONS = {
-  'rest/middleware/errors.ts': ['../../src/adapters/unavailable.js'],
-  'rest/middleware/rate-limit.ts': ['../../src/ports/rate-limiter.js'],
-  'schema/admin.ts': ['../src/ports/store.js'],
-  'schema/context.ts': ['../src/ports/rate-limiter.js'],
-  'schema/yoga.ts': ['../src/adapters/unavailable.js'],
-};
-const escapeRegex = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-function boundaryRule(names, allowed = []) {
-  const unless = allowed.length > 0 ? `^(?!(${allowed.map(escapeRegex).join('|')})$)` : '';
-  const patterns = names.map((name) => ({ regex: `${unless}(${BOUNDARY[name].regex})`, message: BOUNDARY[name].message }));
+function boundaryRule(names) {
+  const patterns = names.map((name) => ({ regex: BOUNDARY[name].regex, message: BOUNDARY[name].message }));
   return { 'no-restricted-imports': ['error', { patterns }] };
 }
-const boundaries = [
-  ...LAYERS.map((layer) => ({ files: layer.files, rules: boundaryRule(layer.rules) })),
-  ...Object.entries(TEMPORARY_EXCEPTIONS).map(([file, allowed]) => ({
-    files: [file],
-    rules: boundaryRule(LAYERS.find((layer) => file.startsWith(layer.files[0].replace('**/*.ts', ''))).rules, allowed),
-  })),
-];
+const boundaries = LAYERS.map((layer) => ({ files: layer.files, rules: boundaryRule(layer.rules) }));
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'data/', 'dist/', 'coverage/', 'test-results/', 'bench/results/', 'realtime/public/'] },

@@ -1,5 +1,5 @@
 import { COURIER_ACCOUNT_STATUSES, VEHICLE_TYPES, type CourierAccountStatus, type CourierDutyStatus } from '../src/domain/types.js';
-import type { IntegrationTelemetry } from '../src/ports/store.js';
+import type { IntegrationTelemetry } from '../src/domain/types.js';
 import { builder } from './builder.js';
 import { IntegrationEnum, IntegrationStatusEnum, MerchantRef, MerchantStatusEnum, ModeEnum } from './merchants.js';
 

@@ -1,7 +1,6 @@
 import type { Container } from '../src/container.js';
 import type { CourierPrincipal, MerchantPrincipal } from '../src/domain/auth.js';
-import type { Caller, Credentials } from '../src/domain/front-door.js';
-import type { RateLimitDecision } from '../src/ports/rate-limiter.js';
+import type { BudgetDecision as RateLimitDecision, Caller, Credentials } from '../src/domain/front-door.js';
 
 /** What the front door decided for one operation (HTTP request or graphql-ws subscribe message). */
 export interface DoorEntry {

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { GraphQLError, type GraphQLErrorOptions } from 'graphql';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import type { Container } from '../src/container.js';
-import { isUnavailable } from '../src/adapters/unavailable.js';
+import { isUnavailable } from '../src/ports/unavailable.js';
 import { AppError, ERROR_STATUS, isAppError } from '../src/domain/errors.js';
 import { RateLimitedError, type Credentials } from '../src/domain/front-door.js';
 import { rateLimitHeaders, tokenFrom } from '../src/edge/door.js';

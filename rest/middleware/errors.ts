@@ -3,7 +3,7 @@ import { AppError, isAppError, presentError } from '../../src/domain/errors.js';
 import { RateLimitedError } from '../../src/domain/front-door.js';
 import { rateLimitHeaders } from '../../src/edge/door.js';
 import type { Logger } from '../../src/logger.js';
-import { isUnavailable } from '../../src/adapters/unavailable.js';
+import { isUnavailable } from '../../src/ports/unavailable.js';
 
 interface BodyParserError {
   type?: string;

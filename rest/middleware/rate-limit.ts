@@ -1,6 +1,6 @@
 import type { RequestHandler, Response } from 'express';
 import type { Container } from '../../src/container.js';
-import type { RateLimitDecision } from '../../src/ports/rate-limiter.js';
+import type { BudgetDecision as RateLimitDecision } from '../../src/domain/front-door.js';
 import { rateLimitHeaders } from '../../src/edge/door.js';
 
 /** The RateLimit-* headers of an admitted request (a refusal's are set by the error handler). */

@@ -10,6 +10,9 @@ export interface Credentials {
   address: string;
 }
 
+/** A budget's answer (RateLimit-* headers are made from it at the edge). */
+export type BudgetDecision = RateLimitDecision;
+
 export type Caller =
   | { kind: 'merchant'; merchant: MerchantPrincipal; address: string }
   | { kind: 'courier'; courier: CourierPrincipal; address: string }

@@ -270,3 +270,16 @@ export interface WebhookAttempt {
   latencyMs: number;
   error: string | null;
 }
+
+/** What the integrations of a merchant have been seen doing (plugin version, site, calls). */
+export interface IntegrationTelemetry {
+  merchantId: string;
+  mode: Mode;
+  integration: IntegrationName;
+  site: string | null;
+  pluginVersion: string | null;
+  userAgent: string | null;
+  callCount: number;
+  firstSeenAt: string;
+  lastSeenAt: string;
+}

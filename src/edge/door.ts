@@ -1,6 +1,5 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
-import type { Caller, Credentials, FrontDoor } from '../domain/front-door.js';
-import type { RateLimitDecision } from '../ports/rate-limiter.js';
+import type { BudgetDecision as RateLimitDecision, Caller, Credentials, FrontDoor } from '../domain/front-door.js';
 import { createClientAddressResolver, type TrustProxy } from './client-address.js';
 
 export interface SocketCaps {

@@ -1,5 +1,6 @@
 import type {
   ApiKeyRecord,
+  IntegrationTelemetry,
   Batch,
   Courier,
   CourierAccountStatus,
@@ -136,17 +137,7 @@ export interface CourierRepository {
 }
 
 /** Calls of one integration from one site, counted for administrative moderation. */
-export interface IntegrationTelemetry {
-  merchantId: string;
-  mode: Mode;
-  integration: IntegrationName;
-  site: string | null;
-  pluginVersion: string | null;
-  userAgent: string | null;
-  callCount: number;
-  firstSeenAt: string;
-  lastSeenAt: string;
-}
+export type { IntegrationTelemetry } from '../domain/types.js';
 
 export interface TelemetryRepository {
   /** Counts one call: creates the (merchant, mode, integration, site) row or bumps it, atomically. */

@@ -1,3 +1,4 @@
+import type * as GraphqlJit from 'graphql-jit';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { gql, type MerchantCredentials, type TestApp } from '../helpers/app.js';
 import { startOrdersApp } from '../orders/support.js';
@@ -5,9 +6,9 @@ import { startOrdersApp } from '../orders/support.js';
 // Counts graphql-jit compilations; the real compiler still runs.
 const compiled = vi.hoisted(() => ({ count: 0 }));
 vi.mock('graphql-jit', async (importOriginal) => {
-  const jit = await importOriginal<typeof import('graphql-jit')>();
+  const jit = await importOriginal<typeof GraphqlJit>();
   return Object.assign({}, jit, {
-    compileQuery: (...args: Parameters<typeof jit.compileQuery>) => {
+    compileQuery: (...args: Parameters<typeof GraphqlJit.compileQuery>) => {
       compiled.count++;
       return jit.compileQuery(...args);
     },

@@ -18,7 +18,7 @@ export const HOSTILE_DOCUMENTS = {
 };
 
 export interface WsOutcome {
-  results: FormattedExecutionResult[];
+  results: FormattedExecutionResult<Record<string, unknown>, unknown>[];
   errors: Array<{ message: string; extensions?: { code?: string } }>;
   closed: { code: number; reason: string } | null;
 }
@@ -84,7 +84,7 @@ export function wsClient(baseUrl: string, connectionParams?: Record<string, unkn
 }
 
 /** The error codes of a GraphQL answer, whichever way they came (errors array or result errors). */
-export function codesOf(outcome: { errors?: WsOutcome['errors']; results?: FormattedExecutionResult[] } | { errors?: Array<{ extensions?: { code?: string } }> }): string[] {
+export function codesOf(outcome: { errors?: WsOutcome['errors']; results?: FormattedExecutionResult<Record<string, unknown>, unknown>[] } | { errors?: Array<{ extensions?: { code?: string } }> }): string[] {
   const errors = [...((outcome as WsOutcome).errors ?? []), ...((outcome as WsOutcome).results ?? []).flatMap((r) => (r.errors ?? []) as WsOutcome['errors'])];
   return errors.map((e) => e.extensions?.code ?? e.message);
 }
