@@ -1,7 +1,9 @@
 import type { MerchantPrincipal } from '../src/domain/auth.js';
 import { AppError } from '../src/domain/errors.js';
 import { INTEGRATION_NAMES, INTEGRATION_STATUSES, MERCHANT_STATUSES, MODES, type Merchant } from '../src/domain/types.js';
+import { updateSettingsCommandSchema } from '../src/domain/merchants.js';
 import { builder } from './builder.js';
+import { commandOf } from './commands.js';
 import type { GraphQLContext } from './context.js';
 
 export const ModeEnum = builder.enumType('Mode', { values: MODES });
@@ -90,19 +92,9 @@ builder.mutationFields((t) => ({
     authScopes: { merchant: true },
     errors: {},
     args: { input: t.arg({ type: SettingsInput, required: true }) },
-    resolve: async (_root, { input }, ctx) => {
+    resolve: (_root, { input }, ctx) => {
       const { merchant } = merchantOf(ctx, 'settings');
-      const wire = {
-        prep_time_mins: input.prepTimeMins,
-        address: input.address,
-        storefront_domain: input.storefrontDomain,
-        integration_platform: input.integrationPlatform,
-        webhook_payload_shape: input.webhookPayloadShape,
-        webhook_courier_location: input.webhookCourierLocation,
-        sandbox_speed: input.sandboxSpeed,
-      };
-      const defined = Object.fromEntries(Object.entries(wire).filter(([, v]) => v !== undefined));
-      return ctx.container.services.merchants.updateMerchantSettings({ merchantId: merchant.id, input: defined });
+      return ctx.container.services.merchants.updateMerchantSettings({ merchantId: merchant.id, input: commandOf(updateSettingsCommandSchema, input) });
     },
   }),
 }));

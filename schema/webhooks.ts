@@ -1,6 +1,9 @@
 import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../src/domain/types.js';
 import { WEBHOOK_EVENT_TYPES } from '../src/domain/types.js';
+import { listDeliveriesQuerySchema, redeliverFailedCommandSchema } from '../src/domain/webhooks/delivery-log.js';
+import { createEndpointCommandSchema, updateEndpointCommandSchema } from '../src/domain/webhooks/endpoints.js';
 import { builder } from './builder.js';
+import { commandOf } from './commands.js';
 import { merchantOf } from './merchants.js';
 
 const WebhookEventEnum = builder.enumType('WebhookEventType', {
@@ -69,8 +72,6 @@ class RequeuedCount {
   }
 }
 
-const defined = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v != null));
-
 const EndpointInput = builder.inputType('WebhookEndpointInput', {
   fields: (t) => ({
     url: t.string(),
@@ -80,10 +81,6 @@ const EndpointInput = builder.inputType('WebhookEndpointInput', {
     enabled: t.boolean(),
   }),
 });
-
-type EndpointArgs = { url?: string | null; description?: string | null; events?: readonly string[] | null; payloadShape?: string | null; enabled?: boolean | null };
-const toWireEndpoint = (i: EndpointArgs) =>
-  defined({ url: i.url, description: i.description, events: i.events, payload_shape: i.payloadShape, enabled: i.enabled });
 
 builder.queryFields((t) => ({
   webhookEndpoints: t.field({
@@ -100,7 +97,7 @@ builder.queryFields((t) => ({
       (
         await ctx.container.services.webhookDeliveries.listDeliveries({
           principal: merchantOf(ctx, 'settings'),
-          input: defined({ endpoint_id: args.endpointId, status: args.status, limit: args.first, after: args.after }),
+          input: commandOf(listDeliveriesQuerySchema, { endpointId: args.endpointId, status: args.status, limit: args.first, after: args.after }),
         })
       ).deliveries,
   }),
@@ -121,7 +118,7 @@ builder.mutationFields((t) => ({
     errors: {},
     args: { input: t.arg({ type: EndpointInput, required: true }) },
     resolve: (_r, { input }, ctx) =>
-      ctx.container.services.webhookEndpoints.createEndpoint({ principal: merchantOf(ctx, 'settings'), input: toWireEndpoint(input) }),
+      ctx.container.services.webhookEndpoints.createEndpoint({ principal: merchantOf(ctx, 'settings'), input: commandOf(createEndpointCommandSchema, input) }),
   }),
   updateWebhookEndpoint: t.field({
     type: EndpointRef,
@@ -129,7 +126,9 @@ builder.mutationFields((t) => ({
     errors: {},
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: EndpointInput, required: true }) },
     resolve: (_r, args, ctx) =>
-      ctx.container.services.webhookEndpoints.updateEndpoint({ principal: merchantOf(ctx, 'settings'), id: String(args.id), input: toWireEndpoint(args.input) }),
+      ctx.container.services.webhookEndpoints.updateEndpoint({
+        principal: merchantOf(ctx, 'settings'), id: String(args.id), input: commandOf(updateEndpointCommandSchema, args.input),
+      }),
   }),
   deleteWebhookEndpoint: t.field({
     type: 'Boolean',
@@ -164,7 +163,7 @@ builder.mutationFields((t) => ({
     args: { createdFrom: t.arg({ type: 'DateTime', required: true }), createdTo: t.arg({ type: 'DateTime', required: true }) },
     resolve: async (_r, args, ctx) => {
       const result = await ctx.container.services.webhookDeliveries.redeliverFailed({
-        principal: merchantOf(ctx, 'settings'), input: { created_from: args.createdFrom, created_to: args.createdTo },
+        principal: merchantOf(ctx, 'settings'), input: commandOf(redeliverFailedCommandSchema, args),
       });
       return new RequeuedCount(result) as unknown as number;
     },

@@ -3,6 +3,7 @@ import type { Container } from '../../src/container.js';
 import { requireMerchant } from '../middleware/auth.js';
 import { presentMerchant } from '../presenters/merchant.js';
 import { principalOf, sendOk } from '../respond.js';
+import { updateSettingsCommand } from '../wire/merchants.js';
 
 export function merchantRoutes(router: Router, container: Container): void {
   const { merchants } = container.services;
@@ -16,7 +17,8 @@ export function merchantRoutes(router: Router, container: Container): void {
   for (const method of ['post', 'patch'] as const) {
     router[method]('/merchants/settings', requireMerchant(container, { level: 'settings' }), async (req, res) => {
       const { merchant, mode } = principalOf(res);
-      const updated = await merchants.updateMerchantSettings({ merchantId: merchant.id, input: req.body, requirePrepTime: method === 'patch' });
+      const input = updateSettingsCommand(req.body, { requirePrepTime: method === 'patch' });
+      const updated = await merchants.updateMerchantSettings({ merchantId: merchant.id, input });
       const presented = presentMerchant(updated, mode, defaultLimit);
       sendOk(res, { message: 'Settings updated', prep_time_mins: presented.prep_time_mins, settings: presented.settings });
     });

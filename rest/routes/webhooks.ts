@@ -3,6 +3,7 @@ import type { Container } from '../../src/container.js';
 import { requireMerchant } from '../middleware/auth.js';
 import { presentAttempt, presentDelivery, presentEndpoint } from '../presenters/webhook.js';
 import { principalOf, sendOk } from '../respond.js';
+import { createEndpointCommand, listDeliveriesQuery, redeliverFailedCommand, updateEndpointCommand } from '../wire/webhooks.js';
 
 /** Webhook endpoints (per merchant and mode) and their delivery log. */
 export function webhookRoutes(router: Router, container: Container): void {
@@ -10,11 +11,11 @@ export function webhookRoutes(router: Router, container: Container): void {
   const merchant = requireMerchant(container, { level: 'settings' });
 
   router.get('/webhooks/deliveries', merchant, async (req, res) => {
-    const page = await log.listDeliveries({ principal: principalOf(res), input: req.query });
+    const page = await log.listDeliveries({ principal: principalOf(res), input: listDeliveriesQuery(req.query) });
     sendOk(res, { deliveries: page.deliveries.map(presentDelivery), next_cursor: page.nextCursor });
   });
   router.post('/webhooks/deliveries/redeliver-failed', merchant, async (req, res) => {
-    const { requeued, more, limit } = await log.redeliverFailed({ principal: principalOf(res), input: req.body });
+    const { requeued, more, limit } = await log.redeliverFailed({ principal: principalOf(res), input: redeliverFailedCommand(req.body) });
     sendOk(res, { requeued, more, limit });
   });
   router.get('/webhooks/deliveries/:id', merchant, async (req, res) => {
@@ -27,7 +28,7 @@ export function webhookRoutes(router: Router, container: Container): void {
   });
 
   router.post('/webhooks', merchant, async (req, res) => {
-    const endpoint = await endpoints.createEndpoint({ principal: principalOf(res), input: req.body });
+    const endpoint = await endpoints.createEndpoint({ principal: principalOf(res), input: createEndpointCommand(req.body) });
     sendOk(res, { endpoint: presentEndpoint(endpoint) }, 201);
   });
   router.get('/webhooks', merchant, async (_req, res) => {
@@ -38,7 +39,7 @@ export function webhookRoutes(router: Router, container: Container): void {
     sendOk(res, { endpoint: presentEndpoint(await endpoints.getEndpoint({ principal: principalOf(res), id: String(req.params.id) })) });
   });
   router.patch('/webhooks/:id', merchant, async (req, res) => {
-    const endpoint = await endpoints.updateEndpoint({ principal: principalOf(res), id: String(req.params.id), input: req.body });
+    const endpoint = await endpoints.updateEndpoint({ principal: principalOf(res), id: String(req.params.id), input: updateEndpointCommand(req.body) });
     sendOk(res, { endpoint: presentEndpoint(endpoint) });
   });
   router.delete('/webhooks/:id', merchant, async (req, res) => {

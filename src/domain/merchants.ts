@@ -2,39 +2,32 @@ import { z } from 'zod';
 import type { Clock } from '../ports/clock.js';
 import type { Store } from '../ports/store.js';
 import { AppError } from './errors.js';
-import { parseInput } from './validation.js';
 import { INTEGRATION_NAMES, type Merchant, type MerchantSettings } from './types.js';
 
 export const PREP_TIME_MAX_MINS = 240;
 
 export const prepTimeSchema = z.number().int().min(0).max(PREP_TIME_MAX_MINS);
 
-const settingsFields = {
-  prep_time_mins: prepTimeSchema.optional(),
-  address: z.string().trim().min(3).max(300).optional(),
-  storefront_domain: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .max(253)
-    .regex(/^(?!-)[a-z0-9-]{1,63}(\.(?!-)[a-z0-9-]{1,63})+$/, 'must be a host name such as shop.myshopify.com')
-    .nullable()
-    .optional(),
-  integration_platform: z.enum(INTEGRATION_NAMES).nullable().optional(),
-  webhook_payload_shape: z.enum(['event', 'flat']).optional(),
-  webhook_courier_location: z.boolean().optional(),
-  sandbox_speed: z.number().min(1).max(1000).nullable().optional(),
-};
-
-/** POST /merchants/settings: any subset of the known settings, nothing else. */
-export const merchantSettingsInputSchema = z
-  .strictObject(settingsFields)
-  .refine((v) => Object.keys(v).length > 0, { message: 'at least one setting is required' });
-
-/** PATCH /merchants/settings: prep_time_mins is required (spec), other settings optional. */
-export const merchantSettingsPatchSchema = z.strictObject(settingsFields).extend({ prep_time_mins: prepTimeSchema });
-
-export type MerchantSettingsInput = z.output<typeof merchantSettingsInputSchema>;
+/** Change any of the merchant's settings; null clears the nullable ones. */
+export const updateSettingsCommandSchema = z
+  .strictObject({
+    prepTimeMins: prepTimeSchema.optional(),
+    address: z.string().trim().min(3).max(300).optional(),
+    storefrontDomain: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .max(253)
+      .regex(/^(?!-)[a-z0-9-]{1,63}(\.(?!-)[a-z0-9-]{1,63})+$/, 'must be a host name such as shop.myshopify.com')
+      .nullable()
+      .optional(),
+    integrationPlatform: z.enum(INTEGRATION_NAMES).nullable().optional(),
+    webhookPayloadShape: z.enum(['event', 'flat']).optional(),
+    webhookCourierLocation: z.boolean().optional(),
+    sandboxSpeed: z.number().min(1).max(1000).nullable().optional(),
+  })
+  .refine((v) => Object.values(v).some((value) => value !== undefined), { message: 'at least one setting is required' });
+export type UpdateSettingsCommand = z.output<typeof updateSettingsCommandSchema>;
 
 export const DEFAULT_SETTINGS: MerchantSettings = {
   prepTimeMins: 0,
@@ -56,20 +49,15 @@ export function createMerchantService(deps: { store: Store; clock: Clock }) {
     return merchant;
   }
 
-  async function updateMerchantSettings(options: {
-    merchantId: string;
-    input: unknown;
-    requirePrepTime?: boolean;
-  }): Promise<Merchant> {
-    const schema = options.requirePrepTime ? merchantSettingsPatchSchema : merchantSettingsInputSchema;
-    const input = parseInput(schema, options.input);
+  async function updateMerchantSettings(options: { merchantId: string; input: UpdateSettingsCommand }): Promise<Merchant> {
+    const { input } = options;
     const settings: Partial<MerchantSettings> = {
-      ...(input.prep_time_mins !== undefined && { prepTimeMins: input.prep_time_mins }),
-      ...(input.storefront_domain !== undefined && { storefrontDomain: input.storefront_domain }),
-      ...(input.integration_platform !== undefined && { integrationPlatform: input.integration_platform }),
-      ...(input.webhook_payload_shape !== undefined && { webhookPayloadShape: input.webhook_payload_shape }),
-      ...(input.webhook_courier_location !== undefined && { webhookCourierLocation: input.webhook_courier_location }),
-      ...(input.sandbox_speed !== undefined && { sandboxSpeed: input.sandbox_speed }),
+      ...(input.prepTimeMins !== undefined && { prepTimeMins: input.prepTimeMins }),
+      ...(input.storefrontDomain !== undefined && { storefrontDomain: input.storefrontDomain }),
+      ...(input.integrationPlatform !== undefined && { integrationPlatform: input.integrationPlatform }),
+      ...(input.webhookPayloadShape !== undefined && { webhookPayloadShape: input.webhookPayloadShape }),
+      ...(input.webhookCourierLocation !== undefined && { webhookCourierLocation: input.webhookCourierLocation }),
+      ...(input.sandboxSpeed !== undefined && { sandboxSpeed: input.sandboxSpeed }),
     };
     const patch = { settings, ...(input.address !== undefined && { address: input.address }) };
     const updated = await store.merchants.update(options.merchantId, patch, clock.now().toISOString());

@@ -24,7 +24,7 @@ export async function seedDemoMerchant(deps: { store: Store; admin: AdminService
   }
   await deps.merchants.updateMerchantSettings({
     merchantId: created.merchantId,
-    input: { storefront_domain: DEMO_MERCHANT.storefrontDomain },
+    input: { storefrontDomain: DEMO_MERCHANT.storefrontDomain },
   });
   return created;
 }

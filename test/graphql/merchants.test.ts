@@ -111,7 +111,7 @@ describe('GraphQL: merchant queries and settings', () => {
     expect(res.body.data.updateMerchantSettings).toMatchObject({
       __typename: 'AppError',
       code: 'VALIDATION_ERROR',
-      fields: [{ field: 'prep_time_mins', message: expect.any(String) }],
+      fields: [{ field: 'prepTimeMins', message: expect.any(String) }],
     });
     expect((await gql(t.url, VIEWER, { key: m.testKey })).body.data.viewer.merchant.prepTimeMins).toBe(25);
   });

@@ -52,6 +52,24 @@ describe('domain commands through both doors', () => {
     expect(quote).toMatchObject({ __typename: 'QueryQuoteSuccess', data: { price: expect.any(Number) } });
   });
 
+  it('GraphQL null clears a setting that can be cleared and leaves the others alone', async () => {
+    const UPDATE = `mutation ($input: MerchantSettingsInput!) { updateMerchantSettings(input: $input) {
+      __typename ... on MutationUpdateMerchantSettingsSuccess { data { prepTimeMins settings { storefrontDomain sandboxSpeed } } } ${ERR} } }`;
+    const s = await t.createMerchant();
+    const set = await as(s.testKey)(UPDATE, { input: { prepTimeMins: 12, storefrontDomain: 'shop-a.myshopify.com', sandboxSpeed: 5 } });
+    expect(set.updateMerchantSettings.data).toEqual({ prepTimeMins: 12, settings: { storefrontDomain: 'shop-a.myshopify.com', sandboxSpeed: 5 } });
+    const cleared = await as(s.testKey)(UPDATE, { input: { prepTimeMins: null, storefrontDomain: null, sandboxSpeed: null } });
+    expect(cleared.updateMerchantSettings.data).toEqual({ prepTimeMins: 12, settings: { storefrontDomain: null, sandboxSpeed: null } });
+    const ENDPOINT = `mutation ($input: WebhookEndpointInput!) { createWebhookEndpoint(input: $input) {
+      __typename ... on MutationCreateWebhookEndpointSuccess { data { id description payloadShape } } ${ERR} } }`;
+    const UPDATE_ENDPOINT = `mutation ($id: ID!, $input: WebhookEndpointInput!) { updateWebhookEndpoint(id: $id, input: $input) {
+      __typename ... on MutationUpdateWebhookEndpointSuccess { data { description payloadShape } } ${ERR} } }`;
+    const created = (await as(s.testKey)(ENDPOINT, { input: { url: 'https://hooks.example.com/a', description: 'orders', payloadShape: 'flat' } })).createWebhookEndpoint;
+    expect(created.data).toMatchObject({ description: 'orders', payloadShape: 'flat' });
+    const changed = (await as(s.testKey)(UPDATE_ENDPOINT, { id: created.data.id, input: { description: null, payloadShape: null } })).updateWebhookEndpoint;
+    expect(changed.data).toEqual({ description: null, payloadShape: 'flat' });
+  });
+
   it('GraphQL validation errors name the GraphQL input fields, REST errors the wire fields', async () => {
     const input = { customerName: 'Ana', customerPhone: '12', dropoff: { coords: PLACES.lasCondes } };
     expect((await as(m.testKey)(CREATE, { input })).createOrder).toMatchObject({ __typename: 'AppError', code: 'VALIDATION_ERROR', fields: [{ field: 'customerPhone' }] });

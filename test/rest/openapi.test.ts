@@ -9,11 +9,11 @@ import { errorResponseSchema, registry, toOpenApiPath } from '../../rest/openapi
 import { buildOpenApiDocument } from '../../rest/openapi/document.js';
 import { healthSchema, merchantMeResponseSchema, merchantSettingsUpdatedSchema } from '../../rest/openapi/responses.js';
 import { ERROR_CODES } from '../../src/domain/errors.js';
-import { merchantSettingsInputSchema, merchantSettingsPatchSchema } from '../../src/domain/merchants.js';
 import { erpRateSchema } from '../../src/domain/integrations/erp.js';
 import { pluginQuoteSchema } from '../../src/domain/integrations/plugin.js';
 import { carrierServiceRequestSchema } from '../../src/domain/integrations/storefront.js';
 import { createMetrics } from '../../src/metrics.js';
+import { merchantSettingsInputSchema, merchantSettingsPatchSchema } from '../../rest/wire/merchants.js';
 import { quoteRequestBody } from '../../rest/wire/quotes.js';
 import { api, startTestApp, type MerchantCredentials, type TestApp } from '../helpers/app.js';
 import { documentedOperations, expectWireShape, expressRoutes } from '../helpers/openapi.js';

@@ -1,4 +1,4 @@
-import { merchantSettingsInputSchema, merchantSettingsPatchSchema } from '../../../src/domain/merchants.js';
+import { merchantSettingsInputSchema, merchantSettingsPatchSchema } from '../../wire/merchants.js';
 import { registerEndpoint } from '../registry.js';
 import { merchantMeResponseSchema, merchantSettingsUpdatedSchema } from '../responses.js';
 

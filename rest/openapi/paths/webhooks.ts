@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { listDeliveriesSchema, redeliverFailedSchema } from '../../../src/domain/webhooks/delivery-log.js';
-import { createEndpointSchema, updateEndpointSchema } from '../../../src/domain/webhooks/endpoints.js';
+import { createEndpointSchema, listDeliveriesSchema, redeliverFailedSchema, updateEndpointSchema } from '../../wire/webhooks.js';
 import { RETRY_DELAYS_MIN } from '../../../src/domain/webhooks/worker.js';
 import { registerEndpoint, registry } from '../registry.js';
 import {

@@ -5,22 +5,34 @@ import type { Store } from '../../ports/store.js';
 import type { MerchantPrincipal } from '../auth.js';
 import { AppError } from '../errors.js';
 import type { WebhookDelivery } from '../types.js';
-import { parseInput } from '../validation.js';
 
-export const listDeliveriesSchema = z.strictObject({
-  endpoint_id: z.string().trim().min(1).max(64).optional(),
+export const DELIVERY_PAGE_MAX = 100;
+
+/** The delivery log, filtered (REST maps its query string onto it in rest/wire/webhooks.ts). */
+export const listDeliveriesQuerySchema = z.strictObject({
+  endpointId: z.string().trim().min(1).max(64).optional(),
   status: z.enum(['pending', 'delivered', 'failed']).optional(),
-  created_from: z.iso.datetime({ offset: true }).optional(),
-  created_to: z.iso.datetime({ offset: true }).optional(),
+  createdFrom: z.iso.datetime({ offset: true }).optional(),
+  createdTo: z.iso.datetime({ offset: true }).optional(),
   after: z.string().trim().min(1).max(64).optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
+  limit: z.number().int().min(1).max(DELIVERY_PAGE_MAX).default(20),
 });
+export type ListDeliveriesQuery = z.output<typeof listDeliveriesQuerySchema>;
+
+const datetime = z.iso.datetime({ offset: true });
+/** The rules of a bulk redelivery's range (each transport names the fields its own way). */
+export const REDELIVERY_RANGE_RULES = [
+  { ok: (from: string, to: string) => Date.parse(to) > Date.parse(from), message: (names: [string, string]) => `${names[1]} must be after ${names[0]}` },
+  { ok: (from: string, to: string) => Date.parse(to) - Date.parse(from) <= 31 * 86_400_000, message: () => 'at most 31 days at once' },
+];
 
 /** Redeliver every failed delivery created in a time range (both bounds required, at most 31 days). */
-export const redeliverFailedSchema = z
-  .strictObject({ created_from: z.iso.datetime({ offset: true }), created_to: z.iso.datetime({ offset: true }) })
-  .refine((v) => Date.parse(v.created_to) > Date.parse(v.created_from), { message: 'created_to must be after created_from', path: ['created_to'] })
-  .refine((v) => Date.parse(v.created_to) - Date.parse(v.created_from) <= 31 * 86_400_000, { message: 'at most 31 days at once', path: ['created_to'] });
+export const redeliverFailedCommandSchema = z.strictObject({ createdFrom: datetime, createdTo: datetime }).superRefine((v, ctx) => {
+  for (const rule of REDELIVERY_RANGE_RULES) {
+    if (!rule.ok(v.createdFrom, v.createdTo)) ctx.addIssue({ code: 'custom', message: rule.message(['createdFrom', 'createdTo']), path: ['createdTo'] });
+  }
+});
+export type RedeliverFailedCommand = z.output<typeof redeliverFailedCommandSchema>;
 
 /**
  * Bulk redelivery is bounded: each requeued delivery can cost its endpoint a full retry schedule.
@@ -38,15 +50,15 @@ export function createWebhookDeliveryLog(deps: { store: Store; clock: Clock; rat
   const limits = deps.limits ?? REDELIVER_FAILED_LIMITS;
   const scope = (p: MerchantPrincipal) => ({ merchantId: p.merchant.id, mode: p.mode });
 
-  async function listDeliveries(options: { principal: MerchantPrincipal; input: unknown }) {
-    const input = parseInput(listDeliveriesSchema, options.input);
+  async function listDeliveries(options: { principal: MerchantPrincipal; input: ListDeliveriesQuery }) {
+    const { input } = options;
     const rows = await store.webhooks.listDeliveries({
       limit: input.limit + 1,
       ...scope(options.principal),
-      ...(input.endpoint_id && { endpointId: input.endpoint_id }),
+      ...(input.endpointId && { endpointId: input.endpointId }),
       ...(input.status && { status: input.status }),
-      ...(input.created_from && { createdFrom: new Date(input.created_from).toISOString() }),
-      ...(input.created_to && { createdTo: new Date(input.created_to).toISOString() }),
+      ...(input.createdFrom && { createdFrom: new Date(input.createdFrom).toISOString() }),
+      ...(input.createdTo && { createdTo: new Date(input.createdTo).toISOString() }),
       ...(input.after && { after: input.after }),
     });
     const page = rows.slice(0, input.limit);
@@ -71,8 +83,8 @@ export function createWebhookDeliveryLog(deps: { store: Store; clock: Clock; rat
   }
 
   /** Requeues the failed deliveries of a time range, newest first, up to the per-call bound. */
-  async function redeliverFailed(options: { principal: MerchantPrincipal; input: unknown }) {
-    const input = parseInput(redeliverFailedSchema, options.input);
+  async function redeliverFailed(options: { principal: MerchantPrincipal; input: RedeliverFailedCommand }) {
+    const { input } = options;
     const { merchantId, mode } = scope(options.principal);
     const budget = await rateLimiter.consume({ key: `redeliver-failed:${merchantId}:${mode}`, limitPerMin: limits.perHour, windowSeconds: 3600 });
     if (!budget.allowed) {
@@ -81,7 +93,7 @@ export function createWebhookDeliveryLog(deps: { store: Store; clock: Clock; rat
     }
     const failed = await store.webhooks.listDeliveries({
       merchantId, mode, status: 'failed', limit: limits.batch + 1,
-      createdFrom: new Date(input.created_from).toISOString(), createdTo: new Date(input.created_to).toISOString(),
+      createdFrom: new Date(input.createdFrom).toISOString(), createdTo: new Date(input.createdTo).toISOString(),
     });
     const ids = failed.slice(0, limits.batch).map((d) => d.id);
     // `status` again: a delivery requeued meanwhile by another call is not reset twice.

@@ -6,24 +6,24 @@ import type { WebhookSender } from '../../ports/webhook-sender.js';
 import type { MerchantPrincipal } from '../auth.js';
 import { AppError } from '../errors.js';
 import { WEBHOOK_EVENT_TYPES, type Mode, type WebhookEndpoint, type WebhookEventType } from '../types.js';
-import { parseInput } from '../validation.js';
 import { isPrivateAddress } from './address-policy.js';
 
 /** A merchant may register this many endpoints per mode. */
 export const MAX_ENDPOINTS = 10;
 
-const endpointFields = {
+/** Register an endpoint (REST maps its snake_case body onto it in rest/wire/webhooks.ts). */
+export const createEndpointCommandSchema = z.strictObject({
   url: z.url({ protocol: /^https?$/ }).max(2000),
   description: z.string().trim().max(200).nullable().optional(),
   events: z.array(z.enum(WEBHOOK_EVENT_TYPES)).min(1).max(WEBHOOK_EVENT_TYPES.length).optional(),
-  payload_shape: z.enum(['event', 'flat']).optional(),
+  payloadShape: z.enum(['event', 'flat']).optional(),
   enabled: z.boolean().optional(),
-};
-export const createEndpointSchema = z.strictObject(endpointFields);
-export const updateEndpointSchema = z
-  .strictObject(endpointFields)
-  .extend({ url: endpointFields.url.optional() })
-  .refine((v) => Object.keys(v).length > 0, { message: 'at least one field is required' });
+});
+export type CreateEndpointCommand = z.output<typeof createEndpointCommandSchema>;
+export const updateEndpointCommandSchema = createEndpointCommandSchema
+  .extend({ url: createEndpointCommandSchema.shape.url.optional() })
+  .refine((v) => Object.values(v).some((value) => value !== undefined), { message: 'at least one field is required' });
+export type UpdateEndpointCommand = z.output<typeof updateEndpointCommandSchema>;
 
 export type WebhookEndpointService = ReturnType<typeof createWebhookEndpointService>;
 
@@ -50,8 +50,8 @@ export function createWebhookEndpointService(deps: { store: Store; sender: Webho
     }
   }
 
-  async function createEndpoint(options: { principal: MerchantPrincipal; input: unknown }): Promise<WebhookEndpoint> {
-    const input = parseInput(createEndpointSchema, options.input);
+  async function createEndpoint(options: { principal: MerchantPrincipal; input: CreateEndpointCommand }): Promise<WebhookEndpoint> {
+    const { input } = options;
     const { merchant, mode } = options.principal;
     await checkUrl(mode, input.url);
     const existing = await store.webhooks.listEndpoints({ merchantId: merchant.id, mode });
@@ -60,7 +60,7 @@ export function createWebhookEndpointService(deps: { store: Store; sender: Webho
     const at = clock.now().toISOString();
     const endpoint: WebhookEndpoint = {
       id: ids.next('we'), merchantId: merchant.id, mode, url: input.url, description: input.description ?? null,
-      events: input.events ?? defaultEvents, payloadShape: input.payload_shape ?? merchant.settings.webhookPayloadShape,
+      events: input.events ?? defaultEvents, payloadShape: input.payloadShape ?? merchant.settings.webhookPayloadShape,
       enabled: input.enabled ?? true, disabledReason: input.enabled === false ? 'disabled by the merchant' : null,
       failingSince: null, createdAt: at, updatedAt: at,
     };
@@ -74,8 +74,8 @@ export function createWebhookEndpointService(deps: { store: Store; sender: Webho
     return endpoint;
   }
 
-  async function updateEndpoint(options: { principal: MerchantPrincipal; id: string; input: unknown }): Promise<WebhookEndpoint> {
-    const input = parseInput(updateEndpointSchema, options.input);
+  async function updateEndpoint(options: { principal: MerchantPrincipal; id: string; input: UpdateEndpointCommand }): Promise<WebhookEndpoint> {
+    const { input } = options;
     await getEndpoint(options);
     if (input.url) await checkUrl(options.principal.mode, input.url);
     const updated = await store.webhooks.updateEndpoint({
@@ -85,7 +85,7 @@ export function createWebhookEndpointService(deps: { store: Store; sender: Webho
         ...(input.url !== undefined && { url: input.url }),
         ...(input.description !== undefined && { description: input.description }),
         ...(input.events !== undefined && { events: input.events }),
-        ...(input.payload_shape !== undefined && { payloadShape: input.payload_shape }),
+        ...(input.payloadShape !== undefined && { payloadShape: input.payloadShape }),
         ...(input.enabled !== undefined && {
           enabled: input.enabled,
           disabledReason: input.enabled ? null : 'disabled by the merchant',
