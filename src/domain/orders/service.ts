@@ -27,7 +27,7 @@ import {
 } from './schemas.js';
 import { isOrderActive } from './state-machine.js';
 
-export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
+const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 /** Draws of fresh identifiers before a clash is reported as an error. */
 const IDENTIFIER_ATTEMPTS = 5;
 

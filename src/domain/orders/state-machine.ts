@@ -15,7 +15,7 @@ export const TRANSITIONS: Record<OrderStatus, readonly OrderStatus[]> = {
   cancelled: [],
 };
 
-export const TERMINAL: readonly OrderStatus[] = ['completed', 'cancelled'];
+const TERMINAL: readonly OrderStatus[] = ['completed', 'cancelled'];
 
 /** Arrivals a courier may skip: moving past one records it first (picking up straight from `assigned`). */
 const SKIPPABLE_ARRIVAL: Partial<Record<OrderStatus, OrderStatus>> = { picked_up: 'arrived_pickup', completed: 'arrived_dropoff' };
@@ -25,7 +25,7 @@ export function canTransition(from: OrderStatus, to: OrderStatus): boolean {
 }
 
 /** The statuses from which `to` can be reached in one move. */
-export function sourcesOf(to: OrderStatus): OrderStatus[] {
+function sourcesOf(to: OrderStatus): OrderStatus[] {
   return (Object.keys(TRANSITIONS) as OrderStatus[]).filter((from) => TRANSITIONS[from].includes(to));
 }
 

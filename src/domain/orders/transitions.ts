@@ -15,7 +15,7 @@ export interface Actor {
 
 export type OrderTransitions = ReturnType<typeof createOrderTransitions>;
 
-export interface TransitionOptions {
+interface TransitionOptions {
   order: Order;
   to: OrderStatus;
   actor: Actor;
