@@ -9,6 +9,7 @@ const up = (path) => `^(\\.\\./)+${path}`;
 const EDGES = 'Edges (rest/, schema/, realtime/) call domain services only (DESIGN.md "Edges call services only").';
 const BOUNDARY = {
   edgeAdapters: { regex: up('src/adapters/'), message: `${EDGES} Adapters are wired in src/container.ts.` },
+  edgeContainer: { regex: up('src/container\\.js$'), message: `${EDGES} They are handed an Edge (src/edge/edge.ts): services, config, logger, front door.` },
   edgePorts: { regex: up('src/ports/(store|event-bus|rate-limiter|geo-index)\\.js$'), message: `${EDGES} No storage or transport port.` },
   schemaRealtime: { regex: up('realtime/'), message: 'schema/ and realtime/ do not import each other: share through the domain (src/domain/watch).' },
   realtimeSchema: { regex: up('schema/'), message: 'schema/ and realtime/ do not import each other: share through the domain.' },
@@ -30,9 +31,9 @@ const BOUNDARY = {
   adapterEdges: { regex: up('(rest|schema|realtime)/'), message: 'Adapters do not import edges.' },
 };
 const LAYERS = [
-  { files: ['rest/**/*.ts'], rules: ['edgeAdapters', 'edgePorts'] },
-  { files: ['schema/**/*.ts'], rules: ['edgeAdapters', 'edgePorts', 'schemaRealtime'] },
-  { files: ['realtime/**/*.ts'], rules: ['edgeAdapters', 'edgePorts', 'realtimeSchema', 'realtimeRest'] },
+  { files: ['rest/**/*.ts'], rules: ['edgeAdapters', 'edgeContainer', 'edgePorts'] },
+  { files: ['schema/**/*.ts'], rules: ['edgeAdapters', 'edgeContainer', 'edgePorts', 'schemaRealtime'] },
+  { files: ['realtime/**/*.ts'], rules: ['edgeAdapters', 'edgeContainer', 'edgePorts', 'realtimeSchema', 'realtimeRest'] },
   { files: ['src/edge/**/*.ts'], rules: ['edgeAdapters', 'edgePorts'] },
   { files: ['src/domain/**/*.ts'], rules: ['domainOuter', 'domainPackages'] },
   { files: ['src/adapters/**/*.ts'], rules: ['adapterDomain', 'adapterEdges'] },

@@ -5,7 +5,7 @@ import { CloseCode } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import type { YogaServerInstance } from 'graphql-yoga';
 import { WebSocket, WebSocketServer } from 'ws';
-import type { Container } from '../src/container.js';
+import type { Edge } from '../src/edge/edge.js';
 import { AppError, isAppError } from '../src/domain/errors.js';
 import type { Caller, Credentials } from '../src/domain/front-door.js';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../src/domain/json-depth.js';
@@ -39,13 +39,13 @@ interface RootValue {
  * stop admitting it.
  */
 export function attachGraphQLWebSocket(options: {
-  container: Container;
+  edge: Edge;
   yoga: EnvelopedServer;
   mask: (error: unknown) => GraphQLError;
   maxPayload: number;
 }) {
-  const { container, yoga, mask } = options;
-  const { door } = container;
+  const { edge, yoga, mask } = options;
+  const { door } = edge;
   const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayload });
   const connections = new WeakMap<WebSocket, Connection>();
   const refusal = (error: unknown): readonly GraphQLError[] => [mask(error)];
@@ -124,7 +124,7 @@ export function attachGraphQLWebSocket(options: {
   // Dead clients (no pong within a heartbeat) and stuck ones (send buffer past the hard limit) are
   // terminated, so they never hold memory or delay the bus; each subscription also keeps a bounded
   // number of pending events.
-  const { heartbeatMs, hardBufferBytes } = container.config.tracking;
+  const { heartbeatMs, hardBufferBytes } = edge.config.tracking;
   const answered = new WeakSet<WebSocket>();
   const heartbeat = setInterval(() => {
     for (const ws of wss.clients) {

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
-import type { Container } from '../src/container.js';
+import type { Edge } from '../src/edge/edge.js';
 import { presentTracking } from '../src/edge/tracking.js';
 import { isAppError } from '../src/domain/errors.js';
 import { RateLimitedError } from '../src/domain/front-door.js';
@@ -55,10 +55,10 @@ function frameOf(update: TrackingUpdate): Buffer {
  * positions; past the hard limit, or silent for a heartbeat, it is terminated, so a slow or dead
  * client never holds up the others.
  */
-export function attachTrackingSockets(options: { container: Container }) {
-  const { container } = options;
-  const { tracking } = container.services;
-  const limits = container.config.tracking;
+export function attachTrackingSockets(options: { edge: Edge }) {
+  const { edge } = options;
+  const { tracking } = edge.services;
+  const limits = edge.config.tracking;
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_PAYLOAD, perMessageDeflate: false, clientTracking: false });
   const clients = new Set<TrackingClient>();
   const counters = { droppedPositions: 0, closedSlow: 0, closedDead: 0 };
@@ -111,7 +111,7 @@ export function attachTrackingSockets(options: { container: Container }) {
   async function admit(client: TrackingClient): Promise<void> {
     try {
       // Before the lookup: once the address's budget is spent, known and unknown references look alike.
-      await container.door.frontDoor.admit({ kind: 'anonymous', address: client.ip });
+      await edge.door.frontDoor.admit({ kind: 'anonymous', address: client.ip });
     } catch (error) {
       if (error instanceof RateLimitedError) return client.ws.close(TRACKING_CLOSE.tooManyConnections, 'rate limited');
       throw error;
@@ -150,10 +150,10 @@ export function attachTrackingSockets(options: { container: Container }) {
       } catch {
         reference = '';
       }
-      const ip = container.door.addressOf(req);
+      const ip = edge.door.addressOf(req);
       if (connections >= limits.maxSockets) return refuse(req, socket, head, TRACKING_CLOSE.serverBusy, 'too many connections');
       // One count per address for every socket kind (graphql-ws ones included).
-      const addressSlot = container.door.sockets.takeAddressSlot(ip);
+      const addressSlot = edge.door.sockets.takeAddressSlot(ip);
       if (!addressSlot) return refuse(req, socket, head, TRACKING_CLOSE.tooManyConnections, 'too many connections from this address');
       reserve(socket, addressSlot);
       wss.handleUpgrade(req, socket, head, (ws) => {
@@ -163,7 +163,7 @@ export function attachTrackingSockets(options: { container: Container }) {
         ws.on('error', () => ws.terminate());
         ws.on('close', () => forget(client));
         admit(client).catch((error: unknown) => {
-          container.logger.warn({ err: (error as Error).message }, 'tracking socket not admitted');
+          edge.logger.warn({ err: (error as Error).message }, 'tracking socket not admitted');
           ws.close(TRACKING_CLOSE.internalError, 'try again later');
         });
       });

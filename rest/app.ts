@@ -1,5 +1,5 @@
 import express, { type Express } from 'express';
-import type { Container } from '../src/container.js';
+import type { Edge } from '../src/edge/edge.js';
 import { AppError } from '../src/domain/errors.js';
 import { metricsAccess, type Metrics } from '../src/metrics.js';
 import { accessLog } from './middleware/access-log.js';
@@ -21,17 +21,17 @@ import { webhookRoutes } from './routes/webhooks.js';
 export const BODY_LIMIT = '100kb';
 
 /** The Express app for /api/v1; GraphQL and sockets are routed beside it, never through it. */
-export function createRestApp(container: Container, metrics: Metrics): Express {
+export function createRestApp(edge: Edge, metrics: Metrics): Express {
   const app = express();
   app.disable('x-powered-by');
   // Client addresses come from the front door (TRUST_PROXY, src/edge/client-address.ts), never req.ip.
   app.set('trust proxy', false);
   app.set('etag', false);
 
-  app.use(accessLog(container.logger, metrics));
+  app.use(accessLog(edge.logger, metrics));
   app.use(securityHeaders());
 
-  const metricsGate = metricsAccess({ token: container.config.metricsToken, production: container.config.production });
+  const metricsGate = metricsAccess({ token: edge.config.metricsToken, production: edge.config.production });
   app.get('/metrics', async (req, res, next) => {
     const access = metricsGate(req.headers.authorization);
     // Hidden: the same 404 as any path that does not exist.
@@ -47,23 +47,23 @@ export function createRestApp(container: Container, metrics: Metrics): Express {
   const api = express.Router();
   api.use(requireJsonBody());
   // Before the JSON parser: storefront signatures are checked over the raw bytes.
-  storefrontRoutes(api, container, BODY_LIMIT);
+  storefrontRoutes(api, edge, BODY_LIMIT);
   api.use(express.json({ limit: BODY_LIMIT, type: 'application/json' }), limitJsonDepth());
-  quoteRoutes(api, container);
-  orderRoutes(api, container);
-  healthRoutes(api, container);
-  api.use(openApiRoutes(container));
-  merchantRoutes(api, container);
-  integrationRoutes(api, container);
-  courierRoutes(api, container);
-  trackingRoutes(api, container);
-  sandboxRoutes(api, container);
-  webhookRoutes(api, container);
+  quoteRoutes(api, edge);
+  orderRoutes(api, edge);
+  healthRoutes(api, edge);
+  api.use(openApiRoutes(edge));
+  merchantRoutes(api, edge);
+  integrationRoutes(api, edge);
+  courierRoutes(api, edge);
+  trackingRoutes(api, edge);
+  sandboxRoutes(api, edge);
+  webhookRoutes(api, edge);
   app.use('/api/v1', api);
   // The customer tracking page (its own CSP); its live socket is routed in src/app.ts.
-  app.use(trackingPageRoutes(container));
+  app.use(trackingPageRoutes(edge));
 
   app.use(notFoundHandler());
-  app.use(errorHandler(container.logger));
+  app.use(errorHandler(edge.logger));
   return app;
 }

@@ -110,20 +110,20 @@ builder.queryFields((t) => ({
     type: [TelemetryRef],
     authScopes: { admin: true },
     args: { merchantId: t.arg.id({ required: true }) },
-    resolve: (_r, args, ctx) => ctx.container.services.admin.listIntegrationTelemetry({ merchantId: String(args.merchantId) }),
+    resolve: (_r, args, ctx) => ctx.services.admin.listIntegrationTelemetry({ merchantId: String(args.merchantId) }),
   }),
   adminMerchants: t.field({
     type: [MerchantRef],
     authScopes: { admin: true },
     args: { limit: t.arg.int(), after: t.arg.id() },
     resolve: (_r, args, ctx) =>
-      ctx.container.services.admin.listMerchants({ limit: args.limit ?? 50, ...(args.after && { afterId: String(args.after) }) }),
+      ctx.services.admin.listMerchants({ limit: args.limit ?? 50, ...(args.after && { afterId: String(args.after) }) }),
   }),
   adminMerchant: t.field({
     type: MerchantRef,
     authScopes: { admin: true },
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_r, args, ctx) => ctx.container.services.admin.getMerchant(String(args.id)),
+    resolve: (_r, args, ctx) => ctx.services.admin.getMerchant(String(args.id)),
   }),
 }));
 
@@ -134,21 +134,21 @@ builder.mutationFields((t) => ({
     errors: {},
     args: { name: t.arg.string({ required: true }), address: t.arg.string() },
     resolve: (_r, args, ctx) =>
-      ctx.container.services.admin.createMerchant({ input: { name: args.name, ...(args.address != null && { address: args.address }) } }),
+      ctx.services.admin.createMerchant({ input: { name: args.name, ...(args.address != null && { address: args.address }) } }),
   }),
   adminRotateApiKey: t.field({
     type: RotatedKeyRef,
     authScopes: { admin: true },
     errors: {},
     args: { merchantId: t.arg.id({ required: true }), mode: t.arg({ type: ModeEnum, required: true }) },
-    resolve: (_r, args, ctx) => ctx.container.services.admin.rotateApiKey({ input: { merchantId: String(args.merchantId), mode: args.mode } }),
+    resolve: (_r, args, ctx) => ctx.services.admin.rotateApiKey({ input: { merchantId: String(args.merchantId), mode: args.mode } }),
   }),
   adminRevokeApiKeys: t.field({
     type: RevokedKeysRef,
     authScopes: { admin: true },
     errors: {},
     args: { merchantId: t.arg.id({ required: true }), mode: t.arg({ type: ModeEnum, required: true }) },
-    resolve: (_r, args, ctx) => ctx.container.services.admin.revokeApiKeys({ input: { merchantId: String(args.merchantId), mode: args.mode } }),
+    resolve: (_r, args, ctx) => ctx.services.admin.revokeApiKeys({ input: { merchantId: String(args.merchantId), mode: args.mode } }),
   }),
   adminSetMerchantStatus: t.field({
     type: MerchantRef,
@@ -156,7 +156,7 @@ builder.mutationFields((t) => ({
     errors: {},
     args: { merchantId: t.arg.id({ required: true }), status: t.arg({ type: MerchantStatusEnum, required: true }) },
     resolve: (_r, args, ctx) =>
-      ctx.container.services.admin.setMerchantStatus({ input: { merchantId: String(args.merchantId), status: args.status } }),
+      ctx.services.admin.setMerchantStatus({ input: { merchantId: String(args.merchantId), status: args.status } }),
   }),
   adminSetIntegrationStatus: t.field({
     type: MerchantRef,
@@ -168,7 +168,7 @@ builder.mutationFields((t) => ({
       status: t.arg({ type: IntegrationStatusEnum, required: true }),
     },
     resolve: (_r, args, ctx) =>
-      ctx.container.services.admin.setIntegrationStatus({
+      ctx.services.admin.setIntegrationStatus({
         input: { merchantId: String(args.merchantId), integration: args.integration, status: args.status },
       }),
   }),
@@ -178,7 +178,7 @@ builder.mutationFields((t) => ({
     errors: {},
     args: { merchantId: t.arg.id({ required: true }), perMin: t.arg.int() },
     resolve: (_r, args, ctx) =>
-      ctx.container.services.admin.setMerchantRateLimit({ input: { merchantId: String(args.merchantId), perMin: args.perMin ?? null } }),
+      ctx.services.admin.setMerchantRateLimit({ input: { merchantId: String(args.merchantId), perMin: args.perMin ?? null } }),
   }),
   adminRotateApiSecret: t.field({
     type: RotatedSecretRef,
@@ -186,7 +186,7 @@ builder.mutationFields((t) => ({
     errors: {},
     args: { merchantId: t.arg.id({ required: true }), overlapHours: t.arg.float() },
     resolve: (_r, args, ctx) =>
-      ctx.container.services.admin.rotateApiSecret({
+      ctx.services.admin.rotateApiSecret({
         input: { merchantId: String(args.merchantId), ...(args.overlapHours != null && { overlapHours: args.overlapHours }) },
       }),
   }),
@@ -202,7 +202,7 @@ builder.mutationFields((t) => ({
       mode: t.arg({ type: ModeEnum }),
     },
     resolve: (_r, args, ctx) =>
-      ctx.container.services.admin.createCourier({
+      ctx.services.admin.createCourier({
         input: { name: args.name, phone: args.phone, vehicle: args.vehicle, plate: args.plate, ...(args.mode && { mode: args.mode }) },
       }),
   }),
@@ -211,21 +211,21 @@ builder.mutationFields((t) => ({
     authScopes: { admin: true },
     errors: {},
     args: { courierId: t.arg.id({ required: true }) },
-    resolve: (_r, args, ctx) => ctx.container.services.admin.rotateCourierToken({ input: { courierId: String(args.courierId) } }),
+    resolve: (_r, args, ctx) => ctx.services.admin.rotateCourierToken({ input: { courierId: String(args.courierId) } }),
   }),
   adminDisableCourier: t.field({
     type: DisabledCourierRef,
     authScopes: { admin: true },
     errors: {},
     args: { courierId: t.arg.id({ required: true }) },
-    resolve: (_r, args, ctx) => ctx.container.services.admin.disableCourier({ input: { courierId: String(args.courierId) } }),
+    resolve: (_r, args, ctx) => ctx.services.admin.disableCourier({ input: { courierId: String(args.courierId) } }),
   }),
   adminEnableCourier: t.field({
     type: CourierAccountRef,
     authScopes: { admin: true },
     errors: {},
     args: { courierId: t.arg.id({ required: true }) },
-    resolve: (_r, args, ctx) => ctx.container.services.admin.enableCourier({ input: { courierId: String(args.courierId) } }),
+    resolve: (_r, args, ctx) => ctx.services.admin.enableCourier({ input: { courierId: String(args.courierId) } }),
   }),
   adminCreateUser: t.field({
     type: CreatedUserRef,
@@ -233,7 +233,7 @@ builder.mutationFields((t) => ({
     errors: {},
     args: { rut: t.arg.string({ required: true }), name: t.arg.string(), phone: t.arg.string() },
     resolve: (_r, args, ctx) =>
-      ctx.container.services.admin.createUser({
+      ctx.services.admin.createUser({
         input: { rut: args.rut, ...(args.name != null && { name: args.name }), ...(args.phone != null && { phone: args.phone }) },
       }),
   }),

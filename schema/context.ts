@@ -1,4 +1,4 @@
-import type { Container } from '../src/container.js';
+import type { Edge } from '../src/edge/edge.js';
 import type { CourierPrincipal, MerchantPrincipal } from '../src/domain/auth.js';
 import type { BudgetDecision as RateLimitDecision, Caller, Credentials } from '../src/domain/front-door.js';
 
@@ -10,7 +10,8 @@ export interface DoorEntry {
 }
 
 export interface GraphQLContext {
-  container: Container;
+  services: Edge['services'];
+  config: Edge['config'];
   caller: Caller;
   /** Kept so an open subscription can be ended when these credentials stop admitting the caller. */
   credentials: Credentials;
@@ -20,10 +21,11 @@ export interface GraphQLContext {
   rateLimit: RateLimitDecision | null;
 }
 
-export function contextFor(container: Container, entry: DoorEntry): GraphQLContext {
+export function contextFor(edge: Edge, entry: DoorEntry): GraphQLContext {
   const { caller } = entry;
   return {
-    container,
+    services: edge.services,
+    config: edge.config,
     caller,
     credentials: entry.credentials,
     merchant: caller.kind === 'merchant' ? caller.merchant : null,

@@ -23,7 +23,7 @@ const CourierRef = builder.objectRef<Courier>('Courier').implement({
     isTest: t.boolean({ resolve: (c) => c.mode === 'test' }),
     location: t.field({ type: LatLngRef, nullable: true, resolve: (c) => c.location }),
     driver: t.field({ type: DriverRef, resolve: (c) => c }),
-    activeOrders: t.field({ type: [OrderRef], resolve: (c, _a, ctx) => ctx.container.services.couriers.activeOrders(c) }),
+    activeOrders: t.field({ type: [OrderRef], resolve: (c, _a, ctx) => ctx.services.couriers.activeOrders(c) }),
   }),
 });
 
@@ -43,7 +43,7 @@ builder.queryFields((t) => ({
   courier: t.field({
     type: CourierRef,
     authScopes: { courier: true },
-    resolve: (_r, _a, ctx) => ctx.container.services.couriers.getProfile({ courier: courierOf(ctx) }),
+    resolve: (_r, _a, ctx) => ctx.services.couriers.getProfile({ courier: courierOf(ctx) }),
   }),
 }));
 
@@ -53,7 +53,7 @@ builder.mutationFields((t) => ({
     authScopes: { courier: true },
     errors: {},
     args: { onDuty: t.arg.boolean({ required: true }) },
-    resolve: (_r, args, ctx) => ctx.container.services.couriers.setDuty({ courier: courierOf(ctx), input: commandOf(setDutyCommandSchema, args) }),
+    resolve: (_r, args, ctx) => ctx.services.couriers.setDuty({ courier: courierOf(ctx), input: commandOf(setDutyCommandSchema, args) }),
   }),
   courierReportPosition: t.field({
     type: [OrderRef],
@@ -62,7 +62,7 @@ builder.mutationFields((t) => ({
     errors: {},
     args: { input: t.arg({ type: PositionInput, required: true }) },
     resolve: async (_r, { input }, ctx) =>
-      (await ctx.container.services.couriers.reportPosition({ courier: courierOf(ctx), input: commandOf(reportPositionCommandSchema, input) })).arrivals,
+      (await ctx.services.couriers.reportPosition({ courier: courierOf(ctx), input: commandOf(reportPositionCommandSchema, input) })).arrivals,
   }),
   courierAdvanceOrder: t.field({
     type: OrderRef,
@@ -70,7 +70,7 @@ builder.mutationFields((t) => ({
     errors: {},
     args: { id: t.arg.id({ required: true }), status: t.arg({ type: CourierStatusEnum, required: true }) },
     resolve: (_r, args, ctx) =>
-      ctx.container.services.couriers.advanceOrder({ courier: courierOf(ctx), ref: String(args.id), input: commandOf(advanceOrderCommandSchema, { status: args.status }) }),
+      ctx.services.couriers.advanceOrder({ courier: courierOf(ctx), ref: String(args.id), input: commandOf(advanceOrderCommandSchema, { status: args.status }) }),
   }),
   courierReleaseOrder: t.field({
     type: OrderRef,
@@ -78,7 +78,7 @@ builder.mutationFields((t) => ({
     errors: {},
     args: { id: t.arg.id({ required: true }), reason: t.arg.string() },
     resolve: (_r, args, ctx) =>
-      ctx.container.services.couriers.releaseOrder({ courier: courierOf(ctx), ref: String(args.id), input: commandOf(releaseOrderCommandSchema, { reason: args.reason }) }),
+      ctx.services.couriers.releaseOrder({ courier: courierOf(ctx), ref: String(args.id), input: commandOf(releaseOrderCommandSchema, { reason: args.reason }) }),
   }),
   courierConfirmDelivery: t.field({
     type: OrderRef,
@@ -95,7 +95,7 @@ builder.mutationFields((t) => ({
     resolve: async (_r, { id, ...args }, ctx) => {
       const courier = courierOf(ctx);
       const input = commandOf(confirmDeliveryCommandSchema, { driverId: courier.id, ...args });
-      return (await ctx.container.services.couriers.confirmDelivery({ courier, ref: String(id), input })).order;
+      return (await ctx.services.couriers.confirmDelivery({ courier, ref: String(id), input })).order;
     },
   }),
 }));

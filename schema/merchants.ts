@@ -42,7 +42,7 @@ export const MerchantRef = builder.objectRef<Merchant>('Merchant').implement({
     integrationPlatform: t.field({ type: IntegrationEnum, nullable: true, resolve: (m) => m.settings.integrationPlatform }),
     integrations: t.field({ type: IntegrationsRef, resolve: (m) => m.integrations }),
     settings: t.field({ type: SettingsRef, resolve: (m) => m }),
-    rateLimitPerMin: t.int({ resolve: (m, _a, ctx) => m.rateLimitPerMin ?? ctx.container.config.rateLimitPerMin }),
+    rateLimitPerMin: t.int({ resolve: (m, _a, ctx) => m.rateLimitPerMin ?? ctx.config.rateLimitPerMin }),
     createdAt: t.field({ type: 'DateTime', resolve: (m) => m.createdAt }),
   }),
 });
@@ -57,7 +57,7 @@ const ViewerRef = builder.objectRef<MerchantPrincipal>('Viewer').implement({
 /** The authenticated merchant, checked against the status rules at the given level. */
 export function merchantOf(ctx: GraphQLContext, level: 'profile' | 'settings' | 'operate'): MerchantPrincipal {
   if (!ctx.merchant) throw new AppError('INVALID_API_KEY', 'API key missing or invalid');
-  ctx.container.services.auth.assertMerchantAccess(ctx.merchant, { level });
+  ctx.services.auth.assertMerchantAccess(ctx.merchant, { level });
   return ctx.merchant;
 }
 
@@ -94,7 +94,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: SettingsInput, required: true }) },
     resolve: (_root, { input }, ctx) => {
       const { merchant } = merchantOf(ctx, 'settings');
-      return ctx.container.services.merchants.updateMerchantSettings({ merchantId: merchant.id, input: commandOf(updateSettingsCommandSchema, input) });
+      return ctx.services.merchants.updateMerchantSettings({ merchantId: merchant.id, input: commandOf(updateSettingsCommandSchema, input) });
     },
   }),
 }));

@@ -70,7 +70,7 @@ export const OrderRef = builder.objectRef<Order>('Order').implement({
     id: t.exposeID('id', { description: 'The booking id' }),
     orderNumber: t.exposeString('orderNumber'),
     trackingNumber: t.exposeString('trackingNumber'),
-    trackingUrl: t.string({ resolve: (o, _a, ctx) => trackingUrlOf(o, ctx.container.config.publicBaseUrl) }),
+    trackingUrl: t.string({ resolve: (o, _a, ctx) => trackingUrlOf(o, ctx.config.publicBaseUrl) }),
     referenceId: t.exposeString('referenceId', { nullable: true }),
     ecommerceOrderId: t.exposeString('ecommerceOrderId', { nullable: true }),
     isTest: t.boolean({ resolve: (o) => o.mode === 'test' }),
@@ -93,12 +93,12 @@ export const OrderRef = builder.objectRef<Order>('Order').implement({
     driver: t.field({
       type: DriverRef,
       nullable: true,
-      resolve: (order, _a, ctx) => ctx.container.services.orders.driverOf({ order }),
+      resolve: (order, _a, ctx) => ctx.services.orders.driverOf({ order }),
     }),
     batchId: t.exposeID('batchId', { nullable: true }),
     proof: t.field({ type: ProofRef, nullable: true, resolve: (o) => o.proof }),
     cancellationReason: t.string({ nullable: true, resolve: (o) => o.cancellation?.reason ?? null }),
-    events: t.field({ type: [OrderEventRef], resolve: (order, _a, ctx) => ctx.container.services.orders.eventsOf({ order }) }),
+    events: t.field({ type: [OrderEventRef], resolve: (order, _a, ctx) => ctx.services.orders.eventsOf({ order }) }),
     createdAt: t.field({ type: 'DateTime', resolve: (o) => o.createdAt }),
     updatedAt: t.field({ type: 'DateTime', resolve: (o) => o.updatedAt }),
   }),
@@ -114,7 +114,7 @@ export const BatchRef = builder.objectRef<Batch>('Batch').implement({
     courierId: t.exposeID('courierId', { nullable: true }),
     orders: t.field({
       type: [OrderRef],
-      resolve: (batch, _a, ctx) => ctx.container.services.batches.ordersOf({ batch }),
+      resolve: (batch, _a, ctx) => ctx.services.batches.ordersOf({ batch }),
     }),
     createdAt: t.field({ type: 'DateTime', resolve: (b) => b.createdAt }),
   }),
@@ -141,7 +141,7 @@ builder.queryFields((t) => ({
     errors: {},
     description: 'An order by booking id, reference id, shop order id, tracking number or order number.',
     args: { id: t.arg.string({ required: true }) },
-    resolve: (_r, args, ctx) => ctx.container.services.orders.getOrder({ principal: merchantOf(ctx, 'operate'), ref: args.id }),
+    resolve: (_r, args, ctx) => ctx.services.orders.getOrder({ principal: merchantOf(ctx, 'operate'), ref: args.id }),
   }),
   orders: t.field({
     type: OrderConnectionRef,
@@ -155,21 +155,21 @@ builder.queryFields((t) => ({
       createdTo: t.arg({ type: 'DateTime' }),
     },
     resolve: (_r, { first, ...args }, ctx) =>
-      ctx.container.services.orders.listOrders({ principal: merchantOf(ctx, 'operate'), input: commandOf(listOrdersQuerySchema, { limit: first, ...args }) }),
+      ctx.services.orders.listOrders({ principal: merchantOf(ctx, 'operate'), input: commandOf(listOrdersQuerySchema, { limit: first, ...args }) }),
   }),
   batch: t.field({
     type: BatchRef,
     authScopes: { merchant: true },
     errors: {},
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_r, args, ctx) => ctx.container.services.batches.getBatch({ principal: merchantOf(ctx, 'operate'), id: String(args.id) }),
+    resolve: (_r, args, ctx) => ctx.services.batches.getBatch({ principal: merchantOf(ctx, 'operate'), id: String(args.id) }),
   }),
   batches: t.field({
     type: [BatchRef],
     authScopes: { merchant: true },
     args: { first: t.arg.int(), after: t.arg.id() },
     resolve: (_r, args, ctx) =>
-      ctx.container.services.batches.listBatches({
+      ctx.services.batches.listBatches({
         principal: merchantOf(ctx, 'operate'),
         ...(args.first != null && { limit: args.first }),
         ...(args.after != null && { after: String(args.after) }),
@@ -227,7 +227,7 @@ builder.mutationFields((t) => ({
         // Line items are kept as the merchant's own records, whose weight field is `weight_kg` (as in REST).
         items: input.items?.map(({ weightKg, ...item }) => Object.assign(item, { weight_kg: weightKg })),
       }));
-      const result = await ctx.container.services.orders.createOrder({
+      const result = await ctx.services.orders.createOrder({
         principal: merchantOf(ctx, 'operate'), input: command, ...(idempotencyKey != null && { idempotencyKey }),
       });
       return result.order;
@@ -239,7 +239,7 @@ builder.mutationFields((t) => ({
     errors: {},
     args: { id: t.arg.string({ required: true }), reason: t.arg.string() },
     resolve: (_r, args, ctx) =>
-      ctx.container.services.orders.cancelOrder({ principal: merchantOf(ctx, 'operate'), ref: args.id, input: commandOf(cancelOrderCommandSchema, { reason: args.reason }) }),
+      ctx.services.orders.cancelOrder({ principal: merchantOf(ctx, 'operate'), ref: args.id, input: commandOf(cancelOrderCommandSchema, { reason: args.reason }) }),
   }),
   confirmDelivery: t.field({
     type: OrderRef,
@@ -248,7 +248,7 @@ builder.mutationFields((t) => ({
     args: { id: t.arg.string({ required: true }), input: t.arg({ type: DeliveryInput, required: true }) },
     resolve: async (_r, { id, input }, ctx) => {
       const command = commandOf(confirmDeliveryCommandSchema, Object.assign({}, input, { driverId: String(input.driverId) }));
-      return (await ctx.container.services.delivery.confirmDelivery({ principal: merchantOf(ctx, 'operate'), ref: id, input: command })).order;
+      return (await ctx.services.delivery.confirmDelivery({ principal: merchantOf(ctx, 'operate'), ref: id, input: command })).order;
     },
   }),
   consolidateOrders: t.field({
@@ -257,6 +257,6 @@ builder.mutationFields((t) => ({
     errors: {},
     args: { geohashZone: t.arg.string({ required: true }), targetCarType: t.arg({ type: VehicleTypeEnum }) },
     resolve: (_r, args, ctx) =>
-      ctx.container.services.batches.consolidateOrders({ principal: merchantOf(ctx, 'operate'), input: commandOf(consolidateCommandSchema, args) }),
+      ctx.services.batches.consolidateOrders({ principal: merchantOf(ctx, 'operate'), input: commandOf(consolidateCommandSchema, args) }),
   }),
 }));

@@ -51,7 +51,7 @@ builder.queryFields((t) => ({
     resolve: (_root, { input }, ctx) => {
       const { merchant, mode } = merchantOf(ctx, 'operate');
       const command = commandOf(quoteCommandSchema, Object.assign({}, input, { origin: toLocationInput(input.origin), destination: toLocationInput(input.destination) }));
-      return ctx.container.services.quotes.quoteDelivery({ merchant, mode, input: command });
+      return ctx.services.quotes.quoteDelivery({ merchant, mode, input: command });
     },
   }),
 }));

@@ -52,7 +52,7 @@ const DeliveryRef = builder.objectRef<WebhookDelivery>('WebhookDelivery').implem
     payload: t.exposeString('body'),
     createdAt: t.field({ type: 'DateTime', resolve: (d) => d.createdAt }),
     deliveredAt: t.field({ type: 'DateTime', nullable: true, resolve: (d) => d.deliveredAt }),
-    attemptLog: t.field({ type: [AttemptRef], resolve: (delivery, _a, ctx) => ctx.container.services.webhookDeliveries.attemptsOf({ delivery }) }),
+    attemptLog: t.field({ type: [AttemptRef], resolve: (delivery, _a, ctx) => ctx.services.webhookDeliveries.attemptsOf({ delivery }) }),
   }),
 });
 
@@ -86,7 +86,7 @@ builder.queryFields((t) => ({
   webhookEndpoints: t.field({
     type: [EndpointRef],
     authScopes: { merchant: true },
-    resolve: (_r, _a, ctx) => ctx.container.services.webhookEndpoints.listEndpoints({ principal: merchantOf(ctx, 'settings') }),
+    resolve: (_r, _a, ctx) => ctx.services.webhookEndpoints.listEndpoints({ principal: merchantOf(ctx, 'settings') }),
   }),
   webhookDeliveries: t.field({
     type: [DeliveryRef],
@@ -95,7 +95,7 @@ builder.queryFields((t) => ({
     args: { endpointId: t.arg.id(), status: t.arg({ type: DeliveryStatusEnum }), first: t.arg.int(), after: t.arg.id() },
     resolve: async (_r, args, ctx) =>
       (
-        await ctx.container.services.webhookDeliveries.listDeliveries({
+        await ctx.services.webhookDeliveries.listDeliveries({
           principal: merchantOf(ctx, 'settings'),
           input: commandOf(listDeliveriesQuerySchema, { endpointId: args.endpointId, status: args.status, limit: args.first, after: args.after }),
         })
@@ -107,7 +107,7 @@ builder.queryFields((t) => ({
     errors: {},
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_r, args, ctx) =>
-      (await ctx.container.services.webhookDeliveries.getDelivery({ principal: merchantOf(ctx, 'settings'), id: String(args.id) })).delivery,
+      (await ctx.services.webhookDeliveries.getDelivery({ principal: merchantOf(ctx, 'settings'), id: String(args.id) })).delivery,
   }),
 }));
 
@@ -118,7 +118,7 @@ builder.mutationFields((t) => ({
     errors: {},
     args: { input: t.arg({ type: EndpointInput, required: true }) },
     resolve: (_r, { input }, ctx) =>
-      ctx.container.services.webhookEndpoints.createEndpoint({ principal: merchantOf(ctx, 'settings'), input: commandOf(createEndpointCommandSchema, input) }),
+      ctx.services.webhookEndpoints.createEndpoint({ principal: merchantOf(ctx, 'settings'), input: commandOf(createEndpointCommandSchema, input) }),
   }),
   updateWebhookEndpoint: t.field({
     type: EndpointRef,
@@ -126,7 +126,7 @@ builder.mutationFields((t) => ({
     errors: {},
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: EndpointInput, required: true }) },
     resolve: (_r, args, ctx) =>
-      ctx.container.services.webhookEndpoints.updateEndpoint({
+      ctx.services.webhookEndpoints.updateEndpoint({
         principal: merchantOf(ctx, 'settings'), id: String(args.id), input: commandOf(updateEndpointCommandSchema, args.input),
       }),
   }),
@@ -136,7 +136,7 @@ builder.mutationFields((t) => ({
     errors: {},
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_r, args, ctx) => {
-      await ctx.container.services.webhookEndpoints.deleteEndpoint({ principal: merchantOf(ctx, 'settings'), id: String(args.id) });
+      await ctx.services.webhookEndpoints.deleteEndpoint({ principal: merchantOf(ctx, 'settings'), id: String(args.id) });
       return true;
     },
   }),
@@ -145,7 +145,7 @@ builder.mutationFields((t) => ({
     authScopes: { merchant: true },
     errors: {},
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_r, args, ctx) => ctx.container.services.webhookDeliveries.redeliver({ principal: merchantOf(ctx, 'settings'), id: String(args.id) }),
+    resolve: (_r, args, ctx) => ctx.services.webhookDeliveries.redeliver({ principal: merchantOf(ctx, 'settings'), id: String(args.id) }),
   }),
   redeliverFailedWebhooks: t.field({
     type: 'Int',
@@ -162,7 +162,7 @@ builder.mutationFields((t) => ({
     },
     args: { createdFrom: t.arg({ type: 'DateTime', required: true }), createdTo: t.arg({ type: 'DateTime', required: true }) },
     resolve: async (_r, args, ctx) => {
-      const result = await ctx.container.services.webhookDeliveries.redeliverFailed({
+      const result = await ctx.services.webhookDeliveries.redeliverFailed({
         principal: merchantOf(ctx, 'settings'), input: commandOf(redeliverFailedCommandSchema, args),
       });
       return new RequeuedCount(result) as unknown as number;

@@ -2,7 +2,7 @@ import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { GraphQLError, type GraphQLErrorOptions } from 'graphql';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
-import type { Container } from '../src/container.js';
+import type { Edge } from '../src/edge/edge.js';
 import { isUnavailable } from '../src/ports/unavailable.js';
 import { AppError, ERROR_STATUS, isAppError } from '../src/domain/errors.js';
 import { RateLimitedError, type Credentials } from '../src/domain/front-door.js';
@@ -19,7 +19,7 @@ import { buildSchema } from './index.js';
  * unreachable store as SERVICE_UNAVAILABLE, GraphQL's own validation errors as they are, and
  * anything else as a bare INTERNAL_ERROR (details only in the log).
  */
-export function maskGraphQLError(error: unknown, container: Container): GraphQLError {
+export function maskGraphQLError(error: unknown, edge: Edge): GraphQLError {
   const source = error instanceof GraphQLError ? error : undefined;
   const original = source && causeOf(source);
   const at = source ? { path: source.path, nodes: source.nodes } : {};
@@ -28,7 +28,7 @@ export function maskGraphQLError(error: unknown, container: Container): GraphQLE
   if (isUnavailable(original)) return toGraphQLError(new AppError('SERVICE_UNAVAILABLE', 'A backing service is unavailable; retry shortly'), undefined, at);
   // GraphQL's own errors (a variable of the wrong type, say) are the client's, shown as they are.
   if (source && (!original || original instanceof GraphQLError)) return source;
-  container.logger.error({ err: original ?? error }, 'graphql resolver failed');
+  edge.logger.error({ err: original ?? error }, 'graphql resolver failed');
   return new GraphQLError('Unexpected error.', { extensions: { code: 'INTERNAL_ERROR' }, ...at });
 }
 
@@ -71,8 +71,8 @@ export function refusalOf(error: AppError): GraphQLError {
  * The front door for GraphQL over HTTP, before Yoga parses anything: every request is identified
  * and takes one operation from its caller's budget (anonymous ones from their address's).
  */
-function useFrontDoor(container: Container, doorEntries: WeakMap<Request, DoorEntry>): Plugin<Record<string, unknown>, NodeServerContext> {
-  const { door } = container;
+function useFrontDoor(edge: Edge, doorEntries: WeakMap<Request, DoorEntry>): Plugin<Record<string, unknown>, NodeServerContext> {
+  const { door } = edge;
   return {
     async onParams({ request, context, setResult }) {
       const credentials: Credentials = context.req
@@ -94,7 +94,7 @@ function useFrontDoor(container: Container, doorEntries: WeakMap<Request, DoorEn
   };
 }
 
-export function createGraphQLServer(container: Container): GraphQLServer {
+export function createGraphQLServer(edge: Edge): GraphQLServer {
   const doorEntries = new WeakMap<Request, DoorEntry>();
   return createYoga<NodeServerContext, GraphQLContext>({
     schema: buildSchema(),
@@ -107,8 +107,8 @@ export function createGraphQLServer(container: Container): GraphQLServer {
     // serveGraphQLHttp (schema/http.ts) enforces GRAPHQL_BODY_LIMIT before Yoga sees the request.
     maxRequestBodySize: false,
     parserAndValidationCache: createParseCache(),
-    context: (initial) => contextFor(container, (initial as { doorEntry?: DoorEntry }).doorEntry ?? doorEntries.get(initial.request)!),
-    maskedErrors: { maskError: (error) => maskGraphQLError(error, container) },
+    context: (initial) => contextFor(edge, (initial as { doorEntry?: DoorEntry }).doorEntry ?? doorEntries.get(initial.request)!),
+    maskedErrors: { maskError: (error) => maskGraphQLError(error, edge) },
     plugins: [
       EnvelopArmorPlugin({
         maxDepth: { n: 10 },
@@ -118,10 +118,10 @@ export function createGraphQLServer(container: Container): GraphQLServer {
         maxDirectives: { n: 20 },
         maxTokens: { n: 2000 },
       }),
-      useFrontDoor(container, doorEntries),
+      useFrontDoor(edge, doorEntries),
       graphqlHttpHardening(),
-      useSessionGuard(container.door.frontDoor),
-      useCompiledQueries(container.logger),
+      useSessionGuard(edge.door.frontDoor),
+      useCompiledQueries(edge.logger),
     ],
   });
 }

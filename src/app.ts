@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { loadConfig, type Config } from './config.js';
 import { buildContainer, type Container, type ContainerOverrides } from './container.js';
+import type { Edge } from './edge/edge.js';
 import { createMetrics } from './metrics.js';
 import { createRestApp } from '../rest/app.js';
 import { accessLog } from '../rest/middleware/access-log.js';
@@ -31,8 +32,10 @@ export async function buildApp(options: { config?: Config; overrides?: Container
   const config = options.config ?? loadConfig();
   const container = await buildContainer(config, options.overrides);
   const metrics = createMetrics();
-  const rest = createRestApp(container, metrics);
-  const yoga = createGraphQLServer(container);
+  // The entrances get services, config, logger and the front door: never the store, bus or adapters.
+  const edge: Edge = { services: container.services, config, logger: container.logger, door: container.door };
+  const rest = createRestApp(edge, metrics);
+  const yoga = createGraphQLServer(edge);
   const isGraphQL = (url: string | undefined) => url === '/graphql' || !!url?.startsWith('/graphql?');
 
   // GraphQL requests get the same access log line and metrics as REST ones, without Express.
@@ -45,8 +48,8 @@ export async function buildApp(options: { config?: Config; overrides?: Container
   server.headersTimeout = 66_000;
   server.requestTimeout = 30_000;
 
-  const graphqlWs = attachGraphQLWebSocket({ container, yoga, mask: (error) => maskGraphQLError(error, container), maxPayload: 100 * 1024 });
-  const trackingSockets = attachTrackingSockets({ container });
+  const graphqlWs = attachGraphQLWebSocket({ edge, yoga, mask: (error) => maskGraphQLError(error, edge), maxPayload: 100 * 1024 });
+  const trackingSockets = attachTrackingSockets({ edge });
   server.on('upgrade', (req, socket: Socket, head) => {
     if (graphqlWs.handles(req.url ?? '')) {
       graphqlWs.handleUpgrade(req, socket, head);

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { Container } from '../../src/container.js';
+import type { Edge } from '../../src/edge/edge.js';
 import type { AccessLevel, MerchantPrincipal } from '../../src/domain/auth.js';
 import { AppError } from '../../src/domain/errors.js';
 import type { IntegrationName } from '../../src/domain/types.js';
@@ -7,7 +7,7 @@ import { setRateLimitHeaders } from './rate-limit.js';
 
 /** Authenticates the API key through the front door (which also takes the request from the key's budget), then applies the merchant status rules. */
 export function requireMerchant(
-  container: Container,
+  edge: Edge,
   options: {
     level: AccessLevel;
     integration?: IntegrationName;
@@ -15,8 +15,8 @@ export function requireMerchant(
     onAuthenticated?: (req: Request, principal: MerchantPrincipal) => Promise<void>;
   },
 ): RequestHandler {
-  const { door } = container;
-  const { auth } = container.services;
+  const { door } = edge;
+  const { auth } = edge.services;
   return async (req: Request, res: Response, next: NextFunction) => {
     const { caller, decision } = await door.frontDoor.enter(door.credentialsOf(req), 'merchant');
     if (caller.kind !== 'merchant') throw new AppError('INVALID_API_KEY', 'API key missing, invalid or revoked');

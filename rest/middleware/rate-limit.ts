@@ -1,5 +1,5 @@
 import type { RequestHandler, Response } from 'express';
-import type { Container } from '../../src/container.js';
+import type { Edge } from '../../src/edge/edge.js';
 import type { BudgetDecision as RateLimitDecision } from '../../src/domain/front-door.js';
 import { rateLimitHeaders } from '../../src/edge/door.js';
 
@@ -11,8 +11,8 @@ export function setRateLimitHeaders(res: Response, decision: RateLimitDecision |
 }
 
 /** Public endpoints and pages: one operation from the anonymous budget of the client's address. */
-export function anonymousBudget(container: Container): RequestHandler {
-  const { door } = container;
+export function anonymousBudget(edge: Edge): RequestHandler {
+  const { door } = edge;
   return async (req, res, next) => {
     setRateLimitHeaders(res, await door.frontDoor.admit({ kind: 'anonymous', address: door.addressOf(req) }));
     next();

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Router, type RequestHandler } from 'express';
-import type { Container } from '../../src/container.js';
+import type { Edge } from '../../src/edge/edge.js';
 import { anonymousBudget } from '../middleware/rate-limit.js';
 import { openApiJson } from './document.js';
 
@@ -77,9 +77,9 @@ function serveAsset(): RequestHandler {
 }
 
 /** GET /openapi.json and GET /docs (Swagger UI, served from node_modules: works offline). */
-export function openApiRoutes(container: Container): Router {
+export function openApiRoutes(edge: Edge): Router {
   const router = Router();
-  const limit = anonymousBudget(container);
+  const limit = anonymousBudget(edge);
   router.get('/openapi.json', limit, (_req, res) => {
     res.type('application/json').send(openApiJson());
   });

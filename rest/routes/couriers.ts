@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import type { Container } from '../../src/container.js';
+import type { Edge } from '../../src/edge/edge.js';
 import type { Courier } from '../../src/domain/types.js';
 import { courierOf, requireCourier } from '../middleware/courier.js';
 import { presentOrder, presentProof } from '../presenters/order.js';
@@ -15,9 +15,9 @@ function presentCourier(c: Courier) {
 }
 
 /** The courier app's API: the courier token, never a merchant key. */
-export function courierRoutes(router: Router, container: Container): void {
-  const { couriers } = container.services;
-  router.use('/couriers/me', requireCourier(container));
+export function courierRoutes(router: Router, edge: Edge): void {
+  const { couriers } = edge.services;
+  router.use('/couriers/me', requireCourier(edge));
 
   router.get('/couriers/me', async (_req, res) => {
     const { courier } = courierOf(res);
@@ -27,7 +27,7 @@ export function courierRoutes(router: Router, container: Container): void {
   router.get('/couriers/me/orders', async (_req, res) => {
     const { courier } = courierOf(res);
     const orders = await couriers.activeOrders(courier);
-    sendOk(res, { orders: orders.map((o) => presentOrder(o, courier, container.config.publicBaseUrl)) });
+    sendOk(res, { orders: orders.map((o) => presentOrder(o, courier, edge.config.publicBaseUrl)) });
   });
 
   router.post('/couriers/me/duty', async (req, res) => {

@@ -1,5 +1,5 @@
 import type { Request, Router } from 'express';
-import type { Container } from '../../src/container.js';
+import type { Edge } from '../../src/edge/edge.js';
 import type { MerchantPrincipal } from '../../src/domain/auth.js';
 import type { IntegrationClient } from '../../src/domain/integrations/service.js';
 import type { IntegrationName } from '../../src/domain/types.js';
@@ -23,12 +23,12 @@ export function integrationClientFrom(req: Request): IntegrationClient {
   };
 }
 
-function withTelemetry(container: Container, integration: IntegrationName) {
-  return requireMerchant(container, {
+function withTelemetry(edge: Edge, integration: IntegrationName) {
+  return requireMerchant(edge, {
     level: 'operate',
     integration,
     onAuthenticated: (req: Request, principal: MerchantPrincipal) =>
-      container.services.integrations.recordIntegrationCall({
+      edge.services.integrations.recordIntegrationCall({
         merchant: principal.merchant,
         mode: principal.mode,
         integration,
@@ -37,15 +37,15 @@ function withTelemetry(container: Container, integration: IntegrationName) {
   });
 }
 
-export function integrationRoutes(router: Router, container: Container): void {
-  const { integrations } = container.services;
+export function integrationRoutes(router: Router, edge: Edge): void {
+  const { integrations } = edge.services;
 
-  router.post('/plugin/shipping-quote', withTelemetry(container, 'plugin'), async (req, res) => {
+  router.post('/plugin/shipping-quote', withTelemetry(edge, 'plugin'), async (req, res) => {
     const rates = await integrations.quoteForPlugin({ principal: principalOf(res), input: req.body });
     sendOk(res, { rates });
   });
 
-  router.post('/erp/rate-shipment', withTelemetry(container, 'erp'), async (req, res) => {
+  router.post('/erp/rate-shipment', withTelemetry(edge, 'erp'), async (req, res) => {
     try {
       sendOk(res, await integrations.quoteForErp({ principal: principalOf(res), input: req.body }));
     } catch (error) {

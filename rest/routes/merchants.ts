@@ -1,21 +1,21 @@
 import type { Router } from 'express';
-import type { Container } from '../../src/container.js';
+import type { Edge } from '../../src/edge/edge.js';
 import { requireMerchant } from '../middleware/auth.js';
 import { presentMerchant } from '../presenters/merchant.js';
 import { principalOf, sendOk } from '../respond.js';
 import { updateSettingsCommand } from '../wire/merchants.js';
 
-export function merchantRoutes(router: Router, container: Container): void {
-  const { merchants } = container.services;
-  const defaultLimit = container.config.rateLimitPerMin;
+export function merchantRoutes(router: Router, edge: Edge): void {
+  const { merchants } = edge.services;
+  const defaultLimit = edge.config.rateLimitPerMin;
 
-  router.get('/merchants/me', requireMerchant(container, { level: 'profile' }), async (_req, res) => {
+  router.get('/merchants/me', requireMerchant(edge, { level: 'profile' }), async (_req, res) => {
     const { merchant, mode } = principalOf(res);
     sendOk(res, { merchant: presentMerchant(merchant, mode, defaultLimit) });
   });
 
   for (const method of ['post', 'patch'] as const) {
-    router[method]('/merchants/settings', requireMerchant(container, { level: 'settings' }), async (req, res) => {
+    router[method]('/merchants/settings', requireMerchant(edge, { level: 'settings' }), async (req, res) => {
       const { merchant, mode } = principalOf(res);
       const input = updateSettingsCommand(req.body, { requirePrepTime: method === 'patch' });
       const updated = await merchants.updateMerchantSettings({ merchantId: merchant.id, input });

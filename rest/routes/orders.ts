@@ -1,5 +1,5 @@
 import type { Request, Router } from 'express';
-import type { Container } from '../../src/container.js';
+import type { Edge } from '../../src/edge/edge.js';
 import { requireMerchant } from '../middleware/auth.js';
 import { presentBatch, presentEvent, presentOrder, presentOrderCreated, presentProof } from '../presenters/order.js';
 import { principalOf, sendOk } from '../respond.js';
@@ -10,21 +10,21 @@ const idempotencyKeyOf = (req: Request) => {
   return typeof key === 'string' ? key : undefined;
 };
 
-export function orderRoutes(router: Router, container: Container): void {
-  const { orders, batches, delivery } = container.services;
-  const operate = requireMerchant(container, { level: 'operate' });
+export function orderRoutes(router: Router, edge: Edge): void {
+  const { orders, batches, delivery } = edge.services;
+  const operate = requireMerchant(edge, { level: 'operate' });
 
   router.post('/orders', operate, async (req, res) => {
     const key = idempotencyKeyOf(req);
     const { order, created } = await orders.createOrder({
       principal: principalOf(res), input: createOrderCommand(req.body), rawBody: req.body, ...(key !== undefined && { idempotencyKey: key }),
     });
-    sendOk(res, presentOrderCreated(order, container.config.publicBaseUrl), created ? 201 : 200);
+    sendOk(res, presentOrderCreated(order, edge.config.publicBaseUrl), created ? 201 : 200);
   });
 
   router.get('/orders', operate, async (req, res) => {
     const page = await orders.listOrders({ principal: principalOf(res), input: listOrdersQuery(req.query) });
-    sendOk(res, { orders: page.orders.map((o) => presentOrder(o, null, container.config.publicBaseUrl)), next_cursor: page.nextCursor });
+    sendOk(res, { orders: page.orders.map((o) => presentOrder(o, null, edge.config.publicBaseUrl)), next_cursor: page.nextCursor });
   });
 
   router.post('/orders/consolidate', operate, async (req, res) => {
@@ -34,7 +34,7 @@ export function orderRoutes(router: Router, container: Container): void {
 
   router.get('/orders/:id', operate, async (req, res) => {
     const { order, courier } = await orders.getOrderDetails({ principal: principalOf(res), ref: String(req.params.id) });
-    sendOk(res, presentOrder(order, courier, container.config.publicBaseUrl));
+    sendOk(res, presentOrder(order, courier, edge.config.publicBaseUrl));
   });
 
   router.get('/orders/:id/events', operate, async (req, res) => {

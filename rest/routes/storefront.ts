@@ -1,6 +1,6 @@
 import express, { type Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
-import type { Container } from '../../src/container.js';
+import type { Edge } from '../../src/edge/edge.js';
 import { AppError } from '../../src/domain/errors.js';
 import { assertJsonDepth } from '../../src/domain/json-depth.js';
 import { prepTimeSchema } from '../../src/domain/merchants.js';
@@ -21,9 +21,9 @@ export const storefrontQuerySchema = z.object({
  * `X-Shopify-Hmac-Sha256` is checked over the exact bytes before anything is parsed; an API key
  * works too. With the signature, `?mode=test` selects the sandbox (the URL registered with the shop).
  */
-export function storefrontRoutes(router: Router, container: Container, bodyLimit: string): void {
-  const { integrations, auth } = container.services;
-  const byApiKey = requireMerchant(container, {
+export function storefrontRoutes(router: Router, edge: Edge, bodyLimit: string): void {
+  const { integrations, auth } = edge.services;
+  const byApiKey = requireMerchant(edge, {
     level: 'operate',
     integration: 'storefront',
     onAuthenticated: (req, principal) =>
@@ -42,7 +42,7 @@ export function storefrontRoutes(router: Router, container: Container, bodyLimit
       mode: query.mode ?? 'live',
     });
     res.locals.principal = principal;
-    setRateLimitHeaders(res, await container.door.frontDoor.admit({ kind: 'merchant', merchant: principal, address: container.door.addressOf(req) }));
+    setRateLimitHeaders(res, await edge.door.frontDoor.admit({ kind: 'merchant', merchant: principal, address: edge.door.addressOf(req) }));
     auth.assertMerchantAccess(principal, { level: 'operate', integration: 'storefront' });
     next();
   };

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Router } from 'express';
-import type { Container } from '../../src/container.js';
+import type { Edge } from '../../src/edge/edge.js';
 import { isAppError } from '../../src/domain/errors.js';
 import { anonymousBudget } from '../middleware/rate-limit.js';
 
@@ -30,7 +30,7 @@ const ASSET_TYPES: Record<string, string> = {
  * static HTML, script and stylesheet read once at start. An unknown reference answers 404 with
  * the same page, which then shows its "not found" state.
  */
-export function trackingPageRoutes(container: Container): Router {
+export function trackingPageRoutes(edge: Edge): Router {
   const router = Router();
   const page = readFileSync(new URL('track.html', PUBLIC_DIR));
   const assets = new Map(Object.keys(ASSET_TYPES).map((name) => [name, readFileSync(new URL(name, PUBLIC_DIR))]));
@@ -44,10 +44,10 @@ export function trackingPageRoutes(container: Container): Router {
     res.send(body);
   });
 
-  router.get('/track/:reference', anonymousBudget(container), async (req, res) => {
+  router.get('/track/:reference', anonymousBudget(edge), async (req, res) => {
     let found = true;
     try {
-      await container.services.tracking.findTrackedOrder(String(req.params.reference));
+      await edge.services.tracking.findTrackedOrder(String(req.params.reference));
     } catch (error) {
       if (!isAppError(error) || error.code !== 'ORDER_NOT_FOUND') throw error;
       found = false;

@@ -1,13 +1,13 @@
 import type { Router } from 'express';
-import type { Container } from '../../src/container.js';
+import type { Edge } from '../../src/edge/edge.js';
 import { anonymousBudget } from '../middleware/rate-limit.js';
 import { presentTracking } from '../../src/edge/tracking.js';
 import { sendOk } from '../respond.js';
 
 /** Public: no credentials, limited per client IP. */
-export function trackingRoutes(router: Router, container: Container): void {
-  router.get('/tracking/:reference', anonymousBudget(container), async (req, res) => {
-    const view = await container.services.tracking.getTracking({ reference: String(req.params.reference) });
+export function trackingRoutes(router: Router, edge: Edge): void {
+  router.get('/tracking/:reference', anonymousBudget(edge), async (req, res) => {
+    const view = await edge.services.tracking.getTracking({ reference: String(req.params.reference) });
     sendOk(res, presentTracking(view));
   });
 }

@@ -1,14 +1,14 @@
 import type { Router } from 'express';
-import type { Container } from '../../src/container.js';
+import type { Edge } from '../../src/edge/edge.js';
 import { requireMerchant } from '../middleware/auth.js';
 import { presentAttempt, presentDelivery, presentEndpoint } from '../presenters/webhook.js';
 import { principalOf, sendOk } from '../respond.js';
 import { createEndpointCommand, listDeliveriesQuery, redeliverFailedCommand, updateEndpointCommand } from '../wire/webhooks.js';
 
 /** Webhook endpoints (per merchant and mode) and their delivery log. */
-export function webhookRoutes(router: Router, container: Container): void {
-  const { webhookEndpoints: endpoints, webhookDeliveries: log } = container.services;
-  const merchant = requireMerchant(container, { level: 'settings' });
+export function webhookRoutes(router: Router, edge: Edge): void {
+  const { webhookEndpoints: endpoints, webhookDeliveries: log } = edge.services;
+  const merchant = requireMerchant(edge, { level: 'settings' });
 
   router.get('/webhooks/deliveries', merchant, async (req, res) => {
     const page = await log.listDeliveries({ principal: principalOf(res), input: listDeliveriesQuery(req.query) });
