@@ -10,6 +10,7 @@ import { rateLimitHeaders, tokenFrom } from '../src/edge/door.js';
 import { contextFor, type DoorEntry, type GraphQLContext } from './context.js';
 import { createParseCache } from './parse-cache.js';
 import { useSessionGuard } from './session-guard.js';
+import { useSharedAnonymousEvents } from './shared-execution.js';
 import { useCompiledQueries } from './compiled-queries.js';
 import { graphqlHttpHardening } from './http.js';
 import { buildSchema } from './index.js';
@@ -121,6 +122,7 @@ export function createGraphQLServer(edge: Edge): GraphQLServer {
       useFrontDoor(edge, doorEntries),
       graphqlHttpHardening(),
       useSessionGuard(edge.door.frontDoor),
+      useSharedAnonymousEvents(),
       useCompiledQueries(edge.logger),
     ],
   });
