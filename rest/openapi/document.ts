@@ -38,7 +38,11 @@ const DESCRIPTION = `Urban express delivery: quotes, orders, dispatch, live trac
 **Format.** JSON in snake_case, UTF-8, bodies up to 100 kB. Successful responses carry \`success: true\`;
 errors are \`{ "success": false, "error": { "code", "message", "fields"? } }\` with a code from \`ErrorCode\`.
 
-**Rate limits.** Per API key (public endpoints: per client IP); see the \`RateLimit-*\` headers. Over the limit: 429 \`RATE_LIMITED\` with \`Retry-After\`.`;
+**Rate limits.** Per API key, per courier token, and for public endpoints one anonymous budget per client
+address (an IPv4 address or an IPv6 /64) shared with the tracking page, anonymous GraphQL and the live sockets;
+see the \`RateLimit-*\` headers. Over the limit: 429 \`RATE_LIMITED\` with \`Retry-After\`, whatever the resource
+(a known and an unknown tracking reference get the same answer). Behind a proxy the client address is taken from
+\`X-Forwarded-For\` only when the operator configured \`TRUST_PROXY\`.`;
 
 let cached: { document: OpenAPIDocument; json: string } | undefined;
 

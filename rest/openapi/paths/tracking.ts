@@ -7,13 +7,15 @@ registerEndpoint({
   path: '/tracking/:reference',
   operationId: 'getTracking',
   summary: 'Track a delivery (public)',
-  description: `Public, no credentials; limited per client IP. The reference is a tracking number (\`EXD-XXXX-XXXX-XXXX\`, any
+  description: `Public, no credentials; draws from the anonymous budget of the client address (checked before the
+reference is looked up: once it is spent, every reference gets the same 429). The reference is a tracking number (\`EXD-XXXX-XXXX-XXXX\`, any
 letter case) or a 10-digit order number. Shows status, timeline, ETAs, the courier (name, phone, vehicle, position
 while the delivery is under way) and a coarse drop-off point — never customer data.
 
 Live updates: a WebSocket at \`/api/v1/tracking/{reference}/live\` sends \`{"type":"snapshot","tracking":{…this body without success…}}\`,
 then \`{"type":"status","status","at"}\` on each change (followed by a fresh snapshot) and \`{"type":"position","lat","lng","at"}\` for each
-courier report. Close codes: 4404 unknown reference, 4429 too many connections from one address or rate limited, 1013 server busy.
+courier report. Each connect draws from the same anonymous budget. Close codes: 4404 unknown reference, 4429 too many sockets
+from one address (\`MAX_SOCKETS_PER_ADDRESS\`, counted with GraphQL sockets) or budget spent, 1013 server busy.
 The customer page is served at \`/track/{reference}\` (outside this API).`,
   tags: ['Tracking'],
   auth: 'public',
