@@ -108,3 +108,33 @@ describe('transition(): the one place the table is enforced', () => {
     ]);
   });
 });
+
+describe('transition() after a lost race, for a courier', () => {
+  it("does not re-plan a courier's move on an order that was given to another courier meanwhile", async () => {
+    const store = createSqliteStore({ file: join(dir, `store-${++n}.sqlite`) });
+    try {
+      const ids = createUlidSource();
+      const clock = { now: () => new Date() };
+      const transitions = createOrderTransitions({ store, bus: createMemoryEventBus(), clock, ids, outbox: createWebhookOutbox({ store, clock, ids, publicBaseUrl: () => 'http://x' }) });
+      const merchantId = await storeMerchant(store);
+      const [x, y] = [courier({ mode: 'live' }), courier({ mode: 'live' })];
+      for (const c of [x, y]) await store.couriers.insert(c);
+      const read = order({ merchantId, status: 'assigned', courierId: x.id });
+      await store.orders.create(creation(read));
+      // Meanwhile: X drops out, Y takes it and arrives.
+      const released = await transitions.transition({ order: read, to: 'new', actor: { kind: 'courier', id: x.id }, patch: { courierId: null } });
+      const taken = await transitions.transition({ order: released, to: 'assigned', actor: { kind: 'system', id: null }, patch: { courierId: y.id } });
+      await transitions.transition({ order: taken, to: 'arrived_pickup', actor: { kind: 'courier', id: y.id } });
+      // X, still holding its old read, asks to pick up: refused, not re-planned from arrived_pickup.
+      await expect(transitions.transition({ order: read, to: 'picked_up', actor: { kind: 'courier', id: x.id } })).rejects.toMatchObject({ code: 'INVALID_STATUS_TRANSITION' });
+      expect((await store.orders.findById(read.id))?.status).toBe('arrived_pickup');
+      // The merchant's cancel of a stale read is re-planned whoever holds the order.
+      const other = order({ merchantId, status: 'new' });
+      await store.orders.create(creation(other));
+      await transitions.transition({ order: other, to: 'assigned', actor: { kind: 'system', id: null }, patch: { courierId: y.id } });
+      expect((await transitions.transition({ order: other, to: 'cancelled', actor: { kind: 'merchant', id: merchantId } })).status).toBe('cancelled');
+    } finally {
+      await store.close();
+    }
+  });
+});

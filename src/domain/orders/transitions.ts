@@ -77,7 +77,9 @@ export function createOrderTransitions(deps: { store: Store; bus: EventBus; outb
       if (moved?.status === options.to) return moved;
       const current = await store.orders.findById(order.id);
       if (!current) throw forbiddenMove(order.status, options.to);
-      if (current.status === order.status || attempt >= ATTEMPTS) {
+      // A courier's move is re-planned only while the order is still theirs (not after a release and re-dispatch).
+      const notTheirs = options.actor.kind === 'courier' && current.courierId !== options.actor.id;
+      if (current.status === order.status || notTheirs || attempt >= ATTEMPTS) {
         throw stepsTo(current.status, options.to) ? new AppError('INVALID_STATUS_TRANSITION', `Order ${order.id} changed meanwhile; read it again`) : forbiddenMove(current.status, options.to);
       }
       order = current;
