@@ -92,7 +92,7 @@ export function attachGraphQLWebSocket(options: {
         } catch (error) {
           return refusal(error);
         }
-        const doorEntry = { caller: connection.caller, decision, credentials: connection.credentials };
+        const doorEntry = { caller: connection.caller, decision, credentials: connection.credentials, overSocket: true };
         const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({ doorEntry, req: ctx.extra.request, params: payload });
         let document;
         try {

@@ -7,6 +7,8 @@ export interface DoorEntry {
   caller: Caller;
   decision: RateLimitDecision | null;
   credentials: Credentials;
+  /** The operation came over a graphql-ws socket (which holds its own socket slot). */
+  overSocket?: boolean;
 }
 
 export interface GraphQLContext {
@@ -19,6 +21,7 @@ export interface GraphQLContext {
   courier: CourierPrincipal | null;
   isAdmin: boolean;
   rateLimit: RateLimitDecision | null;
+  overSocket: boolean;
 }
 
 export function contextFor(edge: Edge, entry: DoorEntry): GraphQLContext {
@@ -32,5 +35,6 @@ export function contextFor(edge: Edge, entry: DoorEntry): GraphQLContext {
     courier: caller.kind === 'courier' ? caller.courier : null,
     isAdmin: caller.kind === 'admin',
     rateLimit: entry.decision,
+    overSocket: entry.overSocket === true,
   };
 }

@@ -121,7 +121,7 @@ export function createGraphQLServer(edge: Edge): GraphQLServer {
       }),
       useFrontDoor(edge, doorEntries),
       graphqlHttpHardening(),
-      useSessionGuard(edge.door.frontDoor),
+      useSessionGuard(edge.door),
       useSharedAnonymousEvents(),
       useCompiledQueries(edge.logger),
     ],

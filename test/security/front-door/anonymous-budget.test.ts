@@ -126,4 +126,40 @@ describe('abuse: per-address socket caps and per-socket operation caps', () => {
     expect(s.closed()).toBeNull();
     expect(codesOf(await s.run('{ __typename }'))).toEqual(['RATE_LIMITED']);
   });
+
+  it('an anonymous subscription over HTTP (SSE) holds a slot of its address like a socket does', async () => {
+    const shop = await t.createMerchant({ name: 'SSE Caps Shop' });
+    const ref = expectOk(await merchantApi(t, shop.testKey).create(formA()), 201).body.tracking_number as string;
+    const aborts: AbortController[] = [];
+    const sse = async () => {
+      const abort = new AbortController();
+      aborts.push(abort);
+      const res = await fetch(`${t.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+        body: JSON.stringify({ query: TRACKING_SUBSCRIPTION, variables: { ref } }),
+        signal: abort.signal,
+      });
+      return { res, reader: res.body!.getReader() };
+    };
+    const open = [await sse(), await sse(), await sse()];
+    expect(open.map((o) => o.res.status)).toEqual([200, 200, 200]);
+    await until(() => t.app.container.door.sockets.stats().addresses === 1, 'the slots to be taken');
+
+    const fourth = await sse();
+    const text = new TextDecoder().decode((await fourth.reader.read()).value);
+    expect(text).toContain('RATE_LIMITED');
+    const live = openLive(t.url, ref);
+    lives.push(live);
+    expect((await live.closed).code).toBe(4429);
+
+    aborts[0]!.abort();
+    await until(async () => {
+      const again = openLive(t.url, ref);
+      lives.push(again);
+      const first = await Promise.race([again.waitFor((m) => m.type === 'snapshot', 'a snapshot').then(() => 'snapshot'), again.closed.then((c) => String(c.code))]);
+      return first === 'snapshot';
+    }, 'a slot to be freed by the closed stream');
+    for (const abort of aborts) abort.abort();
+  });
 });
