@@ -15,8 +15,8 @@
 import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
-import type { Container } from '../src/container.js';
-import { startApp, type BenchMerchant } from './lib/app.js';
+import { startApp } from './lib/app.js';
+import { seedAssignedOrders } from './lib/seed.js';
 import { machineTicks, type LoadResult } from './lib/load.js';
 import { benchSettings } from './lib/options.js';
 import { PROJECT_ROOT, type ServerProcess } from './lib/processes.js';
@@ -149,7 +149,7 @@ const app = await startApp({
   // Nothing but the couriers below moves; socket caps and public budgets stay at their defaults
   // (clients are spread over addresses to respect them).
   env: { SANDBOX_SIMULATOR: 'false', TRACKING_MAX_SOCKETS: String(Math.max(20_000, SUBSCRIBERS * 2)) },
-  seed: (container, merchant) => seedAssignedOrders(container, merchant, assigned),
+  seed: async (container, merchant) => void assigned.push(...(await seedAssignedOrders(container, merchant, { count: ORDERS, platePrefix: 'BSU' }))),
   nodeArgs: process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}/app`] : [],
 });
 try {
@@ -170,29 +170,6 @@ try {
   details.push(`app logged ${(app.logBytes() / 2 ** 20).toFixed(1)} MiB at LOG_LEVEL=info (one access-log line per report)`);
 } finally {
   await app.stop();
-}
-
-/** Live orders, then couriers going on duty: each takes the oldest queued order. */
-async function seedAssignedOrders(container: Container, merchant: BenchMerchant, out: Array<{ token: string; trackingNumber: string }>) {
-  const { admin, auth, orders, couriers } = container.services;
-  const principal = await auth.authenticateApiKey({ apiKey: merchant.liveKey });
-  const trackingById = new Map<string, string>();
-  for (let i = 0; i < ORDERS; i++) {
-    const { order } = await orders.createOrder({
-      principal,
-      input: { customerName: `Customer ${i}`, customerPhone: '+56912345678', dropoff: 'Av. Apoquindo 4501, Las Condes', paymentMode: 'prepaid', totalWeightKg: 1 },
-    });
-    trackingById.set(order.id, order.trackingNumber);
-  }
-  for (let i = 0; i < ORDERS; i++) {
-    const { token } = await admin.createCourier({ input: { name: `Courier ${i}`, phone: '+56987654321', vehicle: 'car', plate: `BSU${String(i).padStart(4, '0')}`, mode: 'live' } });
-    const principalCourier = await auth.authenticateCourier({ token });
-    const courier = await couriers.setDuty({ courier: principalCourier.courier, input: { onDuty: true } });
-    const orderId = courier.job?.kind === 'order' ? courier.job.id : null;
-    const trackingNumber = orderId ? trackingById.get(orderId) : undefined;
-    if (!trackingNumber) throw new Error(`courier ${i} got no order on going on duty (job ${JSON.stringify(courier.job)})`);
-    out.push({ token, trackingNumber });
-  }
 }
 
 const ratios: Ratio[] = [];

@@ -14,8 +14,8 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
-import type { Container } from '../src/container.js';
-import { startApp, type BenchMerchant } from './lib/app.js';
+import { startApp } from './lib/app.js';
+import { seedAssignedOrders } from './lib/seed.js';
 import { BASELINE_LABELS, startBaseline } from './lib/baselines.js';
 import type { LoadResult } from './lib/load.js';
 import { benchSettings } from './lib/options.js';
@@ -169,7 +169,7 @@ if (wanted('app')) {
     // defaults: 20 sockets per address (≤ TRACKING_MAX_SOCKETS_PER_IP and the public per-IP limit),
     // one report a second per courier (≤ COURIER_RATE_LIMIT_PER_MIN).
     env: { SANDBOX_SIMULATOR: 'false' },
-    seed: (container, merchant) => seedAssignedOrders(container, merchant, assigned),
+    seed: async (container, merchant) => void assigned.push(...(await seedAssignedOrders(container, merchant, { count: COURIERS, platePrefix: 'BCH' }))),
     nodeArgs: process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}/app`] : [],
   });
   try {
@@ -184,29 +184,6 @@ if (wanted('app')) {
     details.push(`app logged ${(app.logBytes() / 2 ** 20).toFixed(1)} MiB at LOG_LEVEL=info (one access-log line per report)`);
   } finally {
     await app.stop();
-  }
-}
-
-/** Live orders (Form B), then couriers going on duty: each takes the oldest queued order. */
-async function seedAssignedOrders(container: Container, merchant: BenchMerchant, out: Array<{ token: string; trackingNumber: string }>) {
-  const { admin, auth, orders, couriers } = container.services;
-  const principal = await auth.authenticateApiKey({ apiKey: merchant.liveKey });
-  const trackingById = new Map<string, string>();
-  for (let i = 0; i < COURIERS; i++) {
-    const { order } = await orders.createOrder({
-      principal,
-      input: { customerName: `Customer ${i}`, customerPhone: '+56912345678', dropoff: 'Av. Apoquindo 4501, Las Condes', paymentMode: 'prepaid', totalWeightKg: 1 },
-    });
-    trackingById.set(order.id, order.trackingNumber);
-  }
-  for (let i = 0; i < COURIERS; i++) {
-    const { token } = await admin.createCourier({ input: { name: `Courier ${i}`, phone: '+56987654321', vehicle: 'car', plate: `BCH${String(i).padStart(4, '0')}`, mode: 'live' } });
-    const principalCourier = await auth.authenticateCourier({ token });
-    const courier = await couriers.setDuty({ courier: principalCourier.courier, input: { onDuty: true } });
-    const orderId = courier.job?.kind === 'order' ? courier.job.id : null;
-    const trackingNumber = orderId ? trackingById.get(orderId) : undefined;
-    if (!trackingNumber) throw new Error(`courier ${i} got no order on going on duty (job ${JSON.stringify(courier.job)})`);
-    out.push({ token, trackingNumber });
   }
 }
 
