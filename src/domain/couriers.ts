@@ -87,8 +87,8 @@ export function createCourierService(deps: {
       await geoIndex.upsert({ courierId: courier.id, mode: courier.mode, vehicle: courier.vehicle, location });
     }
     const active = await activeOrders(courier);
-    await bus.publish({ type: 'courier.position', courierId: courier.id, mode: courier.mode, location, orderIds: active.map((o) => o.id), at });
-    if (active.length > 0) await outbox.courierLocation({ orders: active, courier, location, at });
+    const webhooks = active.length > 0 ? await outbox.courierLocation({ orders: active, courier, location, at }) : 0;
+    await bus.publish({ type: 'courier.position', courierId: courier.id, mode: courier.mode, location, orderIds: active.map((o) => o.id), at, wroteWebhooks: webhooks > 0 });
     const arrivals: Order[] = [];
     for (const order of active) {
       const target = order.status === 'assigned' ? 'arrived_pickup' : order.status === 'picked_up' ? 'arrived_dropoff' : null;

@@ -47,6 +47,8 @@ const REVOKING = new Set(['INVALID_API_KEY', 'INVALID_COURIER_TOKEN', 'INVALID_A
 
 export type FrontDoor = ReturnType<typeof createFrontDoor>;
 
+const SWEEP_CONCURRENCY = 32;
+
 /**
  * The one door of every entrance (REST, GraphQL over HTTP and WebSocket, the tracking socket,
  * pages): who the caller is, which budget an operation draws from, and which open sessions lose
@@ -131,12 +133,18 @@ export function createFrontDoor(deps: { auth: AuthService; rateLimiter: RateLimi
   }, limits.recheckMs);
   sweep.unref();
 
+  /** Checks every held credential, SWEEP_CONCURRENCY at a time (a remote store answers in parallel). */
   async function sweepSessions(): Promise<void> {
-    for (const [token, session] of [...sessions]) {
-      const refusal = await checkStillAdmitted(session.credentials);
-      if (!refusal) continue;
-      sessions.delete(token);
-      for (const end of session.ends) end(refusal);
+    const held = [...sessions];
+    for (let i = 0; i < held.length; i += SWEEP_CONCURRENCY) {
+      await Promise.all(
+        held.slice(i, i + SWEEP_CONCURRENCY).map(async ([token, session]) => {
+          const refusal = await checkStillAdmitted(session.credentials);
+          if (!refusal || sessions.get(token) !== session) return;
+          sessions.delete(token);
+          for (const end of session.ends) end(refusal);
+        }),
+      );
     }
   }
 

@@ -23,6 +23,8 @@ export interface CourierPositionMessage {
   location: LatLng;
   orderIds: string[];
   at: string;
+  /** The report wrote webhook deliveries (opt-in location webhooks): the webhook workers have work. */
+  wroteWebhooks?: boolean;
 }
 
 export interface BatchCreatedMessage {

@@ -93,7 +93,7 @@ export function createWebhookWorkWatch(deps: { fanOut: WatchFanOut }) {
     return watchIterator<true>(
       (push) =>
         deps.fanOut.onEverything((m) => {
-          if (m.type !== 'courier.position' || m.orderIds.length > 0) push(true);
+          if (m.type !== 'courier.position' || m.wroteWebhooks) push(true);
         }),
       1,
     );

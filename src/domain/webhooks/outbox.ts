@@ -59,21 +59,25 @@ export function createWebhookOutbox(deps: { store: Store; clock: Clock; ids: IdS
     return endpoints.map((e) => delivery(e, 'batch.created', batchCreatedPayload(batch, at), null, null, at));
   }
 
-  /** Opt-in courier positions: at most one per order every 20 s (per node). Not transactional: positions are not persisted either. */
-  async function courierLocation(options: { orders: Order[]; courier: Courier; location: LatLng; at: string }): Promise<void> {
+  /**
+   * Opt-in courier positions: at most one per order every 20 s (per node), and the endpoints of an
+   * order are looked up at most that often too (a merchant's new location endpoint waits up to
+   * 20 s). Not transactional: positions are not persisted either. Returns the deliveries written.
+   */
+  async function courierLocation(options: { orders: Order[]; courier: Courier; location: LatLng; at: string }): Promise<number> {
     const now = Date.parse(options.at);
     const deliveries: WebhookDelivery[] = [];
     for (const order of options.orders) {
       if ((lastLocationAt.get(order.id) ?? 0) + COURIER_LOCATION_INTERVAL_MS > now) continue;
-      const endpoints = await endpointsFor(order.merchantId, order.mode, 'order.courier_location');
-      if (endpoints.length === 0) continue;
       lastLocationAt.set(order.id, now);
+      const endpoints = await endpointsFor(order.merchantId, order.mode, 'order.courier_location');
       for (const e of endpoints) {
         deliveries.push(delivery(e, 'order.courier_location', orderBody(e, 'order.courier_location', order, options.courier, order.sequence, options.at, options.location), order, order.sequence, options.at));
       }
     }
     if (lastLocationAt.size > 50_000) lastLocationAt.clear();
     if (deliveries.length > 0) await store.webhooks.insertDeliveries(deliveries);
+    return deliveries.length;
   }
 
   return { prepareTransition, batchCreated, courierLocation };
