@@ -34,29 +34,15 @@ function refuseTooLarge(req: IncomingMessage, res: ServerResponse): void {
   req.resume();
 }
 
-/**
- * A body already read, in the form Yoga's node adapter takes as-is: an async iterable with an own
- * key (`bytes`), yielding one chunk. Classes, not per-request closures: under tsx every named
- * closure made per request also pays a `__name` property definition.
- */
-class ReadBody implements AsyncIterable<Buffer> {
-  readonly bytes: number;
-  constructor(private readonly raw: Buffer) {
-    this.bytes = raw.length;
-  }
-  [Symbol.asyncIterator](): AsyncIterator<Buffer> {
-    return new OneChunk(this.raw);
-  }
-}
-
-class OneChunk implements AsyncIterator<Buffer> {
-  private done = false;
-  constructor(private readonly chunk: Buffer) {}
-  next(): Promise<IteratorResult<Buffer>> {
-    if (this.done) return Promise.resolve({ done: true, value: undefined });
-    this.done = true;
-    return Promise.resolve({ done: false, value: this.chunk });
-  }
+/** A body already read, in the form Yoga's node adapter takes as-is: an async iterable with an own key (`bytes`), yielding one chunk. */
+function readBody(raw: Buffer): AsyncIterable<Buffer> & { bytes: number } {
+  return {
+    bytes: raw.length,
+    [Symbol.asyncIterator]: () => {
+      let done = false;
+      return { next: () => Promise.resolve(done ? { done: true as const, value: undefined } : ((done = true), { done: false as const, value: raw })) };
+    },
+  };
 }
 
 /**
@@ -90,7 +76,7 @@ export function serveGraphQLHttp(handle: (req: IncomingMessage, res: ServerRespo
   });
   req.on('end', () => {
     if (refused) return;
-    (req as IncomingMessage & { body?: ReadBody }).body = new ReadBody(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+    (req as IncomingMessage & { body?: AsyncIterable<Buffer> }).body = readBody(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
     void handle(req, res);
   });
   req.on('error', () => res.destroy());

@@ -31,7 +31,7 @@ const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 /** Draws of fresh identifiers before a clash is reported as an error. */
 const IDENTIFIER_ATTEMPTS = 5;
 
-/** The value with every object's keys sorted (module level: a closure made per call pays tsx's __name). */
+/** The value with every object's keys sorted. */
 const canonical = (v: unknown): unknown =>
   Array.isArray(v)
     ? v.map(canonical)
