@@ -22,7 +22,7 @@ const TAGS = [
   { name: 'Quotes', description: 'Prices and estimated times for a delivery.' },
   { name: 'Orders', description: 'Orders: creation (idempotent), details by any identifier, history, cancellation, proof of delivery, consolidation.' },
   { name: 'Couriers', description: 'The courier app (courier token): duty, positions, moving an order through its states, delivery.' },
-  { name: 'Tracking', description: 'Public delivery tracking by tracking number or order number: no credentials, limited per client IP.' },
+  { name: 'Tracking', description: 'Public delivery tracking by tracking number or order number: no credentials; drawn from the anonymous budget of the client address.' },
   { name: 'Webhooks', description: 'Signed event notifications (Standard Webhooks): endpoints, the delivery log and redelivery. See `webhooks` for what your server receives.' },
   { name: 'Sandbox', description: 'Test-key helpers that drive sandbox orders.' },
   { name: 'Integrations', description: 'Rate endpoints called by shop plugins, storefront platforms and ERPs; each needs the integration approved.' },

@@ -62,7 +62,7 @@ registry.registerComponent('securitySchemes', 'courierToken', {
 });
 
 const RATE_LIMIT_HEADERS = {
-  'RateLimit-Limit': 'Requests allowed per minute for this API key (per client IP on public endpoints).',
+  'RateLimit-Limit': 'Requests allowed per minute for this API key or courier token (on public endpoints: the anonymous budget of the client address).',
   'RateLimit-Remaining': 'Requests left in the current window.',
   'RateLimit-Reset': 'Seconds until the window resets.',
 } as const;
@@ -157,7 +157,7 @@ export interface EndpointSpec {
   errors?: readonly ErrorCode[];
   /** The error body when the endpoint extends ErrorResponse (default ErrorResponse). */
   errorSchema?: ZodType;
-  /** Default true: every /api/v1 route is rate-limited, per key or per client IP. */
+  /** Default true: every /api/v1 route is rate-limited, per key or courier token, or from the anonymous budget of the client address. */
   rateLimited?: boolean;
 }
 
