@@ -7,7 +7,7 @@ import { createSecretBox, hashToken } from '../../src/domain/credentials.js';
 import { api, makeDataDir, startTestApp, type TestApp } from '../helpers/app.js';
 import { PROJECT_ROOT } from '../helpers/process.js';
 
-const ruts = JSON.parse(readFileSync('/work/shared/fixtures/rut-samples.json', 'utf8')) as {
+const ruts = JSON.parse(readFileSync(new URL('../fixtures/rut-samples.json', import.meta.url), 'utf8')) as {
   valid: { rut: string }[];
   invalid: { rut: string }[];
 };

@@ -6,7 +6,7 @@ interface RutSample {
   rut: string;
   valid: boolean;
 }
-const RUT_SAMPLES = JSON.parse(readFileSync('/work/shared/fixtures/rut-samples.json', 'utf8')) as { valid: RutSample[]; invalid: RutSample[] };
+const RUT_SAMPLES = JSON.parse(readFileSync(new URL('../fixtures/rut-samples.json', import.meta.url), 'utf8')) as { valid: RutSample[]; invalid: RutSample[] };
 
 const VIEWER = `query {
   viewer { mode merchant { id name status prepTimeMins address integrationPlatform rateLimitPerMin createdAt

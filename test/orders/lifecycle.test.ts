@@ -22,7 +22,7 @@ import {
   type MerchantApi,
 } from './support.js';
 
-const RUT_SAMPLES = JSON.parse(readFileSync('/work/shared/fixtures/rut-samples.json', 'utf8')) as {
+const RUT_SAMPLES = JSON.parse(readFileSync(new URL('../fixtures/rut-samples.json', import.meta.url), 'utf8')) as {
   valid: Array<{ rut: string }>;
   invalid: Array<{ rut: string }>;
 };

@@ -7,7 +7,7 @@ import type { TestApp, MerchantCredentials } from '../helpers/app.js';
 import { PLACES, expectError, expectOk, expectWireShape, historyOf, merchantApi, startOrdersApp } from './support.js';
 
 /** Shopify's orders/create example payload, byte for byte (financial_status "voided", cancelled, shipping to Kentucky). */
-const FIXTURE = readFileSync('/work/shared/fixtures/shopify/orders-create-webhook.json', 'utf8');
+const FIXTURE = readFileSync(new URL('../fixtures/shopify/orders-create-webhook.json', import.meta.url), 'utf8');
 const SHOP_ORDER_ID = '820982911946154508'; // beyond 2^53: JSON.parse would turn it into 820982911946154500
 const SHOP_DOMAIN = 'exd-test-shop.myshopify.com';
 

@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { errorResponseSchema } from '../../rest/openapi/registry.js';
@@ -11,7 +12,7 @@ import {
 } from '../../rest/openapi/responses.js';
 import { ADMIN_TOKEN, api, gql, startTestApp, type MerchantCredentials, type TestApp } from '../helpers/app.js';
 
-const FIXTURES = '/work/shared/fixtures';
+const FIXTURES = fileURLToPath(new URL('../fixtures', import.meta.url));
 const readFixture = (path: string) => readFileSync(`${FIXTURES}/${path}`, 'utf8');
 
 /** Verbatim fixture files: sent as their exact bytes. */
