@@ -12,14 +12,14 @@
  *
  *   npm run bench:subscriptions -- [--duration 20] [--warmup 5] [--orders 2000] [--only reports,socket,graphql] [--runtime dist|tsx]
  */
-import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { startApp } from './lib/app.js';
+import { startClients } from './lib/clients-process.js';
 import { seedAssignedOrders } from './lib/seed.js';
 import { machineTicks, type LoadResult } from './lib/load.js';
 import { benchSettings } from './lib/options.js';
-import { PROJECT_ROOT, type ServerProcess } from './lib/processes.js';
+import type { ServerProcess } from './lib/processes.js';
 import { clean, ratio, reportResults, type Ratio, type Row, type Target } from './lib/report.js';
 import type { TrackingClientConfig, TrackingClientResult } from './lib/tracking-clients.js';
 
@@ -55,27 +55,6 @@ const addresses = (block: number) =>
 /** Courier i stands in a grid in the south of Santiago, kilometres from every pickup and drop-off (no arrival fires). */
 const basePosition = (i: number) => ({ lat: -33.5 - (i % 40) * 0.002, lng: -70.7 + Math.floor(i / 40) * 0.002 });
 
-function startClients(config: TrackingClientConfig, onWindow: (edge: 'start' | 'end') => void): Promise<TrackingClientResult> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/lib/tracking-clients.ts'], {
-    cwd: PROJECT_ROOT,
-    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production' },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const result = new Promise<TrackingClientResult>((resolve, reject) => {
-    child.on('message', (message: { type: string; result?: TrackingClientResult; error?: string; sockets?: number; seconds?: number }) => {
-      if (message.type === 'connected') console.log(`  ${message.sockets} clients connected and ready in ${message.seconds?.toFixed(1)} s`);
-      else if (message.type === 'window-start') onWindow('start');
-      else if (message.type === 'window-end') onWindow('end');
-      else if (message.type === 'result') resolve(message.result!);
-      else if (message.type === 'failed') reject(new Error(`load generator: ${message.error}`));
-    });
-    child.once('exit', (code) => reject(new Error(`load generator exited with ${code} before reporting`)));
-  });
-  child.send({ type: 'start', config });
-  result.finally(() => child.kill()).catch(() => {});
-  return result;
-}
-
 const rows: Row[] = [];
 const details: string[] = [];
 const delivered = new Map<string, TrackingClientResult>();
@@ -91,7 +70,7 @@ async function measure(id: string, label: string, server: ServerProcess, courier
   let machineCores = 0;
   let windowSeconds = settings.duration;
   let startedAt = 0;
-  const r = await startClients(
+  const { result: running } = startClients(
     {
       target: 'app', url: server.url, couriers, subscriptions, localAddresses: addresses(block), socketsPerAddress: PER_ADDRESS,
       reportsPerSecondPerCourier: REPORTS_PER_SECOND, warmupS: settings.warmup, durationS: settings.duration, drainS: DRAIN_S,
@@ -110,6 +89,7 @@ async function measure(id: string, label: string, server: ServerProcess, courier
       if (after && machineBefore) machineCores = ((after.busy - machineBefore.busy) / (after.total - machineBefore.total)) * availableParallelism();
     },
   );
+  const r = await running;
   cpuOf.set(id, serverCpu);
   if (subscriptions.length === 0) {
     details.push(`${label}: server ${round2(serverCpu)} cores for ${r.reportsSent} reports (${r.reportsOk} ok) — subtracted below to get the delivery cost alone`);

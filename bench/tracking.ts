@@ -10,16 +10,16 @@
  *   npm run bench:tracking -- [--duration 20] [--warmup 5] [--couriers 1000] [--only ws,app]
  *   (BENCH_TRACKING_COURIERS; 5 sockets per courier's order; the 50-connection flags do not apply)
  */
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { startApp } from './lib/app.js';
+import { startClients } from './lib/clients-process.js';
 import { seedAssignedOrders } from './lib/seed.js';
 import { BASELINE_LABELS, startBaseline } from './lib/baselines.js';
 import type { LoadResult } from './lib/load.js';
 import { benchSettings } from './lib/options.js';
-import { PROJECT_ROOT, type ServerProcess } from './lib/processes.js';
+import type { ServerProcess } from './lib/processes.js';
 import { clean, ratio, reportResults, rowById, type Ratio, type Row, type Target } from './lib/report.js';
 import type { TrackingClientConfig, TrackingClientResult } from './lib/tracking-clients.js';
 
@@ -50,33 +50,6 @@ const wanted = (id: string) => !settings.only || settings.only.includes(id);
 const localAddresses = Array.from({ length: Math.ceil(SOCKETS / SOCKETS_PER_ADDRESS) }, (_, i) => `127.0.${1 + Math.floor(i / 250)}.${1 + (i % 250)}`);
 /** Courier i stands in a grid in the south of Santiago, kilometres from every pickup and drop-off (no arrival fires). */
 const basePosition = (i: number) => ({ lat: -33.5 - (i % 40) * 0.002, lng: -70.7 + Math.floor(i / 40) * 0.002 });
-
-interface Client {
-  result: Promise<TrackingClientResult>;
-  pid: number;
-}
-
-/** Starts the load generator in its own process; `onWindow` runs when its measured window starts and ends. */
-function startClients(config: TrackingClientConfig, onWindow: (edge: 'start' | 'end') => void): Client {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/lib/tracking-clients.ts'], {
-    cwd: PROJECT_ROOT,
-    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production' },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const result = new Promise<TrackingClientResult>((resolve, reject) => {
-    child.on('message', (message: { type: string; result?: TrackingClientResult; error?: string; sockets?: number; seconds?: number }) => {
-      if (message.type === 'connected') console.log(`  ${message.sockets} sockets connected and ready in ${message.seconds?.toFixed(1)} s`);
-      else if (message.type === 'window-start') onWindow('start');
-      else if (message.type === 'window-end') onWindow('end');
-      else if (message.type === 'result') resolve(message.result!);
-      else if (message.type === 'failed') reject(new Error(`load generator: ${message.error}`));
-    });
-    child.once('exit', (code) => reject(new Error(`load generator exited with ${code} before reporting`)));
-  });
-  child.send({ type: 'start', config });
-  result.finally(() => child.kill()).catch(() => {});
-  return { result, pid: child.pid! };
-}
 
 /** Busy and total CPU ticks of the whole machine (first line of /proc/stat). */
 function machineTicks(): { busy: number; total: number } {

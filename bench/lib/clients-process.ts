@@ -1,0 +1,30 @@
+import { spawn } from 'node:child_process';
+import { PROJECT_ROOT } from './processes.js';
+import type { TrackingClientConfig, TrackingClientResult } from './tracking-clients.js';
+
+export interface ClientsProcess {
+  result: Promise<TrackingClientResult>;
+  pid: number;
+}
+
+/** Starts the load generator (bench/lib/tracking-clients.ts) in its own process; `onWindow` runs when its measured window starts and ends. */
+export function startClients(config: TrackingClientConfig, onWindow: (edge: 'start' | 'end') => void): ClientsProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/lib/tracking-clients.ts'], {
+    cwd: PROJECT_ROOT,
+    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production' },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const result = new Promise<TrackingClientResult>((resolve, reject) => {
+    child.on('message', (message: { type: string; result?: TrackingClientResult; error?: string; sockets?: number; seconds?: number }) => {
+      if (message.type === 'connected') console.log(`  ${message.sockets} clients connected and ready in ${message.seconds?.toFixed(1)} s`);
+      else if (message.type === 'window-start') onWindow('start');
+      else if (message.type === 'window-end') onWindow('end');
+      else if (message.type === 'result') resolve(message.result!);
+      else if (message.type === 'failed') reject(new Error(`load generator: ${message.error}`));
+    });
+    child.once('exit', (code) => reject(new Error(`load generator exited with ${code} before reporting`)));
+  });
+  child.send({ type: 'start', config });
+  result.finally(() => child.kill()).catch(() => {});
+  return { result, pid: child.pid! };
+}
