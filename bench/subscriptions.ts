@@ -15,9 +15,9 @@
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { startApp } from './lib/app.js';
-import { startClients } from './lib/clients-process.js';
+import { loadResultOf, startClients } from './lib/clients-process.js';
 import { seedAssignedOrders } from './lib/seed.js';
-import { machineTicks, type LoadResult } from './lib/load.js';
+import { machineTicks } from './lib/load.js';
 import { benchSettings } from './lib/options.js';
 import type { ServerProcess } from './lib/processes.js';
 import { clean, ratio, reportResults, type Ratio, type Row, type Target } from './lib/report.js';
@@ -95,18 +95,7 @@ async function measure(id: string, label: string, server: ServerProcess, courier
     details.push(`${label}: server ${round2(serverCpu)} cores for ${r.reportsSent} reports (${r.reportsOk} ok) — subtracted below to get the delivery cost alone`);
     return;
   }
-  const result: LoadResult = {
-    rps: r.receivedPerSecond,
-    p50: r.latency.p50,
-    p99: r.latency.p99,
-    non2xx: r.reportsNon2xx,
-    errors: r.reportErrors + r.socketsClosed,
-    requests: r.receivedInWindow,
-    serverCpu: round2(serverCpu),
-    serverUsPerRequest: r.receivedInWindow ? Math.round((serverCpu * windowSeconds * 1e6) / r.receivedInWindow) : null,
-    loadCpu: r.cpu,
-    otherCpu: round2(Math.max(0, machineCores - serverCpu - r.cpu)),
-  };
+  const result = loadResultOf(r, { serverCpu, windowSeconds, machineCores });
   rows.push({ id, label, result, unit: 'msgs/s', ...(id === 'graphql' && { baseline: 'socket' }) });
   delivered.set(id, r);
   const lost = r.expected - r.delivered;

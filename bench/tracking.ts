@@ -14,10 +14,9 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { startApp } from './lib/app.js';
-import { startClients } from './lib/clients-process.js';
+import { loadResultOf, startClients } from './lib/clients-process.js';
 import { seedAssignedOrders } from './lib/seed.js';
 import { BASELINE_LABELS, startBaseline } from './lib/baselines.js';
-import type { LoadResult } from './lib/load.js';
 import { benchSettings } from './lib/options.js';
 import type { ServerProcess } from './lib/processes.js';
 import { clean, ratio, reportResults, rowById, type Ratio, type Row, type Target } from './lib/report.js';
@@ -90,18 +89,7 @@ async function measure(id: string, label: string, server: ServerProcess, config:
     },
   );
   const r = await client.result;
-  const result: LoadResult = {
-    rps: r.receivedPerSecond,
-    p50: r.latency.p50,
-    p99: r.latency.p99,
-    non2xx: r.reportsNon2xx,
-    errors: r.reportErrors + r.socketsClosed,
-    requests: r.receivedInWindow,
-    serverCpu: round2(serverCpu),
-    serverUsPerRequest: r.receivedInWindow ? Math.round((serverCpu * windowSeconds * 1e6) / r.receivedInWindow) : null,
-    loadCpu: r.cpu,
-    otherCpu: round2(Math.max(0, machineCores - serverCpu - r.cpu)),
-  };
+  const result = loadResultOf(r, { serverCpu, windowSeconds, machineCores });
   rows.push({ id, label, result, unit: 'msgs/s', ...(id === 'app' && { baseline: 'ws' }) });
   const lost = r.expected - r.delivered;
   details.push(
@@ -115,7 +103,6 @@ async function measure(id: string, label: string, server: ServerProcess, config:
 }
 
 const pct = (part: number, whole: number) => (whole ? `${((part / whole) * 100).toFixed(2)} %` : '-');
-const round2 = (n: number) => Math.round(n * 100) / 100;
 
 let wsDelivered: TrackingClientResult | null = null;
 let appDelivered: TrackingClientResult | null = null;

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { PROJECT_ROOT } from './processes.js';
+import type { LoadResult } from './load.js';
 import type { TrackingClientConfig, TrackingClientResult } from './tracking-clients.js';
 
 export interface ClientsProcess {
@@ -27,4 +28,23 @@ export function startClients(config: TrackingClientConfig, onWindow: (edge: 'sta
   child.send({ type: 'start', config });
   result.finally(() => child.kill()).catch(() => {});
   return { result, pid: child.pid! };
+}
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/** A load generator's result as a report row's figures: messages received are the "requests". */
+export function loadResultOf(r: TrackingClientResult, window: { serverCpu: number; windowSeconds: number; machineCores: number }): LoadResult {
+  const { serverCpu, windowSeconds, machineCores } = window;
+  return {
+    rps: r.receivedPerSecond,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    non2xx: r.reportsNon2xx,
+    errors: r.reportErrors + r.socketsClosed,
+    requests: r.receivedInWindow,
+    serverCpu: round2(serverCpu),
+    serverUsPerRequest: r.receivedInWindow ? Math.round((serverCpu * windowSeconds * 1e6) / r.receivedInWindow) : null,
+    loadCpu: r.cpu,
+    otherCpu: round2(Math.max(0, machineCores - serverCpu - r.cpu)),
+  };
 }
