@@ -32,6 +32,8 @@ const envSchema = z.object({
   RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).default(120),
   PUBLIC_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).default(60),
   COURIER_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).default(240),
+  /** Courier positions are written in batches this often (0: each report is its own write). */
+  POSITION_FLUSH_MS: z.coerce.number().int().min(0).max(10_000).default(1000),
   TRACKING_HEARTBEAT_MS: z.coerce.number().int().min(50).max(300_000).default(30_000),
   TRACKING_MAX_SOCKETS: z.coerce.number().int().min(1).default(20_000),
   TRUST_PROXY: z.string().optional(),
@@ -94,6 +96,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimitPerMin: e.RATE_LIMIT_PER_MIN,
     publicRateLimitPerMin: e.PUBLIC_RATE_LIMIT_PER_MIN,
     courierRateLimitPerMin: e.COURIER_RATE_LIMIT_PER_MIN,
+    positionFlushMs: e.POSITION_FLUSH_MS,
     /** Which peers may name the client in X-Forwarded-For; none unless configured. */
     trustProxy: parseTrustProxyOrFail(e.TRUST_PROXY),
     /** Per-node caps of the front door: sockets per address (anonymous or not yet identified) and per credential, subscriptions per socket. */

@@ -5,6 +5,7 @@ import { resolveMasterKey } from './adapters/master-key.js';
 import { createMemoryRateLimiter, createRedisRateLimiter } from './adapters/rate-limiter.js';
 import { createSqliteStore } from './adapters/sqlite/store.js';
 import { createMongoStore } from './adapters/mongo/store.js';
+import { withCoalescedLocations, type CoalescedLocations } from './adapters/coalesced-locations.js';
 import { createAdminService } from './domain/admin.js';
 import { createAuthService } from './domain/auth.js';
 import { createFrontDoor } from './domain/front-door.js';
@@ -53,6 +54,8 @@ export interface Container {
   clock: Clock;
   ids: IdSource;
   store: Store;
+  /** The batching writer of courier positions (null when POSITION_FLUSH_MS=0). */
+  positions: CoalescedLocations | null;
   redis: Redis | null;
   rateLimiter: RateLimiter;
   bus: EventBus;
@@ -79,9 +82,13 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
   const clock = overrides.clock ?? systemClock;
   const ids = overrides.ids ?? createUlidSource();
   const masterKey = resolveMasterKey({ configured: config.masterKey, dataDir: config.dataDir, distributed: config.storeKind === 'mongodb' });
-  const store: Store = config.mongodbUrl
+  const backingStore: Store = config.mongodbUrl
     ? await createMongoStore({ url: config.mongodbUrl, dbName: config.mongodbDb })
     : createSqliteStore({ dataDir: config.dataDir });
+  const positions = config.positionFlushMs > 0
+    ? withCoalescedLocations(backingStore, { flushMs: config.positionFlushMs, onFlushError: (error) => logger.warn({ err: error.message }, 'courier positions not written; retried at the next flush') })
+    : null;
+  const store = positions?.store ?? backingStore;
   const redis = config.redisUrl ? connectRedis(config.redisUrl, logger) : null;
   if (redis) await waitUntilReady(redis, 3000);
   const rateLimiter = redis
@@ -115,7 +122,7 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
   await services.dispatch.restoreCourierIndex().catch((error: unknown) => logger.warn({ err: (error as Error).message }, 'courier index not restored'));
   const door = createEdgeDoor({ frontDoor: services.frontDoor, trustProxy: config.trustProxy, caps: config.caps });
   return {
-    config, logger, clock, ids, store, redis, rateLimiter, bus, geoIndex, fanOut, services, door,
+    config, logger, clock, ids, store, positions, redis, rateLimiter, bus, geoIndex, fanOut, services, door,
     async close() {
       fanOut.close();
       services.frontDoor.close();

@@ -81,7 +81,7 @@ export function createCourierService(deps: {
     const location: LatLng = { lat: options.input.lat, lng: options.input.lng };
     if (!isInServiceArea(location)) throw new AppError('OUTSIDE_SERVICE_AREA', 'The position is outside the service area');
     const at = now();
-    await store.couriers.setLocation({ id: options.courier.id, location, at });
+    await store.couriers.setLocations([{ id: options.courier.id, location, at }]);
     const courier: Courier = Object.assign({}, options.courier, { location, locationAt: at });
     if (courier.status === 'available') {
       await geoIndex.upsert({ courierId: courier.id, mode: courier.mode, vehicle: courier.vehicle, location });

@@ -133,7 +133,18 @@ export interface CourierRepository {
     job?: CourierJob | null;
     updatedAt: string;
   }): Promise<Courier | null>;
-  setLocation(options: { id: string; location: LatLng; at: string }): Promise<void>;
+  /**
+   * Records each courier's latest position and its time, in one write for the whole batch (the
+   * coalescing writer flushes many couriers at once). Unknown couriers are skipped; a position
+   * older than the stored one is ignored.
+   */
+  setLocations(positions: readonly CourierPosition[]): Promise<void>;
+}
+
+export interface CourierPosition {
+  id: string;
+  location: LatLng;
+  at: string;
 }
 
 /** Calls of one integration from one site, counted for administrative moderation. */

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { MIGRATIONS } from '../../src/adapters/sqlite/migrations.js';
 import { createSqliteStore } from '../../src/adapters/sqlite/store.js';
+import { withCoalescedLocations } from '../../src/adapters/coalesced-locations.js';
 import { courier, merchantBundle } from './fixtures.js';
 import { describeStoreContract } from './store.contract.js';
 
@@ -14,6 +15,10 @@ let n = 0;
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describeStoreContract('sqlite (file on disk)', async () => createSqliteStore({ file: join(dir, `store-${++n}.sqlite`) }));
+// The batching position writer must keep every promise of the port (read-your-writes included).
+describeStoreContract('sqlite behind the coalescing position writer', async () =>
+  withCoalescedLocations(createSqliteStore({ file: join(dir, `store-${++n}.sqlite`) }), { flushMs: 20, onFlushError: (error) => { throw error; } }).store,
+);
 
 describe('sqlite credentialsVersion across connections', () => {
   it('moves when another connection (another process) commits, and not on reads', async () => {

@@ -333,18 +333,55 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
       expect(await store.couriers.findById(c.id)).toStrictEqual(winners[0]);
     });
 
-    test('couriers.setLocation records the position and its time and keeps the rest', async () => {
+    test('couriers.setLocations records each position and its time and keeps the rest', async () => {
       const c = courier({ status: 'available' });
+      const other = courier({ status: 'busy' });
       await store.couriers.insert(c);
-      await store.couriers.setLocation({ id: c.id, location: { lat: -33.4372, lng: -70.6506 }, at: at(110) });
+      await store.couriers.insert(other);
+      await store.couriers.setLocations([
+        { id: c.id, location: { lat: -33.4372, lng: -70.6506 }, at: at(110) },
+        { id: other.id, location: { lat: -33.41, lng: -70.6 }, at: at(111) },
+      ]);
       expect(await store.couriers.findById(c.id)).toStrictEqual({ ...c, location: { lat: -33.4372, lng: -70.6506 }, locationAt: at(110) });
-      await store.couriers.setLocation({ id: c.id, location: { lat: -33.45, lng: -70.66 }, at: at(120) });
+      expect(await store.couriers.findById(other.id)).toStrictEqual({ ...other, location: { lat: -33.41, lng: -70.6 }, locationAt: at(111) });
+      await store.couriers.setLocations([{ id: c.id, location: { lat: -33.45, lng: -70.66 }, at: at(120) }]);
       expect((await store.couriers.findById(c.id))?.location).toStrictEqual({ lat: -33.45, lng: -70.66 });
     });
 
-    test('couriers.setLocation on an unknown courier is a no-op', async () => {
-      await expect(store.couriers.setLocation({ id: 'c_unknown', location: { lat: 0, lng: 0 }, at: at(1) })).resolves.toBeUndefined();
+    test('couriers.setLocations ignores a position older than the stored one', async () => {
+      const c = courier({ status: 'available' });
+      await store.couriers.insert(c);
+      await store.couriers.setLocations([{ id: c.id, location: { lat: -33.45, lng: -70.66 }, at: at(120) }]);
+      await store.couriers.setLocations([{ id: c.id, location: { lat: -33.4, lng: -70.6 }, at: at(119) }]);
+      const stored = await store.couriers.findById(c.id);
+      expect(stored?.location).toStrictEqual({ lat: -33.45, lng: -70.66 });
+      expect(stored?.locationAt).toBe(at(120));
+    });
+
+    test('couriers.setLocations skips unknown couriers and writes the known ones', async () => {
+      const c = courier({ status: 'available' });
+      await store.couriers.insert(c);
+      await expect(
+        store.couriers.setLocations([
+          { id: 'c_unknown', location: { lat: 0, lng: 0 }, at: at(1) },
+          { id: c.id, location: { lat: -33.44, lng: -70.65 }, at: at(2) },
+        ]),
+      ).resolves.toBeUndefined();
       expect(await store.couriers.findById('c_unknown')).toBeNull();
+      expect((await store.couriers.findById(c.id))?.location).toStrictEqual({ lat: -33.44, lng: -70.65 });
+    });
+
+    test('a status change keeps the latest position, and the position keeps the status', async () => {
+      const c = courier({ status: 'available' });
+      await store.couriers.insert(c);
+      await store.couriers.setLocations([{ id: c.id, location: { lat: -33.44, lng: -70.65 }, at: at(130) }]);
+      const busy = await store.couriers.setStatus({ id: c.id, status: 'busy', from: ['available'], job: { kind: 'order', id: 'o_1' }, updatedAt: at(131) });
+      expect(busy?.location).toStrictEqual({ lat: -33.44, lng: -70.65 });
+      await store.couriers.setLocations([{ id: c.id, location: { lat: -33.43, lng: -70.64 }, at: at(132) }]);
+      const stored = await store.couriers.findById(c.id);
+      expect(stored?.status).toBe('busy');
+      expect(stored?.job).toStrictEqual({ kind: 'order', id: 'o_1' });
+      expect(stored?.location).toStrictEqual({ lat: -33.43, lng: -70.64 });
     });
 
     test('couriers.replaceTokenHash: the new hash finds the courier, the old one nothing; the rest is kept', async () => {

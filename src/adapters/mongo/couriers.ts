@@ -69,8 +69,15 @@ export function createMongoCourierRepository(database: MongoDatabase): CourierRe
       );
       return doc ? toCourier(doc) : null;
     },
-    async setLocation({ id, location, at }) {
-      await couriers.updateOne({ _id: id }, { $set: { location, locationAt: at } });
+    async setLocations(positions) {
+      if (positions.length === 0) return;
+      // Unordered: one courier's failure does not hold back the others'. The filter keeps a newer stored position.
+      await couriers.bulkWrite(
+        positions.map(({ id, location, at }) => ({
+          updateOne: { filter: { _id: id, $or: [{ locationAt: null }, { locationAt: { $lte: at } }] }, update: { $set: { location, locationAt: at } } },
+        })),
+        { ordered: false },
+      );
     },
     async replaceTokenHash({ id, tokenHash, updatedAt }) {
       const doc = await couriers.findOneAndUpdate({ _id: id }, { $set: { tokenHash, updatedAt } }, { returnDocument: 'after' });

@@ -1,5 +1,5 @@
 import type { Courier } from '../../domain/types.js';
-import type { CourierRepository } from '../../ports/store.js';
+import type { CourierPosition, CourierRepository } from '../../ports/store.js';
 import type { SqliteDatabase, WriteQueue } from './database.js';
 
 type DocRow = { doc: string };
@@ -25,10 +25,12 @@ export function createSqliteCourierRepository(db: SqliteDatabase, inTransaction:
       return next;
     },
   );
-  const setLocation = db.transaction((id: string, location: Courier['location'], at: string) => {
-    const current = parse(byId.get(id));
-    if (!current) return;
-    write.run(current.status, JSON.stringify(Object.assign(current, { location, locationAt: at })), id);
+  const setLocations = db.transaction((positions: readonly CourierPosition[]) => {
+    for (const { id, location, at } of positions) {
+      const current = parse(byId.get(id));
+      if (!current || (current.locationAt !== null && current.locationAt > at)) continue;
+      write.run(current.status, JSON.stringify(Object.assign(current, { location, locationAt: at })), id);
+    }
   });
 
   const replaceTokenHash = db.transaction((id: string, tokenHash: string, updatedAt: string) => {
@@ -62,8 +64,8 @@ export function createSqliteCourierRepository(db: SqliteDatabase, inTransaction:
     async setStatus(options) {
       return inTransaction(() => setStatus(options));
     },
-    async setLocation({ id, location, at }) {
-      await inTransaction(() => setLocation(id, location, at));
+    async setLocations(positions) {
+      if (positions.length > 0) await inTransaction(() => setLocations(positions));
     },
     async replaceTokenHash({ id, tokenHash, updatedAt }) {
       return inTransaction(() => replaceTokenHash(id, tokenHash, updatedAt));
