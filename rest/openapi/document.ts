@@ -1,4 +1,5 @@
 import { OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
+import { normalizeDocument } from './normalize.js';
 import { registry } from './registry.js';
 // One import per paths module: each registers its endpoints when loaded.
 import './paths/docs.js';
@@ -47,12 +48,14 @@ see the \`RateLimit-*\` headers. Over the limit: 429 \`RATE_LIMITED\` with \`Ret
 let cached: { document: OpenAPIDocument; json: string } | undefined;
 
 function build() {
-  const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
-    openapi: '3.1.0',
-    info: { title: 'Express Delivery API', version: API_VERSION, description: DESCRIPTION },
-    servers: [{ url: '/api/v1' }],
-    tags: TAGS,
-  });
+  const document = normalizeDocument(
+    new OpenApiGeneratorV31(registry.definitions).generateDocument({
+      openapi: '3.1.0',
+      info: { title: 'Express Delivery API', version: API_VERSION, description: DESCRIPTION },
+      servers: [{ url: '/api/v1' }],
+      tags: TAGS,
+    }),
+  );
   return { document, json: JSON.stringify(document) };
 }
 

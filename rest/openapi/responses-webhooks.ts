@@ -152,7 +152,12 @@ export const flatPayloadSchema = registry.register(
   'WebhookPayloadFlat',
   z
     .object({
-      order_id: z.number().int().openapi({ description: 'The numeric order number.', example: 100123 }),
+      order_id: z
+        .number()
+        .int()
+        .min(1_000_000_000)
+        .max(9_999_999_999)
+        .openapi({ description: 'The numeric order number (10 digits: a 64-bit integer).', example: 4820193746 }),
       ecommerce_order_id: z.string().openapi({ description: 'The shop order id; empty string when none.' }),
       booking_id: bookingId,
       reference: z.string().openapi({ description: "The merchant's reference_id, else the tracking number." }),
