@@ -10,6 +10,7 @@ import { createGraphQLServer, maskGraphQLError } from '../schema/yoga.js';
 import { serveGraphQLHttp } from '../schema/http.js';
 import { attachGraphQLWebSocket } from '../realtime/graphql-ws.js';
 import { attachTrackingSockets, type TrackingSockets } from '../realtime/tracking-socket.js';
+import { attachCourierSockets, type CourierSockets } from '../realtime/courier-socket.js';
 import { startSandboxSimulator } from './sandbox-runner.js';
 import { startWebhookWorker } from './webhook-runner.js';
 
@@ -18,6 +19,8 @@ export interface App {
   server: Server;
   /** The public live tracking sockets (stats for metrics and tests). */
   trackingSockets: TrackingSockets;
+  /** The courier apps' live sockets (position reports). */
+  courierSockets: CourierSockets;
   /** Listens on config.port (0 picks a free port) and resolves with the bound address. */
   start(): Promise<{ port: number; url: string }>;
   /** Stops accepting, drains open requests and sockets (up to the grace period), then closes adapters. */
@@ -50,11 +53,14 @@ export async function buildApp(options: { config?: Config; overrides?: Container
 
   const graphqlWs = attachGraphQLWebSocket({ edge, yoga, mask: (error) => maskGraphQLError(error, edge), maxPayload: 100 * 1024 });
   const trackingSockets = attachTrackingSockets({ edge });
+  const courierSockets = attachCourierSockets({ edge });
   server.on('upgrade', (req, socket: Socket, head) => {
     if (graphqlWs.handles(req.url ?? '')) {
       graphqlWs.handleUpgrade(req, socket, head);
     } else if (trackingSockets.handles(req.url ?? '')) {
       trackingSockets.handleUpgrade(req, socket, head);
+    } else if (courierSockets.handles(req.url ?? '')) {
+      courierSockets.handleUpgrade(req, socket, head);
     } else {
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
     }
@@ -67,6 +73,7 @@ export async function buildApp(options: { config?: Config; overrides?: Container
     container,
     server,
     trackingSockets,
+    courierSockets,
     start: () =>
       new Promise((resolve, reject) => {
         server.once('error', reject);
@@ -89,7 +96,7 @@ export async function buildApp(options: { config?: Config; overrides?: Container
         simulator?.stop();
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
-        await Promise.all([graphqlWs.close(), trackingSockets.close()]);
+        await Promise.all([graphqlWs.close(), trackingSockets.close(), courierSockets.close()]);
         const grace = new Promise<void>((resolve) => setTimeout(resolve, config.shutdownGraceMs).unref());
         await Promise.race([closed, grace]);
         server.closeAllConnections();

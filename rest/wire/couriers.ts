@@ -3,14 +3,11 @@ import { z } from 'zod';
 import {
   advanceOrderCommandSchema,
   releaseOrderCommandSchema,
-  reportPositionCommandSchema,
   setDutyCommandSchema,
   type AdvanceOrderCommand,
   type ReleaseOrderCommand,
-  type ReportPositionCommand,
   type SetDutyCommand,
 } from '../../src/domain/couriers.js';
-import { latLngSchema } from '../../src/domain/locations.js';
 import { parseInput } from '../../src/domain/validation.js';
 
 export const dutyBody = z.strictObject({ on_duty: setDutyCommandSchema.shape.onDuty });
@@ -19,14 +16,8 @@ export function setDutyCommand(body: unknown): SetDutyCommand {
   return { onDuty: parseInput(dutyBody, body).on_duty };
 }
 
-const position = reportPositionCommandSchema.shape;
-
-export const positionBody = latLngSchema.extend({ heading: position.heading, speed_kmh: position.speedKmh, accuracy_m: position.accuracyM });
-
-export function reportPositionCommand(body: unknown): ReportPositionCommand {
-  const b = parseInput(positionBody, body);
-  return { lat: b.lat, lng: b.lng, heading: b.heading, speedKmh: b.speed_kmh, accuracyM: b.accuracy_m };
-}
+// Shared with the courier socket, which takes the same frames.
+export { positionBody, reportPositionCommand } from '../../src/edge/position-wire.js';
 
 /** Same field names on the wire as in the command. */
 export const courierStatusBody = advanceOrderCommandSchema;

@@ -101,6 +101,16 @@ export function createCourierService(deps: {
     return { courier, arrivals };
   }
 
+  /**
+   * A report over a held session (the courier socket): the courier as stored now, since its status
+   * and job may have changed since it connected.
+   */
+  async function reportSessionPosition(options: { courierId: string; input: ReportPositionCommand }): Promise<{ courier: Courier; arrivals: Order[] }> {
+    const courier = await store.couriers.findById(options.courierId);
+    if (!courier || courier.accountStatus !== 'active') throw new AppError('INVALID_COURIER_TOKEN', 'Courier token no longer valid');
+    return reportPosition({ courier, input: options.input });
+  }
+
   /** The courier's own order: anything else is "not found", never another courier's data. */
   async function courierOrder(courier: Courier, ref: string): Promise<Order> {
     const order = ref.length <= 128 ? await store.orders.findById(ref.trim()) : null;
@@ -157,5 +167,5 @@ export function createCourierService(deps: {
     return delivery.deliverOrder({ order, input: options.input, actor: { kind: 'courier', id: options.courier.id }, courierId: options.courier.id });
   }
 
-  return { getProfile, setDuty, reportPosition, advanceOrder, releaseOrder, withdrawCourier, confirmDelivery, activeOrders };
+  return { getProfile, setDuty, reportPosition, reportSessionPosition, advanceOrder, releaseOrder, withdrawCourier, confirmDelivery, activeOrders };
 }

@@ -1,0 +1,191 @@
+import { STATUS_CODES, type IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocket, WebSocketServer, type RawData } from 'ws';
+import type { Edge } from '../src/edge/edge.js';
+import { rateLimitHeaders } from '../src/edge/door.js';
+import { reportPositionCommand } from '../src/edge/position-wire.js';
+import { AppError, isAppError, presentError } from '../src/domain/errors.js';
+import { RateLimitedError, type Caller } from '../src/domain/front-door.js';
+import { isUnavailable } from '../src/ports/unavailable.js';
+
+const LIVE_PATH = /^\/api\/v1\/couriers\/me\/live\/?(?:\?.*)?$/;
+/** A position frame is ~100 bytes; anything past this closes the socket (1009). */
+const MAX_FRAME_BYTES = 1024;
+/** Frames waiting behind the one being handled; past this a frame is refused at once (RATE_LIMITED). */
+const MAX_QUEUED_FRAMES = 8;
+const CLOSE_GRACE_MS = 1000;
+
+export const COURIER_SOCKET_CLOSE = { shuttingDown: 1001, forbidden: 4403 } as const;
+
+interface Session {
+  ws: WebSocket;
+  caller: Extract<Caller, { kind: 'courier' }>;
+  /** Frames received and not yet answered (the one in hand included). */
+  queued: number;
+  /** The last frame's handling: frames are handled one after another, in order. */
+  tail: Promise<void>;
+  alive: boolean;
+  release: () => void;
+}
+
+type Frame = { type: 'ack'; id?: string | number; arrivals: Array<{ booking_id: string; status: string }> } | { type: 'error'; id?: string | number; error: ReturnType<typeof presentError>['error'] };
+
+/** The frame's envelope: `type`, and `id` (optional) echoed in the answer; the rest is the report. */
+function readFrame(data: RawData, isBinary: boolean): { type: unknown; id: string | number | undefined; body: Record<string, unknown> } {
+  if (isBinary) throw new AppError('VALIDATION_ERROR', 'Frames are JSON text');
+  let message: unknown;
+  try {
+    message = JSON.parse(String(data));
+  } catch {
+    throw new AppError('VALIDATION_ERROR', 'Frame is not valid JSON');
+  }
+  if (!message || typeof message !== 'object' || Array.isArray(message)) throw new AppError('VALIDATION_ERROR', 'Frame must be a JSON object');
+  const { type, id, ...body } = message as Record<string, unknown>;
+  const echo = (typeof id === 'string' && id.length <= 64) || (typeof id === 'number' && Number.isSafeInteger(id)) ? id : undefined;
+  if (id !== undefined && echo === undefined) throw new AppError('VALIDATION_ERROR', 'id must be a string of at most 64 characters or an integer', { fields: [{ field: 'id', message: 'invalid' }] });
+  return { type, id: echo, body };
+}
+
+/** An HTTP answer on a socket that is not upgraded: the same status and error body as the REST API. */
+function refuse(socket: Duplex, error: AppError, headers: Record<string, string> = {}): void {
+  const body = JSON.stringify(presentError(error));
+  const lines = [`HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? ''}`, 'Content-Type: application/json; charset=utf-8', `Content-Length: ${Buffer.byteLength(body)}`, 'Connection: close'];
+  for (const name in headers) lines.push(`${name}: ${headers[name]}`);
+  socket.end(`${lines.join('\r\n')}\r\n\r\n${body}`);
+}
+
+/**
+ * The courier app's live socket at /api/v1/couriers/me/live: the courier token at connect
+ * (`Authorization: Bearer ct_…`), then one JSON frame per position — the HTTP report's body plus
+ * `"type": "position"` and an optional `id` — each answered in order with `ack` (and the arrivals it
+ * marked) or `error` (the REST error body). Same validation, budget (COURIER_RATE_LIMIT_PER_MIN),
+ * arrival and storage as POST /couriers/me/location, without an HTTP request per report. Closed with
+ * 4403 when the token is rotated or the courier disabled, 1009 for an oversized frame.
+ */
+export function attachCourierSockets(options: { edge: Edge }) {
+  const { edge } = options;
+  const { door } = edge;
+  const { couriers } = edge.services;
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false, clientTracking: false });
+  const sessions = new Set<Session>();
+  const counters = { frames: 0, refusedFrames: 0 };
+  let closing = false;
+
+  const send = (session: Session, frame: Frame) => {
+    if (session.ws.readyState === WebSocket.OPEN) session.ws.send(JSON.stringify(frame));
+  };
+
+  function errorOf(error: unknown): AppError {
+    if (isAppError(error)) return error;
+    if (isUnavailable(error)) return new AppError('SERVICE_UNAVAILABLE', 'A backing service is unavailable; retry shortly');
+    edge.logger.error({ err: error }, 'courier socket frame failed');
+    return new AppError('INTERNAL_ERROR', 'Internal error');
+  }
+
+  async function handle(session: Session, data: RawData, isBinary: boolean): Promise<void> {
+    let id: string | number | undefined;
+    try {
+      const frame = readFrame(data, isBinary);
+      id = frame.id;
+      if (frame.type !== 'position') throw new AppError('VALIDATION_ERROR', 'type must be "position"', { fields: [{ field: 'type', message: 'must be "position"' }] });
+      await door.frontDoor.admit(session.caller);
+      const input = reportPositionCommand(frame.body);
+      const { arrivals } = await couriers.reportSessionPosition({ courierId: session.caller.courier.courier.id, input });
+      send(session, { type: 'ack', ...(id !== undefined && { id }), arrivals: arrivals.map((o) => ({ booking_id: o.id, status: o.status })) });
+    } catch (error) {
+      const appError = errorOf(error);
+      counters.refusedFrames++;
+      send(session, { type: 'error', ...(id !== undefined && { id }), error: presentError(appError).error });
+      if (appError.code === 'INVALID_COURIER_TOKEN') session.ws.close(COURIER_SOCKET_CLOSE.forbidden, 'credentials no longer valid');
+    }
+  }
+
+  function receive(session: Session, data: RawData, isBinary: boolean): void {
+    counters.frames++;
+    if (session.queued >= MAX_QUEUED_FRAMES) {
+      counters.refusedFrames++;
+      const error = new AppError('RATE_LIMITED', `At most ${MAX_QUEUED_FRAMES} reports may wait for an answer; wait for the acks`);
+      return send(session, { type: 'error', error: presentError(error).error });
+    }
+    session.queued++;
+    session.tail = session.tail.then(() => handle(session, data, isBinary)).finally(() => session.queued--);
+  }
+
+  const heartbeat = setInterval(() => {
+    for (const session of sessions) {
+      if (!session.alive) session.ws.terminate();
+      else {
+        session.alive = false;
+        session.ws.ping();
+      }
+    }
+  }, edge.config.tracking.heartbeatMs);
+  heartbeat.unref();
+
+  function open(ws: WebSocket, caller: Session['caller'], credentials: ReturnType<typeof door.credentialsOf>, releaseSlot: () => void): void {
+    const stopHolding = door.frontDoor.holdSession({ credentials, end: (reason) => ws.close(COURIER_SOCKET_CLOSE.forbidden, `credentials no longer valid: ${reason.code}`) });
+    const session: Session = { ws, caller, queued: 0, tail: Promise.resolve(), alive: true, release: () => (stopHolding(), releaseSlot()) };
+    sessions.add(session);
+    ws.on('pong', () => (session.alive = true));
+    ws.on('error', () => ws.terminate());
+    ws.on('close', () => {
+      sessions.delete(session);
+      session.release();
+    });
+    ws.on('message', (data, isBinary) => receive(session, data, isBinary));
+    const { courier } = caller.courier;
+    ws.send(JSON.stringify({ type: 'ready', courier: { id: courier.id, status: courier.status }, max_frame_bytes: MAX_FRAME_BYTES }));
+  }
+
+  async function admit(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    const credentials = door.credentialsOf(req);
+    let entered: { caller: Caller };
+    try {
+      entered = await door.frontDoor.enter(credentials, 'courier');
+    } catch (error) {
+      const appError = errorOf(error);
+      return refuse(socket, appError, error instanceof RateLimitedError ? rateLimitHeaders(error.decision) : appError.code === 'SERVICE_UNAVAILABLE' ? { 'Retry-After': '5' } : {});
+    }
+    const caller = entered.caller as Session['caller'];
+    const releaseSlot = door.sockets.takeCredentialSlot(credentials.token!);
+    if (!releaseSlot) return refuse(socket, new AppError('RATE_LIMITED', 'Too many open sockets for this courier token'));
+    if (closing || socket.destroyed) return releaseSlot();
+    wss.handleUpgrade(req, socket, head, (ws) => open(ws, caller, credentials, releaseSlot));
+  }
+
+  return {
+    handles: (url: string) => LIVE_PATH.test(url),
+
+    handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+      if (closing) return refuse(socket, new AppError('SERVICE_UNAVAILABLE', 'Server shutting down'));
+      socket.on('error', () => socket.destroy());
+      admit(req, socket, head).catch((error: unknown) => refuse(socket, errorOf(error)));
+    },
+
+    stats: () => ({ sockets: sessions.size, ...counters }),
+
+    /** Closes every socket with 1001, after the frames already received are answered. */
+    async close(): Promise<void> {
+      closing = true;
+      clearInterval(heartbeat);
+      await Promise.all(
+        [...sessions].map(async (session) => {
+          await session.tail;
+          const { ws } = session;
+          if (ws.readyState === WebSocket.CLOSED) return;
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(() => ws.terminate(), CLOSE_GRACE_MS);
+            ws.once('close', () => {
+              clearTimeout(timer);
+              resolve();
+            });
+            ws.close(COURIER_SOCKET_CLOSE.shuttingDown, 'server shutting down');
+          });
+        }),
+      );
+      wss.close();
+    },
+  };
+}
+
+export type CourierSockets = ReturnType<typeof attachCourierSockets>;
