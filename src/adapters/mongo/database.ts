@@ -1,4 +1,4 @@
-import { MongoClient, type ClientSession, type Collection, type Db, type TransactionOptions } from 'mongodb';
+import { MongoClient, type ClientSession, type Collection, type Db, type MongoClientOptions, type TransactionOptions } from 'mongodb';
 import type {
   ApiKeyRecord,
   Batch,
@@ -14,6 +14,7 @@ import type {
   WebhookEndpoint,
 } from '../../domain/types.js';
 import type { IdempotencyRecord, IntegrationTelemetry } from '../../ports/store.js';
+import { isTransientTransactionError, isUnknownCommitResult } from './failures.js';
 
 /*
  * Documents as stored: the domain record with its id as `_id`, camelCase fields, times as the
@@ -66,61 +67,160 @@ export interface MongoDatabase {
   client: MongoClient;
   db: Db;
   collections: MongoCollections;
-  /** Runs fn in one session transaction (retried by the driver on transient errors, so fn must be repeatable). */
+  /** Runs fn in one session transaction (run again after a transient error, so fn must be repeatable). */
   inTransaction<T>(fn: (session: ClientSession) => Promise<T>): Promise<T>;
 }
 
 /*
  * Multi-document units of work use session transactions, which MongoDB only offers on a replica
- * set or sharded cluster: run MongoDB 7/8 as a replica set (a single-node one is enough, as in
+ * set or sharded cluster: run MongoDB 7/8 as a replica set (a single node is enough, as in
  * docker-compose.yml). Against a standalone mongod the transactional methods fail.
  */
 const TRANSACTION_OPTIONS: TransactionOptions = {
   readConcern: { level: 'snapshot' },
-  writeConcern: { w: 'majority' },
   readPreference: 'primary',
 };
 
+/** Each of the driver's waits: two thirds of the call's deadline, so the driver's own error usually comes first. */
+const step = (timeoutMs: number) => Math.max(200, Math.floor(timeoutMs * 0.66));
+
+/** Default of STORE_TIMEOUT_MS: what one store call may take before it is answered as unavailable. */
+export const DEFAULT_OPERATION_TIMEOUT_MS = 1500;
+
+/**
+ * Every wait of the driver is bounded (the driver's defaults are 30 s of server selection and no
+ * socket timeout, so a paused or absent MongoDB hung every request): server selection, connecting,
+ * waiting for a pooled connection, a reply on the socket, and the replication of a write. Writes
+ * are acknowledged by a majority, stated here rather than left to the URL or the server default.
+ */
+export function mongoClientOptions(operationTimeoutMs: number): MongoClientOptions {
+  const wait = step(operationTimeoutMs);
+  return {
+    serverSelectionTimeoutMS: wait,
+    connectTimeoutMS: wait,
+    waitQueueTimeoutMS: wait,
+    socketTimeoutMS: operationTimeoutMs,
+    heartbeatFrequencyMS: 2000,
+    retryReads: true,
+    retryWrites: true,
+    writeConcern: { w: 'majority', wtimeoutMS: wait },
+  };
+}
+
 /** Connects, creates the indexes every query relies on (idempotent, safe on concurrent start-up). */
-export async function openMongoDatabase(options: { url: string; dbName: string }): Promise<MongoDatabase> {
-  const client = new MongoClient(options.url);
+export async function openMongoDatabase(options: { url: string; dbName: string; operationTimeoutMs?: number }): Promise<MongoDatabase> {
+  const timeoutMs = options.operationTimeoutMs ?? DEFAULT_OPERATION_TIMEOUT_MS;
+  // First, with the patience a start-up deserves (MongoDB may be starting too); then the bounded client.
+  await createIndexesUnbounded(options.url, options.dbName);
+  const client = new MongoClient(options.url, mongoClientOptions(timeoutMs));
   await client.connect();
   try {
     const db = client.db(options.dbName);
-    const collections: MongoCollections = {
-      merchants: db.collection<MerchantDoc>('merchants'),
-      merchantSecrets: db.collection<MerchantSecretDoc>('merchant_secrets'),
-      apiKeys: db.collection<ApiKeyDoc>('api_keys'),
-      users: db.collection<UserDoc>('users'),
-      couriers: db.collection<CourierDoc>('couriers'),
-      telemetry: db.collection<TelemetryDoc>('integration_telemetry'),
-      orders: db.collection<OrderDoc>('orders'),
-      orderEvents: db.collection<OrderEventDoc>('order_events'),
-      idempotencyKeys: db.collection<IdempotencyDoc>('idempotency_keys'),
-      batches: db.collection<BatchDoc>('batches'),
-      ledger: db.collection<LedgerDoc>('ledger'),
-      webhookEndpoints: db.collection<WebhookEndpointDoc>('webhook_endpoints'),
-      webhookDeliveries: db.collection<WebhookDeliveryDoc>('webhook_deliveries'),
-      webhookAttempts: db.collection<WebhookAttemptDoc>('webhook_attempts'),
-    };
-    await createIndexes(collections);
+    const collections = collectionsOf(db, step(timeoutMs));
     return {
       client,
       db,
       collections,
-      async inTransaction(fn) {
-        const session = client.startSession();
-        try {
-          return await session.withTransaction(() => fn(session), TRANSACTION_OPTIONS);
-        } finally {
-          await session.endSession();
-        }
-      },
+      inTransaction: (fn) => runTransaction(client, fn),
     };
   } catch (error) {
     await client.close();
     throw error;
   }
+}
+
+/**
+ * A transaction, run at most twice (again only after a transient error, when nothing was
+ * committed) with the commit retried once when its result is unknown. The driver's
+ * withTransaction retries for up to 120 s, far beyond any request's deadline.
+ */
+async function runTransaction<T>(client: MongoClient, fn: (session: ClientSession) => Promise<T>): Promise<T> {
+  const session = client.startSession();
+  try {
+    for (let attempt = 1; ; attempt++) {
+      session.startTransaction(TRANSACTION_OPTIONS);
+      try {
+        const result = await fn(session);
+        await commit(session);
+        return result;
+      } catch (error) {
+        if (session.inTransaction()) await session.abortTransaction().catch(() => {});
+        if (attempt < 2 && isTransientTransactionError(error)) continue;
+        throw error;
+      }
+    }
+  } finally {
+    await session.endSession().catch(() => {});
+  }
+}
+
+async function commit(session: ClientSession): Promise<void> {
+  try {
+    await session.commitTransaction();
+  } catch (error) {
+    if (!isUnknownCommitResult(error)) throw error;
+    await session.commitTransaction();
+  }
+}
+
+/** Read and find-and-modify commands, by the index of their options argument: they carry maxTimeMS. */
+const TIMED_METHODS: Record<string, number> = {
+  find: 1, findOne: 1, countDocuments: 1, aggregate: 1, distinct: 2, findOneAndUpdate: 2, findOneAndReplace: 2, findOneAndDelete: 1,
+};
+
+/**
+ * The collection with maxTimeMS added to every read and find-and-modify (unless the call sets its
+ * own): a slow query is ended by the server, not left running after the caller gave up.
+ */
+function withMaxTime<T extends object>(collection: Collection<T>, maxTimeMS: number): Collection<T> {
+  return new Proxy(collection, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver) as unknown;
+      const at = typeof property === 'string' ? TIMED_METHODS[property] : undefined;
+      if (at === undefined || typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        const given = (args[at] ?? {}) as { maxTimeMS?: number };
+        args[at] = given.maxTimeMS === undefined ? Object.assign({}, given, { maxTimeMS }) : given;
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+}
+
+/** Index builds may take long on big collections: they run on a client of their own without the socket timeout. */
+async function createIndexesUnbounded(url: string, dbName: string): Promise<void> {
+  const client = new MongoClient(url, { serverSelectionTimeoutMS: 10_000, writeConcern: { w: 'majority' } });
+  try {
+    await client.connect();
+    const db = client.db(dbName);
+    await createIndexes(collectionsOf(db, null));
+  } finally {
+    await client.close();
+  }
+}
+
+/** The collections, with maxTimeMS on their reads when given. */
+function collectionsOf(db: Db, maxTimeMS: number | null): MongoCollections {
+  const open = <T extends object>(name: string): Collection<T> => {
+    const collection = db.collection<T>(name);
+    return maxTimeMS === null ? collection : withMaxTime(collection, maxTimeMS);
+  };
+  return {
+    merchants: open<MerchantDoc>('merchants'),
+    merchantSecrets: open<MerchantSecretDoc>('merchant_secrets'),
+    apiKeys: open<ApiKeyDoc>('api_keys'),
+    users: open<UserDoc>('users'),
+    couriers: open<CourierDoc>('couriers'),
+    telemetry: open<TelemetryDoc>('integration_telemetry'),
+    orders: open<OrderDoc>('orders'),
+    orderEvents: open<OrderEventDoc>('order_events'),
+    idempotencyKeys: open<IdempotencyDoc>('idempotency_keys'),
+    batches: open<BatchDoc>('batches'),
+    ledger: open<LedgerDoc>('ledger'),
+    webhookEndpoints: open<WebhookEndpointDoc>('webhook_endpoints'),
+    webhookDeliveries: open<WebhookDeliveryDoc>('webhook_deliveries'),
+    webhookAttempts: open<WebhookAttemptDoc>('webhook_attempts'),
+  };
 }
 
 async function createIndexes(c: MongoCollections): Promise<void> {

@@ -2,7 +2,8 @@ import type { Store } from '../../ports/store.js';
 import { createMongoApiKeyRepository } from './api-keys.js';
 import { createMongoBatchRepository } from './batches.js';
 import { createMongoCourierRepository } from './couriers.js';
-import { openMongoDatabase } from './database.js';
+import { DEFAULT_OPERATION_TIMEOUT_MS, openMongoDatabase } from './database.js';
+import { guardRepository, withinDeadline } from './guard.js';
 import { createMongoLedgerRepository } from './ledger.js';
 import { createMongoMerchantRepository } from './merchants.js';
 import { createMongoOrderRepository } from './orders.js';
@@ -17,28 +18,33 @@ import { createMongoWebhookRepository } from './webhooks.js';
  * order transitions (compare-and-set, event, ledger entry, webhook outbox). Single-document operations
  * (updates, compare-and-set of couriers and batches, webhook leases) need no transaction.
  */
-export async function createMongoStore(options: { url: string; dbName: string }): Promise<Store> {
+export async function createMongoStore(options: { url: string; dbName: string; operationTimeoutMs?: number }): Promise<Store> {
   const database = await openMongoDatabase(options);
+  const deadlineMs = options.operationTimeoutMs ?? DEFAULT_OPERATION_TIMEOUT_MS;
+  const guard = <T extends object>(name: string, repository: T) => guardRepository(name, repository, deadlineMs);
   return {
     kind: 'mongodb',
-    merchants: createMongoMerchantRepository(database),
-    apiKeys: createMongoApiKeyRepository(database),
-    users: createMongoUserRepository(database),
-    couriers: createMongoCourierRepository(database),
-    telemetry: createMongoTelemetryRepository(database),
-    orders: createMongoOrderRepository(database),
-    batches: createMongoBatchRepository(database),
-    ledger: createMongoLedgerRepository(database),
-    webhooks: createMongoWebhookRepository(database),
+    merchants: guard('merchants', createMongoMerchantRepository(database)),
+    apiKeys: guard('apiKeys', createMongoApiKeyRepository(database)),
+    users: guard('users', createMongoUserRepository(database)),
+    couriers: guard('couriers', createMongoCourierRepository(database)),
+    telemetry: guard('telemetry', createMongoTelemetryRepository(database)),
+    orders: guard('orders', createMongoOrderRepository(database)),
+    batches: guard('batches', createMongoBatchRepository(database)),
+    ledger: guard('ledger', createMongoLedgerRepository(database)),
+    webhooks: guard('webhooks', createMongoWebhookRepository(database)),
     // Asking the replica set is a round trip, as costly as the lookups it would save.
     credentialsVersion() {
       return null;
     },
-    async ping() {
-      await database.db.command({ ping: 1 });
-    },
+    ping: guard('store', {
+      async ping() {
+        await database.db.command({ ping: 1 });
+      },
+    }).ping,
     async close() {
-      await database.client.close();
+      // A paused server must not hold a shutdown beyond its grace: closing is bounded too.
+      await withinDeadline(() => database.client.close(), deadlineMs, 'close').catch(() => {});
     },
   };
 }
