@@ -156,8 +156,8 @@ function buildServices(deps: {
   const quotes = createQuoteService({ geocoder, tariff, clock });
   const outbox = createWebhookOutbox({ store, clock, ids, publicBaseUrl: () => config.publicBaseUrl });
   const transitions = createOrderTransitions({ store, bus, outbox, clock, ids });
-  const dispatch = createDispatchService({ store, geoIndex, transitions, clock, tariff });
-  const orders = createOrderService({ store, geocoder, quotes, dispatch, bus, transitions, outbox, clock, ids, tariff });
+  const dispatch = createDispatchService({ store, geoIndex, transitions, clock, tariff, sandboxSpeed: config.sandbox.speed });
+  const orders = createOrderService({ store, geocoder, quotes, dispatch, bus, transitions, outbox, clock, ids, tariff, sandboxSpeed: config.sandbox.speed });
   const delivery = createDeliveryService({ orders, transitions, clock });
   const couriers = createCourierService({ store, geoIndex, dispatch, delivery, transitions, outbox, bus, clock });
   const watchers = createOrderWatch({ fanOut: deps.fanOut, store, getOrder: orders.getOrder });

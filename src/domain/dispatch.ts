@@ -5,6 +5,7 @@ import { distanceMeters } from './geo.js';
 import { vehicleTariff, type Tariff } from './tariffs.js';
 import type { Batch, Courier, CourierJob, Order, VehicleType } from './types.js';
 import type { OrderTransitions } from './orders/transitions.js';
+import { timeScaleOf } from './sandbox-time.js';
 
 /** How many of the nearest couriers dispatch tries to claim before queueing the order. */
 const CANDIDATES = 5;
@@ -16,7 +17,7 @@ export type DispatchService = ReturnType<typeof createDispatchService>;
  * compare-and-set in the store (the geo index only proposes); without one the order stays `new`
  * in the queue, which drains whenever a courier comes on duty or frees up.
  */
-export function createDispatchService(deps: { store: Store; geoIndex: CourierGeoIndex; transitions: OrderTransitions; clock: Clock; tariff: Tariff }) {
+export function createDispatchService(deps: { store: Store; geoIndex: CourierGeoIndex; transitions: OrderTransitions; clock: Clock; tariff: Tariff; sandboxSpeed: number }) {
   const { store, geoIndex, transitions, clock, tariff } = deps;
   const vehicleOrder = tariff.vehicles.map((v) => v.type);
   /** Vehicle classes that can carry what `type` carries. */
@@ -40,7 +41,10 @@ export function createDispatchService(deps: { store: Store; geoIndex: CourierGeo
     const now = clock.now();
     const travelMs = Date.parse(order.estimatedDeliveryAt) - Date.parse(order.estimatedPickupAt);
     const waitMins = Math.max(order.prepTimeMins, approachMinutes(courier, order));
-    const pickupAt = new Date(now.getTime() + waitMins * 60_000);
+    // Test orders: the stored estimates (hence travelMs) are already at the sandbox's pace.
+    const merchant = order.mode === 'test' ? await store.merchants.findById(order.merchantId) : null;
+    const scale = timeScaleOf({ mode: order.mode, merchant, defaultSpeed: deps.sandboxSpeed });
+    const pickupAt = new Date(now.getTime() + (waitMins * 60_000) / scale);
     return transitions.tryTransition({
       order,
       to: 'assigned',

@@ -9,6 +9,7 @@ import type { DispatchService } from './dispatch.js';
 import { AppError } from './errors.js';
 import { distanceMeters } from './geo.js';
 import type { OrderService } from './orders/service.js';
+import { timeScaleOf } from './sandbox-time.js';
 import { vehicleTariff, type Tariff } from './tariffs.js';
 import type { Courier, LatLng, Order, VehicleType } from './types.js';
 
@@ -66,7 +67,8 @@ export function createSandboxService(deps: { store: Store; couriers: CourierServ
     const speedKmh = vehicleTariff(tariff, vehicle)?.speed_kmh ?? 20;
     const stepM = (speedKmh / 3.6) * seconds * speedFactor;
     const remaining = distanceMeters(from, to);
-    if (remaining <= stepM) return { ...to };
+    // Only the point: a stop also carries its address fields, which a position report refuses.
+    if (remaining <= stepM) return { lat: to.lat, lng: to.lng };
     const f = stepM / remaining;
     return { lat: from.lat + (to.lat - from.lat) * f, lng: from.lng + (to.lng - from.lng) * f };
   }
@@ -76,11 +78,16 @@ export function createSandboxService(deps: { store: Store; couriers: CourierServ
     const [order] = await couriers.activeOrders(courier);
     if (!order || !courier.location) return;
     const merchant = await store.merchants.findById(order.merchantId);
-    const speedFactor = merchant?.settings.sandboxSpeed ?? options.defaultSpeed;
+    const speedFactor = timeScaleOf({ mode: 'test', merchant, defaultSpeed: options.defaultSpeed });
     switch (order.status) {
       case 'assigned':
       case 'picked_up': {
         const target = order.status === 'assigned' ? order.pickup : order.dropoff;
+        if (distanceMeters(courier.location, target) < 1) {
+          // At the stop and still not arrived: arrivals by position happen only at precise stops.
+          await couriers.advanceOrder({ courier, ref: order.id, input: { status: order.status === 'assigned' ? 'arrived_pickup' : 'arrived_dropoff' } });
+          return;
+        }
         const next = stepToward(courier.location, target, courier.vehicle, options.seconds, speedFactor);
         await couriers.reportPosition({ courier, input: next });
         return;

@@ -26,6 +26,7 @@ import {
   type OrderDraft,
 } from './schemas.js';
 import { isOrderActive } from './state-machine.js';
+import { timeScaleOf } from '../sandbox-time.js';
 
 const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 /** Draws of fresh identifiers before a clash is reported as an error. */
@@ -61,6 +62,8 @@ export function createOrderService(deps: {
   clock: Clock;
   ids: IdSource;
   tariff: Tariff;
+  /** The sandbox simulator's default speed factor (test orders' estimates are divided by it). */
+  sandboxSpeed: number;
 }) {
   const { store, geocoder, quotes, dispatch, bus, transitions, outbox, clock, ids, tariff } = deps;
 
@@ -82,7 +85,8 @@ export function createOrderService(deps: {
     const now = clock.now();
     const price = priceRoute({ tariff, origin: pickup, destination: dropoff, weightKg: draft.weightKg, prepTimeMins: resolvePrepTime(draft.prepTimeMins, merchant), now });
     // Without a courier yet, the approach time is the tariff's default.
-    const pickupAt = new Date(now.getTime() + Math.max(price.prepTimeMins, tariff.default_approach_mins) * 60_000);
+    const scale = timeScaleOf({ mode, merchant, defaultSpeed: deps.sandboxSpeed });
+    const pickupAt = new Date(now.getTime() + (Math.max(price.prepTimeMins, tariff.default_approach_mins) * 60_000) / scale);
     return {
       id: ids.next('bk'),
       merchantId: merchant.id,
@@ -110,7 +114,7 @@ export function createOrderService(deps: {
       currency: price.currency,
       prepTimeMins: price.prepTimeMins,
       estimatedPickupAt: pickupAt.toISOString(),
-      estimatedDeliveryAt: new Date(pickupAt.getTime() + price.travelMins * 60_000).toISOString(),
+      estimatedDeliveryAt: new Date(pickupAt.getTime() + (price.travelMins * 60_000) / scale).toISOString(),
       courierId: null,
       batchId: null,
       proof: null,
