@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../helpers/app.js';
+import { checkWebhookDelivery } from '../helpers/wire-validator.js';
 import type { ServerProcess } from '../helpers/process.js';
 import type { LiveClient } from '../realtime/support.js';
 import {
@@ -25,8 +26,10 @@ describe.skipIf(SKIP_REASON)('three app processes sharing one SQLite file and on
 
   beforeAll(async () => {
     receiver = createServer((req, res) => {
-      req.resume();
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
+        checkWebhookDelivery(req.headers as Record<string, string>, Buffer.concat(chunks).toString('utf8'));
         const id = String(req.headers['webhook-id']);
         received.set(id, (received.get(id) ?? 0) + 1);
         res.writeHead(200).end('ok');

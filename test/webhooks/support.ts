@@ -6,6 +6,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { api, type TestApp } from '../helpers/app.js';
+import { checkWebhookDelivery } from '../helpers/wire-validator.js';
 import { startOrdersApp } from '../orders/support.js';
 
 /** Loopback receivers in test mode; retry delays shrunk (1 min → 12 ms … 780 min → 9.4 s); a fast poll for retries. */
@@ -71,6 +72,7 @@ export async function startReceiver(options: { port?: number } = {}): Promise<Re
         body: Buffer.concat(chunks).toString('utf8'),
         headers,
       };
+      if (seen.id) checkWebhookDelivery(headers, seen.body);
       const previous = receipts.filter((r) => r.id === seen.id);
       const answer = responder(seen, previous);
       if (answer === 'hang') {

@@ -26,6 +26,8 @@ registerEndpoint({
   body: merchantSettingsInputSchema,
   bodyExample: { storefront_domain: 'my-shop.myshopify.com', webhook_payload_shape: 'event' },
   responses: { 200: { description: 'Settings updated', schema: merchantSettingsUpdatedSchema } },
+  // Another merchant already holds the storefront_domain.
+  errors: ['CONFLICT'],
 });
 
 registerEndpoint({
@@ -40,4 +42,6 @@ registerEndpoint({
   body: merchantSettingsPatchSchema,
   bodyExample: { prep_time_mins: 15 },
   responses: { 200: { description: 'Settings updated', schema: merchantSettingsUpdatedSchema } },
+  // Another merchant already holds the storefront_domain.
+  errors: ['CONFLICT'],
 });
