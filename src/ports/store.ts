@@ -38,6 +38,7 @@ export interface Store {
   batches: BatchRepository;
   ledger: LedgerRepository;
   webhooks: WebhookRepository;
+  leases: LeaseRepository;
   /**
    * A token that changes whenever a merchant or an API key may have changed, by any process; or
    * null when the store cannot tell without a round trip (callers then must not cache them).
@@ -225,6 +226,8 @@ export interface OrderRepository {
   listEvents(orderId: string): Promise<OrderEvent[]>;
   /** Queued orders (new, no courier, no batch) a vehicle of these types can carry, oldest first. */
   listQueued(options: { mode: Mode; vehicleTypes: VehicleType[]; limit: number }): Promise<Order[]>;
+  /** Orders still `new` that belong to a batch (the reconciler checks each one's batch), oldest first. */
+  listNewInBatches(options: { mode: Mode; limit: number }): Promise<Order[]>;
   /** Orders not yet picked up (new or assigned, no batch) whose pickup geohash starts with the prefix. */
   listConsolidatable(options: { merchantId: string; mode: Mode; geohashPrefix: string; limit: number }): Promise<Order[]>;
 }
@@ -285,4 +288,18 @@ export interface WebhookRepository {
   listAttempts(deliveryId: string): Promise<WebhookAttempt[]>;
   /** Makes deliveries pending again, due now (attempt counts restart); returns how many. */
   requeue(options: { merchantId: string; mode: Mode; ids?: string[]; status?: 'failed'; createdFrom?: string; createdTo?: string; now: string }): Promise<number>;
+}
+
+/**
+ * Named leases: work that must run on one node at a time (the dispatch reconciler, the sandbox
+ * simulator). Expiry is on the store's clock (MongoDB's $$NOW, SQLite's own time), never on a node's.
+ */
+export interface LeaseRepository {
+  /**
+   * Takes or renews the lease for `owner` until the store's now + ttlMs. True when `owner` holds it
+   * now (it was free, expired or already its own); false while another owner holds it unexpired.
+   */
+  acquire(options: { name: string; owner: string; ttlMs: number }): Promise<boolean>;
+  /** Gives the lease up, only when `owner` holds it (another node may take it at once). */
+  release(options: { name: string; owner: string }): Promise<void>;
 }

@@ -45,6 +45,8 @@ export type LedgerDoc = Omit<LedgerEntry, 'id'> & { _id: string };
 export type WebhookEndpointDoc = Omit<WebhookEndpoint, 'id'> & { _id: string };
 export type WebhookDeliveryDoc = Omit<WebhookDelivery, 'id'> & { _id: string };
 export type WebhookAttemptDoc = Omit<WebhookAttempt, 'id'> & { _id: string };
+/** `_id` is the lease's name; `until` is a BSON Date on the server's clock. */
+export type LeaseDoc = { _id: string; owner: string; until: Date };
 
 export interface MongoCollections {
   merchants: Collection<MerchantDoc>;
@@ -61,6 +63,7 @@ export interface MongoCollections {
   webhookEndpoints: Collection<WebhookEndpointDoc>;
   webhookDeliveries: Collection<WebhookDeliveryDoc>;
   webhookAttempts: Collection<WebhookAttemptDoc>;
+  leases: Collection<LeaseDoc>;
 }
 
 export interface MongoDatabase {
@@ -220,6 +223,7 @@ function collectionsOf(db: Db, maxTimeMS: number | null): MongoCollections {
     webhookEndpoints: open<WebhookEndpointDoc>('webhook_endpoints'),
     webhookDeliveries: open<WebhookDeliveryDoc>('webhook_deliveries'),
     webhookAttempts: open<WebhookAttemptDoc>('webhook_attempts'),
+    leases: open<LeaseDoc>('leases'),
   };
 }
 

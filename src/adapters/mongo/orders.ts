@@ -284,6 +284,12 @@ export function createMongoOrderRepository(database: MongoDatabase): OrderReposi
       return docs.map(toOrder);
     },
 
+    async listNewInBatches({ mode, limit }) {
+      if (limit <= 0) return [];
+      const docs = await orders.find({ mode, status: 'new', batchId: { $ne: null } }).sort({ createdAt: 1, _id: 1 }).limit(limit).toArray();
+      return docs.map(toOrder);
+    },
+
     async listConsolidatable({ merchantId, mode, geohashPrefix, limit }) {
       if (limit <= 0) return [];
       // A prefix as an index range: every geohash character sorts below '~'.

@@ -4,6 +4,7 @@ import { createMongoBatchRepository } from './batches.js';
 import { createMongoCourierRepository } from './couriers.js';
 import { DEFAULT_OPERATION_TIMEOUT_MS, openMongoDatabase } from './database.js';
 import { guardRepository, withinDeadline } from './guard.js';
+import { createMongoLeaseRepository } from './leases.js';
 import { createMongoLedgerRepository } from './ledger.js';
 import { createMongoMerchantRepository } from './merchants.js';
 import { createMongoOrderRepository } from './orders.js';
@@ -33,6 +34,7 @@ export async function createMongoStore(options: { url: string; dbName: string; o
     batches: guard('batches', createMongoBatchRepository(database)),
     ledger: guard('ledger', createMongoLedgerRepository(database)),
     webhooks: guard('webhooks', createMongoWebhookRepository(database)),
+    leases: guard('leases', createMongoLeaseRepository(database)),
     // Asking the replica set is a round trip, as costly as the lookups it would save.
     credentialsVersion() {
       return null;

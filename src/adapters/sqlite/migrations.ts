@@ -156,4 +156,11 @@ export const MIGRATIONS: string[] = [
   `
   UPDATE couriers SET doc = json_set(doc, '$.accountStatus', 'active') WHERE json_extract(doc, '$.accountStatus') IS NULL;
   `,
+  `
+  CREATE TABLE leases (
+    name TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    until_ms INTEGER NOT NULL
+  );
+  `,
 ];

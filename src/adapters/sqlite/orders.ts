@@ -163,6 +163,10 @@ export function createSqliteOrderRepository(db: SqliteDatabase, inTransaction: W
         AND vehicle_type IN (${vehicleTypes.map(() => '?').join(', ')}) ORDER BY created_at, id LIMIT ?`;
       return db.prepare<unknown[], DocRow>(sql).all(mode, ...vehicleTypes, limit).map((r) => JSON.parse(r.doc) as Order);
     },
+    async listNewInBatches({ mode, limit }) {
+      const sql = `SELECT doc FROM orders WHERE mode = ? AND status = 'new' AND batch_id IS NOT NULL ORDER BY created_at, id LIMIT ?`;
+      return db.prepare<unknown[], DocRow>(sql).all(mode, limit).map((r) => JSON.parse(r.doc) as Order);
+    },
     async listConsolidatable({ merchantId, mode, geohashPrefix, limit }) {
       const sql = `SELECT doc FROM orders WHERE merchant_id = ? AND mode = ? AND status IN ('new', 'assigned') AND batch_id IS NULL
         AND pickup_geohash >= ? AND pickup_geohash < ? ORDER BY created_at, id LIMIT ?`;

@@ -9,6 +9,7 @@ import { createSqliteOrderRepository } from './orders.js';
 import { createSqliteWebhookRepository } from './webhooks.js';
 import { createSqliteBatchRepository, createSqliteLedgerRepository } from './batches.js';
 import { createSqliteUserRepository } from './users.js';
+import { createSqliteLeaseRepository } from './leases.js';
 
 export const SQLITE_FILE_NAME = 'express-delivery.sqlite';
 /** The health probe waits this long for the write lock (better-sqlite3 blocks the event loop meanwhile). */
@@ -38,6 +39,7 @@ export function createSqliteStore(options: { dataDir: string } | { file: string 
     batches: createSqliteBatchRepository(db),
     ledger: createSqliteLedgerRepository(db),
     webhooks: createSqliteWebhookRepository(db),
+    leases: createSqliteLeaseRepository(db),
     credentialsVersion() {
       return `${dataVersion.get()}:${credentialWrites}`;
     },

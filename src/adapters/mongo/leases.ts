@@ -1,0 +1,33 @@
+import { MongoServerError } from 'mongodb';
+import type { LeaseRepository } from '../../ports/store.js';
+import type { MongoDatabase } from './database.js';
+
+export function createMongoLeaseRepository(database: MongoDatabase): LeaseRepository {
+  const { leases } = database.collections;
+  /** The server's clock (hello's localTime), not this node's: every node compares against one time. */
+  const serverNow = async (): Promise<Date> => {
+    const reply = await database.db.command({ hello: 1 });
+    return reply.localTime instanceof Date ? reply.localTime : new Date();
+  };
+  return {
+    async acquire({ name, owner, ttlMs }) {
+      const now = await serverNow();
+      try {
+        // Matches only a lease that is this owner's or expired; a missing one is inserted. A lease
+        // held by another owner matches nothing, and the upsert's insert then fails on _id.
+        await leases.updateOne(
+          { _id: name, $or: [{ owner }, { until: { $lte: now } }] },
+          { $set: { owner, until: new Date(now.getTime() + Math.round(ttlMs)) } },
+          { upsert: true },
+        );
+        return true;
+      } catch (error) {
+        if (error instanceof MongoServerError && error.code === 11000) return false;
+        throw error;
+      }
+    },
+    async release({ name, owner }) {
+      await leases.deleteOne({ _id: name, owner });
+    },
+  };
+}

@@ -1,0 +1,77 @@
+import { afterEach, beforeEach, describe, expect } from 'vitest';
+import type { Store } from '../../src/ports/store.js';
+import { contractCases, type ContractOptions } from './cases.js';
+import { at, creation, nextId, order, storeMerchant } from './fixtures.js';
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * What self-healing dispatch needs of a Store (leases for one-node-at-a-time work, the orders a
+ * batch may have stranded); makeStore returns a fresh, empty store per case.
+ */
+export function describeDispatchStoreContract(name: string, makeStore: () => Promise<Store>, options: ContractOptions = {}): void {
+  const { test, checkSkips } = contractCases('dispatch store contract', options);
+  let store: Store;
+
+  describe(`Dispatch store contract: ${name}`, () => {
+    beforeEach(async () => {
+      store = await makeStore();
+    });
+    afterEach(async () => {
+      await store.close();
+    });
+
+    test('leases.acquire: a free lease is taken, renewed by its owner, refused to another while it runs', async () => {
+      const lease = nextId('lease');
+      expect(await store.leases.acquire({ name: lease, owner: 'a', ttlMs: 10_000 })).toBe(true);
+      expect(await store.leases.acquire({ name: lease, owner: 'b', ttlMs: 10_000 })).toBe(false);
+      expect(await store.leases.acquire({ name: lease, owner: 'a', ttlMs: 10_000 })).toBe(true);
+      expect(await store.leases.acquire({ name: lease, owner: 'b', ttlMs: 10_000 })).toBe(false);
+      // Leases are independent by name.
+      expect(await store.leases.acquire({ name: `${lease}-other`, owner: 'b', ttlMs: 10_000 })).toBe(true);
+    });
+
+    test('leases.acquire: an expired lease goes to the next owner, and the previous one then cannot renew', async () => {
+      const lease = nextId('lease');
+      expect(await store.leases.acquire({ name: lease, owner: 'a', ttlMs: 300 })).toBe(true);
+      expect(await store.leases.acquire({ name: lease, owner: 'b', ttlMs: 300 })).toBe(false);
+      await sleep(450);
+      expect(await store.leases.acquire({ name: lease, owner: 'b', ttlMs: 10_000 })).toBe(true);
+      expect(await store.leases.acquire({ name: lease, owner: 'a', ttlMs: 10_000 })).toBe(false);
+    });
+
+    test('leases.release frees the lease for another owner at once; a non-owner cannot release it', async () => {
+      const lease = nextId('lease');
+      expect(await store.leases.acquire({ name: lease, owner: 'a', ttlMs: 60_000 })).toBe(true);
+      await store.leases.release({ name: lease, owner: 'b' });
+      expect(await store.leases.acquire({ name: lease, owner: 'b', ttlMs: 60_000 })).toBe(false);
+      await store.leases.release({ name: lease, owner: 'a' });
+      expect(await store.leases.acquire({ name: lease, owner: 'b', ttlMs: 60_000 })).toBe(true);
+    });
+
+    test('leases.acquire: of 10 concurrent owners of a free lease exactly one gets it', async () => {
+      const lease = nextId('lease');
+      const owners = Array.from({ length: 10 }, (_, i) => `node-${i}`);
+      const results = await Promise.all(owners.map((owner) => store.leases.acquire({ name: lease, owner, ttlMs: 60_000 })));
+      expect(results.filter(Boolean)).toHaveLength(1);
+    });
+
+    test('orders.listNewInBatches lists new orders that belong to a batch, in one mode, oldest first, up to the limit', async () => {
+      const m = await storeMerchant(store);
+      const inBatch = [order({ merchantId: m, createdAt: at(3), batchId: 'bt_x' }), order({ merchantId: m, createdAt: at(1), batchId: 'bt_y' }), order({ merchantId: m, createdAt: at(2), batchId: 'bt_x' })];
+      const others = [
+        order({ merchantId: m, createdAt: at(0) }), // queued, no batch
+        order({ merchantId: m, createdAt: at(0), batchId: 'bt_x', status: 'assigned', courierId: 'c_1' }),
+        order({ merchantId: m, createdAt: at(0), batchId: 'bt_x', mode: 'test' }),
+      ];
+      for (const o of [...inBatch, ...others]) await store.orders.create(creation(o));
+      const listed = await store.orders.listNewInBatches({ mode: 'live', limit: 10 });
+      expect(listed.map((o) => o.id)).toEqual([inBatch[1]!.id, inBatch[2]!.id, inBatch[0]!.id]);
+      expect(listed[0]).toStrictEqual(inBatch[1]);
+      expect((await store.orders.listNewInBatches({ mode: 'live', limit: 2 })).map((o) => o.id)).toEqual([inBatch[1]!.id, inBatch[2]!.id]);
+      expect((await store.orders.listNewInBatches({ mode: 'test', limit: 10 })).map((o) => o.id)).toEqual([others[2]!.id]);
+    });
+
+    checkSkips();
+  });
+}
