@@ -26,6 +26,8 @@ export interface TrackingClientConfig {
    * position is read from `data.<field>.location` of its `next` messages.
    */
   subscriptions: Array<{ path: string; courier: number; graphql?: { query: string; variables: Record<string, unknown>; field: string } }>;
+  /** How the app's couriers report: POST /api/v1/couriers/me/location (default) or frames on /api/v1/couriers/me/live. */
+  reportVia?: 'http' | 'socket';
   /** One entry per courier: its token (app) and where it stands. */
   couriers: Array<{ token: string | null; base: { lat: number; lng: number } }>;
   /** Local addresses for the subscriber sockets (127.0.x.y); `socketsPerAddress` on each. */
@@ -49,10 +51,12 @@ export interface TrackingClientResult {
   delivered: number;
   latency: { p50: number; p90: number; p99: number; p999: number; max: number; mean: number };
   reportsSent: number;
+  /** Answers (HTTP responses or acks) that arrived during the window, whenever their report was sent: the server's report throughput. */
+  reportsAnsweredInWindow: number;
   reportsOk: number;
   reportsNon2xx: number;
   reportErrors: number;
-  /** HTTP answer time of the reports (app only). */
+  /** Answer time of the reports: HTTP response or socket ack (app only). */
   reportLatency: { p50: number; p99: number } | null;
   socketsClosed: number;
   /** This process's CPU during the window, in cores. */
@@ -150,25 +154,50 @@ async function run(config: TrackingClientConfig): Promise<TrackingClientResult> 
   const connectSeconds = (performance.now() - connectStarted) / 1000;
   send({ type: 'connected', sockets: sockets.length, seconds: connectSeconds });
 
-  // --- Couriers: HTTP reports (app) or one publishing socket each (raw) -----------------------
+  // --- Couriers: HTTP reports, or one publishing socket each (raw, or the app's courier socket) ---
   const agent = new Agent({ keepAlive: true, maxSockets: 100 });
   const publishers: WebSocket[] = [];
-  if (config.target === 'raw') {
-    for (let i = 0; i < courierCount; i++) {
-      const ws = new WebSocket(`${wsUrl}/pub`, { perMessageDeflate: false });
-      publishers.push(ws);
-      await new Promise<void>((resolve, reject) => {
-        ws.once('open', () => resolve());
-        ws.once('error', reject);
-      });
-    }
-  }
-  const { hostname, port } = new URL(config.url);
+  const overSocket = config.target === 'raw' || config.reportVia === 'socket';
   let reportsSent = 0;
   let reportsOk = 0;
   let reportsNon2xx = 0;
   let reportErrors = 0;
   const reportLatencies: number[] = [];
+  let answeredInWindow = 0;
+  const countAnswer = () => {
+    const now = performance.now();
+    if (now >= windowStart && now < windowEnd) answeredInWindow++;
+  };
+  /** Per courier: the send time of each report awaiting its ack (courier socket only), by frame id. */
+  const awaitingAck = config.couriers.map(() => new Map<number, { sentAt: number; inWindow: boolean }>());
+  const onAck = (courier: number) => (data: unknown) => {
+    const frame = JSON.parse(String(data)) as { type: string; id?: number };
+    const pending = frame.id === undefined ? undefined : awaitingAck[courier]!.get(frame.id);
+    if (!pending) return;
+    awaitingAck[courier]!.delete(frame.id!);
+    countAnswer();
+    if (frame.type === 'ack') reportsOk++;
+    else reportsNon2xx++;
+    if (pending.inWindow) reportLatencies.push(performance.now() - pending.sentAt);
+  };
+  for (let i = 0; overSocket && i < courierCount; i++) {
+    const ws =
+      config.target === 'raw'
+        ? new WebSocket(`${wsUrl}/pub`, { perMessageDeflate: false })
+        : new WebSocket(`${wsUrl}/api/v1/couriers/me/live`, { perMessageDeflate: false, headers: { authorization: `Bearer ${config.couriers[i]!.token}` } });
+    publishers.push(ws);
+    await new Promise<void>((resolve, reject) => {
+      // The app's socket is ready with its `ready` frame; the raw server once open.
+      if (config.target === 'raw') ws.once('open', () => resolve());
+      else ws.once('message', () => resolve());
+      ws.once('error', reject);
+    });
+    if (config.target === 'app') ws.on('message', onAck(i));
+    ws.on('close', () => {
+      if (measuring) socketsClosed++;
+    });
+  }
+  const { hostname, port } = new URL(config.url);
 
   function report(courier: number, seq: number): void {
     const { base, token } = config.couriers[courier]!;
@@ -183,6 +212,11 @@ async function run(config: TrackingClientConfig): Promise<TrackingClientResult> 
       reportsOk++;
       return;
     }
+    if (overSocket) {
+      awaitingAck[courier]!.set(seq, { sentAt, inWindow });
+      publishers[courier]!.send(JSON.stringify({ type: 'position', id: seq, lat, lng: base.lng }));
+      return;
+    }
     const body = JSON.stringify({ lat, lng: base.lng });
     const req = request(
       {
@@ -192,6 +226,7 @@ async function run(config: TrackingClientConfig): Promise<TrackingClientResult> 
       (res) => {
         res.resume();
         res.on('end', () => {
+          countAnswer();
           if (res.statusCode === 200) reportsOk++;
           else reportsNon2xx++;
           if (inWindow) reportLatencies.push(performance.now() - sentAt);
@@ -248,6 +283,7 @@ async function run(config: TrackingClientConfig): Promise<TrackingClientResult> 
       mean: round1(sorted.length ? latencies.reduce((a, b) => a + b, 0) / sorted.length : 0),
     },
     reportsSent,
+    reportsAnsweredInWindow: answeredInWindow,
     reportsOk,
     reportsNon2xx,
     reportErrors,
