@@ -17,7 +17,7 @@ interface CourierSocket {
   frames: Frame[];
   closed: Promise<{ code: number; reason: string }>;
   /** Sends a frame (object → JSON) and waits for the answer carrying its id. */
-  report(frame: Record<string, unknown>): Promise<Frame>;
+  report(frame: object): Promise<Frame>;
   waitFor(match: (f: Frame) => boolean, what: string): Promise<Frame>;
 }
 
