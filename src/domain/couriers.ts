@@ -5,7 +5,7 @@ import type { CourierGeoIndex } from '../ports/geo-index.js';
 import type { Store } from '../ports/store.js';
 import type { DispatchService } from './dispatch.js';
 import { AppError } from './errors.js';
-import { distanceMeters, isInServiceArea } from './geo.js';
+import { distanceMeters, isInServiceArea, isPreciseStop } from './geo.js';
 import { latLngSchema } from './locations.js';
 import type { DeliveryService } from './orders/delivery.js';
 import type { ConfirmDeliveryCommand } from './orders/schemas.js';
@@ -93,7 +93,8 @@ export function createCourierService(deps: {
     for (const order of active) {
       const target = order.status === 'assigned' ? 'arrived_pickup' : order.status === 'picked_up' ? 'arrived_dropoff' : null;
       const stop = target === 'arrived_pickup' ? order.pickup : order.dropoff;
-      if (target && distanceMeters(location, stop) <= ARRIVAL_RADIUS_M) {
+      // Only at precise stops: near a comuna's point says nothing about being at the door.
+      if (target && isPreciseStop(stop) && distanceMeters(location, stop) <= ARRIVAL_RADIUS_M) {
         const moved = await transitions.tryTransition({ order, to: target, actor: { kind: 'courier', id: courier.id }, location });
         if (moved) arrivals.push(moved);
       }

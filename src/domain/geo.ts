@@ -1,4 +1,4 @@
-import type { LatLng } from './types.js';
+import type { DeliveryProof, LatLng, LocationPrecision, Stop } from './types.js';
 
 const EARTH_RADIUS_M = 6_371_008.8;
 const rad = (deg: number) => (deg * Math.PI) / 180;
@@ -16,4 +16,24 @@ export const SERVICE_AREA = { minLat: -34.35, maxLat: -32.9, minLng: -71.75, max
 
 export function isInServiceArea(p: LatLng): boolean {
   return p.lat >= SERVICE_AREA.minLat && p.lat <= SERVICE_AREA.maxLat && p.lng >= SERVICE_AREA.minLng && p.lng <= SERVICE_AREA.maxLng;
+}
+
+/** Where a position can be checked against the stop: the caller's coordinates or a house-number match. */
+export function isPreciseStop(stop: { precision: LocationPrecision }): boolean {
+  return stop.precision !== 'locality';
+}
+
+/**
+ * Rows stored before precision was recorded: a stop given as coordinates says so in its label;
+ * any other was placed by a geocoder whose match is unknown, so it counts as the comuna only.
+ */
+export function withStoredPrecision(stop: Stop): Stop {
+  if (stop.precision) return stop;
+  return Object.assign({}, stop, { precision: stop.label === 'coordinates' ? 'coordinates' : 'locality' } satisfies Pick<Stop, 'precision'>);
+}
+
+/** Proofs stored before geofence outcomes: every delivery then was checked unless bypassed. */
+export function withStoredGeofence(proof: DeliveryProof | null): DeliveryProof | null {
+  if (!proof || proof.geofence) return proof;
+  return Object.assign({}, proof, { geofence: proof.bypass ? 'bypassed' : 'passed' } satisfies Pick<DeliveryProof, 'geofence'>);
 }

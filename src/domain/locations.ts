@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Geocoder } from '../ports/geocoder.js';
 import { AppError } from './errors.js';
 import { isInServiceArea } from './geo.js';
-import type { LatLng } from './types.js';
+import type { LatLng, LocationPrecision } from './types.js';
 
 export const latLngSchema = z.strictObject({
   lat: z.number().min(-90).max(90),
@@ -29,6 +29,7 @@ export interface ResolvedLocation extends LatLng {
   instructions: string | null;
   /** What the geocoder matched, or "coordinates". */
   label: string;
+  precision: LocationPrecision;
 }
 
 /** Coordinates skip geocoding; text goes to the geocoder. Outside the service area is refused. */
@@ -36,10 +37,10 @@ export async function resolveLocation(options: { geocoder: Geocoder; input: Loca
   const { input, field } = options;
   const text = typeof input === 'string' ? input : 'address' in input ? input.address : null;
   const extra = typeof input === 'object' && 'address' in input ? input : undefined;
-  let point: LatLng & { label: string };
+  let point: LatLng & { label: string; precision: LocationPrecision };
   const given = typeof input === 'object' ? ('address' in input ? input.coords : input) : undefined;
   if (given) {
-    point = { lat: given.lat, lng: given.lng, label: 'coordinates' };
+    point = { lat: given.lat, lng: given.lng, label: 'coordinates', precision: 'coordinates' };
   } else {
     const query = [text, extra?.number].filter(Boolean).join(' ');
     const found = await options.geocoder.geocode({ address: query });
@@ -59,8 +60,21 @@ export async function resolveLocation(options: { geocoder: Geocoder; input: Loca
     lat: point.lat,
     lng: point.lng,
     label: point.label,
+    precision: point.precision,
     address: text,
     number: extra?.number ?? null,
     instructions: extra?.instructions ?? null,
   };
+}
+
+/**
+ * A typical road distance within one comuna: two random points in a disc of Santiago's median urban
+ * comuna (about 20 km²) lie 0.9 radii ≈ 2.3 km apart, × 1.3 for the streets. Where an end of a
+ * route is known only to its comuna, the route is assumed at least this long, so two addresses in
+ * the same comuna (the same point) never quote 0 m and 1 minute.
+ */
+export const LOCALITY_ROAD_FLOOR_M = 3_000;
+
+export function minRoadMetres(origin: { precision: LocationPrecision }, destination: { precision: LocationPrecision }): number {
+  return origin.precision === 'locality' || destination.precision === 'locality' ? LOCALITY_ROAD_FLOOR_M : 0;
 }

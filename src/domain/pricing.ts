@@ -37,10 +37,12 @@ export function priceRoute(options: {
   weightKg: number;
   prepTimeMins: number;
   now: Date;
+  /** The least road distance to assume (when an end is known only to its comuna). */
+  minRoadM?: number;
 }): RoutePrice {
   const { tariff, weightKg, prepTimeMins, now } = options;
   const vehicle = selectVehicle(tariff, weightKg);
-  const distanceM = Math.round(distanceMeters(options.origin, options.destination) * tariff.detour_factor);
+  const distanceM = Math.max(options.minRoadM ?? 0, Math.round(distanceMeters(options.origin, options.destination) * tariff.detour_factor));
   const roadKm = distanceM / 1000;
   const travelMins = Math.max(1, Math.ceil((roadKm / vehicle.speed_kmh) * 60));
   const price = roundUpTo10(vehicle.base_fare + vehicle.per_km * roadKm);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Clock } from '../ports/clock.js';
 import type { Geocoder } from '../ports/geocoder.js';
 import { AppError } from './errors.js';
-import { locationInputSchema, resolveLocation, type LocationInput, type ResolvedLocation } from './locations.js';
+import { locationInputSchema, minRoadMetres, resolveLocation, type LocationInput, type ResolvedLocation } from './locations.js';
 import { prepTimeSchema } from './merchants.js';
 import { priceRoute, type RoutePrice } from './pricing.js';
 import type { Tariff } from './tariffs.js';
@@ -68,6 +68,7 @@ export function createQuoteService(deps: { geocoder: Geocoder; tariff: Tariff; c
       weightKg: options.weightKg ?? 0,
       prepTimeMins: resolvePrepTime(options.prepTimeMins, options.merchant),
       now: clock.now(),
+      minRoadM: minRoadMetres(origin, destination),
     });
     return Object.assign(price, { isTest: options.mode === 'test', origin, destination, packageType: options.packageType ?? null });
   }

@@ -106,12 +106,20 @@ export const ORDER_STATUSES = ['new', 'assigned', 'arrived_pickup', 'picked_up',
 export type PaymentMode = 'prepaid' | 'cash_on_delivery';
 export const PAYMENT_MODES = ['prepaid', 'cash_on_delivery'] as const;
 
+/**
+ * How exactly a location is known: `coordinates` given by the caller, `street` from a street-level
+ * geocoder that matched the house number, `locality` from the comuna gazetteer (the comuna's point).
+ */
+export type LocationPrecision = 'coordinates' | 'street' | 'locality';
+export const LOCATION_PRECISIONS = ['coordinates', 'street', 'locality'] as const;
+
 export interface Stop extends LatLng {
   address: string | null;
   number: string | null;
   instructions: string | null;
   /** What the geocoder matched (e.g. the comuna), or "coordinates". */
   label: string;
+  precision: LocationPrecision;
   geohash: string;
 }
 
@@ -124,12 +132,17 @@ export interface OrderCustomer {
   isRegisteredUser: boolean;
 }
 
+/** `passed`: within the radius of a precise drop-off; `bypassed`: skipped on request; `unverified`: a locality-precision drop-off. */
+export type GeofenceOutcome = 'passed' | 'bypassed' | 'unverified';
+export const GEOFENCE_OUTCOMES = ['passed', 'bypassed', 'unverified'] as const;
+
 export interface DeliveryProof {
   driverId: string;
   coords: LatLng;
   distanceM: number;
   radiusM: number;
   bypass: boolean;
+  geofence: GeofenceOutcome;
   photoUrl: string;
   signatureUrl: string;
   deliveredAt: string;

@@ -4,6 +4,8 @@ export interface GeocodeResult extends LatLng {
   /** What the address was matched to, e.g. the comuna name. */
   label: string;
   source: 'gazetteer' | 'nominatim';
+  /** `street` only when the geocoder matched the house itself; else the point stands for the comuna. */
+  precision: 'street' | 'locality';
 }
 
 export interface Geocoder {

@@ -22,6 +22,7 @@ describe('offline gazetteer (Región Metropolitana comunas)', () => {
       lng: -70.5837,
       label: 'Las Condes',
       source: 'gazetteer',
+      precision: 'locality',
     });
   });
 

@@ -9,6 +9,7 @@ import { createLogger } from '../../src/logger.js';
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/nominatim/${name}`, import.meta.url), 'utf8');
 const APOQUINDO = fixture('apoquindo-3000-las-condes.json');
 const EMPTY = fixture('empty.json');
+const STREET_ONLY = fixture('apoquindo-street-only.json');
 const APOQUINDO_ROW = (JSON.parse(APOQUINDO) as Array<{ lat: string; lon: string; display_name: string }>)[0]!;
 
 type Reply = (req: IncomingMessage, res: ServerResponse) => void;
@@ -54,6 +55,7 @@ describe('Nominatim geocoder against a local replay server', () => {
       lng: Number(APOQUINDO_ROW.lon),
       label: APOQUINDO_ROW.display_name,
       source: 'nominatim',
+      precision: 'street',
     });
     expect(requests).toHaveLength(1);
     const [sent] = requests;
@@ -61,6 +63,17 @@ describe('Nominatim geocoder against a local replay server', () => {
     expect(Object.fromEntries(sent!.query)).toEqual({ q: 'Av. Apoquindo 3000, Las Condes', format: 'jsonv2', limit: '1', countrycodes: 'cl' });
     expect(sent!.headers.accept).toBe('application/json');
     expect(sent!.headers['user-agent']).toMatch(/^express-delivery\//); // Nominatim's usage policy wants an identifying agent
+  });
+
+  it('a match of the street without the house number is only locality precision (its point may be kilometres from the door)', async () => {
+    reply = json(STREET_ONLY);
+    const result = await geocoder().geocode({ address: 'Av. Apoquindo 3000, Las Condes' });
+    expect(result).toMatchObject({ source: 'nominatim', precision: 'locality', label: expect.stringMatching(/^Avenida Apoquindo, /) });
+  });
+
+  it('the gazetteer fallback answers with locality precision', async () => {
+    reply = json(EMPTY);
+    expect(await geocoder().geocode({ address: 'Av. Grecia 1000, Ñuñoa' })).toMatchObject({ source: 'gazetteer', precision: 'locality' });
   });
 
   it('names the comuna of a point offline (the gazetteer), never the display text, and asks the server nothing', () => {

@@ -101,7 +101,7 @@ export function courier(overrides: Partial<Courier> = {}): Courier {
 // ---- orders ----
 
 /** A stop at the centre of a geohash cell (the geohash stored is the given one). */
-function stop(geohash: string, fields: Pick<Stop, 'address' | 'number' | 'instructions' | 'label'>): Stop {
+function stop(geohash: string, fields: Pick<Stop, 'address' | 'number' | 'instructions' | 'label' | 'precision'>): Stop {
   const { latitude, longitude } = ngeohash.decode(geohash);
   return { lat: Number(latitude.toFixed(6)), lng: Number(longitude.toFixed(6)), geohash, ...fields };
 }
@@ -117,12 +117,14 @@ export function order(overrides: OrderOverrides & { merchantId: string }): Order
     number: '1234',
     instructions: 'Retirar en mesón de despacho',
     label: 'Providencia',
+    precision: 'street',
   });
   const dropoff = stop(ngeohash.encode(-33.4569, -70.5977, GEOHASH_PRECISION), {
     address: 'Irarrázaval 3400, Ñuñoa',
     number: '3400',
     instructions: 'Depto 502, timbre 502',
     label: 'Ñuñoa',
+    precision: 'locality',
   });
   return {
     id: `bk_${ulid(Date.parse(createdAt))}`,

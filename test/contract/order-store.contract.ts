@@ -43,6 +43,40 @@ export function describeOrderStoreContract(name: string, makeStore: () => Promis
       expect(await store.ledger.listByMerchant({ merchantId: m, mode: 'live' })).toStrictEqual([c.ledger]);
     });
 
+    test('orders stored before precision and geofence outcomes read back honestly: coordinates as such, geocoded text as locality, old proofs as passed or bypassed', async () => {
+      const m = await newMerchant();
+      const base = order({ merchantId: m, status: 'completed', courierId: 'c_1' });
+      const legacyStop = ({ precision: _dropped, ...rest }: Order['pickup']) => rest;
+      const proof = { driverId: 'c_1', coords: { lat: base.dropoff.lat, lng: base.dropoff.lng }, distanceM: 0, radiusM: 20, photoUrl: 'https://cdn.example.cl/p.jpg', signatureUrl: 'https://cdn.example.cl/s.png', deliveredAt: at(100) };
+      const legacy = {
+        ...base,
+        pickup: legacyStop({ ...base.pickup, label: 'coordinates' }),
+        dropoff: legacyStop(base.dropoff),
+        proof: { ...proof, bypass: true },
+      } as unknown as Order;
+      await created(legacy);
+      const read = await store.orders.findById(legacy.id);
+      expect(read?.pickup.precision).toBe('coordinates');
+      expect(read?.dropoff.precision).toBe('locality');
+      expect(read?.proof?.geofence).toBe('bypassed');
+      const listed = (await ordersOf(m, 'live')).find((o) => o.id === legacy.id);
+      expect([listed?.pickup.precision, listed?.dropoff.precision, listed?.proof?.geofence]).toEqual(['coordinates', 'locality', 'bypassed']);
+
+      const checked = { ...order({ merchantId: m, status: 'completed', courierId: 'c_1' }), proof: { ...proof, bypass: false } } as unknown as Order;
+      await created(checked);
+      expect((await store.orders.findById(checked.id))?.proof?.geofence).toBe('passed');
+    });
+
+    test('orders keep the precision of each stop and the geofence outcome of the proof as written', async () => {
+      const m = await newMerchant();
+      const o = order({ merchantId: m, status: 'completed', courierId: 'c_1' });
+      const proof = { driverId: 'c_1', coords: { lat: o.dropoff.lat, lng: o.dropoff.lng }, distanceM: 1654.9, radiusM: 20, bypass: false, geofence: 'unverified' as const, photoUrl: 'https://cdn.example.cl/p.jpg', signatureUrl: 'https://cdn.example.cl/s.png', deliveredAt: at(100) };
+      const written = await created({ ...o, proof });
+      const read = await store.orders.findById(written.id);
+      expect(read).toStrictEqual(written);
+      expect([read?.pickup.precision, read?.dropoff.precision, read?.proof?.geofence]).toEqual(['street', 'locality', 'unverified']);
+    });
+
     test('orders.create of a sandbox order with no ledger entry charges nothing', async () => {
       const m = await newMerchant();
       const o = await created(order({ merchantId: m, mode: 'test' }));
@@ -283,6 +317,7 @@ export function describeOrderStoreContract(name: string, makeStore: () => Promis
         distanceM: 5.6,
         radiusM: 20,
         bypass: false,
+        geofence: 'passed' as const,
         photoUrl: 'https://cdn.example.cl/pod/photo-1.jpg',
         signatureUrl: 'https://cdn.example.cl/pod/sig-1.png',
         deliveredAt: at(300),

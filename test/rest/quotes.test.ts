@@ -86,7 +86,9 @@ describe('POST /shipping/quote', () => {
       });
       expect(res.status).toBe(200);
       expect(res.body.vehicle_type).toBe('bike');
-      expect(res.body.price).toBe(await priceByCoords(COMUNA.providencia, COMUNA.lasCondes, 2));
+      // Both ends are comuna points (locality precision), 2.4 km apart by road: the 3 km floor applies.
+      expect(res.body.distance_m).toBe(3000);
+      expect(res.body.price).toBeGreaterThan(await priceByCoords(COMUNA.providencia, COMUNA.lasCondes, 2));
     });
 
     it('Form B: destination string, origin omitted → the merchant profile address, total_weight', async () => {

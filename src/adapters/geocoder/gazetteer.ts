@@ -118,7 +118,7 @@ export function createGazetteerGeocoder(places: Place[] = loadComunas()): Geocod
       previousWord = word;
       start = stop + 1;
     }
-    return best ? { lat: best.place.lat, lng: best.place.lng, label: best.place.name, source: 'gazetteer' } : null;
+    return best ? { lat: best.place.lat, lng: best.place.lng, label: best.place.name, source: 'gazetteer', precision: 'locality' } : null;
   }
 }
 

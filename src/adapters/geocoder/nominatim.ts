@@ -1,6 +1,24 @@
 import type { GeocodeResult, Geocoder } from '../../ports/geocoder.js';
 import type { Logger } from '../../logger.js';
 
+interface NominatimRow {
+  lat?: string;
+  lon?: string;
+  display_name?: string;
+  place_rank?: number;
+  type?: string;
+  addresstype?: string;
+}
+
+/**
+ * Nominatim's place_rank 30 is a house or building (26–27 a street, 16–20 a town or suburb): only
+ * then does the point stand for the door. A street or area match is as coarse as the comuna.
+ */
+function precisionOf(row: NominatimRow): GeocodeResult['precision'] {
+  const house = row.addresstype === 'house' || row.type === 'house' || (typeof row.place_rank === 'number' && row.place_rank >= 30);
+  return house ? 'street' : 'locality';
+}
+
 interface CacheEntry {
   result: GeocodeResult | null;
   expiresAt: number;
@@ -46,13 +64,13 @@ export function createNominatimGeocoder(options: {
           redirect: 'error',
         });
         if (!res.ok) throw new Error(`nominatim answered ${res.status}`);
-        const rows = (await res.json()) as Array<{ lat?: string; lon?: string; display_name?: string }>;
+        const rows = (await res.json()) as NominatimRow[];
         const first = Array.isArray(rows) ? rows[0] : undefined;
         const lat = Number(first?.lat);
         const lng = Number(first?.lon);
         const result: GeocodeResult | null =
           first && Number.isFinite(lat) && Number.isFinite(lng)
-            ? { lat, lng, label: String(first.display_name ?? address).slice(0, 300), source: 'nominatim' }
+            ? { lat, lng, label: String(first.display_name ?? address).slice(0, 300), source: 'nominatim', precision: precisionOf(first) }
             : await fallback.geocode({ address });
         remember(key, result);
         return result;

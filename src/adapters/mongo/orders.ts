@@ -1,4 +1,5 @@
 import { type ClientSession, type Filter, MongoServerError, type UpdateFilter } from 'mongodb';
+import { withStoredGeofence, withStoredPrecision } from '../../domain/geo.js';
 import type { LedgerEntry, Order, OrderEvent, WebhookDelivery } from '../../domain/types.js';
 import { DuplicateOrderIdentifierError, type IdempotencyRecord, type OrderPatch, type OrderRepository } from '../../ports/store.js';
 import type { IdempotencyDoc, MongoDatabase, OrderDoc, OrderEventDoc } from './database.js';
@@ -45,8 +46,9 @@ const toOrder = (d: OrderDoc): Order => ({
   referenceId: d.referenceId,
   ecommerceOrderId: d.ecommerceOrderId,
   status: d.status,
-  pickup: d.pickup,
-  dropoff: d.dropoff,
+  // Documents from before precision and geofence outcomes were recorded get them here.
+  pickup: withStoredPrecision(d.pickup),
+  dropoff: withStoredPrecision(d.dropoff),
   customer: d.customer,
   paymentMode: d.paymentMode,
   items: d.items,
@@ -60,7 +62,7 @@ const toOrder = (d: OrderDoc): Order => ({
   estimatedDeliveryAt: d.estimatedDeliveryAt,
   courierId: d.courierId,
   batchId: d.batchId,
-  proof: d.proof,
+  proof: withStoredGeofence(d.proof),
   cancellation: d.cancellation,
   sequence: d.sequence,
   createdAt: d.createdAt,

@@ -1,10 +1,21 @@
+import { withStoredGeofence, withStoredPrecision } from '../../domain/geo.js';
 import type { Order, OrderEvent } from '../../domain/types.js';
 import { DuplicateOrderIdentifierError, type IdempotencyRecord, type OrderRepository } from '../../ports/store.js';
 import type { SqliteDatabase, WriteQueue } from './database.js';
 import { createDeliveryWriter } from './webhooks.js';
 
 type DocRow = { doc: string };
-const parseOrder = (row: DocRow | undefined): Order | null => (row ? (JSON.parse(row.doc) as Order) : null);
+/** A stored order; rows from before precision and geofence outcomes were recorded get them here. */
+function orderOf(doc: string): Order {
+  const order = JSON.parse(doc) as Order;
+  if (!order.dropoff.precision || !order.pickup.precision || (order.proof && !order.proof.geofence)) {
+    order.pickup = withStoredPrecision(order.pickup);
+    order.dropoff = withStoredPrecision(order.dropoff);
+    order.proof = withStoredGeofence(order.proof);
+  }
+  return order;
+}
+const parseOrder = (row: DocRow | undefined): Order | null => (row ? orderOf(row.doc) : null);
 
 interface IdempotencyRow {
   merchant_id: string;
@@ -152,7 +163,7 @@ export function createSqliteOrderRepository(db: SqliteDatabase, inTransaction: W
         params[name] = value;
       }
       const sql = `SELECT doc FROM orders WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT @limit`;
-      return db.prepare<Record<string, unknown>, DocRow>(sql).all(params).map((r) => JSON.parse(r.doc) as Order);
+      return db.prepare<Record<string, unknown>, DocRow>(sql).all(params).map((r) => orderOf(r.doc));
     },
     async listEvents(orderId) {
       return eventsOf.all(orderId).map((r) => JSON.parse(r.doc) as OrderEvent);
@@ -161,11 +172,11 @@ export function createSqliteOrderRepository(db: SqliteDatabase, inTransaction: W
       if (vehicleTypes.length === 0) return [];
       const sql = `SELECT doc FROM orders WHERE mode = ? AND status = 'new' AND courier_id IS NULL AND batch_id IS NULL
         AND vehicle_type IN (${vehicleTypes.map(() => '?').join(', ')}) ORDER BY created_at, id LIMIT ?`;
-      return db.prepare<unknown[], DocRow>(sql).all(mode, ...vehicleTypes, limit).map((r) => JSON.parse(r.doc) as Order);
+      return db.prepare<unknown[], DocRow>(sql).all(mode, ...vehicleTypes, limit).map((r) => orderOf(r.doc));
     },
     async listNewInBatches({ mode, limit }) {
       const sql = `SELECT doc FROM orders WHERE mode = ? AND status = 'new' AND batch_id IS NOT NULL ORDER BY created_at, id LIMIT ?`;
-      return db.prepare<unknown[], DocRow>(sql).all(mode, limit).map((r) => JSON.parse(r.doc) as Order);
+      return db.prepare<unknown[], DocRow>(sql).all(mode, limit).map((r) => orderOf(r.doc));
     },
     async listConsolidatable({ merchantId, mode, geohashPrefix, limit }) {
       const sql = `SELECT doc FROM orders WHERE merchant_id = ? AND mode = ? AND status IN ('new', 'assigned') AND batch_id IS NULL
@@ -173,7 +184,7 @@ export function createSqliteOrderRepository(db: SqliteDatabase, inTransaction: W
       return db
         .prepare<unknown[], DocRow>(sql)
         .all(merchantId, mode, geohashPrefix, `${geohashPrefix}~`, limit)
-        .map((r) => JSON.parse(r.doc) as Order);
+        .map((r) => orderOf(r.doc));
     },
   };
 }

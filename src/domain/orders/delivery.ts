@@ -1,7 +1,7 @@
 import type { Clock } from '../../ports/clock.js';
 import { AppError } from '../errors.js';
-import { distanceMeters } from '../geo.js';
-import type { DeliveryProof, Order } from '../types.js';
+import { distanceMeters, isPreciseStop } from '../geo.js';
+import type { DeliveryProof, GeofenceOutcome, Order } from '../types.js';
 import type { MerchantPrincipal } from '../auth.js';
 import type { ConfirmDeliveryCommand } from './schemas.js';
 import type { OrderService } from './service.js';
@@ -10,9 +10,25 @@ import type { Actor, OrderTransitions } from './transitions.js';
 
 export type DeliveryService = ReturnType<typeof createDeliveryService>;
 
+const GEOFENCE_REASONS: Record<GeofenceOutcome, string | null> = {
+  passed: null,
+  bypassed: 'geofence bypassed',
+  unverified: 'geofence unverified: the drop-off is known only to its comuna (locality precision)',
+};
+
+/**
+ * The radius is checked only where the drop-off is precise (coordinates or a house-number match):
+ * a comuna's point says nothing about the door, so there the delivery is accepted as unverified.
+ */
+function geofenceOutcome(options: { order: Order; bypass: boolean }): GeofenceOutcome {
+  if (options.bypass) return 'bypassed';
+  return isPreciseStop(options.order.dropoff) ? 'passed' : 'unverified';
+}
+
 /**
  * Proof of delivery: the assigned courier, at the drop-off (great-circle distance from `coords`
- * within `geofence_radius` metres, unless `bypass` — which is recorded), with photo and signature.
+ * within `geofence_radius` metres where the drop-off is precise, unless `bypass`; the outcome is
+ * recorded), with photo and signature.
  * From `picked_up` the arrival is recorded first, then the completion.
  */
 export function createDeliveryService(deps: { orders: OrderService; transitions: OrderTransitions; clock: Clock }) {
@@ -30,17 +46,18 @@ export function createDeliveryService(deps: { orders: OrderService; transitions:
     // The state comes before the geofence: a delivery the table forbids is refused whatever the position.
     assertReachable(order.status, 'completed');
     const distanceM = Math.round(distanceMeters(input.coords, order.dropoff) * 10) / 10;
-    if (!input.bypass && distanceM > input.geofenceRadius) {
+    const geofence = geofenceOutcome({ order, bypass: input.bypass });
+    if (geofence === 'passed' && distanceM > input.geofenceRadius) {
       throw new AppError('GEOFENCE_FAILED', `The courier is ${distanceM} m from the drop-off; the geofence allows ${input.geofenceRadius} m`, {
         details: { distance_m: distanceM, radius_m: input.geofenceRadius },
       });
     }
     const proof: DeliveryProof = {
-      driverId: input.driverId, coords: input.coords, distanceM, radiusM: input.geofenceRadius, bypass: input.bypass,
+      driverId: input.driverId, coords: input.coords, distanceM, radiusM: input.geofenceRadius, bypass: input.bypass, geofence,
       photoUrl: input.photoUrl, signatureUrl: input.signatureUrl, deliveredAt: clock.now().toISOString(),
     };
     const completed = await transitions.transition({
-      order, to: 'completed', actor: options.actor, patch: { proof }, location: input.coords, reason: input.bypass ? 'geofence bypassed' : null,
+      order, to: 'completed', actor: options.actor, patch: { proof }, location: input.coords, reason: GEOFENCE_REASONS[geofence],
     });
     await orders.afterOrderEnded(completed);
     return { order: completed, proof };

@@ -7,7 +7,7 @@ import { DuplicateOrderIdentifierError, type Store } from '../../ports/store.js'
 import type { MerchantPrincipal } from '../auth.js';
 import type { DispatchService } from '../dispatch.js';
 import { AppError } from '../errors.js';
-import { resolveLocation, type ResolvedLocation } from '../locations.js';
+import { minRoadMetres, resolveLocation, type ResolvedLocation } from '../locations.js';
 import { priceRoute } from '../pricing.js';
 import { resolvePrepTime, type QuoteService } from '../quotes.js';
 import type { Tariff } from '../tariffs.js';
@@ -83,7 +83,10 @@ export function createOrderService(deps: {
     ]);
     const user = draft.customerRut ? await store.users.findByRut(draft.customerRut) : null;
     const now = clock.now();
-    const price = priceRoute({ tariff, origin: pickup, destination: dropoff, weightKg: draft.weightKg, prepTimeMins: resolvePrepTime(draft.prepTimeMins, merchant), now });
+    const price = priceRoute({
+      tariff, origin: pickup, destination: dropoff, weightKg: draft.weightKg, prepTimeMins: resolvePrepTime(draft.prepTimeMins, merchant), now,
+      minRoadM: minRoadMetres(pickup, dropoff),
+    });
     // Without a courier yet, the approach time is the tariff's default.
     const scale = timeScaleOf({ mode, merchant, defaultSpeed: deps.sandboxSpeed });
     const pickupAt = new Date(now.getTime() + (Math.max(price.prepTimeMins, tariff.default_approach_mins) * 60_000) / scale);
