@@ -15,6 +15,7 @@ import { orderRoutes } from './routes/orders.js';
 import { courierRoutes } from './routes/couriers.js';
 import { trackingRoutes } from './routes/tracking.js';
 import { trackingPageRoutes } from './routes/tracking-page.js';
+import { pageRoutes } from './routes/pages.js';
 import { sandboxRoutes } from './routes/sandbox.js';
 import { webhookRoutes } from './routes/webhooks.js';
 
@@ -62,6 +63,8 @@ export function createRestApp(edge: Edge, metrics: Metrics): Express {
   app.use('/api/v1', api);
   // The customer tracking page (its own CSP); its live socket is routed in src/app.ts.
   app.use(trackingPageRoutes(edge));
+  // The landing page at / and GraphiQL's files (its page is Yoga's, on GET /graphql).
+  app.use(pageRoutes(edge));
 
   app.use(notFoundHandler());
   app.use(errorHandler(edge.logger));

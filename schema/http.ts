@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../src/domain/json-depth.js';
+import { GRAPHIQL_CSP } from '../src/edge/graphiql.js';
 
 /** GraphQL bodies get the REST limit (100 kB): Yoga itself would buffer a body of any size. */
 export const GRAPHQL_BODY_LIMIT = 100 * 1024;
@@ -123,7 +124,7 @@ export function graphqlHttpHardening(): Plugin {
       }
       // The security headers are on the node response already (serveGraphQLHttp); GraphiQL's page
       // loads its scripts, so it gets a CSP of its own.
-      if (response.headers.get('content-type')?.startsWith('text/html')) response.headers.set('Content-Security-Policy', "frame-ancestors 'none'");
+      if (response.headers.get('content-type')?.startsWith('text/html')) response.headers.set('Content-Security-Policy', GRAPHIQL_CSP);
     },
   };
 }

@@ -7,6 +7,7 @@ import { isUnavailable } from '../src/ports/unavailable.js';
 import { AppError, ERROR_STATUS, isAppError } from '../src/domain/errors.js';
 import { RateLimitedError, type Credentials } from '../src/domain/front-door.js';
 import { rateLimitHeaders, tokenFrom } from '../src/edge/door.js';
+import { graphiqlOptions, renderGraphiQLPage } from '../src/edge/graphiql.js';
 import { contextFor, type DoorEntry, type GraphQLContext } from './context.js';
 import { createParseCache } from './parse-cache.js';
 import { useSessionGuard } from './session-guard.js';
@@ -103,7 +104,9 @@ export function createGraphQLServer(edge: Edge): GraphQLServer {
     landingPage: false,
     // Callers authenticate with a header, never a cookie: cross-origin calls need no credentials mode.
     cors: { credentials: false },
-    graphiql: { title: 'Express Delivery GraphQL', subscriptionsProtocol: 'WS' },
+    // Served from this server's files with example tabs (src/edge/graphiql.ts): never a CDN.
+    graphiql: graphiqlOptions('Express Delivery GraphQL'),
+    renderGraphiQL: renderGraphiQLPage,
     logging: false,
     // serveGraphQLHttp (schema/http.ts) enforces GRAPHQL_BODY_LIMIT before Yoga sees the request.
     maxRequestBodySize: false,

@@ -44,6 +44,12 @@ export function trackingPageRoutes(edge: Edge): Router {
     res.send(body);
   });
 
+  // The landing page's form (GET /track?reference=…): to the page of that reference.
+  router.get('/track', (req, res) => {
+    const reference = typeof req.query.reference === 'string' ? req.query.reference.trim().slice(0, 64) : '';
+    res.redirect(303, reference ? `/track/${encodeURIComponent(reference)}` : '/');
+  });
+
   router.get('/track/:reference', anonymousBudget(edge), async (req, res) => {
     let found = true;
     try {

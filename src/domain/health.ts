@@ -26,7 +26,9 @@ export function createHealthService(deps: { probes: DependencyProbe[]; version: 
     );
     return { status, version: deps.version, service: deps.service, timestamp: deps.now().toISOString(), checks };
   }
-  return { checkHealth };
+  /** Name and version, without probing anything (the landing page). */
+  const describeService = () => ({ service: deps.service, version: deps.version });
+  return { checkHealth, describeService };
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {

@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { api, startTestApp, type MerchantCredentials, type TestApp } from '../helpers/app.js';
+import { browserSkipReason, openOfflinePage, type OfflinePage } from '../helpers/browser.js';
+
+const SKIP = browserSkipReason('the GraphiQL browser test');
+// A sandbox fleet that never drives on its own (a tick far away): the test's steps move the order.
+const ENV = { PUBLIC_RATE_LIMIT_PER_MIN: '100000', RATE_LIMIT_PER_MIN: '100000', SANDBOX_SIMULATOR: 'true', SANDBOX_TICK_MS: '60000', SANDBOX_COURIERS_PER_VEHICLE: '1' };
+
+/** The visible editor of the Variables/Headers pane: put the caret between the quotes of line 2 (`"X-API-Key": ""`, `"reference": "…"`). */
+async function replaceLine2Value(page: Page, value: string, { select = 0 } = {}) {
+  await page.locator('.graphiql-editor-tool .monaco-editor:visible').first().click();
+  await page.keyboard.press('ControlOrMeta+End');
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('End');
+  await page.keyboard.press('ArrowLeft');
+  for (let i = 0; i < select; i++) await page.keyboard.press('Shift+ArrowLeft');
+  await page.keyboard.insertText(value);
+}
+
+/** Monaco lays text out with non-breaking spaces. */
+const textOf = async (page: Page, selector: string) => (await page.locator(selector).first().innerText()).replace(/\s+/g, ' ');
+
+describe.skipIf(SKIP !== null)('GraphiQL at /graphql, offline in headless Chromium', () => {
+  let t: TestApp;
+  let m: MerchantCredentials;
+  let b: OfflinePage;
+
+  beforeAll(async () => {
+    t = await startTestApp({ env: ENV });
+    m = await t.createMerchant({ name: 'GraphiQL Shop' });
+    b = await openOfflinePage({ viewport: { width: 1280, height: 800 } });
+  });
+  afterAll(async () => {
+    await b?.browser.close();
+    await t?.stop();
+  });
+
+  it('renders from this server alone, with the example tabs and the key header as a placeholder', async () => {
+    const response = await b.page.goto(`${t.url}/graphql`);
+    expect(response?.status()).toBe(200);
+    expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
+    await b.page.locator('.graphiql-tab').first().waitFor({ timeout: 60_000 });
+    expect((await b.page.locator('.graphiql-tab').allInnerTexts()).map((s) => s.trim())).toEqual(['Quote', 'CreateOrder', 'Order', 'Tracking']);
+    expect(await textOf(b.page, '.graphiql-editor-tool .monaco-editor:visible')).toContain('{ "X-API-Key": "" }');
+  });
+
+  it('runs the quote example once the key is pasted into the header', async () => {
+    await replaceLine2Value(b.page, m.testKey);
+    const answer = b.page.waitForResponse((r) => r.url().endsWith('/graphql') && (r.request().postData() ?? '').includes('query Quote'));
+    await b.page.locator('.graphiql-execute-button').click();
+    const body = (await (await answer).json()) as { data: { quote: { data: { price: number; currency: string; rates: unknown[] } } } };
+    expect(body.data.quote.data.price).toBeGreaterThan(0);
+    expect(body.data.quote.data.currency).toBe('CLP');
+    await expect.poll(() => textOf(b.page, '.graphiql-response')).toContain('"cost": ');
+  });
+
+  it('runs the tracking subscription over graphql-ws from its tab', async () => {
+    const created = await api(`${t.url}/api/v1/orders`, {
+      key: m.testKey,
+      headers: { 'idempotency-key': 'graphiql-tracking' },
+      body: { dropoff_address: 'Av. Apoquindo 3000, Las Condes', customer_name: 'Ana Pérez', customer_phone: '+56987654321', payment_mode: 'prepaid' },
+    });
+    expect(created.status).toBe(201);
+    const tracking = created.body.tracking_number as string;
+    await b.page.locator('.graphiql-tab', { hasText: 'Tracking' }).click();
+    await b.page.getByRole('button', { name: 'Variables' }).click();
+    await replaceLine2Value(b.page, tracking, { select: 'EXD-…'.length });
+    await b.page.locator('.graphiql-execute-button').click();
+    // The subscription is open once its socket is: sandbox steps until one reaches the page.
+    const step = () => api(`${t.url}/api/v1/sandbox/orders/${created.body.booking_id}/advance`, { key: m.testKey, method: 'POST' });
+    await expect.poll(async () => (await step()) && textOf(b.page, '.graphiql-response'), { timeout: 20_000, interval: 1000 }).toContain(`"reference": "${tracking}"`);
+  });
+
+  it('asked nothing of another host and hit no script or CSP error', () => {
+    expect(b.foreign).toEqual([]);
+    expect(b.problems).toEqual([]);
+  });
+});

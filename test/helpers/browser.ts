@@ -1,0 +1,44 @@
+import { existsSync } from 'node:fs';
+import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+
+export const CHROMIUM = '/usr/bin/chromium';
+
+/** Why browser tests are skipped here, or null when Chromium is installed (printed once per file). */
+export function browserSkipReason(what: string): string | null {
+  const reason = existsSync(CHROMIUM) ? null : `${CHROMIUM} is missing: ${what} is skipped (apt-get install chromium)`;
+  if (reason) console.warn(reason);
+  return reason;
+}
+
+export interface OfflinePage {
+  browser: Browser;
+  page: Page;
+  /** Requests to any host but 127.0.0.1/localhost: refused (as if offline) and listed here. */
+  foreign: string[];
+  /** Console errors and uncaught page errors. */
+  problems: string[];
+}
+
+/** Headless Chromium that can reach this machine's servers only. */
+export async function openOfflinePage(context: BrowserContextOptions = {}): Promise<OfflinePage> {
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-background-networking', '--disable-gpu', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  const page = await (await browser.newContext(context)).newPage();
+  const foreign: string[] = [];
+  const problems: string[] = [];
+  await page.route('**/*', async (route) => {
+    const url = new URL(route.request().url());
+    if (url.protocol === 'data:' || url.protocol === 'blob:' || ['127.0.0.1', 'localhost'].includes(url.hostname)) return route.continue();
+    foreign.push(url.href);
+    await route.abort('internetdisconnected');
+  });
+  page.on('websocket', (socket) => {
+    if (!['127.0.0.1', 'localhost'].includes(new URL(socket.url()).hostname)) foreign.push(socket.url());
+  });
+  page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
+  page.on('pageerror', (error) => problems.push(error.message));
+  return { browser, page, foreign, problems };
+}
