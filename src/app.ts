@@ -13,6 +13,7 @@ import { attachTrackingSockets, type TrackingSockets } from '../realtime/trackin
 import { attachCourierSockets, type CourierSockets } from '../realtime/courier-socket.js';
 import { startSandboxSimulator } from './sandbox-runner.js';
 import { startWebhookWorker } from './webhook-runner.js';
+import { startDispatchReconciler } from './reconciler-runner.js';
 
 export interface App {
   container: Container;
@@ -66,8 +67,9 @@ export async function buildApp(options: { config?: Config; overrides?: Container
     }
   });
 
-  let simulator: { stop(): void } | null = null;
+  let simulator: { stop(): Promise<void> } | null = null;
   let webhookWorker: { stop(): Promise<void> } | null = null;
+  let reconciler: { stop(): Promise<void> } | null = null;
   let stopping: Promise<void> | null = null;
   return {
     container,
@@ -85,6 +87,7 @@ export async function buildApp(options: { config?: Config; overrides?: Container
             (started) => {
               simulator = started;
               webhookWorker = startWebhookWorker(container);
+              reconciler = startDispatchReconciler(container);
               resolve({ port, url: `http://127.0.0.1:${port}` });
             },
             reject,
@@ -93,14 +96,14 @@ export async function buildApp(options: { config?: Config; overrides?: Container
       }),
     stop: () =>
       (stopping ??= (async () => {
-        simulator?.stop();
+        const background = Promise.all([simulator?.stop(), reconciler?.stop()]);
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         await Promise.all([graphqlWs.close(), trackingSockets.close(), courierSockets.close()]);
         const grace = new Promise<void>((resolve) => setTimeout(resolve, config.shutdownGraceMs).unref());
         await Promise.race([closed, grace]);
         server.closeAllConnections();
-        await webhookWorker?.stop();
+        await Promise.all([webhookWorker?.stop(), background]);
         await container.close();
         container.logger.flush();
       })()),

@@ -34,6 +34,12 @@ const envSchema = z.object({
   COURIER_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).default(240),
   /** Courier positions are written in batches this often (0: each report is its own write). */
   POSITION_FLUSH_MS: z.coerce.number().int().min(0).max(10_000).default(1000),
+  /** One store call's deadline in distributed mode (MongoDB): past it the request answers 503. */
+  STORE_TIMEOUT_MS: z.coerce.number().int().min(200).max(30_000).default(1500),
+  /** A courier without a position report for this long is not dispatchable and leaves the geo index. */
+  COURIER_STALE_AFTER_MS: z.coerce.number().int().min(1000).max(86_400_000).default(120_000),
+  /** How often the dispatch reconciler runs (on one node at a time, by lease). */
+  DISPATCH_RECONCILE_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
   TRACKING_HEARTBEAT_MS: z.coerce.number().int().min(50).max(300_000).default(30_000),
   TRACKING_MAX_SOCKETS: z.coerce.number().int().min(1).default(20_000),
   TRUST_PROXY: z.string().optional(),
@@ -97,6 +103,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicRateLimitPerMin: e.PUBLIC_RATE_LIMIT_PER_MIN,
     courierRateLimitPerMin: e.COURIER_RATE_LIMIT_PER_MIN,
     positionFlushMs: e.POSITION_FLUSH_MS,
+    storeTimeoutMs: e.STORE_TIMEOUT_MS,
+    /** Courier liveness and the dispatch reconciler; work younger than `graceMs` may still be in flight elsewhere and is left alone. */
+    dispatch: { staleAfterMs: e.COURIER_STALE_AFTER_MS, reconcileMs: e.DISPATCH_RECONCILE_MS, graceMs: Math.max(2 * e.DISPATCH_RECONCILE_MS, 2 * e.STORE_TIMEOUT_MS) },
     /** Which peers may name the client in X-Forwarded-For; none unless configured. */
     trustProxy: parseTrustProxyOrFail(e.TRUST_PROXY),
     /** Per-node caps of the front door: sockets per address (anonymous or not yet identified) and per credential, subscriptions per socket. */

@@ -30,6 +30,7 @@ import { createMemoryGeoIndex } from './adapters/geo-index/memory.js';
 import { createRedisGeoIndex } from './adapters/geo-index/redis.js';
 import { withGeoIndexFallback } from './adapters/geo-index/resilient.js';
 import { createDispatchService } from './domain/dispatch.js';
+import { createDispatchReconciler } from './domain/reconciler.js';
 import { createOrderService } from './domain/orders/service.js';
 import { createDeliveryService } from './domain/orders/delivery.js';
 import { createCourierService } from './domain/couriers.js';
@@ -83,7 +84,7 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
   const ids = overrides.ids ?? createUlidSource();
   const masterKey = resolveMasterKey({ configured: config.masterKey, dataDir: config.dataDir, distributed: config.storeKind === 'mongodb' });
   const backingStore: Store = config.mongodbUrl
-    ? await createMongoStore({ url: config.mongodbUrl, dbName: config.mongodbDb })
+    ? await createMongoStore({ url: config.mongodbUrl, dbName: config.mongodbDb, operationTimeoutMs: config.storeTimeoutMs })
     : createSqliteStore({ dataDir: config.dataDir });
   const positions = config.positionFlushMs > 0
     ? withCoalescedLocations(backingStore, { flushMs: config.positionFlushMs, onFlushError: (error) => logger.warn({ err: error.message }, 'courier positions not written; retried at the next flush') })
@@ -156,7 +157,7 @@ function buildServices(deps: {
   const quotes = createQuoteService({ geocoder, tariff, clock });
   const outbox = createWebhookOutbox({ store, clock, ids, publicBaseUrl: () => config.publicBaseUrl });
   const transitions = createOrderTransitions({ store, bus, outbox, clock, ids });
-  const dispatch = createDispatchService({ store, geoIndex, transitions, clock, tariff, sandboxSpeed: config.sandbox.speed });
+  const dispatch = createDispatchService({ store, geoIndex, transitions, clock, tariff, sandboxSpeed: config.sandbox.speed, staleAfterMs: config.dispatch.staleAfterMs });
   const orders = createOrderService({ store, geocoder, quotes, dispatch, bus, transitions, outbox, clock, ids, tariff, sandboxSpeed: config.sandbox.speed });
   const delivery = createDeliveryService({ orders, transitions, clock });
   const couriers = createCourierService({ store, geoIndex, dispatch, delivery, transitions, outbox, bus, clock });
@@ -185,6 +186,7 @@ function buildServices(deps: {
     delivery,
     couriers: Object.assign(couriers, watchers.couriers),
     batches: createBatchService({ store, dispatch, transitions, outbox, bus, clock, ids, tariff }),
+    reconciler: createDispatchReconciler({ store, geoIndex, dispatch, clock, graceMs: config.dispatch.graceMs, vehicles: tariff.vehicles.map((v) => v.type) }),
     tracking: createTrackingService({ store, geocoder, fanOut: deps.fanOut, onSnapshotError: deps.onWatchError }),
     sandbox: createSandboxService({ store, couriers, dispatch, orders, clock, ids, tariff }),
     webhookEndpoints: createWebhookEndpointService({ store, sender, clock, ids, sandboxAllowPrivate: config.webhooks.sandboxAllowPrivate }),

@@ -7,8 +7,11 @@ import type { Batch, Courier, CourierJob, Order, VehicleType } from './types.js'
 import type { OrderTransitions } from './orders/transitions.js';
 import { timeScaleOf } from './sandbox-time.js';
 
-/** How many of the nearest couriers dispatch tries to claim before queueing the order. */
-const CANDIDATES = 5;
+/**
+ * How many of the nearest index entries dispatch looks at before queueing the order: each is
+ * checked against the store first, so stale ones (evicted on the way) cannot hide a free courier.
+ */
+const CANDIDATES = 25;
 
 export type DispatchService = ReturnType<typeof createDispatchService>;
 
@@ -17,7 +20,16 @@ export type DispatchService = ReturnType<typeof createDispatchService>;
  * compare-and-set in the store (the geo index only proposes); without one the order stays `new`
  * in the queue, which drains whenever a courier comes on duty or frees up.
  */
-export function createDispatchService(deps: { store: Store; geoIndex: CourierGeoIndex; transitions: OrderTransitions; clock: Clock; tariff: Tariff; sandboxSpeed: number }) {
+export function createDispatchService(deps: {
+  store: Store;
+  geoIndex: CourierGeoIndex;
+  transitions: OrderTransitions;
+  clock: Clock;
+  tariff: Tariff;
+  sandboxSpeed: number;
+  /** A courier with no position report for this long is not dispatchable (and leaves the geo index). */
+  staleAfterMs: number;
+}) {
   const { store, geoIndex, transitions, clock, tariff } = deps;
   const vehicleOrder = tariff.vehicles.map((v) => v.type);
   /** Vehicle classes that can carry what `type` carries. */
@@ -30,6 +42,19 @@ export function createDispatchService(deps: { store: Store; geoIndex: CourierGeo
     if (!courier.location) return tariff.default_approach_mins;
     const km = (distanceMeters(courier.location, order.pickup) * tariff.detour_factor) / 1000;
     return Math.ceil((km / speed) * 60);
+  }
+
+  /** Reported a position recently enough to be trusted where it says it is. */
+  function isLive(courier: Courier): boolean {
+    return courier.locationAt !== null && clock.now().getTime() - Date.parse(courier.locationAt) <= deps.staleAfterMs;
+  }
+
+  /** What the store says of an index entry: a live, active, available courier, or null (and the entry is evicted). */
+  async function verifyCandidate(courierId: string, mode: Courier['mode'], vehicles: VehicleType[]): Promise<Courier | null> {
+    const courier = await store.couriers.findById(courierId);
+    if (courier && courier.status === 'available' && courier.accountStatus === 'active' && isLive(courier)) return courier;
+    for (const vehicle of courier ? [courier.vehicle] : vehicles) await geoIndex.remove({ courierId, mode, vehicle });
+    return null;
   }
 
   async function claimCourier(courierId: string, job: CourierJob): Promise<Courier | null> {
@@ -61,17 +86,34 @@ export function createDispatchService(deps: { store: Store; geoIndex: CourierGeo
   async function dispatchOrder(options: { order: Order }): Promise<Order> {
     const { order } = options;
     if (order.status !== 'new' || order.batchId) return order;
-    const candidates = await geoIndex.nearest({ mode: order.mode, vehicles: carriers(order.vehicleType), point: order.pickup, limit: CANDIDATES });
+    const vehicles = carriers(order.vehicleType);
+    const candidates = await geoIndex.nearest({ mode: order.mode, vehicles, point: order.pickup, limit: CANDIDATES });
     for (const candidate of candidates) {
+      if (!(await verifyCandidate(candidate.courierId, order.mode, vehicles))) continue;
       const courier = await claimCourier(candidate.courierId, { kind: 'order', id: order.id });
       if (!courier) continue;
       await geoIndex.remove({ courierId: courier.id, mode: courier.mode, vehicle: courier.vehicle });
-      const assigned = await assign(order, courier);
+      const assigned = await assignOrRelease(order, courier);
       if (assigned) return assigned;
       await releaseCourier({ courierId: courier.id, jobId: order.id });
       return (await store.orders.findById(order.id)) ?? order;
     }
     return order;
+  }
+
+  /**
+   * The assignment after a claim. When it throws (store unavailable), the claim is undone at once
+   * if the store lets us; if this node dies in between, the reconciler frees the courier.
+   */
+  async function assignOrRelease(order: Order, courier: Courier): Promise<Order | null> {
+    try {
+      return await assign(order, courier);
+    } catch (error) {
+      await store.couriers
+        .setStatus({ id: courier.id, status: 'available', from: ['busy'], fromJobId: order.id, job: null, updatedAt: clock.now().toISOString() })
+        .catch(() => null);
+      throw error;
+    }
   }
 
   /** A courier whose job ended (or was cancelled) becomes available again and takes queued work. */
@@ -99,10 +141,10 @@ export function createDispatchService(deps: { store: Store; geoIndex: CourierGeo
     for (const order of queued) {
       const claimed = await claimCourier(courier.id, { kind: 'order', id: order.id });
       if (!claimed) return; // someone else took this courier meanwhile
-      if (await assign(order, claimed)) return;
+      if (await assignOrRelease(order, claimed)) return;
       await store.couriers.setStatus({ id: courier.id, status: 'available', from: ['busy'], fromJobId: order.id, job: null, updatedAt: clock.now().toISOString() });
     }
-    if (courier.location) await geoIndex.upsert({ courierId: courier.id, mode: courier.mode, vehicle: courier.vehicle, location: courier.location });
+    if (courier.location && isLive(courier)) await geoIndex.upsert({ courierId: courier.id, mode: courier.mode, vehicle: courier.vehicle, location: courier.location });
   }
 
   /** Claims the courier for the whole batch and assigns each of its orders; false when the courier was taken. */
@@ -124,20 +166,21 @@ export function createDispatchService(deps: { store: Store; geoIndex: CourierGeo
 
   /** Dispatches a pending batch to the nearest available courier with exactly its vehicle. */
   async function dispatchBatch(options: { batch: Batch; near: { lat: number; lng: number } }): Promise<Batch> {
-    const candidates = await geoIndex.nearest({ mode: options.batch.mode, vehicles: [options.batch.vehicleType], point: options.near, limit: CANDIDATES });
+    const vehicles = [options.batch.vehicleType];
+    const candidates = await geoIndex.nearest({ mode: options.batch.mode, vehicles, point: options.near, limit: CANDIDATES });
     for (const candidate of candidates) {
-      const courier = await store.couriers.findById(candidate.courierId);
+      const courier = await verifyCandidate(candidate.courierId, options.batch.mode, vehicles);
       if (courier && (await dispatchBatchTo(options.batch, courier))) break;
     }
     return (await store.batches.findById(options.batch.id)) ?? options.batch;
   }
 
-  /** Puts every available courier with a known position into the geo index (after a restart). */
+  /** Puts every live available courier into the geo index (after a restart). */
   async function restoreCourierIndex(): Promise<number> {
     let restored = 0;
     for (const mode of ['live', 'test'] as const) {
       for (const courier of await store.couriers.listByMode(mode)) {
-        if (courier.status !== 'available' || !courier.location) continue;
+        if (courier.status !== 'available' || !courier.location || !isLive(courier)) continue;
         await geoIndex.upsert({ courierId: courier.id, mode, vehicle: courier.vehicle, location: courier.location });
         restored++;
       }
@@ -145,5 +188,5 @@ export function createDispatchService(deps: { store: Store; geoIndex: CourierGeo
     return restored;
   }
 
-  return { restoreCourierIndex, dispatchOrder, releaseCourier, offerWork, dispatchBatch, carriable, carriers };
+  return { restoreCourierIndex, dispatchOrder, releaseCourier, offerWork, dispatchBatch, carriable, carriers, isLive, assign: assignOrRelease };
 }

@@ -17,6 +17,9 @@ import type { Courier, LatLng, Order, VehicleType } from './types.js';
 export const SIMULATED_PLATE_PREFIX = 'SIM-';
 const SANDBOX_EVIDENCE = { photoUrl: 'https://sandbox.invalid/proof/photo.jpg', signatureUrl: 'https://sandbox.invalid/proof/signature.png', geofenceRadius: 20, bypass: false };
 
+/** How often an idle simulated courier reports its (unchanged) position: well inside any liveness window. */
+const IDLE_REPORT_MS = 20_000;
+
 /** Where the simulated fleet starts: spread over central Santiago. */
 const START_POINTS: LatLng[] = [
   { lat: -33.4372, lng: -70.6506 },
@@ -101,10 +104,16 @@ export function createSandboxService(deps: { store: Store; couriers: CourierServ
     }
   }
 
-  /** Drives every busy simulated courier one tick further, at each merchant's sandbox speed. */
+  /**
+   * Drives every busy simulated courier one tick further, at each merchant's sandbox speed. Idle
+   * ones report where they stand now and then, as a courier's app does: a silent courier leaves dispatch.
+   */
   async function tick(options: { seconds: number; defaultSpeed: number }): Promise<void> {
-    const fleet = (await store.couriers.listByMode('test')).filter((c) => c.plate.startsWith(SIMULATED_PLATE_PREFIX) && c.status === 'busy');
-    await Promise.all(fleet.map((courier) => driveCourier(courier, options)));
+    const simulated = (await store.couriers.listByMode('test')).filter((c) => c.plate.startsWith(SIMULATED_PLATE_PREFIX));
+    const now = clock.now();
+    const quiet = simulated.filter((c) => c.status === 'available' && c.location && (!c.locationAt || now.getTime() - Date.parse(c.locationAt) >= IDLE_REPORT_MS));
+    if (quiet.length > 0) await store.couriers.setLocations(quiet.map((c) => ({ id: c.id, location: c.location!, at: now.toISOString() })));
+    await Promise.all(simulated.filter((c) => c.status === 'busy').map((courier) => driveCourier(courier, options)));
   }
 
   /** POST /sandbox/orders/{id}/advance: moves one test order one step, whoever its courier is. */

@@ -1,0 +1,122 @@
+import type { Clock } from '../ports/clock.js';
+import type { CourierGeoIndex } from '../ports/geo-index.js';
+import type { Store } from '../ports/store.js';
+import type { DispatchService } from './dispatch.js';
+import { isOrderActive } from './orders/state-machine.js';
+import { MODES, type Courier, type Mode, type VehicleType } from './types.js';
+
+export const RECONCILER_LEASE = 'dispatch-reconciler';
+/** Queued orders and pending batches re-offered per mode and round (oldest first). */
+const REOFFER_LIMIT = 100;
+
+export interface ReconcileReport {
+  /** Couriers freed: busy, but their job has no active order of theirs. */
+  freed: number;
+  /** Index entries removed: couriers not available, not active, or silent past the liveness window. */
+  evicted: number;
+  /** Orders of a batch given to the batch's courier, or taken out of a batch that cannot carry them. */
+  repaired: number;
+  /** Queued orders and pending batches dispatched by this round. */
+  dispatched: number;
+}
+
+export type DispatchReconciler = ReturnType<typeof createDispatchReconciler>;
+
+/**
+ * Repairs what dispatch can leave behind when a node dies or the store fails between two writes
+ * (claim and assignment are separate compare-and-sets), and what the geo index misses (a Redis
+ * blip drops updates). One node at a time runs it, under a lease in the store. Anything younger
+ * than `graceMs` is left alone: it may be a dispatch still in flight on another node.
+ */
+export function createDispatchReconciler(deps: { store: Store; geoIndex: CourierGeoIndex; dispatch: DispatchService; clock: Clock; graceMs: number; vehicles: VehicleType[] }) {
+  const { store, geoIndex, dispatch, clock } = deps;
+  const settled = (updatedAt: string) => clock.now().getTime() - Date.parse(updatedAt) > deps.graceMs;
+
+  /** Whether the courier's job still has an active order of theirs (or an order about to be given to them). */
+  async function hasActiveJob(courier: Courier): Promise<boolean> {
+    const job = courier.job;
+    if (!job) return false;
+    if (job.kind === 'order') {
+      const order = await store.orders.findById(job.id);
+      return !!order && order.courierId === courier.id && isOrderActive(order);
+    }
+    const batch = await store.batches.findById(job.id);
+    if (!batch || batch.courierId !== courier.id || batch.status !== 'assigned') return false;
+    const orders = await Promise.all(batch.orderIds.map((id) => store.orders.findById(id)));
+    return orders.some((o) => !!o && isOrderActive(o) && (o.courierId === courier.id || (o.status === 'new' && o.batchId === batch.id)));
+  }
+
+  /** Index verification against the store, liveness, and couriers stuck busy. */
+  async function reconcileCouriers(mode: Mode, report: ReconcileReport): Promise<void> {
+    for (const courier of await store.couriers.listByMode(mode)) {
+      const dispatchable = courier.status === 'available' && courier.accountStatus === 'active' && dispatch.isLive(courier) && courier.location;
+      if (dispatchable) {
+        await geoIndex.upsert({ courierId: courier.id, mode, vehicle: courier.vehicle, location: courier.location! });
+      } else {
+        await geoIndex.remove({ courierId: courier.id, mode, vehicle: courier.vehicle });
+        if (courier.status === 'available') report.evicted++;
+      }
+      if (courier.status === 'busy' && courier.job && settled(courier.updatedAt) && !(await hasActiveJob(courier))) {
+        // A live courier takes queued work at once; a silent one is only freed (not dispatchable until it reports).
+        if (dispatch.isLive(courier)) await dispatch.releaseCourier({ courierId: courier.id, jobId: courier.job.id });
+        else await store.couriers.setStatus({ id: courier.id, status: 'available', from: ['busy'], fromJobId: courier.job.id, job: null, updatedAt: clock.now().toISOString() });
+        report.freed++;
+      }
+    }
+  }
+
+  /** Orders still `new` in a batch: given to the batch's courier, or back to the queue when the batch cannot carry them. */
+  async function repairBatches(mode: Mode, report: ReconcileReport): Promise<void> {
+    for (const order of await store.orders.listNewInBatches({ mode, limit: REOFFER_LIMIT })) {
+      if (!settled(order.updatedAt)) continue;
+      const batch = await store.batches.findById(order.batchId!);
+      if (batch?.status === 'pending' && batch.orderIds.includes(order.id)) continue; // offered with its batch below
+      const courier = batch?.status === 'assigned' && batch.courierId ? await store.couriers.findById(batch.courierId) : null;
+      const carrying = courier?.status === 'busy' && courier.job?.kind === 'batch' && courier.job.id === batch!.id && batch!.orderIds.includes(order.id);
+      if (carrying && (await dispatch.assign(order, courier))) {
+        report.repaired++;
+        continue;
+      }
+      const detached = await store.orders.apply({ id: order.id, from: ['new'], patch: { batchId: null } });
+      if (!detached) continue;
+      report.repaired++;
+      if ((await dispatch.dispatchOrder({ order: detached })).status !== 'new') report.dispatched++;
+    }
+  }
+
+  /** Pending batches and queued orders are offered again (couriers may have appeared without anything waking dispatch). */
+  async function reoffer(mode: Mode, report: ReconcileReport): Promise<void> {
+    for (const batch of await store.batches.listPending({ mode, vehicleTypes: deps.vehicles, limit: REOFFER_LIMIT })) {
+      if (!settled(batch.updatedAt)) continue;
+      const first = await store.orders.findById(batch.orderIds[0] ?? '');
+      if (!first) continue;
+      if ((await dispatch.dispatchBatch({ batch, near: first.pickup })).status !== 'pending') report.dispatched++;
+    }
+    for (const order of await store.orders.listQueued({ mode, vehicleTypes: deps.vehicles, limit: REOFFER_LIMIT })) {
+      if ((await dispatch.dispatchOrder({ order })).status !== 'new') report.dispatched++;
+    }
+  }
+
+  /** One full round over both modes. */
+  async function reconcile(): Promise<ReconcileReport> {
+    const report: ReconcileReport = { freed: 0, evicted: 0, repaired: 0, dispatched: 0 };
+    for (const mode of MODES) {
+      await repairBatches(mode, report);
+      await reconcileCouriers(mode, report);
+      await reoffer(mode, report);
+    }
+    return report;
+  }
+
+  /** Runs a round when this node holds (or takes) the lease; null when another node holds it. */
+  async function reconcileIfLeader(options: { owner: string; leaseMs: number }): Promise<ReconcileReport | null> {
+    if (!(await store.leases.acquire({ name: RECONCILER_LEASE, owner: options.owner, ttlMs: options.leaseMs }))) return null;
+    return reconcile();
+  }
+
+  async function stepDown(options: { owner: string }): Promise<void> {
+    await store.leases.release({ name: RECONCILER_LEASE, owner: options.owner });
+  }
+
+  return { reconcile, reconcileIfLeader, stepDown };
+}
