@@ -1,7 +1,8 @@
 /**
  * GraphQL subscriptions benchmark: 10,000 `tracking(reference)` subscriptions over graphql-ws on one
  * app node (2,000 orders × 5 subscribers, one connection each), the order's courier reporting its
- * position once a second through POST /api/v1/couriers/me/location. The baseline is the public
+ * position once a second over its live socket (/api/v1/couriers/me/live; `--report-via http` for
+ * POST /api/v1/couriers/me/location). The baseline is the public
  * tracking socket (/api/v1/tracking/<ref>/live) under the same load on the same app process, in
  * the same run: both are fed by the domain's one indexed fan-out, so the ratio is the cost of the
  * GraphQL delivery path (execution per event, graphql-ws framing) against the socket's. Targets:
@@ -10,7 +11,7 @@
  * it is the same for both and would flatten the ratio; the ratio with it is printed too.
  * Prints the table and writes bench/results/subscriptions.json.
  *
- *   npm run bench:subscriptions -- [--duration 20] [--warmup 5] [--orders 2000] [--only reports,socket,graphql] [--runtime dist|tsx]
+ *   npm run bench:subscriptions -- [--duration 20] [--warmup 5] [--orders 2000] [--only reports,socket,graphql] [--runtime dist|tsx] [--report-via socket|http]
  */
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -23,7 +24,10 @@ import type { ServerProcess } from './lib/processes.js';
 import { clean, ratio, reportResults, type Ratio, type Row, type Target } from './lib/report.js';
 import type { TrackingClientConfig, TrackingClientResult } from './lib/tracking-clients.js';
 
-const { values } = parseArgs({ options: { orders: { type: 'string' }, duration: { type: 'string' }, warmup: { type: 'string' } }, strict: false });
+const { values } = parseArgs({ options: { orders: { type: 'string' }, duration: { type: 'string' }, warmup: { type: 'string' }, 'report-via': { type: 'string' } }, strict: false });
+/** Couriers report over their live socket (as the courier app does), or with POST /couriers/me/location. */
+const REPORT_VIA = String(values['report-via'] ?? process.env.BENCH_REPORT_VIA ?? 'socket') as 'socket' | 'http';
+if (REPORT_VIA !== 'socket' && REPORT_VIA !== 'http') throw new Error(`--report-via must be socket or http, got ${REPORT_VIA}`);
 const explicit = (flag: unknown, env: string | undefined) => typeof flag === 'string' || env !== undefined;
 const ORDERS = Number(values.orders ?? process.env.BENCH_SUBSCRIPTION_ORDERS ?? 2000);
 if (!Number.isInteger(ORDERS) || ORDERS < 10) throw new Error(`--orders must be an integer ≥ 10, got ${String(values.orders)}`);
@@ -72,7 +76,7 @@ async function measure(id: string, label: string, server: ServerProcess, courier
   let startedAt = 0;
   const { result: running } = startClients(
     {
-      target: 'app', url: server.url, couriers, subscriptions, localAddresses: addresses(block), socketsPerAddress: PER_ADDRESS,
+      target: 'app', reportVia: REPORT_VIA, url: server.url, couriers, subscriptions, localAddresses: addresses(block), socketsPerAddress: PER_ADDRESS,
       reportsPerSecondPerCourier: REPORTS_PER_SECOND, warmupS: settings.warmup, durationS: settings.duration, drainS: DRAIN_S,
     },
     (edge) => {
@@ -103,7 +107,7 @@ async function measure(id: string, label: string, server: ServerProcess, courier
     `${label}: ${r.sockets} clients (ready in ${r.connectSeconds} s), ${r.reportsSent} reports sent (${r.reportsOk} ok); ` +
       `in the window ${r.expected} messages expected, ${r.delivered} arrived within ${DRAIN_S} s of the last report (${lost} lost); ` +
       `latency ms p50 ${r.latency.p50} / p90 ${r.latency.p90} / p99 ${r.latency.p99} / p99.9 ${r.latency.p999} / max ${r.latency.max}` +
-      (r.reportLatency ? `; report HTTP answer ms p50 ${r.reportLatency.p50} / p99 ${r.reportLatency.p99}` : '') +
+      (r.reportLatency ? `; report answer (${REPORT_VIA === 'socket' ? 'ack' : 'HTTP response'}) ms p50 ${r.reportLatency.p50} / p99 ${r.reportLatency.p99}` : '') +
       `; load generator ${r.rssMiB} MiB RSS`,
   );
 }
@@ -190,9 +194,10 @@ if (socketRow && graphqlRow) {
 const notes = [
   `${SUBSCRIBERS} subscribers (${PER_ORDER} per order, one connection each) over ${addresses(0).length} loopback addresses (${PER_ADDRESS} each), ${ORDERS} couriers × ${REPORTS_PER_SECOND} report/s, open loop; ${settings.warmup} s warm-up, ${settings.duration} s measured per kind`,
   'one app process (src/main.ts or its build, SQLite on disk, live mode, no simulator) serves every window, one after the other in the same run: the reports alone (nobody watching), the tracking sockets, then the GraphQL subscriptions',
-  '"rps" = position messages received per second by all subscribers during the window; "server µs/req" = server CPU per received message (the reports\' HTTP work included, the same for both kinds)',
+  `couriers report over ${REPORT_VIA === 'socket' ? 'their live socket (/api/v1/couriers/me/live, one frame per report)' : 'HTTP (POST /api/v1/couriers/me/location)'}`,
+  '"rps" = position messages received per second by all subscribers during the window; "server µs/req" = server CPU per received message (the reports\' own work included, the same for both kinds)',
   `GraphQL: \`${QUERY}\` per connection (graphql-transport-ws, anonymous); a message counts when its data carries the report's location`,
-  'latency = report sent → message received (load generator clock, matched by the exact latitude); it includes the report HTTP request, the server, the fan-out and the load generator\'s own event loop',
+  'latency = report sent → message received (load generator clock, matched by the exact latitude); it includes the report, the server, the fan-out and the load generator\'s own event loop',
   ...details,
 ];
 for (const row of rows) if (!clean(row)) notes.push(`${row.label}: ${row.result.non2xx} non-2xx reports / ${row.result.errors} errors (report errors + clients closed) — its figures are not valid`);
