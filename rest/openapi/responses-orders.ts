@@ -4,12 +4,17 @@
  * Request schemas are never defined here: they are the domain's own zod schemas.
  */
 import { z } from 'zod';
-import { ORDER_STATUSES, PAYMENT_MODES, VEHICLE_TYPES } from '../../src/domain/types.js';
+import { GEOFENCE_OUTCOMES, LOCATION_PRECISIONS, ORDER_STATUSES, PAYMENT_MODES, VEHICLE_TYPES } from '../../src/domain/types.js';
 import { registry } from './registry.js';
 
 const timestamp = z.iso.datetime({ offset: true }).openapi({ example: '2025-01-31T14:05:00.000Z' });
 const orderStatus = z.enum(ORDER_STATUSES);
 const vehicleType = z.enum(VEHICLE_TYPES);
+export const locationPrecision = z.enum(LOCATION_PRECISIONS).openapi({
+  description:
+    'How exactly the point is known: `coordinates` (given by the caller), `street` (the street geocoder matched the house number), ' +
+    '`locality` (only the comuna: its point). The geofence and arrivals by position apply only to `coordinates` and `street`.',
+});
 
 export const latLngWireSchema = registry.register(
   'LatLng',
@@ -26,6 +31,7 @@ export const stopSchema = registry.register(
       number: z.string().nullable(),
       instructions: z.string().nullable(),
       coords: latLngWireSchema,
+      precision: locationPrecision,
     })
     .openapi({ description: 'A pickup or drop-off: the spec\'s Address resource, always with its coordinates.' }),
 );
@@ -52,6 +58,11 @@ export const deliveryProofSchema = registry.register(
     distance_m: z.number().min(0).openapi({ description: 'Great-circle distance from coords to the drop-off, in metres.' }),
     radius_m: z.number().positive().openapi({ description: 'The geofence radius applied, in metres.' }),
     bypass: z.boolean().openapi({ description: 'true when the geofence check was skipped on purpose.' }),
+    geofence: z.enum(GEOFENCE_OUTCOMES).openapi({
+      description:
+        '`passed`: within radius_m of a precise drop-off (precision `coordinates` or `street`); `bypassed`: skipped with `bypass: true`; ' +
+        '`unverified`: the drop-off is known only to its comuna (precision `locality`), so the delivery was accepted unchecked — distance_m is still measured.',
+    }),
     photo_url: z.string(),
     signature_url: z.string(),
     delivered_at: timestamp,
@@ -66,6 +77,8 @@ const creationFields = {
   order_number: z.string().regex(/^\d+$/).openapi({ description: 'Random (not sequential) numeric order number.', example: '4820193746' }),
   estimated_pickup_time: timestamp,
   estimated_delivery_time: timestamp,
+  is_registered_user: z.boolean(),
+  isRegisteredUser: z.boolean().openapi({ description: "The spec's name of is_registered_user: the customer_rut matches a registered user." }),
 };
 
 export const orderCreatedSchema = registry.register(
@@ -88,8 +101,6 @@ export const orderSchema = registry.register(
       customer_name: z.string(),
       customer_phone: z.string().nullable(),
       customer_rut: z.string().nullable().openapi({ description: 'Normalised RUT (`12345678-5`).' }),
-      is_registered_user: z.boolean(),
-      isRegisteredUser: z.boolean().openapi({ description: 'The spec\'s name of is_registered_user: the RUT matches a registered user.' }),
       payment_mode: z.enum(PAYMENT_MODES),
       items: z.array(z.record(z.string(), z.unknown())),
       order_notes: z.string().nullable(),

@@ -5,9 +5,14 @@
 import { z } from 'zod';
 import { INTEGRATION_NAMES, INTEGRATION_STATUSES, MERCHANT_STATUSES, MODES, VEHICLE_TYPES, type WebhookPayloadShape } from '../../src/domain/types.js';
 import { errorResponseSchema, registry } from './registry.js';
+import { locationPrecision } from './responses-orders.js';
 
 const timestamp = z.iso.datetime({ offset: true }).openapi({ example: '2025-01-31T14:05:00.000Z' });
-const integrationName = z.enum(INTEGRATION_NAMES);
+// The spec types both as strings: an unset value is the empty string, never null.
+const merchantAddress = z.string().openapi({ description: 'The pickup address of quotes and orders that give none; empty string when not set.' });
+const integrationPlatform = z
+  .enum([...INTEGRATION_NAMES, ''])
+  .openapi({ description: 'The platform the merchant integrates through; empty string when not set (set it to null to clear).' });
 
 export const healthSchema = registry.register(
   'Health',
@@ -25,9 +30,9 @@ export const merchantSettingsSchema = registry.register(
   'MerchantSettings',
   z.object({
     prep_time_mins: z.number().int().min(0).openapi({ description: 'Default preparation time, used when a quote or order gives none.' }),
-    address: z.string().nullable(),
+    address: merchantAddress,
     storefront_domain: z.string().nullable().openapi({ example: 'shop.myshopify.com' }),
-    integration_platform: integrationName.nullable(),
+    integration_platform: integrationPlatform,
     webhook_payload_shape: z.enum(['event', 'flat'] as const satisfies readonly WebhookPayloadShape[]),
     webhook_courier_location: z.boolean(),
     sandbox_speed: z
@@ -46,8 +51,8 @@ export const merchantSchema = registry.register(
     name: z.string(),
     status: z.enum(MERCHANT_STATUSES),
     prep_time_mins: z.number().int().min(0),
-    address: z.string().nullable(),
-    integration_platform: integrationName.nullable(),
+    address: merchantAddress,
+    integration_platform: integrationPlatform,
     review_status: z.enum(['in_review', 'approved']),
     integrations: z.object({
       plugin: z.enum(INTEGRATION_STATUSES),
@@ -115,7 +120,12 @@ export const quoteResponseSchema = registry.register(
       total_estimated_minutes: minutes.openapi({ description: 'prep_time_minutes + travel_time_minutes.' }),
       estimated_pickup_time: timestamp.openapi({ description: 'Now + prep time.' }),
       estimated_delivery_time: timestamp.openapi({ description: 'estimated_pickup_time + travel time.' }),
-      distance_m: z.number().int().min(0).openapi({ description: 'Estimated road distance in metres.' }),
+      distance_m: z.number().int().min(0).openapi({
+        description: 'Estimated road distance in metres. When an end is known only to its comuna (precision `locality`), at least 3,000 m (a typical trip within one comuna).',
+      }),
+      precision: z
+        .object({ origin: locationPrecision, destination: locationPrecision })
+        .openapi({ description: 'How exactly each end was placed; send coordinates, or run with GEOCODER_URL, for street precision.' }),
       rates: z.array(quoteRateSchema),
     })
     .openapi({ description: 'The union of both documented response forms (A and B).' }),

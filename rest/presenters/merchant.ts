@@ -3,24 +3,24 @@ import type { Merchant, Mode } from '../../src/domain/types.js';
 export function presentSettings(m: Merchant) {
   return {
     prep_time_mins: m.settings.prepTimeMins,
-    address: m.address,
+    address: m.address ?? '',
     storefront_domain: m.settings.storefrontDomain,
-    integration_platform: m.settings.integrationPlatform,
+    integration_platform: m.settings.integrationPlatform ?? '',
     webhook_payload_shape: m.settings.webhookPayloadShape,
     webhook_courier_location: m.settings.webhookCourierLocation,
     sandbox_speed: m.settings.sandboxSpeed ?? null,
   };
 }
 
-/** The spec's Merchant resource plus review status and the active configuration. */
+/** The spec's Merchant resource plus review status and the active configuration. The spec types address and integration_platform as strings: unset is "". */
 export function presentMerchant(m: Merchant, mode: Mode, defaultRateLimit: number) {
   return {
     id: m.id,
     name: m.name,
     status: m.status,
     prep_time_mins: m.settings.prepTimeMins,
-    address: m.address,
-    integration_platform: m.settings.integrationPlatform,
+    address: m.address ?? '',
+    integration_platform: m.settings.integrationPlatform ?? '',
     review_status: m.status === 'in_review' ? 'in_review' : 'approved',
     integrations: { ...m.integrations },
     settings: presentSettings(m),

@@ -1,22 +1,13 @@
 import { trackingUrlOf } from '../../src/domain/orders/identifiers.js';
-import type { Batch, Courier, DeliveryProof, Order, OrderEvent, Stop } from '../../src/domain/types.js';
+import type { Batch, Courier, Order, OrderEvent, Stop } from '../../src/domain/types.js';
+import { proofPayload } from '../../src/domain/webhooks/payloads.js';
 
 function presentStop(stop: Stop) {
-  return { address: stop.address ?? stop.label, number: stop.number, instructions: stop.instructions, coords: { lat: stop.lat, lng: stop.lng } };
+  return { address: stop.address ?? stop.label, number: stop.number, instructions: stop.instructions, coords: { lat: stop.lat, lng: stop.lng }, precision: stop.precision };
 }
 
-export function presentProof(proof: DeliveryProof) {
-  return {
-    driver_id: proof.driverId,
-    coords: proof.coords,
-    distance_m: proof.distanceM,
-    radius_m: proof.radiusM,
-    bypass: proof.bypass,
-    photo_url: proof.photoUrl,
-    signature_url: proof.signatureUrl,
-    delivered_at: proof.deliveredAt,
-  };
-}
+/** The webhook payloads' proof, so both say the same. */
+export const presentProof = proofPayload;
 
 export function presentDriver(courier: Courier | null) {
   if (!courier) return null;
@@ -40,6 +31,8 @@ export function presentOrderCreated(order: Order, baseUrl: string) {
     order_number: order.orderNumber,
     estimated_pickup_time: order.estimatedPickupAt,
     estimated_delivery_time: order.estimatedDeliveryAt,
+    is_registered_user: order.customer.isRegisteredUser,
+    isRegisteredUser: order.customer.isRegisteredUser,
   };
 }
 
@@ -57,8 +50,6 @@ export function presentOrder(order: Order, courier: Courier | null, baseUrl: str
     customer_name: order.customer.name,
     customer_phone: order.customer.phone,
     customer_rut: order.customer.rut,
-    is_registered_user: order.customer.isRegisteredUser,
-    isRegisteredUser: order.customer.isRegisteredUser,
     payment_mode: order.paymentMode,
     items: order.items,
     order_notes: order.notes,

@@ -377,7 +377,10 @@ describe('creating orders: both request forms, validation and the response', () 
     const body = formA({ items: [{ name: 'Libro', quantity: 3, weight_kg: 1.5 }] });
     const created = expectOk(await orders.create(body), 201);
     expect(Object.keys(created.body).sort()).toEqual(
-      ['success', 'booking_id', 'status', 'tracking_url', 'tracking_number', 'order_number', 'estimated_pickup_time', 'estimated_delivery_time'].sort(),
+      [
+        'success', 'booking_id', 'status', 'tracking_url', 'tracking_number', 'order_number', 'estimated_pickup_time', 'estimated_delivery_time',
+        'is_registered_user', 'isRegisteredUser',
+      ].sort(),
     );
     expect(created.body.tracking_number).toMatch(/^EXD-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/);
     expect(created.body.order_number).toMatch(/^\d{10}$/);
@@ -411,6 +414,8 @@ describe('creating orders: both request forms, validation and the response', () 
   it('form B: drop-off text, payment mode, RUT linked to a registered user, prep time and notes; pickup = merchant address', async () => {
     const orders = ordersOf('test');
     const created = expectOk(await orders.create(formB()), 201);
+    // The spec: a RUT that matches a registered user sets isRegisteredUser, in the creation answer too.
+    expect(created.body).toMatchObject({ isRegisteredUser: true, is_registered_user: true });
     const details = expectOk(await orders.get(created.body.booking_id)).body;
     expect(details).toMatchObject({
       pickup: { address: 'Av. Providencia 1234, Providencia', coords: PLACES.providencia },

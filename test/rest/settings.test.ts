@@ -34,6 +34,14 @@ describe('PATCH and POST /merchants/settings', () => {
     expect(fieldNames(res.body)).toEqual(expect.arrayContaining(fields));
   }
 
+  it('a merchant with no address and no platform: both are strings on /merchants/me (the spec types them so), empty', async () => {
+    const bare = await t.app.container.services.admin.createMerchant({ input: { name: 'No Address Yet' } });
+    const p = await profile(bare.testKey);
+    expect([p.address, p.integration_platform, p.settings.address, p.settings.integration_platform]).toEqual(['', '', '', '']);
+    await settings('POST', { integration_platform: 'erp' }, bare.testKey);
+    expect((await profile(bare.testKey)).integration_platform).toBe('erp');
+  });
+
   describe('PATCH', () => {
     it('sets prep_time_mins and answers {success, message, prep_time_mins}', async () => {
       const res = await settings('PATCH', { prep_time_mins: 15 });
@@ -80,7 +88,7 @@ describe('PATCH and POST /merchants/settings', () => {
         [{ integration_platform: 'storefront' }, (p) => expect(p.integration_platform).toBe('storefront')],
         [{ webhook_payload_shape: 'flat' }, (p) => expect(p.settings.webhook_payload_shape).toBe('flat')],
         [{ webhook_courier_location: true }, (p) => expect(p.settings.webhook_courier_location).toBe(true)],
-        [{ integration_platform: null, storefront_domain: null }, (p) => expect(p.settings).toMatchObject({ integration_platform: null, storefront_domain: null })],
+        [{ integration_platform: null, storefront_domain: null }, (p) => expect(p.settings).toMatchObject({ integration_platform: '', storefront_domain: null })],
       ];
       for (const [body, check] of steps) {
         const res = await settings('POST', body);

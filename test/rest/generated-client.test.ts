@@ -1,0 +1,141 @@
+/**
+ * A typed client generated from the served document by a real generator (openapi-typescript, with
+ * openapi-fetch) type-checks a small integration — quote → create → read → cancel — compiled by
+ * the project's tsc, and runs it against a real server. The sample leans on what the document
+ * says: a field documented as non-null where the server sends null (the old nullable form)
+ * makes tsc refuse it, which the second test proves with that form put back.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, type MerchantCredentials, type TestApp } from '../helpers/app.js';
+import { startOrdersApp } from '../orders/support.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const GENERATOR = join(ROOT, 'node_modules/openapi-typescript/bin/cli.js');
+const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
+
+/** The integrator's code: only the generated types and openapi-fetch. */
+const SAMPLE = `import createClient from 'openapi-fetch';
+import type { components, paths } from './api.js';
+
+type Order = components['schemas']['OrderDetailsResponse'];
+// What the document promises about values an integrator must handle.
+const noProofYet: Order['proof'] = null;
+const noDriverYet: Order['driver'] = null;
+const notCancelled: Order['cancellation'] = null;
+const orderNumber: components['schemas']['WebhookPayloadFlat']['order_id'] = 4820193746;
+const platform: components['schemas']['Merchant']['integration_platform'] = '';
+
+const [baseUrl, key] = process.argv.slice(2) as [string, string];
+const client = createClient<paths>({ baseUrl: baseUrl + '/api/v1', headers: { authorization: 'Bearer ' + key } });
+
+const quote = await client.POST('/shipping/quote', { body: { destination: { lat: -33.4154, lng: -70.5837 }, total_weight: 2 } });
+if (!quote.data) throw new Error('quote failed: ' + JSON.stringify(quote.error));
+const price: number = quote.data.price;
+
+const created = await client.POST('/orders', {
+  params: { header: { 'idempotency-key': 'sample-' + Date.now() } },
+  body: {
+    pickup: { address: 'Av. Providencia 1234', coords: { lat: -33.4214, lng: -70.6033 } },
+    dropoff: { address: 'Av. Apoquindo 3000', coords: { lat: -33.4154, lng: -70.5837 } },
+    customer_name: 'Camila Rojas',
+    customer_phone: '+56912345678',
+  },
+});
+if (!created.data) throw new Error('create failed: ' + JSON.stringify(created.error));
+const registered: boolean = created.data.isRegisteredUser;
+
+const read = await client.GET('/orders/{id}', { params: { path: { id: created.data.booking_id } } });
+if (!read.data) throw new Error('read failed: ' + JSON.stringify(read.error));
+const order: Order = read.data;
+const proofState = order.proof === null ? 'none' : order.proof.delivered_at;
+const driverName = order.driver?.name ?? null;
+
+const cancelled = await client.POST('/orders/{id}/cancel', { params: { path: { id: order.booking_id } }, body: { reason: 'sample' } });
+if (!cancelled.data) throw new Error('cancel failed: ' + JSON.stringify(cancelled.error));
+
+const missing = await client.GET('/orders/{id}', { params: { path: { id: 'bk_unknown' } } });
+const notFound = missing.error?.error.code;
+
+console.log(JSON.stringify({
+  price, registered, status: order.status, proofState, driverName, cancelled: cancelled.data.status, notFound,
+  checks: [noProofYet, noDriverYet, notCancelled, orderNumber, platform],
+}));
+`;
+
+const TSCONFIG = {
+  compilerOptions: {
+    target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noUncheckedIndexedAccess: true,
+    skipLibCheck: true, outDir: 'out', types: ['node'], typeRoots: [join(ROOT, 'node_modules/@types')],
+  },
+  files: ['sample.ts'],
+};
+
+function run(command: string, args: string[], cwd: string): Promise<{ code: number; out: string }> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [command, ...args], { cwd, env: { ...process.env, NO_COLOR: '1' } });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    child.on('close', (code) => done({ code: code ?? -1, out }));
+  });
+}
+
+/** A project in a temp dir: the generated api.d.ts, the sample, and the repository's node_modules. */
+async function generateAndCompile(documentJson: string): Promise<{ dir: string; generated: string; tsc: { code: number; out: string } }> {
+  const dir = mkdtempSync(join(tmpdir(), 'exd-client-'));
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
+  writeFileSync(join(dir, 'openapi.json'), documentJson);
+  const gen = await run(GENERATOR, ['openapi.json', '-o', 'api.d.ts'], dir);
+  expect(gen.code, gen.out).toBe(0);
+  writeFileSync(join(dir, 'sample.ts'), SAMPLE);
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(TSCONFIG));
+  return { dir, generated: readFileSync(join(dir, 'api.d.ts'), 'utf8'), tsc: await run(TSC, ['-p', 'tsconfig.json'], dir) };
+}
+
+describe('a client generated from the served document (openapi-typescript + openapi-fetch)', () => {
+  let t: TestApp;
+  let m: MerchantCredentials;
+  let served: string;
+  const dirs: string[] = [];
+
+  beforeAll(async () => {
+    t = await startOrdersApp();
+    m = await t.createMerchant();
+    const res = await api(`${t.url}/api/v1/openapi.json`);
+    expect(res.status).toBe(200);
+    served = JSON.stringify(res.body);
+  });
+  afterAll(async () => {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+    await t?.stop();
+  });
+
+  it('type-checks quote → create → read → cancel and runs it against the server', async () => {
+    const { dir, generated, tsc } = await generateAndCompile(served);
+    dirs.push(dir);
+    expect(tsc.out).toBe('');
+    expect(tsc.code).toBe(0);
+    // The 10-digit webhook order_id is documented as a 64-bit integer to the generator's readers.
+    expect(generated).toMatch(/Format: int64[\s\S]{0,200}order_id: number;/);
+    const ran = await run(join(dir, 'out/sample.js'), [t.url, m.testKey], dir);
+    expect(ran.code, ran.out).toBe(0);
+    expect(JSON.parse(ran.out)).toMatchObject({
+      price: expect.any(Number), registered: false, status: 'new', proofState: 'none', driverName: null, cancelled: 'cancelled', notFound: 'ORDER_NOT_FOUND',
+    });
+  }, 120_000);
+
+  it('fails to compile when a nullable field is documented the old way (allOf with a null type, read as non-null)', async () => {
+    const doc = JSON.parse(served) as { components: { schemas: Record<string, { properties: Record<string, unknown> }> } };
+    const order = doc.components.schemas.OrderDetailsResponse!.properties;
+    order.proof = { allOf: [{ $ref: '#/components/schemas/DeliveryProof' }, { type: ['object', 'null'] }] };
+    const { dir, tsc } = await generateAndCompile(JSON.stringify(doc));
+    dirs.push(dir);
+    expect(tsc.code).not.toBe(0);
+    expect(tsc.out).toMatch(/sample\.ts\(6,7\): error TS2322: Type 'null' is not assignable/);
+  }, 120_000);
+});
