@@ -49,6 +49,8 @@ const envSchema = z.object({
   MAX_SUBSCRIPTIONS_PER_AUTHENTICATED_SOCKET: z.coerce.number().int().min(1).default(100),
   ADMIN_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
   ADMIN_LOCKOUT_SECONDS: z.coerce.number().int().min(1).default(900),
+  /** MongoDB mode: how long a valid API key is remembered (revocations reach every node at once over the bus); 0 = every request reads the store. */
+  CREDENTIAL_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
   CREDENTIAL_RECHECK_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
   TRACKING_SOFT_BUFFER_BYTES: z.coerce.number().int().min(1024).default(64 * 1024),
   TRACKING_HARD_BUFFER_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
@@ -117,6 +119,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     adminLockout: { failures: e.ADMIN_MAX_FAILURES, seconds: e.ADMIN_LOCKOUT_SECONDS },
     credentialRecheckMs: e.CREDENTIAL_RECHECK_MS,
+    credentialCacheMs: e.CREDENTIAL_CACHE_MS,
     /** Public tracking sockets: heartbeat, connection caps, per-socket send buffer limits (soft: drop positions; hard: close). */
     tracking: {
       heartbeatMs: e.TRACKING_HEARTBEAT_MS,

@@ -150,7 +150,7 @@ function buildServices(deps: {
   logger: Logger;
 }) {
   const { config, store, clock, ids, bus, geoIndex, geocoder } = deps;
-  const auth = createAuthService({ store, adminToken: config.adminToken });
+  const auth = createAuthService({ store, adminToken: config.adminToken, cacheMs: config.credentialCacheMs, bus });
   const { tariff } = config;
   const secretBox = createSecretBox(deps.masterKey);
   const sender = createHttpWebhookSender();
@@ -177,8 +177,8 @@ function buildServices(deps: {
         recheckMs: config.credentialRecheckMs,
       },
     }),
-    merchants: createMerchantService({ store, clock }),
-    admin: createAdminService({ store, clock, ids, secretBox, couriers }),
+    merchants: createMerchantService({ store, clock, credentialsChanged: auth.credentialsChanged }),
+    admin: createAdminService({ store, clock, ids, secretBox, couriers, credentialsChanged: auth.credentialsChanged }),
     quotes,
     integrations: createIntegrationService({ store, quotes, orders, secretBox, clock }),
     dispatch,
@@ -203,6 +203,7 @@ function connectRedis(url: string, logger: Logger): Redis {
     enableOfflineQueue: false,
     // A Redis that stops answering without closing (frozen, partitioned) fails commands too.
     commandTimeout: 500,
+    connectTimeout: 1000,
     retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
   });
   let down = false;

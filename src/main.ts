@@ -47,6 +47,12 @@ async function main(): Promise<void> {
     if (signalled) return;
     signalled = true;
     container.logger.info({ signal }, 'draining and shutting down');
+    // Every close is bounded (store and bus deadlines); this is the last word should one still hang.
+    setTimeout(() => {
+      container.logger.warn({ signal }, 'shutdown exceeded its grace; exiting');
+      container.logger.flush();
+      process.exit(1);
+    }, config.shutdownGraceMs + 3000).unref();
     app.stop().then(
       () => process.exit(0),
       (error: unknown) => {

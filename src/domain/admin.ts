@@ -72,8 +72,14 @@ export function createAdminService(deps: {
   ids: IdSource;
   secretBox: SecretBox;
   couriers: Pick<CourierService, 'withdrawCourier' | 'activeOrders'>;
+  /** Every node's credential caches forget the merchant (revocation, rotation, status). */
+  credentialsChanged?: (options: { merchantId: string }) => Promise<void>;
 }) {
   const { store, clock, ids, secretBox, couriers } = deps;
+  const changed = async <T>(merchantId: string, result: T): Promise<T> => {
+    await deps.credentialsChanged?.({ merchantId });
+    return result;
+  };
   const now = () => clock.now().toISOString();
 
   function newKey(merchantId: string, mode: Mode): { key: string; record: ApiKeyRecord } {
@@ -120,32 +126,32 @@ export function createAdminService(deps: {
     await requireMerchant(input.merchantId);
     const fresh = newKey(input.merchantId, input.mode);
     const revoked = await store.apiKeys.replace(fresh.record, now());
-    return { merchantId: input.merchantId, mode: input.mode, apiKey: fresh.key, revoked };
+    return changed(input.merchantId, { merchantId: input.merchantId, mode: input.mode, apiKey: fresh.key, revoked });
   }
 
   async function revokeApiKeys(options: { input: unknown }) {
     const input = parseInput(adminInputSchemas.keyRef, options.input);
     await requireMerchant(input.merchantId);
     const revoked = await store.apiKeys.revoke({ merchantId: input.merchantId, mode: input.mode, revokedAt: now() });
-    return { merchantId: input.merchantId, mode: input.mode, revoked };
+    return changed(input.merchantId, { merchantId: input.merchantId, mode: input.mode, revoked });
   }
 
   async function setMerchantStatus(options: { input: unknown }) {
     const input = parseInput(adminInputSchemas.setMerchantStatus, options.input);
     await requireMerchant(input.merchantId);
-    return (await store.merchants.update(input.merchantId, { status: input.status }, now()))!;
+    return changed(input.merchantId, (await store.merchants.update(input.merchantId, { status: input.status }, now()))!);
   }
 
   async function setIntegrationStatus(options: { input: unknown }) {
     const input = parseInput(adminInputSchemas.setIntegrationStatus, options.input);
     await requireMerchant(input.merchantId);
-    return (await store.merchants.update(input.merchantId, { integrations: { [input.integration]: input.status } }, now()))!;
+    return changed(input.merchantId, (await store.merchants.update(input.merchantId, { integrations: { [input.integration]: input.status } }, now()))!);
   }
 
   async function setMerchantRateLimit(options: { input: unknown }) {
     const input = parseInput(adminInputSchemas.setRateLimit, options.input);
     await requireMerchant(input.merchantId);
-    return (await store.merchants.update(input.merchantId, { rateLimitPerMin: input.perMin }, now()))!;
+    return changed(input.merchantId, (await store.merchants.update(input.merchantId, { rateLimitPerMin: input.perMin }, now()))!);
   }
 
   async function rotateApiSecret(options: { input: unknown }) {

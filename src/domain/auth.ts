@@ -1,4 +1,6 @@
+import type { EventBus } from '../ports/event-bus.js';
 import type { Store } from '../ports/store.js';
+import { isUnavailable } from '../ports/unavailable.js';
 import { COURIER_TOKEN_PATTERN, hashToken, modeOfApiKey, safeEqual } from './credentials.js';
 import { AppError } from './errors.js';
 import type { ApiKeyRecord, Courier, IntegrationName, Merchant, Mode } from './types.js';
@@ -35,8 +37,21 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-export function createAuthService(deps: { store: Store; adminToken: string | undefined }) {
+/** While the store cannot be reached, a key read this recently still admits its caller (quotes keep working). */
+const STALE_IF_UNAVAILABLE_MS = 60_000;
+
+export function createAuthService(deps: {
+  store: Store;
+  adminToken: string | undefined;
+  /** Stores without a credentials version (MongoDB): how long a valid key is remembered; 0 = never. */
+  cacheMs?: number;
+  /** Carries credential changes to every node, whose caches then forget them at once. */
+  bus?: EventBus;
+  now?: () => number;
+}) {
   const { store, adminToken } = deps;
+  const cacheMs = deps.cacheMs ?? 0;
+  const clockMs = deps.now ?? Date.now;
 
   /**
    * Keys seen valid, by hash, with the store's credentials version they were read at: a hit needs
@@ -45,20 +60,65 @@ export function createAuthService(deps: { store: Store; adminToken: string | und
    */
   const validKeys = new Map<string, { version: string; key: ApiKeyRecord; merchant: Merchant }>();
 
-  async function findActiveKey(hash: string): Promise<{ key: ApiKeyRecord; merchant: Merchant } | null> {
-    // Read before the lookups: a change committed meanwhile leaves the entry under an older version.
-    const version = store.credentialsVersion();
-    const cached = version === null ? undefined : validKeys.get(hash);
-    if (cached && cached.version === version) return cached;
+  /**
+   * Without a credentials version (MongoDB) keys are remembered for `cacheMs`, under a generation
+   * that every credential change (a bus message from any node) moves: a revoked key is refused at
+   * once on every node the message reaches, and after `cacheMs` at worst.
+   */
+  const timedKeys = new Map<string, { readAt: number; key: ApiKeyRecord; merchant: Merchant }>();
+  let generation = 0;
+  deps.bus?.subscribe((message) => {
+    if (message.type !== 'credentials.changed') return;
+    generation++;
+    timedKeys.clear();
+  });
+
+  async function lookUpKey(hash: string): Promise<{ key: ApiKeyRecord; merchant: Merchant } | null> {
     const key = await store.apiKeys.findByHash(hash);
     if (!key || key.status !== 'active') return null;
     const merchant = await store.merchants.findById(key.merchantId);
-    if (!merchant) return null;
+    return merchant ? { key, merchant } : null;
+  }
+
+  async function findActiveKeyTimed(hash: string): Promise<{ key: ApiKeyRecord; merchant: Merchant } | null> {
+    const now = clockMs();
+    const cached = timedKeys.get(hash);
+    if (cached && now - cached.readAt <= cacheMs) return cached;
+    const readIn = generation;
+    let found;
+    try {
+      found = await lookUpKey(hash);
+    } catch (error) {
+      if (cached && isUnavailable(error) && now - cached.readAt <= STALE_IF_UNAVAILABLE_MS) return cached;
+      throw error;
+    }
+    if (found && readIn === generation) {
+      if (timedKeys.size >= MAX_CACHED_KEYS) timedKeys.clear();
+      timedKeys.set(hash, { readAt: now, key: found.key, merchant: deepFreeze(found.merchant) });
+    } else timedKeys.delete(hash);
+    return found;
+  }
+
+  async function findActiveKey(hash: string): Promise<{ key: ApiKeyRecord; merchant: Merchant } | null> {
+    // Read before the lookups: a change committed meanwhile leaves the entry under an older version.
+    const version = store.credentialsVersion();
+    if (version === null && cacheMs > 0) return findActiveKeyTimed(hash);
+    const cached = version === null ? undefined : validKeys.get(hash);
+    if (cached && cached.version === version) return cached;
+    const found = await lookUpKey(hash);
+    if (!found) return null;
     if (version !== null) {
       if (validKeys.size >= MAX_CACHED_KEYS) validKeys.clear();
-      validKeys.set(hash, { version, key, merchant: deepFreeze(merchant) });
+      validKeys.set(hash, { version, key: found.key, merchant: deepFreeze(found.merchant) });
     }
-    return { key, merchant };
+    return found;
+  }
+
+  /** Tells every node (this one at once) that the merchant's credentials or profile changed. */
+  async function credentialsChanged(options: { merchantId: string }): Promise<void> {
+    generation++;
+    timedKeys.clear();
+    await deps.bus?.publish({ type: 'credentials.changed', merchantId: options.merchantId, at: new Date(clockMs()).toISOString() });
   }
 
   /** Resolves an API key to its merchant and mode; every failure is the same 401. */
@@ -106,5 +166,5 @@ export function createAuthService(deps: { store: Store; adminToken: string | und
     return { kind: 'courier', courier };
   }
 
-  return { authenticateApiKey, assertMerchantAccess, authenticateAdmin, authenticateCourier };
+  return { authenticateApiKey, assertMerchantAccess, authenticateAdmin, authenticateCourier, credentialsChanged };
 }

@@ -40,7 +40,7 @@ export const DEFAULT_SETTINGS: MerchantSettings = {
 
 export type MerchantService = ReturnType<typeof createMerchantService>;
 
-export function createMerchantService(deps: { store: Store; clock: Clock }) {
+export function createMerchantService(deps: { store: Store; clock: Clock; credentialsChanged?: (options: { merchantId: string }) => Promise<void> }) {
   const { store, clock } = deps;
 
   async function getMerchant(options: { merchantId: string }): Promise<Merchant> {
@@ -62,6 +62,8 @@ export function createMerchantService(deps: { store: Store; clock: Clock }) {
     const patch = { settings, ...(input.address !== undefined && { address: input.address }) };
     const updated = await store.merchants.update(options.merchantId, patch, clock.now().toISOString());
     if (!updated) throw new AppError('MERCHANT_NOT_FOUND', 'Merchant not found');
+    // Cached principals carry the merchant: other nodes must not keep serving the old settings.
+    await deps.credentialsChanged?.({ merchantId: options.merchantId });
     return updated;
   }
 

@@ -36,7 +36,14 @@ export interface BatchCreatedMessage {
   at: string;
 }
 
-export type BusMessage = OrderStatusMessage | CourierPositionMessage | BatchCreatedMessage;
+/** A merchant or its API keys changed (revocation, rotation, status, settings): every node drops its cached credentials. */
+export interface CredentialsChangedMessage {
+  type: 'credentials.changed';
+  merchantId: string;
+  at: string;
+}
+
+export type BusMessage = OrderStatusMessage | CourierPositionMessage | BatchCreatedMessage | CredentialsChangedMessage;
 
 /**
  * Every state change and courier position is published here once, by the domain; subscribers

@@ -62,12 +62,14 @@ export function createRedisEventBus(options: {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     commandTimeout: 500,
+    connectTimeout: 1000,
     retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
   });
   // The first SUBSCRIBE waits in the offline queue until Redis is reachable, however long that is.
   const subscriber = new Redis(url, {
     autoResubscribe: true,
     maxRetriesPerRequest: null,
+    connectTimeout: 1000,
     retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
   });
 
