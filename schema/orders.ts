@@ -7,15 +7,25 @@ import {
   createOrderCommandSchema,
   listOrdersQuerySchema,
 } from '../src/domain/orders/schemas.js';
-import { ORDER_STATUSES, PAYMENT_MODES, VEHICLE_TYPES } from '../src/domain/types.js';
+import { GEOFENCE_OUTCOMES, LOCATION_PRECISIONS, ORDER_STATUSES, PAYMENT_MODES, VEHICLE_TYPES } from '../src/domain/types.js';
 import { builder } from './builder.js';
 import { commandOf } from './commands.js';
 import { LatLngInput, LatLngRef, LocationInput, toLocationInput } from './locations.js';
 import { merchantOf } from './merchants.js';
+import { GeofenceError } from '../src/domain/errors.js';
 
 export const OrderStatusEnum = builder.enumType('OrderStatus', { values: ORDER_STATUSES });
 const PaymentModeEnum = builder.enumType('PaymentMode', { values: PAYMENT_MODES });
 export const VehicleTypeEnum = builder.enumType('Vehicle', { values: VEHICLE_TYPES });
+
+export const LocationPrecisionEnum = builder.enumType('LocationPrecision', {
+  values: LOCATION_PRECISIONS,
+  description: 'coordinates: given by the caller; street: the street geocoder matched the house number; locality: only the comuna is known (its point).',
+});
+const GeofenceOutcomeEnum = builder.enumType('GeofenceOutcome', {
+  values: GEOFENCE_OUTCOMES,
+  description: 'passed: within the radius of a precise drop-off; bypassed: skipped on request; unverified: a locality-precision drop-off, accepted unchecked.',
+});
 
 const StopRef = builder.objectRef<Stop>('Stop').implement({
   fields: (t) => ({
@@ -25,6 +35,7 @@ const StopRef = builder.objectRef<Stop>('Stop').implement({
     lat: t.exposeFloat('lat'),
     lng: t.exposeFloat('lng'),
     geohash: t.exposeString('geohash'),
+    precision: t.field({ type: LocationPrecisionEnum, resolve: (s) => s.precision }),
   }),
 });
 
@@ -46,6 +57,7 @@ export const ProofRef = builder.objectRef<DeliveryProof>('DeliveryProof').implem
     distanceM: t.exposeFloat('distanceM'),
     radiusM: t.exposeFloat('radiusM'),
     bypass: t.exposeBoolean('bypass'),
+    geofence: t.field({ type: GeofenceOutcomeEnum, resolve: (p) => p.geofence }),
     photoUrl: t.exposeString('photoUrl'),
     signatureUrl: t.exposeString('signatureUrl'),
     deliveredAt: t.field({ type: 'DateTime', resolve: (p) => p.deliveredAt }),
@@ -244,7 +256,7 @@ builder.mutationFields((t) => ({
   confirmDelivery: t.field({
     type: OrderRef,
     authScopes: { merchant: true },
-    errors: {},
+    errors: { types: [GeofenceError] },
     args: { id: t.arg.string({ required: true }), input: t.arg({ type: DeliveryInput, required: true }) },
     resolve: async (_r, { id, input }, ctx) => {
       const command = commandOf(confirmDeliveryCommandSchema, Object.assign({}, input, { driverId: String(input.driverId) }));

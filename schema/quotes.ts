@@ -3,6 +3,7 @@ import { builder } from './builder.js';
 import { commandOf } from './commands.js';
 import { LatLngRef, LocationInput, toLocationInput } from './locations.js';
 import { merchantOf } from './merchants.js';
+import { LocationPrecisionEnum } from './orders.js';
 
 const RateRef = builder.objectRef<Quote['rates'][number]>('Rate').implement({
   fields: (t) => ({
@@ -28,6 +29,8 @@ const QuoteRef = builder.objectRef<Quote>('Quote').implement({
     estimatedDeliveryTime: t.field({ type: 'DateTime', resolve: (q) => q.deliveryAt.toISOString() }),
     origin: t.field({ type: LatLngRef, resolve: (q) => q.origin }),
     destination: t.field({ type: LatLngRef, resolve: (q) => q.destination }),
+    originPrecision: t.field({ type: LocationPrecisionEnum, resolve: (q) => q.origin.precision }),
+    destinationPrecision: t.field({ type: LocationPrecisionEnum, resolve: (q) => q.destination.precision }),
     rates: t.field({ type: [RateRef], resolve: (q) => q.rates }),
   }),
 });

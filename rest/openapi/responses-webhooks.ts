@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { ORDER_STATUSES, VEHICLE_TYPES, WEBHOOK_EVENT_TYPES } from '../../src/domain/types.js';
-import { latLngWireSchema } from './responses-orders.js';
+import { deliveryProofSchema, latLngWireSchema } from './responses-orders.js';
 import { registry } from './registry.js';
 
 const timestamp = z.iso.datetime({ offset: true }).openapi({ example: '2025-01-31T14:05:00.000Z' });
@@ -146,6 +146,8 @@ export const webhookHeadersSchema = z.object({
   'webhook-event': header('webhook-event', z.enum(WEBHOOK_EVENT_TYPES), 'The event type, for routing without parsing the body.'),
 });
 
+const webhookProof = deliveryProofSchema.optional().openapi({ description: 'The status change to `completed` (flat: `delivered`) only: the delivery proof, with its geofence outcome.' });
+
 const driverImage = z.string().openapi({ description: 'URL of the courier image; empty string while no courier is assigned.' });
 
 export const flatPayloadSchema = registry.register(
@@ -174,6 +176,7 @@ export const flatPayloadSchema = registry.register(
       timestamp: timestamp.openapi({ description: 'When the change happened (or the courier position was taken).' }),
       lat: z.number().optional().openapi({ description: 'order.courier_location only: the courier position.' }),
       lng: z.number().optional().openapi({ description: 'order.courier_location only.' }),
+      proof: webhookProof,
     })
     .openapi({ description: 'Spec shape 1 (`payload_shape: flat`), plus `sequence` and `timestamp` (and `lat`/`lng` for positions).' }),
 );
@@ -189,6 +192,7 @@ export const eventPayloadSchema = registry.register(
       driver: z.object({ name: z.string(), phone: z.string() }).nullable().openapi({ description: 'null while no courier is assigned.' }),
       sequence,
       location: latLngWireSchema.optional().openapi({ description: 'order.courier_location only: the courier position.' }),
+      proof: webhookProof,
     })
     .openapi({ description: 'Spec shape 2 (`payload_shape: event`, the default), plus `sequence` (and `location` for positions).' }),
 );

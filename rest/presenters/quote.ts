@@ -14,6 +14,7 @@ export function presentQuote(q: Quote) {
     estimated_pickup_time: q.pickupAt.toISOString(),
     estimated_delivery_time: q.deliveryAt.toISOString(),
     distance_m: q.distanceM,
+    precision: { origin: q.origin.precision, destination: q.destination.precision },
     rates: q.rates.map((r) => ({
       id: r.id,
       name: r.name,

@@ -57,6 +57,7 @@ describe('proof of delivery: POST /orders/{id}/deliver', () => {
       distance_m: expect.closeTo(8, 0),
       radius_m: 20,
       bypass: false,
+      geofence: 'passed',
       ...EVIDENCE,
       delivered_at: expect.any(String),
     });

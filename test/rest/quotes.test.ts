@@ -134,7 +134,7 @@ describe('POST /shipping/quote', () => {
           [
             'success', 'is_test', 'price', 'currency', 'estimated_time_mins', 'vehicle_type', // Form A
             'prep_time_minutes', 'travel_time_minutes', 'total_estimated_minutes', 'estimated_pickup_time', 'estimated_delivery_time', 'rates', // Form B
-            'distance_m',
+            'distance_m', 'precision',
           ].sort(),
         );
         const parsed = quoteResponseSchema.safeParse(res.body);

@@ -9,7 +9,7 @@ import { EVIDENCE, PLACES, courierOnDuty, expectOk, formA, formB, merchantApi, n
 import { startReceiver, startWebhooksApp, waitFor, webhooksApi, type Receipt, type Receiver, type WebhooksApi } from './support.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- parsed JSON
-type FieldType = 'number' | 'integer' | 'string' | 'url' | 'datetime' | 'driver' | 'latlng';
+type FieldType = 'number' | 'integer' | 'string' | 'url' | 'datetime' | 'driver' | 'latlng' | 'proof';
 
 /** Spec shape 1 (flat). */
 const SHAPE_1: Record<string, FieldType> = {
@@ -24,6 +24,8 @@ const SHAPE_2: Record<string, FieldType> = { event: 'string', booking_id: 'strin
 /** What we add to shape 2: the per-order sequence; location on order.courier_location only. */
 const SHAPE_2_EXTRA: Record<string, FieldType> = { sequence: 'integer' };
 const SHAPE_2_LOCATION: Record<string, FieldType> = { location: 'latlng' };
+/** What we add to both shapes on the status change to completed: the delivery proof (as in GET /orders/{id}). */
+const COMPLETED_EXTRA: Record<string, FieldType> = { proof: 'proof' };
 
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
@@ -55,6 +57,8 @@ function hasType(value: unknown, type: FieldType): boolean {
       );
     case 'latlng':
       return typeof value === 'object' && value !== null && Object.keys(value).sort().join() === 'lat,lng' && Object.values(value).every((v) => typeof v === 'number');
+    case 'proof':
+      return typeof value === 'object' && value !== null && ['passed', 'bypassed', 'unverified'].includes((value as Json).geofence as string);
   }
 }
 
@@ -145,12 +149,16 @@ describe('order.status_changed payloads', () => {
         events.map((e) => ({ sequence: e.sequence, status: e.status, timestamp: e.at })),
       );
       expect(flat.map((r) => r.payload.timestamp)).toEqual(events.map((e) => e.at));
+      // The completion carries the order's proof, exactly as GET /orders/{id} shows it.
+      expect(flat.at(-1)!.payload.proof).toEqual(order.proof);
+      expect(event.at(-1)!.payload.proof).toEqual(order.proof);
+      expect(order.proof.geofence).toBe('passed');
       // Shape 1 reports completed as delivered.
       expect(flat.map((r) => r.payload.status)).toEqual(['new', 'assigned', 'arrived_pickup', 'picked_up', 'arrived_dropoff', 'delivered']);
 
       for (const r of flat) {
         const hasDriver = r.payload.sequence > 1;
-        expectFields(r.payload, { ...SHAPE_1, ...SHAPE_1_EXTRA }, { hasDriver });
+        expectFields(r.payload, { ...SHAPE_1, ...SHAPE_1_EXTRA, ...(r.payload.sequence === 6 && COMPLETED_EXTRA) }, { hasDriver });
         expect(r.event).toBe('order.status_changed');
         expect(r.payload).toMatchObject({
           order_id: Number(order.order_number),
@@ -171,7 +179,7 @@ describe('order.status_changed payloads', () => {
       expect((await fetch(flat[0]!.payload.tracking_url as string)).status).toBe(200);
       for (const r of event) {
         const hasDriver = r.payload.sequence > 1;
-        expectFields(r.payload, { ...SHAPE_2, ...SHAPE_2_EXTRA }, { hasDriver });
+        expectFields(r.payload, { ...SHAPE_2, ...SHAPE_2_EXTRA, ...(r.payload.sequence === 6 && COMPLETED_EXTRA) }, { hasDriver });
         expect(r.payload).toMatchObject({ event: 'order.status_changed', booking_id: booking });
         if (hasDriver) expect(r.payload.driver).toEqual({ name: order.driver.name, phone: order.driver.phone });
       }

@@ -1,4 +1,4 @@
-import type { Batch, Courier, LatLng, Order, WebhookEventType } from '../types.js';
+import type { Batch, Courier, DeliveryProof, LatLng, Order, WebhookEventType } from '../types.js';
 
 /** Shape 1 (flat) reports a completed order as `delivered`, as the spec's variant does. */
 const flatStatus = (status: Order['status']) => (status === 'completed' ? 'delivered' : status);
@@ -15,6 +15,24 @@ export interface PayloadContext {
   location?: LatLng;
 }
 
+/** The delivery proof as every answer shows it (REST, webhooks): `geofence` says whether the position was checked. */
+export function proofPayload(proof: DeliveryProof) {
+  return {
+    driver_id: proof.driverId,
+    coords: proof.coords,
+    distance_m: proof.distanceM,
+    radius_m: proof.radiusM,
+    bypass: proof.bypass,
+    geofence: proof.geofence,
+    photo_url: proof.photoUrl,
+    signature_url: proof.signatureUrl,
+    delivered_at: proof.deliveredAt,
+  };
+}
+
+/** Status changes to `completed` carry the proof. */
+const proofOf = (c: PayloadContext) => (c.order.status === 'completed' && c.order.proof && !c.location ? { proof: proofPayload(c.order.proof) } : undefined);
+
 /** Spec shape 2: event, booking_id, status, timestamp, driver{name, phone} — plus the per-order sequence. */
 export function eventShape(eventType: WebhookEventType, c: PayloadContext) {
   return {
@@ -25,6 +43,7 @@ export function eventShape(eventType: WebhookEventType, c: PayloadContext) {
     driver: c.courier ? { name: c.courier.name, phone: c.courier.phone } : null,
     sequence: c.sequence,
     ...(c.location && { location: c.location }),
+    ...proofOf(c),
   };
 }
 
@@ -45,6 +64,7 @@ export function flatShape(c: PayloadContext) {
     sequence: c.sequence,
     timestamp: c.at,
     ...(c.location && { lat: c.location.lat, lng: c.location.lng }),
+    ...proofOf(c),
   };
 }
 
