@@ -11,7 +11,8 @@
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { startApp } from './lib/app.js';
-import { startClients } from './lib/clients-process.js';
+import { startClients, warmupProfile } from './lib/clients-process.js';
+import type { ProfileSummary } from './lib/profile.js';
 import { machineTicks, type LoadResult } from './lib/load.js';
 import { benchSettings } from './lib/options.js';
 import { seedAssignedOrders } from './lib/seed.js';
@@ -27,6 +28,7 @@ const rounds = Math.max(1, Math.ceil(settings.rounds / 2));
 const basePosition = (i: number) => ({ lat: -33.5 - (i % 40) * 0.002, lng: -70.7 + Math.floor(i / 40) * 0.002 });
 
 type Via = 'http' | 'socket';
+const profiles: Record<Via, ProfileSummary | null> = { http: null, socket: null };
 /** Summed over the windows of each kind. */
 const totals = {
   http: { cpuSeconds: 0, seconds: 0, reports: 0, non2xx: 0, errors: 0, loadCpu: 0, otherCores: 0, p50: [] as number[], p99: [] as number[], windows: 0 },
@@ -49,6 +51,8 @@ async function window(via: Via): Promise<void> {
   let machineBefore = machineTicks();
   let startedAt = 0;
   const t = totals[via];
+  // The first window of each kind is profiled through its warm-up.
+  const profile = t.windows === 0 ? warmupProfile(app) : null;
   const { result } = startClients(
     {
       target: 'app', reportVia: via, url: app.server.url, subscriptions: [], localAddresses: [], socketsPerAddress: 1,
@@ -56,6 +60,8 @@ async function window(via: Via): Promise<void> {
       reportsPerSecondPerCourier: 1, warmupS: settings.warmup, durationS: settings.duration, drainS: 1,
     },
     (edge) => {
+      profile?.edge(edge);
+      if (edge === 'connected') return;
       if (edge === 'start') {
         startedAt = performance.now();
         cpuBefore = app.server.cpuSeconds();
@@ -78,6 +84,7 @@ async function window(via: Via): Promise<void> {
   t.p50.push(r.reportLatency?.p50 ?? 0);
   t.p99.push(r.reportLatency?.p99 ?? 0);
   t.windows++;
+  if (profile) profiles[via] = await profile.summary();
 }
 
 try {
@@ -102,8 +109,8 @@ function resultOf(via: Via): LoadResult {
   };
 }
 const rows: Row[] = [
-  { id: 'http', label: `POST /api/v1/couriers/me/location (${COURIERS} couriers × 1/s)`, result: resultOf('http'), unit: 'reports/s' },
-  { id: 'socket', label: `frames on /api/v1/couriers/me/live (${COURIERS} couriers × 1/s)`, result: resultOf('socket'), unit: 'reports/s', baseline: 'http' },
+  { id: 'http', label: `POST /api/v1/couriers/me/location (${COURIERS} couriers × 1/s)`, result: resultOf('http'), unit: 'reports/s', profile: profiles.http },
+  { id: 'socket', label: `frames on /api/v1/couriers/me/live (${COURIERS} couriers × 1/s)`, result: resultOf('socket'), unit: 'reports/s', baseline: 'http', profile: profiles.socket },
 ];
 const [http, socket] = [rows[0]!.result, rows[1]!.result];
 const cost = http.serverUsPerRequest && socket.serverUsPerRequest ? socket.serverUsPerRequest / http.serverUsPerRequest : null;

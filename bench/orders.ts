@@ -90,7 +90,7 @@ try {
     createGroup.push({ id: 'express-create', label: `${BASELINE_LABELS.express}: POST (constant 201)`, server: baseline, request: { url: `${baseline.url}/api/v1/orders`, headers: JSON_HEADERS, body: CREATE_BODY, setupRequest: uniqueKey }, check: (status, body) => status === 201 && body.includes('"price"') });
   }
   if (app && headers && ordersUrl && wanted('create')) {
-    createGroup.push({ id: 'create', label: 'REST POST /api/v1/orders (Form B, unique key)', server: app.server, request: { url: ordersUrl, headers, body: CREATE_BODY, setupRequest: uniqueKey }, check: (status, body) => status === 201 && /"success":true.*"booking_id":"[^"]+".*"status":"new"/.test(body) });
+    createGroup.push({ id: 'create', label: 'REST POST /api/v1/orders (Form B, unique key)', server: app.server, profile: app.profile, request: { url: ordersUrl, headers, body: CREATE_BODY, setupRequest: uniqueKey }, check: (status, body) => status === 201 && /"success":true.*"booking_id":"[^"]+".*"status":"new"/.test(body) });
   }
   const readGroup: MeasuredTarget[] = [];
   if (baseline && wanted('express-read')) {
@@ -98,7 +98,7 @@ try {
     readGroup.push({ id: 'express-read', label: `${BASELINE_LABELS.express}: GET /:id (constant)`, server: baseline, request: { url: `${baseline.url}/api/v1/orders/x`, method: 'GET', setupRequest: cyclePaths(constantIds) }, check: (status, body) => status === 200 && body.includes('"price"') });
   }
   if (app && headers && ordersUrl && wanted('read')) {
-    readGroup.push({ id: 'read', label: 'REST GET /api/v1/orders/:booking_id', server: app.server, request: { url: `${ordersUrl}/x`, method: 'GET', headers: { authorization: headers.authorization }, setupRequest: cyclePaths(ids) }, check: (status, body) => status === 200 && /"success":true.*"booking_id":"[^"]+"/.test(body) });
+    readGroup.push({ id: 'read', label: 'REST GET /api/v1/orders/:booking_id', server: app.server, profile: app.profile, request: { url: `${ordersUrl}/x`, method: 'GET', headers: { authorization: headers.authorization }, setupRequest: cyclePaths(ids) }, check: (status, body) => status === 200 && /"success":true.*"booking_id":"[^"]+"/.test(body) });
   }
   for (const group of [createGroup, readGroup]) if (group.length > 0) rows.push(...(await measureTogether({ targets: group, settings, baselineOf: BASELINE_OF })));
 

@@ -68,8 +68,8 @@ try {
   const appTarget = (id: 'rest' | 'graphql'): MeasuredTarget[] =>
     app && headers && wanted(id)
       ? id === 'rest'
-        ? [{ id, label: 'REST POST /api/v1/shipping/quote', server: app.server, request: { url: `${app.server.url}/api/v1/shipping/quote`, headers, body: REST_BODY }, check: (status, body) => status === 200 && /"success":true.*"price":\d+/.test(body) }]
-        : [{ id, label: 'GraphQL quote query', server: app.server, request: { url: `${app.server.url}/graphql`, headers, body: GRAPHQL_BODY }, check: (status, body) => status === 200 && /"__typename":"QueryQuoteSuccess".*"price":\d+/.test(body) }]
+        ? [{ id, label: 'REST POST /api/v1/shipping/quote', server: app.server, profile: app.profile, request: { url: `${app.server.url}/api/v1/shipping/quote`, headers, body: REST_BODY }, check: (status, body) => status === 200 && /"success":true.*"price":\d+/.test(body) }]
+        : [{ id, label: 'GraphQL quote query', server: app.server, profile: app.profile, request: { url: `${app.server.url}/graphql`, headers, body: GRAPHQL_BODY }, check: (status, body) => status === 200 && /"__typename":"QueryQuoteSuccess".*"price":\d+/.test(body) }]
       : [];
 
   for (const group of [baseline('raw'), [...baseline('express'), ...appTarget('rest')], [...baseline('yoga'), ...appTarget('graphql')]]) {

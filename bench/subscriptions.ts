@@ -15,8 +15,8 @@
  */
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
-import { startApp } from './lib/app.js';
-import { loadResultOf, startClients } from './lib/clients-process.js';
+import { startApp, type RunningApp } from './lib/app.js';
+import { loadResultOf, startClients, warmupProfile } from './lib/clients-process.js';
 import { seedAssignedOrders } from './lib/seed.js';
 import { machineTicks } from './lib/load.js';
 import { benchSettings } from './lib/options.js';
@@ -66,7 +66,7 @@ const delivered = new Map<string, TrackingClientResult>();
 const cpuOf = new Map<string, number>();
 
 /** One measured window of `subscriptions` against the app, its server CPU sampled at the window's edges. */
-async function measure(id: string, label: string, server: ServerProcess, couriers: TrackingClientConfig['couriers'], subscriptions: TrackingClientConfig['subscriptions'], block: number) {
+async function measure(id: string, label: string, server: ServerProcess, couriers: TrackingClientConfig['couriers'], subscriptions: TrackingClientConfig['subscriptions'], block: number, app?: RunningApp) {
   console.log(`measuring ${label}: connecting ${subscriptions.length} clients …`);
   let serverBefore = 0;
   let serverCpu = 0;
@@ -74,12 +74,15 @@ async function measure(id: string, label: string, server: ServerProcess, courier
   let machineCores = 0;
   let windowSeconds = settings.duration;
   let startedAt = 0;
+  const profile = app ? warmupProfile(app) : null;
   const { result: running } = startClients(
     {
       target: 'app', reportVia: REPORT_VIA, url: server.url, couriers, subscriptions, localAddresses: addresses(block), socketsPerAddress: PER_ADDRESS,
       reportsPerSecondPerCourier: REPORTS_PER_SECOND, warmupS: settings.warmup, durationS: settings.duration, drainS: DRAIN_S,
     },
     (edge) => {
+      profile?.edge(edge);
+      if (edge === 'connected') return;
       if (edge === 'start') {
         console.log(`  reporting; measuring ${settings.duration} s …`);
         startedAt = performance.now();
@@ -100,7 +103,7 @@ async function measure(id: string, label: string, server: ServerProcess, courier
     return;
   }
   const result = loadResultOf(r, { serverCpu, windowSeconds, machineCores });
-  rows.push({ id, label, result, unit: 'msgs/s', ...(id === 'graphql' && { baseline: 'socket' }) });
+  rows.push({ id, label, result, unit: 'msgs/s', ...(id === 'graphql' && { baseline: 'socket' }), ...(profile && { profile: await profile.summary() }) });
   delivered.set(id, r);
   const lost = r.expected - r.delivered;
   details.push(
@@ -131,14 +134,14 @@ try {
   if (wanted('reports')) await measure('reports', `reports only, no subscribers (${ORDERS} couriers)`, app.server, couriers, [], 2);
   if (wanted('socket')) {
     await measure('socket', `tracking socket /tracking/:ref/live (${SUBSCRIBERS} sockets, ${ORDERS} couriers)`, app.server, couriers,
-      Array.from({ length: SUBSCRIBERS }, (_, i) => ({ path: `/api/v1/tracking/${assigned[order(i)]!.trackingNumber}/live`, courier: order(i) })), 0);
+      Array.from({ length: SUBSCRIBERS }, (_, i) => ({ path: `/api/v1/tracking/${assigned[order(i)]!.trackingNumber}/live`, courier: order(i) })), 0, app);
   }
   if (wanted('graphql')) {
     await measure('graphql', `GraphQL tracking subscription over graphql-ws (${SUBSCRIBERS} subscriptions, ${ORDERS} couriers)`, app.server, couriers,
       Array.from({ length: SUBSCRIBERS }, (_, i) => ({
         path: '/graphql', courier: order(i),
         graphql: { query: QUERY, variables: { ref: assigned[order(i)]!.trackingNumber }, field: 'tracking' },
-      })), 1);
+      })), 1, app);
   }
   details.push(`app logged ${(app.logBytes() / 2 ** 20).toFixed(1)} MiB at LOG_LEVEL=info (one access-log line per report)`);
 } finally {

@@ -14,8 +14,8 @@
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
-import { startApp } from './lib/app.js';
-import { loadResultOf, startClients } from './lib/clients-process.js';
+import { startApp, type RunningApp } from './lib/app.js';
+import { loadResultOf, startClients, warmupProfile } from './lib/clients-process.js';
 import { seedAssignedOrders } from './lib/seed.js';
 import { BASELINE_LABELS, startBaseline } from './lib/baselines.js';
 import { benchSettings } from './lib/options.js';
@@ -71,7 +71,7 @@ const rows: Row[] = [];
 const details: string[] = [];
 
 /** Runs the load generator against `server` and turns its figures into a row. */
-async function measure(id: string, label: string, server: ServerProcess, config: Omit<TrackingClientConfig, 'warmupS' | 'durationS' | 'drainS' | 'localAddresses' | 'socketsPerAddress' | 'reportsPerSecondPerCourier' | 'url'>) {
+async function measure(id: string, label: string, server: ServerProcess, config: Omit<TrackingClientConfig, 'warmupS' | 'durationS' | 'drainS' | 'localAddresses' | 'socketsPerAddress' | 'reportsPerSecondPerCourier' | 'url'>, app?: RunningApp) {
   console.log(`measuring ${label}: connecting ${config.subscriptions.length} sockets …`);
   let serverBefore = 0;
   let serverCpu = 0;
@@ -79,12 +79,15 @@ async function measure(id: string, label: string, server: ServerProcess, config:
   let machineCores = 0;
   let windowSeconds = settings.duration;
   let startedAt = 0;
+  const profile = app ? warmupProfile(app) : null;
   const client = startClients(
     {
       ...config, url: server.url, localAddresses, socketsPerAddress: SOCKETS_PER_ADDRESS, reportsPerSecondPerCourier: REPORTS_PER_SECOND,
       warmupS: settings.warmup, durationS: settings.duration, drainS: DRAIN_S,
     },
     (edge) => {
+      profile?.edge(edge);
+      if (edge === 'connected') return;
       if (edge === 'start') {
         console.log(`  reporting; measuring ${settings.duration} s …`);
         startedAt = performance.now();
@@ -95,12 +98,12 @@ async function measure(id: string, label: string, server: ServerProcess, config:
       windowSeconds = (performance.now() - startedAt) / 1000;
       serverCpu = (server.cpuSeconds() - serverBefore) / windowSeconds;
       const after = machineTicks();
-      machineCores = ((after.busy - machineBefore.busy) / (after.total - machineBefore.total)) * availableParallelism();
+      if (after && machineBefore) machineCores = ((after.busy - machineBefore.busy) / (after.total - machineBefore.total)) * availableParallelism();
     },
   );
   const r = await client.result;
   const result = loadResultOf(r, { serverCpu, windowSeconds, machineCores });
-  rows.push({ id, label, result, unit: 'msgs/s', ...(id === 'app' && { baseline: 'ws' }) });
+  rows.push({ id, label, result, unit: 'msgs/s', ...(id === 'app' && { baseline: 'ws' }), ...(profile && { profile: await profile.summary() }) });
   const lost = r.expected - r.delivered;
   details.push(
     `${label}: ${r.sockets} sockets (ready in ${r.connectSeconds} s), ${r.reportsSent} reports sent (${r.reportsOk} ok); ` +
@@ -151,7 +154,7 @@ if (wanted('app')) {
         const courier = Math.floor(i / SOCKETS_PER_ORDER);
         return { path: `/api/v1/tracking/${assigned[courier]!.trackingNumber}/live`, courier };
       }),
-    });
+    }, app);
     details.push(`app logged ${(app.logBytes() / 2 ** 20).toFixed(1)} MiB at LOG_LEVEL=info (one access-log line per report)`);
   } finally {
     await app.stop();

@@ -7,6 +7,7 @@ import { loadConfig } from '../../src/config.js';
 import { buildContainer, type Container } from '../../src/container.js';
 import { benchSettings, type BenchSettings } from './options.js';
 import { PROJECT_ROOT, spawnServer, type ServerProcess } from './processes.js';
+import { inspectorUrlFrom, profileWhile, summarizeProfile, type ProfileSummary } from './profile.js';
 
 export interface BenchMerchant {
   merchantId: string;
@@ -21,6 +22,11 @@ export interface RunningApp {
   logFile: string;
   /** Size of the app's log so far (every request logs one access-log line at info). */
   logBytes(): number;
+  /**
+   * Runs `load` while a CPU profile of the app is taken (over its inspector) and returns the
+   * summary; null when profiling is off (BENCH_PROFILE=0). Never inside a measured window.
+   */
+  profile(load: () => Promise<unknown>): Promise<ProfileSummary | null>;
   /** Stops the app and removes its data directory (unless BENCH_KEEP_DATA is set). */
   stop(): Promise<void>;
 }
@@ -61,9 +67,19 @@ export async function startApp(options: StartAppOptions): Promise<RunningApp> {
     await container.close();
   }
 
-  const server = await spawnServer({ script: appScript(options.runtime), env, ready: 'log', logFile, nodeArgs: options.nodeArgs ?? [] });
+  const profiling = process.env.BENCH_PROFILE !== '0';
+  const nodeArgs = [...(profiling ? ['--inspect=127.0.0.1:0'] : []), ...(options.nodeArgs ?? [])];
+  const server = await spawnServer({ script: appScript(options.runtime), env, ready: 'log', logFile, nodeArgs });
   return {
     server,
+    async profile(load) {
+      const url = profiling ? inspectorUrlFrom(logFile) : null;
+      if (!url) {
+        await load();
+        return null;
+      }
+      return summarizeProfile((await profileWhile(url, load)).profile);
+    },
     merchant,
     dataDir,
     logFile,

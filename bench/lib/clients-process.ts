@@ -2,14 +2,19 @@ import { spawn } from 'node:child_process';
 import { PROJECT_ROOT } from './processes.js';
 import type { LoadResult } from './load.js';
 import type { TrackingClientConfig, TrackingClientResult } from './tracking-clients.js';
+import type { RunningApp } from './app.js';
+import type { ProfileSummary } from './profile.js';
 
 export interface ClientsProcess {
   result: Promise<TrackingClientResult>;
   pid: number;
 }
 
-/** Starts the load generator (bench/lib/tracking-clients.ts) in its own process; `onWindow` runs when its measured window starts and ends. */
-export function startClients(config: TrackingClientConfig, onWindow: (edge: 'start' | 'end') => void): ClientsProcess {
+/**
+ * Starts the load generator (bench/lib/tracking-clients.ts) in its own process; `onWindow` runs
+ * when its subscribers are connected (the warm-up load follows), and when its measured window starts and ends.
+ */
+export function startClients(config: TrackingClientConfig, onWindow: (edge: 'connected' | 'start' | 'end') => void): ClientsProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/lib/tracking-clients.ts'], {
     cwd: PROJECT_ROOT,
     env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production' },
@@ -17,7 +22,10 @@ export function startClients(config: TrackingClientConfig, onWindow: (edge: 'sta
   });
   const result = new Promise<TrackingClientResult>((resolve, reject) => {
     child.on('message', (message: { type: string; result?: TrackingClientResult; error?: string; sockets?: number; seconds?: number }) => {
-      if (message.type === 'connected') console.log(`  ${message.sockets} clients connected and ready in ${message.seconds?.toFixed(1)} s`);
+      if (message.type === 'connected') {
+        console.log(`  ${message.sockets} clients connected and ready in ${message.seconds?.toFixed(1)} s`);
+        onWindow('connected');
+      }
       else if (message.type === 'window-start') onWindow('start');
       else if (message.type === 'window-end') onWindow('end');
       else if (message.type === 'result') resolve(message.result!);
@@ -46,5 +54,23 @@ export function loadResultOf(r: TrackingClientResult, window: { serverCpu: numbe
     serverUsPerRequest: r.receivedInWindow ? Math.round((serverCpu * windowSeconds * 1e6) / r.receivedInWindow) : null,
     loadCpu: r.cpu,
     otherCpu: round2(Math.max(0, machineCores - serverCpu - r.cpu)),
+  };
+}
+
+/**
+ * Profiles `app` through the load generator's warm-up (from its 'connected' edge to its window's
+ * start), so the profile sees the row's load without touching the measured window. Call `edge` from
+ * the onWindow callback; `summary` resolves once the window has started (null without profiling).
+ */
+export function warmupProfile(app: Pick<RunningApp, 'profile'>) {
+  let started!: () => void;
+  const windowStarted = new Promise<void>((resolve) => (started = resolve));
+  let summary: Promise<ProfileSummary | null> = Promise.resolve(null);
+  return {
+    edge(edge: 'connected' | 'start' | 'end') {
+      if (edge === 'connected') summary = app.profile(() => windowStarted).catch(() => null);
+      else if (edge === 'start') started();
+    },
+    summary: () => summary,
   };
 }

@@ -1,4 +1,5 @@
-import { runInterleaved, type LoadRequest } from './load.js';
+import { runInterleaved, runLoad, type LoadRequest } from './load.js';
+import type { ProfileSummary } from './profile.js';
 import type { BenchSettings } from './options.js';
 import type { ServerProcess } from './processes.js';
 import type { Row } from './report.js';
@@ -10,7 +11,12 @@ export interface MeasuredTarget {
   request: LoadRequest;
   /** Judges the one request sent before measuring: the figures only count if the answer is the real one. */
   check: (status: number, body: string) => boolean;
+  /** An app target: profiles its process while `load` runs (see RunningApp.profile). */
+  profile?: (load: () => Promise<unknown>) => Promise<ProfileSummary | null>;
 }
+
+/** Seconds of the same load, after the measured windows, during which an app target is profiled. */
+const PROFILE_SECONDS = 4;
 
 /**
  * Checks each target's answer once (through its setupRequest, if any), then measures the targets
@@ -32,5 +38,9 @@ export async function measureTogether(options: { targets: MeasuredTarget[]; sett
     targets.map(({ id, server, request }) => ({ id, ...request, connections, duration, warmup, serverCpuSeconds: server.cpuSeconds })),
     rounds,
   );
-  return targets.map(({ id, label }) => ({ id, label, result: results.get(id)!, ...(baselineOf[id] && { baseline: baselineOf[id] }) }));
+  const rows: Row[] = targets.map(({ id, label }) => ({ id, label, result: results.get(id)!, ...(baselineOf[id] && { baseline: baselineOf[id] }) }));
+  for (const [i, { profile, request, server }] of targets.entries()) {
+    if (profile) rows[i]!.profile = await profile(() => runLoad({ ...request, connections, duration: PROFILE_SECONDS, warmup: 0, serverCpuSeconds: server.cpuSeconds }));
+  }
+  return rows;
 }

@@ -3,6 +3,7 @@ import { availableParallelism, cpus, release, totalmem } from 'node:os';
 import { join } from 'node:path';
 import type { LoadResult } from './load.js';
 import type { BenchSettings } from './options.js';
+import { describeProfile, type ProfileSummary } from './profile.js';
 import { PROJECT_ROOT } from './processes.js';
 
 export interface Row {
@@ -13,6 +14,8 @@ export interface Row {
   baseline?: string;
   /** What the rps column counts, when not HTTP requests (e.g. 'msgs/s', 'deliveries/s'). */
   unit?: string;
+  /** Where the app's time went under this row's load (a profile taken outside the measured windows). */
+  profile?: ProfileSummary | null;
 }
 
 export interface Ratio {
@@ -112,6 +115,7 @@ export function reportResults(report: BenchReport): string {
   );
   lines.push('');
   for (const t of report.targets) lines.push(`${t.pass ? 'PASS' : 'MISS'}  ${t.label}  (measured ${t.measured})`);
+  for (const row of report.rows) if (row.profile) lines.push(`profile of ${row.label}: ${describeProfile(row.profile)}`);
   for (const note of report.notes) lines.push(`note: ${note}`);
   const disturbed = report.rows.filter((r) => (r.result.otherCpu ?? 0) > 0.1);
   if (disturbed.length > 0) {

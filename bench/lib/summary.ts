@@ -116,6 +116,14 @@ function markdown(loaded: Saved[], lines: Line[], missing: string[]): string {
       out.push(`| ${row.label} | ${r.serverCpu === null ? '–' : `${r.serverCpu.toFixed(2)} cores`} | ${r.loadCpu.toFixed(2)} cores | ${r.otherCpu === null ? '–' : `${r.otherCpu.toFixed(2)} cores`} |`);
     }
     out.push('');
+    const profiled = b.rows.filter((row) => row.profile);
+    if (profiled.length > 0) {
+      out.push('Where the time goes (self time of the app process, idle excluded, sampled under the same load after the measured windows):', '');
+      out.push('| row | busy sampled | top modules | top functions |', '|---|---:|---|---|');
+      const list = (items: Array<{ name: string; pct: number }>) => items.map((i) => `${esc(i.name)} ${i.pct}%`).join('<br>');
+      for (const row of profiled) out.push(`| ${row.label} | ${row.profile!.busyMs} ms | ${list(row.profile!.modules)} | ${list(row.profile!.functions)} |`);
+      out.push('');
+    }
     for (const note of b.notes) out.push(`- ${note}`);
     out.push('');
   }
