@@ -3,17 +3,9 @@
  *   npx tsx bench/lib/cpuprofile-top.ts <file.cpuprofile> [topN]
  */
 import { readFileSync } from 'node:fs';
+import { owner, type CpuProfile as Profile } from './profile.js';
 
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  children?: number[];
-}
-interface Profile {
-  nodes: ProfileNode[];
-  samples: number[];
-  timeDeltas: number[];
-}
+type ProfileNode = Profile['nodes'][number];
 
 const [file, topArg] = process.argv.slice(2);
 if (!file) {
@@ -26,15 +18,6 @@ const top = Number(topArg ?? 40);
 const selfUs = new Map<number, number>();
 profile.samples.forEach((id, i) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
 const total = [...selfUs.values()].reduce((a, b) => a + b, 0);
-
-/** node_modules/<pkg> (scoped too), "node:" internals, or the project file. */
-function owner(url: string): string {
-  if (!url) return '(native/vm)';
-  if (url.startsWith('node:')) return 'node internals';
-  const match = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
-  if (match) return match[1]!;
-  return url.replace(/^file:\/\/.*?\/(src|rest|schema|realtime|bench)\//, '$1/');
-}
 
 const byFunction = new Map<string, number>();
 const byOwner = new Map<string, number>();

@@ -57,7 +57,7 @@ export async function profileWhile<T>(inspectorUrl: string, run: () => Promise<T
 }
 
 /** node_modules/<pkg> (scoped too), "node internals", the project file, or "(native/vm)". */
-function owner(url: string): string {
+export function owner(url: string): string {
   if (!url) return '(native/vm)';
   if (url.startsWith('node:')) return 'node internals';
   const match = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
