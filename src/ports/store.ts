@@ -92,6 +92,13 @@ export interface MerchantRepository {
   listSecrets(merchantId: string): Promise<MerchantSecretRecord[]>;
   /** Adds a new secret and sets expiresAt on the previous current one, atomically. */
   rotateSecret(secret: MerchantSecretRecord, previousExpiresAt: string): Promise<void>;
+  /** The storefront app's shared secret, sealed; null when none is stored. Never part of the Merchant record. */
+  findStorefrontSecret(merchantId: string): Promise<string | null>;
+  /**
+   * Stores the sealed storefront secret, replacing any (null removes it), and sets
+   * settings.storefrontSharedSecretSet, atomically; the merchant after, or null when unknown.
+   */
+  setStorefrontSecret(merchantId: string, sealed: string | null, updatedAt: string): Promise<Merchant | null>;
 }
 
 export interface ApiKeyRepository {

@@ -113,6 +113,35 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
       expect(page1[0]).toStrictEqual(await store.merchants.findById('m_a'));
     });
 
+    test('merchants.setStorefrontSecret stores, replaces and removes the sealed secret, flags it in settings, and keeps it out of the merchant record', async () => {
+      const b = merchantBundle();
+      const other = merchantBundle();
+      await store.merchants.create(b);
+      await store.merchants.create(other);
+      expect(await store.merchants.findStorefrontSecret(b.merchant.id)).toBeNull();
+
+      const set = await store.merchants.setStorefrontSecret(b.merchant.id, 'v1.sealed-one', at(100));
+      expect(set).toStrictEqual({ ...b.merchant, settings: { ...b.merchant.settings, storefrontSharedSecretSet: true }, updatedAt: at(100) });
+      expect(await store.merchants.findById(b.merchant.id)).toStrictEqual(set);
+      expect(JSON.stringify(await store.merchants.list({ limit: 10 }))).not.toContain('sealed-one');
+      expect(await store.merchants.findStorefrontSecret(b.merchant.id)).toBe('v1.sealed-one');
+      expect(await store.merchants.findStorefrontSecret(other.merchant.id)).toBeNull();
+
+      await store.merchants.setStorefrontSecret(b.merchant.id, 'v1.sealed-two', at(200));
+      expect(await store.merchants.findStorefrontSecret(b.merchant.id)).toBe('v1.sealed-two');
+
+      const cleared = await store.merchants.setStorefrontSecret(b.merchant.id, null, at(300));
+      expect(cleared?.settings.storefrontSharedSecretSet).toBe(false);
+      expect(await store.merchants.findStorefrontSecret(b.merchant.id)).toBeNull();
+      // The webhook signing secrets are a different thing and stay as they were.
+      expect(await store.merchants.listSecrets(b.merchant.id)).toStrictEqual([b.secret]);
+    });
+
+    test('merchants.setStorefrontSecret for an unknown merchant answers null and stores nothing', async () => {
+      expect(await store.merchants.setStorefrontSecret('m_unknown', 'v1.sealed', at(100))).toBeNull();
+      expect(await store.merchants.findStorefrontSecret('m_unknown')).toBeNull();
+    });
+
     test('merchants.rotateSecret adds the new secret and expires only the current one; listSecrets is newest first', async () => {
       const b = merchantBundle();
       const other = merchantBundle();

@@ -1,4 +1,4 @@
-import { MongoServerError } from 'mongodb';
+import { MongoServerError, type UpdateFilter } from 'mongodb';
 import { AppError } from '../../domain/errors.js';
 import type { Merchant, MerchantSecretRecord } from '../../domain/types.js';
 import type { MerchantPatch, MerchantRepository } from '../../ports/store.js';
@@ -28,6 +28,9 @@ const toMerchant = (d: MerchantDoc): Merchant => ({
   createdAt: d.createdAt,
   updatedAt: d.updatedAt,
 });
+
+/** Stored on the merchant document, outside MerchantDoc's mapped fields. */
+type StorefrontSecretField = { storefrontSecret?: string };
 
 const toSecretDoc = (s: MerchantSecretRecord): MerchantSecretDoc => ({
   _id: s.id,
@@ -104,6 +107,18 @@ export function createMongoMerchantRepository(database: MongoDatabase): Merchant
     async listSecrets(merchantId) {
       const docs = await merchantSecrets.find({ merchantId }).sort({ createdAt: -1, _id: -1 }).toArray();
       return docs.map(toSecret);
+    },
+    async findStorefrontSecret(merchantId) {
+      const doc = await merchants.findOne({ _id: merchantId }, { projection: { storefrontSecret: 1 } });
+      return (doc as StorefrontSecretField | null)?.storefrontSecret ?? null;
+    },
+    async setStorefrontSecret(merchantId, sealed, updatedAt) {
+      // A field of the merchant's document (one write: atomic with the flag) that toMerchant never reads.
+      const flag = { 'settings.storefrontSharedSecretSet': sealed !== null, updatedAt };
+      const change: UpdateFilter<MerchantDoc> =
+        sealed === null ? { $set: flag, $unset: { storefrontSecret: true } } : { $set: Object.assign(flag, { storefrontSecret: sealed }) };
+      const doc = await merchants.findOneAndUpdate({ _id: merchantId }, change, { returnDocument: 'after' });
+      return doc ? toMerchant(doc) : null;
     },
     async rotateSecret(secret, previousExpiresAt) {
       await database.inTransaction(async (session) => {

@@ -67,6 +67,20 @@ export function createSqliteMerchantRepository(db: SqliteDatabase, onWrite: () =
     return next;
   });
 
+  const selectStorefrontSecret = db.prepare<[string], { ciphertext: string }>('SELECT ciphertext FROM merchant_storefront_secrets WHERE merchant_id = ?');
+  const upsertStorefrontSecret = db.prepare(
+    `INSERT INTO merchant_storefront_secrets (merchant_id, ciphertext, updated_at) VALUES (?, ?, ?)
+     ON CONFLICT (merchant_id) DO UPDATE SET ciphertext = excluded.ciphertext, updated_at = excluded.updated_at`,
+  );
+  const deleteStorefrontSecret = db.prepare('DELETE FROM merchant_storefront_secrets WHERE merchant_id = ?');
+  const setStorefrontSecret = db.transaction((id: string, sealed: string | null, updatedAt: string): Merchant | null => {
+    const merchant = update(id, { settings: { storefrontSharedSecretSet: sealed !== null } }, updatedAt);
+    if (!merchant) return null;
+    if (sealed === null) deleteStorefrontSecret.run(id);
+    else upsertStorefrontSecret.run(id, sealed, updatedAt);
+    return merchant;
+  });
+
   const rotate = db.transaction((secret: MerchantSecretRecord, previousExpiresAt: string) => {
     expireCurrent.run(previousExpiresAt, secret.merchantId);
     insertSecret.run(secret);
@@ -101,6 +115,14 @@ export function createSqliteMerchantRepository(db: SqliteDatabase, onWrite: () =
     },
     async rotateSecret(secret, previousExpiresAt) {
       rotate.immediate(secret, previousExpiresAt);
+    },
+    async findStorefrontSecret(merchantId) {
+      return selectStorefrontSecret.get(merchantId)?.ciphertext ?? null;
+    },
+    async setStorefrontSecret(merchantId, sealed, updatedAt) {
+      const merchant = setStorefrontSecret.immediate(merchantId, sealed, updatedAt);
+      onWrite();
+      return merchant;
     },
   };
 }

@@ -163,4 +163,11 @@ export const MIGRATIONS: string[] = [
     until_ms INTEGER NOT NULL
   );
   `,
+  `
+  CREATE TABLE merchant_storefront_secrets (
+    merchant_id TEXT PRIMARY KEY REFERENCES merchants(id),
+    ciphertext TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  `,
 ];
