@@ -72,6 +72,13 @@ const envSchema = z.object({
   NODE_ENV: z.string().default('development'),
   GEOCODER_URL: optionalString.pipe(z.url().optional()),
   TARIFF_FILE: optionalString,
+  /** The tracking page's street tiles: an {z}/{x}/{y} URL template, or `none` for the schematic map only. */
+  MAP_TILE_URL: z
+    .string()
+    .trim()
+    .default('https://tile.openstreetmap.org/{z}/{x}/{y}.png')
+    .refine((v) => v === '' || v === 'none' || (/^https?:\/\/[^/\s]+\/\S*$/.test(v) && ['{z}', '{x}', '{y}'].every((p) => v.includes(p))), 'must be an http(s) URL template with {z}, {x} and {y}, or none'),
+  MAP_TILE_ATTRIBUTION: z.string().trim().min(1).default('© OpenStreetMap contributors'),
 });
 
 export type Config = ReturnType<typeof loadConfig>;
@@ -88,6 +95,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const e = parsed.data;
   return {
     tariff: e.TARIFF_FILE ? loadTariffFile(e.TARIFF_FILE) : DEFAULT_SANTIAGO_TARIFF,
+    /** Street tiles of the tracking page (null: the schematic map only). */
+    map: { tileUrl: e.MAP_TILE_URL === '' || e.MAP_TILE_URL === 'none' ? null : e.MAP_TILE_URL, attribution: e.MAP_TILE_ATTRIBUTION },
     geocoderUrl: e.GEOCODER_URL,
     port: e.PORT,
     host: e.HOST,

@@ -1,5 +1,7 @@
-// Customer tracking page: one live socket, a snapshot then small status/position messages.
-// Plain JS, no build step, no third-party requests: the map is an SVG drawn from lat/lng.
+// Customer tracking page: a first snapshot over REST, then one live socket (a snapshot, then small
+// status/position messages), polling REST when sockets do not get through. Plain JS, no build step.
+// The map is Leaflet (served by this server) over the configured street tiles, or a schematic SVG
+// drawn from lat/lng when there are no tiles or they cannot be loaded.
 'use strict';
 
 (function () {
@@ -25,6 +27,11 @@
   const MAP = { width: 360, height: 220, margin: 34 };
   const BACKOFF = { firstMs: 1000, maxMs: 30000 };
   const CLOSE_NOT_FOUND = 4404;
+  /** Sockets that closed before their first snapshot, in a row, before the page polls REST. */
+  const SOCKET_FAILURES_BEFORE_POLLING = 2;
+  const POLL_MS = 5000;
+  const TILE_WAIT_MS = 6000;
+  const COLORS = { pickup: '#2563eb', dropoff: '#dc2626', courier: '#f59e0b', route: '#0f766e' };
 
   const $ = (id) => document.getElementById(id);
   const reference = (() => {
@@ -43,6 +50,11 @@
   let attempt = 0;
   let retryTimer = null;
   let finished = false;
+  let socketFailures = 0;
+  let pollTimer = null;
+  /** Leaflet's map and layers once started; null for the schematic map. */
+  let street = null;
+  let mapStarted = false;
 
   // --- Formatting ------------------------------------------------------------------------------
 
@@ -113,6 +125,9 @@
     $('courier-vehicle').textContent = `${VEHICLES[driver.vehicle_type] || driver.vehicle_type} · ${driver.vehicle_plate}`;
     $('courier-phone-number').textContent = formatPhone(driver.phone);
     $('courier-phone').href = `tel:${driver.phone.replace(/[^+\d]/g, '')}`;
+    // Nothing to call about once the delivery is over.
+    $('courier-phone').hidden = FINAL.has(tracking.status);
+    $('courier-phone-number').hidden = FINAL.has(tracking.status);
   }
 
   function renderTimeline() {
@@ -223,11 +238,85 @@
       leg.setAttribute('visibility', 'hidden');
     }
     renderScale(project.metresPerUnit);
+    renderStreetMap(showCourier);
+  }
+
+  // --- Street map: Leaflet over the configured tiles, given up for the schematic if none load ----
+
+  const escapeHtml = (text) => text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+  function setMapMode(mode) {
+    $('map-card').dataset.map = mode;
+    $('street-map').hidden = mode === 'schematic';
+  }
+
+  function startStreetMap() {
+    const el = $('street-map');
+    const url = el.dataset.tileUrl;
+    if (!url || !window.L) return setMapMode('schematic');
+    // Visible while loading: Leaflet measures its container to know which tiles to ask for.
+    setMapMode('loading');
+    const map = L.map(el, { scrollWheelZoom: false });
+    map.attributionControl.setPrefix(false);
+    const tiles = L.tileLayer(url, { maxZoom: 19, attribution: escapeHtml(el.dataset.attribution || '') });
+    let loaded = false;
+    const giveUp = () => {
+      if (loaded || !street) return;
+      street = null;
+      map.remove();
+      setMapMode('schematic');
+    };
+    tiles.on('tileload', () => {
+      if (!loaded) setMapMode('streets');
+      loaded = true;
+    });
+    tiles.on('tileerror', giveUp);
+    setTimeout(giveUp, TILE_WAIT_MS);
+    tiles.addTo(map);
+    const dot = (color, radius, className) => L.circleMarker([0, 0], { radius, color: '#fff', weight: 2, fillColor: color, fillOpacity: 1, className });
+    street = {
+      map,
+      route: L.polyline([], { color: COLORS.route, weight: 3, dashArray: '6 6' }).addTo(map),
+      leg: L.polyline([], { color: COLORS.courier, weight: 3 }),
+      pickup: dot(COLORS.pickup, 8, 'street-pickup').addTo(map),
+      dropoff: dot(COLORS.dropoff, 8, 'street-dropoff').addTo(map),
+      courier: dot(COLORS.courier, 9, 'street-courier'),
+      fitted: false,
+    };
+  }
+
+  function renderStreetMap(showCourier) {
+    if (!street) return;
+    const at = (p) => [p.lat, p.lng];
+    const { pickup, dropoff } = tracking;
+    street.pickup.setLatLng(at(pickup));
+    street.dropoff.setLatLng(at(dropoff));
+    street.route.setLatLngs([at(pickup), at(dropoff)]);
+    const points = [at(pickup), at(dropoff)];
+    if (showCourier) {
+      const beforePickup = tracking.status === 'assigned' || tracking.status === 'new';
+      street.courier.setLatLng(at(courierAt)).addTo(street.map);
+      street.leg.setLatLngs([at(courierAt), beforePickup ? at(pickup) : at(dropoff)]).addTo(street.map);
+      points.push(at(courierAt));
+    } else {
+      street.courier.remove();
+      street.leg.remove();
+    }
+    const bounds = L.latLngBounds(points);
+    // Fitted once, then only when someone leaves the view: the map does not jump on every report.
+    if (!street.fitted || !street.map.getBounds().contains(bounds)) {
+      street.map.fitBounds(bounds, { padding: [28, 28], maxZoom: 16 });
+      street.fitted = true;
+    }
   }
 
   function render() {
     if (!tracking) return;
     show('tracking');
+    if (!mapStarted) {
+      mapStarted = true;
+      startStreetMap();
+    }
     renderStatus();
     renderCourier();
     renderTimeline();
@@ -236,14 +325,30 @@
 
   // --- Messages --------------------------------------------------------------------------------
 
+  function applySnapshot(snapshot) {
+    tracking = snapshot;
+    courierAt = tracking.driver && tracking.driver.location;
+    finished = FINAL.has(tracking.status);
+    if (finished) stopPolling();
+    render();
+  }
+
+  function showNotFound() {
+    finished = true;
+    stopPolling();
+    $('not-found-reference').textContent = reference;
+    setConnection('off', 'Not found');
+    show('not-found');
+  }
+
   function onMessage(message) {
     if (message.type === 'snapshot') {
-      tracking = message.tracking;
-      courierAt = tracking.driver && tracking.driver.location;
+      socket.gotSnapshot = true;
       attempt = 0;
-      finished = FINAL.has(tracking.status);
+      socketFailures = 0;
+      stopPolling();
+      applySnapshot(message.tracking);
       setConnection('live', finished ? 'Final' : 'Live');
-      render();
     } else if (message.type === 'status' && tracking) {
       tracking.status = message.status;
       tracking.timeline.push({ status: message.status, at: message.at });
@@ -270,22 +375,49 @@
       }
     });
     socket.addEventListener('close', (event) => {
+      const gotSnapshot = Boolean(socket && socket.gotSnapshot);
       socket = null;
-      if (event.code === CLOSE_NOT_FOUND) {
-        $('not-found-reference').textContent = reference;
-        setConnection('off', 'Not found');
-        return show('not-found');
-      }
+      if (event.code === CLOSE_NOT_FOUND) return showNotFound();
       if (finished) return setConnection('off', 'Final');
+      // A proxy that refuses sockets: keep trying them, and meanwhile ask REST now and then.
+      if (!gotSnapshot && ++socketFailures >= SOCKET_FAILURES_BEFORE_POLLING) startPolling();
       scheduleReconnect();
     });
+  }
+
+  // --- REST: the first render, and polling while sockets fail ----------------------------------
+
+  async function fetchSnapshot() {
+    try {
+      const res = await fetch(`/api/v1/tracking/${encodeURIComponent(reference)}`, { headers: { accept: 'application/json' } });
+      if (res.status === 404) return showNotFound();
+      if (!res.ok) return;
+      const body = await res.json();
+      delete body.success;
+      // A socket snapshot that arrived meanwhile is at least as new.
+      if (!(socket && socket.gotSnapshot) && !(finished && tracking)) applySnapshot(body);
+    } catch {
+      // offline: the socket or the next poll tries again
+    }
+  }
+
+  function startPolling() {
+    if (pollTimer || finished) return;
+    pollTimer = setInterval(fetchSnapshot, POLL_MS);
+    fetchSnapshot();
+  }
+
+  function stopPolling() {
+    clearInterval(pollTimer);
+    pollTimer = null;
   }
 
   function scheduleReconnect() {
     const base = Math.min(BACKOFF.maxMs, BACKOFF.firstMs * 2 ** attempt);
     const delay = Math.round(base / 2 + Math.random() * (base / 2));
     attempt++;
-    setConnection('reconnecting', `Reconnecting in ${Math.ceil(delay / 1000)} s`);
+    if (pollTimer) setConnection('polling', `Updating every ${POLL_MS / 1000} s`);
+    else setConnection('reconnecting', `Reconnecting in ${Math.ceil(delay / 1000)} s`);
     retryTimer = setTimeout(connect, delay);
   }
 
@@ -302,5 +434,6 @@
   setInterval(() => tracking && renderStatus(), 30000);
 
   show('loading');
+  fetchSnapshot();
   connect();
 })();

@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { Router } from 'express';
 import type { Edge } from '../../src/edge/edge.js';
 import { isAppError } from '../../src/domain/errors.js';
@@ -6,24 +8,38 @@ import { anonymousBudget } from '../middleware/rate-limit.js';
 
 const PUBLIC_DIR = new URL('../../realtime/public/', import.meta.url);
 
-/** The page loads only its own script and stylesheet and talks only to this origin (the live socket). */
-const PAGE_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "connect-src 'self'",
-  "img-src 'self' data:",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+/**
+ * The page loads only its own script and stylesheet (Leaflet's among them), talks only to this
+ * origin (REST snapshot, live socket), and shows images from here and from the tile server.
+ */
+function pageCsp(tileUrl: string | null): string {
+  // `https://{s}.tile.example/…` → `https://*.tile.example`
+  const tiles = tileUrl ? ` ${/^https?:\/\/[^/]+/.exec(tileUrl)![0].replace('{s}', '*')}` : '';
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "connect-src 'self'",
+    `img-src 'self' data:${tiles}`,
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
 
 const ASSET_TYPES: Record<string, string> = {
   'track.js': 'text/javascript; charset=utf-8',
   'track.css': 'text/css; charset=utf-8',
   // The driver_image of webhook payloads (shape 1).
   'courier.svg': 'image/svg+xml',
+  'leaflet.js': 'text/javascript; charset=utf-8',
+  'leaflet.css': 'text/css; charset=utf-8',
 };
+/** Leaflet's files come from its package (no CDN); the page uses vector markers, not its images. */
+const LEAFLET_DIR = dirname(createRequire(import.meta.url).resolve('leaflet/package.json'));
+const fileOf = (name: string) => (name.startsWith('leaflet.') ? join(LEAFLET_DIR, 'dist', name) : new URL(name, PUBLIC_DIR));
+
+const escapeAttribute = (text: string) => text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
  * The customer tracking page at /track/{reference} (outside /api/v1, public, limited per IP):
@@ -32,8 +48,13 @@ const ASSET_TYPES: Record<string, string> = {
  */
 export function trackingPageRoutes(edge: Edge): Router {
   const router = Router();
-  const page = readFileSync(new URL('track.html', PUBLIC_DIR));
-  const assets = new Map(Object.keys(ASSET_TYPES).map((name) => [name, readFileSync(new URL(name, PUBLIC_DIR))]));
+  const { tileUrl, attribution } = edge.config.map;
+  const page = readFileSync(new URL('track.html', PUBLIC_DIR), 'utf8').replace(
+    'data-tile-url="" data-attribution=""',
+    `data-tile-url="${escapeAttribute(tileUrl ?? '')}" data-attribution="${escapeAttribute(attribution)}"`,
+  );
+  const csp = pageCsp(tileUrl);
+  const assets = new Map(Object.keys(ASSET_TYPES).map((name) => [name, readFileSync(fileOf(name))]));
 
   router.get('/track/assets/:file', (req, res, next) => {
     const name = String(req.params.file);
@@ -58,7 +79,7 @@ export function trackingPageRoutes(edge: Edge): Router {
       if (!isAppError(error) || error.code !== 'ORDER_NOT_FOUND') throw error;
       found = false;
     }
-    res.setHeader('Content-Security-Policy', PAGE_CSP);
+    res.setHeader('Content-Security-Policy', csp);
     res.setHeader('Content-Type', 'text/html; charset=utf-8');
     res.status(found ? 200 : 404).send(page);
   });

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeDataDir, startTestApp, type MerchantCredentials, type TestApp } from '../helpers/app.js';
-import { expectOk, PLACES } from '../orders/support.js';
+import { EVIDENCE, expectOk, PLACES } from '../orders/support.js';
 import { along, assignedOrder, customerDataIn, type CourierClient } from './support.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -36,6 +36,8 @@ describe.skipIf(SKIP_REASON !== null)('tracking page in headless Chromium', () =
     });
     const context = await browser.newContext({ viewport: PHONE, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
     page = await context.newPage();
+    // Offline: only this machine answers (the default street tiles are on the internet).
+    await page.route('**/*', (route) => (new URL(route.request().url()).hostname === '127.0.0.1' ? route.continue() : route.abort('internetdisconnected')));
     page.on('request', (request) => requests.push(request.url()));
     page.on('websocket', (socket) => requests.push(socket.url()));
     page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
@@ -62,8 +64,12 @@ describe.skipIf(SKIP_REASON !== null)('tracking page in headless Chromium', () =
     expect(await page.locator('#courier-phone').getAttribute('href')).toMatch(/^tel:\+569\d{8}$/);
     expect(await page.locator('#courier-phone-number').textContent()).toMatch(/^\+56 9 \d{4} \d{4}$/);
     expect(await page.locator('#eta').textContent()).toMatch(/^Estimated delivery /);
-    expect(await page.locator('#connection').getAttribute('data-state')).toBe('live');
+    await page.waitForFunction(() => document.getElementById('connection')?.dataset.state === 'live');
     expect(await page.locator('#courier-marker').getAttribute('visibility')).toBe('visible');
+    // No street tile can load offline: the schematic map stands in.
+    await page.waitForFunction(() => document.getElementById('map-card')?.dataset.map === 'schematic', undefined, { timeout: 10_000 });
+    expect(await page.locator('#map').isVisible()).toBe(true);
+    expect(await page.locator('#street-map').isVisible()).toBe(false);
     // Nothing wider than the screen.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
   });
@@ -107,8 +113,18 @@ describe.skipIf(SKIP_REASON !== null)('tracking page in headless Chromium', () =
     t = await startTestApp({ dataDir, env: { ...ENV, PORT: port } });
     expectOk(await courier.status(order.booking_id, 'arrived_dropoff'));
     await page.waitForFunction(() => document.getElementById('status')?.dataset.status === 'arrived_dropoff', undefined, { timeout: 20_000 });
-    expect(await page.locator('#connection').getAttribute('data-state')).toBe('live');
+    await page.waitForFunction(() => document.getElementById('connection')?.dataset.state === 'live', undefined, { timeout: 40_000 });
     expect(await statusText()).toBe('Your courier has arrived');
+    expect(await page.locator('#courier-phone').isVisible()).toBe(true);
+  });
+
+  it('once delivered: the final state, and no call button', async () => {
+    expectOk(await courier.deliver(order.booking_id, { driver_id: courier.id, coords: PLACES.lasCondes, ...EVIDENCE }));
+    await page.waitForFunction(() => document.getElementById('status')?.dataset.status === 'completed');
+    expect(await statusText()).toBe('Delivered');
+    expect(await page.locator('#courier-name').textContent()).toBe('Camila Rojas');
+    expect(await page.locator('#courier-phone').isVisible()).toBe(false);
+    expect(await page.locator('#courier-phone-number').isVisible()).toBe(false);
   });
 
   it('shows a clear "not found" state for an unknown reference', async () => {
@@ -121,12 +137,12 @@ describe.skipIf(SKIP_REASON !== null)('tracking page in headless Chromium', () =
     await page.screenshot({ path: 'test-results/tracking-page-not-found.png' });
   });
 
-  it('made no request outside 127.0.0.1 and hit no CSP or script error', () => {
+  it('asked only 127.0.0.1 and the street tile server (refused: offline), and hit no CSP or script error', () => {
     const origin = new URL(t.url).host;
     const foreign = requests.filter((url) => !url.startsWith('data:') && new URL(url).host !== origin);
     expect(requests.length).toBeGreaterThan(4);
-    expect(foreign).toEqual([]);
-    // The unknown reference's 404 document is the one expected console error.
-    expect(problems.filter((p) => !p.includes('404'))).toEqual([]);
+    expect(foreign.filter((url) => !url.startsWith('https://tile.openstreetmap.org/'))).toEqual([]);
+    // The unknown reference's 404 answers (page and REST snapshot) and the refused tiles are the expected console errors.
+    expect(problems.filter((p) => !p.includes('404') && !p.includes('ERR_INTERNET_DISCONNECTED'))).toEqual([]);
   });
 });
