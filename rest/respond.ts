@@ -21,3 +21,20 @@ export function principalOf(res: Response): MerchantPrincipal {
   if (!principal) throw new AppError('INTERNAL_ERROR', 'route is missing its auth middleware');
   return principal;
 }
+
+/**
+ * Rethrows an AppError with its field names in the caller's terms (`{ dropoff: 'dropoff_address' }`;
+ * `dropoff.lat` becomes `dropoff_address.lat`): the domain names a field one way, a request form
+ * may call it another.
+ */
+export function inCallerTerms(names: Record<string, string>): (error: unknown) => never {
+  return (error) => {
+    if (!(error instanceof AppError) || !error.fields) throw error;
+    const rename = (field: string) => {
+      const [head, ...rest] = field.split('.');
+      return [names[head!] ?? head, ...rest].join('.');
+    };
+    const fields = error.fields.map((f) => ({ field: rename(f.field), message: f.message }));
+    throw new AppError(error.code, error.message, { fields, ...(error.details && { details: error.details }) });
+  };
+}

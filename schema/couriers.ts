@@ -1,5 +1,5 @@
 import { advanceOrderCommandSchema, releaseOrderCommandSchema, reportPositionCommandSchema, setDutyCommandSchema } from '../src/domain/couriers.js';
-import { AppError } from '../src/domain/errors.js';
+import { AppError, GeofenceError } from '../src/domain/errors.js';
 import { confirmDeliveryCommandSchema } from '../src/domain/orders/schemas.js';
 import type { Courier } from '../src/domain/types.js';
 import { builder } from './builder.js';
@@ -83,7 +83,7 @@ builder.mutationFields((t) => ({
   courierConfirmDelivery: t.field({
     type: OrderRef,
     authScopes: { courier: true },
-    errors: {},
+    errors: { types: [GeofenceError] },
     args: {
       id: t.arg.id({ required: true }),
       coords: t.arg({ type: LatLngInput, required: true }),

@@ -1,5 +1,5 @@
 import { builder } from './builder.js';
-import { AppError } from '../src/domain/errors.js';
+import { AppError, GeofenceError } from '../src/domain/errors.js';
 
 builder.queryType({});
 builder.mutationType({});
@@ -24,5 +24,17 @@ builder.objectType(AppError, {
     code: t.exposeString('code'),
     message: t.exposeString('message'),
     fields: t.field({ type: [FieldErrorRef], resolve: (e) => e.fields ?? [] }),
+  }),
+});
+
+/** The geofence refusal of a delivery, with its measurements as fields (not only in the message). */
+builder.objectType(GeofenceError, {
+  name: 'GeofenceError',
+  fields: (t) => ({
+    code: t.exposeString('code'),
+    message: t.exposeString('message'),
+    fields: t.field({ type: [FieldErrorRef], resolve: (e) => e.fields ?? [] }),
+    distanceM: t.exposeFloat('distanceM', { description: 'Great-circle metres from the reported position to the drop-off.' }),
+    radiusM: t.exposeFloat('radiusM', { description: 'The geofence radius applied, in metres.' }),
   }),
 });

@@ -2,8 +2,8 @@ import type { Request, Router } from 'express';
 import type { Edge } from '../../src/edge/edge.js';
 import { requireMerchant } from '../middleware/auth.js';
 import { presentBatch, presentEvent, presentOrder, presentOrderCreated, presentProof } from '../presenters/order.js';
-import { principalOf, sendOk } from '../respond.js';
-import { cancelOrderCommand, confirmDeliveryCommand, consolidateCommand, createOrderCommand, listOrdersQuery } from '../wire/orders.js';
+import { inCallerTerms, principalOf, sendOk } from '../respond.js';
+import { cancelOrderCommand, confirmDeliveryCommand, consolidateCommand, createOrderCommand, createOrderFieldNames, listOrdersQuery } from '../wire/orders.js';
 
 const idempotencyKeyOf = (req: Request) => {
   const key = req.headers['idempotency-key'];
@@ -16,9 +16,9 @@ export function orderRoutes(router: Router, edge: Edge): void {
 
   router.post('/orders', operate, async (req, res) => {
     const key = idempotencyKeyOf(req);
-    const { order, created } = await orders.createOrder({
-      principal: principalOf(res), input: createOrderCommand(req.body), rawBody: req.body, ...(key !== undefined && { idempotencyKey: key }),
-    });
+    const { order, created } = await orders
+      .createOrder({ principal: principalOf(res), input: createOrderCommand(req.body), rawBody: req.body, ...(key !== undefined && { idempotencyKey: key }) })
+      .catch(inCallerTerms(createOrderFieldNames(req.body)));
     sendOk(res, presentOrderCreated(order, edge.config.publicBaseUrl), created ? 201 : 200);
   });
 

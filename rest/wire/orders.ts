@@ -63,6 +63,12 @@ export function createOrderCommand(body: unknown): CreateOrderCommand {
   };
 }
 
+/** Error field names of POST /orders in the form the caller used: a Form B drop-off is `dropoff_address`. */
+export function createOrderFieldNames(body: unknown): Record<string, string> {
+  const formB = typeof body === 'object' && body !== null && 'dropoff_address' in body;
+  return formB ? { dropoff: 'dropoff_address' } : {};
+}
+
 /** The cancellation body has the command's own field names. */
 export const cancelOrderBody = cancelOrderCommandSchema;
 

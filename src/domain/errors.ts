@@ -60,6 +60,24 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * GEOFENCE_FAILED with its measurements as typed fields (GraphQL's `GeofenceError`); REST shows
+ * the same numbers as `error.details.distance_m` / `radius_m`.
+ */
+export class GeofenceError extends AppError {
+  readonly distanceM: number;
+  readonly radiusM: number;
+
+  constructor(options: { distanceM: number; radiusM: number }) {
+    super('GEOFENCE_FAILED', `The courier is ${options.distanceM} m from the drop-off; the geofence allows ${options.radiusM} m`, {
+      details: { distance_m: options.distanceM, radius_m: options.radiusM },
+    });
+    this.name = 'GeofenceError';
+    this.distanceM = options.distanceM;
+    this.radiusM = options.radiusM;
+  }
+}
+
 export function isAppError(value: unknown): value is AppError {
   return value instanceof AppError;
 }

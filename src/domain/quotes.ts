@@ -36,15 +36,18 @@ export type QuoteService = ReturnType<typeof createQuoteService>;
 export function createQuoteService(deps: { geocoder: Geocoder; tariff: Tariff; clock: Clock }) {
   const { geocoder, tariff, clock } = deps;
 
-  /** The pickup location: the one given, else the merchant profile address. */
-  async function resolveOrigin(merchant: Merchant, origin: LocationInput | undefined): Promise<ResolvedLocation> {
+  /**
+   * The pickup location: the one given, else the merchant profile address. `field` names it in
+   * errors as the caller's request does (`origin` in a quote, `pickup` in an order).
+   */
+  async function resolveOrigin(merchant: Merchant, origin: LocationInput | undefined, field = 'origin'): Promise<ResolvedLocation> {
     const input = origin ?? merchant.address;
     if (!input) {
-      throw new AppError('VALIDATION_ERROR', 'origin is required: the merchant profile has no address', {
-        fields: [{ field: 'origin', message: 'is required (no merchant address on file)' }],
+      throw new AppError('VALIDATION_ERROR', `${field} is required: the merchant profile has no address`, {
+        fields: [{ field, message: 'is required (no merchant address on file)' }],
       });
     }
-    return resolveLocation({ geocoder, input, field: 'origin' });
+    return resolveLocation({ geocoder, input, field });
   }
 
   /** Quotes a route between resolved or raw locations for a merchant; used by every quoting endpoint. */

@@ -6,6 +6,8 @@ import { EVIDENCE, PLACES, createCourier, expectOk, merchantApi, north, startOrd
 type Wire = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- parsed JSON
 
 const ERR = '... on AppError { code message fields { field message } }';
+/** The geofence refusal of a delivery: its own type, with the measurements as fields. */
+const GEOFENCE_ERR = '... on GeofenceError { code message distanceM radiusM }';
 const ORDER_FIELDS = `id orderNumber trackingNumber trackingUrl referenceId isTest status customerName customerPhone customerRut isRegisteredUser
   paymentMode notes weightKg vehicleType price currency prepTimeMins estimatedPickupTime estimatedDeliveryTime batchId cancellationReason
   pickup { address lat lng geohash } dropoff { address lat lng }
@@ -23,7 +25,7 @@ const ORDERS = `query ($first: Int, $after: String, $status: [OrderStatus!], $fr
 const CANCEL = `mutation ($id: String!, $reason: String) { cancelOrder(id: $id, reason: $reason) {
   __typename ... on MutationCancelOrderSuccess { data { id status cancellationReason } } ${ERR} } }`;
 const DELIVER = `mutation ($id: String!, $input: ConfirmDeliveryInput!) { confirmDelivery(id: $id, input: $input) {
-  __typename ... on MutationConfirmDeliverySuccess { data { id status proof { driverId distanceM radiusM bypass photoUrl signatureUrl } } } ${ERR} } }`;
+  __typename ... on MutationConfirmDeliverySuccess { data { id status proof { driverId distanceM radiusM bypass photoUrl signatureUrl } } } ${ERR} ${GEOFENCE_ERR} } }`;
 const DUTY = `mutation ($on: Boolean!) { courierSetDuty(onDuty: $on) { __typename ... on MutationCourierSetDutySuccess { data { id status isTest } } ${ERR} } }`;
 const POSITION = `mutation ($input: PositionInput!) { courierReportPosition(input: $input) {
   __typename ... on MutationCourierReportPositionSuccess { data { id status } } ${ERR} } }`;
@@ -33,7 +35,7 @@ const RELEASE = `mutation ($id: ID!, $reason: String) { courierReleaseOrder(id: 
   __typename ... on MutationCourierReleaseOrderSuccess { data { id status driver { id } } } ${ERR} } }`;
 const COURIER_DELIVER = `mutation ($id: ID!, $coords: LatLngInput!, $photo: String!, $signature: String!, $bypass: Boolean) {
   courierConfirmDelivery(id: $id, coords: $coords, photoUrl: $photo, signatureUrl: $signature, bypass: $bypass) {
-    __typename ... on MutationCourierConfirmDeliverySuccess { data { id status proof { driverId bypass } } } ${ERR} } }`;
+    __typename ... on MutationCourierConfirmDeliverySuccess { data { id status proof { driverId bypass } } } ${ERR} ${GEOFENCE_ERR} } }`;
 const COURIER = `{ courier { id status isTest location { lat lng } driver { id vehiclePlate } activeOrders { id status } } }`;
 
 /** Form A as GraphQL input: exact coordinates, a reference id. */
@@ -94,7 +96,12 @@ describe('GraphQL orders and couriers', () => {
     const badRut = (await merchant(CREATE, { input: orderInput({ customerRut: '12.345.678-9' }) })).createOrder;
     expect(badRut).toMatchObject({ __typename: 'AppError', code: 'VALIDATION_ERROR', fields: [{ field: expect.stringMatching(/rut/i) }] });
     const nowhere = (await merchant(CREATE, { input: orderInput({ dropoff: { address: 'Calle Falsa 123, Springfield' } }) })).createOrder;
-    expect(nowhere).toMatchObject({ __typename: 'AppError', code: 'GEOCODING_FAILED' });
+    expect(nowhere).toMatchObject({ __typename: 'AppError', code: 'GEOCODING_FAILED', fields: [{ field: 'dropoff' }] });
+    // No pickup and no merchant address: reported under the input's own name, `pickup` (never `origin`).
+    const bare = await t.app.container.services.admin.createMerchant({ input: { name: 'No Pickup Address' } });
+    const { pickup: _none, ...withoutPickup } = orderInput();
+    const noPickup = (await as(bare.testKey)(CREATE, { input: withoutPickup })).createOrder;
+    expect(noPickup).toMatchObject({ __typename: 'AppError', code: 'VALIDATION_ERROR', fields: [{ field: 'pickup' }] });
 
     const cancelled = (await merchant(CANCEL, { id: created.data.id, reason: 'Duplicado' })).cancelOrder;
     expect(cancelled).toEqual({ __typename: 'MutationCancelOrderSuccess', data: { id: created.data.id, status: 'cancelled', cancellationReason: 'Duplicado' } });
@@ -194,7 +201,10 @@ describe('GraphQL orders and couriers', () => {
       merchant(DELIVER, { id: created.id, input: { driverId: courier.id, coords: PLACES.lasCondes, photoUrl: EVIDENCE.photo_url, signatureUrl: EVIDENCE.signature_url, ...input } });
     expect((await deliver({ driverId: 'cr_someone_else' })).confirmDelivery).toMatchObject({ __typename: 'AppError', code: 'FORBIDDEN' });
     const far = (await deliver({ coords: north(PLACES.lasCondes, 300) })).confirmDelivery;
-    expect(far).toMatchObject({ __typename: 'AppError', code: 'GEOFENCE_FAILED', message: expect.stringContaining('300') });
+    expect(far).toMatchObject({ __typename: 'GeofenceError', code: 'GEOFENCE_FAILED', message: expect.stringContaining('300'), radiusM: 20 });
+    expect(far.distanceM).toBeCloseTo(300, 0);
+    const wider = (await deliver({ coords: north(PLACES.lasCondes, 300), geofenceRadius: 150 })).confirmDelivery;
+    expect(wider).toMatchObject({ __typename: 'GeofenceError', radiusM: 150 });
     const missing = (await deliver({ photoUrl: 'not a url' })).confirmDelivery;
     expect(missing).toMatchObject({ __typename: 'AppError', code: 'VALIDATION_ERROR', fields: [{ field: expect.stringMatching(/photo/i) }] });
     const done = (await deliver({ coords: north(PLACES.lasCondes, 4), geofenceRadius: 10 })).confirmDelivery;
@@ -221,6 +231,10 @@ describe('GraphQL orders and couriers', () => {
     expect((await rider(DUTY, { on: false })).courierSetDuty.data.status).toBe('off_duty');
     expect((await rider(DUTY, { on: true })).courierSetDuty.data.status).toBe('busy'); // coming back on duty takes the queued order
     expect((await rider(ADVANCE, { id: second.id, status: 'picked_up' })).courierAdvanceOrder.data.status).toBe('picked_up');
+    const refused = (await rider(COURIER_DELIVER, { id: second.id, coords: north(PLACES.lasCondes, 900), photo: EVIDENCE.photo_url, signature: EVIDENCE.signature_url }))
+      .courierConfirmDelivery;
+    expect(refused).toMatchObject({ __typename: 'GeofenceError', code: 'GEOFENCE_FAILED', radiusM: 20 });
+    expect(refused.distanceM).toBeCloseTo(900, 0);
     const own = (await rider(COURIER_DELIVER, { id: second.id, coords: north(PLACES.lasCondes, 900), photo: EVIDENCE.photo_url, signature: EVIDENCE.signature_url, bypass: true }))
       .courierConfirmDelivery;
     expect(own).toEqual({ __typename: 'MutationCourierConfirmDeliverySuccess', data: { id: second.id, status: 'completed', proof: { driverId: courier.id, bypass: true } } });

@@ -479,6 +479,19 @@ describe('creating orders: both request forms, validation and the response', () 
     expect(expectOk(await orders.list()).body.orders).toEqual([]);
   });
 
+  it('names failing fields as the request form did: pickup (never origin), dropoff (form A), dropoff_address (form B)', async () => {
+    const bare = await t.app.container.services.admin.createMerchant({ input: { name: 'No Pickup Address' } });
+    const orders = merchantApi(t, bare.testKey);
+    expect(await errorOfFor(orders, formB())).toEqual(['VALIDATION_ERROR', ['pickup']]);
+    expect(await errorOfFor(orders, formA({ pickup: undefined }))).toEqual(['VALIDATION_ERROR', ['pickup']]);
+    const withPickup = merchantApi(t, keyOf('test'));
+    const nowhere = 'Calle Falsa 123, Springfield';
+    expect(await errorOfFor(withPickup, formB({ dropoff_address: nowhere }))).toEqual(['GEOCODING_FAILED', ['dropoff_address']]);
+    expect(await errorOfFor(withPickup, formA({ dropoff: { address: nowhere } }))).toEqual(['GEOCODING_FAILED', ['dropoff']]);
+    expect(await errorOfFor(withPickup, formB({ dropoff_address: { lat: 40.758, lng: -73.9855 } }))).toEqual(['OUTSIDE_SERVICE_AREA', ['dropoff_address']]);
+    expect(await errorOfFor(withPickup, formA({ pickup: { address: nowhere } }))).toEqual(['GEOCODING_FAILED', ['pickup']]);
+  });
+
   it('lists the merchant\'s orders newest first, with filters and a cursor', async () => {
     const orders = ordersOf('live');
     const ids: string[] = [];
@@ -500,3 +513,9 @@ describe('creating orders: both request forms, validation and the response', () 
     for (const id of [ids[0]!, ids[2]!]) expectOk(await orders.cancel(id));
   });
 });
+
+async function errorOfFor(orders: MerchantApi, body: unknown): Promise<[string, string[]]> {
+  const res = await orders.create(body);
+  expect(res.status, JSON.stringify(res.body)).toBe(400);
+  return [res.body.error.code, res.body.error.fields.map((f: { field: string }) => f.field)];
+}

@@ -1,5 +1,5 @@
 import type { Clock } from '../../ports/clock.js';
-import { AppError } from '../errors.js';
+import { AppError, GeofenceError } from '../errors.js';
 import { distanceMeters, isPreciseStop } from '../geo.js';
 import type { DeliveryProof, GeofenceOutcome, Order } from '../types.js';
 import type { MerchantPrincipal } from '../auth.js';
@@ -48,9 +48,7 @@ export function createDeliveryService(deps: { orders: OrderService; transitions:
     const distanceM = Math.round(distanceMeters(input.coords, order.dropoff) * 10) / 10;
     const geofence = geofenceOutcome({ order, bypass: input.bypass });
     if (geofence === 'passed' && distanceM > input.geofenceRadius) {
-      throw new AppError('GEOFENCE_FAILED', `The courier is ${distanceM} m from the drop-off; the geofence allows ${input.geofenceRadius} m`, {
-        details: { distance_m: distanceM, radius_m: input.geofenceRadius },
-      });
+      throw new GeofenceError({ distanceM, radiusM: input.geofenceRadius });
     }
     const proof: DeliveryProof = {
       driverId: input.driverId, coords: input.coords, distanceM, radiusM: input.geofenceRadius, bypass: input.bypass, geofence,

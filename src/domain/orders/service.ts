@@ -78,7 +78,7 @@ export function createOrderService(deps: {
   async function buildOrder(principal: MerchantPrincipal, draft: OrderDraft): Promise<Order> {
     const { merchant, mode } = principal;
     const [pickup, dropoff] = await Promise.all([
-      quotes.resolveOrigin(merchant, draft.pickup),
+      quotes.resolveOrigin(merchant, draft.pickup, 'pickup'),
       resolveLocation({ geocoder, input: draft.dropoff, field: 'dropoff' }),
     ]);
     const user = draft.customerRut ? await store.users.findByRut(draft.customerRut) : null;
