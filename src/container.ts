@@ -6,6 +6,7 @@ import { createMemoryRateLimiter, createRedisRateLimiter } from './adapters/rate
 import { createSqliteStore } from './adapters/sqlite/store.js';
 import { createMongoStore } from './adapters/mongo/store.js';
 import { withCoalescedLocations, type CoalescedLocations } from './adapters/coalesced-locations.js';
+import { MasterKeyMismatchError, verifyMasterKey } from './domain/master-key-check.js';
 import { createAdminService } from './domain/admin.js';
 import { createAuthService } from './domain/auth.js';
 import { createFrontDoor } from './domain/front-door.js';
@@ -90,6 +91,21 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
     ? withCoalescedLocations(backingStore, { flushMs: config.positionFlushMs, onFlushError: (error) => logger.warn({ err: error.message }, 'courier positions not written; retried at the next flush') })
     : null;
   const store = positions?.store ?? backingStore;
+  try {
+    await verifyMasterKey({
+      store: backingStore,
+      masterKey,
+      keySource: config.masterKey ? 'MASTER_KEY' : `${config.dataDir}/master.key`,
+      storeName: config.mongodbUrl ? `MongoDB database ${config.mongodbDb}` : `${config.dataDir}`,
+    });
+  } catch (error) {
+    if (error instanceof MasterKeyMismatchError) {
+      await backingStore.close();
+      throw error;
+    }
+    // An unreachable store is no proof of a wrong key: the node starts degraded, as it would anyway.
+    logger.warn({ err: (error as Error).message }, 'master key not checked against the stored secrets: store unavailable');
+  }
   const redis = config.redisUrl ? connectRedis(config.redisUrl, logger) : null;
   if (redis) await waitUntilReady(redis, 3000);
   const rateLimiter = redis
