@@ -256,6 +256,9 @@ export function errorCodesOf(spec: EndpointSpec, rateLimited = spec.rateLimited 
   for (const c of spec.errors ?? []) codes.add(c);
   if (rateLimited) codes.add('RATE_LIMITED');
   codes.add('INTERNAL_ERROR');
+  // Any endpoint may need a backing service (the store, if only for credentials) that cannot answer in
+  // time; one that documents its own 503 (health) says what it answers then.
+  if (!(503 in spec.responses)) codes.add('SERVICE_UNAVAILABLE');
   return [...codes];
 }
 
@@ -286,7 +289,7 @@ function errorResponses(codes: ErrorCode[], rateLimited: boolean, schema: ZodTyp
   for (const [status, statusCodes] of [...byStatus].sort(([a], [b]) => a - b)) {
     responses[status] = {
       description: `Error: ${statusCodes.map((c) => `\`${c}\``).join(', ')}`,
-      headers: commonHeaders(rateLimited, status === 429 ? ['Retry-After'] : []),
+      headers: commonHeaders(rateLimited, status === 429 || status === 503 ? ['Retry-After'] : []),
       content: { 'application/json': { schema } },
     };
   }

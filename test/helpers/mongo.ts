@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -10,6 +10,8 @@ export type MongoKind = 'external' | 'jongodb';
 export interface MongoServer {
   url: string;
   kind: MongoKind;
+  /** The server process when this test started it (fault tests pause it with SIGSTOP). */
+  process?: ChildProcess;
   stop(): Promise<void>;
 }
 
@@ -68,6 +70,7 @@ export async function startJongodb(binary: string): Promise<MongoServer> {
   return {
     url,
     kind: 'jongodb',
+    process: child,
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();
