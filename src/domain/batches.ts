@@ -112,10 +112,12 @@ export function createBatchService(deps: { store: Store; dispatch: DispatchServi
     return batch;
   }
 
-  /** The orders of a batch the caller already holds, in the batch's order. */
-  async function ordersOf(options: { batch: Pick<Batch, 'orderIds'> }): Promise<Order[]> {
+  /** The orders of a batch the caller already holds, in the batch's order, riding in its vehicle. */
+  async function ordersOf(options: { batch: Pick<Batch, 'id' | 'orderIds' | 'vehicleType'> }): Promise<Order[]> {
     const found = await Promise.all(options.batch.orderIds.map((id) => store.orders.findById(id)));
-    return found.filter((o): o is Order => o !== null);
+    return found
+      .filter((o): o is Order => o !== null)
+      .map((o) => (o.batchId === options.batch.id ? Object.assign({}, o, { vehicleType: options.batch.vehicleType }) : o));
   }
 
   return { consolidateOrders, listBatches, getBatch, ordersOf };

@@ -143,10 +143,20 @@ describe('POST /orders/consolidate', () => {
     const fresh = await t.createMerchant({ name: 'Defaults' });
     const own = merchantApi(t, fresh.testKey);
     expect(expectOk(await own.consolidate({ geohash_zone: '66jc9' })).body).toEqual({ success: true, batches_created: 0, batch_ids: [], batches: [] });
-    const ids = [];
-    for (let i = 0; i < 2; i++) ids.push(expectOk(await own.create(formB({ total_weight_kg: 10 })), 201).body.booking_id);
+    const ids: string[] = [];
+    for (let i = 0; i < 2; i++) ids.push(expectOk(await own.create(formB({ total_weight_kg: 2 })), 201).body.booking_id);
+    for (const id of ids) expect(expectOk(await own.get(id)).body.vehicle_type).toBe('bike'); // priced on its own: a bike
     const res = expectOk(await own.consolidate({ geohash_zone: ZONE }));
-    expect(res.body.batches).toEqual([expect.objectContaining({ vehicle_type: 'car', total_weight_kg: 20 })]);
+    expect(res.body.batches).toEqual([expect.objectContaining({ vehicle_type: 'car', total_weight_kg: 4 })]);
+
+    // Batched into a car, the orders show the batch's vehicle: REST details and list, GraphQL order and batch.
+    for (const id of ids) expect(expectOk(await own.get(id)).body).toMatchObject({ batch_id: res.body.batches[0].id, vehicle_type: 'car' });
+    expect((expectOk(await own.list()).body.orders as Wire[]).map((o) => o.vehicle_type)).toEqual(['car', 'car']);
+    const ORDER = `query ($id: String!) { order(id: $id) { ... on QueryOrderSuccess { data { vehicleType } } } }`;
+    for (const id of ids) expect((await gql(t.url, ORDER, { key: fresh.testKey, variables: { id } })).body.data.order.data.vehicleType).toBe('car');
+    const BATCH = `query ($id: ID!) { batch(id: $id) { ... on QueryBatchSuccess { data { orders { vehicleType } } } } }`;
+    const batched = (await gql(t.url, BATCH, { key: fresh.testKey, variables: { id: res.body.batches[0].id } })).body.data.batch.data.orders;
+    expect(batched).toEqual([{ vehicleType: 'car' }, { vehicleType: 'car' }]);
     for (const id of ids) expectOk(await own.cancel(id));
   });
 

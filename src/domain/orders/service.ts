@@ -219,7 +219,21 @@ export function createOrderService(deps: {
       ? await store.orders.findByAnyId({ merchantId: options.principal.merchant.id, mode: options.principal.mode, ref })
       : null;
     if (!order) throw new AppError('ORDER_NOT_FOUND', `No order ${ref.slice(0, 64)} for this merchant in ${options.principal.mode} mode`);
-    return order;
+    return (await asCarried([order]))[0]!;
+  }
+
+  /**
+   * Orders as the views show them: while batched, an order rides in its batch's vehicle, so that is
+   * its vehicle_type. The stored class (the one that priced it) stays, for when it leaves the batch.
+   */
+  async function asCarried(orders: Order[]): Promise<Order[]> {
+    const batchIds = [...new Set(orders.flatMap((o) => (o.batchId ? [o.batchId] : [])))];
+    if (batchIds.length === 0) return orders;
+    const batches = new Map((await Promise.all(batchIds.map((id) => store.batches.findById(id)))).flatMap((b) => (b ? [[b.id, b] as const] : [])));
+    return orders.map((o) => {
+      const batch = o.batchId ? batches.get(o.batchId) : undefined;
+      return batch && batch.vehicleType !== o.vehicleType ? Object.assign({}, o, { vehicleType: batch.vehicleType }) : o;
+    });
   }
 
   /** The courier of an order the caller already holds (read through a scoped call). */
@@ -251,7 +265,7 @@ export function createOrderService(deps: {
       ...(input.after && { after: input.after }),
     });
     const page = orders.slice(0, input.limit);
-    return { orders: page, nextCursor: orders.length > input.limit ? page.at(-1)!.id : null };
+    return { orders: await asCarried(page), nextCursor: orders.length > input.limit ? page.at(-1)!.id : null };
   }
 
   async function listOrderEvents(options: { principal: MerchantPrincipal; ref: string }) {
