@@ -29,6 +29,10 @@ const SettingsRef = builder.objectRef<Merchant>('MerchantSettings').implement({
     webhookPayloadShape: t.field({ type: PayloadShapeEnum, resolve: (m) => m.settings.webhookPayloadShape }),
     webhookCourierLocation: t.boolean({ resolve: (m) => m.settings.webhookCourierLocation }),
     sandboxSpeed: t.float({ nullable: true, resolve: (m) => m.settings.sandboxSpeed ?? null }),
+    storefrontSharedSecretSet: t.boolean({
+      description: 'Whether a storefront shared secret is stored (the secret is write-only: never shown).',
+      resolve: (m) => m.settings.storefrontSharedSecretSet === true,
+    }),
   }),
 });
 
@@ -83,6 +87,7 @@ const SettingsInput = builder.inputType('MerchantSettingsInput', {
     webhookPayloadShape: t.field({ type: PayloadShapeEnum }),
     webhookCourierLocation: t.boolean(),
     sandboxSpeed: t.float(),
+    storefrontSharedSecret: t.string({ description: "Write-only: the storefront app's secret that signs its requests (Shopify's app secret); a new value replaces it, null removes it." }),
   }),
 });
 

@@ -193,7 +193,7 @@ function buildServices(deps: {
         recheckMs: config.credentialRecheckMs,
       },
     }),
-    merchants: createMerchantService({ store, clock, credentialsChanged: auth.credentialsChanged }),
+    merchants: createMerchantService({ store, clock, secretBox, credentialsChanged: auth.credentialsChanged }),
     admin: createAdminService({ store, clock, ids, secretBox, couriers, credentialsChanged: auth.credentialsChanged }),
     quotes,
     integrations: createIntegrationService({ store, quotes, orders, secretBox, clock }),

@@ -12,6 +12,9 @@ const settingsFields = {
   webhook_payload_shape: settings.webhookPayloadShape,
   webhook_courier_location: settings.webhookCourierLocation,
   sandbox_speed: settings.sandboxSpeed,
+  storefront_shared_secret: settings.storefrontSharedSecret.describe(
+    "Write-only: the storefront app's secret that signs its requests (Shopify's app secret). Never shown; a new value replaces it (the old one stays valid for 2 h), null removes it at once.",
+  ),
 };
 
 /** POST /merchants/settings: any subset of the known settings, nothing else. */
@@ -27,5 +30,6 @@ export function updateSettingsCommand(body: unknown, options: { requirePrepTime:
   return {
     prepTimeMins: b.prep_time_mins, address: b.address, storefrontDomain: b.storefront_domain, integrationPlatform: b.integration_platform,
     webhookPayloadShape: b.webhook_payload_shape, webhookCourierLocation: b.webhook_courier_location, sandboxSpeed: b.sandbox_speed,
+    storefrontSharedSecret: b.storefront_shared_secret,
   };
 }

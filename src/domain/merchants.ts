@@ -1,12 +1,26 @@
 import { z } from 'zod';
 import type { Clock } from '../ports/clock.js';
 import type { Store } from '../ports/store.js';
+import type { SecretBox } from './credentials.js';
 import { AppError } from './errors.js';
 import { INTEGRATION_NAMES, type Merchant, type MerchantSettings } from './types.js';
 
 export const PREP_TIME_MAX_MINS = 240;
 
 export const prepTimeSchema = z.number().int().min(0).max(PREP_TIME_MAX_MINS);
+
+/**
+ * After a new storefront secret is stored, the one it replaced is still accepted this long: Shopify
+ * may take up to an hour after a rotation to start signing with the new secret.
+ */
+export const STOREFRONT_SECRET_OVERLAP_MS = 2 * 3_600_000;
+
+/** A Shopify app's client secret is 32 hex characters, or `shpss_` + 32 hex; other platforms' are similar tokens. */
+const storefrontSecretSchema = z
+  .string()
+  .min(16, 'must be at least 16 characters')
+  .max(256, 'must be at most 256 characters')
+  .regex(/^[\x21-\x7E]+$/, 'must be printable ASCII without spaces');
 
 /** Change any of the merchant's settings; null clears the nullable ones. */
 export const updateSettingsCommandSchema = z
@@ -25,6 +39,8 @@ export const updateSettingsCommandSchema = z
     webhookPayloadShape: z.enum(['event', 'flat']).optional(),
     webhookCourierLocation: z.boolean().optional(),
     sandboxSpeed: z.number().min(1).max(1000).nullable().optional(),
+    /** Write-only: the storefront app's secret (Shopify signs with it); null removes it. */
+    storefrontSharedSecret: storefrontSecretSchema.nullable().optional(),
   })
   .refine((v) => Object.values(v).some((value) => value !== undefined), { message: 'at least one setting is required' });
 export type UpdateSettingsCommand = z.output<typeof updateSettingsCommandSchema>;
@@ -40,8 +56,13 @@ export const DEFAULT_SETTINGS: MerchantSettings = {
 
 export type MerchantService = ReturnType<typeof createMerchantService>;
 
-export function createMerchantService(deps: { store: Store; clock: Clock; credentialsChanged?: (options: { merchantId: string }) => Promise<void> }) {
-  const { store, clock } = deps;
+export function createMerchantService(deps: {
+  store: Store;
+  clock: Clock;
+  secretBox: SecretBox;
+  credentialsChanged?: (options: { merchantId: string }) => Promise<void>;
+}) {
+  const { store, clock, secretBox } = deps;
 
   async function getMerchant(options: { merchantId: string }): Promise<Merchant> {
     const merchant = await store.merchants.findById(options.merchantId);
@@ -60,7 +81,14 @@ export function createMerchantService(deps: { store: Store; clock: Clock; creden
       ...(input.sandboxSpeed !== undefined && { sandboxSpeed: input.sandboxSpeed }),
     };
     const patch = { settings, ...(input.address !== undefined && { address: input.address }) };
-    const updated = await store.merchants.update(options.merchantId, patch, clock.now().toISOString());
+    const at = clock.now().toISOString();
+    let updated = await store.merchants.update(options.merchantId, patch, at);
+    if (updated && input.storefrontSharedSecret !== undefined) {
+      // Sealed like the API secret. Replacing it is the rotation; removing it revokes it at once.
+      const sealed = input.storefrontSharedSecret === null ? null : secretBox.seal(input.storefrontSharedSecret);
+      const previousExpiresAt = new Date(Date.parse(at) + STOREFRONT_SECRET_OVERLAP_MS).toISOString();
+      updated = await store.merchants.setStorefrontSecret({ merchantId: options.merchantId, sealed, updatedAt: at, previousExpiresAt });
+    }
     if (!updated) throw new AppError('MERCHANT_NOT_FOUND', 'Merchant not found');
     // Cached principals carry the merchant: other nodes must not keep serving the old settings.
     await deps.credentialsChanged?.({ merchantId: options.merchantId });

@@ -75,6 +75,13 @@ export type MerchantPatch = Partial<Pick<Merchant, 'name' | 'status' | 'address'
   settings?: Partial<MerchantSettings>;
 };
 
+/** The storefront shared secret, sealed, with the one it replaced while that one is still accepted. */
+export interface StorefrontSecretRecord {
+  current: string;
+  previous: string | null;
+  previousExpiresAt: string | null;
+}
+
 export interface MerchantRepository {
   /** Creates the merchant with its keys and secret, all or nothing. */
   create(bundle: NewMerchantBundle): Promise<void>;
@@ -93,12 +100,13 @@ export interface MerchantRepository {
   /** Adds a new secret and sets expiresAt on the previous current one, atomically. */
   rotateSecret(secret: MerchantSecretRecord, previousExpiresAt: string): Promise<void>;
   /** The storefront app's shared secret, sealed; null when none is stored. Never part of the Merchant record. */
-  findStorefrontSecret(merchantId: string): Promise<string | null>;
+  findStorefrontSecret(merchantId: string): Promise<StorefrontSecretRecord | null>;
   /**
-   * Stores the sealed storefront secret, replacing any (null removes it), and sets
-   * settings.storefrontSharedSecretSet, atomically; the merchant after, or null when unknown.
+   * Stores the sealed storefront secret and sets settings.storefrontSharedSecretSet, atomically; the
+   * one it replaces becomes `previous` until previousExpiresAt. null removes both at once. Answers
+   * the merchant after, or null when unknown.
    */
-  setStorefrontSecret(merchantId: string, sealed: string | null, updatedAt: string): Promise<Merchant | null>;
+  setStorefrontSecret(options: { merchantId: string; sealed: string | null; updatedAt: string; previousExpiresAt: string }): Promise<Merchant | null>;
 }
 
 export interface ApiKeyRepository {

@@ -113,24 +113,26 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
       expect(page1[0]).toStrictEqual(await store.merchants.findById('m_a'));
     });
 
-    test('merchants.setStorefrontSecret stores, replaces and removes the sealed secret, flags it in settings, and keeps it out of the merchant record', async () => {
+    test('merchants.setStorefrontSecret stores the sealed secret, keeps the replaced one as previous until its expiry, removes both with null, and keeps it all out of the merchant record', async () => {
       const b = merchantBundle();
       const other = merchantBundle();
       await store.merchants.create(b);
       await store.merchants.create(other);
       expect(await store.merchants.findStorefrontSecret(b.merchant.id)).toBeNull();
 
-      const set = await store.merchants.setStorefrontSecret(b.merchant.id, 'v1.sealed-one', at(100));
+      const set = await store.merchants.setStorefrontSecret({ merchantId: b.merchant.id, sealed: 'v1.sealed-one', updatedAt: at(100), previousExpiresAt: at(5000) });
       expect(set).toStrictEqual({ ...b.merchant, settings: { ...b.merchant.settings, storefrontSharedSecretSet: true }, updatedAt: at(100) });
       expect(await store.merchants.findById(b.merchant.id)).toStrictEqual(set);
       expect(JSON.stringify(await store.merchants.list({ limit: 10 }))).not.toContain('sealed-one');
-      expect(await store.merchants.findStorefrontSecret(b.merchant.id)).toBe('v1.sealed-one');
+      expect(await store.merchants.findStorefrontSecret(b.merchant.id)).toStrictEqual({ current: 'v1.sealed-one', previous: null, previousExpiresAt: null });
       expect(await store.merchants.findStorefrontSecret(other.merchant.id)).toBeNull();
 
-      await store.merchants.setStorefrontSecret(b.merchant.id, 'v1.sealed-two', at(200));
-      expect(await store.merchants.findStorefrontSecret(b.merchant.id)).toBe('v1.sealed-two');
+      await store.merchants.setStorefrontSecret({ merchantId: b.merchant.id, sealed: 'v1.sealed-two', updatedAt: at(200), previousExpiresAt: at(7400) });
+      expect(await store.merchants.findStorefrontSecret(b.merchant.id)).toStrictEqual({ current: 'v1.sealed-two', previous: 'v1.sealed-one', previousExpiresAt: at(7400) });
+      await store.merchants.setStorefrontSecret({ merchantId: b.merchant.id, sealed: 'v1.sealed-three', updatedAt: at(300), previousExpiresAt: at(7500) });
+      expect(await store.merchants.findStorefrontSecret(b.merchant.id)).toStrictEqual({ current: 'v1.sealed-three', previous: 'v1.sealed-two', previousExpiresAt: at(7500) });
 
-      const cleared = await store.merchants.setStorefrontSecret(b.merchant.id, null, at(300));
+      const cleared = await store.merchants.setStorefrontSecret({ merchantId: b.merchant.id, sealed: null, updatedAt: at(400), previousExpiresAt: at(7600) });
       expect(cleared?.settings.storefrontSharedSecretSet).toBe(false);
       expect(await store.merchants.findStorefrontSecret(b.merchant.id)).toBeNull();
       // The webhook signing secrets are a different thing and stay as they were.
@@ -138,7 +140,7 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
     });
 
     test('merchants.setStorefrontSecret for an unknown merchant answers null and stores nothing', async () => {
-      expect(await store.merchants.setStorefrontSecret('m_unknown', 'v1.sealed', at(100))).toBeNull();
+      expect(await store.merchants.setStorefrontSecret({ merchantId: 'm_unknown', sealed: 'v1.sealed', updatedAt: at(100), previousExpiresAt: at(200) })).toBeNull();
       expect(await store.merchants.findStorefrontSecret('m_unknown')).toBeNull();
     });
 

@@ -1,7 +1,7 @@
 import { MongoServerError, type UpdateFilter } from 'mongodb';
 import { AppError } from '../../domain/errors.js';
 import type { Merchant, MerchantSecretRecord } from '../../domain/types.js';
-import type { MerchantPatch, MerchantRepository } from '../../ports/store.js';
+import type { MerchantPatch, MerchantRepository, StorefrontSecretRecord } from '../../ports/store.js';
 import { toKeyDoc } from './api-keys.js';
 import { type MerchantDoc, type MerchantSecretDoc, type MongoDatabase, touchMerchant } from './database.js';
 
@@ -30,7 +30,7 @@ const toMerchant = (d: MerchantDoc): Merchant => ({
 });
 
 /** Stored on the merchant document, outside MerchantDoc's mapped fields. */
-type StorefrontSecretField = { storefrontSecret?: string };
+type StorefrontSecretField = { storefrontSecret?: StorefrontSecretRecord };
 
 const toSecretDoc = (s: MerchantSecretRecord): MerchantSecretDoc => ({
   _id: s.id,
@@ -109,16 +109,21 @@ export function createMongoMerchantRepository(database: MongoDatabase): Merchant
       return docs.map(toSecret);
     },
     async findStorefrontSecret(merchantId) {
-      const doc = await merchants.findOne({ _id: merchantId }, { projection: { storefrontSecret: 1 } });
-      return (doc as StorefrontSecretField | null)?.storefrontSecret ?? null;
+      const doc = (await merchants.findOne({ _id: merchantId }, { projection: { storefrontSecret: 1 } })) as StorefrontSecretField | null;
+      return doc?.storefrontSecret ?? null;
     },
-    async setStorefrontSecret(merchantId, sealed, updatedAt) {
-      // A field of the merchant's document (one write: atomic with the flag) that toMerchant never reads.
-      const flag = { 'settings.storefrontSharedSecretSet': sealed !== null, updatedAt };
-      const change: UpdateFilter<MerchantDoc> =
-        sealed === null ? { $set: flag, $unset: { storefrontSecret: true } } : { $set: Object.assign(flag, { storefrontSecret: sealed }) };
-      const doc = await merchants.findOneAndUpdate({ _id: merchantId }, change, { returnDocument: 'after' });
-      return doc ? toMerchant(doc) : null;
+    async setStorefrontSecret({ merchantId, sealed, updatedAt, previousExpiresAt }) {
+      // A field of the merchant's document that toMerchant never reads; read and replaced in one transaction.
+      return database.inTransaction(async (session) => {
+        const before = (await merchants.findOne({ _id: merchantId }, { projection: { storefrontSecret: 1 }, session })) as StorefrontSecretField | null;
+        if (!before) return null;
+        const flag = { 'settings.storefrontSharedSecretSet': sealed !== null, updatedAt };
+        const record: StorefrontSecretRecord | null =
+          sealed === null ? null : { current: sealed, previous: before.storefrontSecret?.current ?? null, previousExpiresAt: before.storefrontSecret ? previousExpiresAt : null };
+        const change: UpdateFilter<MerchantDoc> = record === null ? { $set: flag, $unset: { storefrontSecret: true } } : { $set: Object.assign(flag, { storefrontSecret: record }) };
+        const doc = await merchants.findOneAndUpdate({ _id: merchantId }, change, { returnDocument: 'after', session });
+        return doc ? toMerchant(doc) : null;
+      });
     },
     async rotateSecret(secret, previousExpiresAt) {
       await database.inTransaction(async (session) => {

@@ -67,17 +67,21 @@ export function createSqliteMerchantRepository(db: SqliteDatabase, onWrite: () =
     return next;
   });
 
-  const selectStorefrontSecret = db.prepare<[string], { ciphertext: string }>('SELECT ciphertext FROM merchant_storefront_secrets WHERE merchant_id = ?');
+  const selectStorefrontSecret = db.prepare<[string], { ciphertext: string; previous_ciphertext: string | null; previous_expires_at: string | null }>(
+    'SELECT ciphertext, previous_ciphertext, previous_expires_at FROM merchant_storefront_secrets WHERE merchant_id = ?',
+  );
+  // The right-hand sides read the row as it was: the current secret becomes the previous one.
   const upsertStorefrontSecret = db.prepare(
-    `INSERT INTO merchant_storefront_secrets (merchant_id, ciphertext, updated_at) VALUES (?, ?, ?)
-     ON CONFLICT (merchant_id) DO UPDATE SET ciphertext = excluded.ciphertext, updated_at = excluded.updated_at`,
+    `INSERT INTO merchant_storefront_secrets (merchant_id, ciphertext, updated_at) VALUES (@id, @sealed, @updatedAt)
+     ON CONFLICT (merchant_id) DO UPDATE SET previous_ciphertext = ciphertext, previous_expires_at = @previousExpiresAt,
+       ciphertext = excluded.ciphertext, updated_at = excluded.updated_at`,
   );
   const deleteStorefrontSecret = db.prepare('DELETE FROM merchant_storefront_secrets WHERE merchant_id = ?');
-  const setStorefrontSecret = db.transaction((id: string, sealed: string | null, updatedAt: string): Merchant | null => {
-    const merchant = update(id, { settings: { storefrontSharedSecretSet: sealed !== null } }, updatedAt);
+  const setStorefrontSecret = db.transaction((o: { merchantId: string; sealed: string | null; updatedAt: string; previousExpiresAt: string }): Merchant | null => {
+    const merchant = update(o.merchantId, { settings: { storefrontSharedSecretSet: o.sealed !== null } }, o.updatedAt);
     if (!merchant) return null;
-    if (sealed === null) deleteStorefrontSecret.run(id);
-    else upsertStorefrontSecret.run(id, sealed, updatedAt);
+    if (o.sealed === null) deleteStorefrontSecret.run(o.merchantId);
+    else upsertStorefrontSecret.run({ id: o.merchantId, sealed: o.sealed, updatedAt: o.updatedAt, previousExpiresAt: o.previousExpiresAt });
     return merchant;
   });
 
@@ -117,10 +121,11 @@ export function createSqliteMerchantRepository(db: SqliteDatabase, onWrite: () =
       rotate.immediate(secret, previousExpiresAt);
     },
     async findStorefrontSecret(merchantId) {
-      return selectStorefrontSecret.get(merchantId)?.ciphertext ?? null;
+      const row = selectStorefrontSecret.get(merchantId);
+      return row ? { current: row.ciphertext, previous: row.previous_ciphertext, previousExpiresAt: row.previous_expires_at } : null;
     },
-    async setStorefrontSecret(merchantId, sealed, updatedAt) {
-      const merchant = setStorefrontSecret.immediate(merchantId, sealed, updatedAt);
+    async setStorefrontSecret(options) {
+      const merchant = setStorefrontSecret.immediate(options);
       onWrite();
       return merchant;
     },

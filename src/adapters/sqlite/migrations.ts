@@ -170,4 +170,8 @@ export const MIGRATIONS: string[] = [
     updated_at TEXT NOT NULL
   );
   `,
+  `
+  ALTER TABLE merchant_storefront_secrets ADD COLUMN previous_ciphertext TEXT;
+  ALTER TABLE merchant_storefront_secrets ADD COLUMN previous_expires_at TEXT;
+  `,
 ];

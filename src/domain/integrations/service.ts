@@ -87,8 +87,9 @@ export function createIntegrationService(deps: { store: Store; quotes: QuoteServ
   }
 
   /**
-   * Shopify's own signature: base64 HMAC-SHA256 of the raw body keyed with the merchant's API secret,
-   * from the shop registered as the merchant's storefront domain. Checked before the body is parsed.
+   * Shopify's own signature: base64 HMAC-SHA256 of the raw body keyed with the storefront app's
+   * shared secret (the merchant setting; what Shopify signs with) or the merchant's API secret, from
+   * the shop registered as the merchant's storefront domain. Checked before the body is parsed.
    */
   async function authenticateStorefrontSignature(options: { shopDomain: string | undefined; hmac: string; rawBody: Buffer; mode: Mode }) {
     const invalid = new AppError('INVALID_SIGNATURE', 'Storefront signature or shop domain is invalid');
@@ -97,9 +98,12 @@ export function createIntegrationService(deps: { store: Store; quotes: QuoteServ
     const merchant = await store.merchants.findByStorefrontDomain(domain);
     if (!merchant) throw invalid;
     const now = clock.now().toISOString();
-    const secrets = (await store.merchants.listSecrets(merchant.id)).filter((s) => !s.expiresAt || s.expiresAt > now);
+    const [apiSecrets, storefrontSecret] = await Promise.all([store.merchants.listSecrets(merchant.id), store.merchants.findStorefrontSecret(merchant.id)]);
+    const storefront = storefrontSecret ? [storefrontSecret.current] : [];
+    if (storefrontSecret?.previous && storefrontSecret.previousExpiresAt && storefrontSecret.previousExpiresAt > now) storefront.push(storefrontSecret.previous);
+    const sealed = [...storefront, ...apiSecrets.filter((s) => !s.expiresAt || s.expiresAt > now).map((s) => s.ciphertext)];
     const given = options.hmac.trim();
-    const matches = secrets.some((s) => safeEqual(createHmac('sha256', secretBox.open(s.ciphertext)).update(options.rawBody).digest('base64'), given));
+    const matches = sealed.some((c) => safeEqual(createHmac('sha256', secretBox.open(c)).update(options.rawBody).digest('base64'), given));
     if (!matches) throw invalid;
     return { kind: 'merchant', merchant, mode: options.mode, keyId: `storefront:${merchant.id}:${options.mode}` } satisfies MerchantPrincipal;
   }
