@@ -19,8 +19,11 @@ ENV NODE_ENV=production PORT=3000
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
-# Embedded mode writes its SQLite file and master key under DATA_DIR (./data): owned by the runtime user.
+# Embedded mode writes its SQLite file and master key under DATA_DIR (./data): owned by the runtime user,
+# so `docker run -p 3000:3000 -v exd-data:/app/data express-delivery` works as is (a new named volume
+# takes this owner).
 RUN mkdir -p /app/data && chown node:node /app/data
+VOLUME ["/app/data"]
 EXPOSE 3000
 USER node
 # Admin CLI in the container: node dist/src/admin-cli.js <command> --json

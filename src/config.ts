@@ -81,6 +81,9 @@ const envSchema = z.object({
   MAP_TILE_ATTRIBUTION: z.string().trim().min(1).default('© OpenStreetMap contributors'),
 });
 
+/** Every environment variable the service reads (deployment files are checked against it). */
+export const ENV_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
+
 export type Config = ReturnType<typeof loadConfig>;
 
 export class ConfigError extends Error {}
