@@ -36,7 +36,8 @@ registerEndpoint({
   summary: 'Storefront carrier-service rate callback (Shopify protocol)',
   description: `The Shopify CarrierService callback: request and response exactly as Shopify sends and expects them.
 Authenticated by an API key, or by Shopify's signature: \`X-Shopify-Hmac-Sha256\` (base64 HMAC-SHA256 of the raw body with
-the merchant's API secret) and \`X-Shopify-Shop-Domain\` equal to the merchant's \`storefront_domain\`; with the signature,
+the storefront app's secret stored as the merchant setting \`storefront_shared_secret\`, or with the merchant's API secret) and
+\`X-Shopify-Shop-Domain\` equal to the merchant's \`storefront_domain\` (Shopify sends no API key); with the signature,
 \`?mode=test\` selects the sandbox. An address or parcel we cannot serve answers 200 \`{"rates": []}\` (Shopify's "cannot ship").`,
   tags: ['Integrations'],
   auth: 'apiKeyOrStorefrontHmac',

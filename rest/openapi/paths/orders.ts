@@ -177,7 +177,8 @@ registerEndpoint({
   operationId: 'receiveStorefrontOrder',
   summary: 'Storefront orders/create webhook (Shopify): paid orders become dispatches',
   description: `Register it for the \`orders/create\` topic. Authenticated by Shopify's signature (\`X-Shopify-Hmac-Sha256\`: base64
-HMAC-SHA256 of the raw body with the merchant's API secret, and \`X-Shopify-Shop-Domain\` equal to the merchant's \`storefront_domain\`;
+HMAC-SHA256 of the raw body with the storefront app's secret (merchant setting \`storefront_shared_secret\`) or the merchant's API
+secret, and \`X-Shopify-Shop-Domain\` equal to the merchant's \`storefront_domain\`; Shopify sends no API key;
 \`?mode=test\` selects the sandbox) or an API key. The body is Shopify's order as sent (only the fields below are read; integer ids
 beyond 2^53 are kept exact). A paid, not cancelled order is dispatched (**201**) with \`ecommerce_order_id\` = the shop order id;
 anything else — unpaid, cancelled, an address we cannot serve, or a redelivery of an order already received — is acknowledged
