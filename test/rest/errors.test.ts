@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorResponseSchema } from '../../rest/openapi/registry.js';
 import { api, gql, startTestApp, type MerchantCredentials, type TestApp } from '../helpers/app.js';
 import { expectWireShape } from '../helpers/openapi.js';
+import { checkRestResponse } from '../helpers/wire-validator.js';
 import { formA } from '../orders/support.js';
 
 type Response = Awaited<ReturnType<typeof api>>;
@@ -252,7 +253,10 @@ function chunkedRequest(url: string, key: string, body: string): Promise<{ statu
       (res) => {
         let text = '';
         res.on('data', (c: Buffer) => (text += c.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+        res.on('end', () => {
+          checkRestResponse({ method: 'PATCH', url, status: res.statusCode ?? 0, contentType: res.headers['content-type'] ?? null, body: text });
+          resolve({ status: res.statusCode ?? 0, text });
+        });
       },
     );
     req.on('error', reject);

@@ -6,6 +6,7 @@ import { loadConfig } from '../../src/config.js';
 import { buildContainer } from '../../src/container.js';
 import { ADMIN_TOKEN, api, makeDataDir, startTestApp, type MerchantCredentials, type TestApp } from '../helpers/app.js';
 import { spawnServer, type ServerProcess } from '../helpers/process.js';
+import { checkRestResponse } from '../helpers/wire-validator.js';
 
 type Response = Awaited<ReturnType<typeof api>>;
 /** A parsed JSON body (the helper types it loosely on purpose). */
@@ -215,6 +216,7 @@ describe('settings persistence across process death (spawned server, SQLite on d
     const [res] = await response;
     let text = '';
     for await (const chunk of res) text += String(chunk);
+    checkRestResponse({ method: 'PATCH', url: `${url}/api/v1/merchants/settings`, status: res.statusCode ?? 0, contentType: res.headers['content-type'] ?? null, body: text });
     expect(res.statusCode).toBe(200);
     expect(JSON.parse(text)).toMatchObject({ success: true, prep_time_mins: 52 });
 
