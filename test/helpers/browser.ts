@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import { checkRestResponse } from './wire-validator.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 
@@ -37,6 +38,18 @@ export async function openOfflinePage(context: BrowserContextOptions = {}): Prom
   });
   page.on('websocket', (socket) => {
     if (!['127.0.0.1', 'localhost'].includes(new URL(socket.url()).hostname)) foreign.push(socket.url());
+  });
+  // What the page's own scripts get from /api/v1 is held to the OpenAPI document like every test request.
+  page.on('response', (response) => {
+    const url = response.url();
+    if (!url.startsWith('http') || !new URL(url).pathname.startsWith('/api/v1')) return;
+    const contentType = response.headers()['content-type'] ?? null;
+    const method = response.request().method();
+    const text = contentType?.includes('json') && method !== 'HEAD' ? response.text() : Promise.resolve('');
+    text.then(
+      (body) => checkRestResponse({ method, url, status: response.status(), contentType, body }),
+      () => undefined, // the page went away first
+    );
   });
   page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
   page.on('pageerror', (error) => problems.push(error.message));
