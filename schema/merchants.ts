@@ -29,7 +29,7 @@ const SettingsRef = builder.objectRef<Merchant>('MerchantSettings').implement({
     webhookPayloadShape: t.field({ type: PayloadShapeEnum, resolve: (m) => m.settings.webhookPayloadShape }),
     webhookCourierLocation: t.boolean({ resolve: (m) => m.settings.webhookCourierLocation }),
     sandboxSpeed: t.float({ nullable: true, resolve: (m) => m.settings.sandboxSpeed ?? null }),
-    storefrontSharedSecretSet: t.boolean({
+    storefrontSignatureConfigured: t.boolean({
       description: 'Whether a storefront shared secret is stored (the secret is write-only: never shown).',
       resolve: (m) => m.settings.storefrontSharedSecretSet === true,
     }),

@@ -9,7 +9,7 @@ export function presentSettings(m: Merchant) {
     webhook_payload_shape: m.settings.webhookPayloadShape,
     webhook_courier_location: m.settings.webhookCourierLocation,
     sandbox_speed: m.settings.sandboxSpeed ?? null,
-    storefront_shared_secret_set: m.settings.storefrontSharedSecretSet === true,
+    storefront_signature_configured: m.settings.storefrontSharedSecretSet === true,
   };
 }
 

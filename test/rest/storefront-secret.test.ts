@@ -60,14 +60,14 @@ describe('storefront shared secret (Shopify signs with its app secret; no API ke
 
   it('is write-only: stored, acknowledged as set, never echoed by settings, profile or GraphQL', async () => {
     const res = expectOk(await setSecret(APP_SECRET));
-    expect(res.body.settings.storefront_shared_secret_set).toBe(true);
+    expect(res.body.settings.storefront_signature_configured).toBe(true);
     expect(JSON.stringify(res.body)).not.toContain(APP_SECRET);
     const me = expectOk(await api(`${t.url}/api/v1/merchants/me`, { key: m.liveKey }));
-    expect(me.body.merchant.settings.storefront_shared_secret_set).toBe(true);
+    expect(me.body.merchant.settings.storefront_signature_configured).toBe(true);
     expect(JSON.stringify(me.body)).not.toContain(APP_SECRET);
-    const viewer = await gql(t.url, '{ merchant { settings { storefrontSharedSecretSet } } }', { key: m.liveKey });
+    const viewer = await gql(t.url, '{ merchant { settings { storefrontSignatureConfigured } } }', { key: m.liveKey });
     expect(JSON.stringify(viewer.body)).not.toContain(APP_SECRET);
-    expect(JSON.stringify(viewer.body)).toContain('"storefrontSharedSecretSet":true');
+    expect(JSON.stringify(viewer.body)).toContain('"storefrontSignatureConfigured":true');
   });
 
   it('accepts the verbatim Shopify requests signed with it and no API key: carrier service and orders/create', async () => {
@@ -104,16 +104,16 @@ describe('storefront shared secret (Shopify signs with its app secret; no API ke
     expect((await rates(ROTATED_SECRET)).status).toBe(200);
 
     const cleared = expectOk(await setSecret(null));
-    expect(cleared.body.settings.storefront_shared_secret_set).toBe(false);
+    expect(cleared.body.settings.storefront_signature_configured).toBe(false);
     expectError(await rates(ROTATED_SECRET), 401, 'INVALID_SIGNATURE');
   });
 
   it('set through GraphQL too (storefrontSharedSecret), write-only there as well', async () => {
     const res = await gql(t.url, `mutation ($s: String) { updateMerchantSettings(input: { storefrontSharedSecret: $s }) {
-      __typename ... on MutationUpdateMerchantSettingsSuccess { data { settings { storefrontSharedSecretSet } } } ... on AppError { code fields { field } } } }`, {
+      __typename ... on MutationUpdateMerchantSettingsSuccess { data { settings { storefrontSignatureConfigured } } } ... on AppError { code fields { field } } } }`, {
       key: m.liveKey, variables: { s: APP_SECRET },
     });
-    expect(res.body.data.updateMerchantSettings).toEqual({ __typename: 'MutationUpdateMerchantSettingsSuccess', data: { settings: { storefrontSharedSecretSet: true } } });
+    expect(res.body.data.updateMerchantSettings).toEqual({ __typename: 'MutationUpdateMerchantSettingsSuccess', data: { settings: { storefrontSignatureConfigured: true } } });
     expect(JSON.stringify(res.body)).not.toContain(APP_SECRET);
     expect((await rates(APP_SECRET)).status).toBe(200);
   });
