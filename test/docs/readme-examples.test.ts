@@ -1,10 +1,11 @@
-/** The README's GraphQL section, run as written (host and key substituted) against a real server. */
+/** The README's quick-start requests and GraphQL section, run as written (host and key substituted) against a real server. */
 import { execFile, spawn } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, startTestApp, type MerchantCredentials, type TestApp } from '../helpers/app.js';
 import { until } from '../realtime/support.js';
+import { checkRestResponse } from '../helpers/wire-validator.js';
 
 const ROOT = new URL('../../', import.meta.url);
 // A sandbox fleet that does not drive on its own (a tick far away): the test steps the order.
@@ -18,7 +19,16 @@ function graphqlSection(): { sh: string; js: string } {
   return { sh: blocks[0]!.code, js: blocks[1]!.code };
 }
 
-describe('README: the GraphQL examples work as written', () => {
+/** The quick start's `KEY=…` block of curl requests. */
+function quickStartRequests(): string {
+  const readme = readFileSync(new URL('README.md', ROOT), 'utf8');
+  const section = /\n## Quick start\n([\s\S]*?)\n## /.exec(readme)?.[1] ?? '';
+  const block = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!).find((code) => code.includes('KEY=ak_test_'));
+  expect(block).toBeDefined();
+  return block!;
+}
+
+describe('README: the quick start and GraphQL examples work as written', () => {
   let t: TestApp;
   let m: MerchantCredentials;
   let host: string;
@@ -34,6 +44,19 @@ describe('README: the GraphQL examples work as written', () => {
   afterAll(async () => {
     rmSync(script, { force: true });
     await t?.stop();
+  });
+
+  it('the quick start: a REST quote and a test order, each as the OpenAPI document says', async () => {
+    const block = quickStartRequests();
+    // Each answer on its own lines with its status after it; the README's own lines are run unchanged.
+    const code = `set -euo pipefail\ncurl() { command curl -w '\\n%{http_code}\\n' "$@"; }\n${block.replace(/^KEY=.*$/m, '').replaceAll('localhost:3000', host)}`;
+    const { stdout } = await promisify(execFile)('bash', ['-c', code], { cwd: ROOT, env: { ...process.env, KEY: m.testKey } });
+    const [quote, quoteStatus, order, orderStatus] = stdout.trim().split('\n');
+    expect([quoteStatus, orderStatus]).toEqual(['200', '201']);
+    for (const [path, body, status] of [['/api/v1/shipping/quote', quote!, 200], ['/api/v1/orders', order!, 201]] as const) {
+      expect(checkRestResponse({ method: 'POST', url: `${t.url}${path}`, status, contentType: 'application/json; charset=utf-8', body }), path).toEqual([]);
+    }
+    expect(JSON.parse(order!).tracking_url).toMatch(/\/track\/EXD-/);
   });
 
   it('the curl block: a quote, a mutation and the order by id, with no error', async () => {
