@@ -1,58 +1,109 @@
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
 import type { Container } from './container.js';
+import { nodeOwnerId } from './reconciler-runner.js';
 
-/** Deliveries claimed per round; a full round is followed at once by another. */
-const BATCH = 50;
+export interface WebhookPollScheduler {
+  /** Asks for a poll: runs one now, or marks one pending (at most one), never more often than minIntervalMs. */
+  wake(): void;
+  /** Polls started so far (what the tests and metrics count). */
+  polls(): number;
+  stop(): Promise<void>;
+}
+
+/**
+ * Coalesces wake-ups into store polls: at most one poll in flight and one pending, and polls start
+ * at least `minIntervalMs` apart, so a node's polls stay under 1000 / minIntervalMs per second
+ * whatever the bus traffic. A full poll (as many claimed as there was room for) asks for another.
+ */
+export function createPollScheduler(options: { minIntervalMs: number; poll: () => Promise<{ full: boolean }>; failed: (error: unknown) => void }): WebhookPollScheduler {
+  let running: Promise<void> | null = null;
+  let timer: NodeJS.Timeout | null = null;
+  let pending = false;
+  let stopped = false;
+  let lastStart = -Infinity;
+  let count = 0;
+
+  const start = () => {
+    timer = null;
+    if (stopped) return;
+    lastStart = Date.now();
+    count++;
+    running = options
+      .poll()
+      .then(({ full }) => {
+        if (full) pending = true;
+      })
+      .catch(options.failed)
+      .finally(() => {
+        running = null;
+        if (pending) {
+          pending = false;
+          wake();
+        }
+      });
+  };
+  const wake = () => {
+    if (stopped) return;
+    if (running || timer) {
+      pending = true;
+      return;
+    }
+    const wait = lastStart + options.minIntervalMs - Date.now();
+    if (wait > 0) timer = setTimeout(start, wait);
+    else start();
+  };
+  return {
+    wake,
+    polls: () => count,
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+    },
+  };
+}
 
 /**
  * Runs the webhook worker: woken by the domain's watch whenever a change (on any node) may have
- * written deliveries, and by a slow timer for retries that fall due. Rounds never overlap.
+ * written deliveries, by a send ending (a slot is free), and by a slow timer for retries that fall
+ * due; every wake-up goes through the scheduler, which bounds the store polls.
  */
-export function startWebhookWorker(container: Container): { stop(): Promise<void> } {
+export function startWebhookWorker(container: Container): { stop(): Promise<void>; polls(): number } {
   const { webhooks } = container.config;
-  if (!webhooks.worker) return { stop: async () => {} };
-  const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
-  let running: Promise<void> | null = null;
-  let again = false;
-  let stopped = false;
-
-  const round = async () => {
-    do {
-      again = false;
-      while (!stopped && (await container.services.webhookWorker.runOnce({ owner, limit: BATCH })) === BATCH);
-    } while (again && !stopped);
+  if (!webhooks.worker) return { stop: async () => {}, polls: () => 0 };
+  const owner = nodeOwnerId();
+  const worker = container.services.webhookWorker;
+  const failed = (error: unknown) => container.logger.warn({ err: (error as Error).message }, 'webhook poll failed');
+  // After a poll that used every free slot, a send ending may leave due work claimable.
+  let starved = false;
+  const settled = () => {
+    if (starved) scheduler.wake();
   };
-  const run = () => {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = round()
-      .catch((error: unknown) => container.logger.warn({ err: (error as Error).message }, 'webhook round failed'))
-      .finally(() => (running = null));
-  };
+  const scheduler: WebhookPollScheduler = createPollScheduler({
+    minIntervalMs: webhooks.minPollMs,
+    failed,
+    poll: async () => {
+      const { claimed, room } = await worker.poll({ owner, settled, failed });
+      starved = claimed === room;
+      return { full: room > 0 && claimed === room };
+    },
+  });
 
-  // Wake-ups are coalesced (at most one pending); the short pause lets a burst of changes settle into one round.
-  const wakeUps = container.services.webhookWorker.watchWork();
+  const wakeUps = worker.watchWork();
   const listening = (async () => {
-    for await (const _ of wakeUps) {
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      run();
-    }
+    for await (const _ of wakeUps) scheduler.wake();
   })();
-  const timer = setInterval(run, webhooks.pollMs);
+  const timer = setInterval(() => scheduler.wake(), webhooks.pollMs);
   timer.unref();
-  run();
+  scheduler.wake();
 
   return {
+    polls: scheduler.polls,
     async stop() {
-      stopped = true;
       await wakeUps.return?.();
       clearInterval(timer);
       await listening;
-      await running;
+      await scheduler.stop();
+      await worker.drain();
     },
   };
 }

@@ -275,9 +275,21 @@ export interface WebhookRepository {
   insertDeliveries(deliveries: WebhookDelivery[]): Promise<void>;
   /**
    * Leases up to `limit` pending deliveries due at `now` whose lease is free or expired: sets
-   * leaseOwner/leaseUntil atomically, so two workers never hold the same delivery at once.
+   * leaseOwner/leaseUntil atomically, so two workers never hold the same delivery at once. Leases
+   * are on the store's clock (leaseUntil = the store's now + leaseMs; expired when the store's now
+   * reaches it), never on a node's. Fair share: a merchant's (an endpoint's) deliveries already
+   * leased and unexpired count against `merchantConcurrency` (`endpointConcurrency`), and the claim
+   * takes the merchants' oldest due deliveries in turns (each merchant's first, then each one's
+   * second, …), so one merchant's backlog never fills a claim while another has due work.
    */
-  claimDue(options: { owner: string; now: string; leaseUntil: string; limit: number }): Promise<WebhookDelivery[]>;
+  claimDue(options: {
+    owner: string;
+    now: string;
+    leaseMs: number;
+    limit: number;
+    merchantConcurrency?: number;
+    endpointConcurrency?: number;
+  }): Promise<WebhookDelivery[]>;
   /**
    * Records an attempt and its outcome, only while `owner` still holds the lease (else false):
    * delivered, failed for good, or pending again at nextAttemptAt. The lease is released.

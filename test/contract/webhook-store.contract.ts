@@ -3,7 +3,13 @@ import { afterEach, beforeEach, describe, expect } from 'vitest';
 import type { Mode, Order, OrderEvent, WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../../src/domain/types.js';
 import type { Store } from '../../src/ports/store.js';
 import { contractCases, type ContractOptions } from './cases.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { at, batch, creation, idempotency, nextId, order, storeMerchant, transition, ulid } from './fixtures.js';
+
+/** A lease that runs out during the case (on the store's clock, so the case waits for it). */
+const SHORT_LEASE_MS = 150;
+/** A lease held by another worker well past the case. */
+const FAR_FUTURE = '2999-01-01T00:00:00.000Z';
 
 /**
  * The webhook side of every Store adapter: endpoints, deliveries with their leases and attempts,
@@ -128,27 +134,30 @@ export function describeWebhookStoreContract(name: string, makeStore: () => Prom
         delivery({ merchantId: m, nextAttemptAt: at(101) }),
         delivery({ merchantId: m, nextAttemptAt: at(20), status: 'delivered', deliveredAt: at(20) }),
         delivery({ merchantId: m, nextAttemptAt: at(20), status: 'failed' }),
-        delivery({ merchantId: m, nextAttemptAt: at(20), leaseOwner: 'worker-b', leaseUntil: at(130) }),
+        delivery({ merchantId: m, nextAttemptAt: at(20), leaseOwner: 'worker-b', leaseUntil: FAR_FUTURE }),
       ]);
 
-      const leased = (d: WebhookDelivery) => ({ ...d, leaseOwner: 'worker-a', leaseUntil: at(130) });
-      const first = await store.webhooks.claimDue({ owner: 'worker-a', now, leaseUntil: at(130), limit: 2 });
+      const first = await store.webhooks.claimDue({ owner: 'worker-a', now, leaseMs: 60_000, limit: 2 });
+      const leased = (d: WebhookDelivery, until = first[0]!.leaseUntil) => ({ ...d, leaseOwner: 'worker-a', leaseUntil: until });
       expect(first).toStrictEqual([leased(dueFirst!), leased(dueMiddle!)]);
-      const second = await store.webhooks.claimDue({ owner: 'worker-a', now, leaseUntil: at(130), limit: 10 });
-      expect(second).toStrictEqual([leased(dueLater!)]);
-      expect(await store.webhooks.claimDue({ owner: 'worker-c', now, leaseUntil: at(130), limit: 10 })).toEqual([]);
+      const second = await store.webhooks.claimDue({ owner: 'worker-a', now, leaseMs: 60_000, limit: 10 });
+      expect(second).toStrictEqual([leased(dueLater!, second[0]!.leaseUntil)]);
+      expect(await store.webhooks.claimDue({ owner: 'worker-c', now, leaseMs: 60_000, limit: 10 })).toEqual([]);
 
-      for (const d of [dueFirst!, dueMiddle!, dueLater!]) expect(await find(d)).toStrictEqual(leased(d));
+      for (const d of [dueFirst!, dueMiddle!]) expect(await find(d)).toStrictEqual(leased(d));
+      expect(await find(dueLater!)).toStrictEqual(leased(dueLater!, second[0]!.leaseUntil));
       for (const d of notDue) expect(await find(d)).toStrictEqual(d);
     });
 
     test('webhooks.claimDue re-claims a delivery whose lease has expired', async () => {
       const m = await newMerchant();
       const [d] = await storedDeliveries([delivery({ merchantId: m, nextAttemptAt: at(0) })]);
-      expect(await store.webhooks.claimDue({ owner: 'worker-a', now: at(10), leaseUntil: at(25), limit: 5 })).toHaveLength(1);
-      expect(await store.webhooks.claimDue({ owner: 'worker-b', now: at(24), leaseUntil: at(40), limit: 5 })).toEqual([]);
-      const reclaimed = await store.webhooks.claimDue({ owner: 'worker-b', now: at(25), leaseUntil: at(40), limit: 5 });
-      expect(reclaimed).toStrictEqual([{ ...d, leaseOwner: 'worker-b', leaseUntil: at(40) }]);
+      expect(await store.webhooks.claimDue({ owner: 'worker-a', now: at(10), leaseMs: SHORT_LEASE_MS, limit: 5 })).toHaveLength(1);
+      // The node's "now" does not expire a lease: only the store's clock does.
+      expect(await store.webhooks.claimDue({ owner: 'worker-b', now: at(100_000_000), leaseMs: 60_000, limit: 5 })).toEqual([]);
+      await sleep(SHORT_LEASE_MS * 3);
+      const reclaimed = await store.webhooks.claimDue({ owner: 'worker-b', now: at(25), leaseMs: 60_000, limit: 5 });
+      expect(reclaimed).toStrictEqual([{ ...d, leaseOwner: 'worker-b', leaseUntil: reclaimed[0]!.leaseUntil }]);
       expect(await find(d!)).toStrictEqual(reclaimed[0]);
     });
 
@@ -156,7 +165,7 @@ export function describeWebhookStoreContract(name: string, makeStore: () => Prom
       const m = await newMerchant();
       const list = await storedDeliveries(Array.from({ length: 50 }, (_, i) => delivery({ merchantId: m, nextAttemptAt: at(i) })));
       const owners = Array.from({ length: 10 }, (_, i) => `worker-${i}`);
-      const claims = await Promise.all(owners.map((owner) => store.webhooks.claimDue({ owner, now: at(100), leaseUntil: at(200), limit: 10 })));
+      const claims = await Promise.all(owners.map((owner) => store.webhooks.claimDue({ owner, now: at(100), leaseMs: 60_000, limit: 10 })));
       const ids = claims.flat().map((d) => d.id);
       expect(ids).toHaveLength(50);
       expect(new Set(ids).size).toBe(50);
@@ -167,12 +176,53 @@ export function describeWebhookStoreContract(name: string, makeStore: () => Prom
       }
     });
 
+    test('webhooks.claimDue leases on the store’s clock: leaseUntil is the store’s now + leaseMs, whatever the caller’s now', async () => {
+      const m = await newMerchant();
+      await storedDeliveries([delivery({ merchantId: m, nextAttemptAt: at(0) })]);
+      const before = Date.now();
+      const [claimed] = await store.webhooks.claimDue({ owner: 'worker-a', now: at(10), leaseMs: 60_000, limit: 1 });
+      const after = Date.now();
+      // The store runs on this machine: its clock is this process's, within a second.
+      const until = Date.parse(claimed!.leaseUntil!);
+      expect(until).toBeGreaterThanOrEqual(before + 60_000 - 1000);
+      expect(until).toBeLessThanOrEqual(after + 60_000 + 1000);
+    });
+
+    test('webhooks.claimDue takes merchants in turns: one merchant’s backlog does not fill the claim while another has due work', async () => {
+      const a = await newMerchant();
+      const b = await newMerchant();
+      const backlog = await storedDeliveries(Array.from({ length: 20 }, (_, i) => delivery({ merchantId: a, endpointId: `we_a${i % 5}`, nextAttemptAt: at(i) })));
+      const [late] = await storedDeliveries([delivery({ merchantId: b, endpointId: 'we_b', nextAttemptAt: at(90) })]);
+      const claimed = await store.webhooks.claimDue({ owner: 'worker-a', now: at(100), leaseMs: 60_000, limit: 3 });
+      // A's oldest first, then B's only one, then A's second: B is in the claim although 20 of A's are older.
+      expect(claimed.map((d) => d.id)).toEqual([backlog[0]!.id, late!.id, backlog[1]!.id]);
+    });
+
+    test('webhooks.claimDue caps what a merchant and an endpoint have in flight (leased, unexpired), across claims', async () => {
+      const a = await newMerchant();
+      const b = await newMerchant();
+      const caps = { merchantConcurrency: 3, endpointConcurrency: 2 };
+      const slow = await storedDeliveries(Array.from({ length: 6 }, (_, i) => delivery({ merchantId: a, endpointId: 'we_slow', nextAttemptAt: at(i) })));
+      const other = await storedDeliveries(Array.from({ length: 6 }, (_, i) => delivery({ merchantId: a, endpointId: 'we_other', nextAttemptAt: at(10 + i) })));
+      const [bs] = await storedDeliveries([delivery({ merchantId: b, endpointId: 'we_b', nextAttemptAt: at(50) })]);
+      const first = await store.webhooks.claimDue({ owner: 'worker-a', now: at(100), leaseMs: 60_000, limit: 50, ...caps });
+      // Two for the slow endpoint (its cap), one more of A's (the merchant's cap of 3), and B's.
+      expect(first.map((d) => d.id).sort()).toEqual([slow[0]!.id, slow[1]!.id, other[0]!.id, bs!.id].sort());
+      // Another worker (another node) sees the same leases: nothing more for A until one completes.
+      expect(await store.webhooks.claimDue({ owner: 'worker-b', now: at(100), leaseMs: 60_000, limit: 50, ...caps })).toEqual([]);
+      const done = attempt(slow[0]!, 1, at(101), 200);
+      await store.webhooks.completeAttempt({ id: slow[0]!.id, owner: 'worker-a', attempt: done, outcome: { status: 'delivered', nextAttemptAt: null } });
+      const next = await store.webhooks.claimDue({ owner: 'worker-b', now: at(101), leaseMs: 60_000, limit: 50, ...caps });
+      expect(next.map((d) => d.id)).toEqual([slow[2]!.id]);
+    });
+
     test('webhooks.completeAttempt only by the lease owner: another owner gets false and nothing is written', async () => {
       const m = await newMerchant();
       const [d] = await storedDeliveries([delivery({ merchantId: m, nextAttemptAt: at(0) })]);
-      await store.webhooks.claimDue({ owner: 'worker-a', now: at(10), leaseUntil: at(25), limit: 1 });
+      await store.webhooks.claimDue({ owner: 'worker-a', now: at(10), leaseMs: SHORT_LEASE_MS, limit: 1 });
       // The lease expires and worker-b takes the delivery over: worker-a's late result is refused.
-      const [current] = await store.webhooks.claimDue({ owner: 'worker-b', now: at(30), leaseUntil: at(45), limit: 1 });
+      await sleep(SHORT_LEASE_MS * 3);
+      const [current] = await store.webhooks.claimDue({ owner: 'worker-b', now: at(30), leaseMs: 60_000, limit: 1 });
       const late = attempt(d!, 1, at(31), 200);
       expect(await store.webhooks.completeAttempt({ id: d!.id, owner: 'worker-a', attempt: late, outcome: { status: 'delivered', nextAttemptAt: null } })).toBe(false);
       expect(await find(d!)).toStrictEqual(current);
@@ -189,7 +239,7 @@ export function describeWebhookStoreContract(name: string, makeStore: () => Prom
     test('webhooks.completeAttempt records pending, then delivered; a second completion of the same lease is refused', async () => {
       const m = await newMerchant();
       const [d] = await storedDeliveries([delivery({ merchantId: m, nextAttemptAt: at(0) })]);
-      await store.webhooks.claimDue({ owner: 'worker-a', now: at(10), leaseUntil: at(25), limit: 1 });
+      await store.webhooks.claimDue({ owner: 'worker-a', now: at(10), leaseMs: 60_000, limit: 1 });
       const first = attempt(d!, 1, at(11), 503, 'HTTP 503');
       expect(await store.webhooks.completeAttempt({ id: d!.id, owner: 'worker-a', attempt: first, outcome: { status: 'pending', nextAttemptAt: at(71) } })).toBe(true);
       const retrying: WebhookDelivery = {
@@ -198,8 +248,8 @@ export function describeWebhookStoreContract(name: string, makeStore: () => Prom
       };
       expect(await find(d!)).toStrictEqual(retrying);
       // Not due again before its retry time; then claimed and delivered.
-      expect(await store.webhooks.claimDue({ owner: 'worker-a', now: at(70), leaseUntil: at(85), limit: 1 })).toEqual([]);
-      expect(await store.webhooks.claimDue({ owner: 'worker-b', now: at(71), leaseUntil: at(86), limit: 1 })).toHaveLength(1);
+      expect(await store.webhooks.claimDue({ owner: 'worker-a', now: at(70), leaseMs: 60_000, limit: 1 })).toEqual([]);
+      expect(await store.webhooks.claimDue({ owner: 'worker-b', now: at(71), leaseMs: 60_000, limit: 1 })).toHaveLength(1);
       const second = attempt(d!, 2, at(72), 204);
       expect(await store.webhooks.completeAttempt({ id: d!.id, owner: 'worker-b', attempt: second, outcome: { status: 'delivered', nextAttemptAt: null } })).toBe(true);
       const delivered: WebhookDelivery = {
@@ -210,19 +260,19 @@ export function describeWebhookStoreContract(name: string, makeStore: () => Prom
       expect(await store.webhooks.completeAttempt({ id: d!.id, owner: 'worker-b', attempt: again, outcome: { status: 'delivered', nextAttemptAt: null } })).toBe(false);
       expect(await find(d!)).toStrictEqual(delivered);
       expect(await store.webhooks.listAttempts(d!.id)).toStrictEqual([first, second]);
-      expect(await store.webhooks.claimDue({ owner: 'worker-c', now: at(1000), leaseUntil: at(1015), limit: 5 })).toEqual([]);
+      expect(await store.webhooks.claimDue({ owner: 'worker-c', now: at(1000), leaseMs: 60_000, limit: 5 })).toEqual([]);
     });
 
     test('webhooks.completeAttempt records a final failure: failed, error kept, never claimed again', async () => {
       const m = await newMerchant();
       const [d] = await storedDeliveries([delivery({ merchantId: m, nextAttemptAt: at(0), attempts: 8 })]);
-      await store.webhooks.claimDue({ owner: 'worker-a', now: at(10), leaseUntil: at(25), limit: 1 });
+      await store.webhooks.claimDue({ owner: 'worker-a', now: at(10), leaseMs: 60_000, limit: 1 });
       const last = attempt(d!, 9, at(12), null, 'timeout after 5000 ms');
       expect(await store.webhooks.completeAttempt({ id: d!.id, owner: 'worker-a', attempt: last, outcome: { status: 'failed', nextAttemptAt: null } })).toBe(true);
       expect(await find(d!)).toStrictEqual({
         ...d!, status: 'failed', attempts: 9, leaseOwner: null, leaseUntil: null, lastStatusCode: null, lastError: 'timeout after 5000 ms', lastLatencyMs: last.latencyMs,
       });
-      expect(await store.webhooks.claimDue({ owner: 'worker-b', now: at(1000), leaseUntil: at(1015), limit: 5 })).toEqual([]);
+      expect(await store.webhooks.claimDue({ owner: 'worker-b', now: at(1000), leaseMs: 60_000, limit: 5 })).toEqual([]);
     });
 
     test('webhooks.listAttempts lists one delivery’s attempts in attempt order', async () => {
@@ -231,7 +281,7 @@ export function describeWebhookStoreContract(name: string, makeStore: () => Prom
       const recorded: WebhookAttempt[] = [];
       for (let n = 1; n <= 4; n++) {
         const now = at(n * 100);
-        const claimed = await store.webhooks.claimDue({ owner: `worker-${n}`, now, leaseUntil: at(n * 100 + 15), limit: 5 });
+        const claimed = await store.webhooks.claimDue({ owner: `worker-${n}`, now, leaseMs: 60_000, limit: 5 });
         expect(claimed.map((c) => c.id).sort()).toEqual([d!.id, other!.id].sort());
         for (const c of claimed) {
           const a = attempt(c, n, now, 500, 'HTTP 500');
@@ -296,7 +346,7 @@ export function describeWebhookStoreContract(name: string, makeStore: () => Prom
       expect(await find(failed!)).toStrictEqual(requeued(failed!));
       expect(await find(delivered!)).toStrictEqual(requeued(delivered!));
       expect(await find(untouched!)).toStrictEqual(untouched);
-      const due = await store.webhooks.claimDue({ owner: 'worker-a', now: at(500), leaseUntil: at(515), limit: 10 });
+      const due = await store.webhooks.claimDue({ owner: 'worker-a', now: at(500), leaseMs: 60_000, limit: 10 });
       expect(sortById(due).map((d) => d.id)).toEqual(sortById([failed!, delivered!]).map((d) => d.id));
     });
 

@@ -257,6 +257,9 @@ async function createIndexes(c: MongoCollections): Promise<void> {
     // claimDue: equality on status, range and sort on nextAttemptAt (then _id, so the order is total).
     c.webhookDeliveries.createIndex({ status: 1, nextAttemptAt: 1, _id: 1 }, { name: 'webhook_deliveries_due' }),
     c.webhookDeliveries.createIndex({ merchantId: 1, mode: 1, _id: -1 }, { name: 'webhook_deliveries_merchant' }),
+    // claimDue's fair share: one merchant's due deliveries, oldest first; and the leases in flight.
+    c.webhookDeliveries.createIndex({ status: 1, merchantId: 1, nextAttemptAt: 1, _id: 1 }, { name: 'webhook_deliveries_due_merchant' }),
+    c.webhookDeliveries.createIndex({ status: 1, leaseUntil: 1 }, { name: 'webhook_deliveries_leased' }),
     c.webhookAttempts.createIndex({ deliveryId: 1, attempt: 1 }, { name: 'webhook_attempts_delivery' }),
   ]);
 }

@@ -2,6 +2,7 @@ import type { ClientSession, Collection, Filter } from 'mongodb';
 import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../../domain/types.js';
 import type { WebhookEndpointPatch, WebhookRepository } from '../../ports/store.js';
 import type { MongoDatabase, WebhookAttemptDoc, WebhookDeliveryDoc, WebhookEndpointDoc } from './database.js';
+import { serverNow } from './server-clock.js';
 
 const toEndpointDoc = (e: WebhookEndpoint): WebhookEndpointDoc => ({
   _id: e.id,
@@ -163,23 +164,49 @@ export function createMongoWebhookRepository(database: MongoDatabase): WebhookRe
       await database.inTransaction((session) => writeDeliveries(deliveries, list, session));
     },
 
-    async claimDue({ owner, now, leaseUntil, limit }) {
+    async claimDue({ owner, now, leaseMs, limit, merchantConcurrency, endpointConcurrency }) {
+      if (limit <= 0) return [];
+      const dbNow = await serverNow(database);
+      const nowOnServer = dbNow.toISOString();
+      const leaseUntil = new Date(dbNow.getTime() + Math.round(leaseMs)).toISOString();
+      const dueFilter: Filter<WebhookDeliveryDoc> = {
+        status: 'pending',
+        nextAttemptAt: { $lte: now },
+        $or: [{ leaseUntil: null }, { leaseUntil: { $lte: nowOnServer } }],
+      };
+      const perMerchant = merchantConcurrency ?? Number.MAX_SAFE_INTEGER;
+      const perEndpoint = endpointConcurrency ?? Number.MAX_SAFE_INTEGER;
+      // In flight now (leased, unexpired): few by construction, bounded by the caps.
+      const busyMerchant = new Map<string, number>();
+      const busyEndpoint = new Map<string, number>();
+      const bump = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
+      const leased = await deliveries.find({ status: 'pending', leaseUntil: { $gt: nowOnServer } }, { projection: { merchantId: 1, endpointId: 1 } }).toArray();
+      for (const d of leased) {
+        bump(busyMerchant, d.merchantId);
+        bump(busyEndpoint, d.endpointId);
+      }
+      // Each merchant's oldest due deliveries that fit its and their endpoints' caps; then taken in turns.
+      const turns: WebhookDeliveryDoc[][] = [];
+      for (const merchantId of (await deliveries.distinct('merchantId', dueFilter)) as string[]) {
+        const room = Math.min(perMerchant - (busyMerchant.get(merchantId) ?? 0), limit);
+        if (room <= 0) continue;
+        const candidates = await deliveries.find({ merchantId, ...dueFilter }).sort({ nextAttemptAt: 1, _id: 1 }).limit(room * 4).toArray();
+        const picked: WebhookDeliveryDoc[] = [];
+        for (const c of candidates) {
+          if (picked.length >= room) break;
+          if ((busyEndpoint.get(c.endpointId) ?? 0) >= perEndpoint) continue;
+          bump(busyEndpoint, c.endpointId);
+          picked.push(c);
+        }
+        picked.forEach((c, turn) => (turns[turn] ??= []).push(c));
+      }
+      const order = turns.flatMap((turn) => turn.sort((a, b) => (a.nextAttemptAt < b.nextAttemptAt ? -1 : a.nextAttemptAt > b.nextAttemptAt ? 1 : a._id < b._id ? -1 : 1)));
       // Each lease is one conditional findAndModify: the filter re-checks "due and unleased" on the
       // document it updates, so two workers racing for one delivery cannot both match it.
       const claimed: WebhookDelivery[] = [];
-      while (claimed.length < limit) {
-        const doc = await deliveries.findOneAndUpdate(
-          {
-            status: 'pending',
-            nextAttemptAt: { $lte: now },
-            $or: [{ leaseUntil: null }, { leaseUntil: { $lte: now } }],
-            ...(claimed.length > 0 && { _id: { $nin: claimed.map((d) => d.id) } }),
-          },
-          { $set: { leaseOwner: owner, leaseUntil } },
-          { sort: { nextAttemptAt: 1, _id: 1 }, returnDocument: 'after' },
-        );
-        if (!doc) break;
-        claimed.push(toDelivery(doc));
+      for (const candidate of order.slice(0, limit)) {
+        const doc = await deliveries.findOneAndUpdate({ _id: candidate._id, ...dueFilter }, { $set: { leaseOwner: owner, leaseUntil } }, { returnDocument: 'after' });
+        if (doc) claimed.push(toDelivery(doc));
       }
       return claimed;
     },

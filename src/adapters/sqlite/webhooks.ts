@@ -26,10 +26,30 @@ export function createSqliteWebhookRepository(db: SqliteDatabase): WebhookReposi
   );
   const writeEndpoint = db.prepare('UPDATE webhook_endpoints SET enabled = ?, doc = ? WHERE id = ?');
   const deleteEndpoint = db.prepare('DELETE FROM webhook_endpoints WHERE id = ? AND merchant_id = ? AND mode = ?');
-  const due = db.prepare<{ now: string; limit: number }, DocRow>(
-    `SELECT doc FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= @now
-       AND (lease_until IS NULL OR lease_until <= @now) ORDER BY next_attempt_at, id LIMIT @limit`,
+  // Candidates in turns: per endpoint, the oldest that fit beside its leased ones; then per
+  // merchant, likewise; ordered by each merchant's rank so merchants alternate within the limit.
+  const due = db.prepare<{ now: string; dbNow: string; limit: number; perMerchant: number; perEndpoint: number }, DocRow>(
+    `WITH busy_endpoints AS (
+       SELECT endpoint_id, COUNT(*) AS n FROM webhook_deliveries
+        WHERE status = 'pending' AND lease_until > @dbNow GROUP BY endpoint_id),
+     busy_merchants AS (
+       SELECT merchant_id, COUNT(*) AS n FROM webhook_deliveries
+        WHERE status = 'pending' AND lease_until > @dbNow GROUP BY merchant_id),
+     candidates AS (
+       SELECT id, merchant_id, next_attempt_at, doc,
+              ROW_NUMBER() OVER (PARTITION BY endpoint_id ORDER BY next_attempt_at, id) + COALESCE(be.n, 0) AS endpoint_load
+         FROM webhook_deliveries d LEFT JOIN busy_endpoints be USING (endpoint_id)
+        WHERE status = 'pending' AND next_attempt_at <= @now AND (lease_until IS NULL OR lease_until <= @dbNow)),
+     allowed AS (
+       SELECT c.id, c.next_attempt_at, c.doc,
+              ROW_NUMBER() OVER (PARTITION BY c.merchant_id ORDER BY c.next_attempt_at, c.id) AS turn, COALESCE(bm.n, 0) AS merchant_busy
+         FROM candidates c LEFT JOIN busy_merchants bm USING (merchant_id)
+        WHERE c.endpoint_load <= @perEndpoint)
+     SELECT doc FROM allowed WHERE turn + merchant_busy <= @perMerchant ORDER BY turn, next_attempt_at, id LIMIT @limit`,
   );
+  /** The store's clock (SQLite's own time, the same for every process sharing the file). */
+  const clockRow = db.prepare<[], { ms: number }>("SELECT CAST(unixepoch('subsec') * 1000 AS INTEGER) AS ms");
+  const dbNowMs = () => clockRow.get()!.ms;
   const writeDelivery = db.prepare(
     'UPDATE webhook_deliveries SET status = @status, next_attempt_at = @nextAttemptAt, lease_owner = @leaseOwner, lease_until = @leaseUntil, doc = @doc WHERE id = @id',
   );
@@ -49,10 +69,20 @@ export function createSqliteWebhookRepository(db: SqliteDatabase): WebhookReposi
     return next;
   });
 
+  const dueParams = (options: Parameters<WebhookRepository['claimDue']>[0], dbNow: number, limit: number) => ({
+    now: options.now,
+    dbNow: new Date(dbNow).toISOString(),
+    limit,
+    perMerchant: options.merchantConcurrency ?? Number.MAX_SAFE_INTEGER,
+    perEndpoint: options.endpointConcurrency ?? Number.MAX_SAFE_INTEGER,
+  });
+
   const claim = db.transaction((options: Parameters<WebhookRepository['claimDue']>[0]) => {
-    const claimed = due.all({ now: options.now, limit: options.limit }).map((r) => JSON.parse(r.doc) as WebhookDelivery);
+    const dbNow = dbNowMs();
+    const leaseUntil = new Date(dbNow + Math.round(options.leaseMs)).toISOString();
+    const claimed = due.all(dueParams(options, dbNow, options.limit)).map((r) => JSON.parse(r.doc) as WebhookDelivery);
     return claimed.map((d) => {
-      const leased = Object.assign(d, { leaseOwner: options.owner, leaseUntil: options.leaseUntil });
+      const leased = Object.assign(d, { leaseOwner: options.owner, leaseUntil });
       saveDelivery(leased);
       return leased;
     });
@@ -122,7 +152,7 @@ export function createSqliteWebhookRepository(db: SqliteDatabase): WebhookReposi
     },
     async claimDue(options) {
       // An idle poll only reads (WAL readers never wait): workers take the write lock when there is work.
-      if (due.all({ now: options.now, limit: 1 }).length === 0) return [];
+      if (options.limit <= 0 || due.all(dueParams(options, dbNowMs(), 1)).length === 0) return [];
       return claim.immediate(options);
     },
     async completeAttempt(options) {

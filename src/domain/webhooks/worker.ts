@@ -16,6 +16,12 @@ export interface WebhookWorkerConfig {
   retryScale: number;
   disableAfterMs: number;
   sandboxAllowPrivate: boolean;
+  /** Requests this node has in flight at most; a poll claims only what fits. */
+  maxInFlight: number;
+  /** Deliveries of one merchant in flight at most, across all nodes (leased in the store). */
+  merchantConcurrency: number;
+  /** Requests to one endpoint in flight at most, across all nodes. */
+  endpointConcurrency: number;
 }
 
 /** The delay before retry n (1-based), with ±10 % jitter so failing receivers are not hit in lockstep. */
@@ -98,15 +104,44 @@ export function createWebhookWorker(deps: { store: Store; sender: WebhookSender;
     }
   }
 
-  /** Claims and sends one round of due deliveries; returns how many were claimed. */
-  async function runOnce(options: { owner: string; limit: number }): Promise<number> {
-    const now = clock.now();
+  const inFlight = new Set<Promise<void>>();
+
+  /**
+   * Claims what fits in the node's free slots (the store applies the merchant and endpoint caps and
+   * takes merchants in turns) and starts sending without waiting: a slow endpoint holds its own
+   * slots, never the next poll. `settled` runs as each send ends (a slot is free again). Returns how
+   * many were claimed and how many could have been (full: there may be more due).
+   */
+  async function poll(options: { owner: string; settled?: () => void; failed?: (error: unknown) => void }): Promise<{ claimed: number; room: number }> {
+    const room = config.maxInFlight - inFlight.size;
+    if (room <= 0) return { claimed: 0, room: 0 };
     const due = await store.webhooks.claimDue({
-      owner: options.owner, now: now.toISOString(), leaseUntil: new Date(now.getTime() + leaseMs).toISOString(), limit: options.limit,
+      owner: options.owner, now: clock.now().toISOString(), leaseMs, limit: room,
+      merchantConcurrency: config.merchantConcurrency, endpointConcurrency: config.endpointConcurrency,
     });
-    await Promise.all(due.map((d) => attempt(d, options.owner)));
-    return due.length;
+    for (const d of due) {
+      const sending: Promise<void> = attempt(d, options.owner)
+        .catch((error: unknown) => options.failed?.(error)) // the lease runs out and a later poll retries it
+        .finally(() => {
+          inFlight.delete(sending);
+          options.settled?.();
+        });
+      inFlight.add(sending);
+    }
+    return { claimed: due.length, room };
   }
 
-  return { runOnce };
+  /** Claims and sends one round of due deliveries, waiting for every send; returns how many were claimed. */
+  async function runOnce(options: { owner: string }): Promise<number> {
+    const { claimed } = await poll(options);
+    await drain();
+    return claimed;
+  }
+
+  /** Waits until every send started on this node has ended. */
+  async function drain(): Promise<void> {
+    while (inFlight.size > 0) await Promise.all(inFlight);
+  }
+
+  return { poll, runOnce, drain, inFlight: () => inFlight.size };
 }
