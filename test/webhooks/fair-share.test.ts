@@ -1,0 +1,115 @@
+/**
+ * The webhook worker under load: bus traffic does not turn into store polls (wake-ups coalesced),
+ * and one merchant's slow endpoints do not hold back another merchant's webhooks (fair share and
+ * per-endpoint caps). The app runs in-process on SQLite; store polls are counted by wrapping the
+ * store's claimDue, the only call a poll makes.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { TestApp } from '../helpers/app.js';
+import { expectOk, formA, merchantApi } from '../orders/support.js';
+import { startReceiver, startWebhooksApp, waitFor, webhooksApi, type Receiver } from './support.js';
+
+const cleanup: Array<() => Promise<unknown> | void> = [];
+afterEach(async () => {
+  for (const step of cleanup.splice(0).reverse()) await step();
+});
+
+async function app(env: Record<string, string>): Promise<TestApp> {
+  const t = await startWebhooksApp({ RATE_LIMIT_PER_MIN: '1000000', ...env });
+  cleanup.push(() => t.stop());
+  return t;
+}
+
+async function receiver(): Promise<Receiver> {
+  const r = await startReceiver();
+  // Closed before the app stops: its hanging requests then end at once instead of at the timeout.
+  cleanup.push(() => r.close());
+  return r;
+}
+
+/** Counts the store polls the worker makes (each poll is one claimDue). */
+function countPolls(t: TestApp): { count: () => number } {
+  const webhooks = t.app.container.store.webhooks;
+  const claimDue = webhooks.claimDue.bind(webhooks);
+  let count = 0;
+  webhooks.claimDue = (options) => {
+    count++;
+    return claimDue(options);
+  };
+  return { count: () => count };
+}
+
+describe('webhook worker: coalesced wake-ups', () => {
+  it('a flood of courier positions that wrote deliveries costs at most one store poll per WEBHOOK_MIN_POLL_MS, and no wake-up is lost', async () => {
+    const minPollMs = 200;
+    const t = await app({ WEBHOOK_MIN_POLL_MS: String(minPollMs), WEBHOOK_POLL_MS: '60000' });
+    const r = await receiver();
+    const m = await t.createMerchant({ name: 'Flooded' });
+    expectOk(await webhooksApi(t.url, m.testKey).create({ url: `${r.url}/flood` }), 201);
+    const polls = countPolls(t);
+    const { bus } = t.app.container;
+
+    const started = Date.now();
+    const before = polls.count();
+    let published = 0;
+    for (let burst = 0; burst < 40; burst++) {
+      await Promise.all(
+        Array.from({ length: 100 }, (_, i) =>
+          bus.publish({ type: 'courier.position', courierId: `c_${i}`, mode: 'test', location: { lat: -33.4, lng: -70.6 }, orderIds: [`o_${i}`], at: new Date().toISOString(), wroteWebhooks: true }),
+        ),
+      );
+      published += 100;
+      if (burst === 20) expectOk(await merchantApi(t, m.testKey).create(formA()), 201); // real work in the middle of the flood
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    const elapsed = Date.now() - started;
+    const during = polls.count() - before;
+    expect(published).toBe(4000);
+    // One poll may start at once, then at most one per interval (plus the one pending at the end).
+    expect(during).toBeLessThanOrEqual(Math.ceil(elapsed / minPollMs) + 2);
+    expect(during).toBeGreaterThan(0);
+    // The order's webhook written during the flood is delivered: coalescing drops polls, not work.
+    await waitFor(() => r.receipts.length >= 1, { what: 'the order webhook' });
+    expect(r.receipts[0]!.event).toBe('order.status_changed');
+  });
+});
+
+describe('webhook worker: fair share per merchant', () => {
+  it('merchant A’s hanging endpoints hold at most its caps; merchant B’s webhook goes out within two polls while A’s still hang', async () => {
+    const t = await app({
+      WEBHOOK_TIMEOUT_MS: '30000', // A's requests hang for the whole case
+      WEBHOOK_MERCHANT_CONCURRENCY: '6',
+      WEBHOOK_ENDPOINT_CONCURRENCY: '2',
+      WEBHOOK_MIN_POLL_MS: '20',
+      WEBHOOK_POLL_MS: '60000',
+    });
+    const slow = await receiver();
+    slow.respond(() => 'hang');
+    const fast = await receiver();
+    const a = await t.createMerchant({ name: 'Slow A' });
+    const b = await t.createMerchant({ name: 'Fast B' });
+    const hooksA = webhooksApi(t.url, a.testKey);
+    for (let i = 0; i < 8; i++) expectOk(await hooksA.create({ url: `${slow.url}/a${i}` }), 201);
+    expectOk(await webhooksApi(t.url, b.testKey).create({ url: `${fast.url}/b` }), 201);
+
+    // 15 orders × 8 endpoints: 120 of A's deliveries due, each endpoint hanging.
+    const ordersA = merchantApi(t, a.testKey);
+    for (let i = 0; i < 15; i++) expectOk(await ordersA.create(formA()), 201);
+    await waitFor(() => slow.receipts.length >= 6, { what: 'A’s first requests' });
+
+    const polls = countPolls(t);
+    const order = expectOk(await merchantApi(t, b.testKey).create(formA()), 201).body.booking_id as string;
+    const receipt = await waitFor(() => fast.receipts.find((x) => x.body.includes(order)), { what: 'B’s webhook' });
+    expect(receipt.status).toBe(200);
+    // At most one poll was already in flight without B's delivery; the next one took it.
+    expect(polls.count()).toBeLessThanOrEqual(2);
+
+    // A never had more than its caps in flight, across its endpoints, although 120 were due.
+    expect(slow.receipts).toHaveLength(6);
+    const perEndpoint = new Map<string, number>();
+    for (const x of slow.receipts) perEndpoint.set(x.path, (perEndpoint.get(x.path) ?? 0) + 1);
+    expect(Math.max(...perEndpoint.values())).toBeLessThanOrEqual(2);
+    const log = await t.app.container.store.webhooks.listDeliveries({ merchantId: b.merchantId, mode: 'test', limit: 10 });
+    expect(log.map((d) => [d.status, d.attempts])).toEqual([['delivered', 1]]);
+  });
+});
