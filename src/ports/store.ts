@@ -329,4 +329,12 @@ export interface LeaseRepository {
   acquire(options: { name: string; owner: string; ttlMs: number }): Promise<boolean>;
   /** Gives the lease up, only when `owner` holds it (another node may take it at once). */
   release(options: { name: string; owner: string }): Promise<void>;
+  /**
+   * A rate slot shared by every node (the courier-location throttle): true, and the slot is taken
+   * until at + intervalMs, when no slot of this name runs past `at`; false otherwise. Times are
+   * the event's (`at`), so a slot follows the events it throttles; one atomic write.
+   */
+  takeSlot(options: { name: string; at: string; intervalMs: number }): Promise<boolean>;
+  /** Removes leases and slots that ran out before `before` (the store's clock minus a margin); returns how many. */
+  pruneExpired(options: { olderThanMs: number }): Promise<number>;
 }

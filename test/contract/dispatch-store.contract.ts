@@ -56,6 +56,32 @@ export function describeDispatchStoreContract(name: string, makeStore: () => Pro
       expect(results.filter(Boolean)).toHaveLength(1);
     });
 
+    test('leases.takeSlot: one slot per interval of the events’ time, whoever asks; concurrent takers get one', async () => {
+      const slot = nextId('slot');
+      expect(await store.leases.takeSlot({ name: slot, at: at(0), intervalMs: 20_000 })).toBe(true);
+      expect(await store.leases.takeSlot({ name: slot, at: at(19), intervalMs: 20_000 })).toBe(false);
+      expect(await store.leases.takeSlot({ name: slot, at: at(20), intervalMs: 20_000 })).toBe(true);
+      expect(await store.leases.takeSlot({ name: slot, at: at(39), intervalMs: 20_000 })).toBe(false);
+      expect(await store.leases.takeSlot({ name: `${slot}-other`, at: at(39), intervalMs: 20_000 })).toBe(true);
+      const racing = await Promise.all(Array.from({ length: 10 }, () => store.leases.takeSlot({ name: slot, at: at(100), intervalMs: 20_000 })));
+      expect(racing.filter(Boolean)).toHaveLength(1);
+    });
+
+    test('leases.pruneExpired removes leases and slots that ran out longer ago than the margin, never a running lease', async () => {
+      const ago = (seconds: number) => new Date(Date.now() - seconds * 1000).toISOString();
+      const running = nextId('lease');
+      const old = nextId('slot');
+      const recent = nextId('slot');
+      expect(await store.leases.acquire({ name: running, owner: 'a', ttlMs: 60_000 })).toBe(true);
+      expect(await store.leases.takeSlot({ name: old, at: ago(3600), intervalMs: 20_000 })).toBe(true); // ran out an hour ago
+      expect(await store.leases.takeSlot({ name: recent, at: ago(30), intervalMs: 20_000 })).toBe(true); // ran out 10 s ago
+      expect(await store.leases.pruneExpired({ olderThanMs: 60_000 })).toBe(1);
+      // The old slot is gone (a slot can be taken again at an older time); the recent one and the lease still hold.
+      expect(await store.leases.takeSlot({ name: old, at: ago(7200), intervalMs: 20_000 })).toBe(true);
+      expect(await store.leases.takeSlot({ name: recent, at: ago(25), intervalMs: 20_000 })).toBe(false);
+      expect(await store.leases.acquire({ name: running, owner: 'b', ttlMs: 60_000 })).toBe(false);
+    });
+
     test('orders.listNewInBatches lists new orders that belong to a batch, in one mode, oldest first, up to the limit', async () => {
       const m = await storeMerchant(store);
       const inBatch = [order({ merchantId: m, createdAt: at(3), batchId: 'bt_x' }), order({ merchantId: m, createdAt: at(1), batchId: 'bt_y' }), order({ merchantId: m, createdAt: at(2), batchId: 'bt_x' })];

@@ -4,7 +4,9 @@ import type { Mode, Order, OrderEvent, WebhookAttempt, WebhookDelivery, WebhookE
 import type { Store } from '../../src/ports/store.js';
 import { contractCases, type ContractOptions } from './cases.js';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { at, batch, creation, idempotency, nextId, order, storeMerchant, transition, ulid } from './fixtures.js';
+import { createWebhookOutbox } from '../../src/domain/webhooks/outbox.js';
+import { createUlidSource } from '../../src/ports/ids.js';
+import { at, batch, courier, creation, idempotency, nextId, order, storeMerchant, transition, ulid } from './fixtures.js';
 
 /** A lease that runs out during the case (on the store's clock, so the case waits for it). */
 const SHORT_LEASE_MS = 150;
@@ -214,6 +216,25 @@ export function describeWebhookStoreContract(name: string, makeStore: () => Prom
       await store.webhooks.completeAttempt({ id: slow[0]!.id, owner: 'worker-a', attempt: done, outcome: { status: 'delivered', nextAttemptAt: null } });
       const next = await store.webhooks.claimDue({ owner: 'worker-b', now: at(101), leaseMs: 60_000, limit: 50, ...caps });
       expect(next.map((d) => d.id)).toEqual([slow[2]!.id]);
+    });
+
+    test('courier-location webhooks: two nodes (two outboxes, one store) write one per order per interval, held by a store lease', async () => {
+      const m = await newMerchant();
+      await storedEndpoint({ merchantId: m, events: ['order.courier_location'] });
+      const o = order({ merchantId: m });
+      const clock = { now: () => new Date() };
+      const ids = createUlidSource();
+      const node = () => createWebhookOutbox({ store, clock, ids, publicBaseUrl: () => 'https://express.example.cl' });
+      const [a, b] = [node(), node()];
+      const report = { orders: [o], courier: courier(), location: { lat: -33.42, lng: -70.61 }, at: new Date().toISOString() };
+      const written = await Promise.all([a.courierLocation(report), b.courierLocation(report)]);
+      expect(written.sort()).toEqual([0, 1]);
+      // Neither node writes again within the interval (one by its own map, the other by the lease).
+      expect(await a.courierLocation(report)).toBe(0);
+      expect(await b.courierLocation(report)).toBe(0);
+      // A third node, fresh map, is refused by the store: the slot is not per node.
+      expect(await node().courierLocation(report)).toBe(0);
+      expect((await all(m)).map((d) => d.eventType)).toEqual(['order.courier_location']);
     });
 
     test('webhooks.completeAttempt only by the lease owner: another owner gets false and nothing is written', async () => {

@@ -261,6 +261,8 @@ async function createIndexes(c: MongoCollections): Promise<void> {
     c.webhookDeliveries.createIndex({ status: 1, merchantId: 1, nextAttemptAt: 1, _id: 1 }, { name: 'webhook_deliveries_due_merchant' }),
     c.webhookDeliveries.createIndex({ status: 1, leaseUntil: 1 }, { name: 'webhook_deliveries_leased' }),
     c.webhookAttempts.createIndex({ deliveryId: 1, attempt: 1 }, { name: 'webhook_attempts_delivery' }),
+    // Leases and courier-location slots that ran out an hour ago (pruneExpired does the same on demand).
+    c.leases.createIndex({ until: 1 }, { expireAfterSeconds: 3600, name: 'leases_ttl' }),
   ]);
 }
 

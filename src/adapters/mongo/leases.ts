@@ -29,5 +29,21 @@ export function createMongoLeaseRepository(database: MongoDatabase): LeaseReposi
     async release({ name, owner }) {
       await leases.deleteOne({ _id: name, owner });
     },
+    async takeSlot({ name, at, intervalMs }) {
+      const atDate = new Date(at);
+      try {
+        // As acquire: a slot still running past `at` matches nothing, and the upsert fails on _id.
+        await leases.updateOne({ _id: name, until: { $lte: atDate } }, { $set: { owner: 'slot', until: new Date(atDate.getTime() + Math.round(intervalMs)) } }, { upsert: true });
+        return true;
+      } catch (error) {
+        if (error instanceof MongoServerError && error.code === 11000) return false;
+        throw error;
+      }
+    },
+    async pruneExpired({ olderThanMs }) {
+      const now = await serverNow();
+      const result = await leases.deleteMany({ until: { $lt: new Date(now.getTime() - Math.round(olderThanMs)) } });
+      return result.deletedCount;
+    },
   };
 }

@@ -12,12 +12,24 @@ export function createSqliteLeaseRepository(db: SqliteDatabase): LeaseRepository
      WHERE leases.owner = excluded.owner OR leases.until_ms <= ${NOW_MS}`,
   );
   const drop = db.prepare<[string, string]>('DELETE FROM leases WHERE name = ? AND owner = ?');
+  const slot = db.prepare<{ name: string; at: number; until: number }>(
+    `INSERT INTO leases (name, owner, until_ms) VALUES (@name, 'slot', @until)
+     ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, until_ms = excluded.until_ms WHERE leases.until_ms <= @at`,
+  );
+  const prune = db.prepare<[number]>(`DELETE FROM leases WHERE until_ms < ${NOW_MS} - ?`);
   return {
     async acquire({ name, owner, ttlMs }) {
       return take.run(name, owner, Math.round(ttlMs)).changes === 1;
     },
     async release({ name, owner }) {
       drop.run(name, owner);
+    },
+    async takeSlot({ name, at, intervalMs }) {
+      const ms = Date.parse(at);
+      return slot.run({ name, at: ms, until: ms + Math.round(intervalMs) }).changes === 1;
+    },
+    async pruneExpired({ olderThanMs }) {
+      return prune.run(Math.round(olderThanMs)).changes;
     },
   };
 }

@@ -7,6 +7,8 @@ import { batchCreatedPayload, eventShape, flatShape } from './payloads.js';
 
 /** Courier-location webhooks are at most this frequent per order. */
 export const COURIER_LOCATION_INTERVAL_MS = 20_000;
+/** The store lease that holds an order's courier-location slot across nodes. */
+export const courierLocationLease = (orderId: string) => `courier-location:${orderId}`;
 
 export type WebhookOutbox = ReturnType<typeof createWebhookOutbox>;
 
@@ -60,9 +62,12 @@ export function createWebhookOutbox(deps: { store: Store; clock: Clock; ids: IdS
   }
 
   /**
-   * Opt-in courier positions: at most one per order every 20 s (per node), and the endpoints of an
-   * order are looked up at most that often too (a merchant's new location endpoint waits up to
-   * 20 s). Not transactional: positions are not persisted either. Returns the deliveries written.
+   * Opt-in courier positions: at most one per order every 20 s across all nodes. The node's own
+   * map skips an order it sent within the interval without asking the store; otherwise the slot is
+   * taken in the store (`courier-location:<order>`, timed by the reports), so only one node per
+   * interval gets it. The endpoints of an order are looked up
+   * at most that often per node too (a merchant's new location endpoint waits up to 20 s). Not
+   * transactional: positions are not persisted either. Returns the deliveries written.
    */
   async function courierLocation(options: { orders: Order[]; courier: Courier; location: LatLng; at: string }): Promise<number> {
     const now = Date.parse(options.at);
@@ -71,6 +76,8 @@ export function createWebhookOutbox(deps: { store: Store; clock: Clock; ids: IdS
       if ((lastLocationAt.get(order.id) ?? 0) + COURIER_LOCATION_INTERVAL_MS > now) continue;
       lastLocationAt.set(order.id, now);
       const endpoints = await endpointsFor(order.merchantId, order.mode, 'order.courier_location');
+      if (endpoints.length === 0) continue;
+      if (!(await store.leases.takeSlot({ name: courierLocationLease(order.id), at: options.at, intervalMs: COURIER_LOCATION_INTERVAL_MS }))) continue;
       for (const e of endpoints) {
         deliveries.push(delivery(e, 'order.courier_location', orderBody(e, 'order.courier_location', order, options.courier, order.sequence, options.at, options.location), order, order.sequence, options.at));
       }
