@@ -85,7 +85,7 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
   const ids = overrides.ids ?? createUlidSource();
   const masterKey = resolveMasterKey({ configured: config.masterKey, dataDir: config.dataDir, distributed: config.storeKind === 'mongodb' });
   const backingStore: Store = config.mongodbUrl
-    ? await createMongoStore({ url: config.mongodbUrl, dbName: config.mongodbDb, operationTimeoutMs: config.storeTimeoutMs })
+    ? await createMongoStore({ url: config.mongodbUrl, dbName: config.mongodbDb, operationTimeoutMs: config.storeTimeoutMs, webhookRetentionMs: config.retention.webhookMs })
     : createSqliteStore({ dataDir: config.dataDir });
   const positions = config.positionFlushMs > 0
     ? withCoalescedLocations(backingStore, { flushMs: config.positionFlushMs, onFlushError: (error) => logger.warn({ err: error.message }, 'courier positions not written; retried at the next flush') })

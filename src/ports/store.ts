@@ -239,6 +239,11 @@ export interface OrderRepository {
     limit: number;
   }): Promise<Order[]>;
   listEvents(orderId: string): Promise<OrderEvent[]>;
+  /**
+   * Retention: deletes the events of orders that are over (completed or cancelled) and were created
+   * before `createdBefore`; the orders themselves stay. Returns how many orders lost their events.
+   */
+  pruneEvents(options: { createdBefore: string }): Promise<number>;
   /** Queued orders (new, no courier, no batch) a vehicle of these types can carry, oldest first. */
   listQueued(options: { mode: Mode; vehicleTypes: VehicleType[]; limit: number }): Promise<Order[]>;
   /** Orders still `new` that belong to a batch (the reconciler checks each one's batch), oldest first. */
@@ -313,6 +318,11 @@ export interface WebhookRepository {
   }): Promise<WebhookDelivery[]>;
   /** Every attempt in the order made (numbers restart after a redelivery). */
   listAttempts(deliveryId: string): Promise<WebhookAttempt[]>;
+  /**
+   * Retention: deletes deliveries created before `createdBefore`, whatever their status, with their
+   * attempts; at most `limit` per call. Returns how many deliveries went.
+   */
+  prune(options: { createdBefore: string; limit: number }): Promise<number>;
   /** Makes deliveries pending again, due now (attempt counts restart); returns how many. */
   requeue(options: { merchantId: string; mode: Mode; ids?: string[]; status?: 'failed'; createdFrom?: string; createdTo?: string; now: string }): Promise<number>;
 }

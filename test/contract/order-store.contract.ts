@@ -33,6 +33,22 @@ export function describeOrderStoreContract(name: string, makeStore: () => Promis
 
     // ---- create and read ----
 
+    test('orders.pruneEvents deletes the events of completed and cancelled orders created before the cutoff, in both modes; the orders stay', async () => {
+      const m = await newMerchant();
+      const oldDone = await created(order({ merchantId: m, status: 'completed', createdAt: at(0) }));
+      const oldCancelled = await created(order({ merchantId: m, mode: 'test', status: 'cancelled', createdAt: at(5) }));
+      const oldActive = await created(order({ merchantId: m, status: 'assigned', createdAt: at(5) }));
+      const recentDone = await created(order({ merchantId: m, status: 'completed', createdAt: at(100) }));
+      expect(await store.orders.pruneEvents({ createdBefore: at(100) })).toBe(2);
+      expect(await store.orders.listEvents(oldDone.id)).toEqual([]);
+      expect(await store.orders.listEvents(oldCancelled.id)).toEqual([]);
+      expect(await store.orders.listEvents(oldActive.id)).toHaveLength(1);
+      expect(await store.orders.listEvents(recentDone.id)).toHaveLength(1);
+      expect(await store.orders.findById(oldDone.id)).toStrictEqual(oldDone);
+      // Nothing left to prune: a second run finds nothing.
+      expect(await store.orders.pruneEvents({ createdBefore: at(100) })).toBe(0);
+    });
+
     test('orders.create stores the order, its first event and its ledger charge exactly', async () => {
       const m = await newMerchant();
       const o = order({ merchantId: m, mode: 'live' });

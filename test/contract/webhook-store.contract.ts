@@ -237,6 +237,31 @@ export function describeWebhookStoreContract(name: string, makeStore: () => Prom
       expect((await all(m)).map((d) => d.eventType)).toEqual(['order.courier_location']);
     });
 
+    test('webhooks.prune deletes deliveries created before the cutoff, whatever their status, with their attempts, oldest first up to the limit', async () => {
+      const m = await newMerchant();
+      const [old1, old2, old3, recent] = await storedDeliveries([
+        delivery({ merchantId: m, createdAt: at(1), nextAttemptAt: at(1) }),
+        delivery({ merchantId: m, createdAt: at(2), status: 'failed' }),
+        delivery({ merchantId: m, createdAt: at(3), status: 'delivered', deliveredAt: at(3) }),
+        delivery({ merchantId: m, createdAt: at(50), nextAttemptAt: at(50) }),
+      ]);
+      // Attempts on an old and on the recent one.
+      for (const [d, n] of [[old1!, 1], [recent!, 4]] as const) {
+        const [claimed] = await store.webhooks.claimDue({ owner: `w-${n}`, now: d.nextAttemptAt, leaseMs: 60_000, limit: 1 });
+        expect(claimed?.id).toBe(d.id);
+        await store.webhooks.completeAttempt({ id: d.id, owner: `w-${n}`, attempt: attempt(d, 1, d.nextAttemptAt, 500, 'HTTP 500'), outcome: { status: 'pending', nextAttemptAt: at(900) } });
+      }
+      expect(await store.webhooks.prune({ createdBefore: at(50), limit: 2 })).toBe(2);
+      expect(await find(old1!)).toBeNull();
+      expect(await find(old2!)).toBeNull();
+      expect(await store.webhooks.listAttempts(old1!.id)).toEqual([]);
+      expect(await store.webhooks.prune({ createdBefore: at(50), limit: 100 })).toBe(1);
+      expect(await find(old3!)).toBeNull();
+      expect((await all(m)).map((d) => d.id)).toEqual([recent!.id]);
+      expect(await store.webhooks.listAttempts(recent!.id)).toHaveLength(1);
+      expect(await store.webhooks.prune({ createdBefore: at(50), limit: 100 })).toBe(0);
+    });
+
     test('webhooks.completeAttempt only by the lease owner: another owner gets false and nothing is written', async () => {
       const m = await newMerchant();
       const [d] = await storedDeliveries([delivery({ merchantId: m, nextAttemptAt: at(0) })]);

@@ -1,4 +1,4 @@
-import { MongoClient, type ClientSession, type Collection, type Db, type MongoClientOptions, type TransactionOptions } from 'mongodb';
+import { MongoClient, MongoServerError, type ClientSession, type Collection, type Db, type MongoClientOptions, type TransactionOptions } from 'mongodb';
 import type {
   ApiKeyRecord,
   Batch,
@@ -43,8 +43,9 @@ export type IdempotencyDoc = IdempotencyRecord & { _id: string; expireAt: Date }
 export type BatchDoc = Omit<Batch, 'id'> & { _id: string };
 export type LedgerDoc = Omit<LedgerEntry, 'id'> & { _id: string };
 export type WebhookEndpointDoc = Omit<WebhookEndpoint, 'id'> & { _id: string };
-export type WebhookDeliveryDoc = Omit<WebhookDelivery, 'id'> & { _id: string };
-export type WebhookAttemptDoc = Omit<WebhookAttempt, 'id'> & { _id: string };
+/** `createdOn` (and an attempt's `atOn`): the same instant as a BSON Date, for the retention TTL index. */
+export type WebhookDeliveryDoc = Omit<WebhookDelivery, 'id'> & { _id: string; createdOn?: Date };
+export type WebhookAttemptDoc = Omit<WebhookAttempt, 'id'> & { _id: string; atOn?: Date };
 /** `_id` is the lease's name; `until` is a BSON Date on the server's clock. */
 export type LeaseDoc = { _id: string; owner: string; until: Date };
 
@@ -111,10 +112,10 @@ export function mongoClientOptions(operationTimeoutMs: number): MongoClientOptio
 }
 
 /** Connects, creates the indexes every query relies on (idempotent, safe on concurrent start-up). */
-export async function openMongoDatabase(options: { url: string; dbName: string; operationTimeoutMs?: number }): Promise<MongoDatabase> {
+export async function openMongoDatabase(options: { url: string; dbName: string; operationTimeoutMs?: number; webhookRetentionMs?: number }): Promise<MongoDatabase> {
   const timeoutMs = options.operationTimeoutMs ?? DEFAULT_OPERATION_TIMEOUT_MS;
   // First, with the patience a start-up deserves (MongoDB may be starting too); then the bounded client.
-  await createIndexesUnbounded(options.url, options.dbName);
+  await createIndexesUnbounded(options.url, options.dbName, Math.round((options.webhookRetentionMs ?? DEFAULT_WEBHOOK_RETENTION_MS) / 1000));
   const client = new MongoClient(options.url, mongoClientOptions(timeoutMs));
   await client.connect();
   try {
@@ -191,12 +192,12 @@ function withMaxTime<T extends object>(collection: Collection<T>, maxTimeMS: num
 }
 
 /** Index builds may take long on big collections: they run on a client of their own without the socket timeout. */
-async function createIndexesUnbounded(url: string, dbName: string): Promise<void> {
+async function createIndexesUnbounded(url: string, dbName: string, webhookRetentionSeconds: number): Promise<void> {
   const client = new MongoClient(url, { serverSelectionTimeoutMS: 10_000, writeConcern: { w: 'majority' } });
   try {
     await client.connect();
     const db = client.db(dbName);
-    await createIndexes(collectionsOf(db, null));
+    await createIndexes(collectionsOf(db, null), db, webhookRetentionSeconds);
   } finally {
     await client.close();
   }
@@ -227,7 +228,20 @@ function collectionsOf(db: Db, maxTimeMS: number | null): MongoCollections {
   };
 }
 
-async function createIndexes(c: MongoCollections): Promise<void> {
+/** Default of WEBHOOK_RETENTION_DAYS. */
+export const DEFAULT_WEBHOOK_RETENTION_MS = 30 * 86_400_000;
+
+/** A TTL index whose expiry follows the setting: an existing one with another expiry is changed in place (collMod). */
+async function ttlIndex<T extends object>(db: Db, collection: Collection<T>, field: string, name: string, seconds: number): Promise<void> {
+  try {
+    await collection.createIndex({ [field]: 1 }, { expireAfterSeconds: seconds, name });
+  } catch (error) {
+    if (!(error instanceof MongoServerError) || (error.code !== 85 && error.code !== 86)) throw error;
+    await db.command({ collMod: collection.collectionName, index: { name, expireAfterSeconds: seconds } });
+  }
+}
+
+async function createIndexes(c: MongoCollections, db: Db, webhookRetentionSeconds: number): Promise<void> {
   await Promise.all([
     c.apiKeys.createIndex({ hash: 1 }, { unique: true, name: 'api_keys_hash' }),
     c.apiKeys.createIndex({ merchantId: 1, mode: 1, status: 1 }, { name: 'api_keys_merchant' }),
@@ -263,6 +277,10 @@ async function createIndexes(c: MongoCollections): Promise<void> {
     c.webhookAttempts.createIndex({ deliveryId: 1, attempt: 1 }, { name: 'webhook_attempts_delivery' }),
     // Leases and courier-location slots that ran out an hour ago (pruneExpired does the same on demand).
     c.leases.createIndex({ until: 1 }, { expireAfterSeconds: 3600, name: 'leases_ttl' }),
+    // Retention: deliveries and attempts go WEBHOOK_RETENTION_DAYS after creation (prune() does the same on demand).
+    ttlIndex(db, c.webhookDeliveries, 'createdOn', 'webhook_deliveries_ttl', webhookRetentionSeconds),
+    ttlIndex(db, c.webhookAttempts, 'atOn', 'webhook_attempts_ttl', webhookRetentionSeconds),
+    c.webhookDeliveries.createIndex({ createdAt: 1 }, { name: 'webhook_deliveries_created' }),
   ]);
 }
 

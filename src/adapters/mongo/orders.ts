@@ -276,6 +276,28 @@ export function createMongoOrderRepository(database: MongoDatabase): OrderReposi
       return docs.map(toEvent);
     },
 
+    async pruneEvents({ createdBefore }) {
+      // Over and old (on the orders_queue index), in chunks; orders whose events are gone cost one probe each.
+      let pruned = 0;
+      for (const mode of ['live', 'test'] as const) {
+        const cursor = orders.find({ mode, status: { $in: ['completed', 'cancelled'] }, createdAt: { $lt: createdBefore } }, { projection: { _id: 1 } }).batchSize(500);
+        let chunk: string[] = [];
+        const flush = async () => {
+          if (chunk.length === 0) return;
+          const withEvents = (await orderEvents.distinct('orderId', { orderId: { $in: chunk } })) as string[];
+          if (withEvents.length > 0) await orderEvents.deleteMany({ orderId: { $in: withEvents } });
+          pruned += withEvents.length;
+          chunk = [];
+        };
+        for await (const doc of cursor) {
+          chunk.push(doc._id);
+          if (chunk.length >= 500) await flush();
+        }
+        await flush();
+      }
+      return pruned;
+    },
+
     async listQueued({ mode, vehicleTypes, limit }) {
       if (vehicleTypes.length === 0 || limit <= 0) return [];
       const docs = await orders

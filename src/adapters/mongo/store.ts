@@ -19,7 +19,7 @@ import { createMongoWebhookRepository } from './webhooks.js';
  * order transitions (compare-and-set, event, ledger entry, webhook outbox). Single-document operations
  * (updates, compare-and-set of couriers and batches, webhook leases) need no transaction.
  */
-export async function createMongoStore(options: { url: string; dbName: string; operationTimeoutMs?: number }): Promise<Store> {
+export async function createMongoStore(options: { url: string; dbName: string; operationTimeoutMs?: number; webhookRetentionMs?: number }): Promise<Store> {
   const database = await openMongoDatabase(options);
   const deadlineMs = options.operationTimeoutMs ?? DEFAULT_OPERATION_TIMEOUT_MS;
   const guard = <T extends object>(name: string, repository: T) => guardRepository(name, repository, deadlineMs);

@@ -53,6 +53,7 @@ const toDeliveryDoc = (d: WebhookDelivery): WebhookDeliveryDoc => ({
   lastLatencyMs: d.lastLatencyMs,
   createdAt: d.createdAt,
   deliveredAt: d.deliveredAt,
+  createdOn: new Date(d.createdAt),
 });
 
 const toDelivery = (d: WebhookDeliveryDoc): WebhookDelivery => ({
@@ -84,6 +85,7 @@ const toAttemptDoc = (a: WebhookAttempt): WebhookAttemptDoc => ({
   statusCode: a.statusCode,
   latencyMs: a.latencyMs,
   error: a.error,
+  atOn: new Date(a.at),
 });
 
 const toAttempt = (d: WebhookAttemptDoc): WebhookAttempt => ({
@@ -251,6 +253,16 @@ export function createMongoWebhookRepository(database: MongoDatabase): WebhookRe
     async listAttempts(deliveryId) {
       const docs = await attempts.find({ deliveryId }).sort({ attempt: 1, _id: 1 }).toArray();
       return docs.map(toAttempt);
+    },
+
+    async prune({ createdBefore, limit }) {
+      if (limit <= 0) return 0;
+      const old = await deliveries.find({ createdAt: { $lt: createdBefore } }, { projection: { _id: 1 } }).sort({ createdAt: 1 }).limit(limit).toArray();
+      if (old.length === 0) return 0;
+      const ids = old.map((d) => d._id);
+      await attempts.deleteMany({ deliveryId: { $in: ids } });
+      const result = await deliveries.deleteMany({ _id: { $in: ids } });
+      return result.deletedCount;
     },
 
     async requeue({ merchantId, mode, ids, status, createdFrom, createdTo, now }) {

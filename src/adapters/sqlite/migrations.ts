@@ -174,4 +174,8 @@ export const MIGRATIONS: string[] = [
   ALTER TABLE merchant_storefront_secrets ADD COLUMN previous_ciphertext TEXT;
   ALTER TABLE merchant_storefront_secrets ADD COLUMN previous_expires_at TEXT;
   `,
+  `
+  CREATE INDEX webhook_deliveries_created ON webhook_deliveries (created_at);
+  CREATE INDEX webhook_deliveries_leased ON webhook_deliveries (status, lease_until);
+  `,
 ];

@@ -87,6 +87,17 @@ export function createSqliteOrderRepository(db: SqliteDatabase, inTransaction: W
   );
   const writeOutbox = createDeliveryWriter(db);
   const eventsOf = db.prepare<[string], DocRow>('SELECT doc FROM order_events WHERE order_id = ? ORDER BY sequence');
+  // Over and old, with events left (per mode, on the orders_queue index); chunks keep each write lock short.
+  const prunableOrders = db.prepare<[string, string, number], { id: string }>(
+    `SELECT o.id FROM orders o WHERE o.mode = ? AND o.status IN ('completed', 'cancelled') AND o.created_at < ?
+       AND EXISTS (SELECT 1 FROM order_events e WHERE e.order_id = o.id) LIMIT ?`,
+  );
+  const dropEvents = db.prepare<[string]>('DELETE FROM order_events WHERE order_id = ?');
+  const pruneChunk = db.transaction((mode: string, createdBefore: string) => {
+    const ids = prunableOrders.all(mode, createdBefore, 500);
+    for (const { id } of ids) dropEvents.run(id);
+    return ids.length;
+  });
 
   const create = db.transaction(
     (o: Parameters<OrderRepository['create']>[0]) => {
@@ -167,6 +178,13 @@ export function createSqliteOrderRepository(db: SqliteDatabase, inTransaction: W
     },
     async listEvents(orderId) {
       return eventsOf.all(orderId).map((r) => JSON.parse(r.doc) as OrderEvent);
+    },
+    async pruneEvents({ createdBefore }) {
+      let pruned = 0;
+      for (const mode of ['live', 'test']) {
+        for (let n = pruneChunk.immediate(mode, createdBefore); n > 0; n = pruneChunk.immediate(mode, createdBefore)) pruned += n;
+      }
+      return pruned;
     },
     async listQueued({ mode, vehicleTypes, limit }) {
       if (vehicleTypes.length === 0) return [];

@@ -107,6 +107,18 @@ export function createSqliteWebhookRepository(db: SqliteDatabase): WebhookReposi
     return true;
   });
 
+  const oldDeliveries = db.prepare<[string, number], { id: string }>('SELECT id FROM webhook_deliveries WHERE created_at < ? ORDER BY created_at LIMIT ?');
+  const dropAttempts = db.prepare<[string]>('DELETE FROM webhook_attempts WHERE delivery_id = ?');
+  const dropDelivery = db.prepare<[string]>('DELETE FROM webhook_deliveries WHERE id = ?');
+  const prune = db.transaction((options: Parameters<WebhookRepository['prune']>[0]) => {
+    const ids = oldDeliveries.all(options.createdBefore, options.limit);
+    for (const { id } of ids) {
+      dropAttempts.run(id);
+      dropDelivery.run(id);
+    }
+    return ids.length;
+  });
+
   const requeue = db.transaction((options: Parameters<WebhookRepository['requeue']>[0]) => {
     const where = ['merchant_id = @merchantId', 'mode = @mode'];
     const params: Record<string, unknown> = { merchantId: options.merchantId, mode: options.mode };
@@ -187,6 +199,9 @@ export function createSqliteWebhookRepository(db: SqliteDatabase): WebhookReposi
     },
     async requeue(options) {
       return requeue.immediate(options);
+    },
+    async prune(options) {
+      return prune.immediate(options);
     },
   };
 }
