@@ -14,6 +14,7 @@ import { attachCourierSockets, type CourierSockets } from '../realtime/courier-s
 import { startSandboxSimulator } from './sandbox-runner.js';
 import { startWebhookWorker } from './webhook-runner.js';
 import { startDispatchReconciler } from './reconciler-runner.js';
+import { startRetention } from './retention-runner.js';
 
 export interface App {
   container: Container;
@@ -70,6 +71,7 @@ export async function buildApp(options: { config?: Config; overrides?: Container
   let simulator: { stop(): Promise<void> } | null = null;
   let webhookWorker: { stop(): Promise<void> } | null = null;
   let reconciler: { stop(): Promise<void> } | null = null;
+  let retention: { stop(): Promise<void> } | null = null;
   let stopping: Promise<void> | null = null;
   return {
     container,
@@ -88,6 +90,7 @@ export async function buildApp(options: { config?: Config; overrides?: Container
               simulator = started;
               webhookWorker = startWebhookWorker(container);
               reconciler = startDispatchReconciler(container);
+              retention = startRetention(container);
               resolve({ port, url: `http://127.0.0.1:${port}` });
             },
             reject,
@@ -96,7 +99,7 @@ export async function buildApp(options: { config?: Config; overrides?: Container
       }),
     stop: () =>
       (stopping ??= (async () => {
-        const background = Promise.all([simulator?.stop(), reconciler?.stop()]);
+        const background = Promise.all([simulator?.stop(), reconciler?.stop(), retention?.stop()]);
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         await Promise.all([graphqlWs.close(), trackingSockets.close(), courierSockets.close()]);

@@ -32,6 +32,7 @@ import { createRedisGeoIndex } from './adapters/geo-index/redis.js';
 import { withGeoIndexFallback } from './adapters/geo-index/resilient.js';
 import { createDispatchService } from './domain/dispatch.js';
 import { createDispatchReconciler } from './domain/reconciler.js';
+import { createRetention } from './domain/retention.js';
 import { createOrderService } from './domain/orders/service.js';
 import { createDeliveryService } from './domain/orders/delivery.js';
 import { createCourierService } from './domain/couriers.js';
@@ -203,6 +204,7 @@ function buildServices(deps: {
     couriers: Object.assign(couriers, watchers.couriers),
     batches: createBatchService({ store, dispatch, transitions, outbox, bus, clock, ids, tariff }),
     reconciler: createDispatchReconciler({ store, geoIndex, dispatch, clock, graceMs: config.dispatch.graceMs, vehicles: tariff.vehicles.map((v) => v.type) }),
+    retention: createRetention({ store, clock, webhookMs: config.retention.webhookMs, orderEventsMs: config.retention.orderEventsMs }),
     tracking: createTrackingService({ store, geocoder, fanOut: deps.fanOut, onSnapshotError: deps.onWatchError }),
     sandbox: createSandboxService({ store, couriers, dispatch, orders, clock, ids, tariff }),
     webhookEndpoints: createWebhookEndpointService({ store, sender, clock, ids, sandboxAllowPrivate: config.webhooks.sandboxAllowPrivate }),

@@ -1,0 +1,66 @@
+/**
+ * Retention with the app running: the pruning job (one node, by lease) removes webhook deliveries
+ * past WEBHOOK_RETENTION_DAYS with their attempts, and the events of orders that are over past
+ * ORDER_EVENTS_RETENTION_DAYS, while active orders keep theirs. Retention is shrunk to seconds.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createSqliteStore } from '../../src/adapters/sqlite/store.js';
+import { createRetention, RETENTION_LEASE } from '../../src/domain/retention.js';
+import type { TestApp } from '../helpers/app.js';
+import { expectOk, formA, merchantApi } from '../orders/support.js';
+import { startReceiver, startWebhooksApp, waitFor, webhooksApi } from './support.js';
+
+const cleanup: Array<() => Promise<unknown> | void> = [];
+afterEach(async () => {
+  for (const step of cleanup.splice(0).reverse()) await step();
+});
+
+/** 3 seconds, in days. */
+const THREE_SECONDS = String(3 / 86_400);
+
+describe('retention', () => {
+  it('prunes old deliveries (with attempts) and the events of old orders that are over; active orders keep theirs', async () => {
+    const t: TestApp = await startWebhooksApp({ WEBHOOK_RETENTION_DAYS: THREE_SECONDS, ORDER_EVENTS_RETENTION_DAYS: THREE_SECONDS, RETENTION_PRUNE_MS: '1000' });
+    cleanup.push(() => t.stop());
+    const r = await startReceiver();
+    cleanup.push(() => r.close());
+    const m = await t.createMerchant({ name: 'Retention' });
+    const hooks = webhooksApi(t.url, m.testKey);
+    const orders = merchantApi(t, m.testKey);
+    expectOk(await hooks.create({ url: `${r.url}/kept-for-a-while` }), 201);
+
+    const over = expectOk(await orders.create(formA()), 201).body.booking_id as string;
+    expectOk(await orders.cancel(over));
+    const active = expectOk(await orders.create(formA()), 201).body.booking_id as string;
+    await waitFor(() => r.receipts.length >= 3, { what: 'the three webhooks' });
+    const deliveries = expectOk(await hooks.deliveries()).body.deliveries as Array<{ id: string }>;
+    expect(deliveries).toHaveLength(3);
+    const { store } = t.app.container;
+    expect(await store.webhooks.listAttempts(deliveries[0]!.id)).toHaveLength(1);
+
+    // Within a few pruning periods after they are 3 s old: the log is empty, the attempts are gone.
+    await waitFor(async () => (expectOk(await hooks.deliveries()).body.deliveries as unknown[]).length === 0, { what: 'the pruned log' });
+    for (const d of deliveries) expect(await store.webhooks.listAttempts(d.id)).toEqual([]);
+    await waitFor(async () => (expectOk(await orders.events(over)).body.events as unknown[]).length === 0, { what: 'the pruned events' });
+    // The order that is over is still there; the active one keeps its history.
+    expect(expectOk(await orders.get(over)).body.status).toBe('cancelled');
+    expect((expectOk(await orders.events(active)).body.events as unknown[]).length).toBeGreaterThan(0);
+  });
+
+  it('runs on one node at a time: another owner does not prune while the lease is held', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'exd-retention-'));
+    const store = createSqliteStore({ file: join(dir, 'store.sqlite') });
+    cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+    cleanup.push(() => store.close());
+    const node = () => createRetention({ store, clock: { now: () => new Date() }, webhookMs: 60_000, orderEventsMs: 60_000 });
+    const [a, b] = [node(), node()];
+    expect(await a.pruneIfLeader({ owner: 'node-a', leaseMs: 60_000 })).toEqual({ deliveries: 0, orderEvents: 0, leases: 0 });
+    expect(await b.pruneIfLeader({ owner: 'node-b', leaseMs: 60_000 })).toBeNull();
+    expect(await a.pruneIfLeader({ owner: 'node-a', leaseMs: 60_000 })).not.toBeNull();
+    await store.leases.release({ name: RETENTION_LEASE, owner: 'node-a' });
+    expect(await b.pruneIfLeader({ owner: 'node-b', leaseMs: 60_000 })).not.toBeNull();
+  });
+});
