@@ -1,7 +1,7 @@
 /**
  * One validator for everything the tests see on the wire: every REST response and every webhook
- * delivery is checked against the OpenAPI document the server serves (byte for byte the one of
- * rest/openapi/document.ts; test/rest/openapi.test.ts proves it), with ajv (JSON Schema 2020-12,
+ * delivery is checked against the OpenAPI document the server serves (the one of
+ * rest/openapi/document.ts; test/rest/openapi.test.ts compares them), with ajv (JSON Schema 2020-12,
  * strict, with formats). On top of the document, an object may carry no property it does not
  * describe (`unevaluatedProperties: false` at every use), so a field added without documenting it
  * fails too. Problems are recorded and fail the running test (see wire-setup.ts).
