@@ -28,10 +28,20 @@ const { values } = parseArgs({
   strict: false,
 });
 const explicit = (flag: unknown, env: string | undefined) => typeof flag === 'string' || env !== undefined;
-const COURIERS = Number(values.couriers ?? process.env.BENCH_TRACKING_COURIERS ?? 2000);
-if (!Number.isInteger(COURIERS) || COURIERS < 10) throw new Error(`--couriers must be an integer ≥ 10, got ${String(values.couriers)}`);
+const WANTED_COURIERS = Number(values.couriers ?? process.env.BENCH_TRACKING_COURIERS ?? 2000);
+if (!Number.isInteger(WANTED_COURIERS) || WANTED_COURIERS < 10) throw new Error(`--couriers must be an integer ≥ 10, got ${String(values.couriers)}`);
 const SOCKETS_PER_ORDER = Number(values['viewers-per-order'] ?? process.env.BENCH_TRACKING_VIEWERS_PER_ORDER ?? 10);
 if (!Number.isInteger(SOCKETS_PER_ORDER) || SOCKETS_PER_ORDER < 1) throw new Error(`--viewers-per-order must be a positive integer`);
+/**
+ * The server and the load generator each hold every viewer and courier socket: both must fit under
+ * the open-file limit the processes inherit (a container may not let even root raise it), with
+ * room for the store's files and the listener. Fewer couriers are measured when it does not fit.
+ */
+const FD_LIMIT = openFileLimit();
+const COURIERS = Math.min(WANTED_COURIERS, Math.floor((FD_LIMIT - 500) / (SOCKETS_PER_ORDER + 1)));
+if (COURIERS < WANTED_COURIERS) {
+  console.log(`open-file limit ${FD_LIMIT}: measuring ${COURIERS} couriers × ${SOCKETS_PER_ORDER} viewers instead of ${WANTED_COURIERS} (raise \`ulimit -n\` for the full size)`);
+}
 /** Couriers report over their live socket (as the courier app does), or with POST /couriers/me/location. */
 const REPORT_VIA = String(values['report-via'] ?? process.env.BENCH_REPORT_VIA ?? 'socket') as 'socket' | 'http';
 if (REPORT_VIA !== 'socket' && REPORT_VIA !== 'http') throw new Error(`--report-via must be socket or http, got ${REPORT_VIA}`);
@@ -59,6 +69,17 @@ const wanted = (id: string) => !settings.only || settings.only.includes(id);
 const localAddresses = Array.from({ length: Math.ceil(SOCKETS / SOCKETS_PER_ADDRESS) }, (_, i) => `127.0.${1 + Math.floor(i / 250)}.${1 + (i % 250)}`);
 /** Courier i stands in a grid in the south of Santiago, kilometres from every pickup and drop-off (no arrival fires). */
 const basePosition = (i: number) => ({ lat: -33.5 - (i % 40) * 0.002, lng: -70.7 + Math.floor(i / 40) * 0.002 });
+
+/** This process's soft limit of open files (children inherit it). */
+function openFileLimit(): number {
+  try {
+    const line = readFileSync('/proc/self/limits', 'utf8').split('\n').find((l) => l.startsWith('Max open files'));
+    const soft = Number(line?.split(/\s+/)[3]);
+    return Number.isFinite(soft) && soft > 0 ? soft : Infinity;
+  } catch {
+    return Infinity;
+  }
+}
 
 /** Busy and total CPU ticks of the whole machine (first line of /proc/stat). */
 function machineTicks(): { busy: number; total: number } {
@@ -196,6 +217,7 @@ if (appDelivered) {
 }
 
 const notes = [
+  ...(COURIERS < WANTED_COURIERS ? [`asked for ${WANTED_COURIERS} couriers × ${SOCKETS_PER_ORDER} viewers; this machine's open-file limit (${FD_LIMIT}, not raisable here) fits ${COURIERS} in one process`] : []),
   `${SOCKETS} sockets (${SOCKETS_PER_ORDER} per order) over ${localAddresses.length} loopback addresses (${SOCKETS_PER_ADDRESS} each), ${COURIERS} couriers × ${REPORTS_PER_SECOND} report/s, open loop; ${settings.warmup} s warm-up, ${settings.duration} s measured`,
   'servers and the load generator each run in their own process; "autocannon CPU" = the load generator process (sockets + reporters), no autocannon here',
   '"rps" = position frames received per second by all sockets during the window; "server µs/req" = server CPU per received frame',
