@@ -44,7 +44,8 @@ describe.skipIf(SKIP !== null)('the landing page in headless Chromium, offline',
   let t: TestApp;
   let b: OfflinePage;
   beforeAll(async () => {
-    t = await startTestApp({ env: { PUBLIC_RATE_LIMIT_PER_MIN: '100000', RATE_LIMIT_PER_MIN: '100000' } });
+    // No street tiles offline: the tracking page the form leads to draws its schematic map.
+    t = await startTestApp({ env: { PUBLIC_RATE_LIMIT_PER_MIN: '100000', RATE_LIMIT_PER_MIN: '100000', MAP_TILE_URL: 'none' } });
     b = await openOfflinePage({ viewport: { width: 390, height: 844 }, isMobile: true });
   });
   afterAll(async () => {
