@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeDataDir, startTestApp } from '../helpers/app.js';
+import { mongoForTestFile, uniqueDbName } from '../helpers/mongo.js';
 
 const ROOT = new URL('../../', import.meta.url);
 
@@ -44,5 +45,23 @@ describe('boot check: the master key must open the stored secrets', () => {
     const failure = (await run.then(() => null, (error: unknown) => error)) as { code: number; stderr: string } | null;
     expect(failure?.code).toBe(1);
     expect(failure?.stderr).toContain('Refusing to start: the master key (MASTER_KEY) cannot decrypt the API secrets');
+  });
+});
+
+const { mongo, skipReason } = await mongoForTestFile();
+if (!mongo) console.warn(skipReason);
+
+describe.skipIf(!mongo)('boot check with MongoDB: every node must bring the MASTER_KEY the secrets were written with', () => {
+  const env = { MONGODB_URL: mongo?.url ?? '', MONGODB_DB: uniqueDbName('masterkey'), MASTER_KEY: randomBytes(32).toString('base64'), WEBHOOK_WORKER: 'false' };
+  afterAll(() => mongo?.stop());
+
+  it('starts with its key, refuses a new one (as a regenerated MASTER_KEY would be)', async () => {
+    const first = await startTestApp({ env });
+    await first.createMerchant({ name: 'Mongo Key Shop' });
+    await first.stop();
+    await (await startTestApp({ env })).stop();
+    await expect(startTestApp({ env: { ...env, MASTER_KEY: randomBytes(32).toString('base64') } })).rejects.toThrow(
+      `the master key (MASTER_KEY) cannot decrypt the API secrets stored in MongoDB database ${env.MONGODB_DB}`,
+    );
   });
 });
