@@ -7,13 +7,13 @@ import { reportPositionCommand } from '../src/edge/position-wire.js';
 import { AppError, isAppError, presentError } from '../src/domain/errors.js';
 import { RateLimitedError, type Caller } from '../src/domain/front-door.js';
 import { isUnavailable } from '../src/ports/unavailable.js';
+import { closeGracefully } from './close.js';
 
 const LIVE_PATH = /^\/api\/v1\/couriers\/me\/live\/?(?:\?.*)?$/;
 /** A position frame is ~100 bytes; anything past this closes the socket (1009). */
 const MAX_FRAME_BYTES = 1024;
 /** Frames waiting behind the one being handled; past this a frame is refused at once (RATE_LIMITED). */
 const MAX_QUEUED_FRAMES = 8;
-const CLOSE_GRACE_MS = 1000;
 
 export const COURIER_SOCKET_CLOSE = { shuttingDown: 1001, forbidden: 4403 } as const;
 
@@ -171,16 +171,7 @@ export function attachCourierSockets(options: { edge: Edge }) {
       await Promise.all(
         [...sessions].map(async (session) => {
           await session.tail;
-          const { ws } = session;
-          if (ws.readyState === WebSocket.CLOSED) return;
-          await new Promise<void>((resolve) => {
-            const timer = setTimeout(() => ws.terminate(), CLOSE_GRACE_MS);
-            ws.once('close', () => {
-              clearTimeout(timer);
-              resolve();
-            });
-            ws.close(COURIER_SOCKET_CLOSE.shuttingDown, 'server shutting down');
-          });
+          await closeGracefully(session.ws, COURIER_SOCKET_CLOSE.shuttingDown, 'server shutting down');
         }),
       );
       wss.close();

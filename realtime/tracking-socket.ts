@@ -7,11 +7,11 @@ import { isAppError } from '../src/domain/errors.js';
 import { RateLimitedError } from '../src/domain/front-door.js';
 import type { TrackingUpdate } from '../src/domain/tracking.js';
 import type { Order } from '../src/domain/types.js';
+import { closeGracefully } from './close.js';
 
 const LIVE_PATH = /^\/api\/v1\/tracking\/([^/?#]{1,64})\/live\/?(?:\?.*)?$/;
 /** Customers' pages send nothing; anything bigger than this closes the socket (1009). */
 const MAX_CLIENT_PAYLOAD = 256;
-const CLOSE_GRACE_MS = 1000;
 
 export const TRACKING_CLOSE = {
   shuttingDown: 1001,
@@ -175,20 +175,7 @@ export function attachTrackingSockets(options: { edge: Edge }) {
     async close(): Promise<void> {
       closing = true;
       clearInterval(heartbeat);
-      await Promise.all(
-        [...clients].map(
-          ({ ws }) =>
-            new Promise<void>((resolve) => {
-              if (ws.readyState === WebSocket.CLOSED) return resolve();
-              const timer = setTimeout(() => ws.terminate(), CLOSE_GRACE_MS);
-              ws.once('close', () => {
-                clearTimeout(timer);
-                resolve();
-              });
-              ws.close(TRACKING_CLOSE.shuttingDown, 'server shutting down');
-            }),
-        ),
-      );
+      await Promise.all([...clients].map(({ ws }) => closeGracefully(ws, TRACKING_CLOSE.shuttingDown, 'server shutting down')));
       wss.close();
     },
   };
