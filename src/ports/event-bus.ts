@@ -54,5 +54,10 @@ export interface EventBus {
   publish(message: BusMessage): Promise<void>;
   /** Returns the unsubscribe function. */
   subscribe(handler: (message: BusMessage) => void): () => void;
+  /**
+   * The node was cut off from the other nodes and is back: messages may have been missed, so
+   * whoever holds state derived from them reads it again. Returns the unsubscribe function.
+   */
+  onResync(handler: () => void): () => void;
   close(): Promise<void>;
 }

@@ -19,6 +19,8 @@ export function createMemoryEventBus(): EventBus {
       handlers.add(handler);
       return () => handlers.delete(handler);
     },
+    // One process: nothing is ever missed.
+    onResync: () => () => {},
     async close() {
       handlers.clear();
     },

@@ -37,7 +37,8 @@ interface Envelope {
  * Two connections: a subscribed connection may only run (P)SUBSCRIBE/PING/QUIT. After a
  * reconnect ioredis re-issues SUBSCRIBE itself (autoResubscribe, in its ready handler, before
  * the 'ready' event); a PING on 'ready' is answered after that SUBSCRIBE, so its reply marks the
- * subscriber live again. Messages published on other nodes while this one was cut off are lost.
+ * subscriber live again. Messages published on other nodes while this one was cut off are lost:
+ * that reply also calls the onResync handlers, which read the current state again.
  */
 export function createRedisEventBus(options: {
   url: string;
@@ -51,6 +52,7 @@ export function createRedisEventBus(options: {
   const { url, logger, channel = 'exd:bus', nodeId = randomUUID(), maxInFlight = 10_000 } = options;
   const log = logger.child({ component: 'event-bus', channel });
   const handlers = new Set<(message: BusMessage) => void>();
+  const resyncHandlers = new Set<() => void>();
   const counts = { published: 0, received: 0, dropped: 0 };
   let subscribed = false;
   let inFlight = 0;
@@ -88,8 +90,12 @@ export function createRedisEventBus(options: {
     subscriber.ping().then(
       () => {
         if (subscriber.status !== 'ready') return;
-        if (everSubscribed) log.info('event bus: subscriber back');
+        const back = everSubscribed;
         subscribed = everSubscribed = true;
+        if (back) {
+          log.info('event bus: subscriber back; watchers resync');
+          for (const handler of resyncHandlers) queueMicrotask(handler);
+        }
       },
       () => {},
     );
@@ -138,6 +144,10 @@ export function createRedisEventBus(options: {
       handlers.add(handler);
       return () => handlers.delete(handler);
     },
+    onResync(handler) {
+      resyncHandlers.add(handler);
+      return () => resyncHandlers.delete(handler);
+    },
     stats() {
       return Object.assign({}, counts, { connected: !closed && subscribed && publisher.status === 'ready' });
     },
@@ -145,6 +155,7 @@ export function createRedisEventBus(options: {
       if (closed) return;
       closed = true;
       handlers.clear();
+      resyncHandlers.clear();
       subscribed = false;
       await Promise.all([closeConnection(publisher), closeConnection(subscriber)]);
     },

@@ -44,6 +44,17 @@ export function createWatchFanOut(deps: { bus: EventBus }) {
     }
   }
 
+  const resyncSinks = new Set<() => void>();
+  const stopResync = deps.bus.onResync(() => {
+    for (const sink of resyncSinks) {
+      try {
+        sink();
+      } catch {
+        // as for messages
+      }
+    }
+  });
+
   const unsubscribe = deps.bus.subscribe((message) => {
     if (message.type === 'order.status_changed') {
       send(byOrder.get(message.orderId), message);
@@ -66,8 +77,16 @@ export function createWatchFanOut(deps: { bus: EventBus }) {
       everything.add(sink);
       return () => void everything.delete(sink);
     },
+    /** The bus came back after missing messages: every holder of derived state (watch channels, the webhook worker) reads it again. */
+    onResync(sink: () => void): () => void {
+      resyncSinks.add(sink);
+      return () => void resyncSinks.delete(sink);
+    },
     /** Keys with at least one sink, indexed sinks in all, and whole-stream listeners: what tests and metrics read. */
     sizes: () => ({ orders: byOrder.size, merchants: byMerchant.size, couriers: byCourier.size, sinks: sinkCount, everything: everything.size }),
-    close: () => unsubscribe(),
+    close: () => {
+      unsubscribe();
+      stopResync();
+    },
   };
 }

@@ -44,6 +44,11 @@ export function createOrderWatch(deps: {
     order: () => store.orders.findById(m.orderId),
   });
 
+  const currentStatus = (o: Order): OrderStatusUpdate => ({
+    kind: 'status', orderId: o.id, trackingNumber: o.trackingNumber, from: null, status: o.status, sequence: o.sequence, at: o.updatedAt,
+    order: () => store.orders.findById(o.id),
+  });
+
   /** One order's status changes and courier positions (`only` one kind). */
   async function watch<K extends OrderUpdate['kind'] = OrderUpdate['kind']>(options: {
     principal: MerchantPrincipal;
@@ -53,15 +58,28 @@ export function createOrderWatch(deps: {
     const merchant = requireMerchant(options.principal);
     const order = await deps.getOrder({ principal: merchant, ref: options.ref });
     const wants = (kind: OrderUpdate['kind']) => options.only === undefined || options.only === kind;
-    return watchIterator<Extract<OrderUpdate, { kind: K }>>((push) =>
-      fanOut.onOrder(order.id, (m) => {
+    return watchIterator<Extract<OrderUpdate, { kind: K }>>((push) => {
+      const stopOrder = fanOut.onOrder(order.id, (m) => {
         if (m.type === 'order.status_changed') {
           if (wants('status')) push(statusUpdate(m) as Extract<OrderUpdate, { kind: K }>);
         } else if (wants('position') && m.mode === order.mode) {
           push({ kind: 'position', orderId: order.id, location: m.location, at: m.at } as Extract<OrderUpdate, { kind: K }>);
         }
-      }),
-    );
+      });
+      // After a bus outage the order's current status is sent again (changes may have been missed).
+      const stopResync = wants('status')
+        ? fanOut.onResync(() => {
+            store.orders.findById(order.id).then(
+              (current) => current && push(currentStatus(current) as Extract<OrderUpdate, { kind: K }>),
+              () => {}, // the store is away too: the next change brings the status
+            );
+          })
+        : () => {};
+      return () => {
+        stopOrder();
+        stopResync();
+      };
+    });
   }
 
   /** Every status change of the principal's orders in the principal's mode. */
@@ -90,13 +108,16 @@ function requireMerchant(principal: MerchantPrincipal): MerchantPrincipal {
  */
 export function createWebhookWorkWatch(deps: { fanOut: WatchFanOut }) {
   function watchWork(): AsyncIterableIterator<true> {
-    return watchIterator<true>(
-      (push) =>
-        deps.fanOut.onEverything((m) => {
-          if (m.type !== 'courier.position' || m.wroteWebhooks) push(true);
-        }),
-      1,
-    );
+    return watchIterator<true>((push) => {
+      const stopMessages = deps.fanOut.onEverything((m) => {
+        if (m.type !== 'courier.position' || m.wroteWebhooks) push(true);
+      });
+      const stopResync = deps.fanOut.onResync(() => push(true)); // wake-ups missed during the outage
+      return () => {
+        stopMessages();
+        stopResync();
+      };
+    }, 1);
   }
   return { watchWork };
 }

@@ -92,6 +92,36 @@ export function createTrackingChannels(deps: {
     });
   }
 
+  /**
+   * After a bus outage: the order is read again; snapshot watchers get a fresh snapshot, the others
+   * a status change when the status moved while the node was cut off.
+   */
+  function resync(channel: Channel): void {
+    channel.snapshots = channel.snapshots
+      .then(async () => {
+        if (channel.watchers.size === 0) return;
+        const view = await deps.readView(channel.orderId);
+        const moved = view.status !== channel.status;
+        channel.status = view.status;
+        const change: TrackingUpdate = { type: 'status', status: view.status, estimatedDeliveryAt: channel.estimatedDeliveryAt, at: new Date().toISOString() };
+        const byReference = new Map<string, TrackingUpdate>();
+        for (const watcher of channel.watchers) {
+          if (!watcher.ready) continue;
+          if (!watcher.snapshots) {
+            if (moved) watcher.onUpdate(change);
+            continue;
+          }
+          let update = byReference.get(watcher.reference);
+          if (!update) byReference.set(watcher.reference, (update = { type: 'snapshot', view: Object.assign({}, view, { reference: watcher.reference }) }));
+          watcher.onUpdate(update);
+        }
+      })
+      .catch((error: Error) => deps.onSnapshotError?.(error, channel.orderId));
+  }
+  deps.fanOut.onResync(() => {
+    for (const channel of channels.values()) resync(channel);
+  });
+
   /** Starts watching; returns the (idempotent) stop, which frees the fan-out entry with the last watcher. */
   function attach(options: TrackingWatcherOptions): () => void {
     const { order } = options;

@@ -1,0 +1,73 @@
+/**
+ * Watchers resync after a bus outage: two app nodes in-process on one SQLite file and a private
+ * redis-server. With Redis down a status change on node B never reaches node A; when Redis is back
+ * (same port, restarted), A's watchers get the current state at once: a tracking snapshot, the
+ * order's current status on a merchant's order watch, without waiting for the next change.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TrackingUpdate } from '../../src/domain/watch/tracking.js';
+import type { OrderUpdate } from '../../src/domain/watch/orders.js';
+import { api, makeDataDir, startTestApp, type MerchantCredentials, type TestApp } from '../helpers/app.js';
+import { hasRedisServerBinary, startRedisServer, type RedisServer } from '../helpers/redis.js';
+import { expectOk, formA } from '../orders/support.js';
+import { until } from './support.js';
+
+const SKIP = hasRedisServerBinary() ? '' : 'no redis-server on PATH';
+
+describe.skipIf(SKIP)('watchers after a Redis restart', () => {
+  let redis: RedisServer;
+  let a: TestApp;
+  let b: TestApp;
+  let merchant: MerchantCredentials;
+
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    const dataDir = makeDataDir();
+    const env = { REDIS_URL: redis.url, RATE_LIMIT_PER_MIN: '100000', WEBHOOK_WORKER: 'false' };
+    a = await startTestApp({ env, dataDir });
+    b = await startTestApp({ env, dataDir });
+    merchant = await a.createMerchant({ name: 'Resync' });
+  });
+  afterAll(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+    await redis?.stop();
+  });
+
+  const busUp = (t: TestApp) => (t.app.container.bus as unknown as { stats(): { connected: boolean } }).stats().connected;
+
+  it('a status change missed during the outage reaches the tracking watcher and the order watch on the other node when Redis is back', async () => {
+    const created = expectOk(await api(`${a.url}/api/v1/orders`, { key: merchant.testKey, body: formA() }), 201).body;
+    const bookingId = created.booking_id as string;
+    const { tracking, orders, auth } = a.app.container.services;
+    const order = await tracking.findTrackedOrder(created.tracking_number as string);
+
+    const seen: TrackingUpdate[] = [];
+    const stop = tracking.follow({ order, reference: created.tracking_number as string, onUpdate: (u) => seen.push(u) });
+    const principal = await auth.authenticateApiKey({ apiKey: merchant.testKey });
+    const watch = await orders.watch({ principal, ref: bookingId, only: 'status' });
+    const statuses: OrderUpdate[] = [];
+    const reading = (async () => {
+      for await (const u of watch) statuses.push(u);
+    })();
+    await until(() => seen.length === 1, 'the first snapshot');
+    await until(() => busUp(a) && busUp(b), 'both buses up');
+
+    await redis.stop();
+    await until(() => !busUp(a) && !busUp(b), 'both buses down');
+    // Cancelled on B: A never hears it.
+    expectOk(await api(`${b.url}/api/v1/orders/${bookingId}/cancel`, { key: merchant.testKey, body: {} }));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(seen.filter((u) => u.type === 'snapshot' && u.view.status === 'cancelled')).toEqual([]);
+    expect(statuses).toEqual([]);
+
+    redis = await startRedisServer(redis.port);
+    await until(() => busUp(a), 'A reconnected', 15_000);
+    const snapshot = await until(() => seen.find((u) => u.type === 'snapshot' && u.view.status === 'cancelled'), 'the resync snapshot');
+    expect(snapshot).toBeTruthy();
+    const current = await until(() => statuses.find((u) => u.kind === 'status' && u.status === 'cancelled'), 'the resynced status');
+    expect(current).toMatchObject({ orderId: order.id, status: 'cancelled' });
+    stop();
+    await watch.return?.();
+    await reading;
+  });
+});
