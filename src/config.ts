@@ -62,6 +62,7 @@ const envSchema = z.object({
   WEBHOOK_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(2000),
   WEBHOOK_DISABLE_AFTER_HOURS: z.coerce.number().positive().max(24 * 30).default(72),
   WEBHOOK_SANDBOX_ALLOW_PRIVATE: booleanFlag.default(false),
+  BUS_PING_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
   WEBHOOK_MIN_POLL_MS: z.coerce.number().int().min(10).max(10_000).default(100),
   WEBHOOK_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(1000).default(100),
   WEBHOOK_MERCHANT_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(10),
@@ -114,6 +115,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mongodbUrl: e.MONGODB_URL,
     mongodbDb: e.MONGODB_DB,
     redisUrl: e.REDIS_URL,
+    busPingMs: e.BUS_PING_MS,
     adminToken: e.ADMIN_TOKEN,
     masterKey: e.MASTER_KEY ? Buffer.from(e.MASTER_KEY, 'base64') : undefined,
     /** Base of tracking links; without PUBLIC_BASE_URL it follows the port actually bound (see App.start). */

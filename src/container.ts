@@ -121,7 +121,7 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
     ? createNominatimGeocoder({ baseUrl: config.geocoderUrl, fallback: gazetteer, logger })
     : gazetteer;
 
-  const redisBus = config.redisUrl ? createRedisEventBus({ url: config.redisUrl, channel: 'exd:bus', logger }) : null;
+  const redisBus = config.redisUrl ? createRedisEventBus({ url: config.redisUrl, channel: 'exd:bus', logger, pingMs: config.busPingMs }) : null;
   const bus: EventBus = redisBus ?? createMemoryEventBus();
   if (redisBus) {
     probes.push({

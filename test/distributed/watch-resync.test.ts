@@ -23,7 +23,7 @@ describe.skipIf(SKIP)('watchers after a Redis restart', () => {
   beforeAll(async () => {
     redis = await startRedisServer();
     const dataDir = makeDataDir();
-    const env = { REDIS_URL: redis.url, RATE_LIMIT_PER_MIN: '100000', WEBHOOK_WORKER: 'false' };
+    const env = { REDIS_URL: redis.url, RATE_LIMIT_PER_MIN: '100000', WEBHOOK_WORKER: 'false', BUS_PING_MS: '500' };
     a = await startTestApp({ env, dataDir });
     b = await startTestApp({ env, dataDir });
     merchant = await a.createMerchant({ name: 'Resync' });
@@ -69,5 +69,27 @@ describe.skipIf(SKIP)('watchers after a Redis restart', () => {
     stop();
     await watch.return?.();
     await reading;
+  });
+
+  it('a frozen Redis (SIGSTOP: the socket stays open) is detected by the subscriber ping; after SIGCONT the watcher has the current status', async () => {
+    await until(() => busUp(a) && busUp(b), 'both buses up');
+    const created = expectOk(await api(`${a.url}/api/v1/orders`, { key: merchant.testKey, body: formA() }), 201).body;
+    const { tracking } = a.app.container.services;
+    const order = await tracking.findTrackedOrder(created.tracking_number as string);
+    const seen: TrackingUpdate[] = [];
+    const stop = tracking.follow({ order, reference: created.tracking_number as string, onUpdate: (u) => seen.push(u) });
+    await until(() => seen.length === 1, 'the first snapshot');
+
+    redis.process!.kill('SIGSTOP');
+    try {
+      // Nothing closes the connection: only the unanswered PING (BUS_PING_MS 500) marks it down.
+      await until(() => !busUp(a), 'A’s subscriber marked down', 5000);
+      expectOk(await api(`${b.url}/api/v1/orders/${created.booking_id as string}/cancel`, { key: merchant.testKey, body: {} }));
+    } finally {
+      redis.process!.kill('SIGCONT');
+    }
+    await until(() => busUp(a), 'A reconnected', 15_000);
+    await until(() => seen.find((u) => u.type === 'snapshot' && u.view.status === 'cancelled'), 'the current status on A');
+    stop();
   });
 });

@@ -48,8 +48,10 @@ export function createRedisEventBus(options: {
   nodeId?: string;
   /** Sends awaiting Redis's reply beyond which new messages are dropped for the other nodes. */
   maxInFlight?: number;
+  /** The subscriber is pinged this often; no reply within the same time drops the connection (half-open). */
+  pingMs?: number;
 }): RedisEventBus {
-  const { url, logger, channel = 'exd:bus', nodeId = randomUUID(), maxInFlight = 10_000 } = options;
+  const { url, logger, channel = 'exd:bus', nodeId = randomUUID(), maxInFlight = 10_000, pingMs = 5000 } = options;
   const log = logger.child({ component: 'event-bus', channel });
   const handlers = new Set<(message: BusMessage) => void>();
   const resyncHandlers = new Set<() => void>();
@@ -109,6 +111,25 @@ export function createRedisEventBus(options: {
   });
   subscriber.subscribe(channel).catch(() => {}); // rejects only when closed before Redis ever answered
 
+  // A subscriber whose socket stays open but hears nothing (frozen Redis, a dropped NAT entry) is
+  // not closed by the kernel for minutes: an unanswered PING drops it, and the reconnect resyncs.
+  let pinging = false;
+  const heartbeat = setInterval(() => {
+    if (pinging || subscriber.status !== 'ready') return;
+    pinging = true;
+    let timer: NodeJS.Timeout | undefined;
+    const silent = new Promise<'silent'>((resolve) => (timer = setTimeout(() => resolve('silent'), pingMs)));
+    void Promise.race([subscriber.ping().catch(() => 'failed'), silent]).then((reply) => {
+      clearTimeout(timer);
+      pinging = false;
+      if (reply !== 'silent' || closed || subscriber.status !== 'ready') return;
+      log.warn({ pingMs }, 'event bus: subscriber silent; reconnecting');
+      subscribed = false;
+      subscriber.disconnect(true);
+    });
+  }, pingMs);
+  heartbeat.unref();
+
   function deliver(message: BusMessage): void {
     for (const handler of handlers) {
       queueMicrotask(() => {
@@ -154,6 +175,7 @@ export function createRedisEventBus(options: {
     async close() {
       if (closed) return;
       closed = true;
+      clearInterval(heartbeat);
       handlers.clear();
       resyncHandlers.clear();
       subscribed = false;
