@@ -67,6 +67,7 @@ const envSchema = z.object({
   WEBHOOK_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(1000).default(100),
   WEBHOOK_MERCHANT_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(10),
   WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
+  WEBHOOK_BACKLOG_MAX: z.coerce.number().int().min(1).max(10_000_000).default(10_000),
   WEBHOOK_RETENTION_DAYS: z.coerce.number().positive().max(3650).default(30),
   ORDER_EVENTS_RETENTION_DAYS: z.coerce.number().positive().max(36500).default(365),
   RETENTION_PRUNE_MS: z.coerce.number().int().min(1000).max(86_400_000).default(3_600_000),
@@ -160,6 +161,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxInFlight: e.WEBHOOK_MAX_IN_FLIGHT,
       merchantConcurrency: e.WEBHOOK_MERCHANT_CONCURRENCY,
       endpointConcurrency: e.WEBHOOK_ENDPOINT_CONCURRENCY,
+      backlogMax: e.WEBHOOK_BACKLOG_MAX,
     },
     retention: {
       webhookMs: e.WEBHOOK_RETENTION_DAYS * 86_400_000,

@@ -172,7 +172,7 @@ function buildServices(deps: {
   const secretBox = createSecretBox(deps.masterKey);
   const sender = createHttpWebhookSender();
   const quotes = createQuoteService({ geocoder, tariff, clock });
-  const outbox = createWebhookOutbox({ store, clock, ids, publicBaseUrl: () => config.publicBaseUrl });
+  const outbox = createWebhookOutbox({ store, clock, ids, publicBaseUrl: () => config.publicBaseUrl, backlogMax: config.webhooks.backlogMax });
   const transitions = createOrderTransitions({ store, bus, outbox, clock, ids });
   const dispatch = createDispatchService({ store, geoIndex, transitions, clock, tariff, sandboxSpeed: config.sandbox.speed, staleAfterMs: config.dispatch.staleAfterMs });
   const orders = createOrderService({ store, geocoder, quotes, dispatch, bus, transitions, outbox, clock, ids, tariff, sandboxSpeed: config.sandbox.speed });

@@ -276,6 +276,8 @@ export interface WebhookRepository {
   listEndpoints(options: { merchantId: string; mode: Mode; enabledOnly?: boolean }): Promise<WebhookEndpoint[]>;
   updateEndpoint(options: { id: string; patch: WebhookEndpointPatch; updatedAt: string }): Promise<WebhookEndpoint | null>;
   deleteEndpoint(options: { id: string; merchantId: string; mode: Mode }): Promise<boolean>;
+  /** Pending deliveries of one endpoint, counted up to `limit` (the backlog bound needs no more). */
+  countPending(options: { endpointId: string; limit: number }): Promise<number>;
   /** Deliveries written outside an order transition (courier positions). */
   insertDeliveries(deliveries: WebhookDelivery[]): Promise<void>;
   /**

@@ -262,6 +262,20 @@ export function describeWebhookStoreContract(name: string, makeStore: () => Prom
       expect(await store.webhooks.prune({ createdBefore: at(50), limit: 100 })).toBe(0);
     });
 
+    test('webhooks.countPending counts one endpoint’s pending deliveries, up to the limit', async () => {
+      const m = await newMerchant();
+      await storedDeliveries([
+        ...Array.from({ length: 4 }, () => delivery({ merchantId: m, endpointId: 'we_full' })),
+        delivery({ merchantId: m, endpointId: 'we_full', status: 'failed' }),
+        delivery({ merchantId: m, endpointId: 'we_full', status: 'delivered', deliveredAt: at(1) }),
+        delivery({ merchantId: m, endpointId: 'we_other' }),
+      ]);
+      expect(await store.webhooks.countPending({ endpointId: 'we_full', limit: 100 })).toBe(4);
+      expect(await store.webhooks.countPending({ endpointId: 'we_full', limit: 3 })).toBe(3);
+      expect(await store.webhooks.countPending({ endpointId: 'we_other', limit: 100 })).toBe(1);
+      expect(await store.webhooks.countPending({ endpointId: 'we_none', limit: 100 })).toBe(0);
+    });
+
     test('webhooks.completeAttempt only by the lease owner: another owner gets false and nothing is written', async () => {
       const m = await newMerchant();
       const [d] = await storedDeliveries([delivery({ merchantId: m, nextAttemptAt: at(0) })]);

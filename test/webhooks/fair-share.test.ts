@@ -113,3 +113,25 @@ describe('webhook worker: fair share per merchant', () => {
     expect(log.map((d) => [d.status, d.attempts])).toEqual([['delivered', 1]]);
   });
 });
+
+describe('webhook worker: bounded backlog', () => {
+  it('an endpoint with WEBHOOK_BACKLOG_MAX deliveries pending gets the next ones as failed with the reason, visible in the log', async () => {
+    const t = await app({ WEBHOOK_BACKLOG_MAX: '3', WEBHOOK_RETRY_SCALE: '1' }); // retries an hour away: failures stay pending
+    const r = await receiver();
+    r.respond(() => 500);
+    const m = await t.createMerchant({ name: 'Backlog' });
+    const hooks = webhooksApi(t.url, m.testKey);
+    expectOk(await hooks.create({ url: `${r.url}/down` }), 201);
+    const orders = merchantApi(t, m.testKey);
+    for (let i = 0; i < 3; i++) expectOk(await orders.create(formA()), 201);
+    await waitFor(() => r.receipts.length >= 3, { what: 'the first attempts' });
+    for (let i = 0; i < 2; i++) expectOk(await orders.create(formA()), 201);
+
+    const log = expectOk(await hooks.deliveries()).body.deliveries as Array<{ status: string; last_error: string | null }>;
+    expect(log.map((d) => d.status).sort()).toEqual(['failed', 'failed', 'pending', 'pending', 'pending']);
+    for (const d of log.filter((x) => x.status === 'failed')) expect(d.last_error).toBe('backlog full: 3 deliveries pending for this endpoint');
+    // The overflow never reached the receiver.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(r.receipts).toHaveLength(3);
+  });
+});

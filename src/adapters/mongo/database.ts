@@ -281,6 +281,7 @@ async function createIndexes(c: MongoCollections, db: Db, webhookRetentionSecond
     ttlIndex(db, c.webhookDeliveries, 'createdOn', 'webhook_deliveries_ttl', webhookRetentionSeconds),
     ttlIndex(db, c.webhookAttempts, 'atOn', 'webhook_attempts_ttl', webhookRetentionSeconds),
     c.webhookDeliveries.createIndex({ createdAt: 1 }, { name: 'webhook_deliveries_created' }),
+    c.webhookDeliveries.createIndex({ endpointId: 1, status: 1 }, { name: 'webhook_deliveries_endpoint' }),
   ]);
 }
 

@@ -255,6 +255,11 @@ export function createMongoWebhookRepository(database: MongoDatabase): WebhookRe
       return docs.map(toAttempt);
     },
 
+    async countPending({ endpointId, limit }) {
+      if (limit <= 0) return 0;
+      return deliveries.countDocuments({ endpointId, status: 'pending' }, { limit });
+    },
+
     async prune({ createdBefore, limit }) {
       if (limit <= 0) return 0;
       const old = await deliveries.find({ createdAt: { $lt: createdBefore } }, { projection: { _id: 1 } }).sort({ createdAt: 1 }).limit(limit).toArray();

@@ -178,4 +178,7 @@ export const MIGRATIONS: string[] = [
   CREATE INDEX webhook_deliveries_created ON webhook_deliveries (created_at);
   CREATE INDEX webhook_deliveries_leased ON webhook_deliveries (status, lease_until);
   `,
+  `
+  CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries (endpoint_id, status);
+  `,
 ];

@@ -107,6 +107,9 @@ export function createSqliteWebhookRepository(db: SqliteDatabase): WebhookReposi
     return true;
   });
 
+  const pendingOf = db.prepare<[string, number], { n: number }>(
+    "SELECT COUNT(*) AS n FROM (SELECT 1 FROM webhook_deliveries WHERE endpoint_id = ? AND status = 'pending' LIMIT ?)",
+  );
   const oldDeliveries = db.prepare<[string, number], { id: string }>('SELECT id FROM webhook_deliveries WHERE created_at < ? ORDER BY created_at LIMIT ?');
   const dropAttempts = db.prepare<[string]>('DELETE FROM webhook_attempts WHERE delivery_id = ?');
   const dropDelivery = db.prepare<[string]>('DELETE FROM webhook_deliveries WHERE id = ?');
@@ -199,6 +202,9 @@ export function createSqliteWebhookRepository(db: SqliteDatabase): WebhookReposi
     },
     async requeue(options) {
       return requeue.immediate(options);
+    },
+    async countPending({ endpointId, limit }) {
+      return pendingOf.get(endpointId, limit)!.n;
     },
     async prune(options) {
       return prune.immediate(options);

@@ -17,15 +17,22 @@ export type WebhookOutbox = ReturnType<typeof createWebhookOutbox>;
  * every attempt will send. Order transitions hand the builder to the store, which runs it inside
  * the transaction of the change (transactional outbox).
  */
-export function createWebhookOutbox(deps: { store: Store; clock: Clock; ids: IdSource; publicBaseUrl: () => string }) {
+export function createWebhookOutbox(deps: { store: Store; clock: Clock; ids: IdSource; publicBaseUrl: () => string; backlogMax?: number }) {
   const { store, clock, ids } = deps;
   const lastLocationAt = new Map<string, number>();
 
+  const backlogMax = deps.backlogMax ?? Number.MAX_SAFE_INTEGER;
+  /** Endpoints whose backlog was full when last looked up (by endpointsFor, just before the deliveries are built). */
+  const fullEndpoints = new Set<string>();
+
+  /** An endpoint at its backlog bound gets the delivery written as failed, with the reason: visible in the log, redeliverable. */
   function delivery(endpoint: WebhookEndpoint, eventType: WebhookEventType, body: unknown, order: Order | null, sequence: number | null, at: string): WebhookDelivery {
+    const full = fullEndpoints.has(endpoint.id);
     return {
       id: ids.next('msg'), endpointId: endpoint.id, merchantId: endpoint.merchantId, mode: endpoint.mode, eventType,
-      orderId: order?.id ?? null, sequence, body: JSON.stringify(body), status: 'pending', attempts: 0, nextAttemptAt: at,
-      leaseOwner: null, leaseUntil: null, lastStatusCode: null, lastError: null, lastLatencyMs: null, createdAt: at, deliveredAt: null,
+      orderId: order?.id ?? null, sequence, body: JSON.stringify(body), status: full ? 'failed' : 'pending', attempts: 0, nextAttemptAt: at,
+      leaseOwner: null, leaseUntil: null, lastStatusCode: null, lastError: full ? `backlog full: ${backlogMax} deliveries pending for this endpoint` : null,
+      lastLatencyMs: null, createdAt: at, deliveredAt: null,
     };
   }
 
@@ -40,8 +47,12 @@ export function createWebhookOutbox(deps: { store: Store; clock: Clock; ids: IdS
   }
 
   async function endpointsFor(merchantId: string, mode: Order['mode'], eventType: WebhookEventType): Promise<WebhookEndpoint[]> {
-    const endpoints = await store.webhooks.listEndpoints({ merchantId, mode, enabledOnly: true });
-    return endpoints.filter((e) => e.events.includes(eventType));
+    const endpoints = (await store.webhooks.listEndpoints({ merchantId, mode, enabledOnly: true })).filter((e) => e.events.includes(eventType));
+    for (const e of endpoints) {
+      if ((await store.webhooks.countPending({ endpointId: e.id, limit: backlogMax })) >= backlogMax) fullEndpoints.add(e.id);
+      else fullEndpoints.delete(e.id);
+    }
+    return endpoints;
   }
 
   /**
