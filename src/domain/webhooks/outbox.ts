@@ -12,6 +12,8 @@ export const courierLocationLease = (orderId: string) => `courier-location:${ord
 
 export type WebhookOutbox = ReturnType<typeof createWebhookOutbox>;
 
+type Subscribed = WebhookEndpoint & { backlogFull: boolean };
+
 /**
  * Builds the webhook deliveries of an event, one per subscribed endpoint, with the exact body that
  * every attempt will send. Order transitions hand the builder to the store, which runs it inside
@@ -22,12 +24,10 @@ export function createWebhookOutbox(deps: { store: Store; clock: Clock; ids: IdS
   const lastLocationAt = new Map<string, number>();
 
   const backlogMax = deps.backlogMax ?? Number.MAX_SAFE_INTEGER;
-  /** Endpoints whose backlog was full when last looked up (by endpointsFor, just before the deliveries are built). */
-  const fullEndpoints = new Set<string>();
 
   /** An endpoint at its backlog bound gets the delivery written as failed, with the reason: visible in the log, redeliverable. */
-  function delivery(endpoint: WebhookEndpoint, eventType: WebhookEventType, body: unknown, order: Order | null, sequence: number | null, at: string): WebhookDelivery {
-    const full = fullEndpoints.has(endpoint.id);
+  function delivery(endpoint: Subscribed, eventType: WebhookEventType, body: unknown, order: Order | null, sequence: number | null, at: string): WebhookDelivery {
+    const full = endpoint.backlogFull;
     return {
       id: ids.next('msg'), endpointId: endpoint.id, merchantId: endpoint.merchantId, mode: endpoint.mode, eventType,
       orderId: order?.id ?? null, sequence, body: JSON.stringify(body), status: full ? 'failed' : 'pending', attempts: 0, nextAttemptAt: at,
@@ -46,13 +46,10 @@ export function createWebhookOutbox(deps: { store: Store; clock: Clock; ids: IdS
     return endpoint.payloadShape === 'flat' ? flatShape(context) : eventShape(eventType, context);
   }
 
-  async function endpointsFor(merchantId: string, mode: Order['mode'], eventType: WebhookEventType): Promise<WebhookEndpoint[]> {
+  /** The enabled endpoints subscribed to the event, each with whether its backlog is at the bound now. */
+  async function endpointsFor(merchantId: string, mode: Order['mode'], eventType: WebhookEventType): Promise<Subscribed[]> {
     const endpoints = (await store.webhooks.listEndpoints({ merchantId, mode, enabledOnly: true })).filter((e) => e.events.includes(eventType));
-    for (const e of endpoints) {
-      if ((await store.webhooks.countPending({ endpointId: e.id, limit: backlogMax })) >= backlogMax) fullEndpoints.add(e.id);
-      else fullEndpoints.delete(e.id);
-    }
-    return endpoints;
+    return Promise.all(endpoints.map(async (e) => Object.assign({}, e, { backlogFull: (await store.webhooks.countPending({ endpointId: e.id, limit: backlogMax })) >= backlogMax })));
   }
 
   /**
