@@ -135,3 +135,21 @@ describe('webhook worker: bounded backlog', () => {
     expect(r.receipts).toHaveLength(3);
   });
 });
+
+describe('webhook worker: node capacity', () => {
+  it('a node never has more than WEBHOOK_MAX_IN_FLIGHT requests open; a slot freed (a timeout) is used without waiting for the fallback poll', async () => {
+    const t = await app({ WEBHOOK_MAX_IN_FLIGHT: '2', WEBHOOK_TIMEOUT_MS: '1000', WEBHOOK_MIN_POLL_MS: '20', WEBHOOK_POLL_MS: '60000' });
+    const r = await receiver();
+    r.respond(() => 'hang');
+    const m = await t.createMerchant({ name: 'Capacity' });
+    const hooks = webhooksApi(t.url, m.testKey);
+    for (let i = 0; i < 3; i++) expectOk(await hooks.create({ url: `${r.url}/e${i}` }), 201);
+    expectOk(await merchantApi(t, m.testKey).create(formA()), 201); // 3 deliveries, one per endpoint
+    await waitFor(() => r.receipts.length >= 2, { what: 'two requests' });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(r.receipts).toHaveLength(2);
+    expect(t.app.container.services.webhookWorker.inFlight()).toBe(2);
+    // The two time out after 1 s: the third delivery goes out then (the fallback poll is a minute away).
+    await waitFor(() => new Set(r.receipts.map((x) => x.id)).size === 3, { what: 'the third delivery' });
+  });
+});

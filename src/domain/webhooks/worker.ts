@@ -131,17 +131,10 @@ export function createWebhookWorker(deps: { store: Store; sender: WebhookSender;
     return { claimed: due.length, room };
   }
 
-  /** Claims and sends one round of due deliveries, waiting for every send; returns how many were claimed. */
-  async function runOnce(options: { owner: string }): Promise<number> {
-    const { claimed } = await poll(options);
-    await drain();
-    return claimed;
-  }
-
   /** Waits until every send started on this node has ended. */
   async function drain(): Promise<void> {
     while (inFlight.size > 0) await Promise.all(inFlight);
   }
 
-  return { poll, runOnce, drain, inFlight: () => inFlight.size };
+  return { poll, drain, inFlight: () => inFlight.size };
 }
