@@ -181,4 +181,7 @@ export const MIGRATIONS: string[] = [
   `
   CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries (endpoint_id, status);
   `,
+  `
+  CREATE INDEX webhook_deliveries_due_merchant ON webhook_deliveries (status, merchant_id, next_attempt_at, id);
+  `,
 ];

@@ -26,26 +26,18 @@ export function createSqliteWebhookRepository(db: SqliteDatabase): WebhookReposi
   );
   const writeEndpoint = db.prepare('UPDATE webhook_endpoints SET enabled = ?, doc = ? WHERE id = ?');
   const deleteEndpoint = db.prepare('DELETE FROM webhook_endpoints WHERE id = ? AND merchant_id = ? AND mode = ?');
-  // Candidates in turns: per endpoint, the oldest that fit beside its leased ones; then per
-  // merchant, likewise; ordered by each merchant's rank so merchants alternate within the limit.
-  const due = db.prepare<{ now: string; dbNow: string; limit: number; perMerchant: number; perEndpoint: number }, DocRow>(
-    `WITH busy_endpoints AS (
-       SELECT endpoint_id, COUNT(*) AS n FROM webhook_deliveries
-        WHERE status = 'pending' AND lease_until > @dbNow GROUP BY endpoint_id),
-     busy_merchants AS (
-       SELECT merchant_id, COUNT(*) AS n FROM webhook_deliveries
-        WHERE status = 'pending' AND lease_until > @dbNow GROUP BY merchant_id),
-     candidates AS (
-       SELECT id, merchant_id, next_attempt_at, doc,
-              ROW_NUMBER() OVER (PARTITION BY endpoint_id ORDER BY next_attempt_at, id) + COALESCE(be.n, 0) AS endpoint_load
-         FROM webhook_deliveries d LEFT JOIN busy_endpoints be USING (endpoint_id)
-        WHERE status = 'pending' AND next_attempt_at <= @now AND (lease_until IS NULL OR lease_until <= @dbNow)),
-     allowed AS (
-       SELECT c.id, c.next_attempt_at, c.doc,
-              ROW_NUMBER() OVER (PARTITION BY c.merchant_id ORDER BY c.next_attempt_at, c.id) AS turn, COALESCE(bm.n, 0) AS merchant_busy
-         FROM candidates c LEFT JOIN busy_merchants bm USING (merchant_id)
-        WHERE c.endpoint_load <= @perEndpoint)
-     SELECT doc FROM allowed WHERE turn + merchant_busy <= @perMerchant ORDER BY turn, next_attempt_at, id LIMIT @limit`,
+  // Every query below walks an index: (status, lease_until) for what is in flight, (status,
+  // merchant_id, next_attempt_at) for the merchants with due work and each one's oldest.
+  const DUE = `status = 'pending' AND next_attempt_at <= @now AND (lease_until IS NULL OR lease_until <= @dbNow)`;
+  const anyDue = db.prepare<{ now: string; dbNow: string }, { id: string }>(`SELECT id FROM webhook_deliveries WHERE ${DUE} LIMIT 1`);
+  const inFlight = db.prepare<{ dbNow: string }, { merchant_id: string; endpoint_id: string }>(
+    "SELECT merchant_id, endpoint_id FROM webhook_deliveries WHERE status = 'pending' AND lease_until > @dbNow",
+  );
+  const dueMerchants = db.prepare<{ now: string }, { merchant_id: string }>(
+    "SELECT DISTINCT merchant_id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= @now",
+  );
+  const dueOfMerchant = db.prepare<{ now: string; dbNow: string; merchantId: string; limit: number }, { endpoint_id: string; next_attempt_at: string; id: string; doc: string }>(
+    `SELECT endpoint_id, next_attempt_at, id, doc FROM webhook_deliveries WHERE merchant_id = @merchantId AND ${DUE} ORDER BY next_attempt_at, id LIMIT @limit`,
   );
   /** The store's clock (SQLite's own time, the same for every process sharing the file). */
   const clockRow = db.prepare<[], { ms: number }>("SELECT CAST(unixepoch('subsec') * 1000 AS INTEGER) AS ms");
@@ -69,20 +61,40 @@ export function createSqliteWebhookRepository(db: SqliteDatabase): WebhookReposi
     return next;
   });
 
-  const dueParams = (options: Parameters<WebhookRepository['claimDue']>[0], dbNow: number, limit: number) => ({
-    now: options.now,
-    dbNow: new Date(dbNow).toISOString(),
-    limit,
-    perMerchant: options.merchantConcurrency ?? Number.MAX_SAFE_INTEGER,
-    perEndpoint: options.endpointConcurrency ?? Number.MAX_SAFE_INTEGER,
-  });
-
+  /**
+   * The fair-share pick: what is in flight per merchant and endpoint, then each merchant's oldest due
+   * deliveries that fit the caps (4 × its room read, to step over capped endpoints), taken in turns.
+   */
   const claim = db.transaction((options: Parameters<WebhookRepository['claimDue']>[0]) => {
-    const dbNow = dbNowMs();
-    const leaseUntil = new Date(dbNow + Math.round(options.leaseMs)).toISOString();
-    const claimed = due.all(dueParams(options, dbNow, options.limit)).map((r) => JSON.parse(r.doc) as WebhookDelivery);
-    return claimed.map((d) => {
-      const leased = Object.assign(d, { leaseOwner: options.owner, leaseUntil });
+    const dbNowMsValue = dbNowMs();
+    const dbNow = new Date(dbNowMsValue).toISOString();
+    const leaseUntil = new Date(dbNowMsValue + Math.round(options.leaseMs)).toISOString();
+    const perMerchant = options.merchantConcurrency ?? Number.MAX_SAFE_INTEGER;
+    const perEndpoint = options.endpointConcurrency ?? Number.MAX_SAFE_INTEGER;
+    const busyMerchant = new Map<string, number>();
+    const busyEndpoint = new Map<string, number>();
+    const bump = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
+    for (const row of inFlight.all({ dbNow })) {
+      bump(busyMerchant, row.merchant_id);
+      bump(busyEndpoint, row.endpoint_id);
+    }
+    const turns: Array<Array<{ next_attempt_at: string; id: string; doc: string }>> = [];
+    for (const { merchant_id: merchantId } of dueMerchants.all({ now: options.now })) {
+      const room = Math.min(perMerchant - (busyMerchant.get(merchantId) ?? 0), options.limit);
+      if (room <= 0) continue;
+      let turn = 0;
+      for (const row of dueOfMerchant.all({ now: options.now, dbNow, merchantId, limit: room * 4 })) {
+        if (turn >= room) break;
+        if ((busyEndpoint.get(row.endpoint_id) ?? 0) >= perEndpoint) continue;
+        bump(busyEndpoint, row.endpoint_id);
+        (turns[turn++] ??= []).push(row);
+      }
+    }
+    const byDue = (x: { next_attempt_at: string; id: string }, y: { next_attempt_at: string; id: string }) =>
+      x.next_attempt_at < y.next_attempt_at ? -1 : x.next_attempt_at > y.next_attempt_at ? 1 : x.id < y.id ? -1 : 1;
+    const picked = turns.flatMap((turn) => turn.sort(byDue)).slice(0, options.limit);
+    return picked.map((row) => {
+      const leased = Object.assign(JSON.parse(row.doc) as WebhookDelivery, { leaseOwner: options.owner, leaseUntil });
       saveDelivery(leased);
       return leased;
     });
@@ -167,7 +179,7 @@ export function createSqliteWebhookRepository(db: SqliteDatabase): WebhookReposi
     },
     async claimDue(options) {
       // An idle poll only reads (WAL readers never wait): workers take the write lock when there is work.
-      if (options.limit <= 0 || due.all(dueParams(options, dbNowMs(), 1)).length === 0) return [];
+      if (options.limit <= 0 || !anyDue.get({ now: options.now, dbNow: new Date(dbNowMs()).toISOString() })) return [];
       return claim.immediate(options);
     },
     async completeAttempt(options) {
