@@ -8,6 +8,7 @@ import { AppError, isAppError, presentError } from '../src/domain/errors.js';
 import { RateLimitedError, type Caller } from '../src/domain/front-door.js';
 import { isUnavailable } from '../src/ports/unavailable.js';
 import { closeGracefully } from './close.js';
+import { startHeartbeat } from './heartbeat.js';
 
 const LIVE_PATH = /^\/api\/v1\/couriers\/me\/live\/?(?:\?.*)?$/;
 /** A position frame is ~100 bytes; anything past this closes the socket (1009). */
@@ -111,16 +112,7 @@ export function attachCourierSockets(options: { edge: Edge }) {
     session.tail = session.tail.then(() => handle(session, data, isBinary)).finally(() => session.queued--);
   }
 
-  const heartbeat = setInterval(() => {
-    for (const session of sessions) {
-      if (!session.alive) session.ws.terminate();
-      else {
-        session.alive = false;
-        session.ws.ping();
-      }
-    }
-  }, edge.config.tracking.heartbeatMs);
-  heartbeat.unref();
+  const heartbeat = startHeartbeat({ everyMs: edge.config.tracking.heartbeatMs, sockets: () => sessions });
 
   function open(ws: WebSocket, caller: Session['caller'], credentials: ReturnType<typeof door.credentialsOf>, releaseSlot: () => void): void {
     const stopHolding = door.frontDoor.holdSession({ credentials, end: (reason) => ws.close(COURIER_SOCKET_CLOSE.forbidden, `credentials no longer valid: ${reason.code}`) });
@@ -167,7 +159,7 @@ export function attachCourierSockets(options: { edge: Edge }) {
     /** Closes every socket with 1001, after the frames already received are answered. */
     async close(): Promise<void> {
       closing = true;
-      clearInterval(heartbeat);
+      heartbeat.stop();
       await Promise.all(
         [...sessions].map(async (session) => {
           await session.tail;

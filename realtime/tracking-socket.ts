@@ -8,6 +8,7 @@ import { RateLimitedError } from '../src/domain/front-door.js';
 import type { TrackingUpdate } from '../src/domain/tracking.js';
 import type { Order } from '../src/domain/types.js';
 import { closeGracefully } from './close.js';
+import { startHeartbeat } from './heartbeat.js';
 
 const LIVE_PATH = /^\/api\/v1\/tracking\/([^/?#]{1,64})\/live\/?(?:\?.*)?$/;
 /** Customers' pages send nothing; anything bigger than this closes the socket (1009). */
@@ -78,19 +79,7 @@ export function attachTrackingSockets(options: { edge: Edge }) {
     }
   }
 
-  const heartbeat = setInterval(() => {
-    for (const client of clients) {
-      if (client.ws.readyState !== WebSocket.OPEN) continue;
-      if (!client.alive) {
-        counters.closedDead++;
-        client.ws.terminate();
-      } else {
-        client.alive = false;
-        client.ws.ping();
-      }
-    }
-  }, limits.heartbeatMs);
-  heartbeat.unref();
+  const heartbeat = startHeartbeat({ everyMs: limits.heartbeatMs, sockets: () => clients, onDead: () => counters.closedDead++ });
 
   function watch(client: TrackingClient, order: Order): void {
     client.stop = tracking.follow({
@@ -174,7 +163,7 @@ export function attachTrackingSockets(options: { edge: Edge }) {
     /** Closes every socket with 1001 (terminating those that do not answer); each one's watch ends with it. */
     async close(): Promise<void> {
       closing = true;
-      clearInterval(heartbeat);
+      heartbeat.stop();
       await Promise.all([...clients].map(({ ws }) => closeGracefully(ws, TRACKING_CLOSE.shuttingDown, 'server shutting down')));
       wss.close();
     },

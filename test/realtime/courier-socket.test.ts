@@ -26,8 +26,8 @@ function socketUrl(t: TestApp) {
 }
 
 /** Connects and resolves once the `ready` frame arrived. */
-async function connect(t: TestApp, token: string): Promise<CourierSocket> {
-  const ws = new WebSocket(socketUrl(t), { headers: { authorization: `Bearer ${token}` } });
+async function connect(t: TestApp, token: string, options: { autoPong?: boolean } = {}): Promise<CourierSocket> {
+  const ws = new WebSocket(socketUrl(t), { headers: { authorization: `Bearer ${token}` }, ...options });
   const frames: Frame[] = [];
   ws.on('message', (data) => frames.push(JSON.parse(String(data)) as Frame));
   const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.on('close', (code, reason) => resolve({ code, reason: String(reason) })));
@@ -227,5 +227,26 @@ describe('courier socket budget', () => {
     } finally {
       await t2.stop();
     }
+  });
+});
+
+describe('courier socket heartbeat', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startOrdersApp({ env: { TRACKING_HEARTBEAT_MS: '100' } });
+  });
+  afterAll(() => t?.stop());
+
+  it('terminates a courier app that does not answer pings, and keeps one that does', async () => {
+    const [silent, healthy] = [await createCourier(t, { mode: 'test' }), await createCourier(t, { mode: 'test' })];
+    const dead = await connect(t, silent.token, { autoPong: false });
+    const alive = await connect(t, healthy.token);
+    expect((await dead.closed).code).toBe(1006);
+    let pings = 0;
+    alive.ws.on('ping', () => pings++);
+    await until(() => pings >= 3, 'three more pings');
+    expect(alive.ws.readyState).toBe(WebSocket.OPEN);
+    expect(t.app.courierSockets.stats().sockets).toBe(1);
+    alive.ws.close();
   });
 });
