@@ -257,7 +257,7 @@ export function createMongoWebhookRepository(database: MongoDatabase): WebhookRe
 
     async countPending({ endpointId, limit }) {
       if (limit <= 0) return 0;
-      return deliveries.countDocuments({ endpointId, status: 'pending' }, { limit });
+      return deliveries.countDocuments({ endpointId, status: 'pending' }, { limit: Math.min(limit, 2 ** 31 - 1) }); // $limit takes a 32-bit count
     },
 
     async prune({ createdBefore, limit }) {

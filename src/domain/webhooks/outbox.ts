@@ -23,7 +23,7 @@ export function createWebhookOutbox(deps: { store: Store; clock: Clock; ids: IdS
   const { store, clock, ids } = deps;
   const lastLocationAt = new Map<string, number>();
 
-  const backlogMax = deps.backlogMax ?? Number.MAX_SAFE_INTEGER;
+  const { backlogMax } = deps;
 
   /** An endpoint at its backlog bound gets the delivery written as failed, with the reason: visible in the log, redeliverable. */
   function delivery(endpoint: Subscribed, eventType: WebhookEventType, body: unknown, order: Order | null, sequence: number | null, at: string): WebhookDelivery {
@@ -49,7 +49,8 @@ export function createWebhookOutbox(deps: { store: Store; clock: Clock; ids: IdS
   /** The enabled endpoints subscribed to the event, each with whether its backlog is at the bound now. */
   async function endpointsFor(merchantId: string, mode: Order['mode'], eventType: WebhookEventType): Promise<Subscribed[]> {
     const endpoints = (await store.webhooks.listEndpoints({ merchantId, mode, enabledOnly: true })).filter((e) => e.events.includes(eventType));
-    return Promise.all(endpoints.map(async (e) => Object.assign({}, e, { backlogFull: (await store.webhooks.countPending({ endpointId: e.id, limit: backlogMax })) >= backlogMax })));
+    const full = async (e: WebhookEndpoint) => backlogMax !== undefined && (await store.webhooks.countPending({ endpointId: e.id, limit: backlogMax })) >= backlogMax;
+    return Promise.all(endpoints.map(async (e) => Object.assign({}, e, { backlogFull: await full(e) })));
   }
 
   /**
