@@ -4,6 +4,11 @@ import { nodeOwnerId } from './reconciler-runner.js';
 export interface WebhookPollScheduler {
   /** Asks for a poll: runs one now, or marks one pending (at most one), never more often than minIntervalMs. */
   wake(): void;
+  /**
+   * Asks for a poll without the minimum interval (still one in flight and one pending): a send
+   * ended, so a cap slot is free. These polls are bounded by the sends, not by the bus traffic.
+   */
+  wakeNow(): void;
   /** Polls started so far (what the tests and metrics count). */
   polls(): number;
   stop(): Promise<void>;
@@ -18,6 +23,8 @@ export function createPollScheduler(options: { minIntervalMs: number; poll: () =
   let running: Promise<void> | null = null;
   let timer: NodeJS.Timeout | null = null;
   let pending = false;
+  /** The pending poll was asked for by wakeNow. */
+  let urgent = false;
   let stopped = false;
   let lastStart = -Infinity;
   let count = 0;
@@ -37,7 +44,8 @@ export function createPollScheduler(options: { minIntervalMs: number; poll: () =
         running = null;
         if (pending) {
           pending = false;
-          wake();
+          if (urgent) wakeNow();
+          else wake();
         }
       });
   };
@@ -51,8 +59,20 @@ export function createPollScheduler(options: { minIntervalMs: number; poll: () =
     if (wait > 0) timer = setTimeout(start, wait);
     else start();
   };
+  const wakeNow = () => {
+    if (stopped) return;
+    if (running) {
+      pending = true;
+      urgent = true;
+      return;
+    }
+    urgent = false;
+    if (timer) clearTimeout(timer);
+    start();
+  };
   return {
     wake,
+    wakeNow,
     polls: () => count,
     async stop() {
       stopped = true;
@@ -73,17 +93,14 @@ export function startWebhookWorker(container: Container): { stop(): Promise<void
   const owner = nodeOwnerId();
   const worker = container.services.webhookWorker;
   const failed = (error: unknown) => container.logger.warn({ err: (error as Error).message }, 'webhook poll failed');
-  // After a poll that used every free slot, a send ending may leave due work claimable.
-  let starved = false;
-  const settled = () => {
-    if (starved) scheduler.wake();
-  };
+  // A send ending frees a node slot and a merchant/endpoint cap slot: due work held back by a cap
+  // (one busy endpoint drains 4 at a time by default) is claimable at once, not at the next timer.
+  const settled = () => scheduler.wakeNow();
   const scheduler: WebhookPollScheduler = createPollScheduler({
     minIntervalMs: webhooks.minPollMs,
     failed,
     poll: async () => {
       const { claimed, room } = await worker.poll({ owner, settled, failed });
-      starved = claimed === room;
       return { full: room > 0 && claimed === room };
     },
   });
