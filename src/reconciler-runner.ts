@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Container } from './container.js';
+import { startPeriodic } from './periodic.js';
 
 /** This node's name in leases (host, process, and a random part so a restarted process is a new owner). */
 export function nodeOwnerId(): string {
@@ -15,29 +16,20 @@ export function nodeOwnerId(): string {
 export function startDispatchReconciler(container: Container): { stop(): Promise<void> } {
   const { reconcileMs } = container.config.dispatch;
   const owner = nodeOwnerId();
-  const leaseMs = reconcileMs * 3;
-  let running: Promise<void> | null = null;
   let leading = false;
-
-  const round = () => {
-    if (running) return;
-    running = container.services.reconciler
-      .reconcileIfLeader({ owner, leaseMs })
-      .then((report) => {
-        if ((report !== null) !== leading) container.logger.info({ owner }, report ? 'dispatch reconciler: this node leads' : 'dispatch reconciler: another node leads');
-        leading = report !== null;
-        if (report && report.freed + report.repaired + report.dispatched > 0) container.logger.info(report, 'dispatch reconciled');
-      })
-      .catch((error: unknown) => container.logger.warn({ err: (error as Error).message }, 'dispatch reconciliation failed'))
-      .finally(() => (running = null));
-  };
-  const timer = setInterval(round, reconcileMs);
-  timer.unref();
-  round();
+  const rounds = startPeriodic({
+    everyMs: reconcileMs,
+    run: async () => {
+      const report = await container.services.reconciler.reconcileIfLeader({ owner, leaseMs: reconcileMs * 3 });
+      if ((report !== null) !== leading) container.logger.info({ owner }, report ? 'dispatch reconciler: this node leads' : 'dispatch reconciler: another node leads');
+      leading = report !== null;
+      if (report && report.freed + report.repaired + report.dispatched > 0) container.logger.info(report, 'dispatch reconciled');
+    },
+    failed: (error) => container.logger.warn({ err: error.message }, 'dispatch reconciliation failed'),
+  });
   return {
     async stop() {
-      clearInterval(timer);
-      await running;
+      await rounds.stop();
       // Another node takes over at its next round instead of after the lease runs out.
       if (leading) await container.services.reconciler.stepDown({ owner }).catch(() => {});
     },

@@ -1,5 +1,6 @@
 import type { Container } from './container.js';
 import { nodeOwnerId } from './reconciler-runner.js';
+import { startPeriodic } from './periodic.js';
 
 /**
  * Runs the retention job every RETENTION_PRUNE_MS on whichever node holds its lease (three
@@ -9,25 +10,12 @@ import { nodeOwnerId } from './reconciler-runner.js';
 export function startRetention(container: Container): { stop(): Promise<void> } {
   const { pruneMs } = container.config.retention;
   const owner = nodeOwnerId();
-  let running: Promise<void> | null = null;
-
-  const run = () => {
-    if (running) return;
-    running = container.services.retention
-      .pruneIfLeader({ owner, leaseMs: pruneMs * 3 })
-      .then((report) => {
-        if (report && report.deliveries + report.orderEvents + report.leases > 0) container.logger.info(report, 'storage pruned');
-      })
-      .catch((error: unknown) => container.logger.warn({ err: (error as Error).message }, 'storage pruning failed'))
-      .finally(() => (running = null));
-  };
-  const timer = setInterval(run, pruneMs);
-  timer.unref();
-  run();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
+  return startPeriodic({
+    everyMs: pruneMs,
+    run: async () => {
+      const report = await container.services.retention.pruneIfLeader({ owner, leaseMs: pruneMs * 3 });
+      if (report && report.deliveries + report.orderEvents + report.leases > 0) container.logger.info(report, 'storage pruned');
     },
-  };
+    failed: (error) => container.logger.warn({ err: error.message }, 'storage pruning failed'),
+  });
 }
