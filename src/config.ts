@@ -49,6 +49,13 @@ const envSchema = z.object({
   MAX_SUBSCRIPTIONS_PER_AUTHENTICATED_SOCKET: z.coerce.number().int().min(1).default(100),
   ADMIN_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
   ADMIN_LOCKOUT_SECONDS: z.coerce.number().int().min(1).default(900),
+  /** Team members (issue #19): set-password links, console sessions and sign-in lockouts. */
+  MEMBER_INVITATION_TTL_HOURS: z.coerce.number().positive().max(24 * 30).default(72),
+  MEMBER_SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(120),
+  MEMBER_SESSION_MAX_HOURS: z.coerce.number().positive().max(24 * 30).default(12),
+  LOGIN_MAX_FAILURES_PER_EMAIL: z.coerce.number().int().min(1).default(5),
+  LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
+  LOGIN_LOCKOUT_SECONDS: z.coerce.number().int().min(1).default(900),
   /** MongoDB mode: how long a valid API key is remembered (revocations reach every node at once over the bus); 0 = every request reads the store. */
   CREDENTIAL_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
   CREDENTIAL_RECHECK_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
@@ -140,6 +147,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       subscriptionsPerAuthenticatedSocket: e.MAX_SUBSCRIPTIONS_PER_AUTHENTICATED_SOCKET,
     },
     adminLockout: { failures: e.ADMIN_MAX_FAILURES, seconds: e.ADMIN_LOCKOUT_SECONDS },
+    /** Team members: how long a set-password link works, session idle and absolute expiry. */
+    members: {
+      invitationTtlMs: e.MEMBER_INVITATION_TTL_HOURS * 3_600_000,
+      sessionIdleMs: e.MEMBER_SESSION_IDLE_MINUTES * 60_000,
+      sessionMaxMs: e.MEMBER_SESSION_MAX_HOURS * 3_600_000,
+    },
+    /** Failed sign-ins before an email (per merchant) or an address is refused for `seconds`. */
+    loginLockout: { perEmail: e.LOGIN_MAX_FAILURES_PER_EMAIL, perAddress: e.LOGIN_MAX_FAILURES_PER_ADDRESS, seconds: e.LOGIN_LOCKOUT_SECONDS },
     credentialRecheckMs: e.CREDENTIAL_RECHECK_MS,
     credentialCacheMs: e.CREDENTIAL_CACHE_MS,
     /** Public tracking sockets: heartbeat, connection caps, per-socket send buffer limits (soft: drop positions; hard: close). */

@@ -10,6 +10,8 @@ import { MasterKeyMismatchError, verifyMasterKey } from './domain/master-key-che
 import { createAdminService } from './domain/admin.js';
 import { createAuthService } from './domain/auth.js';
 import { createFrontDoor } from './domain/front-door.js';
+import { createMemberService } from './domain/members/service.js';
+import { createMerchantCredentialService } from './domain/merchant-credentials.js';
 import { createEdgeDoor, type EdgeDoor } from './edge/door.js';
 import { createSecretBox } from './domain/credentials.js';
 import { createHealthService, type DependencyProbe } from './domain/health.js';
@@ -36,6 +38,7 @@ import { createRetention } from './domain/retention.js';
 import { createOrderService } from './domain/orders/service.js';
 import { createDeliveryService } from './domain/orders/delivery.js';
 import { createCourierService } from './domain/couriers.js';
+import { createLiveEtaService } from './domain/eta/live-eta.js';
 import { createBatchService } from './domain/batches.js';
 import { createTrackingService } from './domain/tracking.js';
 import { createWatchFanOut, type WatchFanOut } from './domain/watch/fan-out.js';
@@ -43,6 +46,8 @@ import { createOrderWatch, createWebhookWorkWatch } from './domain/watch/orders.
 import { createSandboxService } from './domain/sandbox.js';
 import { createOrderTransitions } from './domain/orders/transitions.js';
 import { createWebhookOutbox } from './domain/webhooks/outbox.js';
+import { createIdempotencyService } from './domain/idempotency.js';
+import { createEventFeed } from './domain/webhooks/feed.js';
 import { createWebhookEndpointService } from './domain/webhooks/endpoints.js';
 import { createWebhookDeliveryLog } from './domain/webhooks/delivery-log.js';
 import { createWebhookWorker } from './domain/webhooks/worker.js';
@@ -171,18 +176,25 @@ function buildServices(deps: {
   const { tariff } = config;
   const secretBox = createSecretBox(deps.masterKey);
   const sender = createHttpWebhookSender();
-  const quotes = createQuoteService({ geocoder, tariff, clock });
+  const quotes = createQuoteService({ geocoder, tariff, clock, store, ids });
   const outbox = createWebhookOutbox({ store, clock, ids, publicBaseUrl: () => config.publicBaseUrl, backlogMax: config.webhooks.backlogMax });
   const transitions = createOrderTransitions({ store, bus, outbox, clock, ids });
   const dispatch = createDispatchService({ store, geoIndex, transitions, clock, tariff, sandboxSpeed: config.sandbox.speed, staleAfterMs: config.dispatch.staleAfterMs });
   const orders = createOrderService({ store, geocoder, quotes, dispatch, bus, transitions, outbox, clock, ids, tariff, sandboxSpeed: config.sandbox.speed });
-  const delivery = createDeliveryService({ orders, transitions, clock });
-  const couriers = createCourierService({ store, geoIndex, dispatch, delivery, transitions, outbox, bus, clock });
-  const watchers = createOrderWatch({ fanOut: deps.fanOut, store, getOrder: orders.getOrder });
+  const delivery = createDeliveryService({ orders, transitions, clock, store });
+  const liveEta = createLiveEtaService({ store, outbox, tariff, sandboxSpeed: config.sandbox.speed });
+  const couriers = createCourierService({ store, geoIndex, dispatch, delivery, transitions, outbox, liveEta, bus, clock });
+  const watchers = createOrderWatch({ fanOut: deps.fanOut, store, clock, getOrder: orders.getOrder });
+  const members = createMemberService({ store, clock, ids, policy: config.members, publicBaseUrl: () => config.publicBaseUrl });
+  const admin = createAdminService({ store, clock, ids, secretBox, couriers, credentialsChanged: auth.credentialsChanged });
   return {
     auth,
+    members,
+    /** A merchant's own API keys and signing secret (owner role), over the admin service's operations. */
+    merchantCredentials: createMerchantCredentialService({ admin, store }),
     frontDoor: createFrontDoor({
       auth,
+      members,
       rateLimiter: deps.rateLimiter,
       log: deps.logger,
       limits: {
@@ -192,10 +204,11 @@ function buildServices(deps: {
         adminFailures: config.adminLockout.failures,
         adminLockoutSeconds: config.adminLockout.seconds,
         recheckMs: config.credentialRecheckMs,
+        login: { perEmail: config.loginLockout.perEmail, perAddress: config.loginLockout.perAddress, lockoutSeconds: config.loginLockout.seconds },
       },
     }),
     merchants: createMerchantService({ store, clock, secretBox, credentialsChanged: auth.credentialsChanged }),
-    admin: createAdminService({ store, clock, ids, secretBox, couriers, credentialsChanged: auth.credentialsChanged }),
+    admin,
     quotes,
     integrations: createIntegrationService({ store, quotes, orders, secretBox, clock }),
     dispatch,
@@ -210,6 +223,8 @@ function buildServices(deps: {
     webhookEndpoints: createWebhookEndpointService({ store, sender, clock, ids, sandboxAllowPrivate: config.webhooks.sandboxAllowPrivate }),
     webhookDeliveries: createWebhookDeliveryLog({ store, clock, rateLimiter: deps.rateLimiter }),
     webhookWorker: Object.assign(createWebhookWorker({ store, sender, secretBox, clock, ids, config: config.webhooks }), createWebhookWorkWatch({ fanOut: deps.fanOut })),
+    idempotency: createIdempotencyService({ store, clock, ids }),
+    events: createEventFeed({ store }),
     health: createHealthService({ probes: deps.probes, version: API_VERSION, service: SERVICE_NAME, now: () => clock.now() }),
   };
 }

@@ -3,13 +3,16 @@ import type { Store } from '../ports/store.js';
 import { isUnavailable } from '../ports/unavailable.js';
 import { COURIER_TOKEN_PATTERN, hashToken, modeOfApiKey, safeEqual } from './credentials.js';
 import { AppError } from './errors.js';
-import type { ApiKeyRecord, Courier, IntegrationName, Merchant, Mode } from './types.js';
+import type { ApiKeyRecord, Courier, IntegrationName, MemberRole, Merchant, Mode } from './types.js';
 
 export interface MerchantPrincipal {
   kind: 'merchant';
   merchant: Merchant;
   mode: Mode;
+  /** The budget's key: the API key's id, or `member:<id>` for a signed-in team member. */
   keyId: string;
+  /** A team member signed in with a session cookie; absent for API keys, which act as owner. */
+  member?: { id: string; email: string; role: MemberRole };
 }
 
 export interface CourierPrincipal {

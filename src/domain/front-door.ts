@@ -1,11 +1,21 @@
 import type { RateLimitDecision, RateLimiter } from '../ports/rate-limiter.js';
 import type { AuthService, CourierPrincipal, MerchantPrincipal } from './auth.js';
 import { AppError, isAppError } from './errors.js';
+import type { MemberService } from './members/service.js';
+import type { LoginCommand } from './members/schemas.js';
+import type { Member, Mode } from './types.js';
 
 /** What a caller presented, whatever the entrance: a token (API key, courier or admin token) and its address bucket. */
 export interface Credentials {
   token?: string | undefined;
   testMode?: string | undefined;
+  /**
+   * A team member's session id (the console's cookie). Used only when no token is presented: an
+   * API key always wins. Edges accept it only where they enforce CSRF protection (GraphQL).
+   */
+  session?: string | undefined;
+  /** The mode a session caller chose for this request or socket (`X-Mode` / connection_init `mode`): `live` or `test` (default). */
+  sessionMode?: string | undefined;
   /** The client's address bucket (src/edge/client-address.ts): IPv4 address or IPv6 /64. */
   address: string;
 }
@@ -36,6 +46,8 @@ export interface FrontDoorLimits {
   adminLockoutSeconds: number;
   /** How often open sessions' credentials are checked again (revocation reaches them within it). */
   recheckMs: number;
+  /** Failed sign-ins per email (within a merchant) and per address before refusals for `lockoutSeconds`. */
+  login: { perEmail: number; perAddress: number; lockoutSeconds: number };
 }
 
 export interface FrontDoorLog {
@@ -43,7 +55,7 @@ export interface FrontDoorLog {
 }
 
 /** Codes that mean "these credentials no longer admit the caller" (anything else is a failure to check). */
-const REVOKING = new Set(['INVALID_API_KEY', 'INVALID_COURIER_TOKEN', 'INVALID_ADMIN_TOKEN', 'ACCOUNT_SUSPENDED']);
+const REVOKING = new Set(['INVALID_API_KEY', 'INVALID_COURIER_TOKEN', 'INVALID_ADMIN_TOKEN', 'ACCOUNT_SUSPENDED', 'INVALID_SESSION']);
 
 export type FrontDoor = ReturnType<typeof createFrontDoor>;
 
@@ -54,8 +66,8 @@ const SWEEP_CONCURRENCY = 32;
  * pages): who the caller is, which budget an operation draws from, and which open sessions lose
  * their right to stay open. Transports only extract the credentials and present the answers.
  */
-export function createFrontDoor(deps: { auth: AuthService; rateLimiter: RateLimiter; limits: FrontDoorLimits; log: FrontDoorLog }) {
-  const { auth, rateLimiter, limits, log } = deps;
+export function createFrontDoor(deps: { auth: AuthService; members: MemberService; rateLimiter: RateLimiter; limits: FrontDoorLimits; log: FrontDoorLog }) {
+  const { auth, members, rateLimiter, limits, log } = deps;
   const lockout = (address: string) => ({ key: `admin-fail:${address}`, limitPerMin: limits.adminFailures, windowSeconds: limits.adminLockoutSeconds });
 
   async function identifyAdmin(credentials: Credentials, token: string): Promise<Caller> {
@@ -85,8 +97,44 @@ export function createFrontDoor(deps: { auth: AuthService; rateLimiter: RateLimi
       return { kind: 'merchant', merchant: await auth.authenticateApiKey({ apiKey: token, testModeHeader: credentials.testMode }), address };
     }
     if (as === 'courier' || (as === 'any' && token?.startsWith('ct_'))) return { kind: 'courier', courier: await auth.authenticateCourier({ token }), address };
+    if (!token && credentials.session) return { kind: 'merchant', merchant: await authenticateSession(credentials, credentials.session), address };
     if (!token) return { kind: 'anonymous', address };
     return identifyAdmin(credentials, token);
+  }
+
+  async function authenticateSession(credentials: Credentials, sessionId: string): Promise<MerchantPrincipal> {
+    const mode = sessionModeOf(credentials);
+    return members.authenticateSession({ sessionId, mode });
+  }
+
+  const loginLocks = (address: string, input: LoginCommand) => [
+    { key: `login-fail-addr:${address}`, limitPerMin: limits.login.perAddress, windowSeconds: limits.login.lockoutSeconds },
+    { key: `login-fail-email:${input.merchantId}:${input.email}`, limitPerMin: limits.login.perEmail, windowSeconds: limits.login.lockoutSeconds },
+  ];
+
+  /**
+   * A team member's sign-in, rate-limited like the admin token: failures are counted per address and
+   * per email (within the merchant); past either bound the sign-in is refused (RATE_LIMITED, even
+   * with the right password) until the window ends. Failures are logged with the address only.
+   */
+  async function logIn(options: { address: string; input: LoginCommand }): Promise<{ sessionId: string; member: Member; expiresAt: string }> {
+    const locks = loginLocks(options.address, options.input);
+    for (const lock of locks) {
+      const state = await rateLimiter.peek(lock);
+      if (!state.allowed) {
+        log.warn({ address: options.address }, 'sign-in attempt while locked out');
+        throw new RateLimitedError(state);
+      }
+    }
+    try {
+      return await members.logIn({ input: options.input });
+    } catch (error) {
+      if (isAppError(error) && error.code === 'INVALID_CREDENTIALS') {
+        await Promise.all(locks.map((lock) => rateLimiter.consume(lock)));
+        log.warn({ address: options.address }, 'sign-in refused');
+      }
+      throw error;
+    }
   }
 
   /** Takes one operation from the caller's budget; throws RateLimitedError when it is spent. Admins are not limited. */
@@ -159,8 +207,9 @@ export function createFrontDoor(deps: { auth: AuthService; rateLimiter: RateLimi
    * disabling. Returns the function that stops watching.
    */
   function holdSession(options: { credentials: Credentials; end: (reason: AppError) => void }): () => void {
-    if (!options.credentials.token) return () => {};
-    const token = `${options.credentials.token}\n${options.credentials.testMode ?? ''}`;
+    const { credentials } = options;
+    if (!credentials.token && !credentials.session) return () => {};
+    const token = credentials.token ? `${credentials.token}\n${credentials.testMode ?? ''}` : `session\n${credentials.session}\n${credentials.sessionMode ?? ''}`;
     let session = sessions.get(token);
     if (!session) sessions.set(token, (session = { credentials: options.credentials, ends: new Set() }));
     const { end } = options;
@@ -207,9 +256,20 @@ export function createFrontDoor(deps: { auth: AuthService; rateLimiter: RateLimi
     identify,
     admit,
     enter,
+    logIn,
     holdSession,
     holdStream,
     stats: () => ({ heldCredentials: sessions.size }),
     close: () => clearInterval(sweep),
   };
+}
+
+/** The mode of a session caller: `X-Mode` (`live` | `test`, default `test`); `X-Test-Mode: true` with `live` is a mismatch. */
+export function sessionModeOf(credentials: Pick<Credentials, 'sessionMode' | 'testMode'>): Mode {
+  const asked = credentials.sessionMode?.trim().toLowerCase() || 'test';
+  if (asked !== 'live' && asked !== 'test') throw new AppError('VALIDATION_ERROR', 'X-Mode must be live or test', { fields: [{ field: 'x-mode', message: 'must be live or test' }] });
+  if (asked === 'live' && credentials.testMode?.trim().toLowerCase() === 'true') {
+    throw new AppError('TEST_MODE_MISMATCH', 'X-Test-Mode: true was sent with X-Mode: live');
+  }
+  return asked;
 }

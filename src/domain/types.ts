@@ -182,6 +182,59 @@ export interface Order {
   sequence: number;
   createdAt: string;
   updatedAt: string;
+  /** The bound quote the order was priced from (absent or null: priced at creation). */
+  quote?: OrderQuoteRef | null;
+  /** Scheduled delivery: the courier is to pick up at or after this time (null: as soon as possible). */
+  scheduledPickupAt?: string | null;
+  /** The latest delivery time the merchant asked for (checked reachable at creation). */
+  deliverBefore?: string | null;
+  /** A scheduled order is not dispatched before this time (the pickup window less the approach time). */
+  dispatchAfter?: string | null;
+  /** The recipient's delivery PIN, required to confirm the delivery; never shown outside the merchant's own reads. */
+  deliveryPin?: DeliveryPin | null;
+  /** The live ETA's last announcement (order.eta_changed); absent until the ETA first follows the courier. */
+  etaAnnounced?: EtaAnnouncement | null;
+}
+
+/** The delivery estimate last announced to the merchant, and when; `at` null: the estimate the live ETA started from (never sent). */
+export interface EtaAnnouncement {
+  deliveryAt: string;
+  at: string | null;
+}
+
+export type RateId = 'express' | 'batched';
+export const RATE_IDS = ['express', 'batched'] as const;
+
+export interface OrderQuoteRef {
+  id: string;
+  rateId: RateId;
+}
+
+export interface DeliveryPin {
+  /** Four digits. */
+  pin: string;
+  /** Wrong tries counted since it was issued; at the limit the delivery is locked until the merchant resets it. */
+  failedAttempts: number;
+  issuedAt: string;
+}
+
+/** A quote as kept for binding: what it priced, for whom, until when. */
+export interface StoredQuote {
+  /** `qt_` + ULID. */
+  id: string;
+  merchantId: string;
+  mode: Mode;
+  origin: LatLng;
+  destination: LatLng;
+  weightKg: number;
+  /** The price band: the vehicle class the weight selected. */
+  vehicleType: VehicleType;
+  prepTimeMins: number;
+  rates: Array<{ id: RateId; cost: number }>;
+  pickupAfter: string | null;
+  deliverBefore: string | null;
+  createdAt: string;
+  expiresAt: string;
 }
 
 export type ActorKind = 'merchant' | 'courier' | 'system' | 'admin';
@@ -231,8 +284,8 @@ export interface LedgerEntry {
 /** What a busy courier is doing: one order, or one batch of orders. */
 export type CourierJob = { kind: 'order' | 'batch'; id: string };
 
-export type WebhookEventType = 'order.status_changed' | 'order.courier_location' | 'batch.created';
-export const WEBHOOK_EVENT_TYPES = ['order.status_changed', 'order.courier_location', 'batch.created'] as const;
+export type WebhookEventType = 'order.status_changed' | 'order.courier_location' | 'batch.created' | 'order.eta_changed';
+export const WEBHOOK_EVENT_TYPES = ['order.status_changed', 'order.courier_location', 'batch.created', 'order.eta_changed'] as const;
 
 export interface WebhookEndpoint {
   id: string;
@@ -297,4 +350,47 @@ export interface IntegrationTelemetry {
   callCount: number;
   firstSeenAt: string;
   lastSeenAt: string;
+}
+
+/** A merchant's team member's role (issue #19): what a person signed in to the console may do. */
+export type MemberRole = 'owner' | 'dispatcher' | 'viewer';
+export const MEMBER_ROLES = ['owner', 'dispatcher', 'viewer'] as const;
+/** `invited`: no password yet (a set-password link is out); `active`: may sign in. */
+export type MemberStatus = 'invited' | 'active';
+
+/** A person of a merchant's team (not a delivery recipient: those are RegisteredUser). */
+export interface Member {
+  /** `mb_` + ULID. */
+  id: string;
+  merchantId: string;
+  /** Normalised (trimmed, lower case); unique within the merchant. */
+  email: string;
+  role: MemberRole;
+  status: MemberStatus;
+  /** `scrypt$…` (src/domain/members/passwords.ts); null until the member sets a password. Never leaves the domain. */
+  passwordHash: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A one-time set-password link's token, stored as its SHA-256. */
+export interface MemberPasswordToken {
+  hash: string;
+  memberId: string;
+  merchantId: string;
+  createdAt: string;
+  expiresAt: string;
+  usedAt: string | null;
+}
+
+/** A signed-in browser: the cookie carries the id, the store its SHA-256. */
+export interface MemberSession {
+  hash: string;
+  memberId: string;
+  merchantId: string;
+  createdAt: string;
+  /** Refreshed at most once a minute while used; the idle expiry counts from it. */
+  lastSeenAt: string;
+  /** The absolute expiry, whatever the use. */
+  expiresAt: string;
 }

@@ -6,6 +6,7 @@ import type {
   CourierAccountStatus,
   CourierDutyStatus,
   CourierJob,
+  EtaAnnouncement,
   LedgerEntry,
   Order,
   OrderEvent,
@@ -14,6 +15,7 @@ import type {
   WebhookAttempt,
   WebhookDelivery,
   WebhookEndpoint,
+  WebhookEventType,
   LatLng,
   IntegrationName,
   Merchant,
@@ -21,7 +23,9 @@ import type {
   MerchantSettings,
   Mode,
   RegisteredUser,
+  StoredQuote,
 } from '../domain/types.js';
+import type { MemberRepository } from './members.js';
 
 /**
  * The persistence port. Every method is one atomic unit of work: adapters run it in a single
@@ -32,6 +36,8 @@ export interface Store {
   merchants: MerchantRepository;
   apiKeys: ApiKeyRepository;
   users: UserRepository;
+  /** Merchant team members (people of the console), their set-password tokens and sessions. */
+  members: MemberRepository;
   couriers: CourierRepository;
   telemetry: TelemetryRepository;
   orders: OrderRepository;
@@ -39,6 +45,9 @@ export interface Store {
   ledger: LedgerRepository;
   webhooks: WebhookRepository;
   leases: LeaseRepository;
+  quotes: QuoteRepository;
+  idempotentWrites: IdempotentWriteRepository;
+  events: EventFeedRepository;
   /**
    * A token that changes whenever a merchant or an API key may have changed, by any process; or
    * null when the store cannot tell without a round trip (callers then must not cache them).
@@ -187,7 +196,7 @@ export interface IdempotencyRecord {
 export type NewOrderEvent = Omit<OrderEvent, 'sequence'>;
 
 export type OrderPatch = Partial<
-  Pick<Order, 'courierId' | 'batchId' | 'estimatedPickupAt' | 'estimatedDeliveryAt' | 'proof' | 'cancellation' | 'price'>
+  Pick<Order, 'courierId' | 'batchId' | 'estimatedPickupAt' | 'estimatedDeliveryAt' | 'proof' | 'cancellation' | 'price' | 'deliveryPin'>
 >;
 
 export interface OrderRepository {
@@ -203,6 +212,8 @@ export interface OrderRepository {
     idempotency: IdempotencyRecord | null;
     /** Webhook deliveries of the creation (transactional outbox: written with the order or not at all). */
     outbox?: WebhookDelivery[];
+    /** The creation's event in the merchant's feed (written with the order or not at all). */
+    feed?: NewFeedEvent;
   }): Promise<{ created: true } | { created: false; existing: IdempotencyRecord }>; // rejects with DuplicateOrderIdentifierError
   findById(id: string): Promise<Order | null>;
   /** The idempotency record of the key (expired ones included; the caller compares expiresAt). */
@@ -227,6 +238,8 @@ export interface OrderRepository {
     event?: NewOrderEvent;
     ledger?: LedgerEntry | null;
     outbox?: (order: Order, event: OrderEvent) => WebhookDelivery[];
+    /** Builds the transition's event in the merchant's feed, written in the same transaction (pure, synchronous). */
+    feed?: (order: Order, event: OrderEvent) => NewFeedEvent;
   }): Promise<Order | null>;
   /** The merchant's orders, newest first; `after` is the id of the last order of the previous page. */
   list(options: {
@@ -240,12 +253,37 @@ export interface OrderRepository {
   }): Promise<Order[]>;
   listEvents(orderId: string): Promise<OrderEvent[]>;
   /**
+   * The live ETA, not a transition (no event, the sequence and updatedAt unchanged): sets
+   * estimatedDeliveryAt and etaAnnounced only while the order is `courierId`'s and its status is one
+   * of `from`. `outbox`, when given, builds the deliveries of an order.eta_changed from the updated
+   * order; they are written in the same transaction (a pure, synchronous function).
+   * Returns the updated order, or null when not applied.
+   */
+  updateEstimate(options: {
+    id: string;
+    courierId: string;
+    from: OrderStatus[];
+    estimatedDeliveryAt: string;
+    etaAnnounced: EtaAnnouncement;
+    outbox?: (order: Order) => WebhookDelivery[];
+  }): Promise<Order | null>;
+  /**
    * Retention: deletes the events of orders that are over (completed or cancelled) and were created
    * before `createdBefore`; the orders themselves stay. Returns how many orders lost their events.
    */
   pruneEvents(options: { createdBefore: string }): Promise<number>;
-  /** Queued orders (new, no courier, no batch) a vehicle of these types can carry, oldest first. */
-  listQueued(options: { mode: Mode; vehicleTypes: VehicleType[]; limit: number }): Promise<Order[]>;
+  /**
+   * Queued orders (new, no courier, no batch) a vehicle of these types can carry, oldest first. With
+   * `dueBy`, scheduled orders whose dispatchAfter is later than it are left out.
+   */
+  listQueued(options: { mode: Mode; vehicleTypes: VehicleType[]; limit: number; dueBy?: string }): Promise<Order[]>;
+  /**
+   * One delivery-PIN try, atomically (concurrent tries never count past `maxAttempts`): `locked` when
+   * `maxAttempts` wrong tries are already counted (the PIN is then not compared, nothing is counted);
+   * else `ok` when the PIN is `pin`; else `invalid`, the try counted. `failedAttempts` is the count
+   * after the try. null when the order does not exist or has no PIN.
+   */
+  tryDeliveryPin(options: { id: string; pin: string; maxAttempts: number }): Promise<{ outcome: 'ok' | 'invalid' | 'locked'; failedAttempts: number } | null>;
   /** Orders still `new` that belong to a batch (the reconciler checks each one's batch), oldest first. */
   listNewInBatches(options: { mode: Mode; limit: number }): Promise<Order[]>;
   /** Orders not yet picked up (new or assigned, no batch) whose pickup geohash starts with the prefix. */
@@ -253,8 +291,8 @@ export interface OrderRepository {
 }
 
 export interface BatchRepository {
-  /** Inserts the batch (and its webhook deliveries, in the same transaction). */
-  insert(batch: Batch, outbox?: WebhookDelivery[]): Promise<void>;
+  /** Inserts the batch (and its webhook deliveries and feed event, in the same transaction). */
+  insert(batch: Batch, outbox?: WebhookDelivery[], feed?: NewFeedEvent): Promise<void>;
   findById(id: string): Promise<Batch | null>;
   /** Compare-and-set on the batch status; null when not applied. */
   update(options: { id: string; from: Batch['status'][]; patch: Partial<Pick<Batch, 'status' | 'courierId' | 'orderIds' | 'totalWeightKg'>>; updatedAt: string }): Promise<Batch | null>;
@@ -349,4 +387,79 @@ export interface LeaseRepository {
   takeSlot(options: { name: string; at: string; intervalMs: number }): Promise<boolean>;
   /** Removes leases and slots that ran out before `before` (the store's clock minus a margin); returns how many. */
   pruneExpired(options: { olderThanMs: number }): Promise<number>;
+}
+
+/** Quotes kept for binding (POST /orders with quote_id), per merchant and mode. */
+export interface QuoteRepository {
+  insert(quote: StoredQuote): Promise<void>;
+  /** The quote, only within its merchant and mode; expired ones too, until pruned (the caller compares expiresAt). */
+  find(options: { id: string; merchantId: string; mode: Mode }): Promise<StoredQuote | null>;
+  /** Retention: deletes quotes that expired before `expiredBefore`, at most `limit` per call; returns how many. */
+  prune(options: { expiredBefore: string; limit: number }): Promise<number>;
+}
+
+/**
+ * The record of one idempotent write (issue #17 item 5), keyed by owner (merchant or courier),
+ * mode, operation and the client's key. Claimed before the write runs (outcome null), completed
+ * with the answer afterwards.
+ */
+export interface IdempotentWriteRecord {
+  ownerId: string;
+  mode: Mode;
+  operation: string;
+  key: string;
+  /** Hash of the parsed request: the same key with another request is refused. */
+  fingerprint: string;
+  /** The claimant's token: only it completes or releases the claim. */
+  token: string;
+  /** The stored answer (JSON), or null while the write runs. */
+  outcome: string | null;
+  createdAt: string;
+  /** While outcome is null: once passed, the claim is abandoned (its node died) and may be taken over. */
+  lockedUntil: string;
+  expiresAt: string;
+}
+
+export type IdempotentWriteKey = Pick<IdempotentWriteRecord, 'ownerId' | 'mode' | 'operation' | 'key'>;
+
+export interface IdempotentWriteRepository {
+  /**
+   * Inserts the claim, in one atomic step: of concurrent claims of a key exactly one wins. A record
+   * that has expired (expiresAt <= now) or an abandoned claim (outcome null, lockedUntil <= now) is
+   * replaced; any other existing record is returned instead.
+   */
+  claim(record: IdempotentWriteRecord, now: string): Promise<{ claimed: true } | { claimed: false; existing: IdempotentWriteRecord }>;
+  /** Stores the answer, only while `token` holds the claim; false otherwise. */
+  complete(options: IdempotentWriteKey & { token: string; outcome: string }): Promise<boolean>;
+  /** Drops the claim (the write failed without an answer worth keeping), only while `token` holds it. */
+  release(options: IdempotentWriteKey & { token: string }): Promise<void>;
+  /** Retention: deletes records that expired before `before`, at most `limit`; returns how many. */
+  prune(options: { before: string; limit: number }): Promise<number>;
+}
+
+/** One event of a merchant's feed (issue #17 item 6): the payload webhooks carry in the `event` shape. */
+export interface FeedEvent {
+  id: string;
+  merchantId: string;
+  mode: Mode;
+  /** 1, 2, 3… per merchant and mode, without gaps, in commit order. */
+  position: number;
+  type: WebhookEventType;
+  orderId: string | null;
+  /** The order's sequence number at this event (null for batch events). */
+  sequence: number | null;
+  /** The payload as JSON text, exactly as built at the change. */
+  body: string;
+  at: string;
+}
+
+export type NewFeedEvent = Omit<FeedEvent, 'position'>;
+
+export interface EventFeedRepository {
+  /** The merchant's events in that mode with a position above `after`, in position order, at most `limit`. */
+  list(options: { merchantId: string; mode: Mode; after: number; limit: number }): Promise<FeedEvent[]>;
+  /** The highest position given out for the merchant and mode (0 when none). */
+  lastPosition(options: { merchantId: string; mode: Mode }): Promise<number>;
+  /** Retention: deletes events from before `createdBefore`, at most `limit`; returns how many. */
+  prune(options: { createdBefore: string; limit: number }): Promise<number>;
 }

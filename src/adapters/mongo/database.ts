@@ -4,16 +4,20 @@ import type {
   Batch,
   Courier,
   LedgerEntry,
+  Member,
+  MemberPasswordToken,
+  MemberSession,
   Merchant,
   MerchantSecretRecord,
   Order,
   OrderEvent,
   RegisteredUser,
+  StoredQuote,
   WebhookAttempt,
   WebhookDelivery,
   WebhookEndpoint,
 } from '../../domain/types.js';
-import type { IdempotencyRecord, IntegrationTelemetry } from '../../ports/store.js';
+import type { FeedEvent, IdempotencyRecord, IdempotentWriteRecord, IntegrationTelemetry } from '../../ports/store.js';
 import { isTransientTransactionError, isUnknownCommitResult } from './failures.js';
 
 /*
@@ -46,6 +50,20 @@ export type WebhookEndpointDoc = Omit<WebhookEndpoint, 'id'> & { _id: string };
 /** `createdOn` (and an attempt's `atOn`): the same instant as a BSON Date, for the retention TTL index. */
 export type WebhookDeliveryDoc = Omit<WebhookDelivery, 'id'> & { _id: string; createdOn?: Date };
 export type WebhookAttemptDoc = Omit<WebhookAttempt, 'id'> & { _id: string; atOn?: Date };
+/** `expireAt`: expiresAt as a BSON Date, for the TTL index (a day later, so an expired quote still answers QUOTE_EXPIRED). */
+export type QuoteDoc = Omit<StoredQuote, 'id'> & { _id: string; expireAt: Date };
+/** Team members; `_id` is the member id. */
+export type MemberDoc = Omit<Member, 'id'> & { _id: string };
+/** `_id` is the token's SHA-256; `expireOn` is expiresAt as a BSON Date for the TTL index. */
+export type MemberPasswordTokenDoc = Omit<MemberPasswordToken, 'hash'> & { _id: string; expireOn: Date };
+/** `_id` is the session id's SHA-256; `expireOn` is the absolute expiry as a BSON Date for the TTL index. */
+export type MemberSessionDoc = Omit<MemberSession, 'hash'> & { _id: string; expireOn: Date };
+/** `_id` is JSON [ownerId, mode, operation, key]; `expireAt` is expiresAt as a BSON Date for the TTL index. */
+export type IdempotentWriteDoc = IdempotentWriteRecord & { _id: string; expireAt: Date };
+/** `position` is null until the feed's sequencer gives it one (see events.ts); `atOn` is `at` as a BSON Date for retention. */
+export type FeedEventDoc = Omit<FeedEvent, 'id' | 'position'> & { _id: string; position: number | null; atOn: Date };
+/** `_id` is JSON [merchantId, mode]; `last` is the highest position given out. */
+export type FeedPositionDoc = { _id: string; last: number };
 /** `_id` is the lease's name; `until` is a BSON Date on the server's clock. */
 export type LeaseDoc = { _id: string; owner: string; until: Date };
 
@@ -65,6 +83,13 @@ export interface MongoCollections {
   webhookDeliveries: Collection<WebhookDeliveryDoc>;
   webhookAttempts: Collection<WebhookAttemptDoc>;
   leases: Collection<LeaseDoc>;
+  idempotentWrites: Collection<IdempotentWriteDoc>;
+  eventFeed: Collection<FeedEventDoc>;
+  eventFeedPositions: Collection<FeedPositionDoc>;
+  members: Collection<MemberDoc>;
+  memberPasswordTokens: Collection<MemberPasswordTokenDoc>;
+  memberSessions: Collection<MemberSessionDoc>;
+  quotes: Collection<QuoteDoc>;
 }
 
 export interface MongoDatabase {
@@ -225,6 +250,13 @@ function collectionsOf(db: Db, maxTimeMS: number | null): MongoCollections {
     webhookDeliveries: open<WebhookDeliveryDoc>('webhook_deliveries'),
     webhookAttempts: open<WebhookAttemptDoc>('webhook_attempts'),
     leases: open<LeaseDoc>('leases'),
+    idempotentWrites: open<IdempotentWriteDoc>('idempotent_writes'),
+    eventFeed: open<FeedEventDoc>('event_feed'),
+    eventFeedPositions: open<FeedPositionDoc>('event_feed_positions'),
+    members: open<MemberDoc>('members'),
+    memberPasswordTokens: open<MemberPasswordTokenDoc>('member_password_tokens'),
+    memberSessions: open<MemberSessionDoc>('member_sessions'),
+    quotes: open<QuoteDoc>('quotes'),
   };
 }
 
@@ -260,12 +292,15 @@ async function createIndexes(c: MongoCollections, db: Db, webhookRetentionSecond
     c.orders.createIndex({ merchantId: 1, mode: 1, referenceId: 1 }, { name: 'orders_reference' }),
     c.orders.createIndex({ merchantId: 1, mode: 1, ecommerceOrderId: 1 }, { name: 'orders_ecommerce' }),
     c.orders.createIndex({ mode: 1, status: 1, createdAt: 1 }, { name: 'orders_queue' }),
+    // The queue in its exact order (createdAt, then _id): a page of it without an in-memory sort of every queued order.
+    c.orders.createIndex({ mode: 1, status: 1, createdAt: 1, _id: 1 }, { name: 'orders_queue_fifo' }),
     // Consolidation reads a geohash prefix as a range ($gte prefix, $lt prefix + '~') on this index.
     c.orders.createIndex({ merchantId: 1, mode: 1, 'pickup.geohash': 1 }, { name: 'orders_zone' }),
     c.orderEvents.createIndex({ orderId: 1, sequence: 1 }, { unique: true, name: 'order_events_sequence' }),
     c.idempotencyKeys.createIndex({ expireAt: 1 }, { expireAfterSeconds: 0, name: 'idempotency_keys_ttl' }),
     c.batches.createIndex({ merchantId: 1, mode: 1, _id: -1 }, { name: 'batches_merchant' }),
     c.batches.createIndex({ mode: 1, status: 1, createdAt: 1 }, { name: 'batches_pending' }),
+    c.batches.createIndex({ mode: 1, status: 1, createdAt: 1, _id: 1 }, { name: 'batches_pending_fifo' }),
     c.ledger.createIndex({ merchantId: 1, mode: 1, at: 1 }, { name: 'ledger_merchant' }),
     c.webhookEndpoints.createIndex({ merchantId: 1, mode: 1, _id: 1 }, { name: 'webhook_endpoints_merchant' }),
     // claimDue: equality on status, range and sort on nextAttemptAt (then _id, so the order is total).
@@ -280,8 +315,21 @@ async function createIndexes(c: MongoCollections, db: Db, webhookRetentionSecond
     // Retention: deliveries and attempts go WEBHOOK_RETENTION_DAYS after creation (prune() does the same on demand).
     ttlIndex(db, c.webhookDeliveries, 'createdOn', 'webhook_deliveries_ttl', webhookRetentionSeconds),
     ttlIndex(db, c.webhookAttempts, 'atOn', 'webhook_attempts_ttl', webhookRetentionSeconds),
+    c.idempotentWrites.createIndex({ expireAt: 1 }, { expireAfterSeconds: 0, name: 'idempotent_writes_ttl' }),
+    // The feed: one merchant's events by position (null = not sequenced yet), and retention with the deliveries'.
+    c.eventFeed.createIndex({ merchantId: 1, mode: 1, position: 1, at: 1 }, { name: 'event_feed_position' }),
+    ttlIndex(db, c.eventFeed, 'atOn', 'event_feed_ttl', webhookRetentionSeconds),
     c.webhookDeliveries.createIndex({ createdAt: 1 }, { name: 'webhook_deliveries_created' }),
     c.webhookDeliveries.createIndex({ endpointId: 1, status: 1 }, { name: 'webhook_deliveries_endpoint' }),
+    // Team members: one email per merchant; tokens and sessions go at their expiry (pruneExpired does the same on demand).
+    c.members.createIndex({ merchantId: 1, email: 1 }, { unique: true, name: 'members_email' }),
+    c.memberPasswordTokens.createIndex({ memberId: 1 }, { name: 'member_password_tokens_member' }),
+    c.memberPasswordTokens.createIndex({ expireOn: 1 }, { expireAfterSeconds: 0, name: 'member_password_tokens_ttl' }),
+    c.memberSessions.createIndex({ memberId: 1 }, { name: 'member_sessions_member' }),
+    c.memberSessions.createIndex({ expireOn: 1 }, { expireAfterSeconds: 0, name: 'member_sessions_ttl' }),
+    // Quotes go a day after they expire (until then an order naming one gets QUOTE_EXPIRED, not QUOTE_NOT_FOUND).
+    c.quotes.createIndex({ expireAt: 1 }, { expireAfterSeconds: 86_400, name: 'quotes_ttl' }),
+    c.quotes.createIndex({ expiresAt: 1 }, { name: 'quotes_expiry' }),
   ]);
 }
 

@@ -5,11 +5,15 @@ import { createMongoCourierRepository } from './couriers.js';
 import { DEFAULT_OPERATION_TIMEOUT_MS, openMongoDatabase } from './database.js';
 import { guardRepository, withinDeadline } from './guard.js';
 import { createMongoLeaseRepository } from './leases.js';
+import { createMongoIdempotentWriteRepository } from './idempotent-writes.js';
+import { createMongoEventFeedRepository } from './events.js';
 import { createMongoLedgerRepository } from './ledger.js';
 import { createMongoMerchantRepository } from './merchants.js';
 import { createMongoOrderRepository } from './orders.js';
+import { createMongoQuoteRepository } from './quotes.js';
 import { createMongoTelemetryRepository } from './telemetry.js';
 import { createMongoUserRepository } from './users.js';
+import { createMongoMemberRepository } from './members.js';
 import { createMongoWebhookRepository } from './webhooks.js';
 
 /**
@@ -28,6 +32,7 @@ export async function createMongoStore(options: { url: string; dbName: string; o
     merchants: guard('merchants', createMongoMerchantRepository(database)),
     apiKeys: guard('apiKeys', createMongoApiKeyRepository(database)),
     users: guard('users', createMongoUserRepository(database)),
+    members: guard('members', createMongoMemberRepository(database)),
     couriers: guard('couriers', createMongoCourierRepository(database)),
     telemetry: guard('telemetry', createMongoTelemetryRepository(database)),
     orders: guard('orders', createMongoOrderRepository(database)),
@@ -35,6 +40,9 @@ export async function createMongoStore(options: { url: string; dbName: string; o
     ledger: guard('ledger', createMongoLedgerRepository(database)),
     webhooks: guard('webhooks', createMongoWebhookRepository(database)),
     leases: guard('leases', createMongoLeaseRepository(database)),
+    idempotentWrites: guard('idempotentWrites', createMongoIdempotentWriteRepository(database)),
+    events: guard('events', createMongoEventFeedRepository(database)),
+    quotes: guard('quotes', createMongoQuoteRepository(database)),
     // Asking the replica set is a round trip, as costly as the lookups it would save.
     credentialsVersion() {
       return null;

@@ -184,4 +184,78 @@ export const MIGRATIONS: string[] = [
   `
   CREATE INDEX webhook_deliveries_due_merchant ON webhook_deliveries (status, merchant_id, next_attempt_at, id);
   `,
+  `
+  CREATE TABLE quotes (
+    id TEXT PRIMARY KEY,
+    merchant_id TEXT NOT NULL,
+    mode TEXT NOT NULL CHECK (mode IN ('live','test')),
+    expires_at TEXT NOT NULL,
+    doc TEXT NOT NULL
+  );
+  CREATE INDEX quotes_expiry ON quotes (expires_at);
+  ALTER TABLE orders ADD COLUMN dispatch_after TEXT;
+  `,
+  `
+  CREATE TABLE members (
+    id TEXT PRIMARY KEY,
+    merchant_id TEXT NOT NULL REFERENCES merchants(id),
+    email TEXT NOT NULL,
+    role TEXT NOT NULL CHECK (role IN ('owner','dispatcher','viewer')),
+    status TEXT NOT NULL CHECK (status IN ('invited','active')),
+    password_hash TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE UNIQUE INDEX members_email ON members (merchant_id, email);
+  CREATE TABLE member_password_tokens (
+    hash TEXT PRIMARY KEY,
+    member_id TEXT NOT NULL,
+    merchant_id TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    expires_at TEXT NOT NULL,
+    used_at TEXT
+  );
+  CREATE INDEX member_password_tokens_member ON member_password_tokens (member_id);
+  CREATE TABLE member_sessions (
+    hash TEXT PRIMARY KEY,
+    member_id TEXT NOT NULL,
+    merchant_id TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    last_seen_at TEXT NOT NULL,
+    expires_at TEXT NOT NULL
+  );
+  CREATE INDEX member_sessions_member ON member_sessions (member_id);
+  CREATE INDEX member_sessions_expiry ON member_sessions (expires_at);
+  `,
+  `
+  CREATE TABLE idempotent_writes (
+    owner_id TEXT NOT NULL,
+    mode TEXT NOT NULL,
+    operation TEXT NOT NULL,
+    key TEXT NOT NULL,
+    token TEXT NOT NULL,
+    outcome TEXT,
+    locked_until TEXT NOT NULL,
+    expires_at TEXT NOT NULL,
+    doc TEXT NOT NULL,
+    PRIMARY KEY (owner_id, mode, operation, key)
+  );
+  CREATE INDEX idempotent_writes_expiry ON idempotent_writes (expires_at);
+  CREATE TABLE event_feed (
+    merchant_id TEXT NOT NULL,
+    mode TEXT NOT NULL,
+    position INTEGER NOT NULL,
+    id TEXT NOT NULL UNIQUE,
+    created_at TEXT NOT NULL,
+    doc TEXT NOT NULL,
+    PRIMARY KEY (merchant_id, mode, position)
+  );
+  CREATE INDEX event_feed_created ON event_feed (created_at);
+  CREATE TABLE event_feed_positions (
+    merchant_id TEXT NOT NULL,
+    mode TEXT NOT NULL,
+    last INTEGER NOT NULL,
+    PRIMARY KEY (merchant_id, mode)
+  );
+  `,
 ];

@@ -9,7 +9,11 @@ import { createSqliteOrderRepository } from './orders.js';
 import { createSqliteWebhookRepository } from './webhooks.js';
 import { createSqliteBatchRepository, createSqliteLedgerRepository } from './batches.js';
 import { createSqliteUserRepository } from './users.js';
+import { createSqliteMemberRepository } from './members.js';
 import { createSqliteLeaseRepository } from './leases.js';
+import { createSqliteIdempotentWriteRepository } from './idempotent-writes.js';
+import { createSqliteEventFeedRepository } from './events.js';
+import { createSqliteQuoteRepository } from './quotes.js';
 
 export const SQLITE_FILE_NAME = 'express-delivery.sqlite';
 /** The health probe waits this long for the write lock (better-sqlite3 blocks the event loop meanwhile). */
@@ -33,6 +37,7 @@ export function createSqliteStore(options: { dataDir: string } | { file: string 
     merchants: createSqliteMerchantRepository(db, countCredentialWrite),
     apiKeys: createSqliteApiKeyRepository(db, countCredentialWrite),
     users: createSqliteUserRepository(db),
+    members: createSqliteMemberRepository(db),
     couriers: createSqliteCourierRepository(db, writes),
     telemetry: createSqliteTelemetryRepository(db),
     orders: createSqliteOrderRepository(db, writes),
@@ -40,6 +45,9 @@ export function createSqliteStore(options: { dataDir: string } | { file: string 
     ledger: createSqliteLedgerRepository(db),
     webhooks: createSqliteWebhookRepository(db),
     leases: createSqliteLeaseRepository(db),
+    idempotentWrites: createSqliteIdempotentWriteRepository(db),
+    events: createSqliteEventFeedRepository(db),
+    quotes: createSqliteQuoteRepository(db),
     credentialsVersion() {
       return `${dataVersion.get()}:${credentialWrites}`;
     },

@@ -1,0 +1,132 @@
+import type { Member, MemberPasswordToken, MemberSession } from '../../domain/types.js';
+import type { MemberPatch, MemberRepository } from '../../ports/members.js';
+import type { MemberDoc, MemberPasswordTokenDoc, MemberSessionDoc, MongoDatabase } from './database.js';
+
+const toMember = (d: MemberDoc): Member => ({
+  id: d._id,
+  merchantId: d.merchantId,
+  email: d.email,
+  role: d.role,
+  status: d.status,
+  passwordHash: d.passwordHash,
+  createdAt: d.createdAt,
+  updatedAt: d.updatedAt,
+});
+
+const toToken = (d: MemberPasswordTokenDoc): MemberPasswordToken => ({
+  hash: d._id,
+  memberId: d.memberId,
+  merchantId: d.merchantId,
+  createdAt: d.createdAt,
+  expiresAt: d.expiresAt,
+  usedAt: d.usedAt,
+});
+
+const toSession = (d: MemberSessionDoc): MemberSession => ({
+  hash: d._id,
+  memberId: d.memberId,
+  merchantId: d.merchantId,
+  createdAt: d.createdAt,
+  lastSeenAt: d.lastSeenAt,
+  expiresAt: d.expiresAt,
+});
+
+const patchOf = (patch: MemberPatch, updatedAt: string) => ({
+  updatedAt,
+  ...(patch.role !== undefined && { role: patch.role }),
+  ...(patch.status !== undefined && { status: patch.status }),
+  ...(patch.passwordHash !== undefined && { passwordHash: patch.passwordHash }),
+});
+
+export function createMongoMemberRepository(database: MongoDatabase): MemberRepository {
+  const { members, memberPasswordTokens: tokens, memberSessions: sessions } = database.collections;
+  return {
+    async insert(member) {
+      // Insert-if-absent on the unique (merchant, email) index, as the users repository does for RUTs.
+      const result = await members.updateOne(
+        { merchantId: member.merchantId, email: member.email },
+        {
+          $setOnInsert: {
+            _id: member.id,
+            role: member.role,
+            status: member.status,
+            passwordHash: member.passwordHash,
+            createdAt: member.createdAt,
+            updatedAt: member.updatedAt,
+          },
+        },
+        { upsert: true },
+      );
+      return result.upsertedCount === 1;
+    },
+    async findById({ id, merchantId }) {
+      const doc = await members.findOne({ _id: id, merchantId });
+      return doc ? toMember(doc) : null;
+    },
+    async findByEmail({ merchantId, email }) {
+      const doc = await members.findOne({ merchantId, email });
+      return doc ? toMember(doc) : null;
+    },
+    async listByMerchant(merchantId) {
+      const docs = await members.find({ merchantId }).sort({ createdAt: 1, _id: 1 }).toArray();
+      return docs.map(toMember);
+    },
+    async update({ id, merchantId, patch, updatedAt }) {
+      const doc = await members.findOneAndUpdate({ _id: id, merchantId }, { $set: patchOf(patch, updatedAt) }, { returnDocument: 'after' });
+      return doc ? toMember(doc) : null;
+    },
+    async remove({ id, merchantId }) {
+      // The member first: a session or token left by a failure after it matches no member and admits nobody.
+      const removed = await members.deleteOne({ _id: id, merchantId });
+      if (removed.deletedCount === 0) return false;
+      await sessions.deleteMany({ memberId: id });
+      await tokens.deleteMany({ memberId: id });
+      return true;
+    },
+    async replacePasswordToken(token) {
+      await tokens.deleteMany({ memberId: token.memberId, usedAt: null });
+      await tokens.insertOne({
+        _id: token.hash,
+        memberId: token.memberId,
+        merchantId: token.merchantId,
+        createdAt: token.createdAt,
+        expiresAt: token.expiresAt,
+        usedAt: token.usedAt,
+        expireOn: new Date(token.expiresAt),
+      });
+    },
+    async consumePasswordToken({ hash, now }) {
+      const doc = await tokens.findOneAndUpdate({ _id: hash, usedAt: null, expiresAt: { $gt: now } }, { $set: { usedAt: now } }, { returnDocument: 'after' });
+      return doc ? toToken(doc) : null;
+    },
+    async insertSession(session) {
+      await sessions.insertOne({
+        _id: session.hash,
+        memberId: session.memberId,
+        merchantId: session.merchantId,
+        createdAt: session.createdAt,
+        lastSeenAt: session.lastSeenAt,
+        expiresAt: session.expiresAt,
+        expireOn: new Date(session.expiresAt),
+      });
+    },
+    async findSession(hash) {
+      const doc = await sessions.findOne({ _id: hash });
+      return doc ? toSession(doc) : null;
+    },
+    async touchSession({ hash, lastSeenAt }) {
+      await sessions.updateOne({ _id: hash, lastSeenAt: { $lt: lastSeenAt } }, { $set: { lastSeenAt } });
+    },
+    async deleteSession(hash) {
+      return (await sessions.deleteOne({ _id: hash })).deletedCount > 0;
+    },
+    async deleteSessionsOf(memberId) {
+      return (await sessions.deleteMany({ memberId })).deletedCount;
+    },
+    async pruneExpired({ before }) {
+      const s = await sessions.deleteMany({ expiresAt: { $lt: before } });
+      const t = await tokens.deleteMany({ expiresAt: { $lt: before } });
+      return s.deletedCount + t.deletedCount;
+    },
+  };
+}

@@ -1,0 +1,210 @@
+import { randomBytes } from 'node:crypto';
+import type { Clock } from '../../ports/clock.js';
+import type { IdSource } from '../../ports/ids.js';
+import type { Store } from '../../ports/store.js';
+import type { MerchantPrincipal } from '../auth.js';
+import { hashToken } from '../credentials.js';
+import { AppError } from '../errors.js';
+import type { Member, MemberRole, Merchant, Mode } from '../types.js';
+import { parseInput } from '../validation.js';
+import { decoyHash, hashPassword, verifyPassword } from './passwords.js';
+import { assertPermitted, roleOf } from './roles.js';
+import {
+  adminInviteMemberCommandSchema,
+  type ChangeMemberRoleCommand,
+  type InviteMemberCommand,
+  type LoginCommand,
+  type SetPasswordCommand,
+} from './schemas.js';
+
+export interface MemberPolicy {
+  /** How long a set-password link works. */
+  invitationTtlMs: number;
+  /** A session unused this long is over. */
+  sessionIdleMs: number;
+  /** A session is over this long after sign-in, however used. */
+  sessionMaxMs: number;
+}
+
+/** lastSeenAt is written at most this often per session (each write is a store round trip). */
+const TOUCH_EVERY_MS = 60_000;
+
+/** `pt_` + 43 base64url characters (32 random bytes): the set-password link's secret. */
+const newSecret = (prefix: string) => `${prefix}${randomBytes(32).toString('base64url')}`;
+
+const invalidCredentials = () => new AppError('INVALID_CREDENTIALS', 'Email, password or merchant is not right');
+const invalidSession = () => new AppError('INVALID_SESSION', 'Not signed in, or the session has ended: sign in again');
+const invalidToken = () => new AppError('PASSWORD_TOKEN_INVALID', 'This set-password link is not valid: it was used, has expired or was replaced');
+
+export interface Invitation {
+  member: Member;
+  /** The one-time link (shown once; only its hash is stored). */
+  setPasswordUrl: string;
+  expiresAt: string;
+}
+
+export type MemberService = ReturnType<typeof createMemberService>;
+
+/**
+ * Merchant team members (issue #19): invitations with one-time set-password links, sign-in with
+ * email and password into a session, and the owner's management of the team. The session id and
+ * the link's token are random secrets stored only as SHA-256; passwords as scrypt hashes, which
+ * never leave this service.
+ */
+export function createMemberService(deps: { store: Store; clock: Clock; ids: IdSource; policy: MemberPolicy; publicBaseUrl: () => string }) {
+  const { store, clock, ids, policy } = deps;
+  const nowIso = () => clock.now().toISOString();
+  const later = (ms: number) => new Date(clock.now().getTime() + ms).toISOString();
+
+  async function issueLink(member: Member): Promise<Invitation> {
+    const token = newSecret('pt_');
+    const expiresAt = later(policy.invitationTtlMs);
+    await store.members.replacePasswordToken({ hash: hashToken(token), memberId: member.id, merchantId: member.merchantId, createdAt: nowIso(), expiresAt, usedAt: null });
+    // In the fragment: browsers never send it to a server, so no access log or Referer carries it.
+    return { member, setPasswordUrl: `${deps.publicBaseUrl()}/console/set-password#token=${token}`, expiresAt };
+  }
+
+  /**
+   * A new member with a set-password link. An email already invited but without a password gets a
+   * new link (the old one stops working) and the role asked for; an active member is a CONFLICT.
+   */
+  async function invite(merchantId: string, input: InviteMemberCommand): Promise<Invitation> {
+    const at = nowIso();
+    const fresh: Member = { id: ids.next('mb'), merchantId, email: input.email, role: input.role, status: 'invited', passwordHash: null, createdAt: at, updatedAt: at };
+    if (await store.members.insert(fresh)) return issueLink(fresh);
+    const existing = await store.members.findByEmail({ merchantId, email: input.email });
+    if (!existing) throw new AppError('CONFLICT', 'This email was invited concurrently; try again');
+    if (existing.status === 'active') throw new AppError('CONFLICT', 'This email already belongs to a member of this merchant');
+    const updated = existing.role === input.role ? existing : await store.members.update({ id: existing.id, merchantId, patch: { role: input.role }, updatedAt: at });
+    return issueLink(updated ?? existing);
+  }
+
+  /** The admin CLI's invitation (any role, owners included), for a merchant that exists. */
+  async function adminInviteMember(options: { input: unknown }): Promise<Invitation> {
+    const input = parseInput(adminInviteMemberCommandSchema, options.input);
+    if (!(await store.merchants.findById(input.merchantId))) throw new AppError('MERCHANT_NOT_FOUND', 'Merchant not found');
+    return invite(input.merchantId, { email: input.email, role: input.role });
+  }
+
+  /** An owner's invitation from the API. */
+  async function inviteMember(options: { principal: MerchantPrincipal; input: InviteMemberCommand }): Promise<Invitation> {
+    assertPermitted(options.principal, 'manage');
+    return invite(options.principal.merchant.id, options.input);
+  }
+
+  /**
+   * Uses a set-password link once: the member gets the password, becomes active, and every session
+   * it had ends (a password change signs out everywhere). Answers the member's merchant and email,
+   * for the sign-in that follows.
+   */
+  async function setPassword(options: { input: SetPasswordCommand }): Promise<{ merchantId: string; email: string }> {
+    const token = await store.members.consumePasswordToken({ hash: hashToken(options.input.token), now: nowIso() });
+    if (!token) throw invalidToken();
+    const passwordHash = await hashPassword(options.input.password);
+    const member = await store.members.update({ id: token.memberId, merchantId: token.merchantId, patch: { passwordHash, status: 'active' }, updatedAt: nowIso() });
+    if (!member) throw invalidToken();
+    await store.members.deleteSessionsOf(member.id);
+    return { merchantId: member.merchantId, email: member.email };
+  }
+
+  /**
+   * Email and password → a new session. Every failure is the same INVALID_CREDENTIALS, and an
+   * unknown email (or a member without a password yet) still costs one scrypt verification, so
+   * neither the answer nor its time tells which emails exist.
+   */
+  async function logIn(options: { input: LoginCommand }): Promise<{ sessionId: string; member: Member; expiresAt: string }> {
+    const { merchantId, email, password } = options.input;
+    const member = await store.members.findByEmail({ merchantId, email });
+    const usable = member?.status === 'active' && member.passwordHash !== null;
+    const matches = await verifyPassword(password, usable ? member.passwordHash! : await decoyHash());
+    if (!usable || !matches) throw invalidCredentials();
+    const sessionId = newSecret('ms_');
+    const at = nowIso();
+    const expiresAt = later(policy.sessionMaxMs);
+    await store.members.insertSession({ hash: hashToken(sessionId), memberId: member.id, merchantId: member.merchantId, createdAt: at, lastSeenAt: at, expiresAt });
+    return { sessionId, member, expiresAt };
+  }
+
+  /** Ends the session (idempotent: an unknown or ended one is no error). */
+  async function logOut(options: { sessionId: string | undefined }): Promise<void> {
+    if (options.sessionId) await store.members.deleteSession(hashToken(options.sessionId));
+  }
+
+  /**
+   * The principal of a session cookie in the mode the request chose: the member as stored now (a
+   * removed member or a changed role is seen at once), its merchant, idle and absolute expiry.
+   */
+  async function authenticateSession(options: { sessionId: string; mode: Mode }): Promise<MerchantPrincipal> {
+    if (!/^ms_[A-Za-z0-9_-]{43}$/.test(options.sessionId)) throw invalidSession();
+    const hash = hashToken(options.sessionId);
+    const session = await store.members.findSession(hash);
+    if (!session) throw invalidSession();
+    const now = clock.now().getTime();
+    const seen = Date.parse(session.lastSeenAt);
+    if (now >= Date.parse(session.expiresAt) || now - seen >= policy.sessionIdleMs) {
+      await store.members.deleteSession(hash);
+      throw invalidSession();
+    }
+    const member = await store.members.findById({ id: session.memberId, merchantId: session.merchantId });
+    if (member?.status !== 'active') throw invalidSession();
+    const merchant = await store.merchants.findById(member.merchantId);
+    if (!merchant) throw invalidSession();
+    if (now - seen >= TOUCH_EVERY_MS) await store.members.touchSession({ hash, lastSeenAt: new Date(now).toISOString() });
+    return { kind: 'merchant', merchant, mode: options.mode, keyId: `member:${member.id}`, member: { id: member.id, email: member.email, role: member.role } };
+  }
+
+  /** Who the caller is: the member (null for an API key), its role, merchant and mode. */
+  function describeCaller(options: { principal: MerchantPrincipal }): { member: Member | null; role: MemberRole; merchant: Merchant; mode: Mode } {
+    const { principal } = options;
+    return { member: null, role: roleOf(principal), merchant: principal.merchant, mode: principal.mode };
+  }
+
+  async function me(options: { principal: MerchantPrincipal }) {
+    const described = describeCaller(options);
+    const { member } = options.principal;
+    if (!member) return described;
+    const stored = await store.members.findById({ id: member.id, merchantId: options.principal.merchant.id });
+    return Object.assign(described, { member: stored });
+  }
+
+  async function listMembers(options: { principal: MerchantPrincipal }): Promise<Member[]> {
+    assertPermitted(options.principal, 'read');
+    return store.members.listByMerchant(options.principal.merchant.id);
+  }
+
+  async function findMember(principal: MerchantPrincipal, memberId: string): Promise<Member> {
+    const member = await store.members.findById({ id: memberId, merchantId: principal.merchant.id });
+    if (!member) throw new AppError('NOT_FOUND', 'No such member in this merchant');
+    return member;
+  }
+
+  /** A merchant keeps at least one active owner (checked, not locked: two owners demoting each other at once can both succeed). */
+  async function assertAnotherOwner(merchantId: string, leaving: Member): Promise<void> {
+    if (leaving.role !== 'owner') return;
+    const owners = (await store.members.listByMerchant(merchantId)).filter((m) => m.role === 'owner' && m.status === 'active' && m.id !== leaving.id);
+    if (owners.length === 0) throw new AppError('CONFLICT', 'A merchant keeps at least one active owner: make another member owner first');
+  }
+
+  /** Removes a member: its sessions end at once (open sockets within the credential recheck). */
+  async function removeMember(options: { principal: MerchantPrincipal; memberId: string }): Promise<Member> {
+    assertPermitted(options.principal, 'manage');
+    const member = await findMember(options.principal, options.memberId);
+    await assertAnotherOwner(options.principal.merchant.id, member);
+    if (!(await store.members.remove({ id: member.id, merchantId: member.merchantId }))) throw new AppError('NOT_FOUND', 'No such member in this merchant');
+    return member;
+  }
+
+  /** Changes a member's role; the member's sessions end, so the new role applies from its next sign-in. */
+  async function changeMemberRole(options: { principal: MerchantPrincipal; input: ChangeMemberRoleCommand }): Promise<Member> {
+    assertPermitted(options.principal, 'manage');
+    const member = await findMember(options.principal, options.input.memberId);
+    if (member.role === options.input.role) return member;
+    if (options.input.role !== 'owner') await assertAnotherOwner(options.principal.merchant.id, member);
+    const updated = await store.members.update({ id: member.id, merchantId: member.merchantId, patch: { role: options.input.role }, updatedAt: nowIso() });
+    if (!updated) throw new AppError('NOT_FOUND', 'No such member in this merchant');
+    await store.members.deleteSessionsOf(member.id);
+    return updated;
+  }
+
+  return { adminInviteMember, inviteMember, setPassword, logIn, logOut, authenticateSession, me, listMembers, removeMember, changeMemberRole };
+}
