@@ -43,6 +43,7 @@ function frameOf(update: TrackingUpdate): Buffer {
   if (data) return data;
   if (update.type === 'snapshot') data = frame({ type: 'snapshot', tracking: presentTracking(update.view) });
   else if (update.type === 'status') data = frame({ type: 'status', status: update.status, at: update.at });
+  else if (update.type === 'eta') data = frame({ type: 'eta', estimated_delivery_time: update.estimatedDeliveryAt, at: update.at });
   else data = frame({ type: 'position', lat: update.location.lat, lng: update.location.lng, at: update.at });
   frames.set(update, data);
   return data;
@@ -50,8 +51,8 @@ function frameOf(update: TrackingUpdate): Buffer {
 
 /**
  * The customer pages' live socket at /api/v1/tracking/{reference}/live: a snapshot of the public
- * view, then small JSON messages — `status` on every status change (followed by a fresh snapshot)
- * and `position` for each courier report, as the domain's tracking watch pushes them (one indexed
+ * view, then small JSON messages — `status` on every status change (followed by a fresh snapshot),
+ * `eta` when the delivery estimate moved, and `position` for each courier report, as the domain's tracking watch pushes them (one indexed
  * fan-out per node feeds every socket). A socket whose send buffer passes the soft limit skips
  * positions; past the hard limit, or silent for a heartbeat, it is terminated, so a slow or dead
  * client never holds up the others.

@@ -1,5 +1,5 @@
 // Customer tracking page: a first snapshot over REST, then one live socket (a snapshot, then small
-// status/position messages), polling REST when sockets do not get through. Plain JS, no build step.
+// status/eta/position messages), polling REST when sockets do not get through. Plain JS, no build step.
 // The map is Leaflet (served by this server) over the configured street tiles, or a schematic SVG
 // drawn from lat/lng when there are no tiles or they cannot be loaded.
 'use strict';
@@ -43,7 +43,7 @@
     }
   })();
 
-  /** The last snapshot's tracking object, kept current by status and position messages. */
+  /** The last snapshot's tracking object, kept current by status, eta and position messages. */
   let tracking = null;
   let courierAt = null;
   let socket = null;
@@ -354,6 +354,10 @@
       tracking.timeline.push({ status: message.status, at: message.at });
       finished = FINAL.has(message.status);
       render();
+    } else if (message.type === 'eta' && tracking) {
+      // The live ETA: the estimate follows the courier.
+      tracking.estimated_delivery_time = message.estimated_delivery_time;
+      renderStatus();
     } else if (message.type === 'position' && tracking) {
       courierAt = { lat: message.lat, lng: message.lng };
       renderMap();

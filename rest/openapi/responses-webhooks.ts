@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { ORDER_STATUSES, VEHICLE_TYPES, WEBHOOK_EVENT_TYPES } from '../../src/domain/types.js';
+import { ETA_CHANGE_REASONS } from '../../src/domain/webhooks/payloads.js';
 import { deliveryProofSchema, latLngWireSchema } from './responses-orders.js';
 import { registry } from './registry.js';
 
@@ -148,6 +149,21 @@ export const webhookHeadersSchema = z.object({
 
 const webhookProof = deliveryProofSchema.optional().openapi({ description: 'The status change to `completed` (flat: `delivered`) only: the delivery proof, with its geofence outcome.' });
 
+/** order.eta_changed only: the live ETA moved. */
+const etaChange = registry
+  .register(
+    'WebhookEtaChange',
+    z.object({
+      previous: timestamp.openapi({ description: 'The delivery estimate last announced (before any announcement: the one the order had when the live ETA began).' }),
+      current: timestamp.openapi({ description: 'The new delivery estimate (the order\'s `estimated_delivery_time` now).' }),
+      reason: z.enum(ETA_CHANGE_REASONS).openapi({
+        description: '`pickup_delayed`: the parcel is not picked up yet and the estimate grew; `courier_position`: the courier\'s progress moved it.',
+      }),
+    }),
+  )
+  .optional()
+  .openapi({ description: 'order.eta_changed only: the estimate moved by 3 minutes or more (at most once per order every 2 minutes).' });
+
 const driverImage = z.string().openapi({ description: 'URL of the courier image; empty string while no courier is assigned.' });
 
 export const flatPayloadSchema = registry.register(
@@ -176,25 +192,27 @@ export const flatPayloadSchema = registry.register(
       timestamp: timestamp.openapi({ description: 'When the change happened (or the courier position was taken).' }),
       lat: z.number().optional().openapi({ description: 'order.courier_location only: the courier position.' }),
       lng: z.number().optional().openapi({ description: 'order.courier_location only.' }),
+      eta: etaChange,
       proof: webhookProof,
     })
-    .openapi({ description: 'Spec shape 1 (`payload_shape: flat`), plus `sequence` and `timestamp` (and `lat`/`lng` for positions).' }),
+    .openapi({ description: 'Spec shape 1 (`payload_shape: flat`), plus `sequence` and `timestamp` (and `lat`/`lng` for positions, `eta` for ETA changes).' }),
 );
 
 export const eventPayloadSchema = registry.register(
   'WebhookPayloadEvent',
   z
     .object({
-      event: z.enum(['order.status_changed', 'order.courier_location']),
+      event: z.enum(['order.status_changed', 'order.courier_location', 'order.eta_changed']),
       booking_id: bookingId,
       status: z.enum(ORDER_STATUSES),
       timestamp,
       driver: z.object({ name: z.string(), phone: z.string() }).nullable().openapi({ description: 'null while no courier is assigned.' }),
       sequence,
       location: latLngWireSchema.optional().openapi({ description: 'order.courier_location only: the courier position.' }),
+      eta: etaChange,
       proof: webhookProof,
     })
-    .openapi({ description: 'Spec shape 2 (`payload_shape: event`, the default), plus `sequence` (and `location` for positions).' }),
+    .openapi({ description: 'Spec shape 2 (`payload_shape: event`, the default), plus `sequence` (and `location` for positions, `eta` for ETA changes).' }),
 );
 
 export const batchCreatedPayloadSchema = registry.register(

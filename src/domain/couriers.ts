@@ -7,6 +7,7 @@ import type { DispatchService } from './dispatch.js';
 import { AppError } from './errors.js';
 import { distanceMeters, isInServiceArea, isPreciseStop } from './geo.js';
 import { latLngSchema } from './locations.js';
+import type { LiveEtaService } from './eta/live-eta.js';
 import type { DeliveryService } from './orders/delivery.js';
 import type { ConfirmDeliveryCommand } from './orders/schemas.js';
 import type { OrderTransitions } from './orders/transitions.js';
@@ -42,10 +43,11 @@ export function createCourierService(deps: {
   delivery: DeliveryService;
   transitions: OrderTransitions;
   outbox: WebhookOutbox;
+  liveEta: LiveEtaService;
   bus: EventBus;
   clock: Clock;
 }) {
-  const { store, geoIndex, dispatch, delivery, transitions, outbox, bus, clock } = deps;
+  const { store, geoIndex, dispatch, delivery, transitions, outbox, liveEta, bus, clock } = deps;
   const now = () => clock.now().toISOString();
 
   /** The courier as stored now (the copy its token was checked against may be older). */
@@ -76,7 +78,7 @@ export function createCourierService(deps: {
     return updated;
   }
 
-  /** Stores and publishes the position; marks arrivals at the stops of the courier's orders. */
+  /** Stores and publishes the position; the orders' estimates follow it (live ETA); marks arrivals at the stops of the courier's orders. */
   async function reportPosition(options: { courier: Courier; input: ReportPositionCommand }): Promise<{ courier: Courier; arrivals: Order[] }> {
     const location: LatLng = { lat: options.input.lat, lng: options.input.lng };
     if (!isInServiceArea(location)) throw new AppError('OUTSIDE_SERVICE_AREA', 'The position is outside the service area');
@@ -87,8 +89,12 @@ export function createCourierService(deps: {
       await geoIndex.upsert({ courierId: courier.id, mode: courier.mode, vehicle: courier.vehicle, location });
     }
     const active = await activeOrders(courier);
+    const eta = await liveEta.followCourier({ courier, location, orders: active, at });
     const webhooks = active.length > 0 ? await outbox.courierLocation({ orders: active, courier, location, at }) : 0;
-    await bus.publish({ type: 'courier.position', courierId: courier.id, mode: courier.mode, location, orderIds: active.map((o) => o.id), at, wroteWebhooks: webhooks > 0 });
+    await bus.publish({
+      type: 'courier.position', courierId: courier.id, mode: courier.mode, location, orderIds: active.map((o) => o.id), estimates: eta.estimates, at,
+      wroteWebhooks: webhooks > 0 || eta.wroteWebhooks,
+    });
     const arrivals: Order[] = [];
     for (const order of active) {
       const target = order.status === 'assigned' ? 'arrived_pickup' : order.status === 'picked_up' ? 'arrived_dropoff' : null;

@@ -22,6 +22,8 @@ export interface CourierPositionMessage {
   mode: Mode;
   location: LatLng;
   orderIds: string[];
+  /** Each order's delivery estimate after the report (the live ETA), by order id. */
+  estimates?: Record<string, string>;
   at: string;
   /** The report wrote webhook deliveries (opt-in location webhooks): the webhook workers have work. */
   wroteWebhooks?: boolean;

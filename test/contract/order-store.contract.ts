@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect } from 'vitest';
-import { ORDER_STATUSES, type Mode, type Order, type OrderStatus } from '../../src/domain/types.js';
+import { ORDER_STATUSES, type Mode, type Order, type OrderStatus, type WebhookDelivery } from '../../src/domain/types.js';
 import { DuplicateOrderIdentifierError, type Store } from '../../src/ports/store.js';
 import { contractCases, type ContractOptions } from './cases.js';
-import { at, batch, courier, creation, DAY, hashHex, idempotency, ledgerEntry, nextId, order, storeMerchant, transition } from './fixtures.js';
+import { at, batch, courier, creation, DAY, hashHex, idempotency, ledgerEntry, nextId, order, storeMerchant, transition, ulid } from './fixtures.js';
 
 /**
  * The order-side behaviour every Store adapter must show (orders, events, idempotency keys,
@@ -392,6 +392,37 @@ export function describeOrderStoreContract(name: string, makeStore: () => Promis
       expect(await store.orders.listEvents(o.id)).toHaveLength(1);
     });
 
+    test('orders.updateEstimate sets the live ETA and its announcement (no event, same sequence and updatedAt) and writes the outbox in the same write', async () => {
+      const m = await newMerchant();
+      const o = await created(order({ merchantId: m, status: 'picked_up', courierId: 'c_eta' }));
+      const quiet = await store.orders.updateEstimate({
+        id: o.id, courierId: 'c_eta', from: ['assigned', 'picked_up'], estimatedDeliveryAt: at(4000), etaAnnounced: { deliveryAt: o.estimatedDeliveryAt, at: null },
+      });
+      expect(quiet).toStrictEqual({ ...o, estimatedDeliveryAt: at(4000), etaAnnounced: { deliveryAt: o.estimatedDeliveryAt, at: null } });
+      expect(await store.orders.findById(o.id)).toStrictEqual(quiet);
+      const announced = await store.orders.updateEstimate({
+        id: o.id, courierId: 'c_eta', from: ['picked_up'], estimatedDeliveryAt: at(4600), etaAnnounced: { deliveryAt: at(4600), at: at(50) },
+        outbox: (updated) => [etaDelivery(updated, at(50))],
+      });
+      expect(announced).toStrictEqual({ ...o, estimatedDeliveryAt: at(4600), etaAnnounced: { deliveryAt: at(4600), at: at(50) } });
+      expect(await store.orders.findById(o.id)).toStrictEqual(announced);
+      expect(await store.orders.listEvents(o.id)).toHaveLength(1);
+      const [written] = await store.webhooks.listDeliveries({ merchantId: m, mode: 'live', limit: 10 });
+      expect(written).toMatchObject({ eventType: 'order.eta_changed', orderId: o.id, sequence: o.sequence, status: 'pending' });
+      expect(JSON.parse(written!.body)).toEqual({ current: at(4600) });
+    });
+
+    test('orders.updateEstimate is refused (null, nothing written) for another courier, a status not listed, or an unknown order', async () => {
+      const m = await newMerchant();
+      const o = await created(order({ merchantId: m, status: 'completed', courierId: 'c_eta' }));
+      const update = { etaAnnounced: { deliveryAt: at(4000), at: at(50) }, estimatedDeliveryAt: at(4000), outbox: (u: Order) => [etaDelivery(u, at(50))] };
+      expect(await store.orders.updateEstimate({ ...update, id: o.id, courierId: 'c_eta', from: ['assigned', 'picked_up'] })).toBeNull();
+      expect(await store.orders.updateEstimate({ ...update, id: o.id, courierId: 'c_other', from: ['completed'] })).toBeNull();
+      expect(await store.orders.updateEstimate({ ...update, id: 'bk_unknown', courierId: 'c_eta', from: ['completed'] })).toBeNull();
+      expect(await store.orders.findById(o.id)).toStrictEqual(o);
+      expect(await store.webhooks.listDeliveries({ merchantId: m, mode: 'live', limit: 10 })).toEqual([]);
+    });
+
     test('orders.apply treats a patch field given as undefined as absent', async () => {
       const m = await newMerchant();
       const o = await created(order({ merchantId: m, status: 'assigned', courierId: 'c_1' }));
@@ -713,4 +744,13 @@ export function describeOrderStoreContract(name: string, makeStore: () => Promis
     // Last in the suite body, once every case is registered.
     checkSkips();
   });
+}
+
+/** An order.eta_changed delivery built from the updated order, as the outbox would. */
+function etaDelivery(o: Order, when: string): WebhookDelivery {
+  return {
+    id: `msg_${ulid(Date.parse(when))}`, endpointId: 'we_eta', merchantId: o.merchantId, mode: o.mode, eventType: 'order.eta_changed', orderId: o.id,
+    sequence: o.sequence, body: JSON.stringify({ current: o.estimatedDeliveryAt }), status: 'pending', attempts: 0, nextAttemptAt: when,
+    leaseOwner: null, leaseUntil: null, lastStatusCode: null, lastError: null, lastLatencyMs: null, createdAt: when, deliveredAt: null,
+  };
 }

@@ -24,6 +24,7 @@ registerEndpoint({
   ...common,
   method: 'post',
   path: '/webhooks',
+  idempotent: true,
   operationId: 'createWebhookEndpoint',
   summary: 'Register a webhook endpoint (in the key\'s mode)',
   description: `Live URLs must be \`https\` and must not resolve to private, loopback or link-local addresses (checked again on
@@ -60,6 +61,7 @@ registerEndpoint({
   ...common,
   method: 'patch',
   path: '/webhooks/:id',
+  idempotent: true,
   operationId: 'updateWebhookEndpoint',
   summary: 'Change an endpoint; `enabled: true` re-enables one that was disabled',
   params: endpointId,
@@ -106,6 +108,7 @@ registerEndpoint({
   ...common,
   method: 'post',
   path: '/webhooks/deliveries/:id/redeliver',
+  idempotent: true,
   operationId: 'redeliverWebhook',
   summary: 'Send one delivery again now (same webhook-id and body; the attempt count restarts)',
   params: deliveryId,
@@ -117,6 +120,7 @@ registerEndpoint({
   ...common,
   method: 'post',
   path: '/webhooks/deliveries/redeliver-failed',
+  idempotent: true,
   operationId: 'redeliverFailedWebhooks',
   summary: 'Send again the failed deliveries created in a time range (at most 31 days; 1,000 per call)',
   description:
@@ -154,6 +158,20 @@ registry.registerWebhook({
   operationId: 'webhookOrderCourierLocation',
   summary: "The courier of an active order moved (opt-in; at most one per order every 20 s)",
   description: `${DELIVERY_RULES}\n\nThe \`event\` shape adds \`location\`; the \`flat\` shape adds \`lat\` and \`lng\`.`,
+  tags: ['Webhooks'],
+  request: { headers: webhookHeadersSchema, body: { required: true, content: { 'application/json': { schema: orderPayload } } } },
+  responses: acknowledged,
+});
+
+registry.registerWebhook({
+  method: 'post',
+  path: 'order.eta_changed',
+  operationId: 'webhookOrderEtaChanged',
+  summary: 'The live delivery estimate of an active order moved by 3 minutes or more (opt-in; at most one per order every 2 minutes)',
+  description: `${DELIVERY_RULES}\n\nThe estimate follows the courier's reported positions (road distance left at the vehicle's
+speed plus the stops before this drop-off); this event is sent when it moves by 3 minutes or more from the estimate last
+announced. Both shapes add \`eta\` (\`previous\`, \`current\`, \`reason\`); \`sequence\` is the order's current one (an ETA change
+is not a status change). Subscribe by listing \`order.eta_changed\` in the endpoint's \`events\`.`,
   tags: ['Webhooks'],
   request: { headers: webhookHeadersSchema, body: { required: true, content: { 'application/json': { schema: orderPayload } } } },
   responses: acknowledged,

@@ -1,7 +1,8 @@
 import { type ClientSession, type Filter, MongoServerError, type UpdateFilter } from 'mongodb';
 import { withStoredGeofence, withStoredPrecision } from '../../domain/geo.js';
 import type { LedgerEntry, Order, OrderEvent, WebhookDelivery } from '../../domain/types.js';
-import { DuplicateOrderIdentifierError, type IdempotencyRecord, type OrderPatch, type OrderRepository } from '../../ports/store.js';
+import { DuplicateOrderIdentifierError, type IdempotencyRecord, type NewFeedEvent, type OrderPatch, type OrderRepository } from '../../ports/store.js';
+import { writeFeedEvent } from './events.js';
 import type { IdempotencyDoc, MongoDatabase, OrderDoc, OrderEventDoc } from './database.js';
 import { toLedgerDoc } from './ledger.js';
 import { writeDeliveries } from './webhooks.js';
@@ -35,6 +36,12 @@ const toOrderDoc = (o: Order): OrderDoc => ({
   sequence: o.sequence,
   createdAt: o.createdAt,
   updatedAt: o.updatedAt,
+  ...(o.quote && { quote: o.quote }),
+  ...(o.scheduledPickupAt && { scheduledPickupAt: o.scheduledPickupAt }),
+  ...(o.deliverBefore && { deliverBefore: o.deliverBefore }),
+  ...(o.dispatchAfter && { dispatchAfter: o.dispatchAfter }),
+  ...(o.deliveryPin && { deliveryPin: o.deliveryPin }),
+  ...(o.etaAnnounced && { etaAnnounced: o.etaAnnounced }),
 });
 
 const toOrder = (d: OrderDoc): Order => ({
@@ -67,6 +74,12 @@ const toOrder = (d: OrderDoc): Order => ({
   sequence: d.sequence,
   createdAt: d.createdAt,
   updatedAt: d.updatedAt,
+  ...(d.quote && { quote: d.quote }),
+  ...(d.scheduledPickupAt && { scheduledPickupAt: d.scheduledPickupAt }),
+  ...(d.deliverBefore && { deliverBefore: d.deliverBefore }),
+  ...(d.dispatchAfter && { dispatchAfter: d.dispatchAfter }),
+  ...(d.deliveryPin && { deliveryPin: d.deliveryPin }),
+  ...(d.etaAnnounced && { etaAnnounced: d.etaAnnounced }),
 });
 
 const toEventDoc = (e: OrderEvent): OrderEventDoc => ({
@@ -129,6 +142,7 @@ const PATCH_FIELDS = [
   'proof',
   'cancellation',
   'price',
+  'deliveryPin',
 ] as const satisfies readonly (keyof OrderPatch)[];
 
 /** Thrown inside the create transaction when the idempotency key's unique `_id` already exists. */
@@ -140,10 +154,10 @@ const isDuplicateKey = (error: unknown) => error instanceof MongoServerError && 
 const CLAIM_ATTEMPTS = 5;
 
 export function createMongoOrderRepository(database: MongoDatabase): OrderRepository {
-  const { orders, orderEvents, idempotencyKeys, ledger, webhookDeliveries } = database.collections;
+  const { orders, orderEvents, idempotencyKeys, ledger, webhookDeliveries, eventFeed } = database.collections;
 
   async function insertOrder(
-    o: { order: Order; event: OrderEvent; ledger: LedgerEntry | null; outbox?: WebhookDelivery[] },
+    o: { order: Order; event: OrderEvent; ledger: LedgerEntry | null; outbox?: WebhookDelivery[]; feed?: NewFeedEvent },
     session: ClientSession,
   ) {
     try {
@@ -155,6 +169,7 @@ export function createMongoOrderRepository(database: MongoDatabase): OrderReposi
     await orderEvents.insertOne(toEventDoc(o.event), { session });
     if (o.ledger) await ledger.insertOne(toLedgerDoc(o.ledger), { session });
     await writeDeliveries(webhookDeliveries, o.outbox, session);
+    await writeFeedEvent(eventFeed, o.feed, session);
   }
 
   return {
@@ -230,7 +245,7 @@ export function createMongoOrderRepository(database: MongoDatabase): OrderReposi
       return best ? toOrder(best) : null;
     },
 
-    async apply({ id, from, to, patch = {}, event, ledger: entry, outbox }) {
+    async apply({ id, from, to, patch = {}, event, ledger: entry, outbox, feed }) {
       const set: Partial<OrderDoc> = {};
       for (const name of PATCH_FIELDS) if (patch[name] !== undefined) Object.assign(set, { [name]: patch[name] });
       if (to) set.status = to;
@@ -242,7 +257,7 @@ export function createMongoOrderRepository(database: MongoDatabase): OrderReposi
         const doc = await orders.findOne(filter);
         return doc ? toOrder(doc) : null;
       }
-      if (!event && !entry && !outbox) {
+      if (!event && !entry && !outbox && !feed) {
         const doc = await orders.findOneAndUpdate(filter, update, { returnDocument: 'after' });
         return doc ? toOrder(doc) : null;
       }
@@ -257,6 +272,23 @@ export function createMongoOrderRepository(database: MongoDatabase): OrderReposi
         if (stored) await orderEvents.insertOne(toEventDoc(stored), { session });
         if (entry) await ledger.insertOne(toLedgerDoc(entry), { session });
         if (outbox && stored) await writeDeliveries(webhookDeliveries, outbox(updated, stored), session);
+        if (feed && stored) await writeFeedEvent(eventFeed, feed(updated, stored), session);
+        return updated;
+      });
+    },
+
+    async updateEstimate({ id, courierId, from, estimatedDeliveryAt, etaAnnounced, outbox }) {
+      const filter: Filter<OrderDoc> = { _id: id, courierId, status: { $in: from } };
+      const update: UpdateFilter<OrderDoc> = { $set: { estimatedDeliveryAt, etaAnnounced } };
+      if (!outbox) {
+        const doc = await orders.findOneAndUpdate(filter, update, { returnDocument: 'after' });
+        return doc ? toOrder(doc) : null;
+      }
+      return database.inTransaction(async (session) => {
+        const doc = await orders.findOneAndUpdate(filter, update, { returnDocument: 'after', session });
+        if (!doc) return null;
+        const updated = toOrder(doc);
+        await writeDeliveries(webhookDeliveries, outbox(updated), session);
         return updated;
       });
     },
@@ -298,14 +330,33 @@ export function createMongoOrderRepository(database: MongoDatabase): OrderReposi
       return pruned;
     },
 
-    async listQueued({ mode, vehicleTypes, limit }) {
+    async listQueued({ mode, vehicleTypes, limit, dueBy }) {
       if (vehicleTypes.length === 0 || limit <= 0) return [];
+      const filter: Filter<OrderDoc> = { mode, status: 'new', courierId: null, batchId: null, vehicleType: { $in: vehicleTypes } };
+      // A missing dispatchAfter (an unscheduled order) matches null.
+      if (dueBy !== undefined) filter.$or = [{ dispatchAfter: null }, { dispatchAfter: { $lte: dueBy } }];
       const docs = await orders
-        .find({ mode, status: 'new', courierId: null, batchId: null, vehicleType: { $in: vehicleTypes } })
+        .find(filter)
         .sort({ createdAt: 1, _id: 1 })
         .limit(limit)
         .toArray();
       return docs.map(toOrder);
+    },
+
+    async tryDeliveryPin({ id, pin, maxAttempts }) {
+      // Counted only while under the limit and wrong, in one conditional write: concurrent tries never count past it.
+      const counted = await orders.findOneAndUpdate(
+        { _id: id, 'deliveryPin.failedAttempts': { $lt: maxAttempts }, 'deliveryPin.pin': { $ne: pin } },
+        { $inc: { 'deliveryPin.failedAttempts': 1 } },
+        { returnDocument: 'after' },
+      );
+      if (counted?.deliveryPin) return { outcome: 'invalid', failedAttempts: counted.deliveryPin.failedAttempts };
+      const doc = await orders.findOne({ _id: id });
+      const current = doc?.deliveryPin;
+      if (!current) return null;
+      if (current.failedAttempts >= maxAttempts) return { outcome: 'locked', failedAttempts: current.failedAttempts };
+      // Not counted: right (or the PIN was reset in between, and this try is answered against the new one).
+      return current.pin === pin ? { outcome: 'ok', failedAttempts: current.failedAttempts } : { outcome: 'invalid', failedAttempts: current.failedAttempts };
     },
 
     async listNewInBatches({ mode, limit }) {

@@ -3,6 +3,7 @@ import type { Order, OrderEvent } from '../../domain/types.js';
 import { DuplicateOrderIdentifierError, type IdempotencyRecord, type OrderRepository } from '../../ports/store.js';
 import type { SqliteDatabase, WriteQueue } from './database.js';
 import { createDeliveryWriter } from './webhooks.js';
+import { createFeedWriter } from './events.js';
 
 type DocRow = { doc: string };
 /** A stored order; rows from before precision and geofence outcomes were recorded get them here. */
@@ -51,13 +52,14 @@ const columns = (o: Order) => ({
   vehicleType: o.vehicleType,
   pickupGeohash: o.pickup.geohash,
   createdAt: o.createdAt,
+  dispatchAfter: o.dispatchAfter ?? null,
   doc: JSON.stringify(o),
 });
 
 export function createSqliteOrderRepository(db: SqliteDatabase, inTransaction: WriteQueue): OrderRepository {
   const insertOrder = db.prepare(
-    `INSERT INTO orders (id, merchant_id, mode, order_number, tracking_number, reference_id, ecommerce_order_id, status, courier_id, batch_id, vehicle_type, pickup_geohash, created_at, doc)
-     VALUES (@id, @merchantId, @mode, @orderNumber, @trackingNumber, @referenceId, @ecommerceOrderId, @status, @courierId, @batchId, @vehicleType, @pickupGeohash, @createdAt, @doc)`,
+    `INSERT INTO orders (id, merchant_id, mode, order_number, tracking_number, reference_id, ecommerce_order_id, status, courier_id, batch_id, vehicle_type, pickup_geohash, created_at, dispatch_after, doc)
+     VALUES (@id, @merchantId, @mode, @orderNumber, @trackingNumber, @referenceId, @ecommerceOrderId, @status, @courierId, @batchId, @vehicleType, @pickupGeohash, @createdAt, @dispatchAfter, @doc)`,
   );
   const updateOrder = db.prepare('UPDATE orders SET status = @status, courier_id = @courierId, batch_id = @batchId, doc = @doc WHERE id = @id');
   const insertEvent = db.prepare('INSERT INTO order_events (id, order_id, sequence, doc) VALUES (?, ?, ?, ?)');
@@ -86,6 +88,7 @@ export function createSqliteOrderRepository(db: SqliteDatabase, inTransaction: W
     'SELECT doc FROM orders WHERE tracking_number = @ref OR order_number = @ref ORDER BY tracking_number = @ref DESC LIMIT 1',
   );
   const writeOutbox = createDeliveryWriter(db);
+  const writeFeed = createFeedWriter(db);
   const eventsOf = db.prepare<[string], DocRow>('SELECT doc FROM order_events WHERE order_id = ? ORDER BY sequence');
   // Over and old, with events left (per mode, on the orders_queue index); chunks keep each write lock short.
   const prunableOrders = db.prepare<[string, string, number], { id: string }>(
@@ -114,9 +117,22 @@ export function createSqliteOrderRepository(db: SqliteDatabase, inTransaction: W
       insertEvent.run(o.event.id, o.event.orderId, o.event.sequence, JSON.stringify(o.event));
       if (o.ledger) insertLedger.run(o.ledger);
       if (o.outbox) writeOutbox(o.outbox);
+      writeFeed(o.feed);
       return { created: true as const };
     },
   );
+
+  const updateDoc = db.prepare<[string, string]>('UPDATE orders SET doc = ? WHERE id = ?');
+  const tryPin = db.transaction((id: string, pin: string, maxAttempts: number) => {
+    const order = parseOrder(byId.get(id));
+    const current = order?.deliveryPin;
+    if (!order || !current) return null;
+    if (current.failedAttempts >= maxAttempts) return { outcome: 'locked' as const, failedAttempts: current.failedAttempts };
+    if (current.pin === pin) return { outcome: 'ok' as const, failedAttempts: current.failedAttempts };
+    const deliveryPin = Object.assign({}, current, { failedAttempts: current.failedAttempts + 1 });
+    updateDoc.run(JSON.stringify(Object.assign(order, { deliveryPin })), id);
+    return { outcome: 'invalid' as const, failedAttempts: deliveryPin.failedAttempts };
+  });
 
   const apply = db.transaction((options: Parameters<OrderRepository['apply']>[0]): Order | null => {
     const current = parseOrder(byId.get(options.id));
@@ -135,6 +151,16 @@ export function createSqliteOrderRepository(db: SqliteDatabase, inTransaction: W
     updateOrder.run({ id: next.id, status: next.status, courierId: next.courierId, batchId: next.batchId, doc: JSON.stringify(next) });
     if (options.ledger) insertLedger.run(options.ledger);
     if (options.outbox && event) writeOutbox(options.outbox(next, event));
+    if (options.feed && event) writeFeed(options.feed(next, event));
+    return next;
+  });
+
+  const updateEstimate = db.transaction((options: Parameters<OrderRepository['updateEstimate']>[0]): Order | null => {
+    const current = parseOrder(byId.get(options.id));
+    if (!current || current.courierId !== options.courierId || !options.from.includes(current.status)) return null;
+    const next: Order = Object.assign({}, current, { estimatedDeliveryAt: options.estimatedDeliveryAt, etaAnnounced: options.etaAnnounced });
+    updateOrder.run({ id: next.id, status: next.status, courierId: next.courierId, batchId: next.batchId, doc: JSON.stringify(next) });
+    if (options.outbox) writeOutbox(options.outbox(next));
     return next;
   });
 
@@ -159,6 +185,9 @@ export function createSqliteOrderRepository(db: SqliteDatabase, inTransaction: W
     },
     async apply(options) {
       return inTransaction(() => apply(options));
+    },
+    async updateEstimate(options) {
+      return inTransaction(() => updateEstimate(options));
     },
     async list({ merchantId, mode, statuses, createdFrom, createdTo, after, limit }) {
       const where = ['merchant_id = @merchantId', 'mode = @mode'];
@@ -186,11 +215,16 @@ export function createSqliteOrderRepository(db: SqliteDatabase, inTransaction: W
       }
       return pruned;
     },
-    async listQueued({ mode, vehicleTypes, limit }) {
+    async listQueued({ mode, vehicleTypes, limit, dueBy }) {
       if (vehicleTypes.length === 0) return [];
+      const due = dueBy === undefined ? '' : 'AND (dispatch_after IS NULL OR dispatch_after <= ?)';
       const sql = `SELECT doc FROM orders WHERE mode = ? AND status = 'new' AND courier_id IS NULL AND batch_id IS NULL
-        AND vehicle_type IN (${vehicleTypes.map(() => '?').join(', ')}) ORDER BY created_at, id LIMIT ?`;
-      return db.prepare<unknown[], DocRow>(sql).all(mode, ...vehicleTypes, limit).map((r) => orderOf(r.doc));
+        AND vehicle_type IN (${vehicleTypes.map(() => '?').join(', ')}) ${due} ORDER BY created_at, id LIMIT ?`;
+      const params = dueBy === undefined ? [mode, ...vehicleTypes, limit] : [mode, ...vehicleTypes, dueBy, limit];
+      return db.prepare<unknown[], DocRow>(sql).all(...params).map((r) => orderOf(r.doc));
+    },
+    async tryDeliveryPin({ id, pin, maxAttempts }) {
+      return inTransaction(() => tryPin(id, pin, maxAttempts));
     },
     async listNewInBatches({ mode, limit }) {
       const sql = `SELECT doc FROM orders WHERE mode = ? AND status = 'new' AND batch_id IS NOT NULL ORDER BY created_at, id LIMIT ?`;

@@ -5,7 +5,9 @@ import type { OrderMessage, WatchFanOut } from './fan-out.js';
 /** A live change on the public channel; `status` is always the order's real status. */
 export type TrackingChange =
   | { type: 'status'; status: OrderStatus; estimatedDeliveryAt: string; at: string }
-  | { type: 'position'; status: OrderStatus; location: LatLng; estimatedDeliveryAt: string; at: string };
+  | { type: 'position'; status: OrderStatus; location: LatLng; estimatedDeliveryAt: string; at: string }
+  /** The delivery estimate moved (the live ETA); sent before the position that moved it. */
+  | { type: 'eta'; status: OrderStatus; estimatedDeliveryAt: string; at: string };
 
 /** What a tracking watcher receives: a full public view first and after every status change (when asked), then changes. */
 export type TrackingUpdate = TrackingChange | { type: 'snapshot'; view: TrackingView };
@@ -67,6 +69,11 @@ export function createTrackingChannels(deps: {
       queueSnapshot(channel);
     } else {
       const { location, at } = message;
+      const estimate = message.estimates?.[channel.orderId];
+      if (estimate && estimate !== channel.estimatedDeliveryAt) {
+        channel.estimatedDeliveryAt = estimate;
+        deliver(channel, { type: 'eta', status: channel.status, estimatedDeliveryAt: estimate, at });
+      }
       deliver(channel, { type: 'position', status: channel.status, location, estimatedDeliveryAt: channel.estimatedDeliveryAt, at });
     }
   }

@@ -1,9 +1,9 @@
 import type { Clock } from '../../ports/clock.js';
 import type { IdSource } from '../../ports/ids.js';
-import type { Store } from '../../ports/store.js';
+import type { NewFeedEvent, Store } from '../../ports/store.js';
 import type { Batch, Courier, LatLng, Order, OrderEvent, WebhookDelivery, WebhookEndpoint, WebhookEventType } from '../types.js';
 import { trackingUrlOf } from '../orders/identifiers.js';
-import { batchCreatedPayload, eventShape, flatShape } from './payloads.js';
+import { batchCreatedPayload, etaChangePayload, eventShape, flatShape, type EtaChange } from './payloads.js';
 
 /** Courier-location webhooks are at most this frequent per order. */
 export const COURIER_LOCATION_INTERVAL_MS = 20_000;
@@ -70,6 +70,36 @@ export function createWebhookOutbox(deps: { store: Store; clock: Clock; ids: IdS
     return endpoints.map((e) => delivery(e, 'batch.created', batchCreatedPayload(batch, at), null, null, at));
   }
 
+  /** An order's status change in the merchant's event feed: the `event` shape, whatever the endpoints' shapes. */
+  function feedEventOf(order: Order, courier: Courier | null, event: OrderEvent): NewFeedEvent {
+    const context = { order, courier, sequence: event.sequence, at: event.at, trackingUrl: trackingUrlOf(order, deps.publicBaseUrl()), courierImageUrl: '' };
+    return {
+      id: event.id, merchantId: order.merchantId, mode: order.mode, type: 'order.status_changed', orderId: order.id,
+      sequence: event.sequence, body: JSON.stringify(eventShape('order.status_changed', context)), at: event.at,
+    };
+  }
+
+  /**
+   * Everything an order's next change writes besides itself (issue #17 item 6): the webhook
+   * deliveries when an endpoint is subscribed, and always the event of the merchant's feed. Both
+   * are built from the updated order inside the store's transaction.
+   */
+  async function prepareChange(order: Order, courierId: string | null) {
+    const [deliveries, courier] = await Promise.all([prepareTransition(order, courierId), courierId ? store.couriers.findById(courierId) : null]);
+    return { ...(deliveries && { outbox: deliveries }), feed: (updated: Order, event: OrderEvent) => feedEventOf(updated, courier, event) };
+  }
+
+  /** A new batch's deliveries and its feed event, with one time. */
+  async function batchCreatedWrite(batch: Batch): Promise<{ deliveries: WebhookDelivery[]; feed: NewFeedEvent }> {
+    const at = clock.now().toISOString();
+    const endpoints = await endpointsFor(batch.merchantId, batch.mode, 'batch.created');
+    const body = batchCreatedPayload(batch, at);
+    return {
+      deliveries: endpoints.map((e) => delivery(e, 'batch.created', body, null, null, at)),
+      feed: { id: ids.next('evt'), merchantId: batch.merchantId, mode: batch.mode, type: 'batch.created', orderId: null, sequence: null, body: JSON.stringify(body), at },
+    };
+  }
+
   /**
    * Opt-in courier positions: at most one per order every 20 s across all nodes. The node's own
    * map skips an order it sent within the interval without asking the store; otherwise the slot is
@@ -96,5 +126,21 @@ export function createWebhookOutbox(deps: { store: Store; clock: Clock; ids: IdS
     return deliveries.length;
   }
 
-  return { prepareTransition, batchCreated, courierLocation };
+  /**
+   * Prepares an order.eta_changed (the live ETA moved): the endpoints are read now, the deliveries
+   * are built from the updated order inside the store's write (`orders.updateEstimate`). Undefined
+   * when no endpoint is subscribed.
+   */
+  async function prepareEtaChange(options: { order: Order; courier: Courier; change: EtaChange; at: string }): Promise<((updated: Order) => WebhookDelivery[]) | undefined> {
+    const { order, courier, change, at } = options;
+    const endpoints = await endpointsFor(order.merchantId, order.mode, 'order.eta_changed');
+    if (endpoints.length === 0) return undefined;
+    return (updated) =>
+      endpoints.map((e) => {
+        const body = Object.assign(orderBody(e, 'order.eta_changed', updated, courier, updated.sequence, at), { eta: etaChangePayload(change) });
+        return delivery(e, 'order.eta_changed', body, updated, updated.sequence, at);
+      });
+  }
+
+  return { prepareTransition, prepareChange, batchCreated, batchCreatedWrite, courierLocation, prepareEtaChange };
 }

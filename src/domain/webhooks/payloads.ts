@@ -78,3 +78,18 @@ export function batchCreatedPayload(batch: Batch, at: string) {
     timestamp: at,
   };
 }
+
+/** Why the live ETA moved: `pickup_delayed` while the parcel is not picked up yet and the estimate grew; `courier_position` otherwise. */
+export type EtaChangeReason = 'courier_position' | 'pickup_delayed';
+export const ETA_CHANGE_REASONS = ['courier_position', 'pickup_delayed'] as const;
+
+export interface EtaChange {
+  previous: string;
+  current: string;
+  reason: EtaChangeReason;
+}
+
+/** order.eta_changed adds this to either shape: the estimate last announced, the new one, and why. */
+export function etaChangePayload(change: EtaChange) {
+  return { previous: change.previous, current: change.current, reason: change.reason };
+}
