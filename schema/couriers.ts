@@ -5,6 +5,8 @@ import type { Courier } from '../src/domain/types.js';
 import { builder } from './builder.js';
 import type { GraphQLContext } from './context.js';
 import { commandOf } from './commands.js';
+import { idempotently, IDEMPOTENCY_KEY_DESCRIPTION } from './idempotency.js';
+import { courierScope } from '../src/domain/idempotency.js';
 import { LatLngRef } from './locations.js';
 import { DriverRef, OrderRef, OrderStatusEnum } from './orders.js';
 import { LatLngInput } from './locations.js';
@@ -52,33 +54,49 @@ builder.mutationFields((t) => ({
     type: CourierRef,
     authScopes: { courier: true },
     errors: {},
-    args: { onDuty: t.arg.boolean({ required: true }) },
-    resolve: (_r, args, ctx) => ctx.services.couriers.setDuty({ courier: courierOf(ctx), input: commandOf(setDutyCommandSchema, args) }),
+    args: { onDuty: t.arg.boolean({ required: true }), idempotencyKey: t.arg.string({ description: IDEMPOTENCY_KEY_DESCRIPTION }) },
+    resolve: (_r, { idempotencyKey, ...args }, ctx) => {
+      const [courier, input] = [courierOf(ctx), commandOf(setDutyCommandSchema, args)];
+      return idempotently(ctx, { scope: courierScope(courier, 'couriers.duty'), key: idempotencyKey, request: { input }, execute: () => ctx.services.couriers.setDuty({ courier, input }) });
+    },
   }),
   courierReportPosition: t.field({
     type: [OrderRef],
     description: 'Orders whose arrival this position marked.',
     authScopes: { courier: true },
     errors: {},
-    args: { input: t.arg({ type: PositionInput, required: true }) },
-    resolve: async (_r, { input }, ctx) =>
-      (await ctx.services.couriers.reportPosition({ courier: courierOf(ctx), input: commandOf(reportPositionCommandSchema, input) })).arrivals,
+    args: { input: t.arg({ type: PositionInput, required: true }), idempotencyKey: t.arg.string({ description: IDEMPOTENCY_KEY_DESCRIPTION }) },
+    resolve: async (_r, { input: given, idempotencyKey }, ctx) => {
+      const [courier, input] = [courierOf(ctx), commandOf(reportPositionCommandSchema, given)];
+      const result = await idempotently(ctx, {
+        scope: courierScope(courier, 'couriers.position'), key: idempotencyKey, request: { input }, execute: () => ctx.services.couriers.reportPosition({ courier, input }),
+      });
+      return result.arrivals;
+    },
   }),
   courierAdvanceOrder: t.field({
     type: OrderRef,
     authScopes: { courier: true },
     errors: {},
-    args: { id: t.arg.id({ required: true }), status: t.arg({ type: CourierStatusEnum, required: true }) },
-    resolve: (_r, args, ctx) =>
-      ctx.services.couriers.advanceOrder({ courier: courierOf(ctx), ref: String(args.id), input: commandOf(advanceOrderCommandSchema, { status: args.status }) }),
+    args: { id: t.arg.id({ required: true }), status: t.arg({ type: CourierStatusEnum, required: true }), idempotencyKey: t.arg.string({ description: IDEMPOTENCY_KEY_DESCRIPTION }) },
+    resolve: (_r, args, ctx) => {
+      const [courier, ref, input] = [courierOf(ctx), String(args.id), commandOf(advanceOrderCommandSchema, { status: args.status })];
+      return idempotently(ctx, {
+        scope: courierScope(courier, 'couriers.advance'), key: args.idempotencyKey, request: { ref, input }, execute: () => ctx.services.couriers.advanceOrder({ courier, ref, input }),
+      });
+    },
   }),
   courierReleaseOrder: t.field({
     type: OrderRef,
     authScopes: { courier: true },
     errors: {},
-    args: { id: t.arg.id({ required: true }), reason: t.arg.string() },
-    resolve: (_r, args, ctx) =>
-      ctx.services.couriers.releaseOrder({ courier: courierOf(ctx), ref: String(args.id), input: commandOf(releaseOrderCommandSchema, { reason: args.reason }) }),
+    args: { id: t.arg.id({ required: true }), reason: t.arg.string(), idempotencyKey: t.arg.string({ description: IDEMPOTENCY_KEY_DESCRIPTION }) },
+    resolve: (_r, args, ctx) => {
+      const [courier, ref, input] = [courierOf(ctx), String(args.id), commandOf(releaseOrderCommandSchema, { reason: args.reason })];
+      return idempotently(ctx, {
+        scope: courierScope(courier, 'couriers.release'), key: args.idempotencyKey, request: { ref, input }, execute: () => ctx.services.couriers.releaseOrder({ courier, ref, input }),
+      });
+    },
   }),
   courierConfirmDelivery: t.field({
     type: OrderRef,
@@ -91,11 +109,16 @@ builder.mutationFields((t) => ({
       signatureUrl: t.arg.string({ required: true }),
       geofenceRadius: t.arg.float(),
       bypass: t.arg.boolean(),
+      pin: t.arg.string({ description: "The recipient's 4-digit delivery PIN, when the order has one (deliveryPinRequired)." }),
+      idempotencyKey: t.arg.string({ description: IDEMPOTENCY_KEY_DESCRIPTION }),
     },
-    resolve: async (_r, { id, ...args }, ctx) => {
-      const courier = courierOf(ctx);
+    resolve: async (_r, { id, idempotencyKey, ...args }, ctx) => {
+      const [courier, ref] = [courierOf(ctx), String(id)];
       const input = commandOf(confirmDeliveryCommandSchema, { driverId: courier.id, ...args });
-      return (await ctx.services.couriers.confirmDelivery({ courier, ref: String(id), input })).order;
+      const result = await idempotently(ctx, {
+        scope: courierScope(courier, 'couriers.deliver'), key: idempotencyKey, request: { ref, input }, execute: () => ctx.services.couriers.confirmDelivery({ courier, ref, input }),
+      });
+      return result.order;
     },
   }),
 }));

@@ -7,9 +7,12 @@ import {
   createOrderCommandSchema,
   listOrdersQuerySchema,
 } from '../src/domain/orders/schemas.js';
-import { GEOFENCE_OUTCOMES, LOCATION_PRECISIONS, ORDER_STATUSES, PAYMENT_MODES, VEHICLE_TYPES } from '../src/domain/types.js';
+import { DELIVERY_PIN_MAX_ATTEMPTS } from '../src/domain/orders/delivery.js';
+import { GEOFENCE_OUTCOMES, LOCATION_PRECISIONS, ORDER_STATUSES, PAYMENT_MODES, RATE_IDS, VEHICLE_TYPES } from '../src/domain/types.js';
 import { builder } from './builder.js';
 import { commandOf } from './commands.js';
+import { idempotently, IDEMPOTENCY_KEY_DESCRIPTION } from './idempotency.js';
+import { merchantScope } from '../src/domain/idempotency.js';
 import { LatLngInput, LatLngRef, LocationInput, toLocationInput } from './locations.js';
 import { merchantOf } from './merchants.js';
 import { GeofenceError } from '../src/domain/errors.js';
@@ -17,6 +20,7 @@ import { GeofenceError } from '../src/domain/errors.js';
 export const OrderStatusEnum = builder.enumType('OrderStatus', { values: ORDER_STATUSES });
 const PaymentModeEnum = builder.enumType('PaymentMode', { values: PAYMENT_MODES });
 export const VehicleTypeEnum = builder.enumType('Vehicle', { values: VEHICLE_TYPES });
+export const RateIdEnum = builder.enumType('RateId', { values: RATE_IDS });
 
 export const LocationPrecisionEnum = builder.enumType('LocationPrecision', {
   values: LOCATION_PRECISIONS,
@@ -102,6 +106,20 @@ export const OrderRef = builder.objectRef<Order>('Order').implement({
     prepTimeMins: t.exposeInt('prepTimeMins'),
     estimatedPickupTime: t.field({ type: 'DateTime', resolve: (o) => o.estimatedPickupAt }),
     estimatedDeliveryTime: t.field({ type: 'DateTime', resolve: (o) => o.estimatedDeliveryAt }),
+    scheduledPickupAt: t.field({ type: 'DateTime', nullable: true, description: 'The requested pickupAfter; the order stays new until its window opens.', resolve: (o) => o.scheduledPickupAt ?? null }),
+    deliverBefore: t.field({ type: 'DateTime', nullable: true, resolve: (o) => o.deliverBefore ?? null }),
+    quoteId: t.id({ nullable: true, description: 'The bound quote the order was priced from.', resolve: (o) => o.quote?.id ?? null }),
+    rateId: t.field({ type: RateIdEnum, nullable: true, resolve: (o) => o.quote?.rateId ?? null }),
+    deliveryPin: t.string({
+      nullable: true,
+      description: "The 4-digit PIN for the recipient: only to the order's merchant (null for a courier, and when the order has none).",
+      resolve: (o, _a, ctx) => (ctx.merchant?.merchant.id === o.merchantId ? (o.deliveryPin?.pin ?? null) : null),
+    }),
+    deliveryPinRequired: t.boolean({ description: 'Confirming the delivery needs the recipient\'s PIN.', resolve: (o) => !!o.deliveryPin }),
+    deliveryPinLocked: t.boolean({
+      description: '5 wrong PINs were tried: the delivery is refused until the merchant resets the PIN (resetDeliveryPin).',
+      resolve: (o) => !!o.deliveryPin && o.deliveryPin.failedAttempts >= DELIVERY_PIN_MAX_ATTEMPTS,
+    }),
     driver: t.field({
       type: DriverRef,
       nullable: true,
@@ -206,6 +224,11 @@ const CreateOrderInput = builder.inputType('CreateOrderInput', {
     totalWeightKg: t.float(),
     prepTimeMins: t.int(),
     notes: t.string(),
+    quoteId: t.id({ description: 'A quote of yours (15 minutes): the order is charged exactly its rate.' }),
+    rateId: t.field({ type: RateIdEnum, description: 'The quoted rate to book (default express); only with quoteId.' }),
+    pickupAfter: t.field({ type: 'DateTime', description: 'Scheduled pickup, up to 7 days ahead.' }),
+    deliverBefore: t.field({ type: 'DateTime' }),
+    deliveryPin: t.boolean({ description: 'Issue a 4-digit delivery PIN for the recipient.' }),
   }),
 });
 
@@ -217,6 +240,7 @@ const DeliveryInput = builder.inputType('ConfirmDeliveryInput', {
     signatureUrl: t.string({ required: true }),
     geofenceRadius: t.float(),
     bypass: t.boolean(),
+    pin: t.string({ description: "The recipient's 4-digit delivery PIN, when the order has one." }),
   }),
 });
 
@@ -235,7 +259,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: CreateOrderInput, required: true }), idempotencyKey: t.arg.string() },
     resolve: async (_r, { input, idempotencyKey }, ctx) => {
       const command = commandOf(createOrderCommandSchema, Object.assign({}, input, {
-        pickup: toLocationInput(input.pickup), dropoff: toLocationInput(input.dropoff),
+        pickup: toLocationInput(input.pickup), dropoff: toLocationInput(input.dropoff), quoteId: input.quoteId == null ? input.quoteId : String(input.quoteId),
         // Line items are kept as the merchant's own records, whose weight field is `weight_kg` (as in REST).
         items: input.items?.map(({ weightKg, ...item }) => Object.assign(item, { weight_kg: weightKg })),
       }));
@@ -249,26 +273,47 @@ builder.mutationFields((t) => ({
     type: OrderRef,
     authScopes: { merchant: true },
     errors: {},
-    args: { id: t.arg.string({ required: true }), reason: t.arg.string() },
-    resolve: (_r, args, ctx) =>
-      ctx.services.orders.cancelOrder({ principal: merchantOf(ctx, 'operate'), ref: args.id, input: commandOf(cancelOrderCommandSchema, { reason: args.reason }) }),
+    args: { id: t.arg.string({ required: true }), reason: t.arg.string(), idempotencyKey: t.arg.string({ description: IDEMPOTENCY_KEY_DESCRIPTION }) },
+    resolve: (_r, args, ctx) => {
+      const [principal, ref, input] = [merchantOf(ctx, 'operate'), args.id, commandOf(cancelOrderCommandSchema, { reason: args.reason })];
+      return idempotently(ctx, {
+        scope: merchantScope(principal, 'orders.cancel'), key: args.idempotencyKey, request: { ref, input }, execute: () => ctx.services.orders.cancelOrder({ principal, ref, input }),
+      });
+    },
   }),
   confirmDelivery: t.field({
     type: OrderRef,
     authScopes: { merchant: true },
     errors: { types: [GeofenceError] },
-    args: { id: t.arg.string({ required: true }), input: t.arg({ type: DeliveryInput, required: true }) },
-    resolve: async (_r, { id, input }, ctx) => {
+    args: { id: t.arg.string({ required: true }), input: t.arg({ type: DeliveryInput, required: true }), idempotencyKey: t.arg.string({ description: IDEMPOTENCY_KEY_DESCRIPTION }) },
+    resolve: async (_r, { id: ref, input, idempotencyKey }, ctx) => {
       const command = commandOf(confirmDeliveryCommandSchema, Object.assign({}, input, { driverId: String(input.driverId) }));
-      return (await ctx.services.delivery.confirmDelivery({ principal: merchantOf(ctx, 'operate'), ref: id, input: command })).order;
+      const principal = merchantOf(ctx, 'operate');
+      const result = await idempotently(ctx, {
+        scope: merchantScope(principal, 'orders.deliver'), key: idempotencyKey, request: { ref, input: command },
+        execute: () => ctx.services.delivery.confirmDelivery({ principal, ref, input: command }),
+      });
+      return result.order;
     },
+  }),
+  resetDeliveryPin: t.field({
+    type: OrderRef,
+    authScopes: { merchant: true },
+    errors: {},
+    description: 'A new delivery PIN (the old one stops working; the wrong tries start again, unlocking the delivery).',
+    args: { id: t.arg.string({ required: true }) },
+    resolve: (_r, args, ctx) => ctx.services.delivery.resetDeliveryPin({ principal: merchantOf(ctx, 'operate'), ref: args.id }),
   }),
   consolidateOrders: t.field({
     type: ConsolidationRef,
     authScopes: { merchant: true },
     errors: {},
-    args: { geohashZone: t.arg.string({ required: true }), targetCarType: t.arg({ type: VehicleTypeEnum }) },
-    resolve: (_r, args, ctx) =>
-      ctx.services.batches.consolidateOrders({ principal: merchantOf(ctx, 'operate'), input: commandOf(consolidateCommandSchema, args) }),
+    args: { geohashZone: t.arg.string({ required: true }), targetCarType: t.arg({ type: VehicleTypeEnum }), idempotencyKey: t.arg.string({ description: IDEMPOTENCY_KEY_DESCRIPTION }) },
+    resolve: (_r, { idempotencyKey, ...args }, ctx) => {
+      const [principal, input] = [merchantOf(ctx, 'operate'), commandOf(consolidateCommandSchema, args)];
+      return idempotently(ctx, {
+        scope: merchantScope(principal, 'orders.consolidate'), key: idempotencyKey, request: { input }, execute: () => ctx.services.batches.consolidateOrders({ principal, input }),
+      });
+    },
   }),
 }));

@@ -1,4 +1,4 @@
-import { quoteCommandSchema, type Quote } from '../src/domain/quotes.js';
+import { quoteCommandSchema, type BoundQuote, type Quote } from '../src/domain/quotes.js';
 import { builder } from './builder.js';
 import { commandOf } from './commands.js';
 import { LatLngRef, LocationInput, toLocationInput } from './locations.js';
@@ -15,8 +15,12 @@ const RateRef = builder.objectRef<Quote['rates'][number]>('Rate').implement({
   }),
 });
 
-const QuoteRef = builder.objectRef<Quote>('Quote').implement({
+const QuoteRef = builder.objectRef<BoundQuote>('Quote').implement({
   fields: (t) => ({
+    quoteId: t.exposeID('id', { description: 'Name it in createOrder (quoteId, with rateId) within 15 minutes to be charged exactly this price.' }),
+    expiresAt: t.field({ type: 'DateTime', resolve: (q) => q.expiresAt.toISOString() }),
+    scheduledPickupAt: t.field({ type: 'DateTime', nullable: true, resolve: (q) => q.scheduledPickupAt }),
+    deliverBefore: t.field({ type: 'DateTime', nullable: true, resolve: (q) => q.deliverBefore }),
     isTest: t.exposeBoolean('isTest'),
     price: t.exposeInt('price'),
     currency: t.exposeString('currency'),
@@ -42,6 +46,8 @@ const QuoteInput = builder.inputType('QuoteInput', {
     totalWeightKg: t.float(),
     packageType: t.string(),
     prepTimeMins: t.int(),
+    pickupAfter: t.field({ type: 'DateTime', description: 'Quote a scheduled pickup (up to 7 days ahead).' }),
+    deliverBefore: t.field({ type: 'DateTime' }),
   }),
 });
 

@@ -4,7 +4,7 @@
  * Request schemas are never defined here: they are the domain's own zod schemas.
  */
 import { z } from 'zod';
-import { GEOFENCE_OUTCOMES, LOCATION_PRECISIONS, ORDER_STATUSES, PAYMENT_MODES, VEHICLE_TYPES } from '../../src/domain/types.js';
+import { GEOFENCE_OUTCOMES, LOCATION_PRECISIONS, ORDER_STATUSES, PAYMENT_MODES, RATE_IDS, VEHICLE_TYPES } from '../../src/domain/types.js';
 import { registry } from './registry.js';
 
 const timestamp = z.iso.datetime({ offset: true }).openapi({ example: '2025-01-31T14:05:00.000Z' });
@@ -79,6 +79,18 @@ const creationFields = {
   estimated_delivery_time: timestamp,
   is_registered_user: z.boolean(),
   isRegisteredUser: z.boolean().openapi({ description: "The spec's name of is_registered_user: the customer_rut matches a registered user." }),
+  scheduled_pickup_at: timestamp.nullable().openapi({ description: 'The requested pickup_after (UTC); the order stays `new` until its window opens. null: as soon as possible.' }),
+  deliver_before: timestamp.nullable().openapi({ description: 'The requested latest delivery time (UTC), checked reachable at creation; null when not asked.' }),
+  delivery_pin: z
+    .string()
+    .regex(/^\d{4}$/)
+    .nullable()
+    .openapi({
+      description:
+        'The 4-digit PIN to pass to the recipient (created with `delivery_pin: true`; null otherwise). The courier must send it as `pin` to confirm the ' +
+        "delivery. Only in the merchant's own answers: never on public tracking, in webhooks or in the courier's views.",
+      example: '4821',
+    }),
 };
 
 export const orderCreatedSchema = registry.register(
@@ -109,6 +121,9 @@ export const orderSchema = registry.register(
       price: z.number().int().min(0).openapi({ description: 'CLP (integer pesos).' }),
       currency: z.literal('CLP'),
       prep_time_mins: z.number().int().min(0),
+      quote_id: z.string().nullable().openapi({ description: 'The quote the order was booked from (its price is the quoted rate); null when priced at creation.' }),
+      rate_id: z.enum(RATE_IDS).nullable().openapi({ description: 'The quoted rate booked (with quote_id).' }),
+      delivery_pin_locked: z.boolean().openapi({ description: '5 wrong delivery PINs were tried: the delivery is refused (409 DELIVERY_PIN_LOCKED) until POST /orders/{id}/delivery-pin/reset.' }),
       driver: driverSchema.nullable().openapi({ description: 'The assigned courier (null while queued, and in lists).' }),
       batch_id: z.string().nullable(),
       proof: deliveryProofSchema.nullable(),
@@ -163,6 +178,16 @@ export const orderCancelledResponseSchema = registry.register(
     status: z.literal('cancelled'),
     message: z.string().openapi({ example: 'Order cancelled' }),
     reason: z.string().nullable(),
+  }),
+);
+
+export const deliveryPinResetResponseSchema = registry.register(
+  'DeliveryPinResetResponse',
+  z.object({
+    success: z.literal(true),
+    booking_id: bookingId,
+    delivery_pin: z.string().regex(/^\d{4}$/).openapi({ description: 'The new PIN (the old one stops working); the tries start again.', example: '0937' }),
+    message: z.string().openapi({ example: 'Delivery PIN reset' }),
   }),
 );
 
@@ -224,7 +249,16 @@ export const courierResponseSchema = registry.register('CourierResponse', z.obje
 
 export const courierOrdersResponseSchema = registry.register(
   'CourierOrdersResponse',
-  z.object({ success: z.literal(true), orders: z.array(orderSchema).openapi({ description: "The orders of the courier's current job." }) }),
+  z.object({
+    success: z.literal(true),
+    orders: z
+      .array(
+        orderSchema.omit({ delivery_pin: true, delivery_pin_locked: true }).extend({
+          delivery_pin_required: z.boolean().openapi({ description: 'The recipient holds a delivery PIN: ask for it and send it as `pin` when confirming the delivery.' }),
+        }),
+      )
+      .openapi({ description: "The orders of the courier's current job (without the delivery PIN, which the recipient gives)." }),
+  }),
 );
 
 export const courierArrivalsResponseSchema = registry.register(

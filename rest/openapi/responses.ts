@@ -113,6 +113,8 @@ export const quoteResponseSchema = registry.register(
   z
     .object({
       success: z.literal(true),
+      quote_id: z.string().openapi({ description: 'Name it in POST /orders (`quote_id`, with `rate_id`) within 15 minutes to be charged exactly this price.', example: 'qt_01JHX3Z6Q8R2V4N7W9Y1A3C5E7' }),
+      expires_at: timestamp.openapi({ description: 'When the quoted price stops binding (15 minutes after the quote).' }),
       is_test: z.boolean().openapi({ description: 'true when quoted with a test key (sandbox).' }),
       price: pesos.openapi({ description: 'The express (recommended) rate.' }),
       currency: z.literal('CLP'),
@@ -123,6 +125,8 @@ export const quoteResponseSchema = registry.register(
       total_estimated_minutes: minutes.openapi({ description: 'prep_time_minutes + travel_time_minutes.' }),
       estimated_pickup_time: timestamp.openapi({ description: 'Now + prep time.' }),
       estimated_delivery_time: timestamp.openapi({ description: 'estimated_pickup_time + travel time.' }),
+      scheduled_pickup_at: timestamp.nullable().openapi({ description: 'The requested pickup_after (UTC), else null.' }),
+      deliver_before: timestamp.nullable().openapi({ description: 'The requested deliver_before (UTC), else null.' }),
       distance_m: z.number().int().min(0).openapi({
         description: 'Estimated road distance in metres. When an end is known only to its comuna (precision `locality`), at least 3,000 m (a typical trip within one comuna).',
       }),

@@ -1,5 +1,6 @@
 import { trackingUrlOf } from '../../src/domain/orders/identifiers.js';
 import type { Batch, Courier, Order, OrderEvent, Stop } from '../../src/domain/types.js';
+import { DELIVERY_PIN_MAX_ATTEMPTS } from '../../src/domain/orders/delivery.js';
 import { proofPayload } from '../../src/domain/webhooks/payloads.js';
 
 function presentStop(stop: Stop) {
@@ -33,6 +34,10 @@ export function presentOrderCreated(order: Order, baseUrl: string) {
     estimated_delivery_time: order.estimatedDeliveryAt,
     is_registered_user: order.customer.isRegisteredUser,
     isRegisteredUser: order.customer.isRegisteredUser,
+    scheduled_pickup_at: order.scheduledPickupAt ?? null,
+    deliver_before: order.deliverBefore ?? null,
+    // The merchant's own views only (never the courier's, public tracking or webhooks).
+    delivery_pin: order.deliveryPin?.pin ?? null,
   };
 }
 
@@ -58,6 +63,9 @@ export function presentOrder(order: Order, courier: Courier | null, baseUrl: str
     price: order.price,
     currency: order.currency,
     prep_time_mins: order.prepTimeMins,
+    quote_id: order.quote?.id ?? null,
+    rate_id: order.quote?.rateId ?? null,
+    delivery_pin_locked: order.deliveryPin ? order.deliveryPin.failedAttempts >= DELIVERY_PIN_MAX_ATTEMPTS : false,
     driver: presentDriver(courier),
     batch_id: order.batchId,
     proof: order.proof ? presentProof(order.proof) : null,
@@ -65,6 +73,12 @@ export function presentOrder(order: Order, courier: Courier | null, baseUrl: str
     created_at: order.createdAt,
     updated_at: order.updatedAt,
   };
+}
+
+/** An order as its courier sees it: whether a PIN is needed, never the PIN (the recipient gives it). */
+export function presentCourierOrder(order: Order, courier: Courier, baseUrl: string) {
+  const { delivery_pin: _pin, delivery_pin_locked: _locked, ...view } = presentOrder(order, courier, baseUrl);
+  return Object.assign(view, { delivery_pin_required: !!order.deliveryPin });
 }
 
 export function presentEvent(event: OrderEvent) {

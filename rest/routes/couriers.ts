@@ -2,8 +2,10 @@ import type { Router } from 'express';
 import type { Edge } from '../../src/edge/edge.js';
 import type { Courier } from '../../src/domain/types.js';
 import { courierOf, requireCourier } from '../middleware/courier.js';
-import { presentOrder, presentProof } from '../presenters/order.js';
+import { presentCourierOrder, presentProof } from '../presenters/order.js';
 import { sendOk } from '../respond.js';
+import { idempotently } from '../idempotency.js';
+import { courierScope } from '../../src/domain/idempotency.js';
 import { advanceOrderCommand, releaseOrderCommand, reportPositionCommand, setDutyCommand } from '../wire/couriers.js';
 import { confirmDeliveryCommand } from '../wire/orders.js';
 
@@ -27,31 +29,44 @@ export function courierRoutes(router: Router, edge: Edge): void {
   router.get('/couriers/me/orders', async (_req, res) => {
     const { courier } = courierOf(res);
     const orders = await couriers.activeOrders(courier);
-    sendOk(res, { orders: orders.map((o) => presentOrder(o, courier, edge.config.publicBaseUrl)) });
+    sendOk(res, { orders: orders.map((o) => presentCourierOrder(o, courier, edge.config.publicBaseUrl)) });
   });
 
   router.post('/couriers/me/duty', async (req, res) => {
-    const courier = await couriers.setDuty({ courier: courierOf(res).courier, input: setDutyCommand(req.body) });
+    const [{ courier: me }, input] = [courierOf(res), setDutyCommand(req.body)];
+    const courier = await idempotently(edge, req, res, { scope: courierScope(me, 'couriers.duty'), request: { input }, execute: () => couriers.setDuty({ courier: me, input }) });
     sendOk(res, { courier: presentCourier(courier) });
   });
 
   router.post('/couriers/me/location', async (req, res) => {
-    const { arrivals } = await couriers.reportPosition({ courier: courierOf(res).courier, input: reportPositionCommand(req.body) });
+    const [{ courier }, input] = [courierOf(res), reportPositionCommand(req.body)];
+    const { arrivals } = await idempotently(edge, req, res, {
+      scope: courierScope(courier, 'couriers.position'), request: { input }, execute: () => couriers.reportPosition({ courier, input }),
+    });
     sendOk(res, { arrivals: arrivals.map((o) => ({ booking_id: o.id, status: o.status })) });
   });
 
   router.post('/couriers/me/orders/:id/status', async (req, res) => {
-    const order = await couriers.advanceOrder({ courier: courierOf(res).courier, ref: String(req.params.id), input: advanceOrderCommand(req.body) });
+    const [{ courier }, ref, input] = [courierOf(res), String(req.params.id), advanceOrderCommand(req.body)];
+    const order = await idempotently(edge, req, res, {
+      scope: courierScope(courier, 'couriers.advance'), request: { ref, input }, execute: () => couriers.advanceOrder({ courier, ref, input }),
+    });
     sendOk(res, { booking_id: order.id, status: order.status });
   });
 
   router.post('/couriers/me/orders/:id/release', async (req, res) => {
-    const order = await couriers.releaseOrder({ courier: courierOf(res).courier, ref: String(req.params.id), input: releaseOrderCommand(req.body) });
+    const [{ courier }, ref, input] = [courierOf(res), String(req.params.id), releaseOrderCommand(req.body)];
+    const order = await idempotently(edge, req, res, {
+      scope: courierScope(courier, 'couriers.release'), request: { ref, input }, execute: () => couriers.releaseOrder({ courier, ref, input }),
+    });
     sendOk(res, { booking_id: order.id, status: order.status });
   });
 
   router.post('/couriers/me/orders/:id/deliver', async (req, res) => {
-    const result = await couriers.confirmDelivery({ courier: courierOf(res).courier, ref: String(req.params.id), input: confirmDeliveryCommand(req.body) });
+    const [{ courier }, ref, input] = [courierOf(res), String(req.params.id), confirmDeliveryCommand(req.body)];
+    const result = await idempotently(edge, req, res, {
+      scope: courierScope(courier, 'couriers.deliver'), request: { ref, input }, execute: () => couriers.confirmDelivery({ courier, ref, input }),
+    });
     sendOk(res, { booking_id: result.order.id, status: result.order.status, message: 'Delivery confirmed', proof: presentProof(result.proof) });
   });
 }

@@ -3,6 +3,8 @@ import type { Edge } from '../../src/edge/edge.js';
 import { requireMerchant } from '../middleware/auth.js';
 import { presentBatch, presentEvent, presentOrder, presentOrderCreated, presentProof } from '../presenters/order.js';
 import { inCallerTerms, principalOf, sendOk } from '../respond.js';
+import { idempotently } from '../idempotency.js';
+import { merchantScope } from '../../src/domain/idempotency.js';
 import { cancelOrderCommand, confirmDeliveryCommand, consolidateCommand, createOrderCommand, createOrderFieldNames, listOrdersQuery } from '../wire/orders.js';
 
 const idempotencyKeyOf = (req: Request) => {
@@ -28,7 +30,10 @@ export function orderRoutes(router: Router, edge: Edge): void {
   });
 
   router.post('/orders/consolidate', operate, async (req, res) => {
-    const created = await batches.consolidateOrders({ principal: principalOf(res), input: consolidateCommand(req.body) });
+    const [principal, input] = [principalOf(res), consolidateCommand(req.body)];
+    const created = await idempotently(edge, req, res, {
+      scope: merchantScope(principal, 'orders.consolidate'), request: { input }, execute: () => batches.consolidateOrders({ principal, input }),
+    });
     sendOk(res, { batches_created: created.length, batch_ids: created.map((b) => b.id), batches: created.map(presentBatch) });
   });
 
@@ -43,13 +48,24 @@ export function orderRoutes(router: Router, edge: Edge): void {
   });
 
   router.post('/orders/:id/cancel', operate, async (req, res) => {
-    const order = await orders.cancelOrder({ principal: principalOf(res), ref: String(req.params.id), input: cancelOrderCommand(req.body) });
+    const [principal, ref, input] = [principalOf(res), String(req.params.id), cancelOrderCommand(req.body)];
+    const order = await idempotently(edge, req, res, {
+      scope: merchantScope(principal, 'orders.cancel'), request: { ref, input }, execute: () => orders.cancelOrder({ principal, ref, input }),
+    });
     sendOk(res, { booking_id: order.id, status: order.status, message: 'Order cancelled', reason: order.cancellation?.reason ?? null });
   });
 
   router.post('/orders/:id/deliver', operate, async (req, res) => {
-    const result = await delivery.confirmDelivery({ principal: principalOf(res), ref: String(req.params.id), input: confirmDeliveryCommand(req.body) });
+    const [principal, ref, input] = [principalOf(res), String(req.params.id), confirmDeliveryCommand(req.body)];
+    const result = await idempotently(edge, req, res, {
+      scope: merchantScope(principal, 'orders.deliver'), request: { ref, input }, execute: () => delivery.confirmDelivery({ principal, ref, input }),
+    });
     sendOk(res, { booking_id: result.order.id, status: result.order.status, message: 'Delivery confirmed', proof: presentProof(result.proof) });
+  });
+
+  router.post('/orders/:id/delivery-pin/reset', operate, async (req, res) => {
+    const order = await delivery.resetDeliveryPin({ principal: principalOf(res), ref: String(req.params.id) });
+    sendOk(res, { booking_id: order.id, delivery_pin: order.deliveryPin!.pin, message: 'Delivery PIN reset' });
   });
 
   router.get('/batches/:id', operate, async (req, res) => {

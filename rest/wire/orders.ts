@@ -41,6 +41,11 @@ export const createOrderBody = z
     total_weight_kg: order.totalWeightKg,
     prep_time_mins: order.prepTimeMins,
     order_notes: order.notes,
+    quote_id: order.quoteId,
+    rate_id: order.rateId,
+    pickup_after: order.pickupAfter,
+    deliver_before: order.deliverBefore,
+    delivery_pin: order.deliveryPin,
   })
   .superRefine((v, ctx) => {
     if (v.dropoff === undefined && v.dropoff_address === undefined) {
@@ -60,6 +65,7 @@ export function createOrderCommand(body: unknown): CreateOrderCommand {
     pickup: b.pickup, dropoff: (b.dropoff ?? b.dropoff_address)!, customerName: b.customer_name, customerPhone: b.customer_phone,
     customerRut: b.customer_rut, paymentMode: b.payment_mode, referenceId: b.reference_id, items: b.items,
     totalWeightKg: b.total_weight_kg, prepTimeMins: b.prep_time_mins, notes: b.order_notes,
+    quoteId: b.quote_id, rateId: b.rate_id, pickupAfter: b.pickup_after, deliverBefore: b.deliver_before, deliveryPin: b.delivery_pin,
   };
 }
 
@@ -86,11 +92,15 @@ export const deliverOrderBody = z.strictObject({
   signature_url: delivery.signatureUrl,
   geofence_radius: delivery.geofenceRadius,
   bypass: delivery.bypass,
+  pin: delivery.pin,
 });
 
 export function confirmDeliveryCommand(body: unknown): ConfirmDeliveryCommand {
   const b = parseInput(deliverOrderBody, body);
-  return { driverId: b.driver_id, coords: b.coords, photoUrl: b.photo_url, signatureUrl: b.signature_url, geofenceRadius: b.geofence_radius, bypass: b.bypass };
+  return {
+    driverId: b.driver_id, coords: b.coords, photoUrl: b.photo_url, signatureUrl: b.signature_url, geofenceRadius: b.geofence_radius, bypass: b.bypass,
+    ...(b.pin !== undefined && { pin: b.pin }),
+  };
 }
 
 export const consolidateBody = z.strictObject({

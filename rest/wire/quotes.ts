@@ -13,6 +13,8 @@ export const quoteRequestBody = z.strictObject({
   total_weight_kg: quote.totalWeightKg,
   total_weight: quote.totalWeightKg,
   prep_time_mins: quote.prepTimeMins,
+  pickup_after: quote.pickupAfter,
+  deliver_before: quote.deliverBefore,
 });
 
 export function quoteCommand(body: unknown): QuoteCommand {
@@ -20,5 +22,6 @@ export function quoteCommand(body: unknown): QuoteCommand {
   return {
     origin: b.origin, destination: b.destination, packageType: b.package_type,
     totalWeightKg: b.total_weight_kg ?? b.total_weight, prepTimeMins: b.prep_time_mins,
+    pickupAfter: b.pickup_after, deliverBefore: b.deliver_before,
   };
 }

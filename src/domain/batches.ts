@@ -10,6 +10,7 @@ import type { WebhookOutbox } from './webhooks/outbox.js';
 import type { ConsolidateCommand } from './orders/schemas.js';
 import { vehicleTariff, type Tariff } from './tariffs.js';
 import type { Batch, Order } from './types.js';
+import { assertPermitted } from './members/roles.js';
 
 /** A batch holds at most this many stops: a longer route would break every delivery estimate. */
 export const MAX_ORDERS_PER_BATCH = 8;
@@ -55,11 +56,13 @@ export function createBatchService(deps: { store: Store; dispatch: DispatchServi
   }
 
   async function consolidateOrders(options: { principal: MerchantPrincipal; input: ConsolidateCommand }): Promise<Batch[]> {
+    assertPermitted(options.principal, 'dispatch');
     const { input } = options;
     const { merchant, mode } = options.principal;
     const vehicle = vehicleTariff(tariff, input.targetCarType);
     if (!vehicle) throw new AppError('VALIDATION_ERROR', `No tariff for vehicle ${input.targetCarType}`);
-    const candidates = await store.orders.listConsolidatable({ merchantId: merchant.id, mode, geohashPrefix: input.geohashZone, limit: SCAN_LIMIT });
+    // A scheduled order joins a batch only once its window opens (a batch is dispatched at once).
+    const candidates = (await store.orders.listConsolidatable({ merchantId: merchant.id, mode, geohashPrefix: input.geohashZone, limit: SCAN_LIMIT })).filter(dispatch.isDue);
     const created: Batch[] = [];
     for (const group of packOrders(candidates, vehicle.max_kg)) {
       const batch: Batch = {
@@ -68,7 +71,8 @@ export function createBatchService(deps: { store: Store; dispatch: DispatchServi
         courierId: null, status: 'pending', createdAt: now(), updatedAt: now(),
       };
       // Written with its batch.created webhooks; members that cannot join are removed below.
-      await store.batches.insert(batch, await outbox.batchCreated(batch));
+      const { deliveries, feed } = await outbox.batchCreatedWrite(batch);
+      await store.batches.insert(batch, deliveries, feed);
       const members: Order[] = [];
       const freed: Array<{ courierId: string; jobId: string }> = [];
       for (const order of group) {

@@ -44,6 +44,11 @@ export function createDispatchService(deps: {
     return Math.ceil((km / speed) * 60);
   }
 
+  /** Not scheduled, or its dispatch window has opened (the pickup window less the approach time). */
+  function isDue(order: Order): boolean {
+    return !order.dispatchAfter || Date.parse(order.dispatchAfter) <= clock.now().getTime();
+  }
+
   /** Reported a position recently enough to be trusted where it says it is. */
   function isLive(courier: Courier): boolean {
     return courier.locationAt !== null && clock.now().getTime() - Date.parse(courier.locationAt) <= deps.staleAfterMs;
@@ -69,7 +74,8 @@ export function createDispatchService(deps: {
     // Test orders: the stored estimates (hence travelMs) are already at the sandbox's pace.
     const merchant = order.mode === 'test' ? await store.merchants.findById(order.merchantId) : null;
     const scale = timeScaleOf({ mode: order.mode, merchant, defaultSpeed: deps.sandboxSpeed });
-    const pickupAt = new Date(now.getTime() + (waitMins * 60_000) / scale);
+    // A scheduled order is picked up at its window's opening, not before.
+    const pickupAt = new Date(Math.max(now.getTime() + (waitMins * 60_000) / scale, order.scheduledPickupAt ? Date.parse(order.scheduledPickupAt) : 0));
     return transitions.tryTransition({
       order,
       to: 'assigned',
@@ -85,7 +91,7 @@ export function createDispatchService(deps: {
   /** Tries the nearest couriers for a `new` order; returns the order as it now stands. */
   async function dispatchOrder(options: { order: Order }): Promise<Order> {
     const { order } = options;
-    if (order.status !== 'new' || order.batchId) return order;
+    if (order.status !== 'new' || order.batchId || !isDue(order)) return order;
     const vehicles = carriers(order.vehicleType);
     const candidates = await geoIndex.nearest({ mode: order.mode, vehicles, point: order.pickup, limit: CANDIDATES });
     for (const candidate of candidates) {
@@ -135,7 +141,7 @@ export function createDispatchService(deps: {
     for (const batch of batches) {
       if (await dispatchBatchTo(batch, courier)) return;
     }
-    const queued = (await store.orders.listQueued({ mode: courier.mode, vehicleTypes: carriable(courier.vehicle), limit: 5 })).filter(
+    const queued = (await store.orders.listQueued({ mode: courier.mode, vehicleTypes: carriable(courier.vehicle), limit: 5, dueBy: clock.now().toISOString() })).filter(
       (o) => o.id !== options.skipOrderId,
     );
     for (const order of queued) {
@@ -188,5 +194,5 @@ export function createDispatchService(deps: {
     return restored;
   }
 
-  return { restoreCourierIndex, dispatchOrder, releaseCourier, offerWork, dispatchBatch, carriable, carriers, isLive, assign: assignOrRelease };
+  return { restoreCourierIndex, dispatchOrder, releaseCourier, offerWork, dispatchBatch, carriable, carriers, isLive, isDue, assign: assignOrRelease };
 }

@@ -1,12 +1,18 @@
 import { z } from 'zod';
 import type { Clock } from '../ports/clock.js';
 import type { Geocoder } from '../ports/geocoder.js';
+import type { IdSource } from '../ports/ids.js';
+import type { Store } from '../ports/store.js';
 import { AppError } from './errors.js';
 import { locationInputSchema, minRoadMetres, resolveLocation, type LocationInput, type ResolvedLocation } from './locations.js';
 import { prepTimeSchema } from './merchants.js';
 import { priceRoute, type RoutePrice } from './pricing.js';
+import { planSchedule, scheduleTimeSchema } from './scheduling.js';
 import type { Tariff } from './tariffs.js';
-import type { Merchant, Mode } from './types.js';
+import type { Merchant, Mode, StoredQuote } from './types.js';
+
+/** How long a quote's price is guaranteed to an order that names it. */
+export const QUOTE_TTL_MS = 15 * 60_000;
 
 /** Quote a delivery, in the domain's terms (REST maps its body onto it in rest/wire/quotes.ts). */
 export const quoteCommandSchema = z.strictObject({
@@ -16,6 +22,10 @@ export const quoteCommandSchema = z.strictObject({
   packageType: z.string().trim().max(50).optional(),
   totalWeightKg: z.number().min(0).max(100_000).optional(),
   prepTimeMins: prepTimeSchema.optional(),
+  /** Scheduled pickup: not before this time (up to 7 days ahead). */
+  pickupAfter: scheduleTimeSchema.optional(),
+  /** Delivered by this time (must be reachable). */
+  deliverBefore: scheduleTimeSchema.optional(),
 });
 export type QuoteCommand = z.output<typeof quoteCommandSchema>;
 
@@ -26,6 +36,14 @@ export interface Quote extends RoutePrice {
   packageType: string | null;
 }
 
+/** A quote answered to a merchant (POST /shipping/quote, GraphQL quote): stored, so an order can name it. */
+export interface BoundQuote extends Quote {
+  id: string;
+  expiresAt: Date;
+  scheduledPickupAt: string | null;
+  deliverBefore: string | null;
+}
+
 /** Prep time resolution: the request, then the merchant default, then 0. */
 export function resolvePrepTime(requested: number | undefined, merchant: Merchant): number {
   return requested ?? merchant.settings.prepTimeMins ?? 0;
@@ -33,8 +51,8 @@ export function resolvePrepTime(requested: number | undefined, merchant: Merchan
 
 export type QuoteService = ReturnType<typeof createQuoteService>;
 
-export function createQuoteService(deps: { geocoder: Geocoder; tariff: Tariff; clock: Clock }) {
-  const { geocoder, tariff, clock } = deps;
+export function createQuoteService(deps: { geocoder: Geocoder; tariff: Tariff; clock: Clock; store: Store; ids: IdSource }) {
+  const { geocoder, tariff, clock, store, ids } = deps;
 
   /**
    * The pickup location: the one given, else the merchant profile address. `field` names it in
@@ -76,7 +94,39 @@ export function createQuoteService(deps: { geocoder: Geocoder; tariff: Tariff; c
     return Object.assign(price, { isTest: options.mode === 'test', origin, destination, packageType: options.packageType ?? null });
   }
 
-  async function quoteDelivery(options: { merchant: Merchant; mode: Mode; input: QuoteCommand }): Promise<Quote> {
+  /**
+   * Quotes a delivery and keeps the quote for QUOTE_TTL_MS: an order naming its id is charged exactly
+   * the quoted rate. A requested window moves the estimates (and must be reachable).
+   */
+  async function quoteDelivery(options: { merchant: Merchant; mode: Mode; input: QuoteCommand }): Promise<BoundQuote> {
+    const { input, merchant, mode } = options;
+    const quote = await routeQuote(options);
+    const scheduled = input.pickupAfter !== undefined || input.deliverBefore !== undefined;
+    const now = clock.now();
+    const plan = scheduled
+      ? planSchedule({
+          now,
+          request: input,
+          waitMs: Math.max(quote.prepTimeMins, tariff.default_approach_mins) * 60_000,
+          travelMs: quote.travelMins * 60_000,
+          approachMs: tariff.default_approach_mins * 60_000,
+        })
+      : null;
+    const stored: StoredQuote = {
+      id: ids.next('qt'), merchantId: merchant.id, mode,
+      origin: { lat: quote.origin.lat, lng: quote.origin.lng }, destination: { lat: quote.destination.lat, lng: quote.destination.lng },
+      weightKg: input.totalWeightKg ?? 0, vehicleType: quote.vehicleType, prepTimeMins: quote.prepTimeMins,
+      rates: quote.rates.map((r) => ({ id: r.id, cost: r.cost })),
+      pickupAfter: plan?.scheduledPickupAt ?? null, deliverBefore: plan?.deliverBefore ?? null,
+      createdAt: now.toISOString(), expiresAt: new Date(now.getTime() + QUOTE_TTL_MS).toISOString(),
+    };
+    await store.quotes.insert(stored);
+    return Object.assign(quote, plan && { pickupAt: plan.pickupAt, deliveryAt: plan.deliveryAt }, {
+      id: stored.id, expiresAt: new Date(stored.expiresAt), scheduledPickupAt: stored.pickupAfter, deliverBefore: stored.deliverBefore,
+    });
+  }
+
+  async function routeQuote(options: { merchant: Merchant; mode: Mode; input: QuoteCommand }): Promise<Quote> {
     const { input } = options;
     return quoteRoute({
       merchant: options.merchant,

@@ -87,7 +87,10 @@ export function createDispatchReconciler(deps: { store: Store; geoIndex: Courier
     }
   }
 
-  /** Pending batches and queued orders are offered again (couriers may have appeared without anything waking dispatch). */
+  /**
+   * Pending batches and queued orders are offered again (couriers may have appeared without anything
+   * waking dispatch); scheduled orders are among them once their window opens.
+   */
   async function reoffer(mode: Mode, report: ReconcileReport): Promise<void> {
     for (const batch of await store.batches.listPending({ mode, vehicleTypes: deps.vehicles, limit: REOFFER_LIMIT })) {
       if (!settled(batch.updatedAt)) continue;
@@ -95,7 +98,7 @@ export function createDispatchReconciler(deps: { store: Store; geoIndex: Courier
       if (!first) continue;
       if ((await dispatch.dispatchBatch({ batch, near: first.pickup })).status !== 'pending') report.dispatched++;
     }
-    for (const order of await store.orders.listQueued({ mode, vehicleTypes: deps.vehicles, limit: REOFFER_LIMIT })) {
+    for (const order of await store.orders.listQueued({ mode, vehicleTypes: deps.vehicles, limit: REOFFER_LIMIT, dueBy: clock.now().toISOString() })) {
       if ((await dispatch.dispatchOrder({ order })).status !== 'new') report.dispatched++;
     }
   }

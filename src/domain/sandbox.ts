@@ -12,10 +12,16 @@ import type { OrderService } from './orders/service.js';
 import { timeScaleOf } from './sandbox-time.js';
 import { vehicleTariff, type Tariff } from './tariffs.js';
 import type { Courier, LatLng, Order, VehicleType } from './types.js';
+import { assertPermitted } from './members/roles.js';
 
 /** Simulated couriers are ordinary sandbox couriers whose plate starts with this. */
 export const SIMULATED_PLATE_PREFIX = 'SIM-';
 const SANDBOX_EVIDENCE = { photoUrl: 'https://sandbox.invalid/proof/photo.jpg', signatureUrl: 'https://sandbox.invalid/proof/signature.png', geofenceRadius: 20, bypass: false };
+
+/** A simulated delivery at the drop-off, with the recipient's PIN when the order has one (the simulated recipient hands it over). */
+function sandboxDelivery(courier: Courier, order: Order) {
+  return { driverId: courier.id, coords: { lat: order.dropoff.lat, lng: order.dropoff.lng }, ...SANDBOX_EVIDENCE, ...(order.deliveryPin && { pin: order.deliveryPin.pin }) };
+}
 
 /** How often an idle simulated courier reports its (unchanged) position: well inside any liveness window. */
 const IDLE_REPORT_MS = 20_000;
@@ -99,7 +105,7 @@ export function createSandboxService(deps: { store: Store; couriers: CourierServ
         await couriers.advanceOrder({ courier, ref: order.id, input: { status: 'picked_up' } });
         return;
       case 'arrived_dropoff':
-        await couriers.confirmDelivery({ courier, ref: order.id, input: { driverId: courier.id, coords: { lat: order.dropoff.lat, lng: order.dropoff.lng }, ...SANDBOX_EVIDENCE } });
+        await couriers.confirmDelivery({ courier, ref: order.id, input: sandboxDelivery(courier, order) });
         return;
     }
   }
@@ -118,9 +124,11 @@ export function createSandboxService(deps: { store: Store; couriers: CourierServ
 
   /** POST /sandbox/orders/{id}/advance: moves one test order one step, whoever its courier is. */
   async function advanceOrder(options: { principal: MerchantPrincipal; ref: string }): Promise<Order> {
+    assertPermitted(options.principal, 'dispatch');
     if (options.principal.mode !== 'test') throw new AppError('FORBIDDEN', 'The sandbox simulator only drives test orders; use a test key (ak_test_…)');
     const order = await orders.getOrder(options);
     if (order.status === 'new') {
+      if (!dispatch.isDue(order)) throw new AppError('CONFLICT', `The order is scheduled: it is dispatched from ${order.dispatchAfter} (pickup after ${order.scheduledPickupAt})`);
       const dispatched = await dispatch.dispatchOrder({ order });
       if (dispatched.status === 'new') throw new AppError('CONFLICT', 'No sandbox courier is available for this order right now; retry shortly');
       return dispatched;
@@ -135,8 +143,7 @@ export function createSandboxService(deps: { store: Store; couriers: CourierServ
       case 'picked_up':
         return couriers.advanceOrder({ courier, ref: order.id, input: { status: 'arrived_dropoff' } });
       case 'arrived_dropoff': {
-        const input = { driverId: courier.id, coords: { lat: order.dropoff.lat, lng: order.dropoff.lng }, ...SANDBOX_EVIDENCE };
-        return (await couriers.confirmDelivery({ courier, ref: order.id, input })).order;
+        return (await couriers.confirmDelivery({ courier, ref: order.id, input: sandboxDelivery(courier, order) })).order;
       }
       default:
         throw new AppError('INVALID_STATUS_TRANSITION', `Order is ${order.status}; it cannot advance further`);

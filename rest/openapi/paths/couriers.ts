@@ -39,6 +39,7 @@ registerEndpoint({
 registerEndpoint({
   method: 'post',
   path: '/couriers/me/duty',
+  idempotent: true,
   operationId: 'setCourierDuty',
   summary: 'Go on or off duty',
   description: 'On duty, the courier takes queued work it can carry at once (a pending batch first); off duty is refused (409 CONFLICT) while busy.',
@@ -53,6 +54,7 @@ registerEndpoint({
 registerEndpoint({
   method: 'post',
   path: '/couriers/me/location',
+  idempotent: true,
   operationId: 'reportCourierPosition',
   summary: 'Report the current position',
   description:
@@ -69,6 +71,7 @@ registerEndpoint({
 registerEndpoint({
   method: 'post',
   path: '/couriers/me/orders/:id/status',
+  idempotent: true,
   operationId: 'advanceCourierOrder',
   summary: 'Move your order: arrived_pickup → picked_up → arrived_dropoff',
   description: 'A move the state machine forbids is 409 INVALID_STATUS_TRANSITION. `picked_up` straight from `assigned` records the arrival first.',
@@ -84,6 +87,7 @@ registerEndpoint({
 registerEndpoint({
   method: 'post',
   path: '/couriers/me/orders/:id/release',
+  idempotent: true,
   operationId: 'releaseCourierOrder',
   summary: 'Drop out of an assigned order before pickup',
   description: 'The order goes back to `new` and is dispatched again; only an `assigned` order can be released.',
@@ -100,9 +104,10 @@ registerEndpoint({
 registerEndpoint({
   method: 'post',
   path: '/couriers/me/orders/:id/deliver',
+  idempotent: true,
   operationId: 'confirmCourierDelivery',
   summary: 'Confirm the delivery of your order with proof',
-  description: 'As POST /orders/{id}/deliver; `driver_id` must be your own courier id.',
+  description: 'As POST /orders/{id}/deliver; `driver_id` must be your own courier id. When the order lists `delivery_pin_required`, send the recipient\'s 4 digits as `pin`.',
   tags: TAG,
   auth: 'courierToken',
   params: ownOrder,
@@ -114,5 +119,5 @@ registerEndpoint({
     signature_url: 'https://cdn.example.com/pod/signature-123.png',
   },
   responses: { 200: { description: 'Delivered: the stored proof', schema: deliveryConfirmedResponseSchema } },
-  errors: ['ORDER_NOT_FOUND', 'GEOFENCE_FAILED', 'FORBIDDEN', 'INVALID_STATUS_TRANSITION'],
+  errors: ['ORDER_NOT_FOUND', 'GEOFENCE_FAILED', 'FORBIDDEN', 'INVALID_STATUS_TRANSITION', 'DELIVERY_PIN_INVALID', 'DELIVERY_PIN_LOCKED'],
 });

@@ -8,6 +8,7 @@ import {
   batchResponseSchema,
   consolidationResponseSchema,
   deliveryConfirmedResponseSchema,
+  deliveryPinResetResponseSchema,
   orderCancelledResponseSchema,
   orderCreatedSchema,
   orderDetailsResponseSchema,
@@ -47,7 +48,22 @@ registerEndpoint({
 
 \`customer_phone\` needs the country code. \`customer_rut\` is checked (modulo 11, \`K\`) and normalised; when it matches a
 registered user the order is linked (\`isRegisteredUser: true\`). Live orders are charged to the merchant account; sandbox orders are not.
-**201** when created; **200** with the same order when the \`idempotency-key\` repeats with the same body.`,
+**201** when created; **200** with the same order when the \`idempotency-key\` repeats with the same body.
+
+**Bound quotes.** \`quote_id\` (from POST /shipping/quote, valid 15 minutes) with an optional \`rate_id\` (\`express\`, the default, or
+\`batched\`) charges exactly the quoted rate. The quote must be the caller's own in the key's mode (any other id: 404 QUOTE_NOT_FOUND),
+unexpired (409 QUOTE_EXPIRED), and for the same delivery: pickup and drop-off each within **100 m** of the quoted origin and
+destination, and a weight in the **same price band** (the same vehicle class: bike ≤ 6 kg, motorcycle ≤ 20 kg, car ≤ 150 kg,
+van ≤ 800 kg with the default tariff), else 422 QUOTE_MISMATCH naming the fields. A quote's pickup_after / deliver_before apply when
+the order gives none.
+
+**Scheduled deliveries.** \`pickup_after\` (ISO 8601 with offset, up to 7 days ahead) keeps the order \`new\` with
+\`scheduled_pickup_at\`; it is dispatched once the window opens less the courier's approach time (the tariff's default approach,
+10 minutes). \`deliver_before\` must leave room for the earliest possible delivery. Past times, times more than 7 days ahead or an
+unreachable deadline: 422 DELIVERY_WINDOW_UNREACHABLE; a malformed date: 400 VALIDATION_ERROR.
+
+**Delivery PIN.** \`delivery_pin: true\` issues a 4-digit \`delivery_pin\` (in this answer and the merchant's reads only) for the
+recipient; confirming the delivery then needs it as \`pin\`.`,
   tags: ['Orders'],
   auth: 'apiKey',
   headers: idempotencyHeader,
@@ -65,7 +81,10 @@ registered user the order is linked (\`isRegisteredUser: true\`). Live orders ar
     201: { description: 'Created', schema: orderCreatedSchema },
     200: { description: 'The existing order of this idempotency-key (same body)', schema: orderCreatedSchema },
   },
-  errors: ['GEOCODING_FAILED', 'OUTSIDE_SERVICE_AREA', 'WEIGHT_EXCEEDS_CAPACITY', 'IDEMPOTENCY_KEY_REUSED'],
+  errors: [
+    'GEOCODING_FAILED', 'OUTSIDE_SERVICE_AREA', 'WEIGHT_EXCEEDS_CAPACITY', 'IDEMPOTENCY_KEY_REUSED',
+    'QUOTE_NOT_FOUND', 'QUOTE_EXPIRED', 'QUOTE_MISMATCH', 'DELIVERY_WINDOW_UNREACHABLE',
+  ],
 });
 
 registerEndpoint({
@@ -82,6 +101,7 @@ registerEndpoint({
 registerEndpoint({
   method: 'post',
   path: '/orders/consolidate',
+  idempotent: true,
   operationId: 'consolidateOrders',
   summary: 'Group orders of one geohash zone into batches for a larger vehicle',
   description: `Takes the caller's orders not yet picked up (\`new\`, or \`assigned\` before the courier reached the pickup — those are
@@ -122,6 +142,7 @@ registerEndpoint({
 registerEndpoint({
   method: 'post',
   path: '/orders/:id/cancel',
+  idempotent: true,
   operationId: 'cancelOrder',
   summary: 'Cancel an order that is not picked up yet',
   description: 'Allowed from `new` and `assigned`; otherwise 409 ORDER_NOT_CANCELLABLE. Frees the courier; a live charge is reversed.',
@@ -138,12 +159,16 @@ registerEndpoint({
 registerEndpoint({
   method: 'post',
   path: '/orders/:id/deliver',
+  idempotent: true,
   operationId: 'confirmDelivery',
   summary: 'Confirm the delivery with proof (geofence, photo, signature)',
   description: `\`driver_id\` must be the assigned courier (else 403 FORBIDDEN). The great-circle distance from \`coords\` to the drop-off
 must be within \`geofence_radius\` metres (default 20), else 400 GEOFENCE_FAILED with \`error.details.distance_m\` and \`radius_m\`;
 \`bypass: true\` skips the check and is recorded in the proof and the history. Allowed from \`arrived_dropoff\`, and from
-\`picked_up\` (the arrival is recorded first); otherwise 409 INVALID_STATUS_TRANSITION.`,
+\`picked_up\` (the arrival is recorded first); otherwise 409 INVALID_STATUS_TRANSITION.
+An order created with \`delivery_pin: true\` also needs \`pin\` (the 4 digits the recipient gives): missing or wrong, 400
+DELIVERY_PIN_INVALID (\`error.details.attempts_left\` after a wrong one); after 5 wrong ones the order is locked, 409
+DELIVERY_PIN_LOCKED, until the merchant resets the PIN. Tries are counted atomically: concurrent ones never exceed 5.`,
   tags: ['Orders'],
   auth: 'apiKey',
   params: orderRef,
@@ -156,7 +181,22 @@ must be within \`geofence_radius\` metres (default 20), else 400 GEOFENCE_FAILED
     geofence_radius: 20,
   },
   responses: { 200: { description: 'Delivered: the stored proof', schema: deliveryConfirmedResponseSchema } },
-  errors: ['ORDER_NOT_FOUND', 'GEOFENCE_FAILED', 'FORBIDDEN', 'INVALID_STATUS_TRANSITION'],
+  errors: ['ORDER_NOT_FOUND', 'GEOFENCE_FAILED', 'FORBIDDEN', 'INVALID_STATUS_TRANSITION', 'DELIVERY_PIN_INVALID', 'DELIVERY_PIN_LOCKED'],
+});
+
+registerEndpoint({
+  method: 'post',
+  path: '/orders/:id/delivery-pin/reset',
+  operationId: 'resetDeliveryPin',
+  summary: 'Issue a new delivery PIN (unlocks a delivery locked after 5 wrong PINs)',
+  description: `For an order created with \`delivery_pin: true\` that is not over yet: a new 4-digit PIN replaces the old one (which stops
+working at once) and the wrong tries start again from 0. An order without a PIN: 409 CONFLICT; completed or cancelled: 409
+INVALID_STATUS_TRANSITION.`,
+  tags: ['Orders'],
+  auth: 'apiKey',
+  params: orderRef,
+  responses: { 200: { description: 'The new PIN', schema: deliveryPinResetResponseSchema } },
+  errors: ['ORDER_NOT_FOUND', 'CONFLICT', 'INVALID_STATUS_TRANSITION'],
 });
 
 registerEndpoint({

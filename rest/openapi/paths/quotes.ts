@@ -14,7 +14,12 @@ registerEndpoint({
 
 Coordinates skip geocoding; text is placed in the Región Metropolitana (comuna names, accent- and case-insensitive).
 Prep time resolves request → merchant default → 0. The vehicle is the smallest class that carries the weight.
-The response carries the fields of both response forms.`,
+The response carries the fields of both response forms.
+
+Every quote is kept for 15 minutes: its \`quote_id\` in POST /orders (with \`rate_id\` \`express\` or \`batched\`) charges exactly the
+quoted cost, for the same delivery (each end within 100 m, a weight in the same vehicle class). \`pickup_after\` (up to 7 days
+ahead) and \`deliver_before\` quote a scheduled delivery: the estimates follow the window; an unreachable one is 422
+DELIVERY_WINDOW_UNREACHABLE.`,
   tags: ['Quotes'],
   auth: 'apiKey',
   body: quoteRequestBody,
@@ -25,5 +30,5 @@ The response carries the fields of both response forms.`,
     prep_time_mins: 15,
   },
   responses: { 200: { description: 'The quote', schema: quoteResponseSchema } },
-  errors: ['GEOCODING_FAILED', 'OUTSIDE_SERVICE_AREA', 'WEIGHT_EXCEEDS_CAPACITY'],
+  errors: ['GEOCODING_FAILED', 'OUTSIDE_SERVICE_AREA', 'WEIGHT_EXCEEDS_CAPACITY', 'DELIVERY_WINDOW_UNREACHABLE'],
 });

@@ -1,14 +1,19 @@
 import type { Clock } from '../../ports/clock.js';
+import type { Store } from '../../ports/store.js';
 import { AppError, GeofenceError } from '../errors.js';
 import { distanceMeters, isPreciseStop } from '../geo.js';
 import type { DeliveryProof, GeofenceOutcome, Order } from '../types.js';
 import type { MerchantPrincipal } from '../auth.js';
 import type { ConfirmDeliveryCommand } from './schemas.js';
-import type { OrderService } from './service.js';
+import { newDeliveryPin, type OrderService } from './service.js';
 import { assertReachable } from './state-machine.js';
 import type { Actor, OrderTransitions } from './transitions.js';
+import { assertPermitted } from '../members/roles.js';
 
 export type DeliveryService = ReturnType<typeof createDeliveryService>;
+
+/** Wrong delivery-PIN tries before the order locks (until the merchant resets the PIN). */
+export const DELIVERY_PIN_MAX_ATTEMPTS = 5;
 
 const GEOFENCE_REASONS: Record<GeofenceOutcome, string | null> = {
   passed: null,
@@ -31,8 +36,31 @@ function geofenceOutcome(options: { order: Order; bypass: boolean }): GeofenceOu
  * recorded), with photo and signature.
  * From `picked_up` the arrival is recorded first, then the completion.
  */
-export function createDeliveryService(deps: { orders: OrderService; transitions: OrderTransitions; clock: Clock }) {
-  const { orders, transitions, clock } = deps;
+export function createDeliveryService(deps: { orders: OrderService; transitions: OrderTransitions; clock: Clock; store: Store }) {
+  const { orders, transitions, clock, store } = deps;
+
+  /**
+   * An order with a delivery PIN is delivered only with it. Each try is counted in the store,
+   * atomically: after DELIVERY_PIN_MAX_ATTEMPTS wrong ones the order is locked (409) and the PIN is
+   * no longer compared, until the merchant resets it.
+   */
+  async function checkDeliveryPin(order: Order, pin: string | undefined): Promise<void> {
+    if (!order.deliveryPin) return;
+    if (order.deliveryPin.failedAttempts >= DELIVERY_PIN_MAX_ATTEMPTS) throw pinLocked();
+    if (pin === undefined) {
+      throw new AppError('DELIVERY_PIN_INVALID', 'This order needs the delivery PIN the recipient holds: send pin', { fields: [{ field: 'pin', message: 'is required for this order' }] });
+    }
+    const attempt = await store.orders.tryDeliveryPin({ id: order.id, pin, maxAttempts: DELIVERY_PIN_MAX_ATTEMPTS });
+    if (!attempt || attempt.outcome === 'ok') return;
+    if (attempt.outcome === 'locked') throw pinLocked();
+    const left = Math.max(0, DELIVERY_PIN_MAX_ATTEMPTS - attempt.failedAttempts);
+    throw new AppError('DELIVERY_PIN_INVALID', `Wrong delivery PIN; ${left} ${left === 1 ? 'try' : 'tries'} left before the order locks`, {
+      details: { attempts_left: left },
+    });
+  }
+
+  const pinLocked = () =>
+    new AppError('DELIVERY_PIN_LOCKED', `${DELIVERY_PIN_MAX_ATTEMPTS} wrong delivery PINs: the delivery is locked until the merchant resets the PIN`);
 
   /** The delivery of an order already found (by the merchant's ref or among the courier's own orders). */
   async function deliverOrder(options: { order: Order; input: ConfirmDeliveryCommand; actor: Actor; courierId?: string }): Promise<{ order: Order; proof: DeliveryProof }> {
@@ -50,6 +78,8 @@ export function createDeliveryService(deps: { orders: OrderService; transitions:
     if (geofence === 'passed' && distanceM > input.geofenceRadius) {
       throw new GeofenceError({ distanceM, radiusM: input.geofenceRadius });
     }
+    // Last: a try is only counted for a delivery that would otherwise be accepted.
+    await checkDeliveryPin(order, input.pin);
     const proof: DeliveryProof = {
       driverId: input.driverId, coords: input.coords, distanceM, radiusM: input.geofenceRadius, bypass: input.bypass, geofence,
       photoUrl: input.photoUrl, signatureUrl: input.signatureUrl, deliveredAt: clock.now().toISOString(),
@@ -63,9 +93,23 @@ export function createDeliveryService(deps: { orders: OrderService; transitions:
 
   /** The merchant confirms the delivery of one of its orders, by any of its references. */
   async function confirmDelivery(options: { principal: MerchantPrincipal; ref: string; input: ConfirmDeliveryCommand }) {
+    assertPermitted(options.principal, 'dispatch');
     const order = await orders.getOrder(options);
     return deliverOrder({ order, input: options.input, actor: { kind: 'merchant', id: options.principal.merchant.id } });
   }
 
-  return { confirmDelivery, deliverOrder };
+  /**
+   * The merchant issues a new delivery PIN (the tries start again), for an order that has one and is
+   * not over yet; the old PIN stops working at once.
+   */
+  async function resetDeliveryPin(options: { principal: MerchantPrincipal; ref: string }): Promise<Order> {
+    const order = await orders.getOrder(options);
+    if (!order.deliveryPin) throw new AppError('CONFLICT', 'This order was created without a delivery PIN (delivery_pin: true)');
+    const active = ['new', 'assigned', 'arrived_pickup', 'picked_up', 'arrived_dropoff'] as const;
+    const updated = await store.orders.apply({ id: order.id, from: [...active], patch: { deliveryPin: newDeliveryPin(clock.now().toISOString()) } });
+    if (!updated) throw new AppError('INVALID_STATUS_TRANSITION', `Order is ${order.status}: its delivery PIN can no longer change`);
+    return updated;
+  }
+
+  return { confirmDelivery, deliverOrder, resetDeliveryPin };
 }

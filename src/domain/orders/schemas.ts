@@ -4,7 +4,8 @@ import { latLngSchema, locationInputSchema, type LocationInput } from '../locati
 import { prepTimeSchema } from '../merchants.js';
 import { phoneSchema } from '../phone.js';
 import { normalizeRut } from '../rut.js';
-import { ORDER_STATUSES, PAYMENT_MODES, VEHICLE_TYPES, type PaymentMode } from '../types.js';
+import { scheduleTimeSchema } from '../scheduling.js';
+import { ORDER_STATUSES, PAYMENT_MODES, RATE_IDS, VEHICLE_TYPES, type PaymentMode, type RateId } from '../types.js';
 import { GEOHASH_ZONE_PATTERN } from './identifiers.js';
 
 /**
@@ -48,6 +49,16 @@ export const createOrderCommandSchema = z.strictObject({
   totalWeightKg: z.number().min(0).max(100_000).optional(),
   prepTimeMins: prepTimeSchema.optional(),
   notes: z.string().trim().max(1000).optional(),
+  /** A quote of this merchant and mode (15 minutes): the order is charged exactly its rate. */
+  quoteId: z.string().trim().min(1).max(64).optional(),
+  /** The quote's rate to book (default express); only with quoteId. */
+  rateId: z.enum(RATE_IDS).optional(),
+  /** Scheduled pickup: not before this time (up to 7 days ahead); the order waits, `new`, until its window opens. */
+  pickupAfter: scheduleTimeSchema.optional(),
+  /** Delivered by this time (must be reachable). */
+  deliverBefore: scheduleTimeSchema.optional(),
+  /** Issue a 4-digit PIN the recipient gives the courier; the delivery is confirmed only with it. */
+  deliveryPin: z.boolean().optional(),
 });
 export type CreateOrderCommand = z.output<typeof createOrderCommandSchema>;
 
@@ -65,6 +76,11 @@ export interface OrderDraft {
   weightKg: number;
   prepTimeMins?: number;
   notes: string | null;
+  quoteId?: string;
+  rateId?: RateId;
+  pickupAfter?: string;
+  deliverBefore?: string;
+  deliveryPin?: boolean;
 }
 
 export function draftFromCommand(input: CreateOrderCommand): OrderDraft {
@@ -83,6 +99,11 @@ export function draftFromCommand(input: CreateOrderCommand): OrderDraft {
     weightKg: input.totalWeightKg ?? itemsWeight,
     ...(input.prepTimeMins !== undefined && { prepTimeMins: input.prepTimeMins }),
     notes: input.notes ?? null,
+    ...(input.quoteId !== undefined && { quoteId: input.quoteId }),
+    ...(input.rateId !== undefined && { rateId: input.rateId }),
+    ...(input.pickupAfter !== undefined && { pickupAfter: input.pickupAfter }),
+    ...(input.deliverBefore !== undefined && { deliverBefore: input.deliverBefore }),
+    ...(input.deliveryPin !== undefined && { deliveryPin: input.deliveryPin }),
   };
 }
 
@@ -99,6 +120,8 @@ export const confirmDeliveryCommandSchema = z.strictObject({
   signatureUrl: evidenceUrl,
   geofenceRadius: z.number().positive().max(5000).default(20),
   bypass: z.boolean().default(false),
+  /** The recipient's delivery PIN, required when the order has one. */
+  pin: z.string().regex(/^\d{4}$/, 'must be 4 digits').optional(),
 });
 export type ConfirmDeliveryCommand = z.output<typeof confirmDeliveryCommandSchema>;
 

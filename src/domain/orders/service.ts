@@ -1,4 +1,4 @@
-import { hash } from 'node:crypto';
+import { hash, randomInt } from 'node:crypto';
 import type { Clock } from '../../ports/clock.js';
 import type { EventBus } from '../../ports/event-bus.js';
 import type { IdSource } from '../../ports/ids.js';
@@ -10,10 +10,12 @@ import { AppError } from '../errors.js';
 import { minRoadMetres, resolveLocation, type ResolvedLocation } from '../locations.js';
 import { priceRoute } from '../pricing.js';
 import { resolvePrepTime, type QuoteService } from '../quotes.js';
+import { planSchedule } from '../scheduling.js';
 import type { Tariff } from '../tariffs.js';
-import type { Courier, LedgerEntry, Order, OrderEvent, Stop } from '../types.js';
+import type { Courier, DeliveryPin, LedgerEntry, Order, OrderEvent, Stop } from '../types.js';
 import { parseInput } from '../validation.js';
 import { geohashOf } from './identifiers.js';
+import { bindQuote } from './quote-binding.js';
 import { orderStatusMessage } from './messages.js';
 import type { Actor, OrderTransitions } from './transitions.js';
 import type { WebhookOutbox } from '../webhooks/outbox.js';
@@ -27,6 +29,7 @@ import {
 } from './schemas.js';
 import { isOrderActive } from './state-machine.js';
 import { timeScaleOf } from '../sandbox-time.js';
+import { assertPermitted } from '../members/roles.js';
 
 const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 /** Draws of fresh identifiers before a clash is reported as an error. */
@@ -47,6 +50,11 @@ export function requestHash(body: unknown): string {
 
 function toStop(location: ResolvedLocation): Stop {
   return Object.assign({}, location, { geohash: geohashOf(location) });
+}
+
+/** A fresh 4-digit delivery PIN (uniformly random, leading zeros kept). */
+export function newDeliveryPin(issuedAt: string): DeliveryPin {
+  return { pin: String(randomInt(0, 10_000)).padStart(4, '0'), failedAttempts: 0, issuedAt };
 }
 
 export type OrderService = ReturnType<typeof createOrderService>;
@@ -87,9 +95,22 @@ export function createOrderService(deps: {
       tariff, origin: pickup, destination: dropoff, weightKg: draft.weightKg, prepTimeMins: resolvePrepTime(draft.prepTimeMins, merchant), now,
       minRoadM: minRoadMetres(pickup, dropoff),
     });
+    if (draft.rateId !== undefined && draft.quoteId === undefined) {
+      throw new AppError('VALIDATION_ERROR', 'rate_id is only accepted with quote_id', { fields: [{ field: 'rate_id', message: 'requires quote_id' }] });
+    }
+    const bound = draft.quoteId === undefined
+      ? null
+      : await bindQuote({ store, clock, tariff, principal, quoteId: draft.quoteId, rateId: draft.rateId, pickup, dropoff, weightKg: draft.weightKg });
     // Without a courier yet, the approach time is the tariff's default.
     const scale = timeScaleOf({ mode, merchant, defaultSpeed: deps.sandboxSpeed });
-    const pickupAt = new Date(now.getTime() + (Math.max(price.prepTimeMins, tariff.default_approach_mins) * 60_000) / scale);
+    const plan = planSchedule({
+      now,
+      // The order's own window, else the one the quote was asked for.
+      request: { pickupAfter: draft.pickupAfter ?? bound?.quote.pickupAfter, deliverBefore: draft.deliverBefore ?? bound?.quote.deliverBefore },
+      waitMs: (Math.max(price.prepTimeMins, tariff.default_approach_mins) * 60_000) / scale,
+      travelMs: (price.travelMins * 60_000) / scale,
+      approachMs: (tariff.default_approach_mins * 60_000) / scale,
+    });
     return {
       id: ids.next('bk'),
       merchantId: merchant.id,
@@ -113,11 +134,11 @@ export function createOrderService(deps: {
       notes: draft.notes,
       weightKg: draft.weightKg,
       vehicleType: price.vehicleType,
-      price: price.price,
+      price: bound ? bound.price : price.price,
       currency: price.currency,
       prepTimeMins: price.prepTimeMins,
-      estimatedPickupAt: pickupAt.toISOString(),
-      estimatedDeliveryAt: new Date(pickupAt.getTime() + (price.travelMins * 60_000) / scale).toISOString(),
+      estimatedPickupAt: plan.pickupAt.toISOString(),
+      estimatedDeliveryAt: plan.deliveryAt.toISOString(),
       courierId: null,
       batchId: null,
       proof: null,
@@ -125,6 +146,11 @@ export function createOrderService(deps: {
       sequence: 1,
       createdAt: now.toISOString(),
       updatedAt: now.toISOString(),
+      quote: bound?.ref ?? null,
+      scheduledPickupAt: plan.scheduledPickupAt,
+      deliverBefore: plan.deliverBefore,
+      dispatchAfter: plan.dispatchAfter,
+      deliveryPin: draft.deliveryPin ? newDeliveryPin(now.toISOString()) : null,
     };
   }
 
@@ -143,6 +169,7 @@ export function createOrderService(deps: {
     priorHash?: string;
     actor: Actor;
   }): Promise<{ order: Order; created: boolean }> {
+    assertPermitted(options.principal, 'dispatch');
     const { principal, draft } = options;
     const key = options.idempotencyKey === undefined ? undefined : parseInput(idempotencyKeySchema, options.idempotencyKey);
     let order: Order;
@@ -153,7 +180,7 @@ export function createOrderService(deps: {
       if (replay) return replay;
       throw error;
     }
-    const buildOutbox = await outbox.prepareTransition(order, null);
+    const { outbox: buildOutbox, feed: buildFeed } = await outbox.prepareChange(order, null);
     let result: Awaited<ReturnType<Store['orders']['create']>>;
     for (let attempt = 1; ; attempt++) {
       const event = Object.assign(transitions.newEvent(order, 'new', options.actor), { from: null, sequence: 1, at: order.createdAt });
@@ -162,6 +189,7 @@ export function createOrderService(deps: {
           order,
           event,
           ...(buildOutbox && { outbox: buildOutbox(order, event) }),
+          feed: buildFeed(order, event),
           ledger: ledgerEntry(order, 'charge'),
           idempotency: key
             ? { merchantId: order.merchantId, mode: order.mode, key, requestHash: options.hash, orderId: order.id, createdAt: order.createdAt, expiresAt: new Date(Date.parse(order.createdAt) + IDEMPOTENCY_TTL_MS).toISOString() }
@@ -274,6 +302,7 @@ export function createOrderService(deps: {
 
   /** Cancels a new or assigned order; the courier (if any) is freed and a live charge reversed. */
   async function cancelOrder(options: { principal: MerchantPrincipal; ref: string; input: CancelOrderCommand }): Promise<Order> {
+    assertPermitted(options.principal, 'dispatch');
     const { input } = options;
     const order = await getOrder(options);
     const cancelled = await transitions.transition({
