@@ -1,7 +1,8 @@
 /**
- * A cluster of real app processes (src/main.ts) sharing one SQLite file (DATA_DIR) and one private
+ * A cluster of real app processes (src/main.ts) sharing one store — a SQLite file (DATA_DIR), or
+ * with `store: 'mongodb'` a jongodb test server the test owns (so it can pause it) — and one private
  * redis-server the test owns (so it can kill and restart it on the same port). Merchants and
- * couriers are seeded on the shared file before the nodes start; everything after that goes
+ * couriers are seeded on the shared store before the nodes start; everything after that goes
  * through the nodes' HTTP and WebSocket APIs.
  */
 import { rmSync } from 'node:fs';
@@ -12,6 +13,7 @@ import { loadConfig } from '../../src/config.js';
 import type { LatLng } from '../../src/domain/types.js';
 import { api, makeDataDir, type MerchantCredentials } from '../helpers/app.js';
 import { spawnServer, type ServerProcess } from '../helpers/process.js';
+import { jongodbBinary, startJongodb, uniqueDbName, type MongoServer } from '../helpers/mongo.js';
 import { hasRedisServerBinary, startRedisServer, type RedisServer } from '../helpers/redis.js';
 import { PLACES } from '../orders/support.js';
 import { openLive, type LiveClient } from '../realtime/support.js';
@@ -22,6 +24,23 @@ export { PLACES };
 export const SKIP_REASON = hasRedisServerBinary() ? '' : 'distributed tests skipped: no redis-server on PATH (they kill and restart their own)';
 if (SKIP_REASON) console.warn(SKIP_REASON);
 
+/** Why the MongoDB cluster suites skip ('' when they run): they start their own jongodb server (the fault suite pauses it). */
+export const MONGO_SKIP_REASON =
+  SKIP_REASON || (jongodbBinary() ? '' : 'MongoDB cluster tests skipped: no @jongodb/memory-server-bin-linux-x64-gnu binary (npm ci installs it on linux-x64)');
+/** Whether MongoDB clusters run on a real server (MONGODB_URL) rather than jongodb. */
+export const ON_REAL_MONGODB = !!process.env.MONGODB_URL;
+if (MONGO_SKIP_REASON && !SKIP_REASON) console.warn(MONGO_SKIP_REASON);
+
+/**
+ * How long a node may take to start: tsx compiles the app first, and under load (CI, several suites
+ * at once) that alone took over 20 s — the default, which made a whole MongoDB suite fail in its
+ * set-up (reported as every case skipped).
+ */
+const NODE_START_TIMEOUT_MS = 60_000;
+
+/** The MASTER_KEY of MongoDB clusters (distributed mode requires one; every node and the seeder share it). */
+export const CLUSTER_MASTER_KEY = Buffer.alloc(32, 9).toString('base64');
+
 export interface SeededCourier {
   id: string;
   token: string;
@@ -29,6 +48,8 @@ export interface SeededCourier {
 
 export interface Cluster {
   dataDir: string;
+  /** The shared MongoDB (store: 'mongodb'): its URL, database and process. */
+  mongo: { server: MongoServer; dbName: string } | null;
   nodes: ServerProcess[];
   /** Merchant with a rate limit high enough for any test's traffic. */
   shop: MerchantCredentials;
@@ -42,6 +63,11 @@ export interface Cluster {
   thawRedis(): void;
   /** Starts a fresh redis-server on the same port (no data survives: nothing is persisted); kills the old one first if needed. */
   restartRedis(): Promise<void>;
+  /** SIGSTOP / SIGCONT the jongodb server (store: 'mongodb'): connections stay open, nothing answers. */
+  pauseStore(): void;
+  resumeStore(): void;
+  /** Starts one more node with the cluster's environment (and `env` over it); it is stopped with the others. */
+  addNode(env?: Record<string, string>): Promise<ServerProcess>;
   stop(): Promise<void>;
 }
 
@@ -70,34 +96,65 @@ export async function withDeadline<T>(promise: Promise<T>, ms: number, what: str
 }
 
 /**
- * Seeds the shared SQLite file in this process, closes it, then starts the redis-server (unless
- * `redis: false`: embedded mode) and the nodes.
+ * Starts the redis-server (unless `redis: false`: embedded mode) and, with `store: 'mongodb'`, a
+ * jongodb server; seeds the shared store in this process, closes it, then starts the nodes.
  */
-export async function startCluster(options: { nodes: number; couriers: number; env?: Record<string, string>; redis?: boolean }): Promise<Cluster> {
+export async function startCluster(options: {
+  nodes: number;
+  couriers: number;
+  env?: Record<string, string>;
+  redis?: boolean;
+  /** 'mongodb': MONGODB_URL when set (a real server), else a jongodb server of the cluster's own. */
+  store?: 'sqlite' | 'mongodb';
+  /** A jongodb server of its own even when MONGODB_URL is set: the test pauses it (pauseStore). */
+  pausableStore?: boolean;
+}): Promise<Cluster> {
   const dataDir = makeDataDir();
-  const container = await buildContainer(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', SEED_DEMO: 'false' }));
-  const { admin } = container.services;
-  const shop = await admin.createMerchant({ input: { name: 'Cluster Shop', address: 'Av. Providencia 1234, Providencia' } });
-  await admin.setMerchantRateLimit({ input: { merchantId: shop.merchantId, perMin: 1_000_000 } });
-  const limited = await admin.createMerchant({ input: { name: 'Limited Shop', address: 'Av. Providencia 1234, Providencia' } });
-  const couriers: SeededCourier[] = [];
-  for (let i = 1; i <= options.couriers; i++) {
-    const created = await admin.createCourier({
-      input: { name: `Cluster Courier ${i}`, phone: `+5697${String(2_000_000 + i).slice(-7)}`, vehicle: 'motorcycle', plate: `CL${1000 + i}`, mode: 'test' },
-    });
-    couriers.push({ id: created.courierId, token: created.token });
-  }
-  await container.close();
-
   let redis = options.redis === false ? null : await startRedisServer();
   const port = redis?.port;
+  let mongo: Cluster['mongo'] = null;
+  if (options.store === 'mongodb') {
+    const external = process.env.MONGODB_URL && !options.pausableStore;
+    const binary = jongodbBinary();
+    if (!external && !binary) throw new Error(MONGO_SKIP_REASON);
+    const server: MongoServer = external ? { url: process.env.MONGODB_URL!, kind: 'external', stop: async () => {} } : await startJongodb(binary!);
+    mongo = { server, dbName: uniqueDbName('exd_cluster') };
+  }
+  const storeEnv: Record<string, string> = mongo
+    ? { MONGODB_URL: mongo.server.url, MONGODB_DB: mongo.dbName, MASTER_KEY: CLUSTER_MASTER_KEY, ...(redis && { REDIS_URL: redis.url }) }
+    : { DATA_DIR: dataDir };
+  let seeded: Awaited<ReturnType<typeof seedStore>>;
+  try {
+    seeded = await seedStore(storeEnv, options.couriers);
+  } catch (error) {
+    if (redis) await stopRedis(redis);
+    await mongo?.server.stop();
+    throw error;
+  }
+  const { shop, limited, couriers } = seeded;
+
   const nodes: ServerProcess[] = [];
+  const env = {
+    ...storeEnv,
+    ...(redis && { REDIS_URL: redis.url }),
+    SEED_DEMO: 'false',
+    SANDBOX_SIMULATOR: 'false',
+    COURIER_RATE_LIMIT_PER_MIN: '1000000',
+    PUBLIC_RATE_LIMIT_PER_MIN: '1000000',
+    SHUTDOWN_GRACE_MS: '500',
+    ...options.env,
+  };
+  const jongodb = () => {
+    if (!mongo?.server.process) throw new Error('this cluster has no MongoDB process of its own (startCluster pausableStore)');
+    return mongo.server.process;
+  };
   const owned = () => {
     if (!redis) throw new Error('this cluster runs without Redis');
     return redis;
   };
   const cluster: Cluster = {
     dataDir,
+    mongo,
     nodes,
     shop,
     limited,
@@ -109,25 +166,25 @@ export async function startCluster(options: { nodes: number; couriers: number; e
       await stopRedis(owned());
       redis = await startRedisServer(port);
     },
+    pauseStore: () => void jongodb().kill('SIGSTOP'),
+    resumeStore: () => void jongodb().kill('SIGCONT'),
+    async addNode(extra) {
+      const node = await spawnServer({ ...env, ...extra }, { startTimeoutMs: NODE_START_TIMEOUT_MS });
+      nodes.push(node);
+      return node;
+    },
     async stop() {
+      mongo?.server.process?.kill('SIGCONT'); // a paused server would hold every node's drain
+      if (redis) redis.process!.kill('SIGCONT');
       await Promise.all(nodes.map((node) => stopNode(node)));
       if (redis) await stopRedis(redis);
+      await mongo?.server.stop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
   try {
-    const env = {
-      DATA_DIR: dataDir,
-      ...(redis && { REDIS_URL: redis.url }),
-      SEED_DEMO: 'false',
-      SANDBOX_SIMULATOR: 'false',
-      COURIER_RATE_LIMIT_PER_MIN: '1000000',
-      PUBLIC_RATE_LIMIT_PER_MIN: '1000000',
-      SHUTDOWN_GRACE_MS: '500',
-      ...options.env,
-    };
     // Every node that did start is kept (and stopped below) even when another failed to.
-    const started = await Promise.allSettled(Array.from({ length: options.nodes }, () => spawnServer(env)));
+    const started = await Promise.allSettled(Array.from({ length: options.nodes }, () => spawnServer(env, { startTimeoutMs: NODE_START_TIMEOUT_MS })));
     for (const result of started) if (result.status === 'fulfilled') nodes.push(result.value);
     const failed = started.find((result) => result.status === 'rejected');
     if (failed) throw failed.reason;
@@ -136,6 +193,27 @@ export async function startCluster(options: { nodes: number; couriers: number; e
     throw error;
   }
   return cluster;
+}
+
+/** A shop with a high rate limit, a limited one and `count` test couriers, written through the admin service. */
+async function seedStore(storeEnv: Record<string, string>, count: number) {
+  const container = await buildContainer(loadConfig({ ...storeEnv, LOG_LEVEL: 'silent', SEED_DEMO: 'false', SANDBOX_SIMULATOR: 'false' }));
+  try {
+    const { admin } = container.services;
+    const shop = await admin.createMerchant({ input: { name: 'Cluster Shop', address: 'Av. Providencia 1234, Providencia' } });
+    await admin.setMerchantRateLimit({ input: { merchantId: shop.merchantId, perMin: 1_000_000 } });
+    const limited = await admin.createMerchant({ input: { name: 'Limited Shop', address: 'Av. Providencia 1234, Providencia' } });
+    const couriers: SeededCourier[] = [];
+    for (let i = 1; i <= count; i++) {
+      const created = await admin.createCourier({
+        input: { name: `Cluster Courier ${i}`, phone: `+5697${String(2_000_000 + i).slice(-7)}`, vehicle: 'motorcycle', plate: `CL${1000 + i}`, mode: 'test' },
+      });
+      couriers.push({ id: created.courierId, token: created.token });
+    }
+    return { shop, limited, couriers };
+  } finally {
+    await container.close();
+  }
 }
 
 /** SIGKILL unless it already exited (RedisServer.stop() waits for an exit that, once killed, never comes again). */

@@ -68,7 +68,7 @@ export async function startJongodb(binary: string): Promise<MongoServer> {
     child.once('exit', (code) => reject(new Error(`jongodb exited with ${code}: ${stderr}`)));
   });
   return {
-    url,
+    url: withPolledMonitoring(url),
     kind: 'jongodb',
     process: child,
     stop: () =>
@@ -78,6 +78,17 @@ export async function startJongodb(binary: string): Promise<MongoServer> {
         child.kill('SIGKILL');
       }),
   };
+}
+
+/**
+ * jongodb breaks the driver's streaming server monitor: with two clients creating indexes at once,
+ * a streamed `hello` reply ends with "Server ended moreToCome unexpectedly", the driver marks the
+ * server unknown and clears the pool, and every operation in flight fails (two app nodes starting
+ * together both exited). Polling monitors (`serverMonitoringMode=poll`) do not stream; a real
+ * MongoDB (MONGODB_URL) is left on the driver's default.
+ */
+function withPolledMonitoring(url: string): string {
+  return `${url}${url.includes('?') ? '&' : '?'}serverMonitoringMode=poll`;
 }
 
 /**

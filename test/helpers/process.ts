@@ -16,8 +16,12 @@ export interface ServerProcess {
   kill(): Promise<void>;
 }
 
-/** Starts `src/main.ts` in its own process (real SIGTERM/SIGKILL behaviour) and waits for it to listen. */
-export async function spawnServer(env: Record<string, string>): Promise<ServerProcess> {
+/**
+ * Starts `src/main.ts` in its own process (real SIGTERM/SIGKILL behaviour) and waits for it to
+ * listen, `startTimeoutMs` at most (tsx compiles the app at start: seconds on a loaded machine).
+ */
+export async function spawnServer(env: Record<string, string>, options: { startTimeoutMs?: number } = {}): Promise<ServerProcess> {
+  const startTimeoutMs = options.startTimeoutMs ?? 20_000;
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: PROJECT_ROOT,
     env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', ADMIN_TOKEN, LOG_LEVEL: 'info', SEED_DEMO: 'false', SANDBOX_SIMULATOR: 'false', ...env },
@@ -27,8 +31,8 @@ export async function spawnServer(env: Record<string, string>): Promise<ServerPr
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`server did not start:\n${output}`));
-    }, 20_000);
+      reject(new Error(`server did not start within ${startTimeoutMs} ms:\n${output}`));
+    }, startTimeoutMs);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /"port":(\d+)[^\n]*"msg":"listening"/.exec(output);
