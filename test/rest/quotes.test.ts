@@ -134,7 +134,7 @@ describe('POST /shipping/quote', () => {
           [
             'success', 'is_test', 'price', 'currency', 'estimated_time_mins', 'vehicle_type', // Form A
             'prep_time_minutes', 'travel_time_minutes', 'total_estimated_minutes', 'estimated_pickup_time', 'estimated_delivery_time', 'rates', // Form B
-            'distance_m', 'precision',
+            'distance_m', 'precision', 'quote_id', 'expires_at', 'scheduled_pickup_at', 'deliver_before',
           ].sort(),
         );
         const parsed = quoteResponseSchema.safeParse(res.body);
