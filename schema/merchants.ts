@@ -4,6 +4,8 @@ import { INTEGRATION_NAMES, INTEGRATION_STATUSES, MERCHANT_STATUSES, MODES, type
 import { updateSettingsCommandSchema } from '../src/domain/merchants.js';
 import { builder } from './builder.js';
 import { commandOf } from './commands.js';
+import { idempotently, IDEMPOTENCY_KEY_DESCRIPTION } from './idempotency.js';
+import { merchantScope } from '../src/domain/idempotency.js';
 import type { GraphQLContext } from './context.js';
 
 export const ModeEnum = builder.enumType('Mode', { values: MODES });
@@ -96,10 +98,14 @@ builder.mutationFields((t) => ({
     type: MerchantRef,
     authScopes: { merchant: true },
     errors: {},
-    args: { input: t.arg({ type: SettingsInput, required: true }) },
-    resolve: (_root, { input }, ctx) => {
-      const { merchant } = merchantOf(ctx, 'settings');
-      return ctx.services.merchants.updateMerchantSettings({ merchantId: merchant.id, input: commandOf(updateSettingsCommandSchema, input) });
+    args: { input: t.arg({ type: SettingsInput, required: true }), idempotencyKey: t.arg.string({ description: IDEMPOTENCY_KEY_DESCRIPTION }) },
+    resolve: (_root, { input: given, idempotencyKey }, ctx) => {
+      const principal = merchantOf(ctx, 'settings');
+      const input = commandOf(updateSettingsCommandSchema, given);
+      return idempotently(ctx, {
+        scope: merchantScope(principal, 'merchants.settings'), key: idempotencyKey, request: { input },
+        execute: () => ctx.services.merchants.updateMerchantSettings({ principal, input }),
+      });
     },
   }),
 }));

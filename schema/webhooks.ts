@@ -4,6 +4,8 @@ import { listDeliveriesQuerySchema, redeliverFailedCommandSchema } from '../src/
 import { createEndpointCommandSchema, updateEndpointCommandSchema } from '../src/domain/webhooks/endpoints.js';
 import { builder } from './builder.js';
 import { commandOf } from './commands.js';
+import { idempotently, IDEMPOTENCY_KEY_DESCRIPTION } from './idempotency.js';
+import { merchantScope } from '../src/domain/idempotency.js';
 import { merchantOf } from './merchants.js';
 
 const WebhookEventEnum = builder.enumType('WebhookEventType', {
@@ -116,19 +118,26 @@ builder.mutationFields((t) => ({
     type: EndpointRef,
     authScopes: { merchant: true },
     errors: {},
-    args: { input: t.arg({ type: EndpointInput, required: true }) },
-    resolve: (_r, { input }, ctx) =>
-      ctx.services.webhookEndpoints.createEndpoint({ principal: merchantOf(ctx, 'settings'), input: commandOf(createEndpointCommandSchema, input) }),
+    args: { input: t.arg({ type: EndpointInput, required: true }), idempotencyKey: t.arg.string({ description: IDEMPOTENCY_KEY_DESCRIPTION }) },
+    resolve: (_r, { input: given, idempotencyKey }, ctx) => {
+      const [principal, input] = [merchantOf(ctx, 'settings'), commandOf(createEndpointCommandSchema, given)];
+      return idempotently(ctx, {
+        scope: merchantScope(principal, 'webhooks.create'), key: idempotencyKey, request: { input }, execute: () => ctx.services.webhookEndpoints.createEndpoint({ principal, input }),
+      });
+    },
   }),
   updateWebhookEndpoint: t.field({
     type: EndpointRef,
     authScopes: { merchant: true },
     errors: {},
-    args: { id: t.arg.id({ required: true }), input: t.arg({ type: EndpointInput, required: true }) },
-    resolve: (_r, args, ctx) =>
-      ctx.services.webhookEndpoints.updateEndpoint({
-        principal: merchantOf(ctx, 'settings'), id: String(args.id), input: commandOf(updateEndpointCommandSchema, args.input),
-      }),
+    args: { id: t.arg.id({ required: true }), input: t.arg({ type: EndpointInput, required: true }), idempotencyKey: t.arg.string({ description: IDEMPOTENCY_KEY_DESCRIPTION }) },
+    resolve: (_r, args, ctx) => {
+      const [principal, id, input] = [merchantOf(ctx, 'settings'), String(args.id), commandOf(updateEndpointCommandSchema, args.input)];
+      return idempotently(ctx, {
+        scope: merchantScope(principal, 'webhooks.update'), key: args.idempotencyKey, request: { id, input },
+        execute: () => ctx.services.webhookEndpoints.updateEndpoint({ principal, id, input }),
+      });
+    },
   }),
   deleteWebhookEndpoint: t.field({
     type: 'Boolean',
@@ -144,8 +153,13 @@ builder.mutationFields((t) => ({
     type: DeliveryRef,
     authScopes: { merchant: true },
     errors: {},
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (_r, args, ctx) => ctx.services.webhookDeliveries.redeliver({ principal: merchantOf(ctx, 'settings'), id: String(args.id) }),
+    args: { id: t.arg.id({ required: true }), idempotencyKey: t.arg.string({ description: IDEMPOTENCY_KEY_DESCRIPTION }) },
+    resolve: (_r, args, ctx) => {
+      const [principal, id] = [merchantOf(ctx, 'settings'), String(args.id)];
+      return idempotently(ctx, {
+        scope: merchantScope(principal, 'webhooks.redeliver'), key: args.idempotencyKey, request: { id }, execute: () => ctx.services.webhookDeliveries.redeliver({ principal, id }),
+      });
+    },
   }),
   redeliverFailedWebhooks: t.field({
     type: 'Int',
@@ -160,10 +174,12 @@ builder.mutationFields((t) => ({
         }),
       },
     },
-    args: { createdFrom: t.arg({ type: 'DateTime', required: true }), createdTo: t.arg({ type: 'DateTime', required: true }) },
-    resolve: async (_r, args, ctx) => {
-      const result = await ctx.services.webhookDeliveries.redeliverFailed({
-        principal: merchantOf(ctx, 'settings'), input: commandOf(redeliverFailedCommandSchema, args),
+    args: { createdFrom: t.arg({ type: 'DateTime', required: true }), createdTo: t.arg({ type: 'DateTime', required: true }), idempotencyKey: t.arg.string({ description: IDEMPOTENCY_KEY_DESCRIPTION }) },
+    resolve: async (_r, { idempotencyKey, ...args }, ctx) => {
+      const [principal, input] = [merchantOf(ctx, 'settings'), commandOf(redeliverFailedCommandSchema, args)];
+      const result = await idempotently(ctx, {
+        scope: merchantScope(principal, 'webhooks.redeliverFailed'), key: idempotencyKey, request: { input },
+        execute: () => ctx.services.webhookDeliveries.redeliverFailed({ principal, input }),
       });
       return new RequeuedCount(result) as unknown as number;
     },

@@ -18,6 +18,7 @@ import { extendZodWithOpenApi, OpenAPIRegistry, type ResponseConfig, type RouteC
 import { z, type ZodObject, type ZodType } from 'zod';
 import type { AccessLevel } from '../../src/domain/auth.js';
 import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from '../../src/domain/errors.js';
+import { idempotencyKeySchema } from '../../src/domain/orders/schemas.js';
 import type { IntegrationName } from '../../src/domain/types.js';
 
 extendZodWithOpenApi(z);
@@ -111,6 +112,16 @@ const testModeHeaders = z.object({
     .openapi({ description: '`true` asserts that the key is a sandbox key; a live key is then refused with TEST_MODE_MISMATCH.' }),
 });
 
+const idempotencyKeyHeaders = z.object({
+  'Idempotency-Key': idempotencyKeySchema.optional().openapi({
+    description:
+      'Printable ASCII, up to 255 characters. Kept 24 h per caller (merchant and mode, or courier) and operation: the same key with ' +
+      'the same request answers what the first request answered (its status and body, 4xx errors included) without running it again; ' +
+      'with another request, 422 IDEMPOTENCY_KEY_REUSED; while the first request still runs, 409 IDEMPOTENCY_KEY_IN_FLIGHT.',
+    example: 'cancel-bk_01JHX3Z6-1',
+  }),
+});
+
 // --- The helper --------------------------------------------------------------------------------
 
 /**
@@ -151,6 +162,8 @@ export interface EndpointSpec {
   params?: ZodObject;
   /** Request headers of the endpoint's own (e.g. idempotency-key), beside X-Test-Mode. */
   headers?: ZodObject;
+  /** Honours the `Idempotency-Key` header (issue #17 item 5): documents the header and its errors. */
+  idempotent?: boolean;
   /** Success (and other non-error) responses by status. */
   responses: Record<number, EndpointResponse>;
   /** Domain error codes this endpoint returns beyond the standard ones. */
@@ -180,7 +193,8 @@ export function registerEndpoint(spec: EndpointSpec): void {
   if (clash) throw new Error(`OpenAPI: ${key} documents ${clash} both as a response and as an error status`);
   // X-Test-Mode goes with merchant keys only; a courier token carries its own mode.
   const keyed = spec.auth === 'apiKey' || spec.auth === 'apiKeyOrStorefrontHmac';
-  const headers = keyed ? testModeHeaders.extend(spec.headers?.shape ?? {}) : spec.headers;
+  const own = spec.idempotent ? idempotencyKeyHeaders.extend(spec.headers?.shape ?? {}) : spec.headers;
+  const headers = keyed ? testModeHeaders.extend(own?.shape ?? {}) : own;
   const route: RouteConfig = {
     method: spec.method,
     path,
@@ -253,6 +267,7 @@ export function errorCodesOf(spec: EndpointSpec, rateLimited = spec.rateLimited 
     if (access !== 'profile') codes.add('ACCOUNT_SUSPENDED');
     if (access === 'operate' || spec.integration) codes.add('INTEGRATION_IN_REVIEW');
   }
+  if (spec.idempotent) for (const c of ['VALIDATION_ERROR', 'IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_KEY_IN_FLIGHT'] as const) codes.add(c);
   for (const c of spec.errors ?? []) codes.add(c);
   if (rateLimited) codes.add('RATE_LIMITED');
   codes.add('INTERNAL_ERROR');

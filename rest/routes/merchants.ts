@@ -3,6 +3,8 @@ import type { Edge } from '../../src/edge/edge.js';
 import { requireMerchant } from '../middleware/auth.js';
 import { presentMerchant } from '../presenters/merchant.js';
 import { principalOf, sendOk } from '../respond.js';
+import { idempotently } from '../idempotency.js';
+import { merchantScope } from '../../src/domain/idempotency.js';
 import { updateSettingsCommand } from '../wire/merchants.js';
 
 export function merchantRoutes(router: Router, edge: Edge): void {
@@ -16,9 +18,12 @@ export function merchantRoutes(router: Router, edge: Edge): void {
 
   for (const method of ['post', 'patch'] as const) {
     router[method]('/merchants/settings', requireMerchant(edge, { level: 'settings' }), async (req, res) => {
-      const { merchant, mode } = principalOf(res);
+      const principal = principalOf(res);
+      const { mode } = principal;
       const input = updateSettingsCommand(req.body, { requirePrepTime: method === 'patch' });
-      const updated = await merchants.updateMerchantSettings({ merchantId: merchant.id, input });
+      const updated = await idempotently(edge, req, res, {
+        scope: merchantScope(principal, 'merchants.settings'), request: { input }, execute: () => merchants.updateMerchantSettings({ principal, input }),
+      });
       const presented = presentMerchant(updated, mode, defaultLimit);
       sendOk(res, { message: 'Settings updated', prep_time_mins: presented.prep_time_mins, settings: presented.settings });
     });

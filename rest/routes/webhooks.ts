@@ -3,6 +3,8 @@ import type { Edge } from '../../src/edge/edge.js';
 import { requireMerchant } from '../middleware/auth.js';
 import { presentAttempt, presentDelivery, presentEndpoint } from '../presenters/webhook.js';
 import { principalOf, sendOk } from '../respond.js';
+import { idempotently } from '../idempotency.js';
+import { merchantScope } from '../../src/domain/idempotency.js';
 import { createEndpointCommand, listDeliveriesQuery, redeliverFailedCommand, updateEndpointCommand } from '../wire/webhooks.js';
 
 /** Webhook endpoints (per merchant and mode) and their delivery log. */
@@ -15,7 +17,10 @@ export function webhookRoutes(router: Router, edge: Edge): void {
     sendOk(res, { deliveries: page.deliveries.map(presentDelivery), next_cursor: page.nextCursor });
   });
   router.post('/webhooks/deliveries/redeliver-failed', merchant, async (req, res) => {
-    const { requeued, more, limit } = await log.redeliverFailed({ principal: principalOf(res), input: redeliverFailedCommand(req.body) });
+    const [principal, input] = [principalOf(res), redeliverFailedCommand(req.body)];
+    const { requeued, more, limit } = await idempotently(edge, req, res, {
+      scope: merchantScope(principal, 'webhooks.redeliverFailed'), request: { input }, execute: () => log.redeliverFailed({ principal, input }),
+    });
     sendOk(res, { requeued, more, limit });
   });
   router.get('/webhooks/deliveries/:id', merchant, async (req, res) => {
@@ -23,12 +28,18 @@ export function webhookRoutes(router: Router, edge: Edge): void {
     sendOk(res, { delivery: presentDelivery(delivery), attempts: attempts.map(presentAttempt) });
   });
   router.post('/webhooks/deliveries/:id/redeliver', merchant, async (req, res) => {
-    const delivery = await log.redeliver({ principal: principalOf(res), id: String(req.params.id) });
+    const [principal, id] = [principalOf(res), String(req.params.id)];
+    const delivery = await idempotently(edge, req, res, {
+      scope: merchantScope(principal, 'webhooks.redeliver'), request: { id }, execute: () => log.redeliver({ principal, id }),
+    });
     sendOk(res, { delivery: presentDelivery(delivery) });
   });
 
   router.post('/webhooks', merchant, async (req, res) => {
-    const endpoint = await endpoints.createEndpoint({ principal: principalOf(res), input: createEndpointCommand(req.body) });
+    const [principal, input] = [principalOf(res), createEndpointCommand(req.body)];
+    const endpoint = await idempotently(edge, req, res, {
+      scope: merchantScope(principal, 'webhooks.create'), request: { input }, execute: () => endpoints.createEndpoint({ principal, input }),
+    });
     sendOk(res, { endpoint: presentEndpoint(endpoint) }, 201);
   });
   router.get('/webhooks', merchant, async (_req, res) => {
@@ -39,7 +50,10 @@ export function webhookRoutes(router: Router, edge: Edge): void {
     sendOk(res, { endpoint: presentEndpoint(await endpoints.getEndpoint({ principal: principalOf(res), id: String(req.params.id) })) });
   });
   router.patch('/webhooks/:id', merchant, async (req, res) => {
-    const endpoint = await endpoints.updateEndpoint({ principal: principalOf(res), id: String(req.params.id), input: updateEndpointCommand(req.body) });
+    const [principal, id, input] = [principalOf(res), String(req.params.id), updateEndpointCommand(req.body)];
+    const endpoint = await idempotently(edge, req, res, {
+      scope: merchantScope(principal, 'webhooks.update'), request: { id, input }, execute: () => endpoints.updateEndpoint({ principal, id, input }),
+    });
     sendOk(res, { endpoint: presentEndpoint(endpoint) });
   });
   router.delete('/webhooks/:id', merchant, async (req, res) => {

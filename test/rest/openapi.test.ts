@@ -82,7 +82,7 @@ describe('OpenAPI document and reference page', () => {
     expect(doc.components.schemas.ErrorCode.enum).toEqual(ERROR_CODES);
     expect(doc.components.schemas.ErrorResponse.properties.error.properties.code).toEqual({ $ref: '#/components/schemas/ErrorCode' });
     const settings = doc.paths['/merchants/settings'].post;
-    expect(Object.keys(settings.responses)).toEqual(['200', '400', '401', '403', '409', '413', '415', '429', '500', '503']);
+    expect(Object.keys(settings.responses)).toEqual(['200', '400', '401', '403', '409', '413', '415', '422', '429', '500', '503']);
     expect(settings.responses['503'].headers).toHaveProperty('Retry-After');
     expect(settings.security).toEqual([{ bearerAuth: [] }, { apiKeyHeader: [] }]);
     expect(settings.responses['429'].headers).toHaveProperty('Retry-After');

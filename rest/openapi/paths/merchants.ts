@@ -17,6 +17,7 @@ registerEndpoint({
 registerEndpoint({
   method: 'post',
   path: '/merchants/settings',
+  idempotent: true,
   operationId: 'updateMerchantSettings',
   summary: 'Update settings (any subset)',
   description: 'Sets any non-empty subset of the settings; unknown fields are refused.',
@@ -33,6 +34,7 @@ registerEndpoint({
 registerEndpoint({
   method: 'patch',
   path: '/merchants/settings',
+  idempotent: true,
   operationId: 'patchMerchantSettings',
   summary: 'Update settings (prep_time_mins required)',
   description: 'As POST, with `prep_time_mins` required.',

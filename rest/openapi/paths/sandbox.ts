@@ -5,6 +5,7 @@ import { sandboxAdvanceResponseSchema } from '../responses-webhooks.js';
 registerEndpoint({
   method: 'post',
   path: '/sandbox/orders/:id/advance',
+  idempotent: true,
   operationId: 'advanceSandboxOrder',
   summary: 'Sandbox: move a test order one step through its lifecycle',
   description: `Test keys only (a live key gets 403 FORBIDDEN). \`new\` is dispatched to a sandbox courier (409 CONFLICT when none is

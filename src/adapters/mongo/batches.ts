@@ -2,6 +2,7 @@ import type { Filter } from 'mongodb';
 import type { Batch } from '../../domain/types.js';
 import type { BatchRepository } from '../../ports/store.js';
 import type { BatchDoc, MongoDatabase } from './database.js';
+import { writeFeedEvent } from './events.js';
 import { writeDeliveries } from './webhooks.js';
 
 const toBatchDoc = (b: Batch): BatchDoc => ({
@@ -35,17 +36,18 @@ const toBatch = (d: BatchDoc): Batch => ({
 const PATCH_FIELDS = ['status', 'courierId', 'orderIds', 'totalWeightKg'] as const;
 
 export function createMongoBatchRepository(database: MongoDatabase): BatchRepository {
-  const { batches, webhookDeliveries } = database.collections;
+  const { batches, webhookDeliveries, eventFeed } = database.collections;
   return {
-    async insert(batch, outbox) {
-      if (!outbox || outbox.length === 0) {
+    async insert(batch, outbox, feed) {
+      if ((!outbox || outbox.length === 0) && !feed) {
         await batches.insertOne(toBatchDoc(batch));
         return;
       }
-      // The batch.created deliveries are the batch's outbox: written with it or not at all.
+      // The batch.created deliveries and feed event are the batch's outbox: written with it or not at all.
       await database.inTransaction(async (session) => {
         await batches.insertOne(toBatchDoc(batch), { session });
         await writeDeliveries(webhookDeliveries, outbox, session);
+        await writeFeedEvent(eventFeed, feed, session);
       });
     },
     async findById(id) {

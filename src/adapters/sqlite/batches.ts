@@ -2,6 +2,7 @@ import type { Batch, LedgerEntry } from '../../domain/types.js';
 import type { BatchRepository, LedgerRepository } from '../../ports/store.js';
 import type { SqliteDatabase } from './database.js';
 import { createDeliveryWriter } from './webhooks.js';
+import { createFeedWriter } from './events.js';
 
 type DocRow = { doc: string };
 
@@ -19,13 +20,15 @@ export function createSqliteBatchRepository(db: SqliteDatabase): BatchRepository
     return next;
   });
   const writeOutbox = createDeliveryWriter(db);
-  const insertWithOutbox = db.transaction((b: Batch, outbox: Parameters<BatchRepository['insert']>[1]) => {
+  const writeFeed = createFeedWriter(db);
+  const insertWithOutbox = db.transaction((b: Batch, outbox: Parameters<BatchRepository['insert']>[1], feed: Parameters<BatchRepository['insert']>[2]) => {
     insert.run(b.id, b.merchantId, b.mode, b.status, b.vehicleType, b.createdAt, JSON.stringify(b));
     if (outbox) writeOutbox(outbox);
+    writeFeed(feed);
   });
   return {
-    async insert(b, outbox) {
-      insertWithOutbox.immediate(b, outbox);
+    async insert(b, outbox, feed) {
+      insertWithOutbox.immediate(b, outbox, feed);
     },
     async findById(id) {
       const row = byId.get(id);

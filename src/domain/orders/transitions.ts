@@ -48,7 +48,7 @@ export function createOrderTransitions(deps: { store: Store; bus: EventBus; outb
   async function step(order: Order, to: OrderStatus, options: TransitionOptions, last: boolean): Promise<Order | null> {
     const patch = last ? options.patch : undefined;
     const courierId = patch && 'courierId' in patch ? (patch.courierId ?? null) : order.courierId;
-    const buildOutbox = await outbox.prepareTransition(order, courierId);
+    const { outbox: buildOutbox, feed } = await outbox.prepareChange(order, courierId);
     const updated = await store.orders.apply({
       id: order.id,
       from: [order.status],
@@ -57,6 +57,7 @@ export function createOrderTransitions(deps: { store: Store; bus: EventBus; outb
       event: newEvent(order, to, options.actor, { location: options.location ?? null, reason: last ? (options.reason ?? null) : null }),
       ...(last && options.ledger !== undefined && { ledger: options.ledger }),
       ...(buildOutbox && { outbox: buildOutbox }),
+      feed,
     });
     if (updated) await bus.publish(orderStatusMessage(updated, order.status));
     return updated;

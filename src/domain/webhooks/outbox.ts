@@ -86,7 +86,7 @@ export function createWebhookOutbox(deps: { store: Store; clock: Clock; ids: IdS
    */
   async function prepareChange(order: Order, courierId: string | null) {
     const [deliveries, courier] = await Promise.all([prepareTransition(order, courierId), courierId ? store.couriers.findById(courierId) : null]);
-    return { ...(deliveries && { outbox: deliveries }), feed: (updated: Order, event: OrderEvent) => feedEventOf(updated, courier, event) };
+    return Object.assign({ feed: (updated: Order, event: OrderEvent) => feedEventOf(updated, courier, event) }, deliveries && { outbox: deliveries });
   }
 
   /** A new batch's deliveries and its feed event, with one time. */

@@ -1,0 +1,130 @@
+import type { Clock } from '../ports/clock.js';
+import type { IdSource } from '../ports/ids.js';
+import type { IdempotentWriteKey, Store } from '../ports/store.js';
+import type { MerchantPrincipal } from './auth.js';
+import { AppError, GeofenceError, type ErrorCode, type FieldError } from './errors.js';
+import { idempotencyKeySchema } from './orders/schemas.js';
+import { requestHash } from './orders/service.js';
+import type { Courier, Mode } from './types.js';
+import { parseInput } from './validation.js';
+
+/** Answers are kept this long per key (as for order creation). */
+export const IDEMPOTENT_WRITE_TTL_MS = 24 * 3_600_000;
+/** A claim whose write has not answered by then is taken to be abandoned (its node died): the key may run again. */
+export const IDEMPOTENT_WRITE_LOCK_MS = 60_000;
+
+/**
+ * The state-changing operations that honour an idempotency key, by the name their records carry.
+ * REST and GraphQL share them: one key on one operation is one record whichever entrance it used.
+ */
+export type IdempotentOperation =
+  | 'orders.cancel'
+  | 'orders.deliver'
+  | 'orders.consolidate'
+  | 'couriers.duty'
+  | 'couriers.position'
+  | 'couriers.advance'
+  | 'couriers.release'
+  | 'couriers.deliver'
+  | 'merchants.settings'
+  | 'webhooks.create'
+  | 'webhooks.update'
+  | 'webhooks.redeliver'
+  | 'webhooks.redeliverFailed'
+  | 'sandbox.advance';
+
+/** Whose key it is: the merchant (per mode) or the courier (whose account has one mode). */
+export interface IdempotencyScope {
+  ownerId: string;
+  mode: Mode;
+  operation: IdempotentOperation;
+}
+
+export const merchantScope = (principal: MerchantPrincipal, operation: IdempotentOperation): IdempotencyScope => ({
+  ownerId: principal.merchant.id, mode: principal.mode, operation,
+});
+export const courierScope = (courier: Pick<Courier, 'id' | 'mode'>, operation: IdempotentOperation): IdempotencyScope => ({
+  ownerId: courier.id, mode: courier.mode, operation,
+});
+
+/** What a record keeps: the result (as JSON) or the 4xx error the write ended with. */
+type Outcome =
+  | { ok: true; value: unknown }
+  | { ok: false; code: ErrorCode; message: string; fields?: FieldError[]; details?: Record<string, unknown> };
+
+function errorOf(outcome: Extract<Outcome, { ok: false }>): AppError {
+  const { distance_m: distanceM, radius_m: radiusM } = (outcome.details ?? {}) as { distance_m?: number; radius_m?: number };
+  if (outcome.code === 'GEOFENCE_FAILED' && typeof distanceM === 'number' && typeof radiusM === 'number') return new GeofenceError({ distanceM, radiusM });
+  return new AppError(outcome.code, outcome.message, { ...(outcome.fields && { fields: outcome.fields }), ...(outcome.details && { details: outcome.details }) });
+}
+
+export type IdempotencyService = ReturnType<typeof createIdempotencyService>;
+
+/**
+ * Idempotency keys on every state-changing operation (issue #17 item 5), one mechanism for all:
+ * the key is claimed in the store (one atomic write: of concurrent requests one runs the write),
+ * the write runs, and its answer is stored with the claim. The same key and request then get that
+ * answer back; another request under the key is 422 IDEMPOTENCY_KEY_REUSED; a request arriving
+ * while the first still runs is 409 IDEMPOTENCY_KEY_IN_FLIGHT. 4xx errors of the write are
+ * answers too (kept and replayed, as Stripe does); a 5xx or an unavailable store keeps nothing, so
+ * a retry runs the write again.
+ */
+export function createIdempotencyService(deps: { store: Store; clock: Clock; ids: IdSource }) {
+  const { store, clock, ids } = deps;
+
+  /**
+   * Runs `execute` at most once per key, scope and request. `request` is what makes two requests
+   * "the same": the operation's target and parsed command, never the caller's identity (that is
+   * the scope). The value is returned as stored (JSON), so a replay answers exactly what the
+   * first request did. Without a key, `execute` just runs.
+   */
+  async function runIdempotent<T>(options: { scope: IdempotencyScope; key: string | undefined; request: unknown; execute: () => Promise<T> }): Promise<{ value: T; replayed: boolean }> {
+    if (options.key === undefined) return { value: await options.execute(), replayed: false };
+    const key = parseInput(idempotencyKeySchema, options.key);
+    const record: IdempotentWriteKey = Object.assign({}, options.scope, { key });
+    const fingerprint = requestHash(options.request);
+    const token = ids.next('idem');
+    const now = clock.now();
+    const claim = await store.idempotentWrites.claim(
+      Object.assign({}, record, {
+        fingerprint, token, outcome: null, createdAt: now.toISOString(),
+        lockedUntil: new Date(now.getTime() + IDEMPOTENT_WRITE_LOCK_MS).toISOString(),
+        expiresAt: new Date(now.getTime() + IDEMPOTENT_WRITE_TTL_MS).toISOString(),
+      }),
+      now.toISOString(),
+    );
+    if (!claim.claimed) {
+      if (claim.existing.fingerprint !== fingerprint) {
+        throw new AppError('IDEMPOTENCY_KEY_REUSED', 'This idempotency-key was already used with a different request');
+      }
+      if (claim.existing.outcome === null) {
+        throw new AppError('IDEMPOTENCY_KEY_IN_FLIGHT', 'A request with this idempotency-key is still being processed; retry shortly');
+      }
+      return { value: answerOf<T>(claim.existing.outcome), replayed: true };
+    }
+    let outcome: string;
+    try {
+      outcome = JSON.stringify({ ok: true, value: (await options.execute()) ?? null } satisfies Outcome);
+    } catch (error) {
+      if (!(error instanceof AppError) || error.status >= 500) {
+        await store.idempotentWrites.release(Object.assign({ token }, record)).catch(() => undefined);
+        throw error;
+      }
+      const stored: Outcome = { ok: false, code: error.code, message: error.message, ...(error.fields && { fields: error.fields }), ...(error.details && { details: error.details }) };
+      await store.idempotentWrites.complete(Object.assign({ token, outcome: JSON.stringify(stored) }, record)).catch(() => undefined);
+      throw error;
+    }
+    // The write is done: failing to record its answer must not turn it into an error. The claim
+    // then runs out (IDEMPOTENT_WRITE_LOCK_MS) and a retry runs the write again.
+    await store.idempotentWrites.complete(Object.assign({ token, outcome }, record)).catch(() => undefined);
+    return { value: answerOf<T>(outcome), replayed: false };
+  }
+
+  return { runIdempotent };
+}
+
+function answerOf<T>(outcome: string): T {
+  const parsed = JSON.parse(outcome) as Outcome;
+  if (!parsed.ok) throw errorOf(parsed);
+  return parsed.value as T;
+}
