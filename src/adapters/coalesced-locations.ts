@@ -1,6 +1,9 @@
 import type { Courier } from '../domain/types.js';
 import type { CourierPosition, CourierRepository, Store } from '../ports/store.js';
 
+/** Positions written per store call during a flush. */
+export const FLUSH_CHUNK = 250;
+
 export interface CoalescedLocations {
   store: Store;
   /** Writes what is pending now (also done every `flushMs` and on close). */
@@ -30,20 +33,29 @@ export function withCoalescedLocations(inner: Store, options: { flushMs: number;
   };
 
   let flushing: Promise<void> | null = null;
+  /**
+   * Writes in chunks with I/O between them: one synchronous batch of 2,000 positions held every
+   * frame and ack for tens of milliseconds each second. A position leaves `pending` only once
+   * written (and only if no newer one replaced it), so reads see it until then and a failed chunk
+   * is retried at the next flush with whatever followed it.
+   */
   async function writePending(): Promise<void> {
     if (pending.size === 0) return;
     const batch = [...pending.values()];
-    pending.clear();
-    try {
-      await base.setLocations(batch);
-      counters.flushes++;
-      counters.written += batch.length;
-    } catch (error) {
-      counters.failedFlushes++;
-      // Kept for the next flush unless a newer position arrived meanwhile.
-      for (const position of batch) if (!pending.has(position.id)) pending.set(position.id, position);
-      options.onFlushError(error as Error);
+    for (let start = 0; start < batch.length; start += FLUSH_CHUNK) {
+      if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+      const chunk = batch.slice(start, start + FLUSH_CHUNK);
+      try {
+        await base.setLocations(chunk);
+      } catch (error) {
+        counters.failedFlushes++;
+        options.onFlushError(error as Error);
+        return;
+      }
+      counters.written += chunk.length;
+      for (const position of chunk) if (pending.get(position.id) === position) pending.delete(position.id);
     }
+    counters.flushes++;
   }
   const flush = () => (flushing ??= writePending().finally(() => (flushing = null)));
 

@@ -258,4 +258,9 @@ export const MIGRATIONS: string[] = [
     PRIMARY KEY (merchant_id, mode)
   );
   `,
+  `
+  ALTER TABLE couriers ADD COLUMN location_lat REAL;
+  ALTER TABLE couriers ADD COLUMN location_lng REAL;
+  ALTER TABLE couriers ADD COLUMN location_at TEXT;
+  `,
 ];
