@@ -11,13 +11,19 @@ export interface Heartbeat {
  * Every `everyMs`, terminates the sockets that did not answer the previous ping (`onDead` first)
  * and pings the others, a slice at a time. `alive` is set back to true by the caller on 'pong'.
  */
-export function startHeartbeat<T extends { ws: WebSocket; alive: boolean }>(options: { everyMs: number; sockets: () => Iterable<T>; onDead?: (socket: T) => void }): Heartbeat {
+export function startHeartbeat<T extends { ws: WebSocket; alive: boolean }>(options: {
+  everyMs: number;
+  sockets: () => Iterable<T>;
+  onDead?: (socket: T) => void;
+  /** Terminated too (e.g. a send buffer past its hard limit). */
+  isStuck?: (socket: T) => boolean;
+}): Heartbeat {
   let running = false;
   async function beat(): Promise<void> {
     let sent = 0;
     for (const socket of [...options.sockets()]) {
       if (socket.ws.readyState !== WebSocket.OPEN) continue;
-      if (!socket.alive) {
+      if (!socket.alive || options.isStuck?.(socket)) {
         options.onDead?.(socket);
         socket.ws.terminate();
         continue;
