@@ -102,7 +102,15 @@ export function createTrackingService(deps: {
   async function watch(options: { reference: string }): Promise<AsyncIterableIterator<TrackingChange>> {
     const order = await findTrackedOrder(options.reference);
     const reference = options.reference.trim();
-    return watchIterator<TrackingChange>((push) => channels.attach({ order, reference, snapshots: false, onUpdate: push as (u: TrackingUpdate) => void }));
+    // A moved estimate reaches subscribers on the position update that moved it (which carries it): no separate event.
+    return watchIterator<TrackingChange>((push) =>
+      channels.attach({
+        order, reference, snapshots: false,
+        onUpdate: (update) => {
+          if (update.type === 'status' || update.type === 'position') push(update);
+        },
+      }),
+    );
   }
 
   /**

@@ -76,8 +76,9 @@ describe('public tracking socket', () => {
 
     for (const client of [byNumber, byOrderNumber]) {
       await client.waitFor((msg) => msg.type === 'snapshot' && msg.tracking.status === 'completed', 'the final snapshot');
+      // (`eta` frames, the live ETA, come and go with the courier's progress: test/orders/live-eta.test.ts.)
       const events = client.messages
-        .filter((msg) => msg.type !== 'snapshot')
+        .filter((msg) => msg.type !== 'snapshot' && msg.type !== 'eta')
         .map((msg) => (msg.type === 'status' ? msg.status : [msg.lat, msg.lng]));
       expect(events).toEqual([[p1.lat, p1.lng], 'arrived_pickup', 'picked_up', [p2.lat, p2.lng], [p3.lat, p3.lng], 'arrived_dropoff', 'completed']);
       expect(client.messages.every((msg) => typeof msg.at === 'string' || msg.type === 'snapshot')).toBe(true);

@@ -13,8 +13,9 @@ letter case) or a 10-digit order number. Shows status, timeline, ETAs, the couri
 while the delivery is under way) and a coarse drop-off point — never customer data.
 
 Live updates: a WebSocket at \`/api/v1/tracking/{reference}/live\` sends \`{"type":"snapshot","tracking":{…this body without success…}}\`,
-then \`{"type":"status","status","at"}\` on each change (followed by a fresh snapshot) and \`{"type":"position","lat","lng","at"}\` for each
-courier report. Each connect draws from the same anonymous budget. Close codes: 4404 unknown reference, 4429 too many sockets
+then \`{"type":"status","status","at"}\` on each change (followed by a fresh snapshot), \`{"type":"eta","estimated_delivery_time","at"}\`
+when the live delivery estimate moved (it follows the courier's reports; sent before the position that moved it) and
+\`{"type":"position","lat","lng","at"}\` for each courier report. Each connect draws from the same anonymous budget. Close codes: 4404 unknown reference, 4429 too many sockets
 from one address (\`MAX_SOCKETS_PER_ADDRESS\`, counted with GraphQL sockets) or budget spent, 1013 server busy.
 The customer page is served at \`/track/{reference}\` (outside this API).`,
   tags: ['Tracking'],
