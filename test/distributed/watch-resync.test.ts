@@ -9,7 +9,7 @@ import type { TrackingUpdate } from '../../src/domain/watch/tracking.js';
 import type { OrderUpdate } from '../../src/domain/watch/orders.js';
 import { api, makeDataDir, startTestApp, type MerchantCredentials, type TestApp } from '../helpers/app.js';
 import { hasRedisServerBinary, startRedisServer, type RedisServer } from '../helpers/redis.js';
-import { expectOk, formA } from '../orders/support.js';
+import { courierOnDuty, expectOk, formA, north, PLACES } from '../orders/support.js';
 import { until } from './support.js';
 
 const SKIP = hasRedisServerBinary() ? '' : 'no redis-server on PATH';
@@ -69,6 +69,55 @@ describe.skipIf(SKIP)('watchers after a Redis restart', () => {
     stop();
     await watch.return?.();
     await reading;
+  });
+
+  it("the merchant-wide and courier-assignment streams get the statuses they missed when Redis is back (changed orders, one created during the outage)", async () => {
+    await until(() => busUp(a) && busUp(b), 'both buses up');
+    const shop = await a.createMerchant({ name: 'Streams' }); // its own orders only: the resync looks at recent ones
+    const courier = await courierOnDuty(a, { mode: 'test', at: north(PLACES.providencia, 500) });
+    const { orders, couriers, auth } = a.app.container.services;
+    const principal = await auth.authenticateApiKey({ apiKey: shop.testKey });
+    const merchantStream = orders.watchMerchant({ principal });
+    const courierStream = couriers.watchAssignments({ courier: await auth.authenticateCourier({ token: courier.token }) });
+    const onMerchant: OrderUpdate[] = [];
+    const onCourier: OrderUpdate[] = [];
+    const reading = [
+      (async () => {
+        for await (const u of merchantStream) onMerchant.push(u);
+      })(),
+      (async () => {
+        for await (const u of courierStream) onCourier.push(u);
+      })(),
+    ];
+    // Created on A with the courier on duty: both streams show it assigned.
+    const assigned = expectOk(await api(`${a.url}/api/v1/orders`, { key: shop.testKey, body: formA() }), 201).body.booking_id as string;
+    await until(() => onCourier.some((u) => u.kind === 'status' && u.orderId === assigned && u.status === 'assigned'), 'the assignment on the courier stream');
+    await until(() => onMerchant.some((u) => u.kind === 'status' && u.orderId === assigned && u.status === 'assigned'), 'the assignment on the merchant stream');
+
+    await redis.stop();
+    await until(() => !busUp(a) && !busUp(b), 'both buses down');
+    // On B while A hears nothing: the assigned order cancelled, another created.
+    expectOk(await api(`${b.url}/api/v1/orders/${assigned}/cancel`, { key: shop.testKey, body: {} }));
+    const created = expectOk(await api(`${b.url}/api/v1/orders`, { key: shop.testKey, body: formA() }), 201).body.booking_id as string;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(onMerchant.filter((u) => u.kind === 'status' && (u.status === 'cancelled' || u.orderId === created))).toEqual([]);
+    const before = { merchant: onMerchant.length, courier: onCourier.length };
+
+    redis = await startRedisServer(redis.port);
+    await until(() => busUp(a), 'A reconnected', 15_000);
+    const cancelled = await until(() => onMerchant.find((u) => u.kind === 'status' && u.orderId === assigned && u.status === 'cancelled'), 'the missed cancellation on the merchant stream');
+    expect(cancelled).toMatchObject({ from: null });
+    await until(() => onMerchant.find((u) => u.kind === 'status' && u.orderId === created), 'the order created during the outage on the merchant stream');
+    await until(() => onCourier.find((u) => u.kind === 'status' && u.orderId === assigned && u.status === 'cancelled'), 'the missed cancellation on the courier stream');
+    // Only what was missed: the two orders on the merchant stream, the one on the courier's.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(onMerchant.slice(before.merchant).map((u) => u.orderId).sort()).toEqual([assigned, created].sort());
+    // (B may have given the new order to the courier freed by the cancellation: then that assignment was missed too.)
+    const createdCourier = (await a.app.container.store.orders.findById(created))?.courierId;
+    expect(onCourier.slice(before.courier).map((u) => u.orderId).sort()).toEqual(createdCourier === courier.id ? [assigned, created].sort() : [assigned]);
+    await merchantStream.return?.();
+    await courierStream.return?.();
+    await Promise.all(reading);
   });
 
   it('a frozen Redis (SIGSTOP: the socket stays open) is detected by the subscriber ping; after SIGCONT the watcher has the current status', async () => {

@@ -1,3 +1,4 @@
+import type { Clock } from '../../ports/clock.js';
 import type { OrderStatusMessage } from '../../ports/event-bus.js';
 import type { Store } from '../../ports/store.js';
 import type { CourierPrincipal, MerchantPrincipal } from '../auth.js';
@@ -5,6 +6,12 @@ import { AppError } from '../errors.js';
 import type { LatLng, Order, OrderStatus } from '../types.js';
 import type { WatchFanOut } from './fan-out.js';
 import { watchIterator } from './iterator.js';
+import { createStatusResync } from './resync.js';
+
+/** Orders of the merchant's newest page looked at by a resync of the merchant stream. */
+const RESYNC_NEWEST = 50;
+/** A resync looks at orders changed since shortly before the stream started (the nodes' clocks differ a little). */
+const RESYNC_SKEW_MS = 5000;
 
 export interface OrderStatusUpdate {
   kind: 'status';
@@ -36,6 +43,7 @@ export type OrderUpdate = OrderStatusUpdate | CourierPositionUpdate;
 export function createOrderWatch(deps: {
   fanOut: WatchFanOut;
   store: Store;
+  clock: Clock;
   getOrder: (options: { principal: MerchantPrincipal; ref: string }) => Promise<Order>;
 }) {
   const { fanOut, store } = deps;
@@ -82,16 +90,62 @@ export function createOrderWatch(deps: {
     });
   }
 
+  /**
+   * A many-order status stream: its bus messages, and after a bus outage the current status of the
+   * orders it missed (see resync.ts), each with `from: null`.
+   */
+  function statusStream(
+    subscribe: (sink: (m: OrderStatusMessage) => void) => () => void,
+    candidates: (activeShown: string[]) => Promise<Array<Order | null>>,
+  ): AsyncIterableIterator<OrderStatusUpdate> {
+    const resync = createStatusResync({ startedAt: new Date(deps.clock.now().getTime() - RESYNC_SKEW_MS).toISOString(), candidates });
+    return watchIterator<OrderStatusUpdate>((push) => {
+      const stopMessages = subscribe((m) => {
+        resync.saw({ id: m.orderId, sequence: m.sequence, status: m.status });
+        push(statusUpdate(m));
+      });
+      const stopResync = fanOut.onResync(() => {
+        resync.missed().then(
+          (orders) => orders.forEach((o) => push(currentStatus(o))),
+          () => {}, // the store is away too: the next change brings the status
+        );
+      });
+      return () => {
+        stopMessages();
+        stopResync();
+      };
+    });
+  }
+
+  const reread = (ids: string[]) => Promise.all(ids.map((id) => store.orders.findById(id)));
+
   /** Every status change of the principal's orders in the principal's mode. */
   function watchMerchant(options: { principal: MerchantPrincipal }): AsyncIterableIterator<OrderStatusUpdate> {
     const { merchant, mode } = requireMerchant(options.principal);
-    return watchIterator<OrderStatusUpdate>((push) => fanOut.onMerchant(merchant.id, mode, (m) => push(statusUpdate(m))));
+    return statusStream(
+      (sink) => fanOut.onMerchant(merchant.id, mode, sink),
+      // The active orders shown, and the newest page: orders created or changed during the outage.
+      async (active) => [...(await reread(active)), ...(await store.orders.list({ merchantId: merchant.id, mode, limit: RESYNC_NEWEST }))],
+    );
   }
 
   /** Status changes of the orders assigned to the courier (new assignments included). */
   function watchAssignments(options: { courier: CourierPrincipal }): AsyncIterableIterator<OrderStatusUpdate> {
     if (options.courier?.kind !== 'courier') throw new AppError('FORBIDDEN', 'Only a courier can watch its assignments');
-    return watchIterator<OrderStatusUpdate>((push) => fanOut.onCourier(options.courier.courier.id, (m) => push(statusUpdate(m))));
+    const courierId = options.courier.courier.id;
+    return statusStream(
+      (sink) => fanOut.onCourier(courierId, sink),
+      // The active orders shown, and the courier's current job: an assignment made during the outage.
+      async (active) => [...(await reread(active)), ...(await currentJobOrders(courierId))],
+    );
+  }
+
+  async function currentJobOrders(courierId: string): Promise<Array<Order | null>> {
+    const job = (await store.couriers.findById(courierId))?.job;
+    if (!job) return [];
+    if (job.kind === 'order') return reread([job.id]);
+    const batch = await store.batches.findById(job.id);
+    return batch ? reread(batch.orderIds) : [];
   }
 
   return { orders: { watch, watchMerchant }, couriers: { watchAssignments } };
