@@ -4,11 +4,13 @@ import type { ExecutionArgs, GraphQLError } from 'graphql';
 import { CloseCode } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import type { YogaServerInstance } from 'graphql-yoga';
-import { WebSocket, WebSocketServer } from 'ws';
+import { WebSocketServer, type WebSocket } from 'ws';
 import type { Edge } from '../src/edge/edge.js';
 import { AppError, isAppError } from '../src/domain/errors.js';
 import type { Caller, Credentials } from '../src/domain/front-door.js';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../src/domain/json-depth.js';
+import { startHeartbeat } from './heartbeat.js';
+import { sessionFromCookie, upgradeFromSameOrigin } from '../src/edge/session-cookie.js';
 
 /** Close codes beyond graphql-ws's own (4403 Forbidden: credentials refused or revoked). */
 export const GRAPHQL_WS_CLOSE = { tooManyConnections: 4429, forbidden: CloseCode.Forbidden } as const;
@@ -19,6 +21,9 @@ interface Connection {
   /** Frees this socket's slot (by address until identified, then by credential). */
   releaseSlot: () => void;
   stopHolding: () => void;
+  /** The console's session cookie sent on the upgrade, and whether the upgrade came from a page of this server. */
+  cookieSession: string | undefined;
+  sameOrigin: boolean;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any server and user context: only getEnveloped is used
@@ -56,6 +61,13 @@ export function attachGraphQLWebSocket(options: {
         const connection = connections.get(ctx.extra.socket);
         if (!connection) return false;
         connection.credentials = door.credentialsFromParams(ctx.connectionParams, connection.credentials.address);
+        if (!connection.credentials.token && connection.cookieSession) {
+          // The cookie authenticates only a socket opened by a page of this server (no cross-site WebSocket hijacking).
+          if (!connection.sameOrigin) return false;
+          connection.credentials.session = connection.cookieSession;
+          const mode = (ctx.connectionParams as Record<string, unknown> | undefined)?.mode;
+          connection.credentials.sessionMode = typeof mode === 'string' ? mode : undefined;
+        }
         try {
           connection.caller = await door.frontDoor.identify(connection.credentials);
         } catch (error) {
@@ -63,7 +75,7 @@ export function attachGraphQLWebSocket(options: {
           throw error;
         }
         if (connection.caller.kind === 'anonymous') return true;
-        const slot = door.sockets.takeCredentialSlot(connection.credentials.token!);
+        const slot = door.sockets.takeCredentialSlot(connection.credentials.token ?? `session:${connection.credentials.session}`);
         if (!slot) {
           ctx.extra.socket.close(GRAPHQL_WS_CLOSE.tooManyConnections, 'too many connections for these credentials');
           return false;
@@ -123,21 +135,10 @@ export function attachGraphQLWebSocket(options: {
 
   // Dead clients (no pong within a heartbeat) and stuck ones (send buffer past the hard limit) are
   // terminated, so they never hold memory or delay the bus; each subscription also keeps a bounded
-  // number of pending events.
+  // number of pending events. Pinged a slice at a time, as the other sockets are.
   const { heartbeatMs, hardBufferBytes } = edge.config.tracking;
-  const answered = new WeakSet<WebSocket>();
-  const heartbeat = setInterval(() => {
-    for (const ws of wss.clients) {
-      if (ws.readyState !== WebSocket.OPEN) continue;
-      if (!answered.has(ws) || ws.bufferedAmount > hardBufferBytes) {
-        ws.terminate();
-        continue;
-      }
-      answered.delete(ws);
-      ws.ping();
-    }
-  }, heartbeatMs);
-  heartbeat.unref();
+  const beating = new Map<WebSocket, { ws: WebSocket; alive: boolean }>();
+  const heartbeat = startHeartbeat({ everyMs: heartbeatMs, sockets: () => beating.values(), isStuck: (s) => s.ws.bufferedAmount > hardBufferBytes });
 
   return {
     wss,
@@ -150,7 +151,11 @@ export function attachGraphQLWebSocket(options: {
       if (!slot) {
         return wss.handleUpgrade(req, socket, head, (ws) => ws.close(GRAPHQL_WS_CLOSE.tooManyConnections, 'too many connections from this address'));
       }
-      const connection: Connection = { credentials: { address }, caller: null, releaseSlot: slot, stopHolding: () => {} };
+      const cookie = req.headers.cookie;
+      const connection: Connection = {
+        credentials: { address }, caller: null, releaseSlot: slot, stopHolding: () => {},
+        cookieSession: sessionFromCookie(cookie), sameOrigin: upgradeFromSameOrigin(req),
+      };
       // On the raw socket: it closes whether or not the handshake completes.
       socket.once('close', () => {
         connection.releaseSlot();
@@ -158,14 +163,16 @@ export function attachGraphQLWebSocket(options: {
       });
       wss.handleUpgrade(req, socket, head, (ws) => {
         connections.set(ws, connection);
-        answered.add(ws);
-        ws.on('pong', () => answered.add(ws));
+        const beat = { ws, alive: true };
+        beating.set(ws, beat);
+        ws.on('pong', () => (beat.alive = true));
+        ws.on('close', () => beating.delete(ws));
         wss.emit('connection', ws, req);
       });
     },
 
     async close() {
-      clearInterval(heartbeat);
+      heartbeat.stop();
       for (const client of wss.clients) client.close(1001, 'server shutting down');
       await disposable.dispose();
     },

@@ -18,10 +18,12 @@ export const builder = new SchemaBuilder<{
     authorizeOnSubscribe: true,
     authScopes: (ctx) => ({ merchant: ctx.merchant !== null, courier: ctx.courier !== null, admin: ctx.isAdmin }),
     unauthorizedError: (_parent, ctx) =>
-      new AppError(
-        ctx.merchant || ctx.courier || ctx.isAdmin ? 'FORBIDDEN' : 'INVALID_API_KEY',
-        ctx.merchant || ctx.courier || ctx.isAdmin ? 'Not allowed for these credentials' : 'Credentials missing or invalid',
-      ),
+      ctx.browser?.sessionRejected
+        ? new AppError('INVALID_SESSION', 'Not signed in, or the session has ended: sign in again')
+        : new AppError(
+            ctx.merchant || ctx.courier || ctx.isAdmin ? 'FORBIDDEN' : 'INVALID_API_KEY',
+            ctx.merchant || ctx.courier || ctx.isAdmin ? 'Not allowed for these credentials' : 'Credentials missing or invalid',
+          ),
   },
   errors: { defaultTypes: [AppError] },
 });

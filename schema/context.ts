@@ -2,6 +2,18 @@ import type { Edge } from '../src/edge/edge.js';
 import type { CourierPrincipal, MerchantPrincipal } from '../src/domain/auth.js';
 import type { BudgetDecision as RateLimitDecision, Caller, Credentials } from '../src/domain/front-door.js';
 
+/** The browser half of a GraphQL request over HTTP (the console): its CSRF header and session cookie. */
+export interface BrowserSession {
+  /** The request carried the CSRF header (X-GraphQL-CSRF): a page of another site cannot have sent it. */
+  csrfChecked: boolean;
+  /** The session cookie the request presented (valid or not). */
+  sessionId: string | undefined;
+  /** The cookie named a session that has ended: the request went on as anonymous. */
+  sessionRejected: boolean;
+  /** Sets the session cookie on this response, or with null clears it. */
+  setSession(session: { sessionId: string; expiresAt: string } | null): void;
+}
+
 /** What the front door decided for one operation (HTTP request or graphql-ws subscribe message). */
 export interface DoorEntry {
   caller: Caller;
@@ -9,6 +21,8 @@ export interface DoorEntry {
   credentials: Credentials;
   /** The operation came over a graphql-ws socket (which holds its own socket slot). */
   overSocket?: boolean;
+  /** GraphQL over HTTP from a node request: cookies and the CSRF header (absent over sockets). */
+  browser?: BrowserSession;
 }
 
 export interface GraphQLContext {
@@ -22,6 +36,7 @@ export interface GraphQLContext {
   isAdmin: boolean;
   rateLimit: RateLimitDecision | null;
   overSocket: boolean;
+  browser: BrowserSession | null;
 }
 
 export function contextFor(edge: Edge, entry: DoorEntry): GraphQLContext {
@@ -36,5 +51,6 @@ export function contextFor(edge: Edge, entry: DoorEntry): GraphQLContext {
     isAdmin: caller.kind === 'admin',
     rateLimit: entry.decision,
     overSocket: entry.overSocket === true,
+    browser: entry.browser ?? null,
   };
 }

@@ -8,6 +8,9 @@ import './orders.js';
 import './couriers.js';
 import './realtime.js';
 import './webhooks.js';
+import './events.js';
+import './members.js';
+import './api-keys.js';
 
 let schema: GraphQLSchema | undefined;
 

@@ -7,8 +7,10 @@ import { isUnavailable } from '../src/ports/unavailable.js';
 import { AppError, ERROR_STATUS, isAppError } from '../src/domain/errors.js';
 import { RateLimitedError, type Credentials } from '../src/domain/front-door.js';
 import { rateLimitHeaders, tokenFrom } from '../src/edge/door.js';
+import { CSRF_HEADER } from '../src/edge/session-cookie.js';
 import { graphiqlOptions, renderGraphiQLPage } from '../src/edge/graphiql.js';
-import { contextFor, type DoorEntry, type GraphQLContext } from './context.js';
+import { contextFor, type BrowserSession, type DoorEntry, type GraphQLContext } from './context.js';
+import { sessionCookie } from '../src/edge/session-cookie.js';
 import { createParseCache } from './parse-cache.js';
 import { useSessionGuard } from './session-guard.js';
 import { useSharedAnonymousEvents } from './shared-execution.js';
@@ -77,12 +79,30 @@ function useFrontDoor(edge: Edge, doorEntries: WeakMap<Request, DoorEntry>): Plu
   const { door } = edge;
   return {
     async onParams({ request, context, setResult }) {
-      const credentials: Credentials = context.req
-        ? door.credentialsOf(context.req)
+      const { req, res } = context;
+      let credentials: Credentials = req
+        ? door.browserCredentialsOf(req)
         : { token: tokenFrom(request.headers.get('authorization'), request.headers.get('x-api-key')), testMode: request.headers.get('x-test-mode') ?? undefined, address: 'unknown' };
+      const browser = req && res ? browserSession(edge, req, res, credentials.session) : undefined;
       try {
-        const { caller, decision } = await door.frontDoor.enter(credentials);
-        doorEntries.set(request, { caller, decision, credentials });
+        // The session cookie rides on every request the browser sends, cross-site forms and links
+        // included: it authenticates only a request that also carries the CSRF header.
+        if (browser && credentials.session && !browser.csrfChecked) {
+          throw new AppError('FORBIDDEN', `A request signed in with the session cookie must send the ${CSRF_HEADER} header`);
+        }
+        let entered;
+        try {
+          entered = await door.frontDoor.enter(credentials);
+        } catch (error) {
+          if (!browser || !isAppError(error) || error.code !== 'INVALID_SESSION') throw error;
+          // An ended session: the request goes on as anonymous (the console can sign in again) and the cookie is cleared.
+          browser.sessionRejected = true;
+          browser.setSession(null);
+          credentials = { address: credentials.address };
+          entered = await door.frontDoor.enter(credentials);
+        }
+        const { caller, decision } = entered;
+        doorEntries.set(request, { caller, decision, credentials, ...(browser && { browser }) });
         // Straight on the node response: Yoga's own header merge costs more.
         if (decision && context.res) {
           const headers = rateLimitHeaders(decision);
@@ -93,6 +113,17 @@ function useFrontDoor(edge: Edge, doorEntries: WeakMap<Request, DoorEntry>): Plu
         setResult({ errors: [refusalOf(error)] });
       }
     },
+  };
+}
+
+/** The request's cookie and CSRF header, and the way to set the cookie on its response. */
+function browserSession(edge: Edge, req: IncomingMessage, res: ServerResponse, sessionId: string | undefined): BrowserSession {
+  const secure = edge.door.overTls(req);
+  return {
+    csrfChecked: edge.door.hasCsrfHeader(req),
+    sessionId,
+    sessionRejected: false,
+    setSession: (session) => void res.appendHeader('Set-Cookie', sessionCookie({ sessionId: session?.sessionId ?? null, expiresAt: session?.expiresAt, secure })),
   };
 }
 

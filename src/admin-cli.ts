@@ -18,7 +18,7 @@ interface Command {
   args: string;
   summary: string;
   options: string[];
-  run(admin: AdminService, values: Values, config: Config): Promise<Output>;
+  run(admin: AdminService, values: Values, config: Config, services: Container['services']): Promise<Output>;
 }
 
 const USAGE = 'npm run --silent admin -- <command> [options] --json';
@@ -126,6 +126,19 @@ const COMMANDS: Record<string, Command> = {
     summary: 'Enable a disabled courier again (with its current token)',
     options: ['courier'],
     run: async (admin, v) => snakeKeys(await admin.enableCourier({ input: { courierId: v.courier } })),
+  },
+  'user:invite': {
+    args: '--merchant M --email E --role owner|dispatcher|viewer',
+    summary: 'Invite a team member to the console; prints a one-time set-password link (valid MEMBER_INVITATION_TTL_HOURS)',
+    options: ['merchant', 'email', 'role'],
+    run: async (_admin, v, _config, services) => {
+      const invitation = await services.members.adminInviteMember({ input: { merchantId: v.merchant, email: v.email, role: v.role } });
+      const { member } = invitation;
+      return {
+        member_id: member.id, merchant_id: member.merchantId, email: member.email, role: member.role, status: member.status,
+        set_password_url: invitation.setPasswordUrl, expires_at: invitation.expiresAt,
+      };
+    },
   },
   'user:create': {
     args: '--rut R [--name N] [--phone P]',
@@ -242,7 +255,7 @@ async function run(argv: string[]): Promise<Output> {
   logger = createLogger({ level: config.logLevel, destination: 2 });
   const container: Container = await buildContainer(config, { logger });
   try {
-    const output = await command.run(container.services.admin, values, config);
+    const output = await command.run(container.services.admin, values, config, container.services);
     container.logger.info({ command: name, merchant_id: values.merchant ?? output.merchant_id, courier_id: values.courier ?? output.courier_id }, 'admin command completed');
     return { success: true, ...output };
   } catch (error) {

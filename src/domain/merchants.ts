@@ -3,6 +3,8 @@ import type { Clock } from '../ports/clock.js';
 import type { Store } from '../ports/store.js';
 import type { SecretBox } from './credentials.js';
 import { AppError } from './errors.js';
+import type { MerchantPrincipal } from './auth.js';
+import { assertPermitted } from './members/roles.js';
 import { INTEGRATION_NAMES, type Merchant, type MerchantSettings } from './types.js';
 
 export const PREP_TIME_MAX_MINS = 240;
@@ -70,7 +72,14 @@ export function createMerchantService(deps: {
     return merchant;
   }
 
-  async function updateMerchantSettings(options: { merchantId: string; input: UpdateSettingsCommand }): Promise<Merchant> {
+  /** The merchant's own change (an owner, or an API key): settings are the owner's to manage. */
+  async function updateMerchantSettings(options: { principal: MerchantPrincipal; input: UpdateSettingsCommand }): Promise<Merchant> {
+    assertPermitted(options.principal, 'manage');
+    return configureMerchant({ merchantId: options.principal.merchant.id, input: options.input });
+  }
+
+  /** Settings written by the service itself (the demo seed), not on a caller's behalf. */
+  async function configureMerchant(options: { merchantId: string; input: UpdateSettingsCommand }): Promise<Merchant> {
     const { input } = options;
     const settings: Partial<MerchantSettings> = {
       ...(input.prepTimeMins !== undefined && { prepTimeMins: input.prepTimeMins }),
@@ -95,5 +104,5 @@ export function createMerchantService(deps: {
     return updated;
   }
 
-  return { getMerchant, updateMerchantSettings };
+  return { getMerchant, updateMerchantSettings, configureMerchant };
 }

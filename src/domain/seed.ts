@@ -22,7 +22,7 @@ export async function seedDemoMerchant(deps: { store: Store; admin: AdminService
   for (const integration of INTEGRATION_NAMES) {
     await deps.admin.setIntegrationStatus({ input: { merchantId: created.merchantId, integration, status: 'approved' } });
   }
-  await deps.merchants.updateMerchantSettings({
+  await deps.merchants.configureMerchant({
     merchantId: created.merchantId,
     input: { storefrontDomain: DEMO_MERCHANT.storefrontDomain },
   });

@@ -53,7 +53,7 @@ export function addressBucket(address: string): string {
   return `${hextets(plain).slice(0, 4).join(':')}::/64`;
 }
 
-function isTrusted(trust: TrustProxy, address: string, hop: number): boolean {
+export function isTrusted(trust: TrustProxy, address: string, hop: number): boolean {
   if (trust.kind === 'none') return false;
   if (trust.kind === 'hops') return hop < trust.hops;
   const family = isIP(address);

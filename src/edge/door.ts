@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { BudgetDecision as RateLimitDecision, Caller, Credentials, FrontDoor } from '../domain/front-door.js';
 import { createClientAddressResolver, type TrustProxy } from './client-address.js';
+import { cameOverTls, CSRF_HEADER, sessionFromCookie } from './session-cookie.js';
 
 export interface SocketCaps {
   socketsPerAddress: number;
@@ -77,6 +78,21 @@ export function createEdgeDoor(options: { frontDoor: FrontDoor; trustProxy: Trus
       const { headers } = req;
       return { token: tokenFrom(header(headers, 'authorization'), header(headers, 'x-api-key')), testMode: header(headers, 'x-test-mode'), address: addressOf(req) };
     },
+    /**
+     * A GraphQL request's credentials: the headers' token, or else the console's session cookie with
+     * the mode it chose (`X-Mode`). Only GraphQL calls this: REST never accepts the cookie.
+     */
+    browserCredentialsOf(req: IncomingMessage): Credentials {
+      const credentials = this.credentialsOf(req);
+      if (credentials.token) return credentials;
+      credentials.session = sessionFromCookie(header(req.headers, 'cookie'));
+      credentials.sessionMode = header(req.headers, 'x-mode');
+      return credentials;
+    },
+    /** Whether the request carries the CSRF header (non-empty). */
+    hasCsrfHeader: (req: IncomingMessage) => !!header(req.headers, CSRF_HEADER)?.trim(),
+    /** Whether the browser reached us over TLS (directly or through a trusted proxy): the cookie is Secure then. */
+    overTls: (req: IncomingMessage) => cameOverTls(req, options.trustProxy),
     /** A graphql-ws connection's credentials, from connection_init's payload (`authorization`, `apiKey`, `testMode`). */
     credentialsFromParams(params: unknown, address: string): Credentials {
       const p = (params && typeof params === 'object' ? params : {}) as Record<string, unknown>;

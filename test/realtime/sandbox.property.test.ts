@@ -61,7 +61,7 @@ describe('sandbox simulator (property, fake clock)', () => {
     let stalls = 0;
     await fc.assert(
       fc.asyncProperty(scenario, async (s) => {
-        const merchant = await services.merchants.updateMerchantSettings({ merchantId: m.merchantId, input: { sandboxSpeed: s.speed } });
+        const merchant = await services.merchants.configureMerchant({ merchantId: m.merchantId, input: { sandboxSpeed: s.speed } });
         for (const courier of fleet) {
           const current = (await store.couriers.findById(courier.id))!;
           await services.couriers.reportPosition({ courier: current, input: current.vehicle === s.vehicle ? BASE : ELSEWHERE });

@@ -5,6 +5,7 @@ import type { Store } from '../../ports/store.js';
 import type { MerchantPrincipal } from '../auth.js';
 import { AppError } from '../errors.js';
 import type { WebhookDelivery } from '../types.js';
+import { assertPermitted } from '../members/roles.js';
 
 export const DELIVERY_PAGE_MAX = 100;
 
@@ -77,6 +78,7 @@ export function createWebhookDeliveryLog(deps: { store: Store; clock: Clock; rat
   }
 
   async function redeliver(options: { principal: MerchantPrincipal; id: string }) {
+    assertPermitted(options.principal, 'dispatch');
     const { delivery } = await getDelivery(options);
     await store.webhooks.requeue({ ids: [delivery.id], now: clock.now().toISOString(), ...scope(options.principal) });
     return (await store.webhooks.findDelivery({ id: delivery.id, ...scope(options.principal) }))!;
@@ -84,6 +86,7 @@ export function createWebhookDeliveryLog(deps: { store: Store; clock: Clock; rat
 
   /** Requeues the failed deliveries of a time range, newest first, up to the per-call bound. */
   async function redeliverFailed(options: { principal: MerchantPrincipal; input: RedeliverFailedCommand }) {
+    assertPermitted(options.principal, 'dispatch');
     const { input } = options;
     const { merchantId, mode } = scope(options.principal);
     const budget = await rateLimiter.consume({ key: `redeliver-failed:${merchantId}:${mode}`, limitPerMin: limits.perHour, windowSeconds: 3600 });

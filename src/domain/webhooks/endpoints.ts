@@ -7,6 +7,7 @@ import type { MerchantPrincipal } from '../auth.js';
 import { AppError } from '../errors.js';
 import { WEBHOOK_EVENT_TYPES, type Mode, type WebhookEndpoint, type WebhookEventType } from '../types.js';
 import { isPrivateAddress } from './address-policy.js';
+import { assertPermitted } from '../members/roles.js';
 
 /** A merchant may register this many endpoints per mode. */
 export const MAX_ENDPOINTS = 10;
@@ -51,6 +52,7 @@ export function createWebhookEndpointService(deps: { store: Store; sender: Webho
   }
 
   async function createEndpoint(options: { principal: MerchantPrincipal; input: CreateEndpointCommand }): Promise<WebhookEndpoint> {
+    assertPermitted(options.principal, 'manage');
     const { input } = options;
     const { merchant, mode } = options.principal;
     await checkUrl(mode, input.url);
@@ -75,6 +77,7 @@ export function createWebhookEndpointService(deps: { store: Store; sender: Webho
   }
 
   async function updateEndpoint(options: { principal: MerchantPrincipal; id: string; input: UpdateEndpointCommand }): Promise<WebhookEndpoint> {
+    assertPermitted(options.principal, 'manage');
     const { input } = options;
     await getEndpoint(options);
     if (input.url) await checkUrl(options.principal.mode, input.url);
@@ -98,6 +101,7 @@ export function createWebhookEndpointService(deps: { store: Store; sender: Webho
   }
 
   async function deleteEndpoint(options: { principal: MerchantPrincipal; id: string }): Promise<void> {
+    assertPermitted(options.principal, 'manage');
     const deleted = await store.webhooks.deleteEndpoint({ id: options.id, merchantId: options.principal.merchant.id, mode: options.principal.mode });
     if (!deleted) throw new AppError('NOT_FOUND', 'No such webhook endpoint');
   }

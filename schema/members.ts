@@ -1,0 +1,145 @@
+import { AppError } from '../src/domain/errors.js';
+import type { Invitation } from '../src/domain/members/service.js';
+import { changeMemberRoleCommandSchema, inviteMemberCommandSchema, loginCommandSchema, setPasswordCommandSchema } from '../src/domain/members/schemas.js';
+import { MEMBER_ROLES, type Member, type MemberRole, type Merchant, type Mode } from '../src/domain/types.js';
+import { builder } from './builder.js';
+import { commandOf } from './commands.js';
+import type { BrowserSession, GraphQLContext } from './context.js';
+import { MerchantRef, merchantOf, ModeEnum } from './merchants.js';
+
+const MemberRoleEnum = builder.enumType('MemberRole', {
+  values: MEMBER_ROLES,
+  description: 'owner: everything; dispatcher: run deliveries (quote, create, cancel, batches, redeliver webhooks); viewer: read only.',
+});
+const MemberStatusEnum = builder.enumType('MemberStatus', { values: ['invited', 'active'] as const });
+
+/** A team member: never its password hash. */
+const MemberRef = builder.objectRef<Member>('Member').implement({
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    email: t.exposeString('email'),
+    role: t.field({ type: MemberRoleEnum, resolve: (m) => m.role }),
+    status: t.field({ type: MemberStatusEnum, resolve: (m) => m.status }),
+    createdAt: t.field({ type: 'DateTime', resolve: (m) => m.createdAt }),
+  }),
+});
+
+const MeRef = builder.objectRef<{ member: Member | null; role: MemberRole; merchant: Merchant; mode: Mode }>('Me').implement({
+  description: 'The caller: a signed-in member (member set) or an API key (member null, acting as owner).',
+  fields: (t) => ({
+    member: t.field({ type: MemberRef, nullable: true, resolve: (me) => me.member }),
+    role: t.field({ type: MemberRoleEnum, resolve: (me) => me.role }),
+    mode: t.field({ type: ModeEnum, resolve: (me) => me.mode }),
+    merchant: t.field({ type: MerchantRef, resolve: (me) => me.merchant }),
+  }),
+});
+
+const InvitationRef = builder.objectRef<Invitation>('MemberInvitation').implement({
+  fields: (t) => ({
+    member: t.field({ type: MemberRef, resolve: (i) => i.member }),
+    setPasswordUrl: t.exposeString('setPasswordUrl', { description: 'The one-time set-password link: shown once, only its hash is kept.' }),
+    expiresAt: t.field({ type: 'DateTime', resolve: (i) => i.expiresAt }),
+  }),
+});
+
+const SignedInRef = builder.objectRef<{ member: Member; expiresAt: string }>('SignedIn').implement({
+  fields: (t) => ({
+    member: t.field({ type: MemberRef, resolve: (s) => s.member }),
+    expiresAt: t.field({ type: 'DateTime', description: 'The session ends then at the latest (and earlier when left unused).', resolve: (s) => s.expiresAt }),
+  }),
+});
+
+const PasswordSetRef = builder.objectRef<{ merchantId: string; email: string }>('PasswordSet').implement({
+  description: 'What the sign-in that follows needs.',
+  fields: (t) => ({ merchantId: t.exposeID('merchantId'), email: t.exposeString('email') }),
+});
+
+const LogInInput = builder.inputType('LogInInput', {
+  fields: (t) => ({ merchantId: t.id({ required: true }), email: t.string({ required: true }), password: t.string({ required: true }) }),
+});
+const SetPasswordInput = builder.inputType('SetPasswordInput', {
+  fields: (t) => ({ token: t.string({ required: true }), password: t.string({ required: true }) }),
+});
+const InviteMemberInput = builder.inputType('InviteMemberInput', {
+  fields: (t) => ({ email: t.string({ required: true }), role: t.field({ type: MemberRoleEnum, required: true }) }),
+});
+
+/** Signing in and out sets a cookie: only over HTTP, from a request that carries the CSRF header. */
+function browserOf(ctx: GraphQLContext): BrowserSession {
+  if (!ctx.browser?.csrfChecked) throw new AppError('FORBIDDEN', 'Sign in and out over HTTP with the X-GraphQL-CSRF header (the console does)');
+  return ctx.browser;
+}
+
+builder.queryFields((t) => ({
+  me: t.field({
+    type: MeRef,
+    authScopes: { merchant: true },
+    resolve: (_r, _a, ctx) => ctx.services.members.me({ principal: merchantOf(ctx, 'profile') }),
+  }),
+  members: t.field({
+    type: [MemberRef],
+    description: "The merchant's team, oldest first.",
+    authScopes: { merchant: true },
+    resolve: (_r, _a, ctx) => ctx.services.members.listMembers({ principal: merchantOf(ctx, 'profile') }),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  logIn: t.field({
+    type: SignedInRef,
+    description: 'Email and password → the session cookie (HttpOnly, SameSite=Lax). Any wrong part is the same INVALID_CREDENTIALS.',
+    errors: {},
+    args: { input: t.arg({ type: LogInInput, required: true }) },
+    resolve: async (_r, { input }, ctx) => {
+      const browser = browserOf(ctx);
+      const signedIn = await ctx.services.frontDoor.logIn({ address: ctx.caller.address, input: commandOf(loginCommandSchema, Object.assign({}, input, { merchantId: String(input.merchantId) })) });
+      // A browser signing in again ends the session it had.
+      if (browser.sessionId) await ctx.services.members.logOut({ sessionId: browser.sessionId });
+      browser.setSession({ sessionId: signedIn.sessionId, expiresAt: signedIn.expiresAt });
+      return signedIn;
+    },
+  }),
+  logOut: t.field({
+    type: 'Boolean',
+    description: 'Ends the session of the cookie and clears it (true even when there was none).',
+    errors: {},
+    resolve: async (_r, _a, ctx) => {
+      const browser = browserOf(ctx);
+      await ctx.services.members.logOut({ sessionId: browser.sessionId });
+      browser.setSession(null);
+      return true;
+    },
+  }),
+  setPassword: t.field({
+    type: PasswordSetRef,
+    description: "Uses a set-password link's token once; the member's other sessions end.",
+    errors: {},
+    args: { input: t.arg({ type: SetPasswordInput, required: true }) },
+    resolve: (_r, { input }, ctx) => ctx.services.members.setPassword({ input: commandOf(setPasswordCommandSchema, input) }),
+  }),
+  inviteMember: t.field({
+    type: InvitationRef,
+    description: 'Owner only.',
+    authScopes: { merchant: true },
+    errors: {},
+    args: { input: t.arg({ type: InviteMemberInput, required: true }) },
+    resolve: (_r, { input }, ctx) => ctx.services.members.inviteMember({ principal: merchantOf(ctx, 'settings'), input: commandOf(inviteMemberCommandSchema, input) }),
+  }),
+  removeMember: t.field({
+    type: MemberRef,
+    description: 'Owner only. The member is signed out at once (open sockets within the credential recheck).',
+    authScopes: { merchant: true },
+    errors: {},
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_r, args, ctx) => ctx.services.members.removeMember({ principal: merchantOf(ctx, 'settings'), memberId: String(args.id) }),
+  }),
+  changeMemberRole: t.field({
+    type: MemberRef,
+    description: 'Owner only. The member is signed out, so the new role applies from its next sign-in.',
+    authScopes: { merchant: true },
+    errors: {},
+    args: { id: t.arg.id({ required: true }), role: t.arg({ type: MemberRoleEnum, required: true }) },
+    resolve: (_r, args, ctx) =>
+      ctx.services.members.changeMemberRole({ principal: merchantOf(ctx, 'settings'), input: commandOf(changeMemberRoleCommandSchema, { memberId: String(args.id), role: args.role }) }),
+  }),
+}));
