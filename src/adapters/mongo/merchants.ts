@@ -89,7 +89,8 @@ export function createMongoMerchantRepository(database: MongoDatabase): Merchant
       }
     },
     async findByStorefrontDomain(domain) {
-      const doc = await merchants.findOne({ 'settings.storefrontDomain': domain });
+      // $type repeats the partial index's filter: without it the planner cannot prove the query is inside the index.
+      const doc = await merchants.findOne({ 'settings.storefrontDomain': { $eq: domain, $type: 'string' } });
       return doc ? toMerchant(doc) : null;
     },
     async count() {

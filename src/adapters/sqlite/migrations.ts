@@ -263,4 +263,15 @@ export const MIGRATIONS: string[] = [
   ALTER TABLE couriers ADD COLUMN location_lng REAL;
   ALTER TABLE couriers ADD COLUMN location_at TEXT;
   `,
+  `
+  -- Every query path on an index (issue #15 item 8, test/adapters/sqlite-query-plans.test.ts): the
+  -- queues in their exact order (created_at, then id) so a page of them needs no sort of every
+  -- queued row; the old three-column indexes are prefixes of these. Expired set-password tokens
+  -- are deleted by expiry.
+  CREATE INDEX orders_queue_fifo ON orders (mode, status, created_at, id);
+  DROP INDEX orders_queue;
+  CREATE INDEX batches_pending_fifo ON batches (mode, status, created_at, id);
+  DROP INDEX batches_pending;
+  CREATE INDEX member_password_tokens_expiry ON member_password_tokens (expires_at);
+  `,
 ];

@@ -78,11 +78,15 @@ export function createSqliteOrderRepository(db: SqliteDatabase, inTransaction: W
     'SELECT * FROM idempotency_keys WHERE merchant_id = ? AND mode = ? AND key = ?',
   );
   const byId = db.prepare<[string], DocRow>('SELECT doc FROM orders WHERE id = ?');
+  // One indexed lookup per kind of id (an OR across the four let SQLite walk all the merchant's
+  // orders): references first, then tracking number, then order number; newest first within each.
   const byAnyId = db.prepare<{ m: string; mode: string; ref: string }, DocRow>(
-    `SELECT doc FROM orders WHERE merchant_id = @m AND mode = @mode
-       AND (reference_id = @ref OR ecommerce_order_id = @ref OR tracking_number = @ref OR order_number = @ref)
-     ORDER BY CASE WHEN reference_id = @ref OR ecommerce_order_id = @ref THEN 0 WHEN tracking_number = @ref THEN 1 ELSE 2 END, id DESC
-     LIMIT 1`,
+    `SELECT doc FROM (
+       SELECT doc, 0 AS rank, id FROM orders WHERE merchant_id = @m AND mode = @mode AND reference_id = @ref
+       UNION ALL SELECT doc, 0, id FROM orders WHERE merchant_id = @m AND mode = @mode AND ecommerce_order_id = @ref
+       UNION ALL SELECT doc, 1, id FROM orders WHERE tracking_number = @ref AND merchant_id = @m AND mode = @mode
+       UNION ALL SELECT doc, 2, id FROM orders WHERE order_number = @ref AND merchant_id = @m AND mode = @mode
+     ) ORDER BY rank, id DESC LIMIT 1`,
   );
   const byTrackingRef = db.prepare<{ ref: string }, DocRow>(
     'SELECT doc FROM orders WHERE tracking_number = @ref OR order_number = @ref ORDER BY tracking_number = @ref DESC LIMIT 1',

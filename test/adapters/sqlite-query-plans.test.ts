@@ -1,0 +1,137 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createSqliteStore, SQLITE_FILE_NAME } from '../../src/adapters/sqlite/store.js';
+import type { Store } from '../../src/ports/store.js';
+
+/**
+ * Every statement the SQLite adapters prepare, with the plan SQLite chooses for it: no full scan
+ * of a table that grows (orders, events, deliveries, …), no temporary B-tree sorting the rows a
+ * limited page is taken from, and the expected index where one is named below. The statements are collected, not listed by hand: every `prepare` made while the store is built
+ * and while the methods that build their SQL per call run with every optional filter set, so a new
+ * query is checked without touching this file.
+ */
+
+/** Tables that stay small whatever the traffic (one row per lease name, …): scanning them is fine. */
+const SMALL_TABLES = new Set(['leases']);
+
+/**
+ * A temporary sort on a limited query that is accepted, with why (matched on the statement's text).
+ * Keep this short. Sorts of unlimited reads (one merchant's keys, one delivery's attempts, …) are
+ * not checked: the read costs as much as the sort.
+ */
+const SORT_ACCEPTED: Array<{ sql: RegExp; why: string }> = [
+  { sql: /pickup_geohash >= \?/, why: "consolidation: a geohash range cannot also give creation order; the zone's open orders are few" },
+  { sql: /FROM \( SELECT doc, 0 AS rank/, why: 'findByAnyId sorts only the rows its four indexed lookups matched' },
+  { sql: /WHERE tracking_number = @ref OR order_number = @ref/, why: 'at most two rows, each from a unique index' },
+];
+
+/** The index a query must use (a plan can use an index and still walk far more than it needs). */
+const EXPECTED: Array<{ sql: RegExp; indexes: string[] }> = [
+  { sql: /FROM orders WHERE mode = \? AND status = 'new' AND courier_id IS NULL/, indexes: ['orders_queue_fifo'] },
+  { sql: /FROM orders WHERE mode = \? AND status = 'new' AND batch_id IS NOT NULL/, indexes: ['orders_queue_fifo'] },
+  { sql: /FROM batches WHERE mode = \? AND status = 'pending'/, indexes: ['batches_pending_fifo'] },
+  { sql: /FROM \( SELECT doc, 0 AS rank/, indexes: ['orders_reference', 'orders_ecommerce'] },
+  { sql: /FROM orders WHERE merchant_id = @merchantId AND mode = @mode/, indexes: ['orders_merchant'] },
+  { sql: /FROM webhook_deliveries WHERE merchant_id = @merchantId AND status = 'pending'/, indexes: ['webhook_deliveries_due_merchant'] },
+  { sql: /FROM webhook_deliveries WHERE status = 'pending' AND lease_until > @dbNow/, indexes: ['webhook_deliveries_leased'] },
+];
+
+/** Statements that are definitions or settings, not queries. */
+const NOT_A_QUERY = /^\s*(PRAGMA|BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE|CREATE|DROP|ALTER|ANALYZE|VACUUM)\b/i;
+
+/** The statements, and a second connection to the store's file to plan them on (the schema the adapters see). */
+async function collectStatements(): Promise<{ statements: string[]; planner: Database.Database; close: () => Promise<void> }> {
+  const seen = new Set<string>();
+  const prepare = Database.prototype.prepare;
+  Database.prototype.prepare = function (this: Database.Database, source: string) {
+    seen.add(source.replace(/\s+/g, ' ').trim());
+    return prepare.call(this, source);
+  } as typeof prepare;
+  const dir = mkdtempSync(join(tmpdir(), 'exd-plans-'));
+  let store: Store;
+  try {
+    store = createSqliteStore({ dataDir: dir });
+    await exerciseDynamicQueries(store);
+  } finally {
+    Database.prototype.prepare = prepare;
+  }
+  const planner = new Database(join(dir, SQLITE_FILE_NAME), { readonly: true });
+  const close = async () => {
+    planner.close();
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  return { statements: [...seen].filter((sql) => !NOT_A_QUERY.test(sql)).sort(), planner, close };
+}
+
+/** The methods that build their SQL per call, with no optional filter and with every one. */
+async function exerciseDynamicQueries(store: Store): Promise<void> {
+  const page = { merchantId: 'm', mode: 'test' as const, limit: 10 };
+  const range = { createdFrom: '2020-01-01T00:00:00.000Z', createdTo: '2030-01-01T00:00:00.000Z', after: 'x' };
+  await store.orders.list(page);
+  await store.orders.list({ ...page, ...range, statuses: ['new', 'assigned'] });
+  await store.orders.listQueued({ mode: 'test', vehicleTypes: ['motorcycle', 'car'], limit: 10 });
+  await store.orders.listNewInBatches({ mode: 'test', limit: 10 });
+  await store.orders.listConsolidatable({ merchantId: 'm', mode: 'test', geohashPrefix: '66j', limit: 10 });
+  await store.batches.list(page);
+  await store.batches.list({ ...page, after: 'x' });
+  await store.batches.listPending({ mode: 'test', vehicleTypes: ['motorcycle', 'car'], limit: 10 });
+  await store.webhooks.listDeliveries(page);
+  await store.webhooks.listDeliveries({ ...page, ...range, endpointId: 'e', status: 'failed' });
+}
+
+/** Named parameters get null, positional ones too: the plan does not depend on the values. */
+function bindingsOf(sql: string): unknown[] {
+  const named = [...sql.matchAll(/[@:$]([A-Za-z_]\w*)/g)].map((m) => m[1]!);
+  if (named.length > 0) return [Object.fromEntries(named.map((n) => [n, null]))];
+  return Array.from(sql.matchAll(/\?/g), () => null);
+}
+
+function planOf(db: Database.Database, sql: string): string[] {
+  const rows = db.prepare<unknown[], { detail: string }>(`EXPLAIN QUERY PLAN ${sql}`).all(...bindingsOf(sql));
+  return rows.map((r) => r.detail);
+}
+
+/** What is wrong with a plan: a full scan of a table that grows, or (on a limited query) a sort in a temporary B-tree. */
+function problemsOf(sql: string, plan: string[]): string[] {
+  const limited = /\bLIMIT\b/i.test(sql);
+  return plan.filter((step) => {
+    const scan = /^SCAN (\w+)(.*)$/.exec(step);
+    if (scan) return scan[1] !== 'CONSTANT' && !SMALL_TABLES.has(scan[1]!) && !/USING (COVERING )?INDEX|USING INTEGER PRIMARY KEY|VIRTUAL TABLE/.test(scan[2]!);
+    return limited && /USE TEMP B-TREE/.test(step) && !SORT_ACCEPTED.some((a) => a.sql.test(sql));
+  });
+}
+
+const { statements, planner, close } = await collectStatements();
+
+describe('SQLite query plans: every query of the adapters uses an index', () => {
+  afterAll(() => close());
+
+  it(`collects the adapters' statements (${statements.length})`, () => {
+    // Sanity: the collection works (orders by tracking number, the webhook claim, the order list).
+    expect(statements.length).toBeGreaterThan(50);
+    expect(statements.some((s) => /FROM orders WHERE merchant_id = @merchantId AND mode = @mode AND status IN/.test(s))).toBe(true);
+  });
+
+  it.each(statements)('%s', (sql) => {
+    const plan = planOf(planner, sql);
+    expect(problemsOf(sql, plan), `plan:\n  ${plan.join('\n  ')}`).toEqual([]);
+    for (const expected of EXPECTED.filter((e) => e.sql.test(sql))) {
+      for (const index of expected.indexes) expect(plan.some((step) => step.includes(`INDEX ${index} `)), `${index} in:\n  ${plan.join('\n  ')}`).toBe(true);
+    }
+  });
+
+  it('every expected index is checked against a statement the adapters prepare', () => {
+    expect(EXPECTED.filter((e) => !statements.some((sql) => e.sql.test(sql))).map((e) => String(e.sql))).toEqual([]);
+  });
+
+  it('the checker itself flags a full scan and a temporary sort on a limited query', () => {
+    const scan = 'SELECT doc FROM orders WHERE status = ?';
+    expect(problemsOf(scan, planOf(planner, scan))).toEqual(['SCAN orders']);
+    const sorted = "SELECT doc FROM orders WHERE merchant_id = 'm' AND mode = 'test' ORDER BY created_at LIMIT 10";
+    expect(problemsOf(sorted, planOf(planner, sorted))).toEqual(['USE TEMP B-TREE FOR ORDER BY']);
+  });
+});
