@@ -277,10 +277,10 @@ export function createMongoOrderRepository(database: MongoDatabase): OrderReposi
       });
     },
 
-    async updateEstimate({ id, courierId, from, estimatedDeliveryAt, etaAnnounced, outbox }) {
+    async updateEstimate({ id, courierId, from, estimatedDeliveryAt, etaAnnounced, outbox, feed }) {
       const filter: Filter<OrderDoc> = { _id: id, courierId, status: { $in: from } };
       const update: UpdateFilter<OrderDoc> = { $set: { estimatedDeliveryAt, etaAnnounced } };
-      if (!outbox) {
+      if (!outbox && !feed) {
         const doc = await orders.findOneAndUpdate(filter, update, { returnDocument: 'after' });
         return doc ? toOrder(doc) : null;
       }
@@ -288,7 +288,8 @@ export function createMongoOrderRepository(database: MongoDatabase): OrderReposi
         const doc = await orders.findOneAndUpdate(filter, update, { returnDocument: 'after', session });
         if (!doc) return null;
         const updated = toOrder(doc);
-        await writeDeliveries(webhookDeliveries, outbox(updated), session);
+        if (outbox) await writeDeliveries(webhookDeliveries, outbox(updated), session);
+        if (feed) await writeFeedEvent(eventFeed, feed(updated), session);
         return updated;
       });
     },
