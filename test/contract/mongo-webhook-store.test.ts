@@ -11,6 +11,7 @@ const FIND_AND_MODIFY_NOT_ATOMIC =
   'due documents, 17 trials handed one document to two claimers (90 duplicate claims in all)';
 const JONGODB_UNSUPPORTED: Record<string, string> = {
   'webhooks.claimDue: 10 concurrent claimers over 50 due deliveries get every delivery exactly once': FIND_AND_MODIFY_NOT_ATOMIC,
+  'webhooks.claimDue: 6 concurrent claimers never put more than the endpoint’s cap in flight': FIND_AND_MODIFY_NOT_ATOMIC,
 };
 
 await runMongoContract({ title: 'Webhook store contract', dbPrefix: 'exd_webhook_contract', describeContract: describeWebhookStoreContract, jongodbUnsupported: JONGODB_UNSUPPORTED });

@@ -218,6 +218,23 @@ export function describeWebhookStoreContract(name: string, makeStore: () => Prom
       expect(next.map((d) => d.id)).toEqual([slow[2]!.id]);
     });
 
+    test('webhooks.claimDue: 6 concurrent claimers never put more than the endpoint’s cap in flight', async () => {
+      const m = await newMerchant();
+      await storedDeliveries(Array.from({ length: 12 }, (_, i) => delivery({ merchantId: m, endpointId: 'we_capped', nextAttemptAt: at(i) })));
+      const claims = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => store.webhooks.claimDue({ owner: `worker-${i}`, now: at(100), leaseMs: 60_000, limit: 10, endpointConcurrency: 2, merchantConcurrency: 10 })),
+      );
+      const ids = claims.flat().map((d) => d.id);
+      expect(new Set(ids).size).toBe(ids.length);
+      expect(ids.length).toBeLessThanOrEqual(2);
+      // What is stored as leased agrees: no lease was left behind by a claim that gave it back.
+      const leased = (await all(m)).filter((d) => d.leaseOwner !== null);
+      expect(leased.map((d) => d.id).sort()).toEqual([...ids].sort());
+      // A later claim fills the cap exactly (claimers that all gave back lose one poll, no more).
+      await store.webhooks.claimDue({ owner: 'worker-late', now: at(100), leaseMs: 60_000, limit: 10, endpointConcurrency: 2, merchantConcurrency: 10 });
+      expect((await all(m)).filter((d) => d.leaseOwner !== null)).toHaveLength(2);
+    });
+
     test('courier-location webhooks: two nodes (two outboxes, one store) write one per order per interval, held by a store lease', async () => {
       const m = await newMerchant();
       await storedEndpoint({ merchantId: m, events: ['order.courier_location'] });

@@ -208,9 +208,27 @@ export function createMongoWebhookRepository(database: MongoDatabase): WebhookRe
       const claimed: WebhookDelivery[] = [];
       for (const candidate of order.slice(0, limit)) {
         const doc = await deliveries.findOneAndUpdate({ _id: candidate._id, ...dueFilter }, { $set: { leaseOwner: owner, leaseUntil } }, { returnDocument: 'after' });
-        if (doc) claimed.push(toDelivery(doc));
+        if (!doc) continue;
+        if (await overCap(doc)) {
+          await deliveries.updateOne({ _id: doc._id, leaseOwner: owner, leaseUntil }, { $set: { leaseOwner: null, leaseUntil: null } });
+          continue;
+        }
+        claimed.push(toDelivery(doc));
       }
       return claimed;
+
+      /**
+       * The caps were checked on counts read before leasing: another node may have leased for the
+       * same endpoint or merchant since. Counted again after this lease, a lease beyond a cap is
+       * given back. Of two racing leases at least one sees the other (each counts after its own
+       * write), so the caps hold; when both see both, both give back and the next poll retries.
+       */
+      async function overCap(doc: WebhookDeliveryDoc): Promise<boolean> {
+        if (merchantConcurrency === undefined && endpointConcurrency === undefined) return false;
+        const inFlight = { status: 'pending' as const, leaseUntil: { $gt: nowOnServer } };
+        if (endpointConcurrency !== undefined && (await deliveries.countDocuments({ endpointId: doc.endpointId, ...inFlight })) > perEndpoint) return true;
+        return merchantConcurrency !== undefined && (await deliveries.countDocuments({ merchantId: doc.merchantId, ...inFlight })) > perMerchant;
+      }
     },
 
     async completeAttempt({ id, owner, attempt, outcome }) {
