@@ -150,7 +150,7 @@ export const BatchRef = builder.objectRef<Batch>('Batch').implement({
   }),
 });
 
-const PageInfoRef = builder.objectRef<{ hasNextPage: boolean; endCursor: string | null }>('PageInfo').implement({
+export const PageInfoRef = builder.objectRef<{ hasNextPage: boolean; endCursor: string | null }>('PageInfo').implement({
   fields: (t) => ({ hasNextPage: t.exposeBoolean('hasNextPage'), endCursor: t.exposeString('endCursor', { nullable: true }) }),
 });
 const OrderEdgeRef = builder.objectRef<Order>('OrderEdge').implement({
@@ -301,8 +301,13 @@ builder.mutationFields((t) => ({
     authScopes: { merchant: true },
     errors: {},
     description: 'A new delivery PIN (the old one stops working; the wrong tries start again, unlocking the delivery).',
-    args: { id: t.arg.string({ required: true }) },
-    resolve: (_r, args, ctx) => ctx.services.delivery.resetDeliveryPin({ principal: merchantOf(ctx, 'operate'), ref: args.id }),
+    args: { id: t.arg.string({ required: true }), idempotencyKey: t.arg.string({ description: IDEMPOTENCY_KEY_DESCRIPTION }) },
+    resolve: (_r, args, ctx) => {
+      const [principal, ref] = [merchantOf(ctx, 'operate'), args.id];
+      return idempotently(ctx, {
+        scope: merchantScope(principal, 'orders.resetDeliveryPin'), key: args.idempotencyKey, request: { ref }, execute: () => ctx.services.delivery.resetDeliveryPin({ principal, ref }),
+      });
+    },
   }),
   consolidateOrders: t.field({
     type: ConsolidationRef,

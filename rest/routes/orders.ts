@@ -64,7 +64,10 @@ export function orderRoutes(router: Router, edge: Edge): void {
   });
 
   router.post('/orders/:id/delivery-pin/reset', operate, async (req, res) => {
-    const order = await delivery.resetDeliveryPin({ principal: principalOf(res), ref: String(req.params.id) });
+    const [principal, ref] = [principalOf(res), String(req.params.id)];
+    const order = await idempotently(edge, req, res, {
+      scope: merchantScope(principal, 'orders.resetDeliveryPin'), request: { ref }, execute: () => delivery.resetDeliveryPin({ principal, ref }),
+    });
     sendOk(res, { booking_id: order.id, delivery_pin: order.deliveryPin!.pin, message: 'Delivery PIN reset' });
   });
 

@@ -21,6 +21,7 @@ export type IdempotentOperation =
   | 'orders.cancel'
   | 'orders.deliver'
   | 'orders.consolidate'
+  | 'orders.resetDeliveryPin'
   | 'couriers.duty'
   | 'couriers.position'
   | 'couriers.advance'

@@ -196,6 +196,7 @@ INVALID_STATUS_TRANSITION.`,
   auth: 'apiKey',
   params: orderRef,
   responses: { 200: { description: 'The new PIN', schema: deliveryPinResetResponseSchema } },
+  idempotent: true,
   errors: ['ORDER_NOT_FOUND', 'CONFLICT', 'INVALID_STATUS_TRANSITION'],
 });
 
