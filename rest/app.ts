@@ -18,6 +18,7 @@ import { trackingPageRoutes } from './routes/tracking-page.js';
 import { pageRoutes } from './routes/pages.js';
 import { sandboxRoutes } from './routes/sandbox.js';
 import { webhookRoutes } from './routes/webhooks.js';
+import { eventRoutes } from './routes/events.js';
 
 export const BODY_LIMIT = '100kb';
 
@@ -60,6 +61,7 @@ export function createRestApp(edge: Edge, metrics: Metrics): Express {
   trackingRoutes(api, edge);
   sandboxRoutes(api, edge);
   webhookRoutes(api, edge);
+  eventRoutes(api, edge);
   app.use('/api/v1', api);
   // The customer tracking page (its own CSP); its live socket is routed in src/app.ts.
   app.use(trackingPageRoutes(edge));

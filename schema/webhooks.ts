@@ -8,7 +8,7 @@ import { idempotently, IDEMPOTENCY_KEY_DESCRIPTION } from './idempotency.js';
 import { merchantScope } from '../src/domain/idempotency.js';
 import { merchantOf } from './merchants.js';
 
-const WebhookEventEnum = builder.enumType('WebhookEventType', {
+export const WebhookEventEnum = builder.enumType('WebhookEventType', {
   values: Object.fromEntries(WEBHOOK_EVENT_TYPES.map((v) => [v.replace('.', '_').toUpperCase(), { value: v }])) as Record<string, { value: (typeof WEBHOOK_EVENT_TYPES)[number] }>,
 });
 const ShapeEnum = builder.enumType('WebhookShape', { values: ['event', 'flat'] as const });

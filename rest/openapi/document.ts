@@ -12,6 +12,7 @@ import './paths/couriers.js';
 import './paths/tracking.js';
 import './paths/webhooks.js';
 import './paths/sandbox.js';
+import './paths/events.js';
 
 export type OpenAPIDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
 

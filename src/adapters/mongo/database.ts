@@ -60,8 +60,8 @@ export type MemberPasswordTokenDoc = Omit<MemberPasswordToken, 'hash'> & { _id: 
 export type MemberSessionDoc = Omit<MemberSession, 'hash'> & { _id: string; expireOn: Date };
 /** `_id` is JSON [ownerId, mode, operation, key]; `expireAt` is expiresAt as a BSON Date for the TTL index. */
 export type IdempotentWriteDoc = IdempotentWriteRecord & { _id: string; expireAt: Date };
-/** `position` is null until the feed's sequencer gives it one (see events.ts); `atOn` is `at` as a BSON Date for retention. */
-export type FeedEventDoc = Omit<FeedEvent, 'id' | 'position'> & { _id: string; position: number | null; atOn: Date };
+/** `position` is null until the feed's sequencer gives it one (see events.ts). */
+export type FeedEventDoc = Omit<FeedEvent, 'id' | 'position'> & { _id: string; position: number | null };
 /** `_id` is JSON [merchantId, mode]; `last` is the highest position given out. */
 export type FeedPositionDoc = { _id: string; last: number };
 /** `_id` is the lease's name; `until` is a BSON Date on the server's clock. */
@@ -316,9 +316,10 @@ async function createIndexes(c: MongoCollections, db: Db, webhookRetentionSecond
     ttlIndex(db, c.webhookDeliveries, 'createdOn', 'webhook_deliveries_ttl', webhookRetentionSeconds),
     ttlIndex(db, c.webhookAttempts, 'atOn', 'webhook_attempts_ttl', webhookRetentionSeconds),
     c.idempotentWrites.createIndex({ expireAt: 1 }, { expireAfterSeconds: 0, name: 'idempotent_writes_ttl' }),
-    // The feed: one merchant's events by position (null = not sequenced yet), and retention with the deliveries'.
+    // The feed: one merchant's events by position (null = not sequenced yet). No TTL index: retention
+    // (events.prune) gives waiting events their positions before it removes them, so no gap goes unseen.
     c.eventFeed.createIndex({ merchantId: 1, mode: 1, position: 1, at: 1 }, { name: 'event_feed_position' }),
-    ttlIndex(db, c.eventFeed, 'atOn', 'event_feed_ttl', webhookRetentionSeconds),
+    c.eventFeed.createIndex({ at: 1 }, { name: 'event_feed_at' }),
     c.webhookDeliveries.createIndex({ createdAt: 1 }, { name: 'webhook_deliveries_created' }),
     c.webhookDeliveries.createIndex({ endpointId: 1, status: 1 }, { name: 'webhook_deliveries_endpoint' }),
     // Team members: one email per merchant; tokens and sessions go at their expiry (pruneExpired does the same on demand).

@@ -7,6 +7,8 @@ import { isTransientTransactionError } from './failures.js';
 
 /** Events given positions per sequencing transaction. */
 const SEQUENCE_BATCH = 500;
+/** Waiting events looked at per prune call to find the feeds to sequence before pruning. */
+const PRUNE_SCAN = 5000;
 /** Rounds a reader tries to sequence while other readers of the merchant's feed do the same. */
 const SEQUENCE_ROUNDS = 20;
 
@@ -16,10 +18,10 @@ const positionsId = (merchantId: string, mode: Mode) => JSON.stringify([merchant
 export async function writeFeedEvent(feed: Collection<FeedEventDoc>, event: NewFeedEvent | undefined, session: ClientSession): Promise<void> {
   if (!event) return;
   const { id, ...rest } = event;
-  await feed.insertOne(Object.assign({ _id: id, position: null, atOn: new Date(event.at) }, rest), { session });
+  await feed.insertOne(Object.assign({ _id: id, position: null }, rest), { session });
 }
 
-const toEvent = ({ _id, atOn: _atOn, position, ...rest }: FeedEventDoc): FeedEvent => Object.assign({ id: _id, position: position ?? 0 }, rest);
+const toEvent = ({ _id, position, ...rest }: FeedEventDoc): FeedEvent => Object.assign({ id: _id, position: position ?? 0 }, rest);
 
 /**
  * One order's events keep their sequence order within a batch, whatever the nodes' clocks said:
@@ -71,7 +73,9 @@ export function createMongoEventFeedRepository(database: MongoDatabase): EventFe
       try {
         await sequenceOnce(merchantId, mode);
       } catch (error) {
-        const raced = error instanceof CounterMoved || isTransientTransactionError(error) || (error instanceof MongoServerError && error.code === 11000);
+        // Another reader sequenced first: its counter move conflicts with ours (WriteConflict 112, a
+        // duplicate first counter 11000, or our compare-and-set missing).
+        const raced = error instanceof CounterMoved || isTransientTransactionError(error) || (error instanceof MongoServerError && (error.code === 11000 || error.code === 112));
         if (!raced) throw error;
         await sleep(5 + Math.random() * 20);
       }
@@ -90,7 +94,13 @@ export function createMongoEventFeedRepository(database: MongoDatabase): EventFe
       return (await eventFeedPositions.findOne({ _id: positionsId(merchantId, mode) }))?.last ?? 0;
     },
     async prune({ createdBefore, limit }) {
-      const ids = (await eventFeed.find({ at: { $lt: createdBefore } }, { projection: { _id: 1 } }).limit(limit).toArray()).map((d) => d._id);
+      // Events still without a position get one first: a reader's cursor must see the gap they leave.
+      const waiting = await eventFeed.find({ position: null, at: { $lt: createdBefore } }, { projection: { merchantId: 1, mode: 1 } }).limit(PRUNE_SCAN).toArray();
+      for (const key of new Set(waiting.map((d) => positionsId(d.merchantId, d.mode)))) {
+        const [merchantId, mode] = JSON.parse(key) as [string, Mode];
+        await sequence(merchantId, mode);
+      }
+      const ids = (await eventFeed.find({ at: { $lt: createdBefore }, position: { $ne: null } }, { projection: { _id: 1 } }).limit(limit).toArray()).map((d) => d._id);
       if (ids.length === 0) return 0;
       return (await eventFeed.deleteMany({ _id: { $in: ids } })).deletedCount;
     },

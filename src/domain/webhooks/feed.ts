@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import type { EventFeedRepository, FeedEvent, Store } from '../../ports/store.js';
+
+export type { FeedEvent };
 import type { MerchantPrincipal } from '../auth.js';
 import { AppError } from '../errors.js';
 import { parseInput } from '../validation.js';
