@@ -42,6 +42,13 @@ describe('estimateDeliveries (the live ETA of a courier job)', () => {
     expect(minutesBetween(new Date(ready), eta)).toBeCloseTo(PICKUP_HANDLING_MINS + drive(o.pickup, o.dropoff), 1);
   });
 
+  it('never leaves the pickup of a scheduled order before its scheduled pickup time', () => {
+    const [o] = job(['assigned']);
+    const scheduled = Object.assign(o!, { scheduledPickupAt: new Date(now.getTime() + 90 * 60_000).toISOString() });
+    const eta = estimateDeliveries(options([scheduled], scheduled.pickup)).get(scheduled.id)!;
+    expect(minutesBetween(now, eta)).toBeCloseTo(90 + PICKUP_HANDLING_MINS + drive(scheduled.pickup, scheduled.dropoff), 1);
+  });
+
   it('a batch: the parcels in hand first, then each order not picked up; later stops add the handling before them', () => {
     const [first, second, third] = job(['assigned', 'picked_up', 'assigned']);
     const from = first!.pickup;

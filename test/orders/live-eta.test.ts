@@ -210,6 +210,47 @@ describe('live ETA: the delivery estimate follows the courier', () => {
     expect(expectOk(await api(`${t.url}/api/v1/tracking/${o.tracking}`)).body.estimated_delivery_time).toBe(await o.read());
   });
 
+  it('the sandbox simulator drives an order to completed while its ETA follows at the sandbox pace; an endpoint subscribed through GraphQL gets order.eta_changed', async () => {
+    const sandbox = await t.createMerchant({ name: 'ETA Sandbox' });
+    expectOk(await api(`${t.url}/api/v1/merchants/settings`, { method: 'PATCH', key: sandbox.testKey, body: { prep_time_mins: 0, sandbox_speed: 20 } }));
+    const created = await gql(
+      t.url,
+      'mutation ($input: WebhookEndpointInput!) { createWebhookEndpoint(input: $input) { ... on MutationCreateWebhookEndpointSuccess { data { id events } } } }',
+      { key: sandbox.testKey, variables: { input: { url: `${receiver.url}/sandbox`, events: ['ORDER_ETA_CHANGED'] } } },
+    );
+    expect(created.body.data.createWebhookEndpoint.data.events).toEqual(['ORDER_ETA_CHANGED']);
+    // Only simulated couriers may take this order (the other tests' free couriers go off duty).
+    await standDown(...couriers);
+    const { sandbox: simulator } = t.app.container.services;
+    await simulator.ensureSimulatedFleet({ perVehicle: 1 });
+    const order = expectOk(
+      await merchantApi(t, sandbox.testKey).create({
+        pickup: { address: 'Alameda 100', coords: PLACES.santiago },
+        dropoff: { address: 'Av. Apoquindo 3000, Las Condes', coords: DROPOFF },
+        customer_name: 'Camila Rojas',
+        customer_phone: '+56912345678',
+        total_weight_kg: 1,
+      }),
+      201,
+    ).body as { booking_id: string };
+    const read = async () => expectOk(await merchantApi(t, sandbox.testKey).get(order.booking_id)).body as { status: string; estimated_delivery_time: string };
+    const estimates = new Set<string>();
+    for (let tick = 0; tick < 400; tick++) {
+      const now = await read();
+      if (now.status === 'completed') break;
+      if (now.status !== 'new') estimates.add(now.estimated_delivery_time);
+      await simulator.tick({ seconds: 5, defaultSpeed: 1 });
+    }
+    expect((await read()).status).toBe('completed');
+    // Ticks drive faster than the clock runs: the estimate came closer as the courier rode.
+    expect(estimates.size).toBeGreaterThan(2);
+    const events = await waitFor(() => {
+      const got = receiver.receipts.filter((r) => r.path === '/sandbox' && r.status === 200).map((r) => JSON.parse(r.body) as { booking_id: string; event: string });
+      return got.length > 0 && got;
+    }, { what: 'the sandbox order.eta_changed' });
+    expect(events.every((e) => e.event === 'order.eta_changed' && e.booking_id === order.booking_id)).toBe(true);
+  });
+
   it('another merchant never receives the event, and its endpoint is not even written to', async () => {
     // Every order above is the shop's: the rival, subscribed to the same event in the same mode, got none of them.
     await settle();

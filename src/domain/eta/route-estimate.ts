@@ -44,9 +44,13 @@ function remainingStops(orders: readonly Order[]): Stop[] {
   ];
 }
 
-/** When the order's parcel can be taken: its preparation time after creation (run at the job's pace). */
+/**
+ * When the order's parcel can be taken: its preparation time after creation (run at the job's pace),
+ * and never before a scheduled pickup (a wall-clock time, as dispatch treats it).
+ */
 function readyAtMs(order: Order, timeScale: number): number {
-  return Date.parse(order.createdAt) + (order.prepTimeMins * 60_000) / timeScale;
+  const prepared = Date.parse(order.createdAt) + (order.prepTimeMins * 60_000) / timeScale;
+  return order.scheduledPickupAt ? Math.max(prepared, Date.parse(order.scheduledPickupAt)) : prepared;
 }
 
 /**
