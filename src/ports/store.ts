@@ -256,8 +256,8 @@ export interface OrderRepository {
    * The live ETA, not a transition (no event, the sequence and updatedAt unchanged): sets
    * estimatedDeliveryAt and etaAnnounced only while the order is `courierId`'s and its status is one
    * of `from`. `outbox`, when given, builds the deliveries of an order.eta_changed from the updated
-   * order, and `feed` its event in the merchant's feed; they are written in the same transaction
-   * (pure, synchronous functions). Returns the updated order, or null when not applied.
+   * order; they are written in the same transaction (a pure, synchronous function). ETA changes are
+   * not events of the merchant's feed. Returns the updated order, or null when not applied.
    */
   updateEstimate(options: {
     id: string;
@@ -266,7 +266,6 @@ export interface OrderRepository {
     estimatedDeliveryAt: string;
     etaAnnounced: EtaAnnouncement;
     outbox?: (order: Order) => WebhookDelivery[];
-    feed?: (order: Order) => NewFeedEvent;
   }): Promise<Order | null>;
   /**
    * Retention: deletes the events of orders that are over (completed or cancelled) and were created

@@ -403,7 +403,6 @@ export function describeOrderStoreContract(name: string, makeStore: () => Promis
       const announced = await store.orders.updateEstimate({
         id: o.id, courierId: 'c_eta', from: ['picked_up'], estimatedDeliveryAt: at(4600), etaAnnounced: { deliveryAt: at(4600), at: at(50) },
         outbox: (updated) => [etaDelivery(updated, at(50))],
-        feed: (updated) => ({ id: `evt_${o.id}_eta`, merchantId: m, mode: 'live', type: 'order.eta_changed', orderId: o.id, sequence: updated.sequence, body: JSON.stringify({ current: updated.estimatedDeliveryAt }), at: at(50) }),
       });
       expect(announced).toStrictEqual({ ...o, estimatedDeliveryAt: at(4600), etaAnnounced: { deliveryAt: at(4600), at: at(50) } });
       expect(await store.orders.findById(o.id)).toStrictEqual(announced);
@@ -411,24 +410,17 @@ export function describeOrderStoreContract(name: string, makeStore: () => Promis
       const [written] = await store.webhooks.listDeliveries({ merchantId: m, mode: 'live', limit: 10 });
       expect(written).toMatchObject({ eventType: 'order.eta_changed', orderId: o.id, sequence: o.sequence, status: 'pending' });
       expect(JSON.parse(written!.body)).toEqual({ current: at(4600) });
-      const [fed, ...others] = await store.events.list({ merchantId: m, mode: 'live', after: 0, limit: 10 });
-      expect(others).toEqual([]);
-      expect(fed).toMatchObject({ id: `evt_${o.id}_eta`, type: 'order.eta_changed', orderId: o.id, sequence: o.sequence, body: JSON.stringify({ current: at(4600) }) });
     });
 
     test('orders.updateEstimate is refused (null, nothing written) for another courier, a status not listed, or an unknown order', async () => {
       const m = await newMerchant();
       const o = await created(order({ merchantId: m, status: 'completed', courierId: 'c_eta' }));
-      const update = {
-        etaAnnounced: { deliveryAt: at(4000), at: at(50) }, estimatedDeliveryAt: at(4000), outbox: (u: Order) => [etaDelivery(u, at(50))],
-        feed: (u: Order) => ({ id: `evt_${u.id}_eta`, merchantId: m, mode: u.mode, type: 'order.eta_changed' as const, orderId: u.id, sequence: u.sequence, body: '{}', at: at(50) }),
-      };
+      const update = { etaAnnounced: { deliveryAt: at(4000), at: at(50) }, estimatedDeliveryAt: at(4000), outbox: (u: Order) => [etaDelivery(u, at(50))] };
       expect(await store.orders.updateEstimate({ ...update, id: o.id, courierId: 'c_eta', from: ['assigned', 'picked_up'] })).toBeNull();
       expect(await store.orders.updateEstimate({ ...update, id: o.id, courierId: 'c_other', from: ['completed'] })).toBeNull();
       expect(await store.orders.updateEstimate({ ...update, id: 'bk_unknown', courierId: 'c_eta', from: ['completed'] })).toBeNull();
       expect(await store.orders.findById(o.id)).toStrictEqual(o);
       expect(await store.webhooks.listDeliveries({ merchantId: m, mode: 'live', limit: 10 })).toEqual([]);
-      expect(await store.events.list({ merchantId: m, mode: 'live', after: 0, limit: 10 })).toEqual([]);
     });
 
     test('orders.apply treats a patch field given as undefined as absent', async () => {

@@ -127,11 +127,9 @@ describe('live ETA: the delivery estimate follows the courier', () => {
     const [event, ...more] = await waitFor(() => etaEvents(o.id).length > 0 && etaEvents(o.id), { what: 'order.eta_changed' });
     expect(more).toEqual([]);
     expect(event!.eta).toEqual({ previous: o.initial, current: eta, reason: 'courier_position' });
-    // The merchant's event feed has it too, with the same payload (the `event` shape).
-    const principal = await t.app.container.services.auth.authenticateApiKey({ apiKey: shop.testKey });
-    const feed = await t.app.container.services.events.listEvents({ principal, input: { limit: 1000 } });
-    const fed = feed.events.filter((e) => e.type === 'order.eta_changed' && e.orderId === o.id).map((e) => JSON.parse(e.body) as unknown);
-    expect(fed).toEqual([event]);
+    // Not an event of the merchant's feed (an estimate is not a change of record: the order always shows the current one).
+    const feed = expectOk(await api(`${t.url}/api/v1/events?limit=1000`, { key: o.key })).body.events as Array<{ type: string; order_id: string }>;
+    expect(feed.filter((e) => e.order_id === o.id).map((e) => e.type)).toEqual(Array(4).fill('order.status_changed'));
   });
 
   it('a courier moving away makes the ETA grow, with exactly one order.eta_changed per 2 minutes; the next one starts from the last announced', async () => {
@@ -258,7 +256,5 @@ describe('live ETA: the delivery estimate follows the courier', () => {
     expect(receiver.receipts.filter((r) => r.path === '/rival')).toEqual([]);
     const rivalLog = expectOk(await webhooksApi(t.url, rival.testKey).deliveries({ limit: '100' })).body.deliveries as unknown[];
     expect(rivalLog).toEqual([]);
-    const principal = await t.app.container.services.auth.authenticateApiKey({ apiKey: rival.testKey });
-    expect((await t.app.container.services.events.listEvents({ principal, input: { limit: 1000 } })).events).toEqual([]);
   });
 });

@@ -277,10 +277,10 @@ export function createMongoOrderRepository(database: MongoDatabase): OrderReposi
       });
     },
 
-    async updateEstimate({ id, courierId, from, estimatedDeliveryAt, etaAnnounced, outbox, feed }) {
+    async updateEstimate({ id, courierId, from, estimatedDeliveryAt, etaAnnounced, outbox }) {
       const filter: Filter<OrderDoc> = { _id: id, courierId, status: { $in: from } };
       const update: UpdateFilter<OrderDoc> = { $set: { estimatedDeliveryAt, etaAnnounced } };
-      if (!outbox && !feed) {
+      if (!outbox) {
         const doc = await orders.findOneAndUpdate(filter, update, { returnDocument: 'after' });
         return doc ? toOrder(doc) : null;
       }
@@ -288,8 +288,7 @@ export function createMongoOrderRepository(database: MongoDatabase): OrderReposi
         const doc = await orders.findOneAndUpdate(filter, update, { returnDocument: 'after', session });
         if (!doc) return null;
         const updated = toOrder(doc);
-        if (outbox) await writeDeliveries(webhookDeliveries, outbox(updated), session);
-        if (feed) await writeFeedEvent(eventFeed, feed(updated), session);
+        await writeDeliveries(webhookDeliveries, outbox(updated), session);
         return updated;
       });
     },

@@ -165,7 +165,6 @@ export function createSqliteOrderRepository(db: SqliteDatabase, inTransaction: W
     const next: Order = Object.assign({}, current, { estimatedDeliveryAt: options.estimatedDeliveryAt, etaAnnounced: options.etaAnnounced });
     updateOrder.run({ id: next.id, status: next.status, courierId: next.courierId, batchId: next.batchId, doc: JSON.stringify(next) });
     if (options.outbox) writeOutbox(options.outbox(next));
-    if (options.feed) writeFeed(options.feed(next));
     return next;
   });
 

@@ -1,7 +1,7 @@
 import type { Store } from '../../ports/store.js';
 import { timeScaleOf } from '../sandbox-time.js';
 import { vehicleTariff, type Tariff } from '../tariffs.js';
-import type { Courier, EtaAnnouncement, LatLng, Order, OrderStatus } from '../types.js';
+import type { Courier, EtaAnnouncement, LatLng, Order, OrderStatus, WebhookDelivery } from '../types.js';
 import type { WebhookOutbox } from '../webhooks/outbox.js';
 import type { EtaChangeReason } from '../webhooks/payloads.js';
 import { estimateDeliveries } from './route-estimate.js';
@@ -80,15 +80,15 @@ export function createLiveEtaService(deps: { store: Store; outbox: WebhookOutbox
     const moved = Date.parse(estimate) - Date.parse(last.deliveryAt);
     const due = Math.abs(moved) >= ETA_ANNOUNCE_THRESHOLD_MS / options.timeScale && (last.at === null || Date.parse(last.at) + ETA_ANNOUNCE_INTERVAL_MS <= Date.parse(at));
     let announcement = last;
-    let writes: Awaited<ReturnType<WebhookOutbox['prepareEtaChange']>> | undefined;
+    let build: ((updated: Order) => WebhookDelivery[]) | undefined;
     if (due && (await store.leases.takeSlot({ name: etaAnnouncementSlot(order.id), at, intervalMs: ETA_ANNOUNCE_INTERVAL_MS }))) {
       announcement = { deliveryAt: estimate, at };
       const reason: EtaChangeReason = moved > 0 && (order.status === 'assigned' || order.status === 'arrived_pickup') ? 'pickup_delayed' : 'courier_position';
-      writes = await outbox.prepareEtaChange({ order, courier, change: { previous: last.deliveryAt, current: estimate, reason }, at });
+      build = await outbox.prepareEtaChange({ order, courier, change: { previous: last.deliveryAt, current: estimate, reason }, at });
     }
-    // The announcement's webhook deliveries and feed event are written with the estimate (transactional outbox).
-    const updated = await store.orders.updateEstimate(Object.assign({ id: order.id, courierId: courier.id, from: FOLLOWED, estimatedDeliveryAt: estimate, etaAnnounced: announcement }, writes));
-    return updated ? { order: updated, wroteWebhooks: writes?.outbox !== undefined } : null;
+    // The announcement's webhook deliveries are written with the estimate (transactional outbox).
+    const updated = await store.orders.updateEstimate(Object.assign({ id: order.id, courierId: courier.id, from: FOLLOWED, estimatedDeliveryAt: estimate, etaAnnounced: announcement }, build && { outbox: build }));
+    return updated ? { order: updated, wroteWebhooks: build !== undefined } : null;
   }
 
   return { followCourier };

@@ -127,24 +127,19 @@ export function createWebhookOutbox(deps: { store: Store; clock: Clock; ids: IdS
   }
 
   /**
-   * Prepares an order.eta_changed (the live ETA moved): the endpoints are read now; the deliveries
-   * (when an endpoint is subscribed) and the event of the merchant's feed (always) are built from the
-   * updated order inside the store's write (`orders.updateEstimate`).
+   * Prepares an order.eta_changed (the live ETA moved): the endpoints are read now, the deliveries
+   * are built from the updated order inside the store's write (`orders.updateEstimate`). Undefined
+   * when no endpoint is subscribed. Not an event of the merchant's feed (an estimate is not a change of record).
    */
-  async function prepareEtaChange(options: { order: Order; courier: Courier; change: EtaChange; at: string }) {
+  async function prepareEtaChange(options: { order: Order; courier: Courier; change: EtaChange; at: string }): Promise<((updated: Order) => WebhookDelivery[]) | undefined> {
     const { order, courier, change, at } = options;
     const endpoints = await endpointsFor(order.merchantId, order.mode, 'order.eta_changed');
+    if (endpoints.length === 0) return undefined;
     const eta = etaChangePayload(change);
-    const feed = (updated: Order): NewFeedEvent => {
-      const context = { order: updated, courier, sequence: updated.sequence, at, trackingUrl: trackingUrlOf(updated, deps.publicBaseUrl()), courierImageUrl: '' };
-      const body = Object.assign(eventShape('order.eta_changed', context), { eta });
-      return { id: ids.next('evt'), merchantId: updated.merchantId, mode: updated.mode, type: 'order.eta_changed', orderId: updated.id, sequence: updated.sequence, body: JSON.stringify(body), at };
-    };
-    if (endpoints.length === 0) return { feed };
-    const outbox = (updated: Order) =>
+    return (updated) =>
       endpoints.map((e) => delivery(e, 'order.eta_changed', Object.assign(orderBody(e, 'order.eta_changed', updated, courier, updated.sequence, at), { eta }), updated, updated.sequence, at));
-    return { feed, outbox };
   }
+
 
 
   return { prepareTransition, prepareChange, batchCreated, batchCreatedWrite, courierLocation, prepareEtaChange };
