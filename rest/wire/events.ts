@@ -4,11 +4,9 @@ import { FEED_PAGE_DEFAULT, FEED_PAGE_MAX, listEventsQuerySchema, type ListEvent
 import { parseInput } from '../../src/domain/validation.js';
 
 export const listEventsQueryString = z.strictObject({
-  after: listEventsQuerySchema.shape.after.openapi({
-    description: "The `next_cursor` of an earlier page (opaque). Leave it out to start at the oldest event kept.",
-    example: 'ZWYxOjQy',
-  }),
-  limit: z.coerce.number().int().min(1).max(FEED_PAGE_MAX).default(FEED_PAGE_DEFAULT).openapi({ description: `Events per page (default ${FEED_PAGE_DEFAULT}, at most ${FEED_PAGE_MAX}).` }),
+  // .describe, not .openapi: this module may load before rest/openapi/registry.ts extends zod.
+  after: listEventsQuerySchema.shape.after.describe('The `next_cursor` of an earlier page (opaque). Leave it out to start at the oldest event kept.'),
+  limit: z.coerce.number().int().min(1).max(FEED_PAGE_MAX).default(FEED_PAGE_DEFAULT).describe(`Events per page (default ${FEED_PAGE_DEFAULT}, at most ${FEED_PAGE_MAX}).`),
 });
 
 export function listEventsQuery(query: unknown): ListEventsQuery {
