@@ -69,11 +69,16 @@ export function createOrderCommand(body: unknown): CreateOrderCommand {
   };
 }
 
-/** Error field names of POST /orders in the form the caller used: a Form B drop-off is `dropoff_address`. */
+/** Error field names of POST /orders in the form the caller used: a Form B drop-off is `dropoff_address`; snake_case throughout. */
 export function createOrderFieldNames(body: unknown): Record<string, string> {
   const formB = typeof body === 'object' && body !== null && 'dropoff_address' in body;
-  return formB ? { dropoff: 'dropoff_address' } : {};
+  return Object.assign({}, DOMAIN_FIELD_NAMES, formB && { dropoff: 'dropoff_address' });
 }
+
+/** Domain field names of the order-creation errors (quotes, schedule) → the REST wire's. */
+const DOMAIN_FIELD_NAMES: Record<string, string> = {
+  quoteId: 'quote_id', rateId: 'rate_id', totalWeightKg: 'total_weight_kg', pickupAfter: 'pickup_after', deliverBefore: 'deliver_before',
+};
 
 /** The cancellation body has the command's own field names. */
 export const cancelOrderBody = cancelOrderCommandSchema;

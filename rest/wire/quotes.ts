@@ -25,3 +25,6 @@ export function quoteCommand(body: unknown): QuoteCommand {
     pickupAfter: b.pickup_after, deliverBefore: b.deliver_before,
   };
 }
+
+/** Domain field names of quote errors (the schedule) → the REST wire's. */
+export const QUOTE_FIELD_NAMES: Record<string, string> = { pickupAfter: 'pickup_after', deliverBefore: 'deliver_before' };

@@ -25,6 +25,7 @@ export interface SchedulePlan {
   dispatchAfter: string | null;
 }
 
+/** Field names are the domain's (GraphQL's); REST renames them to its wire names (pickup_after, deliver_before). */
 const unreachable = (message: string, field: string) =>
   new AppError('DELIVERY_WINDOW_UNREACHABLE', message, { fields: [{ field, message }] });
 
@@ -42,17 +43,17 @@ export function planSchedule(options: { now: Date; request: ScheduleRequest; wai
   const pickupAfter = request.pickupAfter ? Date.parse(request.pickupAfter) : null;
   const deliverBefore = request.deliverBefore ? Date.parse(request.deliverBefore) : null;
   if (pickupAfter !== null) {
-    if (pickupAfter < nowMs - PAST_SLACK_MS) throw unreachable('pickup_after is in the past', 'pickup_after');
-    if (pickupAfter > horizon) throw unreachable('pickup_after is more than 7 days ahead', 'pickup_after');
+    if (pickupAfter < nowMs - PAST_SLACK_MS) throw unreachable('The requested pickup time is in the past', 'pickupAfter');
+    if (pickupAfter > horizon) throw unreachable('The requested pickup time is more than 7 days ahead', 'pickupAfter');
   }
   if (deliverBefore !== null) {
-    if (deliverBefore <= nowMs) throw unreachable('deliver_before is in the past', 'deliver_before');
-    if (deliverBefore > horizon) throw unreachable('deliver_before is more than 7 days ahead', 'deliver_before');
+    if (deliverBefore <= nowMs) throw unreachable('The requested delivery deadline is in the past', 'deliverBefore');
+    if (deliverBefore > horizon) throw unreachable('The requested delivery deadline is more than 7 days ahead', 'deliverBefore');
   }
   const pickupAt = new Date(Math.max(nowMs + options.waitMs, pickupAfter ?? 0));
   const deliveryAt = new Date(pickupAt.getTime() + options.travelMs);
   if (deliverBefore !== null && deliveryAt.getTime() > deliverBefore) {
-    throw unreachable(`deliver_before is earlier than the earliest possible delivery (${deliveryAt.toISOString()})`, 'deliver_before');
+    throw unreachable(`The requested delivery deadline is earlier than the earliest possible delivery (${deliveryAt.toISOString()})`, 'deliverBefore');
   }
   const opensAt = pickupAfter === null ? null : pickupAfter - options.approachMs;
   return {

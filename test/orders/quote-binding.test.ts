@@ -123,7 +123,8 @@ describe('bound quotes: quote_id on POST /orders and createOrder', () => {
     const created = (await g(CREATE, { input: { ...input, quoteId: q.quoteId, rateId: 'batched' } })).createOrder;
     const batched = q.rates.find((r: Wire) => r.id === 'batched').cost;
     expect(created).toMatchObject({ __typename: 'MutationCreateOrderSuccess', data: { price: batched, quoteId: q.quoteId, rateId: 'batched' } });
-    expect((await g(CREATE, { input: { ...input, totalWeightKg: 30, quoteId: q.quoteId } })).createOrder).toMatchObject({ __typename: 'AppError', code: 'QUOTE_MISMATCH' });
+    // Field names in GraphQL's terms (REST's are snake_case).
+    expect((await g(CREATE, { input: { ...input, totalWeightKg: 30, quoteId: q.quoteId } })).createOrder).toMatchObject({ __typename: 'AppError', code: 'QUOTE_MISMATCH', fields: [{ field: 'totalWeightKg' }] });
     expect((await g(CREATE, { input: { ...input, quoteId: q.quoteId } }, other.testKey)).createOrder).toMatchObject({ __typename: 'AppError', code: 'QUOTE_NOT_FOUND' });
     now += FIFTEEN_MIN + 1000;
     expect((await g(CREATE, { input: { ...input, quoteId: q.quoteId } })).createOrder).toMatchObject({ __typename: 'AppError', code: 'QUOTE_EXPIRED' });

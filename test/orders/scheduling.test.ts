@@ -120,7 +120,7 @@ describe('scheduled deliveries: pickup_after and deliver_before', () => {
     const pickupAfter = inMinutes(45);
     const created = await g({ input: { ...input, pickupAfter, deliverBefore: inMinutes(180) } });
     expect(created).toMatchObject({ __typename: 'MutationCreateOrderSuccess', data: { status: 'new', scheduledPickupAt: pickupAfter, estimatedPickupTime: pickupAfter, driver: null } });
-    expect(await g({ input: { ...input, pickupAfter: inMinutes(-120) } })).toMatchObject({ __typename: 'AppError', code: 'DELIVERY_WINDOW_UNREACHABLE', fields: [{ field: 'pickup_after' }] });
+    expect(await g({ input: { ...input, pickupAfter: inMinutes(-120) } })).toMatchObject({ __typename: 'AppError', code: 'DELIVERY_WINDOW_UNREACHABLE', fields: [{ field: 'pickupAfter' }] });
     expectOk(await merchantApi(t, m.testKey).cancel(created.data.id));
   });
 

@@ -35,7 +35,7 @@ export async function bindQuote(options: {
 }): Promise<QuoteBinding> {
   const { principal, quoteId } = options;
   const quote = await options.store.quotes.find({ id: quoteId, merchantId: principal.merchant.id, mode: principal.mode });
-  if (!quote) throw new AppError('QUOTE_NOT_FOUND', `No quote ${quoteId.slice(0, 64)} for this merchant in ${principal.mode} mode`, { fields: [{ field: 'quote_id', message: 'not found' }] });
+  if (!quote) throw new AppError('QUOTE_NOT_FOUND', `No quote ${quoteId.slice(0, 64)} for this merchant in ${principal.mode} mode`, { fields: [{ field: 'quoteId', message: 'not found' }] });
   if (Date.parse(quote.expiresAt) <= options.clock.now().getTime()) {
     throw new AppError('QUOTE_EXPIRED', `Quote ${quote.id} expired at ${quote.expiresAt}; ask for a new quote`, { details: { expires_at: quote.expiresAt } });
   }
@@ -46,13 +46,13 @@ export async function bindQuote(options: {
   if (dropoffOff > QUOTE_ROUTE_TOLERANCE_M) mismatches.push({ field: 'dropoff', message: `is ${dropoffOff} m from the quoted destination (tolerance ${QUOTE_ROUTE_TOLERANCE_M} m)` });
   const band = selectVehicle(options.tariff, options.weightKg).type;
   if (band !== quote.vehicleType) {
-    mismatches.push({ field: 'total_weight_kg', message: `${options.weightKg} kg is priced as ${band}; the quote (${quote.weightKg} kg) was priced as ${quote.vehicleType}` });
+    mismatches.push({ field: 'totalWeightKg', message: `${options.weightKg} kg is priced as ${band}; the quote (${quote.weightKg} kg) was priced as ${quote.vehicleType}` });
   }
   if (mismatches.length > 0) {
     throw new AppError('QUOTE_MISMATCH', `The order differs from quote ${quote.id}: ${mismatches.map((m) => `${m.field} ${m.message}`).join('; ')}`, { fields: mismatches });
   }
   const rateId = options.rateId ?? 'express';
   const rate = quote.rates.find((r) => r.id === rateId);
-  if (!rate) throw new AppError('VALIDATION_ERROR', `Quote ${quote.id} has no rate ${rateId}`, { fields: [{ field: 'rate_id', message: 'not a rate of this quote' }] });
+  if (!rate) throw new AppError('VALIDATION_ERROR', `Quote ${quote.id} has no rate ${rateId}`, { fields: [{ field: 'rateId', message: 'not a rate of this quote' }] });
   return { quote, ref: { id: quote.id, rateId }, price: rate.cost };
 }

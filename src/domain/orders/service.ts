@@ -96,7 +96,7 @@ export function createOrderService(deps: {
       minRoadM: minRoadMetres(pickup, dropoff),
     });
     if (draft.rateId !== undefined && draft.quoteId === undefined) {
-      throw new AppError('VALIDATION_ERROR', 'rate_id is only accepted with quote_id', { fields: [{ field: 'rate_id', message: 'requires quote_id' }] });
+      throw new AppError('VALIDATION_ERROR', 'A rate is only chosen with a quote', { fields: [{ field: 'rateId', message: 'is only accepted with a quote id' }] });
     }
     const bound = draft.quoteId === undefined
       ? null
