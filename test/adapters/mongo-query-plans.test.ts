@@ -60,6 +60,7 @@ export const QUERY_PATHS: QueryPath[] = [
   { name: 'orders: pruneEvents (old terminal orders)', collection: 'orders', filter: { mode: 'test', status: { $in: ['completed', 'cancelled'] }, createdAt: { $lt: T } }, index: ['orders_queue', 'orders_queue_fifo'] },
   { name: 'orders: pruneEvents (events of those orders)', collection: 'order_events', filter: { orderId: { $in: ['a', 'b'] } }, index: ['order_events_sequence'] },
   { name: 'orders: listQueued', collection: 'orders', filter: { mode: 'test', status: 'new', courierId: null, batchId: null, vehicleType: { $in: ['motorcycle'] } }, sort: { createdAt: 1, _id: 1 }, limit: 100, index: ['orders_queue_fifo'] },
+  { name: 'orders: listQueued with dueBy (scheduled orders not yet due left out)', collection: 'orders', filter: { mode: 'test', status: 'new', courierId: null, batchId: null, vehicleType: { $in: ['motorcycle'] }, $or: [{ dispatchAfter: null }, { dispatchAfter: { $lte: T } }] }, sort: { createdAt: 1, _id: 1 }, limit: 100, index: ['orders_queue_fifo'] },
   { name: 'orders: listNewInBatches', collection: 'orders', filter: { mode: 'test', status: 'new', batchId: { $ne: null } }, sort: { createdAt: 1, _id: 1 }, limit: 100, index: ['orders_queue_fifo'] },
   { name: 'orders: listConsolidatable (geohash prefix)', collection: 'orders', filter: { merchantId: 'm', mode: 'test', 'pickup.geohash': { $gte: '66j', $lt: '66j~' }, status: { $in: ['new', 'assigned'] }, batchId: null }, sort: { createdAt: 1, _id: 1 }, limit: 50, index: ['orders_zone'], sortAccepted: "a geohash range cannot also give creation order; the zone's open orders are few" },
   // batches.ts
@@ -82,6 +83,9 @@ export const QUERY_PATHS: QueryPath[] = [
   // leases.ts
   byId('leases', 'leases: acquire, release, takeSlot'),
   { name: 'leases: pruneExpired', collection: 'leases', filter: { until: { $lt: new Date(T) } }, index: ['leases_ttl'] },
+  // quotes.ts
+  { name: 'quotes: find (by _id, within merchant and mode)', collection: 'quotes', filter: { _id: 'x', merchantId: 'm', mode: 'test' }, index: ['_id_'] },
+  { name: 'quotes: prune (expired before)', collection: 'quotes', filter: { expiresAt: { $lt: T } }, limit: 1000, index: ['quotes_expiry'] },
 ];
 
 /** Field names a filter constrains at its top level (and in every branch of a top-level $or). */

@@ -74,6 +74,7 @@ async function exerciseDynamicQueries(store: Store): Promise<void> {
   await store.orders.list(page);
   await store.orders.list({ ...page, ...range, statuses: ['new', 'assigned'] });
   await store.orders.listQueued({ mode: 'test', vehicleTypes: ['motorcycle', 'car'], limit: 10 });
+  await store.orders.listQueued({ mode: 'test', vehicleTypes: ['motorcycle', 'car'], limit: 10, dueBy: '2030-01-01T00:00:00.000Z' });
   await store.orders.listNewInBatches({ mode: 'test', limit: 10 });
   await store.orders.listConsolidatable({ merchantId: 'm', mode: 'test', geohashPrefix: '66j', limit: 10 });
   await store.batches.list(page);
