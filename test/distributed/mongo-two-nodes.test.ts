@@ -144,6 +144,30 @@ describe.skipIf(MONGO_SKIP_REASON)(`two app processes on one MongoDB and one red
     if (ON_REAL_MONGODB) expect(repeated).toEqual([]);
   });
 
+  it('step 4b: the event feed read on A continues on B from A\'s cursor (same events, same cursors); a cancel\'s Idempotency-Key replays on B', async () => {
+    type FeedEvent = { id: string; cursor: string; order_id: string | null; payload: { sequence?: number } };
+    const page = async (node: ServerProcess, query: string) => expectStatus(await shop(node, `/events${query}`), 200).body as { events: FeedEvent[]; next_cursor: string; has_more: boolean };
+    const whole = await page(b, '?limit=1000');
+    expect(whole.events.length).toBeGreaterThan(4);
+    const first = await page(a, '?limit=3');
+    const rest = await page(b, `?after=${encodeURIComponent(first.next_cursor)}&limit=1000`);
+    expect([...first.events, ...rest.events]).toEqual(whole.events);
+    for (const orderId of new Set(whole.events.map((e) => e.order_id))) {
+      const sequences = whole.events.filter((e) => e.order_id === orderId).map((e) => e.payload.sequence ?? 0);
+      expect(sequences).toEqual([...sequences].sort((x, y) => x - y));
+    }
+
+    const order = expectStatus(await shop(a, '/orders', orderBody(PLACES.santiago)), 201).body.booking_id as string;
+    const key = `cancel-${Math.random().toString(36).slice(2)}`;
+    const cancelled = expectStatus(await shop(a, `/orders/${order}/cancel`, { reason: 'twice' }, { 'idempotency-key': key }), 200);
+    const replay = expectStatus(await shop(b, `/orders/${order}/cancel`, { reason: 'twice' }, { 'idempotency-key': key }), 200);
+    expect(replay.body).toEqual(cancelled.body);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    // The feed, continued on A from B's end, shows the new order's two events once.
+    const news = await page(a, `?after=${encodeURIComponent(whole.next_cursor)}&limit=1000`);
+    expect(news.events.filter((e) => e.order_id === order).map((e) => e.payload.sequence)).toEqual([1, 2]);
+  });
+
   it('step 5: neither node logged an unhandled error', () => {
     expect(errorLogs(a)).toEqual([]);
     expect(errorLogs(b)).toEqual([]);
