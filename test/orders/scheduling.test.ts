@@ -122,6 +122,12 @@ describe('scheduled deliveries: pickup_after and deliver_before', () => {
     expect(created).toMatchObject({ __typename: 'MutationCreateOrderSuccess', data: { status: 'new', scheduledPickupAt: pickupAfter, estimatedPickupTime: pickupAfter, driver: null } });
     expect(await g({ input: { ...input, pickupAfter: inMinutes(-120) } })).toMatchObject({ __typename: 'AppError', code: 'DELIVERY_WINDOW_UNREACHABLE', fields: [{ field: 'pickupAfter' }] });
     expectOk(await merchantApi(t, m.testKey).cancel(created.data.id));
+
+    const QUOTE = `query ($input: QuoteInput!) { quote(input: $input) { __typename ... on QueryQuoteSuccess { data { quoteId scheduledPickupAt deliverBefore estimatedPickupTime } } ${ERR} } }`;
+    const quoted = (await gql(t.url, QUOTE, { key: m.testKey, variables: { input: { destination: { coords: PLACES.lasCondes }, pickupAfter } } })).body.data.quote;
+    expect(quoted).toMatchObject({ __typename: 'QueryQuoteSuccess', data: { scheduledPickupAt: pickupAfter, deliverBefore: null, estimatedPickupTime: pickupAfter } });
+    const late = (await gql(t.url, QUOTE, { key: m.testKey, variables: { input: { destination: { coords: PLACES.lasCondes }, deliverBefore: inMinutes(2) } } })).body.data.quote;
+    expect(late).toMatchObject({ __typename: 'AppError', code: 'DELIVERY_WINDOW_UNREACHABLE', fields: [{ field: 'deliverBefore' }] });
   });
 
   it('the sandbox honours the window: advance and the simulated fleet leave the order alone until it opens', async () => {
