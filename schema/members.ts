@@ -66,7 +66,7 @@ const InviteMemberInput = builder.inputType('InviteMemberInput', {
 
 /** Signing in and out sets a cookie: only over HTTP, from a request that carries the CSRF header. */
 function browserOf(ctx: GraphQLContext): BrowserSession {
-  if (!ctx.browser?.csrfChecked) throw new AppError('FORBIDDEN', 'Sign in and out over HTTP with the X-GraphQL-CSRF header (the console does)');
+  if (!ctx.browser?.csrfChecked) throw new AppError('CSRF_REQUIRED', 'Sign in and out over HTTP with the X-GraphQL-CSRF header (the console does)');
   return ctx.browser;
 }
 

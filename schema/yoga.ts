@@ -88,7 +88,7 @@ function useFrontDoor(edge: Edge, doorEntries: WeakMap<Request, DoorEntry>): Plu
         // The session cookie rides on every request the browser sends, cross-site forms and links
         // included: it authenticates only a request that also carries the CSRF header.
         if (browser && credentials.session && !browser.csrfChecked) {
-          throw new AppError('FORBIDDEN', `A request signed in with the session cookie must send the ${CSRF_HEADER} header`);
+          throw new AppError('CSRF_REQUIRED', `A request signed in with the session cookie must send the ${CSRF_HEADER} header`);
         }
         let entered;
         try {

@@ -258,6 +258,6 @@ describe('admin CLI (npm run admin)', { timeout: 60_000 }, () => {
 
     expect(help.code).toBe(0);
     expect(help.out).toMatchObject({ success: true, usage: expect.stringContaining('<command>') });
-    expect(Object.keys(help.out.commands)).toHaveLength(16);
+    expect(Object.keys(help.out.commands)).toHaveLength(17);
   });
 });

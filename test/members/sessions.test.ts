@@ -74,15 +74,16 @@ describe('Team members: set password, sign in and out, the session cookie', () =
       return performance.now() - started;
     };
     await time('warm@tienda.cl');
-    const known = [];
-    const unknown = [];
-    for (let i = 0; i < 3; i++) {
+    const known: number[] = [];
+    const unknown: number[] = [];
+    for (let i = 0; i < 5; i++) {
       known.push(await time('ana@tienda.cl'));
       unknown.push(await time(`ghost${i}@tienda.cl`));
     }
-    const median = (xs: number[]) => xs.sort((a, b) => a - b)[1]!;
-    // scrypt dominates both (tens of ms); without the decoy an unknown email answers in about a millisecond.
-    expect(median(unknown)).toBeGreaterThan(median(known) * 0.4);
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[2]!;
+    // scrypt dominates both (tens of ms); without the decoy an unknown email answers in a few
+    // milliseconds. The bound is loose: the machine is shared and timings under load vary.
+    expect(median(unknown), `known ${known.map(Math.round).join(', ')} ms; unknown ${unknown.map(Math.round).join(', ')} ms`).toBeGreaterThan(median(known) * 0.3);
   });
 
   it('a set-password link works once; a used, unknown or malformed token is PASSWORD_TOKEN_INVALID; a weak password is a VALIDATION_ERROR', async () => {
@@ -123,15 +124,15 @@ describe('Team members: set password, sign in and out, the session cookie', () =
     );
   });
 
-  it('signing in needs the CSRF header; a cookie without it is refused (403) on POST, form POST and GET, and API keys need no header', async () => {
+  it('signing in needs the CSRF header; a cookie without it is refused (403 CSRF_REQUIRED) on POST, form POST and GET, and API keys need no header', async () => {
     const noHeader = await gqlAs(t, null, LOG_IN, { csrf: false, variables: { input: { merchantId: shop.merchantId, email: 'ana@tienda.cl', password: PASSWORD } } });
-    expect(noHeader.body.data.logIn).toMatchObject({ __typename: 'AppError', code: 'FORBIDDEN' });
+    expect(noHeader.body.data.logIn).toMatchObject({ __typename: 'AppError', code: 'CSRF_REQUIRED' });
     expect(noHeader.headers.getSetCookie()).toEqual([]);
 
     const cookie = (await signedIn(t, shop.merchantId, 'csrf@tienda.cl', 'owner'))!;
     const json = await gqlAs(t, cookie, 'mutation { rotateApiKey(mode: test) { __typename } }', { csrf: false });
     expect(json.status).toBe(403);
-    expect(json.body.errors[0].extensions.code).toBe('FORBIDDEN');
+    expect(json.body.errors[0].extensions.code).toBe('CSRF_REQUIRED');
 
     const form = await fetch(`${t.url}/graphql`, {
       method: 'POST',
