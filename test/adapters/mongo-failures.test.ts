@@ -1,7 +1,7 @@
 import { MongoBulkWriteError, MongoNetworkError, MongoNetworkTimeoutError, MongoServerError, MongoServerSelectionError, MongoWriteConcernError } from 'mongodb';
 import { describe, expect, it } from 'vitest';
 import { isMongoUnavailable, isTransientTransactionError, isUnknownCommitResult } from '../../src/adapters/mongo/failures.js';
-import { guardRepository, isIdempotent } from '../../src/adapters/mongo/guard.js';
+import { FAIL_FAST_MS, guardRepository, isIdempotent } from '../../src/adapters/mongo/guard.js';
 import { isUnavailable, StoreUnavailableError } from '../../src/ports/unavailable.js';
 
 /** A server error as the driver builds it from a server reply. */
@@ -103,5 +103,29 @@ describe('guarded MongoDB repository', () => {
     const started = Date.now();
     await expect(repo.findById()).rejects.toBeInstanceOf(StoreUnavailableError);
     expect(Date.now() - started).toBeLessThan(600);
+  });
+
+  it('after a call waited in vain, the store’s other calls fail at once for FAIL_FAST_MS, then are tried again', async () => {
+    const circuit = { failFastUntil: 0 };
+    let answering = false;
+    let tried = 0;
+    const orders = guardRepository('orders', { findById: () => new Promise<never>(() => {}) }, 200, circuit);
+    const quotes = guardRepository('quotes', { insert: () => (tried++, answering ? Promise.resolve('ok') : new Promise<never>(() => {})) }, 200, circuit);
+    await expect(orders.findById()).rejects.toBeInstanceOf(StoreUnavailableError);
+    const started = Date.now();
+    await expect(quotes.insert()).rejects.toBeInstanceOf(StoreUnavailableError);
+    expect(Date.now() - started).toBeLessThan(50);
+    expect(tried).toBe(0);
+    answering = true;
+    circuit.failFastUntil = Date.now() - 1; // the window (FAIL_FAST_MS) has passed
+    await expect(quotes.insert()).resolves.toBe('ok');
+    expect(FAIL_FAST_MS).toBeLessThanOrEqual(1000);
+  });
+
+  it('a quick refusal (step-down) does not make the other calls fail', async () => {
+    const circuit = { failFastUntil: 0 };
+    const stepDown = serverError(10107, 'NotWritablePrimary');
+    await expect(guardRepository('orders', { apply: () => Promise.reject(stepDown) }, 1000, circuit).apply()).rejects.toBeInstanceOf(StoreUnavailableError);
+    await expect(guardRepository('orders', { findById: () => Promise.resolve('found') }, 1000, circuit).findById()).resolves.toBe('found');
   });
 });

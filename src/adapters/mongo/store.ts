@@ -3,7 +3,7 @@ import { createMongoApiKeyRepository } from './api-keys.js';
 import { createMongoBatchRepository } from './batches.js';
 import { createMongoCourierRepository } from './couriers.js';
 import { DEFAULT_OPERATION_TIMEOUT_MS, openMongoDatabase } from './database.js';
-import { guardRepository, withinDeadline } from './guard.js';
+import { guardRepository, withinDeadline, type StoreCircuit } from './guard.js';
 import { createMongoLeaseRepository } from './leases.js';
 import { createMongoIdempotentWriteRepository } from './idempotent-writes.js';
 import { createMongoEventFeedRepository } from './events.js';
@@ -26,7 +26,8 @@ import { createMongoWebhookRepository } from './webhooks.js';
 export async function createMongoStore(options: { url: string; dbName: string; operationTimeoutMs?: number; webhookRetentionMs?: number }): Promise<Store> {
   const database = await openMongoDatabase(options);
   const deadlineMs = options.operationTimeoutMs ?? DEFAULT_OPERATION_TIMEOUT_MS;
-  const guard = <T extends object>(name: string, repository: T) => guardRepository(name, repository, deadlineMs);
+  const circuit: StoreCircuit = { failFastUntil: 0 };
+  const guard = <T extends object>(name: string, repository: T) => guardRepository(name, repository, deadlineMs, circuit);
   return {
     kind: 'mongodb',
     merchants: guard('merchants', createMongoMerchantRepository(database)),
