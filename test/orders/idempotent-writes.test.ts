@@ -3,11 +3,12 @@
  * request (422), concurrent requests (one runs), stored 4xx answers, isolation by merchant, mode,
  * courier and operation, REST and GraphQL sharing one record.
  */
+import ngeohash from 'ngeohash';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_ENDPOINTS } from '../../src/domain/webhooks/endpoints.js';
 import { api, gql, type MerchantCredentials, type TestApp } from '../helpers/app.js';
 import { startReceiver, startWebhooksApp, type Receiver } from '../webhooks/support.js';
-import { createCourier, expectError, expectOk, formA, merchantApi } from './support.js';
+import { PLACES, createCourier, expectError, expectOk, formA, merchantApi } from './support.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- parsed JSON
 
@@ -114,6 +115,20 @@ describe('Idempotency-Key on webhook endpoint creation', () => {
   });
 });
 
+describe('Idempotency-Key on writes a blind retry would repeat', () => {
+  it('a consolidation retried with its key answers the same batches and makes no other', async () => {
+    const m = await t.createMerchant({ name: 'Idempotent Consolidation' });
+    for (let i = 0; i < 3; i++) await newOrder(m.liveKey);
+    const body = { geohash_zone: ngeohash.encode(PLACES.providencia.lat, PLACES.providencia.lng, 9).slice(0, 5), target_car_type: 'car' };
+    const first = expectOk(await post(m.liveKey, '/orders/consolidate', body, 'consolidate-1'));
+    expect(first.body.batches_created).toBeGreaterThan(0);
+    const again = expectOk(await post(m.liveKey, '/orders/consolidate', body, 'consolidate-1'));
+    expect(again.body).toEqual(first.body);
+    // Without the key a retry finds the orders already batched.
+    expect(expectOk(await post(m.liveKey, '/orders/consolidate', body)).body.batches_created).toBe(0);
+  });
+});
+
 describe('Idempotency-Key for couriers', () => {
   it("a courier's duty change replays; another courier's same key is its own", async () => {
     // Live couriers: the sandbox queue of the other cases could keep a test courier busy.
@@ -156,5 +171,21 @@ describe('idempotencyKey on GraphQL mutations', () => {
     const other = await t.createMerchant({ name: 'GraphQL Other' });
     const theirs = await newOrder(other.testKey);
     expect(await cancel({ id: theirs, reason: 'Duplicado', key: 'gql-cancel-1' }, other.testKey)).toMatchObject({ data: { id: theirs, status: 'cancelled' } });
+  });
+
+  it("a courier mutation's key replays its first answer; another courier's same key is its own", async () => {
+    const DUTY = `mutation ($on: Boolean!, $key: String) { courierSetDuty(onDuty: $on, idempotencyKey: $key) {
+      __typename ... on MutationCourierSetDutySuccess { data { id status } } ${ERR} } }`;
+    const a = await createCourier(t, { mode: 'live' });
+    const b = await createCourier(t, { mode: 'live' });
+    const duty = async (token: string, on: boolean, key: string) => (await gql(t.url, DUTY, { key: token, variables: { on, key } })).body.data.courierSetDuty as Json;
+    const first = await duty(a.token, true, 'gql-duty-1');
+    expect(first).toMatchObject({ __typename: 'MutationCourierSetDutySuccess', data: { id: a.id } });
+    expectOk(await a.duty(false));
+    expect(await duty(a.token, true, 'gql-duty-1')).toEqual(first);
+    expect(expectOk(await a.me()).body.courier.status).toBe('off_duty');
+    expect(await duty(a.token, false, 'gql-duty-1')).toMatchObject({ __typename: 'AppError', code: 'IDEMPOTENCY_KEY_REUSED' });
+    expect(await duty(b.token, true, 'gql-duty-1')).toMatchObject({ data: { id: b.id } });
+    expectOk(await b.duty(false));
   });
 });
