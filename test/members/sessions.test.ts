@@ -148,4 +148,15 @@ describe('Team members: set password, sign in and out, the session cookie', () =
     const withKey = await gql(t.url, '{ me { role member { id } } }', { key: shop.testKey });
     expect(withKey.body.data.me).toEqual({ role: 'owner', member: null });
   });
+
+  it('a member is never shown with its password hash, and the team is not readable without credentials', async () => {
+    const type = await gql(t.url, '{ __type(name: "Member") { fields { name } } }');
+    expect(type.body.data.__type.fields.map((f: { name: string }) => f.name).sort()).toEqual(['createdAt', 'email', 'id', 'role', 'status']);
+    const cookie = await signedIn(t, shop.merchantId, 'hash@tienda.cl', 'viewer');
+    const team = await gqlAs(t, cookie, '{ members { id email role status createdAt } me { member { id email } } }');
+    expect(JSON.stringify(team.body)).not.toMatch(/scrypt|password/i);
+    for (const query of ['{ members { id } }', '{ me { role } }']) {
+      expect((await gqlAs(t, null, query)).body.errors[0].extensions.code, query).toBe('INVALID_API_KEY');
+    }
+  });
 });
