@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeDataDir, startTestApp, type MerchantCredentials, type TestApp } from '../helpers/app.js';
+import { api, makeDataDir, startTestApp, type MerchantCredentials, type TestApp } from '../helpers/app.js';
 import { EVIDENCE, expectOk, PLACES } from '../orders/support.js';
 import { along, assignedOrder, customerDataIn, type CourierClient } from './support.js';
 
@@ -103,6 +103,17 @@ describe.skipIf(SKIP_REASON !== null)('tracking page in headless Chromium', () =
     await page.screenshot({ path: 'test-results/tracking-page.png' });
     await page.screenshot({ path: 'test-results/tracking-page-full.png', fullPage: true });
     expect(customerDataIn(await page.content())).toEqual([]);
+  });
+
+  it('follows the live ETA: a courier riding away pushes the arrival time later without a status change', async () => {
+    const before = await page.locator('#eta').textContent();
+    expectOk(await courier.position(along(PLACES.lasCondes, pickup, 3)));
+    await page.waitForFunction((old) => document.getElementById('eta')?.textContent !== old, before);
+    const eta = expectOk(await api(`${t.url}/api/v1/tracking/${order.tracking_number}`)).body.estimated_delivery_time as string;
+    const minutes = Math.round((Date.parse(eta) - Date.now()) / 60_000);
+    expect(minutes).toBeGreaterThan(5);
+    expect(await page.locator('#eta').textContent()).toMatch(new RegExp(`^Arriving around .+ \\(in about (${minutes - 1}|${minutes}|${minutes + 1}) min\\)$`));
+    expect(await statusText()).toBe('Your order is on the way');
   });
 
   it('reconnects on its own after the server restarts, and gets a fresh snapshot', async () => {
