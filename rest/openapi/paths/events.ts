@@ -36,7 +36,8 @@ registerEndpoint({
   description: `Every order status change (creation and cancellation included) and every batch created, with the payload webhooks carry in the
 \`event\` shape — whether or not an endpoint is registered. Positions are per merchant and mode, without gaps; read from your last
 \`next_cursor\` to catch up after an outage (nothing missed, no duplicates, in order). Events are kept as long as webhook deliveries
-(\`WEBHOOK_RETENTION_DAYS\`); a cursor whose following events were removed is **410 EVENT_CURSOR_EXPIRED**. Courier positions are not in the feed.`,
+(\`WEBHOOK_RETENTION_DAYS\`); a cursor whose following events were removed is **410 EVENT_CURSOR_EXPIRED**. Courier positions and ETA
+changes are not in the feed (the order always shows its current position and estimate).`,
   tags: ['Webhooks'],
   auth: 'apiKey',
   query: listEventsQueryString,
