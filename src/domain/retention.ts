@@ -22,6 +22,8 @@ export interface RetentionReport {
   idempotentWrites: number;
   /** Quotes expired for more than a day. */
   quotes: number;
+  /** Team members' sessions past their absolute expiry and set-password links past theirs. */
+  members: number;
 }
 
 export type Retention = ReturnType<typeof createRetention>;
@@ -39,7 +41,7 @@ export function createRetention(deps: { store: Store; clock: Clock; webhookMs: n
 
   async function pruneStorage(): Promise<RetentionReport> {
     const now = clock.now().getTime();
-    const report: RetentionReport = { deliveries: 0, orderEvents: 0, leases: 0, quotes: 0, feedEvents: 0, idempotentWrites: 0 };
+    const report: RetentionReport = { deliveries: 0, orderEvents: 0, leases: 0, quotes: 0, feedEvents: 0, idempotentWrites: 0, members: 0 };
     const deliveriesBefore = new Date(now - deps.webhookMs).toISOString();
     for (;;) {
       const n = await store.webhooks.prune({ createdBefore: deliveriesBefore, limit: PRUNE_BATCH });
@@ -64,6 +66,7 @@ export function createRetention(deps: { store: Store; clock: Clock; webhookMs: n
       report.quotes += n;
       if (n < PRUNE_BATCH) break;
     }
+    report.members = await store.members.pruneExpired({ before: new Date(now).toISOString() });
     return report;
   }
 

@@ -84,6 +84,17 @@ describe('Team members: sign-in lockouts, link and session expiry, nothing secre
     return `exd_session=${sessionId}`;
   }
 
+  it('retention removes sessions past their absolute expiry (and expired links)', async () => {
+    const cookie = await freshSession('pruned@tienda.cl');
+    const { retention } = t.app.container.services;
+    expect((await retention.pruneStorage()).members).toBe(0);
+    time.advance(2 * 3_600_000 + 1000);
+    expect((await retention.pruneStorage()).members).toBeGreaterThanOrEqual(1);
+    time.reset();
+    // Gone from the store, not merely expired: even at the old time the cookie is refused.
+    expect((await gqlAs(t, cookie, ME)).body.errors[0].extensions.code).toBe('INVALID_SESSION');
+  });
+
   it('the logs carry no password, password hash, session id or set-password token', async () => {
     await t.app.stop().catch(() => {});
     const text = lines.join('\n');
