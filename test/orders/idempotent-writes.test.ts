@@ -35,6 +35,26 @@ async function cancellations(key: string, id: string): Promise<number> {
   return events.filter((e) => e.status === 'cancelled').length;
 }
 
+describe('the OpenAPI document', () => {
+  it('documents the Idempotency-Key header and 409/422 on every state-changing merchant and courier POST/PATCH', async () => {
+    const served = await api(`${t.url}/api/v1/openapi.json`);
+    expect(served.status).toBe(200);
+    const doc = served.body as Json;
+    // Not writes of record: quotes and the integrations' rate callbacks answer, they change nothing;
+    // order creation keeps its own `idempotency-key`; storefront order webhooks are keyed by the shop's order id.
+    const exempt = new Set(['/shipping/quote', '/plugin/shipping-quote', '/erp/rate-shipment', '/storefront/carrier-service', '/storefront/webhooks/orders-create', '/orders']);
+    const writes = Object.entries(doc.paths as Record<string, Json>).flatMap(([path, item]) =>
+      (['post', 'patch'] as const).flatMap((method) => (item[method] && !exempt.has(path) && (item[method].security as Json[]).length > 0 ? [[method, path, item[method]] as const] : [])),
+    );
+    expect(writes.map(([method, path]) => `${method} ${path}`)).toEqual(expect.arrayContaining(['post /orders/{id}/cancel', 'post /webhooks', 'post /couriers/me/duty', 'patch /merchants/settings']));
+    for (const [method, path, op] of writes) {
+      const headers = ((op.parameters ?? []) as Json[]).filter((p) => p.in === 'header').map((p) => p.name);
+      expect(headers, `${method} ${path}`).toContain('Idempotency-Key');
+      expect(Object.keys(op.responses), `${method} ${path}`).toEqual(expect.arrayContaining(['409', '422']));
+    }
+  });
+});
+
 describe('Idempotency-Key on a cancel (REST)', () => {
   let m: MerchantCredentials;
   beforeAll(async () => {
