@@ -83,7 +83,8 @@ function useFrontDoor(edge: Edge, doorEntries: WeakMap<Request, DoorEntry>): Plu
       let credentials: Credentials = req
         ? door.browserCredentialsOf(req)
         : { token: tokenFrom(request.headers.get('authorization'), request.headers.get('x-api-key')), testMode: request.headers.get('x-test-mode') ?? undefined, address: 'unknown' };
-      const browser = req && res ? browserSession(edge, req, res, credentials.session) : undefined;
+      // Only callers without a key are browsers (the console): API-key requests skip the cookie work.
+      const browser = req && res && !credentials.token ? browserSession(edge, req, res, credentials.session) : undefined;
       try {
         // The session cookie rides on every request the browser sends, cross-site forms and links
         // included: it authenticates only a request that also carries the CSRF header.
