@@ -254,8 +254,8 @@ export interface OrderRepository {
   listEvents(orderId: string): Promise<OrderEvent[]>;
   /**
    * The live ETA, not a transition (no event, the sequence and updatedAt unchanged): sets
-   * estimatedDeliveryAt and etaAnnounced only while the order is `courierId`'s and its status is one
-   * of `from`. `outbox`, when given, builds the deliveries of an order.eta_changed from the updated
+   * estimatedDeliveryAt (and etaAnnounced when given; `etaBaseline` only when the order has none yet;
+   * else it stays as stored) only while the order is `courierId`'s and its status is one of `from`. `outbox`, when given, builds the deliveries of an order.eta_changed from the updated
    * order; they are written in the same transaction (a pure, synchronous function). ETA changes are
    * not events of the merchant's feed. Returns the updated order, or null when not applied.
    */
@@ -264,7 +264,8 @@ export interface OrderRepository {
     courierId: string;
     from: OrderStatus[];
     estimatedDeliveryAt: string;
-    etaAnnounced: EtaAnnouncement;
+    etaAnnounced?: EtaAnnouncement;
+    etaBaseline?: EtaAnnouncement;
     outbox?: (order: Order) => WebhookDelivery[];
   }): Promise<Order | null>;
   /**

@@ -392,7 +392,7 @@ export function describeOrderStoreContract(name: string, makeStore: () => Promis
       expect(await store.orders.listEvents(o.id)).toHaveLength(1);
     });
 
-    test('orders.updateEstimate sets the live ETA and its announcement (no event, same sequence and updatedAt) and writes the outbox in the same write', async () => {
+    test('orders.updateEstimate sets the live ETA and its announcement (no event, same sequence and updatedAt; the announcement only when given) and writes the outbox in the same write', async () => {
       const m = await newMerchant();
       const o = await created(order({ merchantId: m, status: 'picked_up', courierId: 'c_eta' }));
       const quiet = await store.orders.updateEstimate({
@@ -410,6 +410,23 @@ export function describeOrderStoreContract(name: string, makeStore: () => Promis
       const [written] = await store.webhooks.listDeliveries({ merchantId: m, mode: 'live', limit: 10 });
       expect(written).toMatchObject({ eventType: 'order.eta_changed', orderId: o.id, sequence: o.sequence, status: 'pending' });
       expect(JSON.parse(written!.body)).toEqual({ current: at(4600) });
+      // Without etaAnnounced, the stored announcement stays as it is.
+      const moved = await store.orders.updateEstimate({ id: o.id, courierId: 'c_eta', from: ['picked_up'], estimatedDeliveryAt: at(4700) });
+      expect(moved).toStrictEqual({ ...o, estimatedDeliveryAt: at(4700), etaAnnounced: { deliveryAt: at(4600), at: at(50) } });
+      expect(await store.orders.findById(o.id)).toStrictEqual(moved);
+    });
+
+    test('orders.updateEstimate records etaBaseline only where the order has no announcement yet', async () => {
+      const m = await newMerchant();
+      const o = await created(order({ merchantId: m, status: 'assigned', courierId: 'c_eta' }));
+      const baseline = { deliveryAt: o.estimatedDeliveryAt, at: null };
+      const first = await store.orders.updateEstimate({ id: o.id, courierId: 'c_eta', from: ['assigned'], estimatedDeliveryAt: at(4000), etaBaseline: baseline });
+      expect(first).toStrictEqual({ ...o, estimatedDeliveryAt: at(4000), etaAnnounced: baseline });
+      const second = await store.orders.updateEstimate({ id: o.id, courierId: 'c_eta', from: ['assigned'], estimatedDeliveryAt: at(4100), etaBaseline: { deliveryAt: at(9999), at: null } });
+      expect(second).toStrictEqual({ ...o, estimatedDeliveryAt: at(4100), etaAnnounced: baseline });
+      expect(await store.orders.findById(o.id)).toStrictEqual(second);
+      expect(await store.orders.updateEstimate({ id: o.id, courierId: 'c_other', from: ['assigned'], estimatedDeliveryAt: at(4200), etaBaseline: baseline })).toBeNull();
+      expect(await store.orders.findById(o.id)).toStrictEqual(second);
     });
 
     test('orders.updateEstimate is refused (null, nothing written) for another courier, a status not listed, or an unknown order', async () => {

@@ -277,15 +277,23 @@ export function createMongoOrderRepository(database: MongoDatabase): OrderReposi
       });
     },
 
-    async updateEstimate({ id, courierId, from, estimatedDeliveryAt, etaAnnounced, outbox }) {
+    async updateEstimate({ id, courierId, from, estimatedDeliveryAt, etaAnnounced, etaBaseline, outbox }) {
       const filter: Filter<OrderDoc> = { _id: id, courierId, status: { $in: from } };
-      const update: UpdateFilter<OrderDoc> = { $set: { estimatedDeliveryAt, etaAnnounced } };
+      const update: UpdateFilter<OrderDoc> = { $set: Object.assign({ estimatedDeliveryAt }, etaAnnounced && { etaAnnounced }) };
+      const write = async (session?: ClientSession) => {
+        if (etaBaseline && !etaAnnounced) {
+          // The baseline only where none is stored (a missing field matches null); else the estimate alone.
+          const first = await orders.findOneAndUpdate(Object.assign({ etaAnnounced: null }, filter), { $set: { estimatedDeliveryAt, etaAnnounced: etaBaseline } }, { returnDocument: 'after', session });
+          if (first) return first;
+        }
+        return orders.findOneAndUpdate(filter, update, { returnDocument: 'after', session });
+      };
       if (!outbox) {
-        const doc = await orders.findOneAndUpdate(filter, update, { returnDocument: 'after' });
+        const doc = await write();
         return doc ? toOrder(doc) : null;
       }
       return database.inTransaction(async (session) => {
-        const doc = await orders.findOneAndUpdate(filter, update, { returnDocument: 'after', session });
+        const doc = await write(session);
         if (!doc) return null;
         const updated = toOrder(doc);
         await writeDeliveries(webhookDeliveries, outbox(updated), session);

@@ -162,7 +162,8 @@ export function createSqliteOrderRepository(db: SqliteDatabase, inTransaction: W
   const updateEstimate = db.transaction((options: Parameters<OrderRepository['updateEstimate']>[0]): Order | null => {
     const current = parseOrder(byId.get(options.id));
     if (!current || current.courierId !== options.courierId || !options.from.includes(current.status)) return null;
-    const next: Order = Object.assign({}, current, { estimatedDeliveryAt: options.estimatedDeliveryAt, etaAnnounced: options.etaAnnounced });
+    const etaAnnounced = options.etaAnnounced ?? current.etaAnnounced ?? options.etaBaseline;
+    const next: Order = Object.assign({}, current, { estimatedDeliveryAt: options.estimatedDeliveryAt }, etaAnnounced && { etaAnnounced });
     updateOrder.run({ id: next.id, status: next.status, courierId: next.courierId, batchId: next.batchId, doc: JSON.stringify(next) });
     if (options.outbox) writeOutbox(options.outbox(next));
     return next;

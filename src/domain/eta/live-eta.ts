@@ -79,7 +79,8 @@ export function createLiveEtaService(deps: { store: Store; outbox: WebhookOutbox
     const last: EtaAnnouncement = order.etaAnnounced ?? { deliveryAt: order.estimatedDeliveryAt, at: null };
     const moved = Date.parse(estimate) - Date.parse(last.deliveryAt);
     const due = Math.abs(moved) >= ETA_ANNOUNCE_THRESHOLD_MS / options.timeScale && (last.at === null || Date.parse(last.at) + ETA_ANNOUNCE_INTERVAL_MS <= Date.parse(at));
-    let announcement = last;
+    // The baseline is stored only where none is (the store decides), then only announcements replace it: a node with an older copy never rewinds it.
+    let announcement: EtaAnnouncement | undefined;
     let build: ((updated: Order) => WebhookDelivery[]) | undefined;
     if (due && (await store.leases.takeSlot({ name: etaAnnouncementSlot(order.id), at, intervalMs: ETA_ANNOUNCE_INTERVAL_MS }))) {
       announcement = { deliveryAt: estimate, at };
@@ -87,7 +88,13 @@ export function createLiveEtaService(deps: { store: Store; outbox: WebhookOutbox
       build = await outbox.prepareEtaChange({ order, courier, change: { previous: last.deliveryAt, current: estimate, reason }, at });
     }
     // The announcement's webhook deliveries are written with the estimate (transactional outbox).
-    const updated = await store.orders.updateEstimate(Object.assign({ id: order.id, courierId: courier.id, from: FOLLOWED, estimatedDeliveryAt: estimate, etaAnnounced: announcement }, build && { outbox: build }));
+    const updated = await store.orders.updateEstimate(
+      Object.assign(
+        { id: order.id, courierId: courier.id, from: FOLLOWED, estimatedDeliveryAt: estimate },
+        announcement ? { etaAnnounced: announcement } : { etaBaseline: last },
+        build && { outbox: build },
+      ),
+    );
     return updated ? { order: updated, wroteWebhooks: build !== undefined } : null;
   }
 
