@@ -36,6 +36,9 @@ export type ReleaseOrderCommand = z.output<typeof releaseOrderCommandSchema>;
 export type CourierService = ReturnType<typeof createCourierService>;
 
 /** What couriers do: go on or off duty, report positions, move their orders along, drop out. */
+/** A stored position this close to going stale is refreshed at once, not with the next batch. */
+const PROMPT_WRITE_MARGIN_MS = 10_000;
+
 export function createCourierService(deps: {
   store: Store;
   geoIndex: CourierGeoIndex;
@@ -83,7 +86,10 @@ export function createCourierService(deps: {
     const location: LatLng = { lat: options.input.lat, lng: options.input.lng };
     if (!isInServiceArea(location)) throw new AppError('OUTSIDE_SERVICE_AREA', 'The position is outside the service area');
     const at = now();
-    await store.couriers.setLocations([{ id: options.courier.id, location, at }]);
+    // A courier that is not (or soon not) live as stored: other nodes read the store before they
+    // dispatch to an index entry, so this position is written at once rather than with the next batch.
+    const prompt = options.courier.status === 'available' && !dispatch.isLive(options.courier, PROMPT_WRITE_MARGIN_MS);
+    await store.couriers.setLocations([{ id: options.courier.id, location, at, prompt }]);
     const courier: Courier = Object.assign({}, options.courier, { location, locationAt: at });
     if (courier.status === 'available') {
       await geoIndex.upsert({ courierId: courier.id, mode: courier.mode, vehicle: courier.vehicle, location });

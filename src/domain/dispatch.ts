@@ -49,9 +49,9 @@ export function createDispatchService(deps: {
     return !order.dispatchAfter || Date.parse(order.dispatchAfter) <= clock.now().getTime();
   }
 
-  /** Reported a position recently enough to be trusted where it says it is. */
-  function isLive(courier: Courier): boolean {
-    return courier.locationAt !== null && clock.now().getTime() - Date.parse(courier.locationAt) <= deps.staleAfterMs;
+  /** Reported a position recently enough to be trusted where it says it is (and still will be `forMs` from now). */
+  function isLive(courier: Courier, forMs = 0): boolean {
+    return courier.locationAt !== null && clock.now().getTime() - Date.parse(courier.locationAt) <= deps.staleAfterMs - forMs;
   }
 
   /** What the store says of an index entry: a live, active, available courier, or null (and the entry is evicted). */

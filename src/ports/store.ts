@@ -170,6 +170,8 @@ export interface CourierPosition {
   id: string;
   location: LatLng;
   at: string;
+  /** Written at once even behind a batching writer (the report that makes the courier live again). */
+  prompt?: boolean;
 }
 
 /** Calls of one integration from one site, counted for administrative moderation. */

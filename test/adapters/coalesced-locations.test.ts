@@ -104,4 +104,19 @@ describe('coalesced courier positions', () => {
     expect((await inner.couriers.findById(moved.id))?.location).toStrictEqual(position(moved.id, 999, 4).location);
     await coalesced.store.close();
   });
+
+  it('a prompt position is written at once and replaces an older pending one; the others wait for the flush', async () => {
+    const { inner, coalesced, calls } = observedStore();
+    const [a, b] = await couriersAt(inner, 2);
+    await coalesced.store.couriers.setLocations([position(a!.id, 1, 5), position(b!.id, 2, 5)]);
+    await coalesced.store.couriers.setLocations([Object.assign(position(a!.id, 3, 6), { prompt: true })]);
+    expect(calls.map((c) => c.size)).toStrictEqual([1]);
+    expect((await inner.couriers.findById(a!.id))?.location).toStrictEqual(position(a!.id, 3, 6).location);
+    expect((await inner.couriers.findById(b!.id))?.location).not.toStrictEqual(position(b!.id, 2, 5).location);
+    expect(coalesced.stats().pending).toBe(1);
+    await coalesced.flush();
+    expect((await inner.couriers.findById(b!.id))?.location).toStrictEqual(position(b!.id, 2, 5).location);
+    expect((await inner.couriers.findById(a!.id))?.location).toStrictEqual(position(a!.id, 3, 6).location);
+    await coalesced.store.close();
+  });
 });
