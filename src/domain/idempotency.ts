@@ -34,7 +34,12 @@ export type IdempotentOperation =
   | 'webhooks.redeliverFailed'
   | 'sandbox.advance';
 
-/** Whose key it is: the merchant (per mode) or the courier (whose account has one mode). */
+/**
+ * Whose key it is: the merchant (per mode) or the courier (whose account has one mode). A signed-in
+ * team member has keys of their own (`ownerId` `<merchant id>/member:<member id>`): role checks run
+ * inside the write, so a shared record would let a viewer replay a dispatcher's answer, or a
+ * viewer's refusal block a dispatcher. API keys act as the merchant and keep the merchant's scope.
+ */
 export interface IdempotencyScope {
   ownerId: string;
   mode: Mode;
@@ -42,7 +47,7 @@ export interface IdempotencyScope {
 }
 
 export const merchantScope = (principal: MerchantPrincipal, operation: IdempotentOperation): IdempotencyScope => ({
-  ownerId: principal.merchant.id, mode: principal.mode, operation,
+  ownerId: principal.member ? `${principal.merchant.id}/member:${principal.member.id}` : principal.merchant.id, mode: principal.mode, operation,
 });
 export const courierScope = (courier: Pick<Courier, 'id' | 'mode'>, operation: IdempotentOperation): IdempotencyScope => ({
   ownerId: courier.id, mode: courier.mode, operation,
@@ -67,8 +72,8 @@ export type IdempotencyService = ReturnType<typeof createIdempotencyService>;
  * the write runs, and its answer is stored with the claim. The same key and request then get that
  * answer back; another request under the key is 422 IDEMPOTENCY_KEY_REUSED; a request arriving
  * while the first still runs is 409 IDEMPOTENCY_KEY_IN_FLIGHT. 4xx errors of the write are
- * answers too (kept and replayed, as Stripe does); a 5xx or an unavailable store keeps nothing, so
- * a retry runs the write again.
+ * answers too (kept and replayed, as Stripe does); a 401/403, a 5xx or an unavailable store keeps
+ * nothing, so a retry runs the write again.
  */
 export function createIdempotencyService(deps: { store: Store; clock: Clock; ids: IdSource }) {
   const { store, clock, ids } = deps;
@@ -107,7 +112,9 @@ export function createIdempotencyService(deps: { store: Store; clock: Clock; ids
     try {
       outcome = JSON.stringify({ ok: true, value: (await options.execute()) ?? null } satisfies Outcome);
     } catch (error) {
-      if (!(error instanceof AppError) || error.status >= 500) {
+      // 401/403 (a role or account refusal) is about the caller, not the request: kept, it would
+      // outlive a change of role or status, so it keeps nothing, as a 5xx.
+      if (!(error instanceof AppError) || error.status >= 500 || error.status === 401 || error.status === 403) {
         await store.idempotentWrites.release(Object.assign({ token }, record)).catch(() => undefined);
         throw error;
       }
