@@ -13,6 +13,7 @@ import { loadConfig } from '../../src/config.js';
 import type { LatLng } from '../../src/domain/types.js';
 import { api, makeDataDir, type MerchantCredentials } from '../helpers/app.js';
 import { spawnServer, type ServerProcess } from '../helpers/process.js';
+import { FAULT_SUITE_REQUIRED, skipOrFail } from '../helpers/fault-suite.js';
 import { jongodbBinary, startJongodb, uniqueDbName, type MongoServer } from '../helpers/mongo.js';
 import { hasRedisServerBinary, startRedisServer, type RedisServer } from '../helpers/redis.js';
 import { PLACES } from '../orders/support.js';
@@ -29,7 +30,10 @@ export const MONGO_SKIP_REASON =
   SKIP_REASON || (jongodbBinary() ? '' : 'MongoDB cluster tests skipped: no @jongodb/memory-server-bin-linux-x64-gnu binary (npm ci installs it on linux-x64)');
 /** Whether MongoDB clusters run on a real server (MONGODB_URL) rather than jongodb. */
 export const ON_REAL_MONGODB = !!process.env.MONGODB_URL;
-if (MONGO_SKIP_REASON && !SKIP_REASON) console.warn(MONGO_SKIP_REASON);
+if (MONGO_SKIP_REASON && !SKIP_REASON) {
+  if (FAULT_SUITE_REQUIRED) skipOrFail(MONGO_SKIP_REASON); // CI: the MongoDB fault suite must run
+  console.warn(MONGO_SKIP_REASON);
+}
 
 /**
  * How long a node may take to start: tsx compiles the app first, and under load (CI, several suites

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { skipOrFail } from './fault-suite.js';
 import { freePort } from './redis.js';
 
 /** Which server the MongoDB tests run against; `jongodb` lacks features, see test/contract/mongo-store.test.ts. */
@@ -93,7 +94,8 @@ function withPolledMonitoring(url: string): string {
 
 /**
  * A MongoDB for tests: MONGODB_URL when set (a real server, replica set), else the jongodb test
- * server on a free port, else null with the reason printed (the caller skips).
+ * server on a free port, else null with the reason printed (the caller skips); under
+ * `REQUIRE_FAULT_SUITE=1` (CI) a missing or failing jongodb throws instead.
  */
 export async function acquireMongo(): Promise<{ mongo: MongoServer | null; skipReason: string }> {
   if (process.env.MONGODB_URL) {
@@ -101,16 +103,12 @@ export async function acquireMongo(): Promise<{ mongo: MongoServer | null; skipR
   }
   const binary = jongodbBinary();
   if (!binary) {
-    const reason = `MongoDB tests skipped: no MONGODB_URL and no ${JONGODB_PACKAGE} binary`;
-    console.warn(reason);
-    return { mongo: null, skipReason: reason };
+    return { mongo: null, skipReason: skipOrFail(`MongoDB tests skipped: no MONGODB_URL and no ${JONGODB_PACKAGE} binary`) };
   }
   try {
     return { mongo: await startJongodb(binary), skipReason: '' };
   } catch (error) {
-    const reason = `MongoDB tests skipped: jongodb failed to start (${(error as Error).message})`;
-    console.warn(reason);
-    return { mongo: null, skipReason: reason };
+    return { mongo: null, skipReason: skipOrFail(`MongoDB tests skipped: jongodb failed to start (${(error as Error).message})`) };
   }
 }
 

@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { FAULT_SUITE_REQUIRED, skipOrFail } from './fault-suite.js';
 
 export interface RedisServer {
   url: string;
@@ -23,8 +24,14 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * Whether redis-server is on PATH; the Redis suites skip when it is not. Under
+ * `REQUIRE_FAULT_SUITE=1` (CI) a missing binary throws instead (see fault-suite.ts).
+ */
 export function hasRedisServerBinary(): boolean {
-  return spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
+  if (spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0) return true;
+  if (FAULT_SUITE_REQUIRED) skipOrFail('Redis tests skipped: no redis-server on PATH');
+  return false;
 }
 
 /** Starts a private redis-server on a free port (no persistence) and waits until it answers. */
@@ -59,16 +66,15 @@ export async function startRedisServer(port?: number): Promise<RedisServer> {
 
 /**
  * A Redis for tests: REDIS_URL when set, else a private redis-server from PATH, else null — the
- * caller skips with the returned reason (so `npm test` passes where Redis is missing; CI has it).
+ * caller skips with the returned reason (so `npm test` passes where Redis is missing; under
+ * `REQUIRE_FAULT_SUITE=1`, as in CI, it throws instead).
  */
 export async function acquireRedis(): Promise<{ redis: RedisServer | null; skipReason: string }> {
   if (process.env.REDIS_URL) {
     return { redis: { url: process.env.REDIS_URL, port: Number(new URL(process.env.REDIS_URL).port || 6379), stop: async () => {} }, skipReason: '' };
   }
   if (!hasRedisServerBinary()) {
-    const reason = 'Redis tests skipped: no REDIS_URL and no redis-server on PATH';
-    console.warn(reason);
-    return { redis: null, skipReason: reason };
+    return { redis: null, skipReason: skipOrFail('Redis tests skipped: no REDIS_URL and no redis-server on PATH') };
   }
   return { redis: await startRedisServer(), skipReason: '' };
 }
