@@ -164,6 +164,30 @@ describe('delivery PIN: proof of delivery by the recipient', () => {
     for (const status of ['arrived_pickup', 'picked_up', 'arrived_dropoff', 'completed']) expect(expectOk(await advance()).body.status).toBe(status);
   });
 
+  it("live mode: another merchant's keys and the merchant's test key cannot read, reset or confirm with the PIN; the merchant's live key delivers with it", async () => {
+    courier = await courierOnDuty(t, { mode: 'live', at: north(PLACES.providencia, 300) });
+    const live = merchantApi(t, m.liveKey);
+    const created = expectOk(await live.create(formA({ delivery_pin: true })), 201).body;
+    expect(created).toMatchObject({ status: 'assigned', delivery_pin: expect.stringMatching(/^\d{4}$/) });
+    const { booking_id: id, delivery_pin: pin } = created as { booking_id: string; delivery_pin: string };
+    issued.push(pin);
+    expectOk(await courier.status(id, 'picked_up'));
+    expectOk(await courier.status(id, 'arrived_dropoff'));
+    const stranger = await t.createMerchant({ name: 'PIN Stranger' });
+    const body = { driver_id: courier.id, coords: at, ...EVIDENCE, pin };
+    for (const [who, key] of Object.entries({ 'stranger live': stranger.liveKey, 'stranger test': stranger.testKey, 'own test mode': m.testKey })) {
+      const read = expectError(await merchantApi(t, key).get(id), 404, 'ORDER_NOT_FOUND');
+      expect(pinTraces(JSON.stringify(read.body), pin), who).toEqual([]);
+      expectError(await api(`${t.url}/api/v1/orders/${id}/delivery-pin/reset`, { key, body: {} }), 404, 'ORDER_NOT_FOUND');
+      expectError(await merchantApi(t, key).deliver(id, body), 404, 'ORDER_NOT_FOUND');
+      expect((await gql(t.url, ORDER, { key, variables: { id } })).body.data.order, who).toMatchObject({ __typename: 'AppError', code: 'ORDER_NOT_FOUND' });
+    }
+    // Nothing of that touched the order: the PIN is unchanged and not locked.
+    expect(expectOk(await live.get(id)).body).toMatchObject({ status: 'arrived_dropoff', delivery_pin: pin, delivery_pin_locked: false });
+    expectError(await live.deliver(id, { ...body, pin: wrongPin(pin) }), 400, 'DELIVERY_PIN_INVALID');
+    expect(expectOk(await live.deliver(id, body)).body.status).toBe('completed');
+  });
+
   it('the PIN never appears on public tracking (REST, socket, page, GraphQL), in webhooks or in the logs', async () => {
     const { id, pin, trackingNumber } = await orderAtDropoff();
     const rest = expectOk(await api(`${t.url}/api/v1/tracking/${trackingNumber}`));
