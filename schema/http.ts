@@ -22,7 +22,11 @@ const JSON_CSP = "default-src 'none'; frame-ancestors 'none'";
 const JSON_MEDIA_TYPES = new Set(['application/json', 'application/graphql+json']);
 const mediaTypeOf = (contentType: string | null) => contentType?.split(';', 1)[0]!.trim().toLowerCase() ?? '';
 
-/** What a bare transport refusal of Yoga's (no body) means, as a GraphQL errors array. */
+/**
+ * What a bare transport refusal of Yoga's (no body) means, as a GraphQL errors array. A code of the
+ * closed list where one has the status, else Yoga's own transport code `BAD_REQUEST` (not in the
+ * list: see docs/decisions.md, "GraphQL's transport codes are not in the list").
+ */
 const BARE_REFUSALS: Record<number, { message: string; code: string }> = {
   405: { message: 'Method not allowed on /graphql', code: 'METHOD_NOT_ALLOWED' },
   406: { message: 'The Accept header allows no format for this response (subscriptions over HTTP need text/event-stream)', code: 'BAD_REQUEST' },
