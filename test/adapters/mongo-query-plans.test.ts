@@ -86,6 +86,28 @@ export const QUERY_PATHS: QueryPath[] = [
   // quotes.ts
   { name: 'quotes: find (by _id, within merchant and mode)', collection: 'quotes', filter: { _id: 'x', merchantId: 'm', mode: 'test' }, index: ['_id_'] },
   { name: 'quotes: prune (expired before)', collection: 'quotes', filter: { expiresAt: { $lt: T } }, limit: 1000, index: ['quotes_expiry'] },
+  // idempotent-writes.ts
+  byId('idempotent_writes', 'idempotent-writes: claim, take-over, complete, release'),
+  { name: 'idempotent-writes: prune (expired before)', collection: 'idempotent_writes', filter: { expireAt: { $lt: new Date(T) } }, limit: 1000, index: ['idempotent_writes_ttl'] },
+  // events.ts
+  byId('event_feed_positions', 'events: sequence counter, lastPosition'),
+  {
+    name: "events: sequence (a merchant's events waiting for a position)", collection: 'event_feed', filter: { merchantId: 'm', mode: 'test', position: null }, sort: { at: 1, _id: 1 }, limit: 500, index: ['event_feed_position'],
+    sortAccepted: 'the index gives `at` order; `_id` only breaks ties among the few events written in the same millisecond',
+  },
+  { name: 'events: list (feed page after a cursor)', collection: 'event_feed', filter: { merchantId: 'm', mode: 'test', position: { $gt: 0 } }, sort: { position: 1 }, limit: 100, index: ['event_feed_position'] },
+  { name: 'events: prune (events still waiting, sequenced first)', collection: 'event_feed', filter: { position: null, at: { $lt: T } }, limit: 1000, index: ['event_feed_at'] },
+  { name: 'events: prune (sequenced events past retention)', collection: 'event_feed', filter: { at: { $lt: T }, position: { $ne: null } }, limit: 1000, index: ['event_feed_at'] },
+  // members.ts
+  { name: 'members: insert (if absent, on merchant and email) / findByEmail', collection: 'members', filter: { merchantId: 'm', email: 'a@b.cl' }, index: ['members_email'] },
+  { name: 'members: findById, update, remove (within the merchant)', collection: 'members', filter: { _id: 'x', merchantId: 'm' }, index: ['_id_', 'members_email'] },
+  { name: 'members: list', collection: 'members', filter: { merchantId: 'm' }, sort: { createdAt: 1, _id: 1 }, index: ['members_email'] },
+  byId('member_sessions', 'members: findSession, touchSession, deleteSession'),
+  { name: 'members: deleteSessionsOf, remove (sessions)', collection: 'member_sessions', filter: { memberId: 'x' }, index: ['member_sessions_member'] },
+  { name: 'members: pruneExpired (sessions)', collection: 'member_sessions', filter: { expireOn: { $lt: new Date(T) } }, index: ['member_sessions_ttl'] },
+  byId('member_password_tokens', 'members: consumePasswordToken'),
+  { name: 'members: replacePasswordToken, remove (tokens)', collection: 'member_password_tokens', filter: { memberId: 'x', usedAt: null }, index: ['member_password_tokens_member'] },
+  { name: 'members: pruneExpired (tokens)', collection: 'member_password_tokens', filter: { expireOn: { $lt: new Date(T) } }, index: ['member_password_tokens_ttl'] },
 ];
 
 /** Field names a filter constrains at its top level (and in every branch of a top-level $or). */

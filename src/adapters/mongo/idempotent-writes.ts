@@ -41,7 +41,8 @@ export function createMongoIdempotentWriteRepository(database: MongoDatabase): I
       await writes.deleteOne({ _id: idOf(options), token: options.token, outcome: null });
     },
     async prune({ before, limit }) {
-      const ids = (await writes.find({ expiresAt: { $lt: before } }, { projection: { _id: 1 } }).limit(limit).toArray()).map((d) => d._id);
+      // On `expireAt` (expiresAt as a Date), the field the TTL index `idempotent_writes_ttl` covers.
+      const ids = (await writes.find({ expireAt: { $lt: new Date(before) } }, { projection: { _id: 1 } }).limit(limit).toArray()).map((d) => d._id);
       if (ids.length === 0) return 0;
       return (await writes.deleteMany({ _id: { $in: ids } })).deletedCount;
     },

@@ -124,8 +124,9 @@ export function createMongoMemberRepository(database: MongoDatabase): MemberRepo
       return (await sessions.deleteMany({ memberId })).deletedCount;
     },
     async pruneExpired({ before }) {
-      const s = await sessions.deleteMany({ expiresAt: { $lt: before } });
-      const t = await tokens.deleteMany({ expiresAt: { $lt: before } });
+      // On `expireOn` (expiresAt as a Date), the field the TTL indexes cover.
+      const s = await sessions.deleteMany({ expireOn: { $lt: new Date(before) } });
+      const t = await tokens.deleteMany({ expireOn: { $lt: new Date(before) } });
       return s.deletedCount + t.deletedCount;
     },
   };
