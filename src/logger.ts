@@ -14,6 +14,16 @@ export const REDACTED_PATHS = [
   '*.token',
   '*.secret',
   '*.password',
+  // Delivery PINs (issue #17): never in the logs, whatever spelling or depth a body or record has.
+  'pin',
+  'deliveryPin',
+  'delivery_pin',
+  '*.pin',
+  '*.deliveryPin',
+  '*.delivery_pin',
+  '*.*.pin',
+  '*.*.deliveryPin',
+  '*.*.delivery_pin',
 ];
 
 /** Logs go to stdout by default (fd 1); the admin CLI passes fd 2 to keep stdout for its JSON. */
