@@ -2,13 +2,30 @@ import { cursorOf, type EventPage, type FeedEvent } from '../src/domain/webhooks
 import { builder } from './builder.js';
 import { merchantOf } from './merchants.js';
 import { PageInfoRef } from './orders.js';
-import { WebhookEventEnum } from './webhooks.js';
+
+/**
+ * The types the feed carries: status changes and batches. Courier positions and ETA changes are
+ * webhooks only (not changes of record: see docs/decisions.md, issue #17 item 6).
+ */
+const FEED_EVENT_TYPES = ['order.status_changed', 'batch.created'] as const;
+type FeedEventType = (typeof FEED_EVENT_TYPES)[number];
+const isFeedEventType = (type: string): type is FeedEventType => (FEED_EVENT_TYPES as readonly string[]).includes(type);
+const FeedEventTypeEnum = builder.enumType('FeedEventType', {
+  description: 'What the feed carries: order.status_changed and batch.created (order.courier_location and order.eta_changed are webhooks only).',
+  values: Object.fromEntries(FEED_EVENT_TYPES.map((v) => [v.replace('.', '_').toUpperCase(), { value: v }])) as Record<string, { value: FeedEventType }>,
+});
 
 const FeedEventRef = builder.objectRef<FeedEvent>('FeedEvent').implement({
   description: "One event of the merchant's feed: what webhooks carry in the `event` shape.",
   fields: (t) => ({
     id: t.exposeID('id', { description: 'For a status change, the id of the order event (as in Order.events).' }),
-    type: t.field({ type: WebhookEventEnum, resolve: (e) => e.type }),
+    type: t.field({
+      type: FeedEventTypeEnum,
+      resolve: (e) => {
+        if (!isFeedEventType(e.type)) throw new Error(`Feed event ${e.id} has type ${e.type}, which the feed does not carry`);
+        return e.type;
+      },
+    }),
     createdAt: t.field({ type: 'DateTime', resolve: (e) => e.at }),
     orderId: t.exposeID('orderId', { nullable: true }),
     payload: t.exposeString('body', { description: 'The webhook body (JSON text, `event` shape), exactly as sent.' }),

@@ -150,6 +150,13 @@ describe('GraphQL events(after:, first:)', () => {
     expect(await events({ first: 1001 })).toMatchObject({ __typename: 'AppError', code: 'VALIDATION_ERROR' });
     expect(await events({ after: 'nope' })).toMatchObject({ __typename: 'AppError', code: 'VALIDATION_ERROR' });
     expect((await events({}, m.liveKey)).data.edges).toEqual([]);
+    expect(first.data.edges[0].node.type).toBe('ORDER_STATUS_CHANGED');
+  });
+
+  it('FeedEvent.type names only the types the feed carries', async () => {
+    const m = await t.createMerchant({ name: 'Feed Types' });
+    const type = await gql(t.url, '{ __type(name: "FeedEventType") { enumValues { name } } }', { key: m.testKey });
+    expect(type.body.data.__type.enumValues.map((v: Json) => v.name).sort()).toEqual(['BATCH_CREATED', 'ORDER_STATUS_CHANGED']);
   });
 });
 
