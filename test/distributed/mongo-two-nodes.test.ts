@@ -1,12 +1,9 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../helpers/app.js';
 import type { ServerProcess } from '../helpers/process.js';
-import { checkWebhookDelivery } from '../helpers/wire-validator.js';
 import { EVIDENCE } from '../orders/support.js';
 import {
-  courierOn, errorLogs, expectStatus, MONGO_SKIP_REASON, ON_REAL_MONGODB, orderBody, PLACES, sleep, startCluster, until, type Cluster,
+  courierOn, errorLogs, expectStatus, MONGO_SKIP_REASON, ON_REAL_MONGODB, orderBody, PLACES, sleep, startCluster, startCountingReceiver, until, type Cluster,
 } from './support.js';
 
 const POLL_MS = 200;
@@ -27,24 +24,12 @@ describe.skipIf(MONGO_SKIP_REASON)(`two app processes on one MongoDB and one red
   let cluster: Cluster;
   let a: ServerProcess;
   let b: ServerProcess;
-  let receiver: Server;
+  let receiver: Awaited<ReturnType<typeof startCountingReceiver>>;
   let receiverUrl: string;
-  /** webhook-id → times received. */
-  const received = new Map<string, number>();
 
   beforeAll(async () => {
-    receiver = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        checkWebhookDelivery(req.headers as Record<string, string>, Buffer.concat(chunks).toString('utf8'));
-        const id = String(req.headers['webhook-id']);
-        received.set(id, (received.get(id) ?? 0) + 1);
-        res.writeHead(200).end('ok');
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+    receiver = await startCountingReceiver();
+    receiverUrl = receiver.url;
     cluster = await startCluster({
       store: 'mongodb',
       nodes: 2,
@@ -55,8 +40,7 @@ describe.skipIf(MONGO_SKIP_REASON)(`two app processes on one MongoDB and one red
   }, 120_000);
   afterAll(async () => {
     await cluster?.stop();
-    receiver?.closeAllConnections();
-    await new Promise((resolve) => receiver?.close(resolve));
+    await receiver?.close();
   });
 
   const shop = (node: ServerProcess, path: string, body?: unknown, headers?: Record<string, string>) =>
@@ -136,10 +120,10 @@ describe.skipIf(MONGO_SKIP_REASON)(`two app processes on one MongoDB and one red
       400,
     );
     await sleep(POLL_MS * 5); // a duplicate send would land within a few more polls
-    expect([...received.keys()].sort()).toEqual(deliveries.map((d) => d.id).sort());
+    expect([...receiver.received.keys()].sort()).toEqual(deliveries.map((d) => d.id).sort());
     // One attempt recorded each: a worker whose lease was not its own records nothing.
     expect(deliveries.every((d) => d.attempts === 1)).toBe(true);
-    const repeated = [...received.entries()].filter(([, times]) => times !== 1);
+    const repeated = [...receiver.received.entries()].filter(([, times]) => times !== 1);
     console.info(`mongo-two-nodes: ${deliveries.length} webhook deliveries; received more than once: ${repeated.length}`);
     if (ON_REAL_MONGODB) expect(repeated).toEqual([]);
   });

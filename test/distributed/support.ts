@@ -6,6 +6,8 @@
  * through the nodes' HTTP and WebSocket APIs.
  */
 import { rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createClient, type Client } from 'graphql-ws';
 import { WebSocket } from 'ws';
 import { buildContainer } from '../../src/container.js';
@@ -16,6 +18,7 @@ import { spawnServer, type ServerProcess } from '../helpers/process.js';
 import { FAULT_SUITE_REQUIRED, skipOrFail } from '../helpers/fault-suite.js';
 import { jongodbBinary, startJongodb, uniqueDbName, type MongoServer } from '../helpers/mongo.js';
 import { hasRedisServerBinary, startRedisServer, type RedisServer } from '../helpers/redis.js';
+import { checkWebhookDelivery } from '../helpers/wire-validator.js';
 import { PLACES } from '../orders/support.js';
 import { openLive, type LiveClient } from '../realtime/support.js';
 
@@ -357,4 +360,28 @@ export function errorLogs(node: ServerProcess): string[] {
     .output()
     .split('\n')
     .filter((line) => /^\{"level":(5|6)\d,/.test(line));
+}
+
+/** A loopback webhook receiver that checks every delivery against the contract and counts each webhook-id. */
+export async function startCountingReceiver(): Promise<{ url: string; received: Map<string, number>; close(): Promise<void> }> {
+  const received = new Map<string, number>();
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      checkWebhookDelivery(req.headers as Record<string, string>, Buffer.concat(chunks).toString('utf8'));
+      const id = String(req.headers['webhook-id']);
+      received.set(id, (received.get(id) ?? 0) + 1);
+      res.writeHead(200).end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    received,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
 }

@@ -1,12 +1,9 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../helpers/app.js';
-import { checkWebhookDelivery } from '../helpers/wire-validator.js';
 import type { ServerProcess } from '../helpers/process.js';
 import type { LiveClient } from '../realtime/support.js';
 import {
-  assignedOrderOn, courierOn, errorLogs, expectStatus, orderBody, PLACES, positionReaches, SKIP_REASON, sleep, startCluster, trackOn, until,
+  assignedOrderOn, courierOn, errorLogs, expectStatus, orderBody, PLACES, positionReaches, SKIP_REASON, sleep, startCluster, startCountingReceiver, trackOn, until,
   type AssignedOrder, type Cluster,
 } from './support.js';
 
@@ -16,27 +13,15 @@ const POLL_MS = 100;
 describe.skipIf(SKIP_REASON)('three app processes sharing one SQLite file and one redis-server (issue 7)', () => {
   let cluster: Cluster;
   let nodes: ServerProcess[];
-  let receiver: Server;
+  let receiver: Awaited<ReturnType<typeof startCountingReceiver>>;
   let receiverUrl: string;
-  /** webhook-id → times received. */
-  const received = new Map<string, number>();
   const sockets: LiveClient[] = [];
   const createdIds: string[] = [];
   let order: AssignedOrder;
 
   beforeAll(async () => {
-    receiver = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        checkWebhookDelivery(req.headers as Record<string, string>, Buffer.concat(chunks).toString('utf8'));
-        const id = String(req.headers['webhook-id']);
-        received.set(id, (received.get(id) ?? 0) + 1);
-        res.writeHead(200).end('ok');
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+    receiver = await startCountingReceiver();
+    receiverUrl = receiver.url;
     cluster = await startCluster({
       nodes: 3,
       couriers: 1,
@@ -47,8 +32,7 @@ describe.skipIf(SKIP_REASON)('three app processes sharing one SQLite file and on
   afterAll(async () => {
     for (const live of sockets) live.ws.terminate();
     await cluster?.stop();
-    receiver?.closeAllConnections();
-    await new Promise((resolve) => receiver?.close(resolve));
+    await receiver?.close();
   });
 
   const shop = (node: ServerProcess, path: string, body?: unknown) =>
@@ -122,8 +106,8 @@ describe.skipIf(SKIP_REASON)('three app processes sharing one SQLite file and on
     expect(deliveries.some((d) => d.booking_id === createdIds[0])).toBe(true);
     await sleep(POLL_MS * 5); // any duplicate send would land within a few more polls
     const ids = deliveries.map((d) => d.id).sort();
-    expect([...received.keys()].sort()).toEqual(ids);
-    expect([...received.entries()].filter(([, times]) => times !== 1)).toEqual([]);
+    expect([...receiver.received.keys()].sort()).toEqual(ids);
+    expect([...receiver.received.entries()].filter(([, times]) => times !== 1)).toEqual([]);
     expect(deliveries.every((d) => d.attempts === 1)).toBe(true);
   });
 

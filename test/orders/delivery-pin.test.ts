@@ -1,9 +1,9 @@
-import { Writable } from 'node:stream';
 import { createClient, type Client } from 'graphql-ws';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { createLogger } from '../../src/logger.js';
 import { api, gql, type MerchantCredentials, type TestApp } from '../helpers/app.js';
+import { memoryStream } from '../helpers/memory-log.js';
 import { openLive, until } from '../realtime/support.js';
 import { FAST_WEBHOOKS, startReceiver, waitFor, webhooksApi, type Receiver } from '../webhooks/support.js';
 import { EVIDENCE, PLACES, courierOnDuty, expectError, expectOk, formA, merchantApi, north, standDown, startOrdersApp, type CourierClient } from './support.js';
@@ -21,18 +21,6 @@ const COURIER_ORDERS = `{ courier { activeOrders { ${ORDER_PIN} } } }`;
 const COURIER_DELIVER = `mutation ($id: ID!, $coords: LatLngInput!, $photo: String!, $signature: String!, $pin: String) {
   courierConfirmDelivery(id: $id, coords: $coords, photoUrl: $photo, signatureUrl: $signature, pin: $pin) {
     __typename ... on MutationCourierConfirmDeliverySuccess { data { id status } } ${ERR} } }`;
-
-/** A pino destination that keeps every line in memory. */
-function memoryStream(): { stream: Writable; text: () => string } {
-  const chunks: string[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer | string, _encoding, callback) {
-      chunks.push(chunk.toString());
-      callback();
-    },
-  });
-  return { stream, text: () => chunks.join('') };
-}
 
 /** Where a PIN would show in JSON or HTML: its field names, or the value itself as a string. */
 const pinTraces = (text: string, pin: string) => [/"delivery_?pin"/i, /"pin"/, /deliveryPin[^A-Za-z]/, new RegExp(`"${pin}"`), new RegExp(`>${pin}<`)].filter((re) => re.test(text)).map(String);

@@ -1,23 +1,11 @@
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { maskLoggedPath } from '../../rest/middleware/access-log.js';
 import { createLogger } from '../../src/logger.js';
 import { ADMIN_TOKEN, api, gql, startTestApp, type MerchantCredentials, type TestApp } from '../helpers/app.js';
+import { memoryStream } from '../helpers/memory-log.js';
 import { formA } from '../orders/support.js';
 import { startReceiver, waitFor, type Receiver } from '../webhooks/support.js';
-
-/** A pino destination that keeps every line in memory. */
-function memoryStream(): { stream: Writable; text: () => string } {
-  const chunks: string[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer | string, _encoding, callback) {
-      chunks.push(chunk.toString());
-      callback();
-    },
-  });
-  return { stream, text: () => chunks.join('') };
-}
 
 /** The full credential and its random part (a log line holding only the tail is a leak too). */
 function fragmentsOf(secret: string): string[] {
