@@ -171,6 +171,17 @@ describe('POST /storefront/webhooks/orders-create (Shopify orders/create)', () =
     expect(await t.app.container.store.ledger.listByMerchant({ merchantId: m.merchantId, mode: 'live' })).toHaveLength(1);
   });
 
+  it('that order sent again with other content (edited in the shop) is acknowledged with 200 and changes nothing', async () => {
+    const [before] = await storedOrders('live');
+    const edited = paidSantiagoOrder().replace('Camila Rojas', 'Camila Rojas Soto');
+    expect(edited).not.toBe(paidSantiagoOrder());
+    const res = await deliver(edited, { webhookId: randomUUID() });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ success: true, created: false, ignored: false, booking_id: before!.booking_id, tracking_number: before!.tracking_number });
+    expect(res.body.reason).toMatch(/^already received; changes after the first delivery are not applied/);
+    expect(await storedOrders('live')).toEqual([before]);
+  });
+
   it('an invalid signature or shop domain is 401 INVALID_SIGNATURE and nothing is stored', async () => {
     const raw = paidSantiagoOrder('820982911946150001');
     const tampered = raw.replace('Av. Apoquindo 3000', 'Av. Apoquindo 3001');

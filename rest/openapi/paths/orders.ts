@@ -222,8 +222,8 @@ HMAC-SHA256 of the raw body with the storefront app's secret (merchant setting \
 secret, and \`X-Shopify-Shop-Domain\` equal to the merchant's \`storefront_domain\`; Shopify sends no API key;
 \`?mode=test\` selects the sandbox) or an API key. The body is Shopify's order as sent (only the fields below are read; integer ids
 beyond 2^53 are kept exact). A paid, not cancelled order is dispatched (**201**) with \`ecommerce_order_id\` = the shop order id;
-anything else — unpaid, cancelled, an address we cannot serve, or a redelivery of an order already received — is acknowledged
-with **200** and creates nothing.`,
+anything else — unpaid, cancelled, an address we cannot serve, or a redelivery of an order already received (even
+with edited content: the dispatch made from the first is not changed) — is acknowledged with **200** and creates nothing.`,
   tags: ['Integrations'],
   auth: 'apiKeyOrStorefrontHmac',
   integration: 'storefront',

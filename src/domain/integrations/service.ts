@@ -24,6 +24,8 @@ export interface IntegrationClient {
 /** Failures that mean "we do not deliver there / that", answered as "no rates" to the storefront. */
 const UNSERVICEABLE = new Set(['GEOCODING_FAILED', 'OUTSIDE_SERVICE_AREA', 'WEIGHT_EXCEEDS_CAPACITY']);
 
+const storefrontOrderKey = (shopOrderId: string | number | bigint) => `storefront-order:${shopOrderId}`;
+
 export type IntegrationService = ReturnType<typeof createIntegrationService>;
 
 export function createIntegrationService(deps: { store: Store; quotes: QuoteService; orders: OrderService; secretBox: SecretBox; clock: Clock }) {
@@ -122,7 +124,7 @@ export function createIntegrationService(deps: { store: Store; quotes: QuoteServ
       const result = await orders.createOrderFromDraft({
         principal: options.principal,
         draft,
-        idempotencyKey: `storefront-order:${order.id}`,
+        idempotencyKey: storefrontOrderKey(order.id),
         hash: requestHash({ ...draft }),
         actor: { kind: 'system', id: 'storefront' },
       });
@@ -130,8 +132,20 @@ export function createIntegrationService(deps: { store: Store; quotes: QuoteServ
     } catch (error) {
       // An address we cannot serve is acknowledged (so the shop stops retrying) and reported back.
       if (isAppError(error) && UNSERVICEABLE.has(error.code)) return { created: false as const, ignored: true, reason: error.message, order: null };
+      // The shop sent this order again with other content (edited before its redelivery): the
+      // dispatch already exists and is not changed. A 4xx would only make Shopify retry, then drop
+      // the subscription.
+      if (isAppError(error) && error.code === 'IDEMPOTENCY_KEY_REUSED') {
+        return { created: false as const, ignored: false, reason: 'already received; changes after the first delivery are not applied', order: await findReceivedOrder(options.principal, order.id) };
+      }
       throw error;
     }
+  }
+
+  async function findReceivedOrder(principal: MerchantPrincipal, shopOrderId: string | number | bigint) {
+    const record = await store.orders.findIdempotencyKey({ merchantId: principal.merchant.id, mode: principal.mode, key: storefrontOrderKey(shopOrderId) });
+    const found = record && (await store.orders.findById(record.orderId));
+    return found && found.merchantId === principal.merchant.id && found.mode === principal.mode ? found : null;
   }
 
   return { receiveStorefrontOrder, recordIntegrationCall, quoteForPlugin, quoteForStorefront, quoteForErp, authenticateStorefrontSignature };
