@@ -94,12 +94,16 @@ builder.queryFields((t) => ({
     type: [DeliveryRef],
     authScopes: { merchant: true },
     errors: {},
-    args: { endpointId: t.arg.id(), status: t.arg({ type: DeliveryStatusEnum }), first: t.arg.int(), after: t.arg.id() },
-    resolve: async (_r, args, ctx) =>
+    description: 'The delivery log, newest first (as GET /webhooks/deliveries); `after` is the last id of the previous page.',
+    args: {
+      endpointId: t.arg.id(), status: t.arg({ type: DeliveryStatusEnum }), createdFrom: t.arg({ type: 'DateTime' }), createdTo: t.arg({ type: 'DateTime' }),
+      first: t.arg.int(), after: t.arg.id(),
+    },
+    resolve: async (_r, { first, ...args }, ctx) =>
       (
         await ctx.services.webhookDeliveries.listDeliveries({
           principal: merchantOf(ctx, 'settings'),
-          input: commandOf(listDeliveriesQuerySchema, { endpointId: args.endpointId, status: args.status, limit: args.first, after: args.after }),
+          input: commandOf(listDeliveriesQuerySchema, Object.assign({}, args, { limit: first })),
         })
       ).deliveries,
   }),
