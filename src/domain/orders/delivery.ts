@@ -103,6 +103,7 @@ export function createDeliveryService(deps: { orders: OrderService; transitions:
    * not over yet; the old PIN stops working at once.
    */
   async function resetDeliveryPin(options: { principal: MerchantPrincipal; ref: string }): Promise<Order> {
+    assertPermitted(options.principal, 'dispatch');
     const order = await orders.getOrder(options);
     if (!order.deliveryPin) throw new AppError('CONFLICT', 'This order was created without a delivery PIN (delivery_pin: true)');
     const active = ['new', 'assigned', 'arrived_pickup', 'picked_up', 'arrived_dropoff'] as const;
