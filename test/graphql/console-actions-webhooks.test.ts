@@ -3,6 +3,7 @@
  * console-actions.test.ts): webhook endpoints, their delivery log, the payload viewer and
  * redelivery (one and a failed range), against a real receiver.
  */
+import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.js';
 import { startReceiver, startWebhooksApp, waitFor, type Receiver } from '../webhooks/support.js';
@@ -23,7 +24,13 @@ const DELIVERY = `query ($id: ID!) { webhookDelivery(id: $id) { __typename ... o
 const REDELIVER = `mutation ($id: ID!) { redeliverWebhook(id: $id) { __typename ... on MutationRedeliverWebhookSuccess { data { id status } } ${ERR} } }`;
 const REDELIVER_FAILED = `mutation ($from: DateTime!, $to: DateTime!) { redeliverFailedWebhooks(createdFrom: $from, createdTo: $to) {
   __typename ... on MutationRedeliverFailedWebhooksSuccess { data more } ${ERR} } }`;
+const ROTATE_SECRET = `mutation ($hours: Float) { rotateApiSecret(overlapHours: $hours) {
+  __typename ... on MutationRotateApiSecretSuccess { data { apiSecret previousExpiresAt } } ${ERR} } }`;
 const CREATE_ORDER = `mutation ($input: CreateOrderInput!) { createOrder(input: $input) { __typename ... on MutationCreateOrderSuccess { data { id } } ${ERR} } }`;
+
+/** Standard Webhooks: base64 HMAC-SHA256 of "<id>.<timestamp>.<body>" keyed with the secret's base64 part. */
+const signatureWith = (secret: string, r: { id: string; timestamp: string; body: string }) =>
+  `v1,${createHmac('sha256', Buffer.from(secret.replace(/^whsec_/, ''), 'base64')).update(`${r.id}.${r.timestamp}.${r.body}`).digest('base64')}`;
 
 type Delivery = { id: string; endpointId: string; orderId: string; status: string; attempts: number; payload: string; attemptLog: Array<{ attempt: number; statusCode: number | null; error: string | null }> };
 
@@ -157,5 +164,24 @@ describe('Console actions over GraphQL with a member session: webhook endpoints,
     expect(await log(c.viewer, { status: 'failed' })).toEqual([]);
     expect(receiver.of(failed.id).map((r) => r.status)).toEqual([500, 200]);
   });
-});
 
+  it('signing-secret rotation: a viewer or dispatcher is refused (webhooks stay signed with the secret); the owner rotates and the next webhook is signed with the new one', async () => {
+    /** The webhook of a new order as the /ok receiver got it, and the signatures it carried. */
+    const nextWebhook = async () => {
+      const orderId = await newOrder();
+      const receipt = await waitFor(() => receiver.receipts.find((r) => r.path === '/ok' && (JSON.parse(r.body) as { booking_id?: string }).booking_id === orderId), { what: "the order's webhook" });
+      return { receipt, signatures: receipt.signature.split(' ') };
+    };
+    for (const [cookie, role] of [[c.viewer, 'viewer'], [c.dispatcher, 'dispatcher']] as const) {
+      expectForbidden(await as(t, cookie, ROTATE_SECRET, { variables: { hours: 0 } }), role);
+    }
+    const first = await nextWebhook();
+    expect(first.signatures).toEqual([signatureWith(c.shop.apiSecret, first.receipt)]);
+
+    const rotated = await as(t, c.owner, ROTATE_SECRET, { variables: { hours: 0 } });
+    expect(rotated.data.apiSecret).toMatch(/^whsec_/);
+    expect(rotated.data.apiSecret).not.toBe(c.shop.apiSecret);
+    const second = await nextWebhook();
+    expect(second.signatures).toEqual([signatureWith(rotated.data.apiSecret, second.receipt)]);
+  });
+});

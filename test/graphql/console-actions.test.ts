@@ -1,33 +1,31 @@
 /**
- * Issue #19: every console action through the GraphQL API, as the console calls it — a member's
+ * Issue #19: every console action through the GraphQL API as the console calls it — a member's
  * session cookie (`exd_session`, `X-GraphQL-CSRF`, `X-Mode`; graphql-ws with the cookie on the
- * upgrade and `{mode}` in connection_init) — with its role rule and mode separation.
- * Roles: R = every role, D = dispatcher and owner, O = owner; the others get FORBIDDEN_ROLE and
- * nothing changes. "Mode": a session of the other mode sees and touches none of it.
+ * upgrade and `{mode}` in connection_init) — with its role rule and mode separation. The audit:
+ * Role: R every role, D dispatcher and owner, O owner (others: FORBIDDEN_ROLE, nothing changes).
+ * Before: what a session test covered before this work (test/members/*); "key" = API-key tests only.
+ * Now: the file that covers it with sessions, roles and modes (this one, -webhooks, -account).
  *
- * | Console action                       | GraphQL                                                   | Role | Mode | Test |
- * |--------------------------------------|-----------------------------------------------------------|------|------|------|
- * | orders board, filter by status       | orders(status, first, after)                              | R    | yes  | here |
- * | board updates (merchant-wide)        | subscription orderEvents { … order { … } }                | R    | yes  | here |
- * | quote (text address / coordinates)   | quote(input)                                              | R    | yes  | here |
- * | create order (text / coordinates)    | createOrder(input {quoteId, rateId, …})                   | D    | yes  | here |
- * | order page: timeline, proof          | order(id) { events proof driver { currentLocation } }     | R    | yes  | here |
- * | order page: live courier position    | subscription courierPosition(id)                          | R    | yes  | here |
- * | cancel; confirm delivery; reset PIN  | cancelOrder, confirmDelivery, resetDeliveryPin            | D    | yes  | here |
- * | batches (list, one); consolidate     | batches, batch(id); consolidateOrders                     | R; D | yes  | here |
- * | webhook endpoints list               | webhookEndpoints                                          | R    | yes  | -webhooks |
- * | endpoint create / update / delete    | createWebhookEndpoint, updateWebhookEndpoint, delete…     | O    | yes  | -webhooks |
- * | delivery log, payload viewer         | webhookDeliveries(endpointId, status, createdFrom, createdTo), webhookDelivery(id) { payload attemptLog } | R | yes | -webhooks |
- * | redeliver one / failed range         | redeliverWebhook(id), redeliverFailedWebhooks(from, to)   | D    | yes  | -webhooks |
- * | API keys list / rotate / revoke      | apiKeys; rotateApiKey(mode), revokeApiKeys(mode)          | R; O | both modes by design | -account |
- * | signing-secret rotation              | rotateApiSecret(overlapHours)                             | O    | n/a (one secret) | -account |
- * | settings: prep time, storefront domain/secret, sandbox speed | merchant { settings }; updateMerchantSettings | R; O | n/a (per merchant) | -account |
- * | team: list / invite / role / remove  | members; inviteMember, changeMemberRole, removeMember     | R; O | n/a  | -account (+ test/members) |
- * | sign in / out, set password          | logIn, logOut, setPassword                                | —    | —    | -account (+ test/members) |
- * | live/test switch                     | X-Mode header; graphql-ws {mode}; me { mode }             | —    | —    | every file |
- *
- * Added for the console: webhookDeliveries(createdFrom, createdTo) (REST had them); resetDeliveryPin
- * now needs a dispatcher (a viewer could reset a PIN).
+ * | Console action                   | GraphQL                                                    | Role | Before            | Now       |
+ * |----------------------------------|------------------------------------------------------------|------|-------------------|-----------|
+ * | orders board, status filter      | orders(status, first, after)                               | R    | key               | here      |
+ * | board live updates               | subscription orderEvents { … order { … } }                 | R    | cookie, one mode  | here      |
+ * | quote (text / coordinates)       | quote(input)                                               | R    | key               | here      |
+ * | create order                     | createOrder(input { quoteId … })                           | D    | cookie + roles    | here      |
+ * | order page: timeline, proof      | order(id) { events proof driver { currentLocation } }      | R    | key               | here      |
+ * | live courier position            | subscription courierPosition(id)                           | R    | key               | here      |
+ * | cancel / confirm / reset PIN     | cancelOrder, confirmDelivery, resetDeliveryPin             | D    | cancel only; PIN had no role rule (fixed) | here |
+ * | batches list, one; consolidate   | batches, batch(id); consolidateOrders                      | R; D | key               | here      |
+ * | webhook endpoints list           | webhookEndpoints                                           | R    | key               | -webhooks |
+ * | endpoint create/update/delete    | createWebhookEndpoint, updateWebhookEndpoint, delete…      | O    | create refusal    | -webhooks |
+ * | delivery log; payload viewer     | webhookDeliveries(…, createdFrom, createdTo — added), webhookDelivery(id) { payload attemptLog } | R | key | -webhooks |
+ * | redeliver one / failed range     | redeliverWebhook(id), redeliverFailedWebhooks(from, to)    | D    | key               | -webhooks |
+ * | signing-secret rotation          | rotateApiSecret(overlapHours)                              | O    | cookie + roles    | -webhooks (signatures) |
+ * | API keys list / rotate / revoke  | apiKeys (both modes); rotateApiKey(mode), revokeApiKeys    | R; O | no revoke         | -account  |
+ * | settings (prep, storefront domain/secret, sandbox speed; one set for both modes) | merchant { settings }; updateMerchantSettings | R; O | prep refusal | -account |
+ * | team list/invite/role/remove     | members; inviteMember, changeMemberRole, removeMember      | R; O | cookie + roles    | -account  |
+ * | sign in/out, set password        | logIn, logOut, setPassword                                 | —    | cookie            | -account  |
+ * | live/test switch                 | X-Mode; graphql-ws { mode }; me { mode }                   | —    | cookie            | all three |
  */
 import ngeohash from 'ngeohash';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
