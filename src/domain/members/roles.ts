@@ -4,9 +4,10 @@ import type { MemberRole } from '../types.js';
 
 /**
  * What a role may do (issue #19):
- * - `read`: see orders, batches, webhooks and their deliveries, the team, the profile (every role);
- * - `dispatch`: run deliveries: quote, create, cancel, confirm, consolidate, advance in the sandbox,
- *   redeliver webhooks (dispatcher and owner);
+ * - `read`: see orders, batches, webhooks and their deliveries, the team, the profile, and quote
+ *   (every role; quoting books nothing);
+ * - `dispatch`: run deliveries: create, cancel, confirm, reset a delivery PIN, consolidate, advance
+ *   in the sandbox, redeliver webhooks (dispatcher and owner);
  * - `manage`: API keys, the signing secret, webhook endpoints, settings and members (owner only).
  * API keys carry no member and act as owner.
  */
