@@ -11,6 +11,7 @@ COPY src ./src
 COPY rest ./rest
 COPY schema ./schema
 COPY realtime ./realtime
+COPY console ./console
 RUN npm run build && npm prune --omit=dev && npm cache clean --force
 
 FROM node:20-bookworm-slim

@@ -60,7 +60,7 @@ export default tseslint.config(
     // Type-aware rules: every .ts file is in tsconfig.json (src, rest, schema, realtime, test, bench).
     // A promise nobody awaits loses its rejection (an unhandled rejection ends the process); a
     // promise where a void callback is expected (an Express handler, an event listener) too.
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
@@ -83,4 +83,12 @@ export default tseslint.config(
     },
   },
   ...boundaries,
+  {
+    // The merchant console runs in the browser and reaches the service through GraphQL only.
+    files: ['console/src/**'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: '^(\\.\\./)+(src|rest|schema|realtime)/', message: 'The console uses the public GraphQL API only (its types come from console/src/graphql-env.d.ts).' }] }],
+    },
+  },
 );

@@ -16,6 +16,7 @@ import { courierRoutes } from './routes/couriers.js';
 import { trackingRoutes } from './routes/tracking.js';
 import { trackingPageRoutes } from './routes/tracking-page.js';
 import { pageRoutes } from './routes/pages.js';
+import { consoleRoutes } from './routes/console.js';
 import { sandboxRoutes } from './routes/sandbox.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { eventRoutes } from './routes/events.js';
@@ -67,6 +68,8 @@ export function createRestApp(edge: Edge, metrics: Metrics): Express {
   app.use(trackingPageRoutes(edge));
   // The landing page at / and GraphiQL's files (its page is Yoga's, on GET /graphql).
   app.use(pageRoutes(edge));
+  // The merchant console (its own CSP): a browser app on the public GraphQL API only.
+  app.use(consoleRoutes(edge));
 
   app.use(notFoundHandler());
   app.use(errorHandler(edge.logger));

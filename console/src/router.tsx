@@ -1,0 +1,80 @@
+/**
+ * The console's pages and its navigation: one list.
+ *
+ * Adding a page (see also docs/decisions.md, "Merchant console"):
+ * 1. Write `pages/<name>.tsx` exporting a component `(props: PageProps) => JSX`; keep its strings
+ *    in the same file as `const STRINGS: Strings<…> = { es: {…}, en: {…} }` and read them with
+ *    `useStrings(STRINGS)`. Its GraphQL documents go beside it, written with `graphql(…)` from
+ *    ../graphql.js (typed against the schema), sent with `request(doc, vars, mode)` and read with
+ *    `dataOf(result)`; subscriptions with `useSubscription`.
+ * 2. Add one line to ROUTES below: its path (`:name` parts become `props.params.name`), the
+ *    component, and `nav: { es, en }` when it belongs in the header's menu.
+ * 3. The server answers the app shell for every /console/* path already; nothing to do there.
+ * Roles: hide or disable what a role may not do (`useApp().me.role`), but let the API decide:
+ * show its refusal (`<ErrorNote error={…} />`) when an action is attempted anyway.
+ */
+import type { ComponentType } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { NewOrderPage } from './pages/new-order.js';
+import { OrderPage } from './pages/order.js';
+import { OrdersBoard } from './pages/orders-board.js';
+import { SetPasswordPage } from './pages/set-password.js';
+import { SignInPage } from './pages/sign-in.js';
+
+export interface PageProps { params: Record<string, string> }
+
+export interface Route {
+  path: string;
+  page: ComponentType<PageProps>;
+  /** Shown in the header's menu under this label. */
+  nav?: { es: string; en: string };
+  /** Reachable without a session (no header). */
+  public?: boolean;
+}
+
+export const ROUTES: Route[] = [
+  { path: '/console/sign-in', page: SignInPage, public: true },
+  { path: '/console/set-password', page: SetPasswordPage, public: true },
+  { path: '/console', page: OrdersBoard, nav: { es: 'Pedidos', en: 'Orders' } },
+  { path: '/console/orders/new', page: NewOrderPage, nav: { es: 'Nuevo pedido', en: 'New order' } },
+  { path: '/console/orders/:id', page: OrderPage },
+];
+
+export function match(pathname: string): { route: Route; params: Record<string, string> } | null {
+  const parts = pathname.replace(/\/+$/, '').split('/');
+  for (const route of ROUTES) {
+    const pattern = route.path.split('/');
+    if (pattern.length !== parts.length) continue;
+    const params: Record<string, string> = {};
+    if (pattern.every((p, i) => (p.startsWith(':') ? (params[p.slice(1)] = decodeURIComponent(parts[i]!)) !== '' : p === parts[i]))) return { route, params };
+  }
+  return null;
+}
+
+export function navigate(path: string, options: { replace?: boolean } = {}): void {
+  if (options.replace) history.replaceState(null, '', path);
+  else history.pushState(null, '', path);
+  dispatchEvent(new PopStateEvent('popstate'));
+}
+
+/** The current location, re-rendering on navigation. */
+export function useLocation(): { pathname: string; search: string } {
+  const [location, setLocation] = useState({ pathname: location_().pathname, search: location_().search });
+  useEffect(() => {
+    const update = () => setLocation({ pathname: location_().pathname, search: location_().search });
+    addEventListener('popstate', update);
+    return () => removeEventListener('popstate', update);
+  }, []);
+  return location;
+}
+const location_ = () => window.location;
+
+/** An in-app link: a real <a href> (opens in a new tab too), navigated without a reload. */
+export function Link(props: { href: string; class?: string; children: preact.ComponentChildren; 'aria-current'?: 'page' }) {
+  const onClick = (event: MouseEvent) => {
+    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    navigate(props.href);
+  };
+  return <a href={props.href} class={props.class} aria-current={props['aria-current']} onClick={onClick}>{props.children}</a>;
+}

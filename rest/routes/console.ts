@@ -1,0 +1,91 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { extname } from 'node:path';
+import { Router } from 'express';
+import type { Edge } from '../../src/edge/edge.js';
+import { anonymousBudget } from '../middleware/rate-limit.js';
+
+/**
+ * The bundle `npm run build` writes (console/scripts/build.ts): dist/console/ beside the compiled
+ * server, or dist/console/ of the checkout when the sources run under tsx (dev, tests).
+ */
+const CONSOLE_DIR = new URL(import.meta.url.endsWith('.ts') ? '../../dist/console/' : '../../console/', import.meta.url);
+
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+  '.map': 'application/json',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+/** Self only: no inline script or style element, API and sockets on this origin ('self' covers ws/wss in CSP 3). */
+function consoleCsp(tileUrl: string | null): string {
+  const tiles = tileUrl ? ` ${/^https?:\/\/[^/]+/.exec(tileUrl)![0].replace('{s}', '*')}` : '';
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "connect-src 'self'",
+    `img-src 'self' data:${tiles}`,
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+const escapeAttribute = (text: string) => text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function shell(manifest: { script: string; style: string }, map: { tileUrl: string | null; attribution: string }): string {
+  return `<!doctype html>
+<html lang="es-CL">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Consola · Express Delivery</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="/console/assets/${manifest.style}">
+<script type="module" src="/console/assets/${manifest.script}"></script>
+</head>
+<body>
+<div id="app" data-tile-url="${escapeAttribute(map.tileUrl ?? '')}" data-attribution="${escapeAttribute(map.attribution)}"></div>
+<noscript>La consola necesita JavaScript. · The console needs JavaScript.</noscript>
+</body>
+</html>
+`;
+}
+
+/**
+ * The merchant console: the app shell on /console and every /console/* path (client-side routes),
+ * its content-hashed files under /console/assets/ (cached a year). Without a build it answers 503.
+ */
+export function consoleRoutes(edge: Edge): Router {
+  const router = Router();
+  const manifestFile = new URL('manifest.json', CONSOLE_DIR);
+  const built = existsSync(manifestFile);
+  const assets = new Map<string, Buffer>();
+  let page = '';
+  if (built) {
+    const assetDir = new URL('assets/', CONSOLE_DIR);
+    for (const name of readdirSync(assetDir)) assets.set(name, readFileSync(new URL(name, assetDir)));
+    page = shell(JSON.parse(readFileSync(manifestFile, 'utf8')) as { script: string; style: string }, edge.config.map);
+  }
+  const csp = consoleCsp(edge.config.map.tileUrl);
+
+  router.get('/console/assets/:file', (req, res, next) => {
+    const name = String(req.params.file);
+    const body = assets.get(name);
+    if (!body) return next();
+    res.setHeader('Content-Type', TYPES[extname(name)] ?? 'application/octet-stream');
+    res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+    res.send(body);
+  });
+
+  router.get(['/console', '/console/{*path}'], anonymousBudget(edge), (_req, res) => {
+    res.setHeader('Content-Security-Policy', csp);
+    res.setHeader('Cache-Control', 'no-cache');
+    if (!built) return res.status(503).type('text/plain').send('The console is not built: run `npm run build`.\n');
+    res.type('text/html').send(page);
+  });
+  return router;
+}
