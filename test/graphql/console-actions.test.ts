@@ -67,7 +67,7 @@ describe('Console actions over GraphQL with a member session: orders, live board
   });
   afterAll(() => t.stop());
 
-  const create = async (cookie: string, mode: 'live' | 'test', input = orderInput()) => {
+  const create = async (cookie: string, mode: 'live' | 'test', input: Record<string, unknown> = orderInput()) => {
     const created = await as(t, cookie, CREATE, { variables: { input }, mode });
     expect(created.__typename).toBe('MutationCreateOrderSuccess');
     return created.data as Data;
