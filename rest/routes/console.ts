@@ -81,7 +81,7 @@ export function consoleRoutes(edge: Edge): Router {
     res.send(body);
   });
 
-  router.get(['/console', '/console/{*path}'], anonymousBudget(edge), (_req, res) => {
+  router.get(['/console', '/console/{*path}'], (req, res, next) => (req.path.startsWith('/console/assets/') ? next('router') : next()), anonymousBudget(edge), (_req, res) => {
     res.setHeader('Content-Security-Policy', csp);
     res.setHeader('Cache-Control', 'no-cache');
     if (!built) return res.status(503).type('text/plain').send('The console is not built: run `npm run build`.\n');

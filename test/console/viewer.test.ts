@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gql, type MerchantCredentials, type TestApp } from '../helpers/app.js';
+import { browserSkipReason, openOfflinePage, type OfflinePage } from '../helpers/browser.js';
+import { PASSWORD } from '../members/support.js';
+import { PLACES } from '../orders/support.js';
+import { acceptInvitation, invitationLink, seriousViolations, startConsoleApp } from './support.js';
+
+const SKIP = browserSkipReason('the merchant console viewer and sign-in flows');
+
+const CREATE = `mutation ($input: CreateOrderInput!) { createOrder(input: $input) {
+  ... on MutationCreateOrderSuccess { data { id } } ... on AppError { code message } } }`;
+const ORDER = `query ($id: String!) { order(id: $id) { ... on QueryOrderSuccess { data { status } } ... on AppError { code } } }`;
+
+describe.skipIf(SKIP !== null)('merchant console: sign-in refusals, a viewer, pagination (headless Chromium)', () => {
+  let t: TestApp;
+  let m: MerchantCredentials;
+  let b: OfflinePage;
+  let link: string;
+  const live: string[] = [];
+
+  beforeAll(async () => {
+    t = await startConsoleApp();
+    m = await t.createMerchant({ name: 'Botillería Los Andes' });
+    // 22 live orders (no live courier exists: they stay new), oldest first.
+    for (let i = 0; i < 22; i++) {
+      const input = { dropoff: { coords: PLACES.nunoa }, customerName: `Cliente ${i}`, customerPhone: '+56911112222' };
+      live.push((await gql(t.url, CREATE, { key: m.liveKey, variables: { input } })).body.data.createOrder.data.id);
+    }
+    b = await openOfflinePage({ viewport: { width: 1280, height: 900 } });
+  });
+  afterAll(async () => {
+    await b?.browser.close();
+    await t?.stop();
+  });
+  const page = () => b.page;
+
+  it('step 1: a used invitation link and a wrong password are refused with their reason', async () => {
+    link = await invitationLink(t, m.merchantId, 'lector@losandes.cl', 'viewer');
+    await acceptInvitation(page(), link);
+    await page().locator('#sign-out').click();
+    await page().waitForURL(/\/console\/sign-in$/);
+
+    await page().goto(link);
+    await page().getByLabel('Contraseña nueva').fill('another password 123');
+    await page().getByLabel('Repite la contraseña').fill('another password 123');
+    await page().locator('#set-password button[type=submit]').click();
+    expect(await page().getByRole('alert').getAttribute('data-code')).toBe('PASSWORD_TOKEN_INVALID');
+    expect(await seriousViolations(page())).toEqual([]);
+
+    await page().goto(`${t.url}/console/sign-in`);
+    await page().getByLabel('ID del comercio').fill(m.merchantId);
+    await page().getByLabel('Correo').fill('lector@losandes.cl');
+    await page().getByLabel('Contraseña').fill('not the password');
+    await page().locator('#sign-in button[type=submit]').click();
+    const alert = page().getByRole('alert');
+    expect(await alert.getAttribute('data-code')).toBe('INVALID_CREDENTIALS');
+    expect(await alert.textContent()).toContain('Comercio, correo o contraseña incorrectos.');
+    expect(await seriousViolations(page())).toEqual([]);
+
+    await page().getByLabel('Contraseña').fill(PASSWORD);
+    await page().locator('#sign-in button[type=submit]').click();
+    await page().locator('#member-role[data-role=viewer]').waitFor();
+  });
+
+  it('step 2: the live board pages through 22 orders, 20 at a time, newest first', async () => {
+    await page().locator('#mode-switch [data-mode=live]').click();
+    await page().locator(`#orders tr[data-order-id="${live[21]}"]`).waitFor();
+    const ids = () => page().locator('#orders tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-order-id')));
+    expect(await ids()).toEqual(live.slice(2).reverse());
+    expect(await page().locator('#page-previous').isDisabled()).toBe(true);
+    await page().locator('#page-next').click();
+    await page().locator(`#orders tr[data-order-id="${live[0]}"]`).waitFor();
+    expect(await ids()).toEqual([live[1], live[0]]);
+    expect(await page().locator('#page-next').isDisabled()).toBe(true);
+    await page().locator('#page-previous').click();
+    await page().locator(`#orders tr[data-order-id="${live[21]}"]`).waitFor();
+    expect(await seriousViolations(page())).toEqual([]);
+  });
+
+  it('step 3: a viewer sees no cancel button; a forced cancel is refused by the domain (FORBIDDEN_ROLE shown) and changes nothing', async () => {
+    await page().locator(`#orders tr[data-order-id="${live[21]}"] a`).click();
+    await page().locator('#order[data-status=new]').waitFor();
+    expect(await page().locator('#cancel-button').isVisible()).toBe(false);
+    expect(await page().getByRole('button', { name: 'Cancelar pedido' }).count()).toBe(0);
+
+    await page().locator('#cancel-order').evaluate((form) => form.removeAttribute('hidden'));
+    await page().getByLabel('Motivo').fill('forzado');
+    await page().locator('#cancel-button').click();
+    const alert = page().getByRole('alert');
+    expect(await alert.getAttribute('data-code')).toBe('FORBIDDEN_ROLE');
+    expect(await alert.textContent()).toContain('Tu rol no permite esta acción.');
+    expect((await gql(t.url, ORDER, { key: m.liveKey, variables: { id: live[21] } })).body.data.order.data.status).toBe('new');
+    expect(await page().locator('#order').getAttribute('data-status')).toBe('new');
+  });
+
+  it('step 4: a viewer may quote but the create button is disabled', async () => {
+    await page().getByRole('link', { name: 'Nuevo pedido' }).click();
+    await page().getByLabel('Dirección de entrega').fill('Av. Irarrázaval 2100, Ñuñoa');
+    await page().getByLabel('Nombre del cliente').fill('Luis');
+    await page().getByLabel('Teléfono del cliente').fill('+56933334444');
+    await page().locator('#get-quote').click();
+    await page().locator('#quote-price').waitFor();
+    expect(await page().locator('#create-order').isDisabled()).toBe(true);
+    expect(await seriousViolations(page())).toEqual([]);
+  });
+
+  it('asked no other host and logged no console error', () => {
+    expect(b.foreign).toEqual([]);
+    expect(b.problems).toEqual([]);
+  });
+});
