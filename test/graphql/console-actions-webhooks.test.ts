@@ -117,6 +117,12 @@ describe('Console actions over GraphQL with a member session: webhook endpoints,
       expect((await log(cookie, { from: started, to: later() })).map((d) => d.id).sort()).toEqual([delivered.id, failed.id].sort());
       expect(await log(cookie, { from: later(), to: new Date(Date.now() + 120_000).toISOString() })).toEqual([]);
     }
+    // Pages: `after` is the last id of the previous page.
+    const page = `query ($after: ID) { webhookDeliveries(first: 1, after: $after) { ... on QueryWebhookDeliveriesSuccess { data { id } } } }`;
+    const [p1] = (await as(t, c.viewer, page)).data as Array<{ id: string }>;
+    const [p2] = (await as(t, c.viewer, page, { variables: { after: p1!.id } })).data as Array<{ id: string }>;
+    expect([p1!.id, p2!.id].sort()).toEqual([delivered.id, failed.id].sort());
+
     // The payload viewer shows the body exactly as the receiver got it, and every attempt.
     const viewed = (await one(c.viewer, delivered.id)).data as Delivery;
     expect(viewed.payload).toBe(receiver.of(delivered.id)[0]!.body);
