@@ -15,11 +15,18 @@
  */
 import type { ComponentType } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
+import { ApiKeysPage } from './pages/api-keys.js';
+import { BatchPage } from './pages/batch.js';
+import { BatchesPage } from './pages/batches.js';
 import { NewOrderPage } from './pages/new-order.js';
 import { OrderPage } from './pages/order.js';
 import { OrdersBoard } from './pages/orders-board.js';
 import { SetPasswordPage } from './pages/set-password.js';
+import { SettingsPage } from './pages/settings.js';
 import { SignInPage } from './pages/sign-in.js';
+import { TeamPage } from './pages/team.js';
+import { WebhookDeliveryPage } from './pages/webhook-delivery.js';
+import { WebhooksPage } from './pages/webhooks.js';
 
 export interface PageProps { params: Record<string, string> }
 
@@ -38,6 +45,13 @@ export const ROUTES: Route[] = [
   { path: '/console', page: OrdersBoard, nav: { es: 'Pedidos', en: 'Orders' } },
   { path: '/console/orders/new', page: NewOrderPage, nav: { es: 'Nuevo pedido', en: 'New order' } },
   { path: '/console/orders/:id', page: OrderPage },
+  { path: '/console/batches', page: BatchesPage, nav: { es: 'Lotes', en: 'Batches' } },
+  { path: '/console/batches/:id', page: BatchPage },
+  { path: '/console/webhooks', page: WebhooksPage, nav: { es: 'Webhooks', en: 'Webhooks' } },
+  { path: '/console/webhooks/deliveries/:id', page: WebhookDeliveryPage },
+  { path: '/console/api-keys', page: ApiKeysPage, nav: { es: 'Claves API', en: 'API keys' } },
+  { path: '/console/settings', page: SettingsPage, nav: { es: 'Ajustes', en: 'Settings' } },
+  { path: '/console/team', page: TeamPage, nav: { es: 'Equipo', en: 'Team' } },
 ];
 
 export function match(pathname: string): { route: Route; params: Record<string, string> } | null {
