@@ -13,3 +13,7 @@ export const dateTime = (iso: string, lang: Lang) =>
 
 export const time = (iso: string, lang: Lang) =>
   new Intl.DateTimeFormat(LOCALES[lang], { timeZone: ZONE, timeStyle: 'short' }).format(new Date(iso));
+
+/** A stop given as bare coordinates has no address (the API labels it `coordinates`): show the point. */
+export const placeOf = (stop: { address: string | null; lat: number; lng: number; precision: string }) =>
+  stop.precision === 'coordinates' && (stop.address === null || stop.address === 'coordinates') ? `${stop.lat.toFixed(5)}, ${stop.lng.toFixed(5)}` : (stop.address ?? '—');

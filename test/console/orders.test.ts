@@ -66,18 +66,27 @@ describe.skipIf(SKIP !== null)('merchant console: order flows in headless Chromi
     await page().waitForURL(/\/console\/orders\/[^/]+$/);
     delivered = (await page().locator('#order').getAttribute('data-order-id'))!;
     expect(delivered).toBeTruthy();
-    // The courier's live position reaches the map (courierPosition subscription), and moves.
-    await page().waitForFunction(() => !!document.querySelector('.map-canvas')?.getAttribute('data-courier'), undefined, { timeout: 30_000 });
-    const first = await page().locator('.map-canvas').getAttribute('data-courier');
-    await page().waitForFunction((old) => {
-      const now = document.querySelector('.map-canvas')?.getAttribute('data-courier');
-      return now !== old || document.getElementById('order')?.dataset.status === 'completed';
-    }, first, { timeout: 30_000 });
+    // Every courier position the map shows, and every status it shows, in order.
+    await page().evaluate(() => {
+      const seen = ((window as unknown as { __seen: { positions: string[]; statuses: string[] } }).__seen = { positions: [], statuses: [] });
+      new MutationObserver(() => {
+        const position = document.querySelector('.map-canvas')?.getAttribute('data-courier');
+        const status = document.getElementById('order')?.dataset.status;
+        if (position && position !== seen.positions.at(-1)) seen.positions.push(position);
+        if (status && status !== seen.statuses.at(-1)) seen.statuses.push(status);
+      }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['data-courier', 'data-status'] });
+    });
     await page().waitForFunction(() => document.getElementById('order')?.dataset.status === 'completed', undefined, { timeout: 60_000 });
+    const seen = await page().evaluate(() => (window as unknown as { __seen: { positions: string[]; statuses: string[] } }).__seen);
+    // The courier moved on the map between status changes: positions came from the courierPosition
+    // subscription, not only from the order re-read at each status change.
+    expect(seen.positions.length, JSON.stringify(seen)).toBeGreaterThan(seen.statuses.length);
+    expect(seen.statuses.at(-1)).toBe('completed');
     expect(await page().locator('#proof').isVisible()).toBe(true);
     expect(await page().locator('#timeline li').evaluateAll((items) => items.map((li) => li.getAttribute('data-status'))))
       .toEqual(['new', 'assigned', 'arrived_pickup', 'picked_up', 'arrived_dropoff', 'completed']);
     expect(await page().locator('#order-status').textContent()).toBe('Entregado');
+    expect(await page().locator('#dropoff').textContent()).toBe(APOQUINDO);
     expect(await page().locator('#cancel-order').count()).toBe(0);
     expect(await stillSameDocument(page())).toBe(true);
     // The gazetteer places a street address at its comuna: the geofence could not be checked.
@@ -126,6 +135,7 @@ describe.skipIf(SKIP !== null)('merchant console: order flows in headless Chromi
     await page().waitForURL(/\/console\/orders\/[^/]+$/);
     const id = (await page().locator('#order').getAttribute('data-order-id'))!;
     expect(await page().locator('#order').getAttribute('data-status')).toBe('new');
+    expect(await page().locator('#dropoff').textContent()).toBe(`${PLACES.lasCondes.lat.toFixed(5)}, ${PLACES.lasCondes.lng.toFixed(5)}`);
     await page().getByLabel('Motivo').fill('El cliente ya no lo necesita');
     await page().locator('#cancel-button').click();
     await page().waitForFunction(() => document.getElementById('order')?.dataset.status === 'cancelled');

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { dataOf } from '../api/errors.js';
 import { request } from '../api/http.js';
 import { useApp } from '../app-state.js';
-import { clp, dateTime } from '../format.js';
+import { clp, dateTime, placeOf } from '../format.js';
 import { graphql } from '../graphql.js';
 import { useStrings, type Strings } from '../i18n.js';
 import type { PageProps } from '../router.js';
@@ -15,7 +15,7 @@ import { CancelOrder } from './order-cancel.js';
 const ORDER = graphql(`query ConsoleOrder($id: String!) { order(id: $id) { __typename
   ... on QueryOrderSuccess { data { id orderNumber trackingNumber trackingUrl status isTest customerName customerPhone price paymentMode
     estimatedDeliveryTime cancellationReason createdAt
-    pickup { address lat lng } dropoff { address lat lng }
+    pickup { address lat lng precision } dropoff { address lat lng precision }
     driver { name vehicleType vehiclePlate currentLocation { lat lng } }
     proof { deliveredAt geofence distanceM photoUrl signatureUrl }
     events { sequence status reason at actorKind } } }
@@ -57,6 +57,8 @@ export function OrderPage({ params }: PageProps) {
       <h1 id="order-title">{t.order} {o.orderNumber}</h1>
       <dl class="facts card">
         <dt>{t.status}</dt><dd id="order-status"><span class={`badge ${o.status}`}>{STATUS_LABELS[lang][o.status]}</span></dd>
+        <dt>{t.pickup}</dt><dd id="pickup">{placeOf(o.pickup)}</dd>
+        <dt>{t.dropoff}</dt><dd id="dropoff">{placeOf(o.dropoff)}</dd>
         <dt>{t.customer}</dt><dd>{o.customerName} {o.customerPhone && `· ${o.customerPhone}`}</dd>
         <dt>{t.price}</dt><dd>{clp(o.price)}</dd>
         <dt>{t.eta}</dt><dd>{dateTime(o.estimatedDeliveryTime, lang)}</dd>

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { dataOf } from '../api/errors.js';
 import { request } from '../api/http.js';
 import { useApp } from '../app-state.js';
-import { clp, dateTime } from '../format.js';
+import { clp, dateTime, placeOf } from '../format.js';
 import { graphql, type ResultOf } from '../graphql.js';
 import { useStrings, type Strings } from '../i18n.js';
 import { Link, type PageProps } from '../router.js';
@@ -14,11 +14,11 @@ const PAGE_SIZE = 20;
 
 const ORDERS = graphql(`query ConsoleOrders($first: Int, $after: String, $status: [OrderStatus!]) {
   orders(first: $first, after: $after, status: $status) { __typename
-    ... on QueryOrdersSuccess { data { nodes { id orderNumber status customerName price createdAt dropoff { address } } pageInfo { hasNextPage endCursor } } }
+    ... on QueryOrdersSuccess { data { nodes { id orderNumber status customerName price createdAt dropoff { address lat lng precision } } pageInfo { hasNextPage endCursor } } }
     ... on AppError { code message } } }`);
 
 const ORDER_EVENTS = graphql(`subscription ConsoleOrderEvents { orderEvents { orderId status
-  order { id orderNumber status customerName price createdAt dropoff { address } } } }`);
+  order { id orderNumber status customerName price createdAt dropoff { address lat lng precision } } } }`);
 
 type Row = NonNullable<ResultOf<typeof ORDER_EVENTS>['orderEvents']['order']>;
 
@@ -78,7 +78,7 @@ export function OrdersBoard(_props: PageProps) {
                 <tr key={o.id} data-order-id={o.id} data-status={o.status}>
                   <td><Link href={`/console/orders/${encodeURIComponent(o.id)}`}>{o.orderNumber}</Link></td>
                   <td>{o.customerName}</td>
-                  <td>{o.dropoff.address ?? '—'}</td>
+                  <td>{placeOf(o.dropoff)}</td>
                   <td><span class={`badge ${o.status}`}>{STATUS_LABELS[lang][o.status]}</span></td>
                   <td class="num">{clp(o.price)}</td>
                   <td>{dateTime(o.createdAt, lang)}</td>
