@@ -45,7 +45,7 @@ function boundaryRule(names) {
 const boundaries = LAYERS.map((layer) => ({ files: layer.files, rules: boundaryRule(layer.rules) }));
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'data/', 'dist/', 'coverage/', 'test-results/', 'bench/results/', 'realtime/public/'] },
+  { ignores: ['node_modules/', 'data/', 'dist/', 'console/build/', 'coverage/', 'test-results/', 'bench/results/', 'realtime/public/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

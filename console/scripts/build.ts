@@ -3,22 +3,31 @@ import { basename, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
-export const CONSOLE_OUT = fileURLToPath(new URL('../../dist/console/', import.meta.url));
+/**
+ * Where the bundle goes: dist/console/ for the compiled server (`npm run build`), console/build/ for
+ * the sources under tsx (dev, tests), so a test running `npm run build` (which empties dist/) never
+ * pulls the bundle from under a server started from the sources.
+ */
+export const CONSOLE_OUT = {
+  compiled: fileURLToPath(new URL('../../dist/console/', import.meta.url)),
+  sources: fileURLToPath(new URL('../build/', import.meta.url)),
+};
 const ENTRY = fileURLToPath(new URL('../src/main.tsx', import.meta.url));
 
 /** What the server's app shell links: the content-hashed script and stylesheet under assets/. */
 export interface ConsoleManifest { script: string; style: string }
 
 /**
- * Bundles the console (Preact, Leaflet, graphql-ws client and its own CSS) into dist/console/:
+ * Bundles the console (Preact, Leaflet, graphql-ws client and its own CSS) into `out`:
  * assets/main-<hash>.js|css (+ Leaflet's images) and manifest.json naming them.
  */
-export async function buildConsole(options: { minify?: boolean } = {}): Promise<ConsoleManifest> {
-  rmSync(CONSOLE_OUT, { recursive: true, force: true });
-  mkdirSync(CONSOLE_OUT, { recursive: true });
+export async function buildConsole(options: { out: string; minify?: boolean }): Promise<ConsoleManifest> {
+  const out = options.out;
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
   const result = await build({
     entryPoints: [ENTRY],
-    outdir: `${CONSOLE_OUT}assets`,
+    outdir: `${out}assets`,
     entryNames: '[name]-[hash]',
     assetNames: '[name]-[hash]',
     bundle: true,
@@ -33,17 +42,18 @@ export async function buildConsole(options: { minify?: boolean } = {}): Promise<
     metafile: true,
     logLevel: 'warning',
   });
-  const outputs = Object.keys(result.metafile.outputs).map((path) => basename(relative(CONSOLE_OUT, path)));
+  const outputs = Object.keys(result.metafile.outputs).map((path) => basename(relative(out, path)));
   const script = outputs.find((name) => /^main-\w+\.js$/.test(name));
   const style = outputs.find((name) => /^main-\w+\.css$/.test(name));
   if (!script || !style) throw new Error(`console build: no main script or stylesheet in ${outputs.join(', ')}`);
   const manifest = { script, style };
-  writeFileSync(`${CONSOLE_OUT}manifest.json`, JSON.stringify(manifest));
+  writeFileSync(`${out}manifest.json`, JSON.stringify(manifest));
   return manifest;
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const started = Date.now();
-  const manifest = await buildConsole();
-  console.log(`console: ${manifest.script}, ${manifest.style} in dist/console/assets (${Date.now() - started} ms)`);
+  const out = process.argv.includes('--compiled') ? CONSOLE_OUT.compiled : CONSOLE_OUT.sources;
+  const manifest = await buildConsole({ out });
+  console.log(`console: ${manifest.script}, ${manifest.style} in ${relative(process.cwd(), out)}/assets (${Date.now() - started} ms)`);
 }

@@ -5,10 +5,10 @@ import type { Edge } from '../../src/edge/edge.js';
 import { anonymousBudget } from '../middleware/rate-limit.js';
 
 /**
- * The bundle `npm run build` writes (console/scripts/build.ts): dist/console/ beside the compiled
- * server, or dist/console/ of the checkout when the sources run under tsx (dev, tests).
+ * The bundle console/scripts/build.ts writes: dist/console/ beside the compiled server (`npm run
+ * build`), console/build/ when the sources run under tsx (`npm run dev`, tests).
  */
-const CONSOLE_DIR = new URL(import.meta.url.endsWith('.ts') ? '../../dist/console/' : '../../console/', import.meta.url);
+const CONSOLE_DIR = new URL(import.meta.url.endsWith('.ts') ? '../../console/build/' : '../../console/', import.meta.url);
 
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -84,7 +84,7 @@ export function consoleRoutes(edge: Edge): Router {
   router.get(['/console', '/console/{*path}'], (req, res, next) => (req.path.startsWith('/console/assets/') ? next('router') : next()), anonymousBudget(edge), (_req, res) => {
     res.setHeader('Content-Security-Policy', csp);
     res.setHeader('Cache-Control', 'no-cache');
-    if (!built) return res.status(503).type('text/plain').send('The console is not built: run `npm run build`.\n');
+    if (!built) return res.status(503).type('text/plain').send('The console is not built: run `npm run build` (or `npm run console:build` for the sources).\n');
     res.type('text/html').send(page);
   });
   return router;

@@ -127,6 +127,17 @@ describe('the compiled build (node dist/src/main.js)', () => {
     }
   });
 
+  it('serves the merchant console shell and its bundle (dist/console, written by npm run build)', async () => {
+    const shell = await fetch(`${url}/console/orders/new`);
+    expect(shell.status).toBe(200);
+    const script = /src="(\/console\/assets\/main-\w+\.js)"/.exec(await shell.text())?.[1];
+    expect(script).toBeDefined();
+    const bundle = await fetch(`${url}${script}`);
+    expect(bundle.status).toBe(200);
+    expect(bundle.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect((await bundle.arrayBuffer()).byteLength).toBeGreaterThan(10_000);
+  });
+
   it('serves the OpenAPI document and the Swagger UI page with its assets', async () => {
     const doc = await fetch(`${url}/api/v1/openapi.json`);
     expect(doc.status).toBe(200);

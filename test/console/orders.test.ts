@@ -68,7 +68,8 @@ describe.skipIf(SKIP !== null)('merchant console: order flows in headless Chromi
     expect(delivered).toBeTruthy();
     // Every courier position the map shows, and every status it shows, in order.
     await page().evaluate(() => {
-      const seen = ((window as unknown as { __seen: { positions: string[]; statuses: string[] } }).__seen = { positions: [], statuses: [] });
+      const seen: { positions: string[]; statuses: string[] } = { positions: [], statuses: [] };
+      (window as unknown as { __seen: typeof seen }).__seen = seen;
       new MutationObserver(() => {
         const position = document.querySelector('.map-canvas')?.getAttribute('data-courier');
         const status = document.getElementById('order')?.dataset.status;

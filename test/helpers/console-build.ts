@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildConsole, CONSOLE_OUT } from '../../console/scripts/build.js';
 
-const SOURCES = fileURLToPath(new URL('../../console/', import.meta.url));
+const SOURCES = fileURLToPath(new URL('../../console/src/', import.meta.url));
 
 function newestSource(dir: string): number {
   let newest = 0;
@@ -15,11 +15,11 @@ function newestSource(dir: string): number {
 }
 
 /**
- * Vitest global setup: the console bundle the server serves (dist/console/), built once per run
+ * Vitest global setup: the console bundle the sources serve (console/build/), built once per run
  * when a console source is newer than it (about half a second; the browser tests need it).
  */
 export default async function setup(): Promise<void> {
-  const manifest = join(CONSOLE_OUT, 'manifest.json');
+  const manifest = join(CONSOLE_OUT.sources, 'manifest.json');
   if (existsSync(manifest) && statSync(manifest).mtimeMs > newestSource(SOURCES)) return;
-  await buildConsole();
+  await buildConsole({ out: CONSOLE_OUT.sources });
 }
