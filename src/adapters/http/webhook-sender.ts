@@ -1,7 +1,7 @@
 import { lookup, type LookupAddress } from 'node:dns';
 import { promises as dns } from 'node:dns';
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest, type ClientRequest } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { isPrivateAddress } from '../../domain/webhooks/address-policy.js';
 import type { SendResult, WebhookSender } from '../../ports/webhook-sender.js';
@@ -20,8 +20,32 @@ const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
   });
 };
 
-/** Node's http(s) client: no redirects (a 3xx is just a failed attempt), a hard timeout, the body discarded. */
-export function createHttpWebhookSender(): WebhookSender {
+/** An idle kept-alive connection is closed after this, before receivers' usual 5 s would close it. */
+const IDLE_SOCKET_MS = 4_000;
+
+/**
+ * Connections are kept alive and reused (a new TCP connection, and TLS handshake, per delivery
+ * cost more than the delivery). Live and sandbox sends use separate pools: a socket is checked
+ * when it connects, so one opened to a private address for the sandbox must never carry a live
+ * delivery to the same host.
+ */
+function connectionPools() {
+  const options = { keepAlive: true, timeout: IDLE_SOCKET_MS, scheduling: 'lifo' as const };
+  const publicOnly = Object.assign({}, options, { lookup: publicOnlyLookup });
+  return {
+    public: { http: new HttpAgent(publicOnly), https: new HttpsAgent(publicOnly) },
+    private: { http: new HttpAgent(options), https: new HttpsAgent(options) },
+  };
+}
+
+/**
+ * Node's http(s) client: no redirects (a 3xx is just a failed attempt), a hard timeout, the body
+ * discarded, connections reused. A reused connection the receiver had closed meanwhile fails at
+ * once (reset): the send is retried once on a new connection, as an idle-close race is not the
+ * receiver failing (webhooks are at least once; receivers de-duplicate on webhook-id).
+ */
+export function createHttpWebhookSender(): WebhookSender & { close(): void } {
+  const pools = connectionPools();
   return {
     async resolve(host) {
       try {
@@ -33,36 +57,45 @@ export function createHttpWebhookSender(): WebhookSender {
     send({ url, headers, body, timeoutMs, allowPrivate }) {
       const started = performance.now();
       const elapsed = () => Math.round(performance.now() - started);
-      return new Promise<SendResult>((resolve) => {
-        let target: URL;
-        try {
-          target = new URL(url);
-        } catch {
-          return resolve({ error: 'invalid URL', latencyMs: 0 });
-        }
-        if (!allowPrivate && isIpLiteral(target.hostname) && isPrivateAddress(stripBrackets(target.hostname))) {
-          return resolve({ error: 'refused: private address', latencyMs: 0 });
-        }
-        const request = target.protocol === 'https:' ? httpsRequest : httpRequest;
-        const req = request(
-          target,
-          {
-            method: 'POST',
-            headers: Object.assign({}, headers, { 'content-length': Buffer.byteLength(body) }),
-            ...(!allowPrivate && { lookup: publicOnlyLookup }),
-            agent: false,
-          },
-          (res) => {
-            res.resume();
-            res.on('end', () => resolve({ statusCode: res.statusCode ?? 0, latencyMs: elapsed() }));
-            res.on('error', () => resolve({ statusCode: res.statusCode ?? 0, latencyMs: elapsed() }));
-          },
-        );
-        const timer = setTimeout(() => req.destroy(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
-        req.on('error', (error) => resolve({ error: error.message.slice(0, 300), latencyMs: elapsed() }));
-        req.on('close', () => clearTimeout(timer));
-        req.end(body);
-      });
+      let target: URL;
+      try {
+        target = new URL(url);
+      } catch {
+        return Promise.resolve({ error: 'invalid URL', latencyMs: 0 });
+      }
+      if (!allowPrivate && isIpLiteral(target.hostname) && isPrivateAddress(stripBrackets(target.hostname))) {
+        return Promise.resolve({ error: 'refused: private address', latencyMs: 0 });
+      }
+      const https = target.protocol === 'https:';
+      const pool = allowPrivate ? pools.private : pools.public;
+      const attempt = (fresh: boolean) =>
+        new Promise<SendResult>((resolve) => {
+          const req: ClientRequest = (https ? httpsRequest : httpRequest)(
+            target,
+            {
+              method: 'POST',
+              headers: Object.assign({}, headers, { 'content-length': Buffer.byteLength(body) }),
+              ...(!allowPrivate && { lookup: publicOnlyLookup }),
+              agent: fresh ? false : https ? pool.https : pool.http,
+            },
+            (res) => {
+              res.resume();
+              res.on('end', () => resolve({ statusCode: res.statusCode ?? 0, latencyMs: elapsed() }));
+              res.on('error', () => resolve({ statusCode: res.statusCode ?? 0, latencyMs: elapsed() }));
+            },
+          );
+          const timer = setTimeout(() => req.destroy(new Error(`timed out after ${timeoutMs} ms`)), Math.max(1, timeoutMs - elapsed()));
+          req.on('error', (error: NodeJS.ErrnoException) => {
+            if (!fresh && req.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE')) return resolve(attempt(true));
+            resolve({ error: error.message.slice(0, 300), latencyMs: elapsed() });
+          });
+          req.on('close', () => clearTimeout(timer));
+          req.end(body);
+        });
+      return attempt(false);
+    },
+    close() {
+      for (const agent of [pools.public.http, pools.public.https, pools.private.http, pools.private.https]) agent.destroy();
     },
   };
 }

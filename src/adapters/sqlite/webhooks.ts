@@ -27,14 +27,23 @@ export function createSqliteWebhookRepository(db: SqliteDatabase): WebhookReposi
   const writeEndpoint = db.prepare('UPDATE webhook_endpoints SET enabled = ?, doc = ? WHERE id = ?');
   const deleteEndpoint = db.prepare('DELETE FROM webhook_endpoints WHERE id = ? AND merchant_id = ? AND mode = ?');
   // Every query below walks an index: (status, lease_until) for what is in flight, (status,
-  // merchant_id, next_attempt_at) for the merchants with due work and each one's oldest.
+  // merchant_id, next_attempt_at, id) for the merchants with due work and each one's oldest.
   const DUE = `status = 'pending' AND next_attempt_at <= @now AND (lease_until IS NULL OR lease_until <= @dbNow)`;
   const anyDue = db.prepare<{ now: string; dbNow: string }, { id: string }>(`SELECT id FROM webhook_deliveries WHERE ${DUE} LIMIT 1`);
   const inFlight = db.prepare<{ dbNow: string }, { merchant_id: string; endpoint_id: string }>(
     "SELECT merchant_id, endpoint_id FROM webhook_deliveries WHERE status = 'pending' AND lease_until > @dbNow",
   );
+  // The merchants with due work, one index seek per merchant with pending deliveries (a DISTINCT
+  // would read every due delivery: a backlog of thousands, on every claim).
   const dueMerchants = db.prepare<{ now: string }, { merchant_id: string }>(
-    "SELECT DISTINCT merchant_id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= @now",
+    `WITH RECURSIVE pending(id) AS (
+       SELECT (SELECT merchant_id FROM webhook_deliveries WHERE status = 'pending' ORDER BY merchant_id LIMIT 1)
+       UNION ALL
+       SELECT (SELECT merchant_id FROM webhook_deliveries WHERE status = 'pending' AND merchant_id > pending.id ORDER BY merchant_id LIMIT 1)
+       FROM pending WHERE pending.id IS NOT NULL
+     )
+     SELECT id AS merchant_id FROM pending
+     WHERE id IS NOT NULL AND EXISTS (SELECT 1 FROM webhook_deliveries WHERE status = 'pending' AND merchant_id = pending.id AND next_attempt_at <= @now)`,
   );
   const dueOfMerchant = db.prepare<{ now: string; dbNow: string; merchantId: string; limit: number }, { endpoint_id: string; next_attempt_at: string; id: string; doc: string }>(
     `SELECT endpoint_id, next_attempt_at, id, doc FROM webhook_deliveries WHERE merchant_id = @merchantId AND ${DUE} ORDER BY next_attempt_at, id LIMIT @limit`,
