@@ -1,6 +1,7 @@
-import { MongoClient } from 'mongodb';
+import { MongoClient, type Db } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../helpers/app.js';
+import { describeProbe, probeLostCommits, type LostCommitsProbe } from '../helpers/mongo-lost-commits.js';
 import type { ServerProcess } from '../helpers/process.js';
 import {
   courierOn, expectStatus, healthOf, MONGO_SKIP_REASON, orderBody, PLACES, quoteBody, sleep, startCluster, until, type Cluster,
@@ -29,23 +30,57 @@ async function timed<T>(what: string, call: () => Promise<T>, budgetMs = 2000): 
  * recover on their own, the reconciler (every RECONCILE_MS, after its grace of 2 × STORE_TIMEOUT_MS)
  * leaves no courier busy without an order and no order waiting beside a free courier, and no
  * acknowledged order is lost. Recovery times are printed.
+ *
+ * jongodb loses committed inserts when concurrent transactions commit at once (probed at the start,
+ * see test/contract/mongo-committed-inserts.test.ts), so on it an acknowledged order may be missing
+ * for no fault of ours. The nodes reach it through a commit witness (a proxy reading the wire), and a
+ * missing order is put down to jongodb only when the probe saw it lose commits, the server itself
+ * acknowledged the commit of the transaction that inserted that order before the node answered 201,
+ * and no client ever sent a command deleting orders. Anything else fails as before.
  */
 describe.skipIf(MONGO_SKIP_REASON)(`MongoDB and Redis faults under two nodes${MONGO_SKIP_REASON ? ` (${MONGO_SKIP_REASON})` : ''}`, () => {
   let cluster: Cluster;
   let key: string;
   let orderId: string;
+  /** What the probe saw when the store is jongodb (null: a real server, which is not probed). */
+  let probe: LostCommitsProbe | null = null;
   const figures: Record<string, number> = {};
 
   beforeAll(async () => {
-    cluster = await startCluster({ store: 'mongodb', pausableStore: true, nodes: 2, couriers: COURIERS, env: { DISPATCH_RECONCILE_MS: String(RECONCILE_MS) } });
+    cluster = await startCluster({
+      store: 'mongodb', pausableStore: true, witnessStore: true, nodes: 2, couriers: COURIERS, env: { DISPATCH_RECONCILE_MS: String(RECONCILE_MS) },
+    });
     key = cluster.shop.testKey;
-  }, 120_000);
+    if (cluster.mongo!.server.kind === 'jongodb') {
+      probe = await probeLostCommits({ url: cluster.mongo!.server.url, dbName: `${cluster.mongo!.dbName}_probe`.slice(0, 60), trials: 30, stopAtFirstLoss: true });
+      if (probe.lostInserts > 0) console.warn(`mongo-faults on jongodb: it loses committed inserts (${describeProbe(probe)}); an acknowledged order it lost is told apart by the commit witness`);
+    }
+  }, 180_000);
   afterAll(async () => {
     await cluster?.stop();
     console.info(`mongo-faults recovery figures (ms): ${JSON.stringify(figures)}`);
   });
 
   const first = () => cluster.nodes[0]!;
+
+  /**
+   * Of the acknowledged orders missing from the store, those jongodb lost: it is known to lose
+   * commits (the probe), the server acknowledged the commit of the transaction inserting the order
+   * before its 201 arrived (the witness), no order is there under its id, and no client sent a
+   * command deleting orders. Never any against a real server.
+   */
+  async function lostByTheStore(missing: string[], answeredAt: Map<string, number>, db: Db): Promise<string[]> {
+    const witness = cluster.mongo!.witness;
+    if (!probe || probe.lostInserts === 0 || !witness || witness.removalsFrom('orders') > 0) return [];
+    const lost: string[] = [];
+    for (const id of missing) {
+      const committedAt = witness.commitAcknowledgedAt('orders', id);
+      if (committedAt === null || committedAt > answeredAt.get(id)!) continue;
+      if (!(await db.collection<{ _id: string }>('orders').findOne({ _id: id }))) lost.push(id);
+    }
+    return lost;
+  }
+
   const shop = (node: ServerProcess, path: string, body?: unknown) => api(`${node.url}/api/v1${path}`, { key, ...(body !== undefined && { body }) });
 
   it('before the fault: orders and quotes answer', async () => {
@@ -131,9 +166,14 @@ describe.skipIf(MONGO_SKIP_REASON)(`MongoDB and Redis faults under two nodes${MO
     // others stop wherever they are (a courier claimed, its order not yet assigned, …), and the
     // victim dies there; then the store comes back for the survivor.
     const acknowledged: string[] = [];
+    const answeredAt = new Map<string, number>();
     const burst = Array.from({ length: BURST }, (_, i) =>
       shop(victim, '/orders', orderBody(PLACES.providencia, `BURST-${i}`)).then(
-        (res) => void (res.status === 201 && acknowledged.push(res.body.booking_id as string)),
+        (res) => {
+          if (res.status !== 201) return;
+          answeredAt.set(res.body.booking_id as string, Date.now());
+          acknowledged.push(res.body.booking_id as string);
+        },
         () => {}, // the connection died with the node
       ),
     );
@@ -147,6 +187,7 @@ describe.skipIf(MONGO_SKIP_REASON)(`MongoDB and Redis faults under two nodes${MO
 
     const client = new MongoClient(cluster.mongo!.server.url);
     await client.connect();
+    let lostByJongodb: string[] = [];
     try {
       const db = client.db(cluster.mongo!.dbName);
       type CourierDoc = { _id: string; status: string; job: { kind: string; id: string } | null; location: unknown; updatedAt: string };
@@ -182,11 +223,20 @@ describe.skipIf(MONGO_SKIP_REASON)(`MongoDB and Redis faults under two nodes${MO
       // Nothing lost: every order the victim acknowledged is in the store.
       const stored = (await db.collection('orders').find({ referenceId: /^BURST-/ }).toArray()).map((o) => `${String(o._id)} ${String(o.status)}`);
       const missing = acknowledged.filter((id) => !stored.some((line) => line.startsWith(`${id} `)));
-      expect(missing, `acknowledged: ${acknowledged.join(', ')}; stored: ${stored.join(', ')}`).toEqual([]);
+      lostByJongodb = await lostByTheStore(missing, answeredAt, db);
+      if (lostByJongodb.length > 0) {
+        figures.lostByJongodb = lostByJongodb.length;
+        console.warn(
+          `mongo-faults: ${lostByJongodb.join(', ')} acknowledged but lost by jongodb (its commit acknowledged before the 201, ` +
+            'no order ever deleted, and jongodb loses concurrent commits: see test/contract/mongo-committed-inserts.test.ts)',
+        );
+      }
+      const lost = missing.filter((id) => !lostByJongodb.includes(id));
+      expect(lost, `acknowledged: ${acknowledged.join(', ')}; stored: ${stored.join(', ')}; lost by jongodb: ${lostByJongodb.join(', ') || 'none'}`).toEqual([]);
     } finally {
       await client.close();
     }
-    for (const id of acknowledged) expect(expectStatus(await shop(survivor, `/orders/${id}`), 200).body.booking_id).toBe(id);
+    for (const id of acknowledged.filter((id) => !lostByJongodb.includes(id))) expect(expectStatus(await shop(survivor, `/orders/${id}`), 200).body.booking_id).toBe(id);
     figures.acknowledgedBeforeKill = acknowledged.length;
     expect((await healthOf(survivor)).status).toBe(200);
   });

@@ -5,7 +5,8 @@
  * couriers are seeded on the shared store before the nodes start; everything after that goes
  * through the nodes' HTTP and WebSocket APIs.
  */
-import { rmSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createClient, type Client } from 'graphql-ws';
@@ -17,6 +18,7 @@ import { api, makeDataDir, type MerchantCredentials } from '../helpers/app.js';
 import { spawnServer, type ServerProcess } from '../helpers/process.js';
 import { FAULT_SUITE_REQUIRED, skipOrFail } from '../helpers/fault-suite.js';
 import { jongodbBinary, startJongodb, uniqueDbName, type MongoServer } from '../helpers/mongo.js';
+import { startCommitWitness, type CommitWitness } from '../helpers/mongo-commit-witness.js';
 import { hasRedisServerBinary, startRedisServer, type RedisServer } from '../helpers/redis.js';
 import { checkWebhookDelivery } from '../helpers/wire-validator.js';
 import { PLACES } from '../orders/support.js';
@@ -55,8 +57,11 @@ export interface SeededCourier {
 
 export interface Cluster {
   dataDir: string;
-  /** The shared MongoDB (store: 'mongodb'): its URL, database and process. */
-  mongo: { server: MongoServer; dbName: string } | null;
+  /**
+   * The shared MongoDB (store: 'mongodb'): its URL, database and process; with `witnessStore`, the
+   * proxy the nodes reach it through, which records what the server acknowledged.
+   */
+  mongo: { server: MongoServer; dbName: string; witness: CommitWitness | null } | null;
   nodes: ServerProcess[];
   /** Merchant with a rate limit high enough for any test's traffic. */
   shop: MerchantCredentials;
@@ -115,6 +120,8 @@ export async function startCluster(options: {
   store?: 'sqlite' | 'mongodb';
   /** A jongodb server of its own even when MONGODB_URL is set: the test pauses it (pauseStore). */
   pausableStore?: boolean;
+  /** The seeder and the nodes reach MongoDB through a commit witness (test/helpers/mongo-commit-witness.ts). */
+  witnessStore?: boolean;
 }): Promise<Cluster> {
   const dataDir = makeDataDir();
   let redis = options.redis === false ? null : await startRedisServer();
@@ -125,16 +132,17 @@ export async function startCluster(options: {
     const binary = jongodbBinary();
     if (!external && !binary) throw new Error(MONGO_SKIP_REASON);
     const server: MongoServer = external ? { url: process.env.MONGODB_URL!, kind: 'external', stop: async () => {} } : await startJongodb(binary!);
-    mongo = { server, dbName: uniqueDbName('exd_cluster') };
+    mongo = { server, dbName: uniqueDbName('exd_cluster'), witness: options.witnessStore ? await startCommitWitness(server.url) : null };
   }
   const storeEnv: Record<string, string> = mongo
-    ? { MONGODB_URL: mongo.server.url, MONGODB_DB: mongo.dbName, MASTER_KEY: CLUSTER_MASTER_KEY, ...(redis && { REDIS_URL: redis.url }) }
+    ? { MONGODB_URL: mongo.witness?.url ?? mongo.server.url, MONGODB_DB: mongo.dbName, MASTER_KEY: CLUSTER_MASTER_KEY, ...(redis && { REDIS_URL: redis.url }) }
     : { DATA_DIR: dataDir };
   let seeded: Awaited<ReturnType<typeof seedStore>>;
   try {
     seeded = await seedStore(storeEnv, options.couriers);
   } catch (error) {
     if (redis) await stopRedis(redis);
+    await mongo?.witness?.close();
     await mongo?.server.stop();
     throw error;
   }
@@ -173,7 +181,7 @@ export async function startCluster(options: {
       await stopRedis(owned());
       redis = await startRedisServer(port);
     },
-    pauseStore: () => void jongodb().kill('SIGSTOP'),
+    pauseStore: () => stopProcess(jongodb()),
     resumeStore: () => void jongodb().kill('SIGCONT'),
     async addNode(extra) {
       const node = await spawnServer({ ...env, ...extra }, { startTimeoutMs: NODE_START_TIMEOUT_MS });
@@ -185,6 +193,7 @@ export async function startCluster(options: {
       if (redis) redis.process!.kill('SIGCONT');
       await Promise.all(nodes.map((node) => stopNode(node)));
       if (redis) await stopRedis(redis);
+      await mongo?.witness?.close();
       await mongo?.server.stop();
       rmSync(dataDir, { recursive: true, force: true });
     },
@@ -221,6 +230,38 @@ async function seedStore(storeEnv: Record<string, string>, count: number) {
   } finally {
     await container.close();
   }
+}
+
+/**
+ * SIGSTOP, returning once every thread of the process has stopped: the stop takes effect as each
+ * thread is next scheduled, and a read sent right after kill() was answered by jongodb in 2 of 15
+ * tries (none once the threads were seen stopped); one run of the fault suite got a 200 from GET
+ * /orders with MongoDB "paused".
+ */
+function stopProcess(child: ChildProcess): void {
+  child.kill('SIGSTOP');
+  const deadline = Date.now() + 2000;
+  while (!allThreadsStopped(child.pid!)) {
+    if (Date.now() > deadline) throw new Error(`process ${child.pid} not stopped 2 s after SIGSTOP`);
+  }
+}
+
+/** Whether /proc shows every thread of `pid` stopped (true where there is no /proc: nothing to wait for). */
+function allThreadsStopped(pid: number): boolean {
+  let threads: string[];
+  try {
+    threads = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return true;
+  }
+  return threads.every((thread) => {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${thread}/stat`, 'utf8');
+      return /^[tT]$/.test(stat.charAt(stat.lastIndexOf(')') + 2)); // the state follows "(comm) "
+    } catch {
+      return true; // the thread ended
+    }
+  });
 }
 
 /** SIGKILL unless it already exited (RedisServer.stop() waits for an exit that, once killed, never comes again). */
