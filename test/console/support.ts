@@ -17,8 +17,9 @@ export const CONSOLE_ENV = {
   SANDBOX_COURIERS_PER_VEHICLE: '1',
 };
 
-export async function startConsoleApp(env: Record<string, string> = {}): Promise<TestApp> {
-  return startTestApp({ env: { ...CONSOLE_ENV, ...env } });
+/** `dataDir`: a store that outlives the app (a restart on it keeps members, sessions and orders). */
+export async function startConsoleApp(env: Record<string, string> = {}, options: { dataDir?: string } = {}): Promise<TestApp> {
+  return startTestApp({ env: { ...CONSOLE_ENV, ...env }, ...(options.dataDir && { dataDir: options.dataDir }) });
 }
 
 /** The invitation link the admin path (CLI `user:invite`) prints, on this server. */

@@ -1,5 +1,6 @@
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gql, type MerchantCredentials, type TestApp } from '../helpers/app.js';
+import { gql, makeDataDir, type MerchantCredentials, type TestApp } from '../helpers/app.js';
 import { browserSkipReason, openOfflinePage, type OfflinePage } from '../helpers/browser.js';
 import { PASSWORD } from '../members/support.js';
 import { PLACES } from '../orders/support.js';
@@ -17,9 +18,12 @@ describe.skipIf(SKIP !== null)('merchant console: sign-in refusals, a viewer, pa
   let b: OfflinePage;
   let link: string;
   const live: string[] = [];
+  const dataDir = makeDataDir();
+  const createOrder = async (key: string, customerName: string) =>
+    (await gql(t.url, CREATE, { key, variables: { input: { dropoff: { coords: PLACES.nunoa }, customerName, customerPhone: '+56911112222' } } })).body.data.createOrder.data.id as string;
 
   beforeAll(async () => {
-    t = await startConsoleApp();
+    t = await startConsoleApp({}, { dataDir });
     m = await t.createMerchant({ name: 'Botillería Los Andes' });
     // 22 live orders (no live courier exists: they stay new), oldest first.
     for (let i = 0; i < 22; i++) {
@@ -31,6 +35,7 @@ describe.skipIf(SKIP !== null)('merchant console: sign-in refusals, a viewer, pa
   afterAll(async () => {
     await b?.browser.close();
     await t?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
   });
   const page = () => b.page;
 
@@ -102,6 +107,29 @@ describe.skipIf(SKIP !== null)('merchant console: sign-in refusals, a viewer, pa
     await page().locator('#quote-price').waitFor();
     expect(await page().locator('#create-order').isDisabled()).toBe(true);
     expect(await seriousViolations(page())).toEqual([]);
+  });
+
+  it('step 5: the live board follows live orders only, and keeps following after the server restarts (the socket reconnects)', async () => {
+    await page().getByRole('link', { name: 'Pedidos' }).click();
+    await page().locator('#live-state[data-state=live]').waitFor();
+    const top = () => page().locator('#orders tbody tr').first().getAttribute('data-order-id');
+    const testOrder = await createOrder(m.testKey, 'Prueba');
+    const liveOrder = await createOrder(m.liveKey, 'Real 1');
+    await page().locator(`#orders tr[data-order-id="${liveOrder}"]`).waitFor();
+    expect(await top()).toBe(liveOrder);
+    expect(await page().locator(`#orders tr[data-order-id="${testOrder}"]`).count()).toBe(0);
+
+    const port = new URL(t.url).port;
+    const before = b.problems.length;
+    await t.stop();
+    await page().locator('#live-state[data-state=reconnecting]').waitFor();
+    t = await startConsoleApp({ PORT: port }, { dataDir });
+    await page().locator('#live-state[data-state=live]').waitFor({ timeout: 40_000 });
+    const afterRestart = await createOrder(m.liveKey, 'Real 2');
+    await page().locator(`#orders tr[data-order-id="${afterRestart}"]`).waitFor();
+    expect(await top()).toBe(afterRestart);
+    // While the server was down Chromium logged the refused socket connections, and nothing else.
+    expect(b.problems.splice(before).filter((p) => !/^WebSocket connection to 'ws:\/\/127\.0\.0\.1:\d+\/graphql' failed/.test(p))).toEqual([]);
   });
 
   it('asked no other host and logged no console error', () => {

@@ -9,6 +9,20 @@ const endedBySession = (event: unknown) => event instanceof CloseEvent && (event
 let current: { mode: Mode; client: Client } | null = null;
 let signedOut: () => void = () => undefined;
 
+/** connecting: first connection of this socket; reconnecting: it was live and dropped (retrying). */
+export type SocketState = 'connecting' | 'live' | 'reconnecting';
+let state: SocketState = 'connecting';
+const listeners = new Set<(state: SocketState) => void>();
+function setState(next: SocketState): void {
+  state = next;
+  for (const listener of listeners) listener(next);
+}
+export function onSocketState(listener: (state: SocketState) => void): () => void {
+  listeners.add(listener);
+  listener(state);
+  return () => listeners.delete(listener);
+}
+
 export function onSocketSignedOut(handler: () => void): void {
   signedOut = handler;
 }
@@ -26,7 +40,10 @@ function socketFor(mode: Mode): Client {
     lazy: true,
     retryAttempts: Infinity,
     shouldRetry: (event) => !endedBySession(event),
-    on: { closed: (event) => endedBySession(event) && signedOut() },
+    on: {
+      connected: () => setState('live'),
+      closed: (event) => (endedBySession(event) ? signedOut() : setState(state === 'connecting' ? 'connecting' : 'reconnecting')),
+    },
   });
   current = { mode, client };
   return client;
@@ -35,6 +52,7 @@ function socketFor(mode: Mode): Client {
 export function closeSocket(): void {
   void current?.client.dispose();
   current = null;
+  setState('connecting');
 }
 
 /** Subscribes until the returned function is called; resubscribes by itself after a reconnect. */

@@ -7,7 +7,7 @@ import { graphql, type ResultOf } from '../graphql.js';
 import { useStrings, type Strings } from '../i18n.js';
 import { Link, type PageProps } from '../router.js';
 import { ErrorNote } from '../ui/error-note.js';
-import { useLoad, useSubscription } from '../ui/hooks.js';
+import { useLoad, useSocketState, useSubscription } from '../ui/hooks.js';
 import { STATUS_LABELS, STATUSES, type Status } from '../ui/status.js';
 
 const PAGE_SIZE = 20;
@@ -22,15 +22,16 @@ const ORDER_EVENTS = graphql(`subscription ConsoleOrderEvents { orderEvents { or
 
 type Row = NonNullable<ResultOf<typeof ORDER_EVENTS>['orderEvents']['order']>;
 
-const STRINGS: Strings<'title' | 'filter' | 'all' | 'order' | 'customer' | 'dropoff' | 'status' | 'price' | 'created' | 'empty' | 'next' | 'previous' | 'live' | 'loading'> = {
-  es: { title: 'Pedidos', filter: 'Estado', all: 'Todos', order: 'Pedido', customer: 'Cliente', dropoff: 'Destino', status: 'Estado', price: 'Precio', created: 'Creado', empty: 'No hay pedidos.', next: 'Siguiente', previous: 'Anterior', live: 'Se actualiza en vivo', loading: 'Cargando…' },
-  en: { title: 'Orders', filter: 'Status', all: 'All', order: 'Order', customer: 'Customer', dropoff: 'Drop-off', status: 'Status', price: 'Price', created: 'Created', empty: 'No orders.', next: 'Next', previous: 'Previous', live: 'Updates live', loading: 'Loading…' },
+const STRINGS: Strings<'title' | 'filter' | 'all' | 'order' | 'customer' | 'dropoff' | 'status' | 'price' | 'created' | 'empty' | 'next' | 'previous' | 'live' | 'connecting' | 'reconnecting' | 'loading'> = {
+  es: { title: 'Pedidos', filter: 'Estado', all: 'Todos', order: 'Pedido', customer: 'Cliente', dropoff: 'Destino', status: 'Estado', price: 'Precio', created: 'Creado', empty: 'No hay pedidos.', next: 'Siguiente', previous: 'Anterior', live: 'Se actualiza en vivo', connecting: 'Conectando…', reconnecting: 'Sin conexión, reintentando…', loading: 'Cargando…' },
+  en: { title: 'Orders', filter: 'Status', all: 'All', order: 'Order', customer: 'Customer', dropoff: 'Drop-off', status: 'Status', price: 'Price', created: 'Created', empty: 'No orders.', next: 'Next', previous: 'Previous', live: 'Updates live', connecting: 'Connecting…', reconnecting: 'Connection lost, retrying…', loading: 'Loading…' },
 };
 
 /** The live board: one page of orders, a status filter, and the merchant-wide subscription. */
 export function OrdersBoard(_props: PageProps) {
   const { lang } = useApp();
   const t = useStrings(STRINGS);
+  const socket = useSocketState();
   const [status, setStatus] = useState<Status | ''>('');
   // Cursors of the pages before this one: "previous" pops one.
   const [cursors, setCursors] = useState<(string | null)[]>([null]);
@@ -60,7 +61,7 @@ export function OrdersBoard(_props: PageProps) {
     <section aria-labelledby="board-title">
       <div class="section-head">
         <h1 id="board-title">{t.title}</h1>
-        <span class="live-dot">{t.live}</span>
+        <span class="live-dot" id="live-state" data-state={socket} role="status">{t[socket]}</span>
         <label class="inline">{t.filter}
           <select id="status-filter" value={status} onChange={(e) => filter(e.currentTarget.value)}>
             <option value="">{t.all}</option>

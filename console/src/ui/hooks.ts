@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { subscribe } from '../api/socket.js';
+import { onSocketState, subscribe, type SocketState } from '../api/socket.js';
 import { useApp } from '../app-state.js';
 import type { ResultOf, TadaDocumentNode, VariablesOf } from '../graphql.js';
 import type { Mode } from '../api/http.js';
@@ -32,4 +32,11 @@ export function useSubscription<D extends TadaDocumentNode<unknown, never>>(
   handler.current = onData;
   const key = JSON.stringify(variables);
   useEffect(() => (variables === null ? undefined : subscribe(document, variables, mode, (data) => handler.current(data))), [document, key, mode]);
+}
+
+/** The live socket's state, for a "live / reconnecting" indicator. */
+export function useSocketState(): SocketState {
+  const [state, setState] = useState<SocketState>('connecting');
+  useEffect(() => onSocketState(setState), []);
+  return state;
 }
