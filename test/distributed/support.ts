@@ -175,7 +175,7 @@ export async function startCluster(options: {
     limited,
     couriers,
     killRedis: () => stopRedis(owned()),
-    freezeRedis: () => void owned().process!.kill('SIGSTOP'),
+    freezeRedis: () => stopProcess(owned().process!),
     thawRedis: () => void owned().process!.kill('SIGCONT'),
     async restartRedis() {
       await stopRedis(owned());
