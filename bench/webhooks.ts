@@ -1,10 +1,10 @@
 /**
  * Webhook benchmark: signed deliveries per second from the real app's worker to a node:http
  * receiver on loopback. N orders are created first (one order.status_changed delivery each) on a
- * SQLite file in a temp DATA_DIR, with no worker running; then the app (src/main.ts) starts in its
+ * SQLite file in a temp DATA_DIR, with no worker running; then the app starts in its
  * own process and its worker drains the backlog while the receiver (in this process) answers 204.
  * Afterwards every receipt is verified with the `standardwebhooks` package and the delivery log is
- * read for the attempt latencies. Prints the table and writes bench/results/webhooks.json.
+ * read for the attempt latencies. The app runs compiled (`dist/`, built first when stale) unless `--runtime tsx`. Prints the table and writes bench/results/webhooks.json.
  *
  *   npm run bench:webhooks -- [--orders 5000]     (or BENCH_WEBHOOK_ORDERS; other bench flags are ignored)
  */
@@ -20,6 +20,7 @@ import { Webhook } from 'standardwebhooks';
 import { loadConfig } from '../src/config.js';
 import { buildContainer } from '../src/container.js';
 import { machineTicks, type LoadResult } from './lib/load.js';
+import { appScript } from './lib/app.js';
 import { spawnServer } from './lib/processes.js';
 import { reportResults, type Target } from './lib/report.js';
 
@@ -115,7 +116,7 @@ async function within(promise: Promise<void>, ms: number): Promise<boolean> {
 
 const firstReceipt = new Promise<void>((resolve) => (onFirst = resolve));
 const allReceived = new Promise<void>((resolve) => (onAll = resolve));
-const server = await spawnServer({ script: 'src/main.ts', env: { ...appEnv, PORT: '0', HOST: '127.0.0.1' }, ready: 'log', logFile: join(dataDir, 'app.log'), nodeArgs: process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}/app`] : [] });
+const server = await spawnServer({ script: appScript(), env: { ...appEnv, PORT: '0', HOST: '127.0.0.1' }, ready: 'log', logFile: join(dataDir, 'app.log'), nodeArgs: process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}/app`] : [] });
 let result: LoadResult;
 let drainSeconds: number;
 const failures: string[] = [];
@@ -186,7 +187,7 @@ const notes = [
   `"rps" = deliveries per second; p50/p99 = attempt latency (request to response) from the delivery log, in ms`,
   `"connections" = the worker's round size: ${WORKER_BATCH} deliveries claimed per round and sent concurrently, a new connection each`,
   'each delivery: lease (claim), secrets decrypted, HMAC-SHA256 signed, POSTed, attempt recorded (one SQLite transaction)',
-  'server = the app process (src/main.ts, SQLite on disk); "autocannon CPU" here = this process: the node:http receiver',
+  'server = the app process (compiled unless --runtime tsx, SQLite on disk); "autocannon CPU" here = this process: the node:http receiver',
   'every receipt verified afterwards with the standardwebhooks package (not timed)',
   ...failures.slice(0, 10).map((f) => `FAILED CHECK: ${f}`),
 ];
