@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { dataOf } from './api/errors.js';
+import { dataOf, onSessionEnded } from './api/errors.js';
 import { request, type Mode } from './api/http.js';
 import { closeSocket, onSocketSignedOut } from './api/socket.js';
 import { AppContext, store, storedLang, storedMode, storedSignedIn, type AppState, type Me } from './app-state.js';
@@ -42,7 +42,11 @@ export function App() {
 
   useEffect(() => { document.documentElement.lang = lang === 'es' ? 'es-CL' : 'en'; }, [lang]);
   useEffect(() => { if (me === undefined) void state.refreshMe(); }, []);
-  useEffect(() => onSocketSignedOut(() => { store('signedIn', null); setMe(null); }), []);
+  useEffect(() => {
+    const ended = () => { closeSocket(); store('signedIn', null); setMe(null); };
+    onSocketSignedOut(ended);
+    onSessionEnded(ended);
+  }, []);
   const needsSession = !found?.route.public;
   useEffect(() => {
     if (needsSession && me === null) navigate(`/console/sign-in?next=${encodeURIComponent(pathname + search)}`, { replace: true });

@@ -94,7 +94,7 @@ describe.skipIf(SKIP !== null)('merchant console: order flows in headless Chromi
     expect((await orderOf(m.testKey, delivered)).data).toMatchObject({ status: 'completed', proof: { geofence: 'unverified' } });
     expect(await page().locator('#proof').textContent()).toContain('sin verificar');
     expect(await seriousViolations(page())).toEqual([]);
-  });
+  }, 120_000);
 
   it('step 4: the board lists it and follows an order booked elsewhere, live, without a reload', async () => {
     await page().getByRole('link', { name: 'Pedidos' }).click();
@@ -113,7 +113,7 @@ describe.skipIf(SKIP !== null)('merchant console: order flows in headless Chromi
     await page().locator('#orders tbody tr').nth(1).waitFor();
     expect(await page().locator('#orders tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-status')))).toEqual(['completed', 'completed']);
     expect(await seriousViolations(page())).toEqual([]);
-  });
+  }, 120_000);
 
   it('step 5: live mode shows none of the test orders; an order to coordinates is booked and cancelled with a reason', async () => {
     await page().locator('#mode-switch [data-mode=live]').click();

@@ -52,5 +52,5 @@ describe.skipIf(SKIP !== null)('console screenshots', () => {
     await page.screenshot({ path: `${OUT}/order-delivered-en.png`, fullPage: true });
     expect(b.foreign).toEqual([]);
     expect(b.problems).toEqual([]);
-  });
+  }, 120_000);
 });

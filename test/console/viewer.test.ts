@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gql, makeDataDir, type MerchantCredentials, type TestApp } from '../helpers/app.js';
 import { browserSkipReason, openOfflinePage, type OfflinePage } from '../helpers/browser.js';
-import { PASSWORD } from '../members/support.js';
+import { gqlAs, LOG_OUT, PASSWORD } from '../members/support.js';
 import { PLACES } from '../orders/support.js';
 import { acceptInvitation, invitationLink, seriousViolations, startConsoleApp } from './support.js';
 
@@ -130,6 +130,26 @@ describe.skipIf(SKIP !== null)('merchant console: sign-in refusals, a viewer, pa
     expect(await top()).toBe(afterRestart);
     // While the server was down Chromium logged the refused socket connections, and nothing else.
     expect(b.problems.splice(before).filter((p) => !/^WebSocket connection to 'ws:\/\/127\.0\.0\.1:\d+\/graphql' failed/.test(p))).toEqual([]);
+  }, 120_000);
+
+  it('step 6: a session ended elsewhere sends the member to sign-in, and back to the page after signing in', async () => {
+    const session = (await page().context().cookies()).find((c) => c.name === 'exd_session')!;
+    expect((await gqlAs(t, `exd_session=${session.value}`, LOG_OUT)).body.data.logOut.data).toBe(true);
+    const before = b.problems.length;
+    await page().getByRole('link', { name: 'Nuevo pedido' }).click();
+    await page().getByLabel('Dirección de entrega').fill('Av. Irarrázaval 2100, Ñuñoa');
+    await page().getByLabel('Nombre del cliente').fill('Luis');
+    await page().getByLabel('Teléfono del cliente').fill('+56933334444');
+    await page().locator('#get-quote').click();
+    await page().waitForURL(/\/console\/sign-in\?next=%2Fconsole%2Forders%2Fnew$/);
+    await page().getByLabel('ID del comercio').fill(m.merchantId);
+    await page().getByLabel('Correo').fill('lector@losandes.cl');
+    await page().getByLabel('Contraseña').fill(PASSWORD);
+    await page().locator('#sign-in button[type=submit]').click();
+    await page().waitForURL(/\/console\/orders\/new$/);
+    await page().locator('#new-order').waitFor();
+    // The refused request (401) is the only console line.
+    expect(b.problems.splice(before).filter((p) => !p.includes('status of 401'))).toEqual([]);
   });
 
   it('asked no other host and logged no console error', () => {

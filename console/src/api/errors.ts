@@ -7,6 +7,19 @@ export class ApiError extends Error {
   }
 }
 
+let sessionEnded: () => void = () => undefined;
+
+/** Called when the API says the session is over (signed out elsewhere, expired, member removed). */
+export function onSessionEnded(handler: () => void): void {
+  sessionEnded = handler;
+}
+
+/** The API's refusal as an error to throw; an ended session also tells the app (back to sign-in). */
+export function refusal(code: string, message: string): ApiError {
+  if (code === 'INVALID_SESSION') sessionEnded();
+  return new ApiError(code, message);
+}
+
 /** A typed result: `…Success { data }` or `AppError { code message }` (both selected with __typename). */
 type Outcome = { __typename: string };
 type DataOf<R> = R extends { data: infer D } ? D : never;
@@ -14,7 +27,7 @@ type DataOf<R> = R extends { data: infer D } ? D : never;
 export function dataOf<R extends Outcome>(outcome: R): DataOf<R> {
   if ('data' in outcome) return outcome.data as DataOf<R>;
   const error = outcome as { code?: string; message?: string };
-  throw new ApiError(error.code ?? 'INTERNAL_ERROR', error.message ?? `Unexpected ${outcome.__typename}`);
+  throw refusal(error.code ?? 'INTERNAL_ERROR', error.message ?? `Unexpected ${outcome.__typename}`);
 }
 
 const KNOWN: Record<Lang, Record<string, string>> = {

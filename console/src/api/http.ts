@@ -1,6 +1,6 @@
 import { print } from '@0no-co/graphql.web';
 import type { ResultOf, TadaDocumentNode, VariablesOf } from '../graphql.js';
-import { ApiError } from './errors.js';
+import { ApiError, refusal } from './errors.js';
 
 export type Mode = 'live' | 'test';
 
@@ -23,7 +23,7 @@ export async function request<D extends TadaDocumentNode<unknown, never>>(
   });
   const body = (await response.json().catch(() => ({}))) as GraphQLResponse;
   const first = body.errors?.[0];
-  if (first) throw new ApiError(first.extensions?.code ?? 'INTERNAL_ERROR', first.message);
+  if (first) throw refusal(first.extensions?.code ?? 'INTERNAL_ERROR', first.message);
   if (!response.ok || body.data == null) throw new ApiError('INTERNAL_ERROR', `HTTP ${response.status}`);
   return body.data as ResultOf<D>;
 }
