@@ -12,7 +12,7 @@ const QUOTE = `query ($address: String!) { quote(input: { destination: { address
   ... on QueryQuoteSuccess { data { price } } ... on AppError { code message } } }`;
 const CREATE = `mutation ($input: CreateOrderInput!) { createOrder(input: $input) {
   ... on MutationCreateOrderSuccess { data { id status } } ... on AppError { code message } } }`;
-const ORDER = `query ($id: String!) { order(id: $id) { ... on QueryOrderSuccess { data { id status cancellationReason proof { geofence } } } ... on AppError { code message } } }`;
+const ORDER = `query ($id: String!) { order(id: $id) { ... on QueryOrderSuccess { data { id status createdAt cancellationReason proof { geofence } } } ... on AppError { code message } } }`;
 
 describe.skipIf(SKIP !== null)('merchant console: order flows in headless Chromium', () => {
   let t: TestApp;
@@ -23,7 +23,8 @@ describe.skipIf(SKIP !== null)('merchant console: order flows in headless Chromi
   beforeAll(async () => {
     t = await startConsoleApp();
     m = await t.createMerchant({ name: 'Café Central', address: 'Av. Providencia 1234, Providencia' });
-    b = await openOfflinePage({ viewport: { width: 1280, height: 900 } });
+    // A browser in Tokyo speaking US English: the console still says es-CL and Santiago's time.
+    b = await openOfflinePage({ viewport: { width: 1280, height: 900 }, locale: 'en-US', timezoneId: 'Asia/Tokyo' });
   });
   afterAll(async () => {
     await b?.browser.close();
@@ -99,6 +100,11 @@ describe.skipIf(SKIP !== null)('merchant console: order flows in headless Chromi
   it('step 4: the board lists it and follows an order booked elsewhere, live, without a reload', async () => {
     await page().getByRole('link', { name: 'Pedidos' }).click();
     await page().locator(`#orders tr[data-order-id="${delivered}"][data-status=completed]`).waitFor();
+    const { createdAt } = (await orderOf(m.testKey, delivered)).data;
+    const [santiago, tokyo] = await page().evaluate((iso) => ['America/Santiago', 'Asia/Tokyo']
+      .map((timeZone) => new Intl.DateTimeFormat('es-CL', { timeZone, dateStyle: 'short', timeStyle: 'short' }).format(new Date(iso))), createdAt);
+    expect(await page().locator(`#orders tr[data-order-id="${delivered}"] td`).nth(5).textContent()).toBe(santiago);
+    expect(santiago).not.toBe(tokyo);
     await markNoReload(page());
     const input = { dropoff: { coords: PLACES.nunoa }, customerName: 'Rosa Díaz', customerPhone: '+56911112222', paymentMode: 'prepaid' };
     const created = (await gql(t.url, CREATE, { key: m.testKey, variables: { input } })).body.data.createOrder.data;
