@@ -29,6 +29,8 @@ describe.skipIf(SKIP !== null)('merchant console: webhooks page in headless Chro
     // Each webhook is refused the first time (500) and accepted after (200).
     receiver.respond((_r, previous) => (previous.length === 0 ? 500 : 200));
     b = await openOfflinePage({ viewport: { width: 1280, height: 900 } });
+    // A missing element fails its step with the locator named, before the test's own timeout.
+    b.page.setDefaultTimeout(10_000);
   });
   afterAll(async () => {
     await b?.browser.close();
@@ -88,6 +90,7 @@ describe.skipIf(SKIP !== null)('merchant console: webhooks page in headless Chro
   it('step 3: the payload viewer shows the body as sent and the 500; redelivered, the attempts read 500 then 200', async () => {
     await page().locator(`#deliveries tr[data-delivery-id="${firstFailed.id}"] a[href*="/webhooks/deliveries/"]`).click();
     await page().locator('#delivery[data-status=failed]').waitFor();
+    expect(await page().locator('#delivery-endpoint').textContent()).toBe(`${receiver.url}/hooks · tienda`);
     const shown = JSON.parse((await page().locator('#payload').textContent())!);
     expect(shown).toEqual(JSON.parse(receiver.of(firstFailed.id)[0]!.body));
     expect(shown).toMatchObject({ event: 'order.status_changed', booking_id: firstFailed.orderId, status: 'new' });

@@ -1,7 +1,7 @@
 import { dataOf } from '../api/errors.js';
 import { request } from '../api/http.js';
 import { useApp } from '../app-state.js';
-import { clp, dateTime } from '../format.js';
+import { clp, dateTime, placeOf } from '../format.js';
 import { graphql } from '../graphql.js';
 import { useStrings, type Strings } from '../i18n.js';
 import { Link, type PageProps } from '../router.js';
@@ -13,7 +13,7 @@ import '../ui/manage.css';
 
 const BATCH = graphql(`query ConsoleBatch($id: ID!) { batch(id: $id) { __typename
   ... on QueryBatchSuccess { data { id status vehicleType totalWeightKg geohashZone courierId createdAt
-    orders { id orderNumber status customerName price dropoff { address } } } }
+    orders { id orderNumber status customerName price dropoff { address lat lng precision } } } }
   ... on AppError { code message } } }`);
 
 const S: Strings<'batch' | 'back' | 'status' | 'vehicle' | 'weight' | 'zone' | 'courier' | 'noCourier' | 'created' | 'orders' | 'order' | 'customer' | 'dropoff' | 'price'> = {
@@ -53,7 +53,7 @@ export function BatchPage({ params }: PageProps) {
                     <tr key={o.id} data-order-id={o.id}>
                       <td><Link href={`/console/orders/${encodeURIComponent(o.id)}`}>{o.orderNumber}</Link></td>
                       <td>{o.customerName}</td>
-                      <td>{o.dropoff.address ?? '—'}</td>
+                      <td>{placeOf(o.dropoff)}</td>
                       <td><span class={`badge ${o.status}`}>{STATUS_LABELS[lang][o.status]}</span></td>
                       <td class="num">{clp(o.price)}</td>
                     </tr>

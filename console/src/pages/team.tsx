@@ -119,7 +119,7 @@ export function TeamPage(_props: PageProps) {
         <form id="invite-form" onSubmit={(e) => { e.preventDefault(); void onInvite(e.currentTarget); }}>
           <div class="pair">
             <label>{t.email}<input name="email" type="email" required autocomplete="off" /></label>
-            <label>{t.role}<select name="role" defaultValue="viewer">{ROLES.map((r) => <option key={r} value={r}>{ROLE_NAMES[app.lang][r]}</option>)}</select></label>
+            <label>{t.role}<select name="role">{[...ROLES].reverse().map((r) => <option key={r} value={r}>{ROLE_NAMES[app.lang][r]}</option>)}</select></label>
           </div>
           <div class="actions"><button type="submit" id="invite-submit">{t.invite}</button></div>
         </form>

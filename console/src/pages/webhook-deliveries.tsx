@@ -21,8 +21,8 @@ const DELIVERIES = graphql(`query ConsoleWebhookDeliveries($endpointId: ID, $sta
     ... on AppError { code message } } }`);
 
 const S: Strings<'title' | 'status' | 'endpoint' | 'all' | 'from' | 'to' | 'created' | 'event' | 'order' | 'attempts' | 'lastCode' | 'view' | 'empty' | 'next' | 'previous' | 'refresh' | 'loading'> = {
-  es: { title: 'Registro de entregas', status: 'Estado', endpoint: 'Destino', all: 'Todos', from: 'Desde (hora de Santiago)', to: 'Hasta (hora de Santiago)', created: 'Creada', event: 'Evento', order: 'Pedido', attempts: 'Intentos', lastCode: 'Último código', view: 'Ver', empty: 'No hay entregas con estos filtros.', next: 'Siguiente', previous: 'Anterior', refresh: 'Actualizar', loading: 'Cargando…' },
-  en: { title: 'Delivery log', status: 'Status', endpoint: 'Endpoint', all: 'All', from: 'From (Santiago time)', to: 'To (Santiago time)', created: 'Created', event: 'Event', order: 'Order', attempts: 'Attempts', lastCode: 'Last code', view: 'View', empty: 'No deliveries match these filters.', next: 'Next', previous: 'Previous', refresh: 'Refresh', loading: 'Loading…' },
+  es: { title: 'Registro de entregas', status: 'Estado', endpoint: 'Destino', all: 'Todos', from: 'Desde (hora de Santiago)', to: 'Hasta (hora de Santiago)', created: 'Creada', event: 'Evento', order: 'Pedido', attempts: 'Intentos', lastCode: 'HTTP', view: 'ver la entrega', empty: 'No hay entregas con estos filtros.', next: 'Siguiente', previous: 'Anterior', refresh: 'Actualizar', loading: 'Cargando…' },
+  en: { title: 'Delivery log', status: 'Status', endpoint: 'Endpoint', all: 'All', from: 'From (Santiago time)', to: 'To (Santiago time)', created: 'Created', event: 'Event', order: 'Order', attempts: 'Attempts', lastCode: 'HTTP', view: 'view the delivery', empty: 'No deliveries match these filters.', next: 'Next', previous: 'Previous', refresh: 'Refresh', loading: 'Loading…' },
 };
 
 /** The delivery log, newest first: status, endpoint and time filters; pages where `after` is the last id shown. */
@@ -44,7 +44,11 @@ export function WebhookDeliveries({ endpoints }: { endpoints: Endpoint[] }) {
     setFilter({ ...filter, ...patch });
     setCursors([null]);
   };
-  const urlOf = (id: string) => endpoints.find((e) => e.id === id)?.url ?? id;
+  /** An endpoint by its description, else its URL without the scheme. */
+  const nameOf = (id: string) => {
+    const endpoint = endpoints.find((e) => e.id === id);
+    return endpoint ? (endpoint.description ?? endpoint.url.replace(/^https?:\/\//, '')) : id;
+  };
 
   return (
     <section class="card" aria-labelledby="deliveries-title" id="deliveries-section">
@@ -62,7 +66,7 @@ export function WebhookDeliveries({ endpoints }: { endpoints: Endpoint[] }) {
         <label>{t.endpoint}
           <select id="delivery-endpoint-filter" value={filter.endpointId} onChange={(e) => set({ endpointId: e.currentTarget.value })}>
             <option value="">{t.all}</option>
-            {endpoints.map((e) => <option key={e.id} value={e.id}>{e.url}</option>)}
+            {endpoints.map((e) => <option key={e.id} value={e.id}>{e.description ? `${e.description} · ${e.url}` : e.url}</option>)}
           </select>
         </label>
         <label>{t.from}<input type="datetime-local" id="delivery-from" value={filter.from} onChange={(e) => set({ from: e.currentTarget.value })} /></label>
@@ -72,18 +76,17 @@ export function WebhookDeliveries({ endpoints }: { endpoints: Endpoint[] }) {
       {log.data && (log.data.rows.length === 0 ? <p id="deliveries-empty">{t.empty}</p> : (
         <div class="table-wrap">
           <table id="deliveries" aria-busy={log.loading}>
-            <thead><tr><th scope="col">{t.created}</th><th scope="col">{t.event}</th><th scope="col">{t.endpoint}</th><th scope="col">{t.order}</th><th scope="col">{t.status}</th><th scope="col" class="num">{t.attempts}</th><th scope="col" class="num">{t.lastCode}</th><th scope="col"><span class="visually-hidden">{t.view}</span></th></tr></thead>
+            <thead><tr><th scope="col">{t.created}</th><th scope="col">{t.event}</th><th scope="col">{t.endpoint}</th><th scope="col">{t.order}</th><th scope="col">{t.status}</th><th scope="col" class="num">{t.attempts}</th><th scope="col" class="num">{t.lastCode}</th></tr></thead>
             <tbody>
               {log.data.rows.map((d) => (
                 <tr key={d.id} data-delivery-id={d.id} data-status={d.status} data-endpoint-id={d.endpointId}>
-                  <td>{dateTime(d.createdAt, lang)}</td>
+                  <td><Link href={`/console/webhooks/deliveries/${encodeURIComponent(d.id)}`}>{dateTime(d.createdAt, lang)}<span class="visually-hidden"> · {t.view}</span></Link></td>
                   <td>{EVENT_LABELS[lang][d.event]}</td>
-                  <td class="wrap mono">{urlOf(d.endpointId)}</td>
-                  <td>{d.orderId ? <Link href={`/console/orders/${encodeURIComponent(d.orderId)}`}>{d.orderId}</Link> : '—'}</td>
+                  <td class="endpoint">{nameOf(d.endpointId)}</td>
+                  <td class="order">{d.orderId ? <Link href={`/console/orders/${encodeURIComponent(d.orderId)}`}>{d.orderId}</Link> : '—'}</td>
                   <td><span class={`badge ${d.status}`}>{DELIVERY_STATUS_LABELS[lang][d.status]}</span></td>
                   <td class="num">{d.attempts}</td>
                   <td class="num">{d.lastStatusCode ?? '—'}</td>
-                  <td><Link href={`/console/webhooks/deliveries/${encodeURIComponent(d.id)}`}>{t.view}<span class="visually-hidden"> {d.id}</span></Link></td>
                 </tr>
               ))}
             </tbody>

@@ -14,7 +14,8 @@ import '../ui/manage.css';
 const DELIVERY = graphql(`query ConsoleWebhookDelivery($id: ID!) { webhookDelivery(id: $id) { __typename
   ... on QueryWebhookDeliverySuccess { data { id endpointId event orderId status attempts nextAttemptAt lastStatusCode lastError createdAt deliveredAt payload
     attemptLog { attempt at statusCode latencyMs error } } }
-  ... on AppError { code message } } }`);
+  ... on AppError { code message } }
+  webhookEndpoints { id url description } }`);
 const REDELIVER = graphql(`mutation ConsoleRedeliverWebhook($id: ID!, $key: String) { redeliverWebhook(id: $id, idempotencyKey: $key) {
   __typename ... on MutationRedeliverWebhookSuccess { data { id status } } ... on AppError { code message } } }`);
 
@@ -36,7 +37,11 @@ export function WebhookDeliveryPage({ params }: PageProps) {
   const app = useApp();
   const t = useStrings(S);
   const id = params.id!;
-  const delivery = useLoad(async (mode) => dataOf((await request(DELIVERY, { id }, mode)).webhookDelivery), [id]);
+  const delivery = useLoad(async (mode) => {
+    const result = await request(DELIVERY, { id }, mode);
+    const found = dataOf(result.webhookDelivery);
+    return { ...found, endpoint: result.webhookEndpoints.find((e) => e.id === found.endpointId) ?? null };
+  }, [id]);
   const [error, setError] = useState<unknown>(null);
   const [requeued, setRequeued] = useState(false);
   const [key, setKey] = useState(() => crypto.randomUUID());
@@ -69,7 +74,7 @@ export function WebhookDeliveryPage({ params }: PageProps) {
           <dl class="facts card">
             <dt>{t.status}</dt><dd id="delivery-status"><span class={`badge ${d.status}`}>{DELIVERY_STATUS_LABELS[app.lang][d.status]}</span></dd>
             <dt>{t.event}</dt><dd>{EVENT_LABELS[app.lang][d.event]}</dd>
-            <dt>{t.endpoint}</dt><dd class="mono">{d.endpointId}</dd>
+            <dt>{t.endpoint}</dt><dd class="mono" id="delivery-endpoint">{d.endpoint ? d.endpoint.url : d.endpointId}{d.endpoint?.description ? ` · ${d.endpoint.description}` : ''}</dd>
             <dt>{t.order}</dt><dd>{d.orderId ? <Link href={`/console/orders/${encodeURIComponent(d.orderId)}`}>{d.orderId}</Link> : '—'}</dd>
             <dt>{t.created}</dt><dd>{dateTime(d.createdAt, app.lang)}</dd>
             {d.deliveredAt && <><dt>{t.delivered}</dt><dd>{dateTime(d.deliveredAt, app.lang)}</dd></>}
@@ -87,8 +92,9 @@ export function WebhookDeliveryPage({ params }: PageProps) {
                 <table id="attempts">
                   <thead><tr><th scope="col" class="num">{t.attempt}</th><th scope="col">{t.at}</th><th scope="col" class="num">{t.code}</th><th scope="col" class="num">{t.latency}</th><th scope="col">{t.error}</th></tr></thead>
                   <tbody>
-                    {d.attemptLog.map((a) => (
-                      <tr key={a.attempt} data-status-code={a.statusCode ?? ''}>
+                    {d.attemptLog.map((a, i) => (
+                      // Keyed by position: a redelivery numbers its attempts from 1 again.
+                      <tr key={i} data-status-code={a.statusCode ?? ''}>
                         <td class="num">{a.attempt}</td>
                         <td><time dateTime={a.at}>{dateTime(a.at, app.lang)}</time></td>
                         <td class="num">{a.statusCode ?? '—'}</td>
