@@ -43,6 +43,12 @@ describe('console: app shell and assets', () => {
     expect(js.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     expect(js.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(await js.text()).toContain('/graphql');
+    const zipped = await fetch(`${t.url}${script}`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(zipped.headers.get('content-encoding')).toBe('gzip');
+    expect(zipped.headers.get('vary')).toBe('Accept-Encoding');
+    expect(await zipped.text()).toContain('/graphql');
+    const plain = await fetch(`${t.url}${script}`, { headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers.get('content-encoding')).toBeNull();
     const css = await fetch(`${t.url}${style}`);
     expect(css.headers.get('content-type')).toBe('text/css; charset=utf-8');
     const image = /url\("?\.\/(layers-\w+\.png)"?\)/.exec(await css.text())?.[1];
