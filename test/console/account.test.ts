@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, gql, type MerchantCredentials, type TestApp } from '../helpers/app.js';
 import { browserSkipReason, openOfflinePage, type OfflinePage } from '../helpers/browser.js';
 import { PLACES } from '../orders/support.js';
+import { FAST_WEBHOOKS, waitFor } from '../webhooks/support.js';
 import { acceptInvitation, invitationLink, seriousViolations, startConsoleApp } from './support.js';
 
 const SKIP = browserSkipReason('the merchant console API keys, settings, team and batches pages');
@@ -12,6 +13,8 @@ const CONSOLIDATE = `mutation ($zone: String!) { consolidateOrders(geohashZone: 
   ... on MutationConsolidateOrdersSuccess { data { batches { id orders { id } } } } ... on AppError { code message } } }`;
 const SETTINGS = '{ merchant { settings { prepTimeMins storefrontDomain storefrontSignatureConfigured sandboxSpeed } } }';
 const MEMBERS = '{ members { email role status } }';
+const ENDPOINT = `mutation ($input: WebhookEndpointInput!) { createWebhookEndpoint(input: $input) { ... on MutationCreateWebhookEndpointSuccess { data { id } } ... on AppError { code message } } }`;
+const DELIVERIES = '{ webhookDeliveries { ... on QueryWebhookDeliveriesSuccess { data { id status attempts } } } }';
 const SHOP_SECRET = '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';
 
 describe.skipIf(SKIP !== null)('merchant console: API keys, settings, team, a viewer, batches (headless Chromium)', () => {
@@ -21,11 +24,16 @@ describe.skipIf(SKIP !== null)('merchant console: API keys, settings, team, a vi
   let testKey: string;
   let link: string;
   let batch: { id: string; orders: Array<{ id: string }> };
+  let delivery: { id: string; attempts: number };
 
   beforeAll(async () => {
-    t = await startConsoleApp({ SANDBOX_SIMULATOR: 'false' });
+    t = await startConsoleApp({ SANDBOX_SIMULATOR: 'false', ...FAST_WEBHOOKS, WEBHOOK_MAX_RETRIES: '0' });
     m = await t.createMerchant({ name: 'Florería Central' });
     testKey = m.testKey;
+    // A test webhook to a closed port: one failed delivery for the viewer to look at.
+    await gql(t.url, ENDPOINT, { key: m.testKey, variables: { input: { url: 'http://127.0.0.1:9/hooks' } } });
+    await gql(t.url, CREATE, { key: m.testKey, variables: { input: { dropoff: { coords: PLACES.nunoa }, customerName: 'Marta Silva', customerPhone: '+56912345678' } } });
+    delivery = await waitFor(async () => (await gql(t.url, DELIVERIES, { key: m.testKey })).body.data.webhookDeliveries.data.find((d: { status: string }) => d.status === 'failed'), { what: 'a failed delivery' });
     // Two live orders from the same pickup (no live courier: they stay new), consolidated into one batch.
     for (const weight of [3, 4]) {
       const input = { pickup: { coords: PLACES.providencia }, dropoff: { coords: PLACES.lasCondes }, customerName: 'Marta Silva', customerPhone: '+56912345678', totalWeightKg: weight };
@@ -159,13 +167,23 @@ describe.skipIf(SKIP !== null)('merchant console: API keys, settings, team, a vi
     expect(await seriousViolations(page())).toEqual([]);
 
     await page().getByRole('link', { name: 'Webhooks' }).click();
-    await page().locator('#endpoints-empty').waitFor();
+    await page().locator('#endpoints tbody tr').waitFor();
     expect(await page().locator('#endpoint-form').isVisible()).toBe(false);
+    expect(await page().getByRole('button', { name: /Editar|Eliminar/ }).count()).toBe(0);
     expect(await page().locator('#redeliver-range').isVisible()).toBe(false);
+    expect(await seriousViolations(page())).toEqual([]);
+    await page().locator(`#deliveries tr[data-delivery-id="${delivery.id}"] a[href*="/webhooks/deliveries/"]`).click();
+    await page().locator('#delivery[data-status=failed]').waitFor();
+    expect(await page().locator('#redeliver').isVisible()).toBe(false);
     expect(await seriousViolations(page())).toEqual([]);
   });
 
-  it('step 6: forced owner actions from the viewer’s page are refused with FORBIDDEN_ROLE and change nothing', async () => {
+  it('step 6: forced actions from the viewer’s pages (redeliver, settings, key rotation) are refused with FORBIDDEN_ROLE and change nothing', async () => {
+    await page().locator('#redeliver').evaluate((button) => button.parentElement!.removeAttribute('hidden'));
+    await page().locator('#redeliver').click();
+    expect(await page().getByRole('alert').getAttribute('data-code')).toBe('FORBIDDEN_ROLE');
+    expect((await gql(t.url, DELIVERIES, { key: testKey })).body.data.webhookDeliveries.data).toEqual([{ id: delivery.id, status: 'failed', attempts: delivery.attempts }]);
+
     await page().getByRole('link', { name: 'Ajustes' }).click();
     await page().locator('#settings-form').evaluate((form) => form.removeAttribute('hidden'));
     await page().getByLabel('Tiempo de preparación (minutos)').fill('90');
