@@ -67,7 +67,7 @@ describe.skipIf(SKIP !== null)('merchant console: webhooks page in headless Chro
   it('step 2: a failing webhook shows in the log, with the status and endpoint filters', async () => {
     const orderId = await newOrder();
     await refreshUntil('#deliveries tr[data-status=failed]');
-    [firstFailed] = await log();
+    firstFailed = (await log())[0]!;
     expect(firstFailed).toMatchObject({ orderId, status: 'failed', attemptLog: [{ statusCode: 500 }] });
     expect(await rowIds()).toEqual([firstFailed.id]);
     expect(await page().locator(`#deliveries tr[data-delivery-id="${firstFailed.id}"]`).textContent()).toContain('Fallido');
