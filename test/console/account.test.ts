@@ -129,6 +129,12 @@ describe.skipIf(SKIP !== null)('merchant console: API keys, settings, team, a vi
     await row.locator('.change-role').click();
     await page().locator('#members tr[data-email="lector@floreria.cl"][data-role=viewer]').waitFor();
 
+    // An active member's email is refused beside the form, with the API's reason.
+    await page().getByLabel('Correo').fill('dueno@floreria.cl');
+    await page().locator('#invite-submit').click();
+    expect(await page().locator('#invite-section [role=alert]').getAttribute('data-code')).toBe('CONFLICT');
+    expect(await page().locator('#invite-section [role=alert]').textContent()).toContain('already belongs to a member');
+
     const self = page().locator('#members tr[data-email="dueno@floreria.cl"]');
     await self.locator('button', { hasText: 'Quitar' }).click();
     await self.locator('button', { hasText: 'Sí, confirmar' }).click();

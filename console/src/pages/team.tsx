@@ -53,25 +53,26 @@ export function TeamPage(_props: PageProps) {
   const members = useLoad(async (mode) => (await request(MEMBERS, {}, mode)).members, []);
   const [roles, setRoles] = useState<Record<string, Role>>({});
   const [invitation, setInvitation] = useState<{ setPasswordUrl: string; expiresAt: string; email: string } | null>(null);
-  const [error, setError] = useState<unknown>(null);
+  // Each failure is shown beside what caused it: the members table, or the invitation form.
+  const [error, setError] = useState<{ where: 'members' | 'invite'; failure: unknown } | null>(null);
 
-  const run = async (action: () => Promise<void>) => {
+  const run = async (where: 'members' | 'invite', action: () => Promise<void>) => {
     setError(null);
-    try { await action(); } catch (failure) { setError(failure); }
+    try { await action(); } catch (failure) { setError({ where, failure }); }
     members.reload();
   };
-  const onInvite = (form: HTMLFormElement) => run(async () => {
+  const onInvite = (form: HTMLFormElement) => run('invite', async () => {
     const data = new FormData(form);
     const role = ROLES.find((r) => r === data.get('role')) ?? 'viewer';
     const made = dataOf((await request(INVITE, { input: { email: String(data.get('email') ?? '').trim(), role } }, app.mode)).inviteMember);
     setInvitation({ setPasswordUrl: made.setPasswordUrl, expiresAt: made.expiresAt, email: made.member.email });
     form.reset();
   });
-  const changeRole = (id: string, role: Role) => run(async () => {
+  const changeRole = (id: string, role: Role) => run('members', async () => {
     setInvitation(null);
     dataOf((await request(CHANGE_ROLE, { id, role }, app.mode)).changeMemberRole);
   });
-  const remove = (id: string) => run(async () => {
+  const remove = (id: string) => run('members', async () => {
     setInvitation(null);
     dataOf((await request(REMOVE, { id }, app.mode)).removeMember);
   });
@@ -112,7 +113,7 @@ export function TeamPage(_props: PageProps) {
           </div>
         )}
         {!owner && <p class="note">{t.ownerNote}</p>}
-        <ErrorNote error={error} />
+        <ErrorNote error={error?.where === 'members' && error.failure} />
       </section>
       <section class="card" aria-labelledby="invite-title" id="invite-section" hidden={!owner}>
         <h2 id="invite-title">{t.inviteTitle}</h2>
@@ -123,6 +124,7 @@ export function TeamPage(_props: PageProps) {
           </div>
           <div class="actions"><button type="submit" id="invite-submit">{t.invite}</button></div>
         </form>
+        <ErrorNote error={error?.where === 'invite' && error.failure} />
         {invitation && (
           <>
             <OneTimeSecret id="invitation" label={`${t.link}: ${invitation.email}`} value={invitation.setPasswordUrl} />
