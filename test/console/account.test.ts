@@ -55,7 +55,7 @@ describe.skipIf(SKIP !== null)('merchant console: API keys, settings, team, a vi
   const settings = async () => (await gql(t.url, SETTINGS, { key: testKey })).body.data.merchant.settings;
   const clipboard = () => page().evaluate(() => navigator.clipboard.readText());
 
-  it('step 1: the owner sees both modes’ key prefixes, rotates the test key (shown once, copied); the old key gets 401 over REST, the new one works', async () => {
+  it('step 1: the owner sees both modes’ key prefixes, rotates the test key (shown once, copied): the old key gets 401 over REST, the new one works; revokes the live key', async () => {
     await acceptInvitation(page(), await invitationLink(t, m.merchantId, 'dueno@floreria.cl', 'owner'));
     await page().getByRole('link', { name: 'Claves API' }).click();
     await page().locator('#api-keys tbody tr').nth(1).waitFor();
@@ -81,6 +81,13 @@ describe.skipIf(SKIP !== null)('merchant console: API keys, settings, team, a vi
     await page().locator('#api-keys tbody tr').nth(2).waitFor();
     expect(await page().locator('#new-key').count()).toBe(0);
     expect(await page().content()).not.toContain(fresh);
+
+    await page().locator('#revoke-live').click();
+    await page().locator('#revoke-live-confirm').click();
+    await page().locator('#revoked-count').waitFor();
+    expect(await page().locator('#revoked-count').textContent()).toBe('Claves revocadas: 1');
+    await page().locator('#api-keys tr[data-mode=live][data-status=revoked]').waitFor();
+    expect([await restStatus(m.liveKey), await restStatus(fresh)]).toEqual([401, 200]);
   });
 
   it('step 2: the owner rotates the signing secret: the new one shown once with the end of the overlap', async () => {
