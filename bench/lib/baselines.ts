@@ -1,12 +1,13 @@
 import { spawnServer, type ServerProcess } from './processes.js';
 
-export type BaselineName = 'raw' | 'express' | 'yoga' | 'ws';
+export type BaselineName = 'raw' | 'express' | 'yoga' | 'ws' | 'wsAck';
 
 const SCRIPTS: Record<BaselineName, string> = {
   raw: 'bench/lib/baselines/raw-http.ts',
   express: 'bench/lib/baselines/express.ts',
   yoga: 'bench/lib/baselines/yoga-pothos.ts',
   ws: 'bench/lib/baselines/ws-broadcast.ts',
+  wsAck: 'bench/lib/baselines/ws-ack.ts',
 };
 
 export const BASELINE_LABELS: Record<BaselineName, string> = {
@@ -14,6 +15,7 @@ export const BASELINE_LABELS: Record<BaselineName, string> = {
   express: 'bare Express 5 + express.json()',
   yoga: 'bare Yoga + Pothos (1 constant field)',
   ws: 'raw ws broadcast',
+  wsAck: 'raw ws server acking each frame',
 };
 
 /** The query the Yoga baseline answers. */
