@@ -4,6 +4,7 @@ import { gzipSync } from 'node:zlib';
 import { Router } from 'express';
 import type { Edge } from '../../src/edge/edge.js';
 import { anonymousBudget } from '../middleware/rate-limit.js';
+import { escapeAttribute, pageCsp } from '../pages.js';
 
 /**
  * The bundle console/scripts/build.ts writes: dist/console/ beside the compiled server (`npm run
@@ -19,23 +20,6 @@ const TYPES: Record<string, string> = {
   '.map': 'application/json',
   '.txt': 'text/plain; charset=utf-8',
 };
-
-/** Self only: no inline script or style element, API and sockets on this origin ('self' covers ws/wss in CSP 3). */
-function consoleCsp(tileUrl: string | null): string {
-  const tiles = tileUrl ? ` ${/^https?:\/\/[^/]+/.exec(tileUrl)![0].replace('{s}', '*')}` : '';
-  return [
-    "default-src 'none'",
-    "script-src 'self'",
-    "style-src 'self'",
-    "connect-src 'self'",
-    `img-src 'self' data:${tiles}`,
-    "base-uri 'none'",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
-  ].join('; ');
-}
-
-const escapeAttribute = (text: string) => text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function shell(manifest: { script: string; style: string }, map: { tileUrl: string | null; attribution: string }): string {
   return `<!doctype html>
@@ -75,7 +59,7 @@ export function consoleRoutes(edge: Edge): Router {
     }
     page = shell(JSON.parse(readFileSync(manifestFile, 'utf8')) as { script: string; style: string }, edge.config.map);
   }
-  const csp = consoleCsp(edge.config.map.tileUrl);
+  const csp = pageCsp({ tileUrl: edge.config.map.tileUrl, formAction: "'self'" });
 
   router.get('/console/assets/:file', (req, res, next) => {
     const name = String(req.params.file);

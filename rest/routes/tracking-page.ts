@@ -5,27 +5,9 @@ import { Router } from 'express';
 import type { Edge } from '../../src/edge/edge.js';
 import { isAppError } from '../../src/domain/errors.js';
 import { anonymousBudget } from '../middleware/rate-limit.js';
+import { escapeAttribute, pageCsp } from '../pages.js';
 
 const PUBLIC_DIR = new URL('../../realtime/public/', import.meta.url);
-
-/**
- * The page loads only its own script and stylesheet (Leaflet's among them), talks only to this
- * origin (REST snapshot, live socket), and shows images from here and from the tile server.
- */
-function pageCsp(tileUrl: string | null): string {
-  // `https://{s}.tile.example/…` → `https://*.tile.example`
-  const tiles = tileUrl ? ` ${/^https?:\/\/[^/]+/.exec(tileUrl)![0].replace('{s}', '*')}` : '';
-  return [
-    "default-src 'none'",
-    "script-src 'self'",
-    "style-src 'self'",
-    "connect-src 'self'",
-    `img-src 'self' data:${tiles}`,
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
-  ].join('; ');
-}
 
 const ASSET_TYPES: Record<string, string> = {
   'track.js': 'text/javascript; charset=utf-8',
@@ -39,8 +21,6 @@ const ASSET_TYPES: Record<string, string> = {
 const LEAFLET_DIR = dirname(createRequire(import.meta.url).resolve('leaflet/package.json'));
 const fileOf = (name: string) => (name.startsWith('leaflet.') ? join(LEAFLET_DIR, 'dist', name) : new URL(name, PUBLIC_DIR));
 
-const escapeAttribute = (text: string) => text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
 /**
  * The customer tracking page at /track/{reference} (outside /api/v1, public, limited per IP):
  * static HTML, script and stylesheet read once at start. An unknown reference answers 404 with
@@ -53,7 +33,7 @@ export function trackingPageRoutes(edge: Edge): Router {
     'data-tile-url="" data-attribution=""',
     `data-tile-url="${escapeAttribute(tileUrl ?? '')}" data-attribution="${escapeAttribute(attribution)}"`,
   );
-  const csp = pageCsp(tileUrl);
+  const csp = pageCsp({ tileUrl, formAction: "'none'" });
   const assets = new Map(Object.keys(ASSET_TYPES).map((name) => [name, readFileSync(fileOf(name))]));
 
   router.get('/track/assets/:file', (req, res, next) => {
