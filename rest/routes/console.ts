@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { Router } from 'express';
+import { Router, type NextFunction, type Request, type Response } from 'express';
 import type { Edge } from '../../src/edge/edge.js';
 import { anonymousBudget } from '../middleware/rate-limit.js';
 import { escapeAttribute, pageCsp } from '../pages.js';
@@ -74,11 +74,15 @@ export function consoleRoutes(edge: Edge): Router {
     res.send(gzip ? asset.gzipped : asset.body);
   });
 
-  router.get(['/console', '/console/{*path}'], (req, res, next) => (req.path.startsWith('/console/assets/') ? next('router') : next()), anonymousBudget(edge), (_req, res) => {
+  const sendShell = (_req: Request, res: Response) => {
     res.setHeader('Content-Security-Policy', csp);
     res.setHeader('Cache-Control', 'no-cache');
     if (!built) return res.status(503).type('text/plain').send('The console is not built: run `npm run build` (or `npm run console:build` for the sources).\n');
     res.type('text/html').send(page);
-  });
+  };
+  const notAnAsset = (req: Request, _res: Response, next: NextFunction) => (req.path.startsWith('/console/assets/') ? next('router') : next());
+  const budget = anonymousBudget(edge);
+  router.get('/console', budget, sendShell);
+  router.get('/console/{*path}', notAnAsset, budget, sendShell);
   return router;
 }
