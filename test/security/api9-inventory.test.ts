@@ -41,12 +41,15 @@ describe('API9: inventory of everything reachable', () => {
   });
   afterAll(() => t?.stop());
 
-  it('outside /api/v1, Express serves exactly the landing page, the tracking page, GraphiQL\'s and their assets, and /metrics', () => {
+  it('outside /api/v1, Express serves exactly the landing page, the tracking page, the console, GraphiQL\'s and their assets, and /metrics', () => {
     const app = createRestApp(t.app.container, createMetrics());
     const outside = expressRoutes(app).filter((r) => !r.split(' ')[1]!.startsWith('/api/v1/'));
     // /metrics needs METRICS_TOKEN, and without one is 404 in production (test/security/production-mode.test.ts).
     expect(outside.sort()).toEqual(
-      ['GET /', 'GET /assets/landing.css', 'GET /graphiql/assets/:file', 'GET /metrics', 'GET /track', 'GET /track/:reference', 'GET /track/assets/:file'].sort(),
+      [
+        'GET /', 'GET /assets/landing.css', 'GET /graphiql/assets/:file', 'GET /metrics', 'GET /track', 'GET /track/:reference', 'GET /track/assets/:file',
+        'GET /console', 'GET /console/{*path}', 'GET /console/assets/:file',
+      ].sort(),
     );
   });
 
