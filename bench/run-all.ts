@@ -14,7 +14,8 @@ import { writeSummary } from './lib/summary.js';
 
 const ORDER = ['quote', 'orders', 'tracking', 'subscriptions', 'webhooks'];
 const names = readdirSync(join(PROJECT_ROOT, 'bench'))
-  .filter((f) => f.endsWith('.ts') && f !== 'run-all.ts')
+  // *-micro.ts are in-process micro-benchmarks, run by hand (they write no results).
+  .filter((f) => f.endsWith('.ts') && f !== 'run-all.ts' && !f.endsWith('-micro.ts'))
   .map((f) => f.slice(0, -'.ts'.length))
   .sort((a, b) => (ORDER.indexOf(a) + 1 || 99) - (ORDER.indexOf(b) + 1 || 99) || a.localeCompare(b));
 
