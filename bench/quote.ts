@@ -88,12 +88,15 @@ if (has('express', 'raw')) ratios.push(ratio(rows, 'bare Express / raw node:http
 if (has('graphql', 'yoga')) ratios.push(ratio(rows, 'GraphQL quote / bare Yoga + Pothos', 'graphql', 'yoga'));
 if (has('yoga', 'raw')) ratios.push(ratio(rows, 'bare Yoga + Pothos / raw node:http', 'yoga', 'raw'));
 
+/** Issue #18 item 4 (the first pass asked 0.6× and 0.8×). */
+const REST_RATIO = 0.75;
+const GRAPHQL_RATIO = 1.0;
 const targets: Target[] = [];
 const ratioOf = (label: string) => ratios.find((r) => r.label === label)!;
 const measured = (r: Ratio) => `${r.value.toFixed(3)}× by rps${r.costValue === null ? '' : `, ${r.costValue.toFixed(3)}× by server CPU per request`}`;
 if (has('rest', 'express')) {
   const r = ratioOf('REST quote / bare Express');
-  targets.push({ label: 'REST quote ≥ 0.6× bare Express rps', pass: r.value >= 0.6 && clean(rowById(rows, 'rest')), measured: measured(r), row: 'rest', ratio: 0.6 });
+  targets.push({ label: `REST quote ≥ ${REST_RATIO}× bare Express rps`, pass: r.value >= REST_RATIO && clean(rowById(rows, 'rest')), measured: measured(r), row: 'rest', ratio: REST_RATIO });
 }
 if (has('rest')) {
   const rest = rowById(rows, 'rest');
@@ -107,7 +110,7 @@ if (has('rest')) {
 }
 if (has('graphql', 'yoga')) {
   const r = ratioOf('GraphQL quote / bare Yoga + Pothos');
-  targets.push({ label: 'GraphQL quote ≥ 0.8× bare Yoga + Pothos rps', pass: r.value >= 0.8 && clean(rowById(rows, 'graphql')), measured: measured(r), row: 'graphql', ratio: 0.8 });
+  targets.push({ label: `GraphQL quote ≥ ${GRAPHQL_RATIO.toFixed(1)}× bare Yoga + Pothos rps`, pass: r.value >= GRAPHQL_RATIO && clean(rowById(rows, 'graphql')), measured: measured(r), row: 'graphql', ratio: GRAPHQL_RATIO });
 }
 
 const notes = [

@@ -21,6 +21,7 @@ import { loadConfig } from '../src/config.js';
 import { buildContainer } from '../src/container.js';
 import { machineTicks, type LoadResult } from './lib/load.js';
 import { appScript } from './lib/app.js';
+import { inspectorUrlFrom, profileWhile, summarizeProfile, type ProfileSummary } from './lib/profile.js';
 import { spawnServer } from './lib/processes.js';
 import { reportResults, type Target } from './lib/report.js';
 
@@ -116,7 +117,12 @@ async function within(promise: Promise<void>, ms: number): Promise<boolean> {
 
 const firstReceipt = new Promise<void>((resolve) => (onFirst = resolve));
 const allReceived = new Promise<void>((resolve) => (onAll = resolve));
-const server = await spawnServer({ script: appScript(), env: { ...appEnv, PORT: '0', HOST: '127.0.0.1' }, ready: 'log', logFile: join(dataDir, 'app.log'), nodeArgs: process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}/app`] : [] });
+// BENCH_PROFILE=1 (the profiling pass of npm run bench): the drain runs under a CPU profile taken over the inspector.
+const profiling = process.env.BENCH_PROFILE === '1';
+const appLog = join(dataDir, 'app.log');
+const nodeArgs = [...(profiling ? ['--inspect=127.0.0.1:0'] : []), ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}/app`] : [])];
+const server = await spawnServer({ script: appScript(), env: { ...appEnv, PORT: '0', HOST: '127.0.0.1' }, ready: 'log', logFile: appLog, nodeArgs });
+let profile: ProfileSummary | null = null;
 let result: LoadResult;
 let drainSeconds: number;
 const failures: string[] = [];
@@ -126,7 +132,15 @@ try {
   const serverCpuBefore = server.cpuSeconds();
   const benchCpuBefore = process.cpuUsage();
   const machineBefore = machineTicks();
-  if (!(await within(allReceived, 120_000))) failures.push(`timed out: ${receipts.size}/${ORDERS} deliveries received after 120 s`);
+  const drain = () => within(allReceived, 120_000);
+  const inspector = profiling ? inspectorUrlFrom(appLog) : null;
+  let drained: boolean;
+  if (inspector) {
+    const profiled = await profileWhile(inspector, drain);
+    drained = profiled.result;
+    profile = summarizeProfile(profiled.profile);
+  } else drained = await drain();
+  if (!drained) failures.push(`timed out: ${receipts.size}/${ORDERS} deliveries received after 120 s`);
   const serverCpu = server.cpuSeconds() - serverCpuBefore;
   const benchCpu = process.cpuUsage(benchCpuBefore);
   const machineAfter = machineTicks();
@@ -195,7 +209,7 @@ reportResults({
   name: 'webhooks',
   title: 'Webhook delivery benchmark',
   settings: { connections: WORKER_BATCH, duration: Math.round(drainSeconds * 100) / 100, warmup: 0, rounds: 1, only: null },
-  rows: [{ id: 'webhooks', label: 'signed webhook deliveries (backlog drain)', result, unit: 'deliveries/s' }],
+  rows: [{ id: 'webhooks', label: 'signed webhook deliveries (backlog drain)', result, unit: 'deliveries/s', profile }],
   ratios: [],
   targets,
   notes,

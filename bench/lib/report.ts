@@ -52,6 +52,11 @@ export interface BenchReport {
   notes: string[];
 }
 
+/** bench/results, or BENCH_RESULTS_DIR (the profiling pass of `npm run bench` writes to bench/results/profiles). */
+export function resultsDir(): string {
+  return process.env.BENCH_RESULTS_DIR ?? join(PROJECT_ROOT, 'bench', 'results');
+}
+
 export function machine() {
   return {
     nproc: availableParallelism(),
@@ -124,7 +129,7 @@ export function reportResults(report: BenchReport): string {
   const text = lines.join('\n');
   console.log(`\n${text}\n`);
 
-  const dir = join(PROJECT_ROOT, 'bench', 'results');
+  const dir = resultsDir();
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `${report.name}.json`);
   writeFileSync(file, JSON.stringify({ ...report, machine: m, measuredAt: new Date().toISOString() }, null, 2) + '\n');

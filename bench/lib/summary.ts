@@ -11,6 +11,8 @@ import type { BenchReport, Ratio, Row, Target } from './report.js';
 type Saved = BenchReport & { machine: { nproc: number; cpu: string; memGiB: number; node: string; kernel: string }; measuredAt: string };
 
 const RESULTS = join(PROJECT_ROOT, 'bench', 'results');
+/** Where the profiling pass of `npm run bench` writes (its app ran with --inspect: figures not comparable). */
+export const PROFILE_RESULTS = join(RESULTS, 'profiles');
 
 export interface SummaryInput {
   /** Benchmark names in report order (quote, orders, tracking, webhooks). */
@@ -32,8 +34,8 @@ export function writeSummary(input: SummaryInput): { report: string; chart: stri
   const missing: string[] = [];
   for (const name of input.names) {
     const file = join(RESULTS, `${name}.json`);
-    const saved = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Saved) : null;
-    if (saved && new Date(saved.measuredAt) >= input.since) loaded.push(saved);
+    const saved = readSaved(file, input.since);
+    if (saved) loaded.push(withProfiles(saved, readSaved(join(PROFILE_RESULTS, `${name}.json`), input.since)));
     else missing.push(name);
   }
   const lines: Line[] = loaded.flatMap((b) =>
@@ -50,6 +52,21 @@ export function writeSummary(input: SummaryInput): { report: string; chart: stri
   writeFileSync(report, markdown(loaded, lines, missing));
   writeFileSync(chart, svg(lines));
   return { report, chart };
+}
+
+function readSaved(file: string, since: Date): Saved | null {
+  const saved = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Saved) : null;
+  return saved && new Date(saved.measuredAt) >= since ? saved : null;
+}
+
+/** The measured rows, each with the profile of the same row from the profiling pass (when it has none of its own). */
+function withProfiles(measured: Saved, profiled: Saved | null): Saved {
+  if (!profiled) return measured;
+  const rows = measured.rows.map((row) => {
+    const profile = row.profile ?? profiled.rows.find((p) => p.id === row.id)?.profile;
+    return profile ? { ...row, profile } : row;
+  });
+  return { ...measured, rows };
 }
 
 // --- REPORT.md -------------------------------------------------------------------------------
@@ -118,7 +135,7 @@ function markdown(loaded: Saved[], lines: Line[], missing: string[]): string {
     out.push('');
     const profiled = b.rows.filter((row) => row.profile);
     if (profiled.length > 0) {
-      out.push('Where the time goes (self time of the app process, idle excluded, sampled under the same load after the measured windows):', '');
+      out.push('Where the time goes (self time of the app process, idle excluded; sampled under the same load in the profiling pass, whose app ran with --inspect, so its figures are not the measured ones):', '');
       out.push('| row | busy sampled | top modules | top functions |', '|---|---:|---|---|');
       const list = (items: Array<{ name: string; pct: number }>) => items.map((i) => `${esc(i.name)} ${i.pct}%`).join('<br>');
       for (const row of profiled) out.push(`| ${row.label} | ${row.profile!.busyMs} ms | ${list(row.profile!.modules)} | ${list(row.profile!.functions)} |`);
