@@ -116,7 +116,8 @@ export function attachCourierSockets(options: { edge: Edge }) {
 
   function open(ws: WebSocket, caller: Session['caller'], credentials: ReturnType<typeof door.credentialsOf>, releaseSlot: () => void): void {
     const stopHolding = door.frontDoor.holdSession({ credentials, end: (reason) => ws.close(COURIER_SOCKET_CLOSE.forbidden, `credentials no longer valid: ${reason.code}`) });
-    const session: Session = { ws, caller, queued: 0, tail: Promise.resolve(), alive: true, release: () => (stopHolding(), releaseSlot()) };
+    const stopSnapshot = couriers.holdSession({ courierId: caller.courier.courier.id });
+    const session: Session = { ws, caller, queued: 0, tail: Promise.resolve(), alive: true, release: () => (stopHolding(), stopSnapshot(), releaseSlot()) };
     sessions.add(session);
     ws.on('pong', () => (session.alive = true));
     ws.on('error', () => ws.terminate());

@@ -38,6 +38,7 @@ import { createRetention } from './domain/retention.js';
 import { createOrderService } from './domain/orders/service.js';
 import { createDeliveryService } from './domain/orders/delivery.js';
 import { createCourierService } from './domain/couriers.js';
+import { withCourierChanges } from './domain/courier-changes.js';
 import { createLiveEtaService } from './domain/eta/live-eta.js';
 import { createBatchService } from './domain/batches.js';
 import { createTrackingService } from './domain/tracking.js';
@@ -96,7 +97,6 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
   const positions = config.positionFlushMs > 0
     ? withCoalescedLocations(backingStore, { flushMs: config.positionFlushMs, onFlushError: (error) => logger.warn({ err: error.message }, 'courier positions not written; retried at the next flush') })
     : null;
-  const store = positions?.store ?? backingStore;
   try {
     await verifyMasterKey({
       store: backingStore,
@@ -118,7 +118,7 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
     ? createRedisRateLimiter({ redis, keyPrefix: 'rl' })
     : createMemoryRateLimiter({ keyPrefix: 'rl' });
 
-  const probes: DependencyProbe[] = [{ name: 'store', optional: false, check: () => store.ping() }];
+  const probes: DependencyProbe[] = [{ name: 'store', optional: false, check: () => backingStore.ping() }];
   if (redis) probes.push({ name: 'redis', optional: true, check: async () => void (await redis.ping()) });
 
   const gazetteer = createGazetteerGeocoder();
@@ -137,6 +137,8 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
       },
     });
   }
+  // Every courier, order and batch write is published (courier.changed): courier snapshots on every node hear of it.
+  const store = withCourierChanges(positions?.store ?? backingStore, { bus, now: () => clock.now().toISOString() });
   const fanOut = createWatchFanOut({ bus });
   const onWatchError = (error: Error, orderId: string) => logger.warn({ err: error.message, orderId }, 'tracking snapshot failed');
   const geoIndex = redis ? withGeoIndexFallback(createRedisGeoIndex({ redis, keyPrefix: 'geo:couriers' }), logger) : createMemoryGeoIndex();

@@ -3,6 +3,7 @@ import type { Clock } from '../ports/clock.js';
 import type { EventBus } from '../ports/event-bus.js';
 import type { CourierGeoIndex } from '../ports/geo-index.js';
 import type { Store } from '../ports/store.js';
+import { createCourierSnapshots, type CourierSnapshot } from './courier-snapshots.js';
 import type { DispatchService } from './dispatch.js';
 import { AppError } from './errors.js';
 import { distanceMeters, isInServiceArea, isPreciseStop } from './geo.js';
@@ -66,6 +67,15 @@ export function createCourierService(deps: {
     return found.filter((o): o is Order => !!o && o.courierId === courier.id && isOrderActive(o));
   }
 
+  const snapshots = createCourierSnapshots({
+    bus,
+    nowMs: Date.now,
+    read: async (courierId): Promise<CourierSnapshot | null> => {
+      const courier = await store.couriers.findById(courierId);
+      return courier && { courier, orders: await activeOrders(courier) };
+    },
+  });
+
   async function setDuty(options: { courier: Courier; input: SetDutyCommand }): Promise<Courier> {
     const { courier } = options;
     if (options.input.onDuty) {
@@ -83,6 +93,11 @@ export function createCourierService(deps: {
 
   /** Stores and publishes the position; the orders' estimates follow it (live ETA); marks arrivals at the stops of the courier's orders. */
   async function reportPosition(options: { courier: Courier; input: ReportPositionCommand }): Promise<{ courier: Courier; arrivals: Order[] }> {
+    return report(options);
+  }
+
+  /** `orders`: the courier's active orders when already in hand (a snapshot), else read here. */
+  async function report(options: { courier: Courier; orders?: Order[]; input: ReportPositionCommand }): Promise<{ courier: Courier; arrivals: Order[] }> {
     const location: LatLng = { lat: options.input.lat, lng: options.input.lng };
     if (!isInServiceArea(location)) throw new AppError('OUTSIDE_SERVICE_AREA', 'The position is outside the service area');
     const at = now();
@@ -94,7 +109,7 @@ export function createCourierService(deps: {
     if (courier.status === 'available') {
       await geoIndex.upsert({ courierId: courier.id, mode: courier.mode, vehicle: courier.vehicle, location });
     }
-    const active = await activeOrders(courier);
+    const active = options.orders ?? (await activeOrders(courier));
     const eta = await liveEta.followCourier({ courier, location, orders: active, at });
     const webhooks = active.length > 0 ? await outbox.courierLocation({ orders: active, courier, location, at }) : 0;
     await bus.publish({
@@ -114,14 +129,22 @@ export function createCourierService(deps: {
     return { courier, arrivals };
   }
 
+  /** Keeps the courier's snapshot (courier-snapshots.ts) for its session's reports; returns the release. */
+  function holdSession(options: { courierId: string }): () => void {
+    return snapshots.hold(options.courierId);
+  }
+
   /**
-   * A report over a held session (the courier socket): the courier as stored now, since its status
-   * and job may have changed since it connected.
+   * A report over a held session (the courier socket): the courier and its active orders as stored
+   * now, since its status and job may have changed since it connected — from the session's
+   * snapshot while no change was published, else read from the store.
    */
   async function reportSessionPosition(options: { courierId: string; input: ReportPositionCommand }): Promise<{ courier: Courier; arrivals: Order[] }> {
-    const courier = await store.couriers.findById(options.courierId);
-    if (!courier || courier.accountStatus !== 'active') throw new AppError('INVALID_COURIER_TOKEN', 'Courier token no longer valid');
-    return reportPosition({ courier, input: options.input });
+    const snapshot = await snapshots.get(options.courierId);
+    if (!snapshot || snapshot.courier.accountStatus !== 'active') throw new AppError('INVALID_COURIER_TOKEN', 'Courier token no longer valid');
+    const reported = await report({ courier: snapshot.courier, orders: snapshot.orders, input: options.input });
+    snapshots.moved(snapshot, reported.courier);
+    return reported;
   }
 
   /** The courier's own order: anything else is "not found", never another courier's data. */
@@ -180,5 +203,5 @@ export function createCourierService(deps: {
     return delivery.deliverOrder({ order, input: options.input, actor: { kind: 'courier', id: options.courier.id }, courierId: options.courier.id });
   }
 
-  return { getProfile, setDuty, reportPosition, reportSessionPosition, advanceOrder, releaseOrder, withdrawCourier, confirmDelivery, activeOrders };
+  return { getProfile, setDuty, reportPosition, holdSession, reportSessionPosition, snapshotStats: snapshots.stats, advanceOrder, releaseOrder, withdrawCourier, confirmDelivery, activeOrders };
 }

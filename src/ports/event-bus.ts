@@ -45,7 +45,18 @@ export interface CredentialsChangedMessage {
   at: string;
 }
 
-export type BusMessage = OrderStatusMessage | CourierPositionMessage | BatchCreatedMessage | CredentialsChangedMessage;
+/**
+ * A courier's record (duty status, job, account, token) or an order of its job (courier, estimate,
+ * batch) was written: nodes holding a snapshot of that courier or order read it again.
+ */
+export interface CourierChangedMessage {
+  type: 'courier.changed';
+  courierId: string | null;
+  orderIds: string[];
+  at: string;
+}
+
+export type BusMessage = OrderStatusMessage | CourierPositionMessage | BatchCreatedMessage | CredentialsChangedMessage | CourierChangedMessage;
 
 /**
  * Every state change and courier position is published here once, by the domain; subscribers
@@ -61,5 +72,10 @@ export interface EventBus {
    * whoever holds state derived from them reads it again. Returns the unsubscribe function.
    */
   onResync(handler: () => void): () => void;
+  /**
+   * Whether every message published from now on, by any node, reaches this node's handlers: false
+   * while the bus is cut off (state derived from messages must then be read from the store).
+   */
+  connected(): boolean;
   close(): Promise<void>;
 }

@@ -21,6 +21,7 @@ export function createMemoryEventBus(): EventBus {
     },
     // One process: nothing is ever missed.
     onResync: () => () => {},
+    connected: () => true,
     async close() {
       handlers.clear();
     },

@@ -169,6 +169,7 @@ export function createRedisEventBus(options: {
       resyncHandlers.add(handler);
       return () => resyncHandlers.delete(handler);
     },
+    connected: () => !closed && subscribed,
     stats() {
       return Object.assign({}, counts, { connected: !closed && subscribed && publisher.status === 'ready' });
     },
