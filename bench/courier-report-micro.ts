@@ -4,7 +4,8 @@
  * position command, the domain's report (courier read, coalesced position write, active order,
  * live ETA, courier-location webhook check, bus message) and the ack. CPU µs per call on a real
  * SQLite file, N couriers each with one assigned order, reports far from any stop. Not part of
- * `npm run bench`.
+ * `npm run bench`. "no session held" reads the courier and its orders per report (what the
+ * socket did before courier snapshots); "session held" is what an open socket does now.
  *
  *   npx tsx bench/courier-report-micro.ts [--couriers 500] [--seconds 2]
  */
@@ -55,9 +56,14 @@ try {
   await stage('budget (frontDoor.admit, in-memory limiter)', (i) => container.services.frontDoor.admit(callers[i]!));
   await stage('position command (zod)', (i) => reportPositionCommand(bodies[i]));
   await stage('courier read (store.couriers.findById)', (i) => container.store.couriers.findById(callers[i]!.courier.courier.id));
+  const sessionReport = (i: number) => couriers.reportSessionPosition({ courierId: callers[i]!.courier.courier.id, input: inputs[i]! });
   for (let repeat = 0; repeat < 2; repeat++) {
     await stage('domain report with the courier in hand (reportPosition)', (i) => couriers.reportPosition({ courier: callers[i]!.courier.courier, input: inputs[i]! }));
-    await stage('domain report (couriers.reportSessionPosition)', (i) => couriers.reportSessionPosition({ courierId: callers[i]!.courier.courier.id, input: inputs[i]! }));
+    await stage('domain report, no session held (reads the store)', sessionReport);
+    // What a socket does: its session holds the courier's snapshot (courier-snapshots.ts).
+    const releases = callers.map((c) => couriers.holdSession({ courierId: c.courier.courier.id }));
+    await stage('domain report, session held (snapshot)', sessionReport);
+    for (const release of releases) release();
   }
   await stage('ack (JSON.stringify)', (i) => JSON.stringify({ type: 'ack', id: i, arrivals: [] }));
 } finally {
