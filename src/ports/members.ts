@@ -1,5 +1,15 @@
 import type { Member, MemberPasswordToken, MemberRole, MemberSession, MemberStatus } from '../domain/types.js';
 
+/** Whether the patch (null: a removal) could end a member's being an active owner. */
+export function mayEndOwnership(patch: MemberPatch | null): boolean {
+  return patch === null || (patch.role !== undefined && patch.role !== 'owner') || (patch.status !== undefined && patch.status !== 'active');
+}
+
+/** Whether the member, changed by `patch` (null: removed), stops being an active owner. */
+export function endsOwnership(member: Pick<Member, 'role' | 'status'>, patch: MemberPatch | null): boolean {
+  return member.role === 'owner' && member.status === 'active' && mayEndOwnership(patch);
+}
+
 export interface MemberPatch {
   role?: MemberRole;
   status?: MemberStatus;
@@ -20,10 +30,14 @@ export interface MemberRepository {
   findByEmail(options: { merchantId: string; email: string }): Promise<Member | null>;
   /** The merchant's members, oldest first. */
   listByMerchant(merchantId: string): Promise<Member[]>;
-  /** Applies the patch; null when the member is not the merchant's. */
-  update(options: { id: string; merchantId: string; patch: MemberPatch; updatedAt: string }): Promise<Member | null>;
-  /** Deletes the member with its sessions and tokens; false when it is not the merchant's. */
-  remove(options: { id: string; merchantId: string }): Promise<boolean>;
+  /**
+   * Applies the patch; null when the member is not the merchant's; 'last_owner' (nothing written)
+   * when the member is the merchant's only active owner and the patch would end that. Checked and
+   * written as one unit: two owners demoting each other at once cannot both succeed.
+   */
+  update(options: { id: string; merchantId: string; patch: MemberPatch; updatedAt: string }): Promise<Member | null | 'last_owner'>;
+  /** Deletes the member with its sessions and tokens; false when it is not the merchant's; 'last_owner' as for update. */
+  remove(options: { id: string; merchantId: string }): Promise<boolean | 'last_owner'>;
 
   /** Stores a set-password token, replacing the member's unused ones (the newest link is the only one that works). */
   replacePasswordToken(token: MemberPasswordToken): Promise<void>;

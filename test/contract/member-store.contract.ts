@@ -121,6 +121,39 @@ export function describeMemberStoreContract(name: string, makeStore: () => Promi
       expect(await store.members.findSession(kept.hash)).toStrictEqual(kept);
     });
 
+    test('members.update and members.remove never end the merchant’s last active owner (last_owner, nothing written)', async () => {
+      const a = await storeMerchant(store);
+      const owner = await stored({ merchantId: a, role: 'owner', status: 'active' });
+      const invitedOwner = await stored({ merchantId: a, role: 'owner', status: 'invited' });
+      expect(await store.members.update({ id: owner.id, merchantId: a, patch: { role: 'viewer' }, updatedAt: at(5) })).toBe('last_owner');
+      expect(await store.members.update({ id: owner.id, merchantId: a, patch: { status: 'invited' }, updatedAt: at(5) })).toBe('last_owner');
+      expect(await store.members.remove({ id: owner.id, merchantId: a })).toBe('last_owner');
+      expect(await store.members.findById({ id: owner.id, merchantId: a })).toStrictEqual(owner);
+      // A password change or another member's change is not refused; an invited owner does not count.
+      expect(await store.members.update({ id: owner.id, merchantId: a, patch: { passwordHash: 'scrypt$y' }, updatedAt: at(6) })).toMatchObject({ role: 'owner', passwordHash: 'scrypt$y' });
+      expect(await store.members.update({ id: invitedOwner.id, merchantId: a, patch: { role: 'viewer' }, updatedAt: at(6) })).toMatchObject({ role: 'viewer' });
+      const second = await stored({ merchantId: a, role: 'owner', status: 'active' });
+      expect(await store.members.update({ id: owner.id, merchantId: a, patch: { role: 'dispatcher' }, updatedAt: at(7) })).toMatchObject({ role: 'dispatcher' });
+      expect(await store.members.remove({ id: second.id, merchantId: a })).toBe('last_owner');
+    });
+
+    test('two owners demoting or removing each other at once: never both, an active owner always stays', async () => {
+      for (let trial = 0; trial < 5; trial++) {
+        const a = await storeMerchant(store);
+        const first = await stored({ merchantId: a, role: 'owner', status: 'active' });
+        const second = await stored({ merchantId: a, role: 'owner', status: 'active' });
+        const outcomes = await Promise.allSettled([
+          store.members.update({ id: first.id, merchantId: a, patch: { role: 'viewer' }, updatedAt: at(5) }),
+          trial % 2 === 0 ? store.members.update({ id: second.id, merchantId: a, patch: { role: 'viewer' }, updatedAt: at(5) }) : store.members.remove({ id: second.id, merchantId: a }),
+        ]);
+        const succeeded = outcomes.filter((o) => o.status === 'fulfilled' && o.value !== 'last_owner');
+        // The loser is refused, or (MongoDB, when its one retry conflicts again) fails: it never succeeds too.
+        expect(succeeded).toHaveLength(1);
+        const owners = (await store.members.listByMerchant(a)).filter((m) => m.role === 'owner' && m.status === 'active');
+        expect(owners).toHaveLength(1);
+      }
+    });
+
     test('members.consumePasswordToken answers an unused, unexpired token once', async () => {
       const a = await storeMerchant(store);
       const m = await stored({ merchantId: a });

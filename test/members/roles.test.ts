@@ -95,6 +95,24 @@ describe('Team members: roles enforced by the domain, merchants and modes kept a
     expect((await gqlAs(t, owner, REMOVE, { variables: { id: leavingId } })).body.data.removeMember.code).toBe('NOT_FOUND');
   });
 
+  it('two owners demoting each other at the same moment: one succeeds, the other is refused, an owner always stays', async () => {
+    const team = await t.createMerchant({ name: 'Two Owners' });
+    const [first, second] = await Promise.all([signedIn(t, team.merchantId, 'uno@tienda.cl', 'owner'), signedIn(t, team.merchantId, 'dos@tienda.cl', 'owner')]);
+    const ids = ((await gqlAs(t, first, MEMBERS)).body.data.members as Array<{ id: string }>).map((m) => m.id);
+    const answers = await Promise.all([
+      gqlAs(t, first, CHANGE, { variables: { id: ids[1], role: 'viewer' } }),
+      gqlAs(t, second, CHANGE, { variables: { id: ids[0], role: 'viewer' } }),
+    ]);
+    // The loser is refused by the last-owner rule, or (when the winner's demotion ended its session first) signed out.
+    const outcome = (r: (typeof answers)[number]) => (r.body.data?.changeMemberRole.__typename === 'MutationChangeMemberRoleSuccess' ? 'ok' : (r.body.data?.changeMemberRole.code ?? r.body.errors[0].extensions.code));
+    const outcomes = answers.map(outcome);
+    expect(outcomes.filter((o) => o === 'ok')).toHaveLength(1);
+    expect(outcomes.find((o) => o !== 'ok')).toMatch(/^(CONFLICT|INVALID_SESSION)$/);
+    const winner = outcomes[0] === 'ok' ? first : second;
+    const owners = ((await gqlAs(t, winner, MEMBERS)).body.data.members as Array<{ role: string; status: string }>).filter((m) => m.role === 'owner' && m.status === 'active');
+    expect(owners).toHaveLength(1);
+  });
+
   it('a member of one merchant sees and touches nothing of another', async () => {
     const theirs = (await create(rivalOwner)).data.id as string;
     expect((await gqlAs(t, owner, ORDER, { variables: { id: theirs } })).body.data.order.code).toBe('ORDER_NOT_FOUND');

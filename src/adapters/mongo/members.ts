@@ -1,5 +1,6 @@
 import type { Member, MemberPasswordToken, MemberSession } from '../../domain/types.js';
-import type { MemberPatch, MemberRepository } from '../../ports/members.js';
+import type { ClientSession } from 'mongodb';
+import { endsOwnership, mayEndOwnership, type MemberPatch, type MemberRepository } from '../../ports/members.js';
 import type { MemberDoc, MemberPasswordTokenDoc, MemberSessionDoc, MongoDatabase } from './database.js';
 
 const toMember = (d: MemberDoc): Member => ({
@@ -39,7 +40,19 @@ const patchOf = (patch: MemberPatch, updatedAt: string) => ({
 });
 
 export function createMongoMemberRepository(database: MongoDatabase): MemberRepository {
-  const { members, memberPasswordTokens: tokens, memberSessions: sessions } = database.collections;
+  const { members, memberPasswordTokens: tokens, memberSessions: sessions, leases } = database.collections;
+
+  /**
+   * Inside a transaction. Every guarded change of one merchant's team first writes the same guard
+   * document, so two at once conflict: the driver retries the loser, whose new snapshot sees the
+   * winner's change (without it, each would count the other as the remaining owner).
+   */
+  async function wouldLeaveNoOwner(session: ClientSession, id: string, merchantId: string, patch: MemberPatch | null): Promise<boolean> {
+    await leases.updateOne({ _id: `owners:${merchantId}` }, { $set: { owner: 'team-guard', until: new Date() } }, { upsert: true, session });
+    const member = await members.findOne({ _id: id, merchantId }, { session });
+    if (!member || !endsOwnership(member, patch)) return false;
+    return (await members.countDocuments({ merchantId, _id: { $ne: id }, role: 'owner', status: 'active' }, { session })) === 0;
+  }
   return {
     async insert(member) {
       // Insert-if-absent on the unique (merchant, email) index, as the users repository does for RUTs.
@@ -72,13 +85,18 @@ export function createMongoMemberRepository(database: MongoDatabase): MemberRepo
       return docs.map(toMember);
     },
     async update({ id, merchantId, patch, updatedAt }) {
-      const doc = await members.findOneAndUpdate({ _id: id, merchantId }, { $set: patchOf(patch, updatedAt) }, { returnDocument: 'after' });
-      return doc ? toMember(doc) : null;
+      const apply = async (session?: ClientSession) => {
+        const doc = await members.findOneAndUpdate({ _id: id, merchantId }, { $set: patchOf(patch, updatedAt) }, { returnDocument: 'after', session });
+        return doc ? toMember(doc) : null;
+      };
+      if (!mayEndOwnership(patch)) return apply();
+      return database.inTransaction(async (session) => ((await wouldLeaveNoOwner(session, id, merchantId, patch)) ? ('last_owner' as const) : apply(session)));
     },
     async remove({ id, merchantId }) {
       // The member first: a session or token left by a failure after it matches no member and admits nobody.
-      const removed = await members.deleteOne({ _id: id, merchantId });
-      if (removed.deletedCount === 0) return false;
+      const deleteMember = async (session: ClientSession) => (await members.deleteOne({ _id: id, merchantId }, { session })).deletedCount === 1;
+      const outcome = await database.inTransaction(async (session) => ((await wouldLeaveNoOwner(session, id, merchantId, null)) ? ('last_owner' as const) : deleteMember(session)));
+      if (outcome !== true) return outcome;
       await sessions.deleteMany({ memberId: id });
       await tokens.deleteMany({ memberId: id });
       return true;

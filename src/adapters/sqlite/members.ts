@@ -1,5 +1,5 @@
 import type { Member, MemberPasswordToken, MemberSession } from '../../domain/types.js';
-import type { MemberRepository } from '../../ports/members.js';
+import { endsOwnership, type MemberPatch, type MemberRepository } from '../../ports/members.js';
 import type { SqliteDatabase } from './database.js';
 
 interface MemberRow {
@@ -95,7 +95,22 @@ export function createSqliteMemberRepository(db: SqliteDatabase): MemberReposito
   const pruneSessions = db.prepare<[string]>('DELETE FROM member_sessions WHERE expires_at < ?');
   const pruneTokens = db.prepare<[string]>('DELETE FROM member_password_tokens WHERE expires_at < ?');
 
+  const otherActiveOwners = db.prepare<[string, string], { n: number }>(
+    "SELECT COUNT(*) AS n FROM members WHERE merchant_id = ? AND id <> ? AND role = 'owner' AND status = 'active'",
+  );
+  /** Inside a write transaction (immediate: other writers wait), so the count cannot change before the write. */
+  const wouldLeaveNoOwner = (id: string, merchantId: string, patch: MemberPatch | null): boolean => {
+    const row = byId.get(id, merchantId);
+    return !!row && endsOwnership(toMember(row), patch) && otherActiveOwners.get(merchantId, id)!.n === 0;
+  };
+  const updateMember = db.transaction((options: Parameters<MemberRepository['update']>[0]) => {
+    const { id, merchantId, patch, updatedAt } = options;
+    if (wouldLeaveNoOwner(id, merchantId, patch)) return 'last_owner' as const;
+    const changed = update.run({ id, merchantId, role: patch.role ?? null, status: patch.status ?? null, passwordHash: patch.passwordHash ?? null, updatedAt });
+    return changed.changes === 0 ? null : toMember(byId.get(id, merchantId)!);
+  });
   const remove = db.transaction((id: string, merchantId: string) => {
+    if (wouldLeaveNoOwner(id, merchantId, null)) return 'last_owner' as const;
     if (deleteMember.run(id, merchantId).changes === 0) return false;
     deleteSessionsOf.run(id);
     deleteTokensOf.run(id);
@@ -122,10 +137,8 @@ export function createSqliteMemberRepository(db: SqliteDatabase): MemberReposito
     async listByMerchant(merchantId) {
       return byMerchant.all(merchantId).map(toMember);
     },
-    async update({ id, merchantId, patch, updatedAt }) {
-      const changed = update.run({ id, merchantId, role: patch.role ?? null, status: patch.status ?? null, passwordHash: patch.passwordHash ?? null, updatedAt });
-      if (changed.changes === 0) return null;
-      return toMember(byId.get(id, merchantId)!);
+    async update(options) {
+      return updateMember.immediate(options);
     },
     async remove({ id, merchantId }) {
       return remove.immediate(id, merchantId);

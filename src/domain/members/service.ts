@@ -75,8 +75,9 @@ export function createMemberService(deps: { store: Store; clock: Clock; ids: IdS
     const existing = await store.members.findByEmail({ merchantId, email: input.email });
     if (!existing) throw new AppError('CONFLICT', 'This email was invited concurrently; try again');
     if (existing.status === 'active') throw new AppError('CONFLICT', 'This email already belongs to a member of this merchant');
+    // Not active, so not an owner the merchant could lose: the update is never refused as 'last_owner'.
     const updated = existing.role === input.role ? existing : await store.members.update({ id: existing.id, merchantId, patch: { role: input.role }, updatedAt: at });
-    return issueLink(updated ?? existing);
+    return issueLink(updated && updated !== 'last_owner' ? updated : existing);
   }
 
   /** The admin CLI's invitation (any role, owners included), for a merchant that exists. */
@@ -102,7 +103,8 @@ export function createMemberService(deps: { store: Store; clock: Clock; ids: IdS
     if (!token) throw invalidToken();
     const passwordHash = await hashPassword(options.input.password);
     const member = await store.members.update({ id: token.memberId, merchantId: token.merchantId, patch: { passwordHash, status: 'active' }, updatedAt: nowIso() });
-    if (!member) throw invalidToken();
+    // Making a member active never ends an owner, so 'last_owner' cannot come back.
+    if (!member || member === 'last_owner') throw invalidToken();
     await store.members.deleteSessionsOf(member.id);
     return { merchantId: member.merchantId, email: member.email };
   }
@@ -178,19 +180,16 @@ export function createMemberService(deps: { store: Store; clock: Clock; ids: IdS
     return member;
   }
 
-  /** A merchant keeps at least one active owner (checked, not locked: two owners demoting each other at once can both succeed). */
-  async function assertAnotherOwner(merchantId: string, leaving: Member): Promise<void> {
-    if (leaving.role !== 'owner') return;
-    const owners = (await store.members.listByMerchant(merchantId)).filter((m) => m.role === 'owner' && m.status === 'active' && m.id !== leaving.id);
-    if (owners.length === 0) throw new AppError('CONFLICT', 'A merchant keeps at least one active owner: make another member owner first');
-  }
+  /** A merchant keeps at least one active owner: the store refuses the change that would end the last one (atomically). */
+  const lastOwner = () => new AppError('CONFLICT', 'A merchant keeps at least one active owner: make another member owner first');
 
   /** Removes a member: its sessions end at once (open sockets within the credential recheck). */
   async function removeMember(options: { principal: MerchantPrincipal; memberId: string }): Promise<Member> {
     assertPermitted(options.principal, 'manage');
     const member = await findMember(options.principal, options.memberId);
-    await assertAnotherOwner(options.principal.merchant.id, member);
-    if (!(await store.members.remove({ id: member.id, merchantId: member.merchantId }))) throw new AppError('NOT_FOUND', 'No such member in this merchant');
+    const removed = await store.members.remove({ id: member.id, merchantId: member.merchantId });
+    if (removed === 'last_owner') throw lastOwner();
+    if (!removed) throw new AppError('NOT_FOUND', 'No such member in this merchant');
     return member;
   }
 
@@ -199,8 +198,8 @@ export function createMemberService(deps: { store: Store; clock: Clock; ids: IdS
     assertPermitted(options.principal, 'manage');
     const member = await findMember(options.principal, options.input.memberId);
     if (member.role === options.input.role) return member;
-    if (options.input.role !== 'owner') await assertAnotherOwner(options.principal.merchant.id, member);
     const updated = await store.members.update({ id: member.id, merchantId: member.merchantId, patch: { role: options.input.role }, updatedAt: nowIso() });
+    if (updated === 'last_owner') throw lastOwner();
     if (!updated) throw new AppError('NOT_FOUND', 'No such member in this merchant');
     await store.members.deleteSessionsOf(member.id);
     return updated;
