@@ -4,10 +4,10 @@
  * own edges: auth at connect, bad frames, oversized frames, too many frames in flight, the
  * per-token socket cap, and revocation of the token while connected.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { api, type MerchantCredentials, type TestApp } from '../helpers/app.js';
-import { PLACES, courierOnDuty, createCourier, expectOk, north, startOrdersApp } from '../orders/support.js';
+import { PLACES, courierOnDuty, createCourier, expectOk, merchantApi, north, startOrdersApp } from '../orders/support.js';
 import { assignedOrder, along, openLive, until, type LiveMessage } from './support.js';
 
 type Frame = { type: string; [key: string]: unknown };
@@ -248,5 +248,84 @@ describe('courier socket heartbeat', () => {
     expect(alive.ws.readyState).toBe(WebSocket.OPEN);
     expect(t.app.courierSockets.stats().sockets).toBe(1);
     alive.ws.close();
+  });
+});
+
+/**
+ * A socket's reports use its session's snapshot of the courier and its orders
+ * (src/domain/courier-snapshots.ts): each case first reports, so that a snapshot is kept, then
+ * changes what it holds, and the very next frame must see the change. The credential recheck is
+ * a minute here, so it is the report that notices, not the session sweep.
+ */
+describe('courier socket: the next report sees what changed since the last', () => {
+  let t: TestApp;
+  let m: MerchantCredentials;
+  const positions: Array<{ courierId: string; orderIds: string[] }> = [];
+
+  beforeAll(async () => {
+    t = await startOrdersApp({ env: { CREDENTIAL_RECHECK_MS: '60000' } });
+    m = await t.createMerchant({ name: 'Snapshot Merchant' });
+    t.app.container.bus.subscribe((message) => {
+      if (message.type === 'courier.position') positions.push({ courierId: message.courierId, orderIds: message.orderIds });
+    });
+  });
+  afterAll(() => t?.stop());
+
+  /**
+   * Reports until the session keeps a snapshot (the change below must drop it): a report that
+   * moves an order's estimate (the live ETA's first one does) drops it itself.
+   */
+  async function reportAndKeep(socket: CourierSocket, at: { lat: number; lng: number }) {
+    const stats = () => t.app.container.services.couriers.snapshotStats();
+    for (let i = 0; i < 3 && stats().kept === 0; i++) expect(await socket.report(at)).toMatchObject({ type: 'ack' });
+    expect(stats()).toEqual({ held: 1, kept: 1 });
+  }
+  afterEach(async () => {
+    for (const ws of open.splice(0)) ws.close();
+    await until(() => t.app.container.services.couriers.snapshotStats().held === 0, 'every session released');
+  });
+  const open: WebSocket[] = [];
+
+  it('a new assignment: the next report at the pickup marks the arrival', async () => {
+    const pickup = north(PLACES.nunoa, 300);
+    const courier = await courierOnDuty(t, { mode: 'live', at: pickup });
+    const socket = await connect(t, courier.token);
+    open.push(socket.ws);
+    await reportAndKeep(socket, north(pickup, 5));
+    expect((await until(() => positions.filter((p) => p.courierId === courier.id).at(-1), 'the first report on the bus')).orderIds).toEqual([]);
+    const created = expectOk(
+      await merchantApi(t, m.liveKey).create({
+        pickup: { address: 'Av. Irarrázaval 3400', coords: pickup },
+        dropoff: { address: 'Av. Apoquindo 4500, Las Condes', coords: PLACES.lasCondes, number: '4500' },
+        customer_name: 'Ana Pérez', customer_phone: '+56912345678', total_weight_kg: 1,
+      }),
+      201,
+    ).body as { booking_id: string; status: string };
+    expect(created.status).toBe('assigned');
+    const arrived = await socket.report(pickup);
+    expect(arrived).toMatchObject({ type: 'ack', arrivals: [{ booking_id: created.booking_id, status: 'arrived_pickup' }] });
+  });
+
+  it('an order cancelled by the merchant: the next report no longer carries it', async () => {
+    const { order, courier, pickup } = await assignedOrder(t, m.liveKey);
+    const mine = () => positions.filter((p) => p.courierId === courier.id);
+    const socket = await connect(t, courier.token);
+    open.push(socket.ws);
+    await reportAndKeep(socket, along(pickup, PLACES.lasCondes, 0.3));
+    expect((await until(() => mine().at(-1), 'the first report on the bus')).orderIds).toEqual([order.booking_id]);
+    expectOk(await merchantApi(t, m.liveKey).cancel(order.booking_id, { reason: 'customer changed their mind' }));
+    const seen = mine().length;
+    expect(await socket.report(along(pickup, PLACES.lasCondes, 0.35))).toMatchObject({ type: 'ack', arrivals: [] });
+    expect((await until(() => mine()[seen], 'the next report on the bus')).orderIds).toEqual([]);
+  });
+
+  it('a courier disabled by the admin: the next frame is refused with INVALID_COURIER_TOKEN and the socket closes with 4403', async () => {
+    const { courier, pickup } = await assignedOrder(t, m.liveKey);
+    const socket = await connect(t, courier.token);
+    open.push(socket.ws);
+    await reportAndKeep(socket, along(pickup, PLACES.lasCondes, 0.3));
+    await t.app.container.services.admin.disableCourier({ input: { courierId: courier.id } });
+    expect(await socket.report(along(pickup, PLACES.lasCondes, 0.32))).toMatchObject({ type: 'error', error: { code: 'INVALID_COURIER_TOKEN' } });
+    expect((await socket.closed).code).toBe(4403);
   });
 });
