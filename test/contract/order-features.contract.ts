@@ -56,6 +56,14 @@ export function describeOrderFeaturesContract(name: string, makeStore: () => Pro
       expect(await store.quotes.find({ id: 'qt_missing', merchantId: 'mer_a', mode: 'test' })).toBeNull();
     });
 
+    test('quotes inserted together are each stored once their insert resolves (SQLite commits them as one group)', async () => {
+      const qs = Array.from({ length: 5 }, (_, i) => quote({ merchantId: 'mer_a', createdAt: at(i) }));
+      await Promise.all(qs.map((q) => store.quotes.insert(q)));
+      for (const q of qs) expect(await store.quotes.find({ id: q.id, merchantId: 'mer_a', mode: 'test' })).toStrictEqual(q);
+      await expect(store.quotes.insert(qs[0]!)).rejects.toThrow();
+      expect(await store.quotes.find({ id: qs[1]!.id, merchantId: 'mer_a', mode: 'test' })).toStrictEqual(qs[1]);
+    });
+
     test('quotes.prune deletes quotes expired before the cutoff, at most limit per call, and keeps the rest', async () => {
       const old = [quote({ merchantId: 'm', createdAt: at(0) }), quote({ merchantId: 'm', createdAt: at(10) }), quote({ merchantId: 'm', mode: 'live', createdAt: at(20) })];
       const fresh = quote({ merchantId: 'm', createdAt: at(DAY) });

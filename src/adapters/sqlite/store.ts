@@ -47,7 +47,7 @@ export function createSqliteStore(options: { dataDir: string } | { file: string 
     leases: createSqliteLeaseRepository(db),
     idempotentWrites: createSqliteIdempotentWriteRepository(db),
     events: createSqliteEventFeedRepository(db),
-    quotes: createSqliteQuoteRepository(db),
+    quotes: createSqliteQuoteRepository(db, writes),
     credentialsVersion() {
       return `${dataVersion.get()}:${credentialWrites}`;
     },
