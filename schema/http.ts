@@ -81,7 +81,9 @@ export function serveGraphQLHttp(handle: (req: IncomingMessage, res: ServerRespo
   });
   req.on('end', () => {
     if (refused) return;
-    (req as IncomingMessage & { body?: AsyncIterable<Buffer> }).body = readBody(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+    const raw = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+    // `rawBody` for the fast path (schema/fast-http.ts), `body` for Yoga.
+    Object.assign(req, { rawBody: raw, body: readBody(raw) });
     void handle(req, res);
   });
   req.on('error', () => res.destroy());

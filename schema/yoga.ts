@@ -14,7 +14,8 @@ import { sessionCookie } from '../src/edge/session-cookie.js';
 import { createParseCache } from './parse-cache.js';
 import { useSessionGuard } from './session-guard.js';
 import { useSharedAnonymousEvents } from './shared-execution.js';
-import { useCompiledQueries } from './compiled-queries.js';
+import { useCompiledQueries, type CompiledQueries } from './compiled-queries.js';
+import { graphqlOverHttp } from './fast-http.js';
 import { graphqlHttpHardening } from './http.js';
 import { buildSchema } from './index.js';
 
@@ -128,7 +129,7 @@ function browserSession(edge: Edge, req: IncomingMessage, res: ServerResponse, s
   };
 }
 
-export function createGraphQLServer(edge: Edge): GraphQLServer {
+export function createGraphQLServer(edge: Edge, compiledQueries: CompiledQueries = useCompiledQueries(edge.logger)): GraphQLServer {
   const doorEntries = new WeakMap<Request, DoorEntry>();
   return createYoga<NodeServerContext, GraphQLContext>({
     schema: buildSchema(),
@@ -158,7 +159,14 @@ export function createGraphQLServer(edge: Edge): GraphQLServer {
       graphqlHttpHardening(),
       useSessionGuard(edge.door),
       useSharedAnonymousEvents(),
-      useCompiledQueries(edge.logger),
+      compiledQueries,
     ],
   });
+}
+
+/** Yoga, and what node:http hands GraphQL requests to: compiled queries by the fast path (schema/fast-http.ts) unless it is off. */
+export function createGraphQLHttp(edge: Edge, options: { fastPath?: boolean } = {}): { yoga: GraphQLServer; handle: (req: IncomingMessage, res: ServerResponse) => unknown } {
+  const compiledQueries = useCompiledQueries(edge.logger);
+  const yoga = createGraphQLServer(edge, compiledQueries);
+  return { yoga, handle: options.fastPath === false ? yoga.handle : graphqlOverHttp(yoga, compiledQueries) };
 }

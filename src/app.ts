@@ -6,7 +6,7 @@ import type { Edge } from './edge/edge.js';
 import { createMetrics } from './metrics.js';
 import { createRestApp } from '../rest/app.js';
 import { accessLog } from '../rest/middleware/access-log.js';
-import { createGraphQLServer, maskGraphQLError } from '../schema/yoga.js';
+import { createGraphQLHttp, maskGraphQLError } from '../schema/yoga.js';
 import { serveGraphQLHttp } from '../schema/http.js';
 import { attachGraphQLWebSocket } from '../realtime/graphql-ws.js';
 import { attachTrackingSockets, type TrackingSockets } from '../realtime/tracking-socket.js';
@@ -40,13 +40,13 @@ export async function buildApp(options: { config?: Config; overrides?: Container
   // The entrances get services, config, logger and the front door: never the store, bus or adapters.
   const edge: Edge = { services: container.services, config, logger: container.logger, door: container.door };
   const rest = createRestApp(edge, metrics);
-  const yoga = createGraphQLServer(edge);
+  const { yoga, handle: graphqlHttp } = createGraphQLHttp(edge);
   const isGraphQL = (url: string | undefined) => url === '/graphql' || !!url?.startsWith('/graphql?');
 
   // GraphQL requests get the same access log line and metrics as REST ones, without Express.
   const logGraphQL = accessLog(container.logger, metrics) as unknown as (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
   const server = createServer((req, res) => {
-    if (isGraphQL(req.url)) return logGraphQL(req, res, () => serveGraphQLHttp(yoga.handle, req, res));
+    if (isGraphQL(req.url)) return logGraphQL(req, res, () => serveGraphQLHttp(graphqlHttp, req, res));
     rest(req, res);
   });
   server.keepAliveTimeout = 65_000;
