@@ -1,12 +1,13 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { ExecutionArgs, GraphQLError } from 'graphql';
-import { CloseCode } from 'graphql-ws';
+import { CloseCode, type Context } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import type { YogaServerInstance } from 'graphql-yoga';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { WebSocket, WebSocketServer } from 'ws';
 import type { Edge } from '../src/edge/edge.js';
 import { AppError, isAppError } from '../src/domain/errors.js';
+import { directWriters, type DirectWriter } from '../src/domain/watch/direct.js';
 import type { Caller, Credentials } from '../src/domain/front-door.js';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../src/domain/json-depth.js';
 import { startHeartbeat } from './heartbeat.js';
@@ -51,6 +52,7 @@ export function attachGraphQLWebSocket(options: {
 }) {
   const { edge, yoga, mask } = options;
   const { door } = edge;
+  const { heartbeatMs, softBufferBytes, hardBufferBytes } = edge.config.tracking;
   const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayload });
   const connections = new WeakMap<WebSocket, Connection>();
   const refusal = (error: unknown): readonly GraphQLError[] => [mask(error)];
@@ -88,7 +90,7 @@ export function attachGraphQLWebSocket(options: {
         });
         return true;
       },
-      onSubscribe: async (ctx, _id, payload) => {
+      onSubscribe: async (ctx, id, payload) => {
         const connection = connections.get(ctx.extra.socket);
         if (!connection?.caller) return refusal(new AppError('INVALID_API_KEY', 'Credentials missing or invalid'));
         const allowed = door.sockets.subscriptionsAllowed(connection.caller);
@@ -116,12 +118,14 @@ export function attachGraphQLWebSocket(options: {
           return refusal(error);
         }
         const rootValue: RootValue = { execute, subscribe };
+        const contextValue = await contextFactory();
+        if (connection.caller.kind === 'anonymous') directWriters.offer(contextValue, sharedNext(ctx, id, ctx.extra.socket, softBufferBytes));
         return {
           schema,
           document,
           operationName: payload.operationName,
           variableValues: payload.variables,
-          contextValue: await contextFactory(),
+          contextValue,
           rootValue,
         } satisfies ExecutionArgs;
       },
@@ -136,7 +140,6 @@ export function attachGraphQLWebSocket(options: {
   // Dead clients (no pong within a heartbeat) and stuck ones (send buffer past the hard limit) are
   // terminated, so they never hold memory or delay the bus; each subscription also keeps a bounded
   // number of pending events. Pinged a slice at a time, as the other sockets are.
-  const { heartbeatMs, hardBufferBytes } = edge.config.tracking;
   const beating = new Map<WebSocket, { ws: WebSocket; alive: boolean }>();
   const heartbeat = startHeartbeat({ everyMs: heartbeatMs, sockets: () => beating.values(), isStuck: (s) => s.ws.bufferedAmount > hardBufferBytes });
 
@@ -176,5 +179,20 @@ export function attachGraphQLWebSocket(options: {
       for (const client of wss.clients) client.close(1001, 'server shutting down');
       await disposable.dispose();
     },
+  };
+}
+
+/**
+ * Writes a shared result of operation `id` as graphql-ws's `next` message, the same text graphql-ws
+ * writes for it (its payload is the result without errors), while the socket keeps up. Once the
+ * operation is completed or the socket closing, results are dropped, as graphql-ws drops them.
+ */
+function sharedNext(ctx: Context<Record<string, unknown> | undefined, { socket: WebSocket }>, id: string, ws: WebSocket, softBufferBytes: number): DirectWriter {
+  const head = `{"id":${JSON.stringify(id)},"type":"next","payload":`;
+  return (payloadJson) => {
+    if (!(id in ctx.subscriptions) || ws.readyState !== WebSocket.OPEN) return true;
+    if (ws.bufferedAmount > softBufferBytes) return false;
+    ws.send(`${head}${payloadJson}}`);
+    return true;
   };
 }
