@@ -73,8 +73,9 @@ export interface EventBus {
    */
   onResync(handler: () => void): () => void;
   /**
-   * Whether every message published from now on, by any node, reaches this node's handlers: false
-   * while the bus is cut off (state derived from messages must then be read from the store).
+   * Whether messages published by the other nodes reach this node now (one process: always): false
+   * while cut off, when state derived from messages must be read from the store instead. Another
+   * node's own send may still fail (its Redis link): such state needs a bound on its age too.
    */
   connected(): boolean;
   close(): Promise<void>;

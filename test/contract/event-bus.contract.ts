@@ -45,6 +45,10 @@ export function describeEventBusContract(name: string, make: () => Promise<Event
       await Promise.all(open.splice(0).map((bus) => bus.close()));
     });
 
+    it('is connected once made (the adapters make it so before the case starts)', async () => {
+      expect((await fresh()).connected()).toBe(true);
+    });
+
     it('delivers every message to every subscriber, once', async () => {
       const bus = await fresh();
       const subscribers = [record(bus), record(bus), record(bus)];

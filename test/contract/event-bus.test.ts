@@ -100,6 +100,8 @@ if (!server) {
         await own.stop();
         own = null;
         await waitFor('both nodes to notice Redis is gone', () => !a.stats().connected && !b.stats().connected);
+        // Messages from other nodes may be missed now: whoever derives state from them reads the store.
+        expect([a.connected(), b.connected()]).toEqual([false, false]);
 
         await expect(a.publish(batchMessage('while-down'))).resolves.toBeUndefined();
         await waitFor('local delivery while Redis is down', () => onA.ids.includes('while-down'));
@@ -108,6 +110,7 @@ if (!server) {
 
         own = await startRedisServer(port);
         await waitFor('both nodes to resubscribe', () => a.stats().connected && b.stats().connected, 15_000);
+        expect([a.connected(), b.connected()]).toEqual([true, true]);
 
         await a.publish(batchMessage('after'));
         await waitFor('B to hear A after the restart', () => onB.ids.includes('after'));
@@ -130,6 +133,7 @@ if (!server) {
       await waitFor('local delivery', () => local.ids.includes('lonely'));
       await waitFor('the send counted as dropped', () => bus.stats().dropped === 1);
       expect(bus.stats()).toMatchObject({ published: 0, connected: false });
+      expect(bus.connected()).toBe(false);
     });
   });
 }
