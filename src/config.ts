@@ -53,6 +53,7 @@ const envSchema = z.object({
   MEMBER_INVITATION_TTL_HOURS: z.coerce.number().positive().max(24 * 30).default(72),
   MEMBER_SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(120),
   MEMBER_SESSION_MAX_HOURS: z.coerce.number().positive().max(24 * 30).default(12),
+  MEMBER_MAX_SESSIONS: z.coerce.number().int().min(1).max(1000).default(10),
   LOGIN_MAX_FAILURES_PER_EMAIL: z.coerce.number().int().min(1).default(5),
   LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
   LOGIN_LOCKOUT_SECONDS: z.coerce.number().int().min(1).default(900),
@@ -147,11 +148,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       subscriptionsPerAuthenticatedSocket: e.MAX_SUBSCRIPTIONS_PER_AUTHENTICATED_SOCKET,
     },
     adminLockout: { failures: e.ADMIN_MAX_FAILURES, seconds: e.ADMIN_LOCKOUT_SECONDS },
-    /** Team members: how long a set-password link works, session idle and absolute expiry. */
+    /** Team members: how long a set-password link works, session idle and absolute expiry, sessions per member. */
     members: {
       invitationTtlMs: e.MEMBER_INVITATION_TTL_HOURS * 3_600_000,
       sessionIdleMs: e.MEMBER_SESSION_IDLE_MINUTES * 60_000,
       sessionMaxMs: e.MEMBER_SESSION_MAX_HOURS * 3_600_000,
+      maxSessions: e.MEMBER_MAX_SESSIONS,
     },
     /** Failed sign-ins before an email (per merchant) or an address is refused for `seconds`. */
     loginLockout: { perEmail: e.LOGIN_MAX_FAILURES_PER_EMAIL, perAddress: e.LOGIN_MAX_FAILURES_PER_ADDRESS, seconds: e.LOGIN_LOCKOUT_SECONDS },

@@ -53,6 +53,8 @@ export interface MemberRepository {
   touchSession(options: { hash: string; lastSeenAt: string }): Promise<void>;
   /** Ends one session; false when there was none. */
   deleteSession(hash: string): Promise<boolean>;
+  /** Ends the member's oldest sessions (by creation) beyond the newest `keep`; returns how many. */
+  trimSessionsOf(options: { memberId: string; keep: number }): Promise<number>;
   /** Ends every session of the member; returns how many. */
   deleteSessionsOf(memberId: string): Promise<number>;
   /** Retention: deletes sessions past their absolute expiry and tokens expired before `before`; returns how many rows went. */

@@ -154,6 +154,21 @@ export function describeMemberStoreContract(name: string, makeStore: () => Promi
       }
     });
 
+    test('members.trimSessionsOf ends the member’s oldest sessions beyond the newest `keep`, no one else’s', async () => {
+      const a = await storeMerchant(store);
+      const m = await stored({ merchantId: a });
+      const other = await stored({ merchantId: a });
+      const made = [3, 1, 4, 2].map((n) => session(m, { createdAt: at(20 + n) }));
+      for (const s of made) await store.members.insertSession(s);
+      const kept = session(other, { createdAt: at(1) });
+      await store.members.insertSession(kept);
+      expect(await store.members.trimSessionsOf({ memberId: m.id, keep: 2 })).toBe(2);
+      const left = await Promise.all(made.map((s) => store.members.findSession(s.hash)));
+      expect(left.map((s) => s?.createdAt ?? null)).toEqual([at(23), null, at(24), null]);
+      expect(await store.members.trimSessionsOf({ memberId: m.id, keep: 2 })).toBe(0);
+      expect(await store.members.findSession(kept.hash)).toStrictEqual(kept);
+    });
+
     test('members.consumePasswordToken answers an unused, unexpired token once', async () => {
       const a = await storeMerchant(store);
       const m = await stored({ merchantId: a });

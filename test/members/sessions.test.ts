@@ -159,4 +159,18 @@ describe('Team members: set password, sign in and out, the session cookie', () =
       expect((await gqlAs(t, null, query)).body.errors[0].extensions.code, query).toBe('INVALID_API_KEY');
     }
   });
+  it('a member holds at most MEMBER_MAX_SESSIONS sessions: a sign-in beyond it ends the oldest', async () => {
+    const capped = await startTestApp({ env: { MEMBER_MAX_SESSIONS: '3' } });
+    try {
+      const merchant = await capped.createMerchant({ name: 'Capped Shop' });
+      await signedIn(capped, merchant.merchantId, 'cap@tienda.cl', 'viewer');
+      const cookies: string[] = [];
+      for (let i = 0; i < 4; i++) cookies.push(cookieFrom((await logIn(capped, merchant.merchantId, 'cap@tienda.cl')).headers)!);
+      const answers = await Promise.all(cookies.map(async (cookie) => (await gqlAs(capped, cookie, ME)).body));
+      expect(answers[0].errors[0].extensions.code).toBe('INVALID_SESSION');
+      for (const answer of answers.slice(1)) expect(answer.data.me.member.email).toBe('cap@tienda.cl');
+    } finally {
+      await capped.stop();
+    }
+  });
 });

@@ -138,6 +138,11 @@ export function createMongoMemberRepository(database: MongoDatabase): MemberRepo
     async deleteSession(hash) {
       return (await sessions.deleteOne({ _id: hash })).deletedCount > 0;
     },
+    async trimSessionsOf({ memberId, keep }) {
+      const beyond = await sessions.find({ memberId }, { projection: { _id: 1 } }).sort({ createdAt: -1, _id: -1 }).skip(keep).toArray();
+      if (beyond.length === 0) return 0;
+      return (await sessions.deleteMany({ memberId, _id: { $in: beyond.map((d) => d._id) } })).deletedCount;
+    },
     async deleteSessionsOf(memberId) {
       return (await sessions.deleteMany({ memberId })).deletedCount;
     },

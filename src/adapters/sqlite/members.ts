@@ -92,6 +92,10 @@ export function createSqliteMemberRepository(db: SqliteDatabase): MemberReposito
   const touch = db.prepare<[string, string, string]>('UPDATE member_sessions SET last_seen_at = ? WHERE hash = ? AND last_seen_at < ?');
   const deleteSession = db.prepare<[string]>('DELETE FROM member_sessions WHERE hash = ?');
   const deleteSessionsOf = db.prepare<[string]>('DELETE FROM member_sessions WHERE member_id = ?');
+  const trimSessionsOf = db.prepare<{ memberId: string; keep: number }>(
+    `DELETE FROM member_sessions WHERE member_id = @memberId AND hash IN (
+       SELECT hash FROM member_sessions WHERE member_id = @memberId ORDER BY created_at DESC, hash DESC LIMIT -1 OFFSET @keep)`,
+  );
   const pruneSessions = db.prepare<[string]>('DELETE FROM member_sessions WHERE expires_at < ?');
   const pruneTokens = db.prepare<[string]>('DELETE FROM member_password_tokens WHERE expires_at < ?');
 
@@ -162,6 +166,9 @@ export function createSqliteMemberRepository(db: SqliteDatabase): MemberReposito
     },
     async deleteSession(hash) {
       return deleteSession.run(hash).changes > 0;
+    },
+    async trimSessionsOf({ memberId, keep }) {
+      return trimSessionsOf.run({ memberId, keep }).changes;
     },
     async deleteSessionsOf(memberId) {
       return deleteSessionsOf.run(memberId).changes;

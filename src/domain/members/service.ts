@@ -24,6 +24,8 @@ export interface MemberPolicy {
   sessionIdleMs: number;
   /** A session is over this long after sign-in, however used. */
   sessionMaxMs: number;
+  /** Sessions one member may hold; a sign-in beyond it ends the oldest. */
+  maxSessions: number;
 }
 
 /** lastSeenAt is written at most this often per session (each write is a store round trip). */
@@ -124,6 +126,8 @@ export function createMemberService(deps: { store: Store; clock: Clock; ids: IdS
     const at = nowIso();
     const expiresAt = later(policy.sessionMaxMs);
     await store.members.insertSession({ hash: hashToken(sessionId), memberId: member.id, merchantId: member.merchantId, createdAt: at, lastSeenAt: at, expiresAt });
+    // Sessions are rows: a script signing in forever must not grow them without bound.
+    await store.members.trimSessionsOf({ memberId: member.id, keep: policy.maxSessions });
     return { sessionId, member, expiresAt };
   }
 
