@@ -71,16 +71,17 @@ export function withCoalescedLocations(inner: Store, options: { flushMs: number;
     replaceTokenHash: async (o) => overlay(await base.replaceTokenHash(o)),
     setAccountStatus: async (o) => overlay(await base.setAccountStatus(o)),
     async setLocations(positions) {
-      const prompt = positions.filter((p) => p.prompt);
+      let prompt: CourierPosition[] | undefined;
       for (const position of positions) {
         const held = pending.get(position.id);
         if (position.prompt) {
           if (held && held.at <= position.at) pending.delete(position.id);
+          (prompt ??= []).push(position);
         } else if (!held || held.at <= position.at) {
           pending.set(position.id, position);
         }
       }
-      if (prompt.length > 0) await base.setLocations(prompt);
+      if (prompt) await base.setLocations(prompt);
     },
   };
 
