@@ -125,6 +125,15 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: InviteMemberInput, required: true }) },
     resolve: (_r, { input }, ctx) => ctx.services.members.inviteMember({ principal: merchantOf(ctx, 'settings'), input: commandOf(inviteMemberCommandSchema, input) }),
   }),
+  resetMemberPassword: t.field({
+    type: InvitationRef,
+    description:
+      'Owner only. A new set-password link for a member who forgot the password: the member keeps its password and sessions until the link is used, which signs it out everywhere. Only the newest link works.',
+    authScopes: { merchant: true },
+    errors: {},
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_r, args, ctx) => ctx.services.members.resetMemberPassword({ principal: merchantOf(ctx, 'settings'), memberId: String(args.id) }),
+  }),
   removeMember: t.field({
     type: MemberRef,
     description: 'Owner only. The member is signed out at once (open sockets within the credential recheck).',

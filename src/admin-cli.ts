@@ -140,6 +140,15 @@ const COMMANDS: Record<string, Command> = {
       };
     },
   },
+  'user:reset-password': {
+    args: '--merchant M --email E',
+    summary: 'A new one-time set-password link for a member who forgot the password (the old one works until the link is used)',
+    options: ['merchant', 'email'],
+    run: async (_admin, v, _config, services) => {
+      const invitation = await services.members.adminResetMemberPassword({ input: { merchantId: v.merchant, email: v.email } });
+      return { member_id: invitation.member.id, email: invitation.member.email, set_password_url: invitation.setPasswordUrl, expires_at: invitation.expiresAt };
+    },
+  },
   'user:create': {
     args: '--rut R [--name N] [--phone P]',
     summary: 'Register an end user by Chilean RUT',

@@ -3,7 +3,7 @@ import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeDataDir, startTestApp, type TestApp } from '../helpers/app.js';
 import { PROJECT_ROOT } from '../helpers/process.js';
-import { cookieFrom, gqlAs, LOG_IN, ME, PASSWORD, SET_PASSWORD, tokenOf } from './support.js';
+import { cookieFrom, gqlAs, LOG_IN, logIn, ME, PASSWORD, SET_PASSWORD, signedIn, tokenOf } from './support.js';
 
 /** The real admin CLI against dataDir: its one stdout line, parsed. */
 function cli(dataDir: string, args: string[]): Promise<{ code: number | null; out: Record<string, unknown>; stderr: string }> {
@@ -68,5 +68,26 @@ describe('admin CLI user:invite', { timeout: 60_000 }, () => {
     expect(bad.out).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR' } });
     const fields = ((bad.out.error as { fields: Array<{ field: string }> }).fields).map((f) => f.field).sort();
     expect(fields).toEqual(['email', 'role']);
+  });
+
+  it('user:reset-password prints a new link for an active member: the old password works until it is used, then not', async () => {
+    const shop = await t.createMerchant({ name: 'CLI Reset Shop' });
+    const cookie = await signedIn(t, shop.merchantId, 'olvido@tienda.cl', 'owner');
+    const run = await cli(dataDir, ['user:reset-password', '--merchant', shop.merchantId, '--email', 'Olvido@Tienda.cl']);
+    expect(run.code).toBe(0);
+    expect(run.out).toMatchObject({ success: true, email: 'olvido@tienda.cl', set_password_url: expect.stringContaining('/console/set-password#token=pt_') });
+    const token = tokenOf(run.out.set_password_url as string);
+    expect(run.stderr).not.toContain(token);
+    expect((await gqlAs(t, cookie, ME)).body.data.me.member.email).toBe('olvido@tienda.cl');
+
+    const fresh = 'a brand new passphrase here';
+    expect((await gqlAs(t, null, SET_PASSWORD, { variables: { input: { token, password: fresh } } })).body.data.setPassword.__typename).toBe('MutationSetPasswordSuccess');
+    expect((await gqlAs(t, cookie, ME)).body.errors[0].extensions.code).toBe('INVALID_SESSION');
+    expect((await logIn(t, shop.merchantId, 'olvido@tienda.cl')).body.data.logIn.code).toBe('INVALID_CREDENTIALS');
+    expect((await logIn(t, shop.merchantId, 'olvido@tienda.cl', fresh)).body.data.logIn.__typename).toBe('MutationLogInSuccess');
+
+    const unknown = await cli(dataDir, ['user:reset-password', '--merchant', shop.merchantId, '--email', 'nadie@tienda.cl']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.out).toMatchObject({ success: false, error: { code: 'NOT_FOUND' } });
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gql, type MerchantCredentials, type TestApp } from '../helpers/app.js';
 import { PLACES, startOrdersApp } from '../orders/support.js';
-import { gqlAs, signedIn } from './support.js';
+import { gqlAs, SET_PASSWORD, signedIn, tokenOf } from './support.js';
 
 const ERR = '... on AppError { code message }';
 const CREATE = `mutation ($input: CreateOrderInput!) { createOrder(input: $input) { __typename ... on MutationCreateOrderSuccess { data { id isTest } } ${ERR} } }`;
@@ -93,6 +93,23 @@ describe('Team members: roles enforced by the domain, merchants and modes kept a
     expect((await gqlAs(t, leaving, '{ me { role } }')).body.errors[0].extensions.code).toBe('INVALID_SESSION');
     expect((await gqlAs(t, owner, REMOVE, { variables: { id: leavingId } })).body.data.removeMember.data.id).toBe(leavingId);
     expect((await gqlAs(t, owner, REMOVE, { variables: { id: leavingId } })).body.data.removeMember.code).toBe('NOT_FOUND');
+  });
+
+  it('an owner gives a member a new set-password link (resetMemberPassword); a dispatcher or another merchant cannot', async () => {
+    const RESET = `mutation ($id: ID!) { resetMemberPassword(id: $id) { __typename ... on MutationResetMemberPasswordSuccess { data { setPasswordUrl member { email status } } } ${ERR} } }`;
+    const forgetful = await signedIn(t, shop.merchantId, 'forgot@tienda.cl', 'viewer');
+    const id = (await gqlAs(t, forgetful, '{ me { member { id } } }')).body.data.me.member.id as string;
+    expect((await gqlAs(t, dispatcher, RESET, { variables: { id } })).body.data.resetMemberPassword.code).toBe('FORBIDDEN_ROLE');
+    expect((await gqlAs(t, rivalOwner, RESET, { variables: { id } })).body.data.resetMemberPassword.code).toBe('NOT_FOUND');
+    const first = (await gqlAs(t, owner, RESET, { variables: { id } })).body.data.resetMemberPassword;
+    expect(first.data).toMatchObject({ setPasswordUrl: expect.stringContaining('/console/set-password#token=pt_'), member: { email: 'forgot@tienda.cl', status: 'active' } });
+    const second = (await gqlAs(t, owner, RESET, { variables: { id } })).body.data.resetMemberPassword;
+    // The member is still signed in; only the newest link works.
+    expect((await gqlAs(t, forgetful, '{ me { role } }')).body.data.me.role).toBe('viewer');
+    const use = (url: string) => gqlAs(t, null, SET_PASSWORD, { variables: { input: { token: tokenOf(url), password: 'another good passphrase' } } });
+    expect((await use(first.data.setPasswordUrl)).body.data.setPassword.code).toBe('PASSWORD_TOKEN_INVALID');
+    expect((await use(second.data.setPasswordUrl)).body.data.setPassword.__typename).toBe('MutationSetPasswordSuccess');
+    expect((await gqlAs(t, forgetful, '{ me { role } }')).body.errors[0].extensions.code).toBe('INVALID_SESSION');
   });
 
   it('two owners demoting each other at the same moment: one succeeds, the other is refused, an owner always stays', async () => {

@@ -16,6 +16,7 @@ export const inviteMemberCommandSchema = z.strictObject({ email: memberEmailSche
 export type InviteMemberCommand = z.output<typeof inviteMemberCommandSchema>;
 
 export const adminInviteMemberCommandSchema = z.strictObject({ merchantId: idSchema, email: memberEmailSchema, role: z.enum(MEMBER_ROLES) });
+export const adminResetPasswordCommandSchema = z.strictObject({ merchantId: idSchema, email: memberEmailSchema });
 
 export const setPasswordCommandSchema = z.strictObject({ token: z.string().min(1).max(200), password: passwordSchema });
 export type SetPasswordCommand = z.output<typeof setPasswordCommandSchema>;

@@ -11,6 +11,7 @@ import { decoyHash, hashPassword, verifyPassword } from './passwords.js';
 import { assertPermitted, roleOf } from './roles.js';
 import {
   adminInviteMemberCommandSchema,
+  adminResetPasswordCommandSchema,
   type ChangeMemberRoleCommand,
   type InviteMemberCommand,
   type LoginCommand,
@@ -87,6 +88,23 @@ export function createMemberService(deps: { store: Store; clock: Clock; ids: IdS
     const input = parseInput(adminInviteMemberCommandSchema, options.input);
     if (!(await store.merchants.findById(input.merchantId))) throw new AppError('MERCHANT_NOT_FOUND', 'Merchant not found');
     return invite(input.merchantId, { email: input.email, role: input.role });
+  }
+
+  /**
+   * A new set-password link for a member (a forgotten password): the member keeps its password and
+   * sessions until the link is used, which signs it out everywhere; only the newest link works.
+   */
+  async function resetMemberPassword(options: { principal: MerchantPrincipal; memberId: string }): Promise<Invitation> {
+    assertPermitted(options.principal, 'manage');
+    return issueLink(await findMember(options.principal, options.memberId));
+  }
+
+  /** The admin CLI's password reset, by merchant and email (for an owner locked out of the console). */
+  async function adminResetMemberPassword(options: { input: unknown }): Promise<Invitation> {
+    const input = parseInput(adminResetPasswordCommandSchema, options.input);
+    const member = await store.members.findByEmail({ merchantId: input.merchantId, email: input.email });
+    if (!member) throw new AppError('NOT_FOUND', 'No member with this email in this merchant');
+    return issueLink(member);
   }
 
   /** An owner's invitation from the API. */
@@ -209,5 +227,5 @@ export function createMemberService(deps: { store: Store; clock: Clock; ids: IdS
     return updated;
   }
 
-  return { adminInviteMember, inviteMember, setPassword, logIn, logOut, authenticateSession, me, listMembers, removeMember, changeMemberRole };
+  return { adminInviteMember, adminResetMemberPassword, inviteMember, resetMemberPassword, setPassword, logIn, logOut, authenticateSession, me, listMembers, removeMember, changeMemberRole };
 }
