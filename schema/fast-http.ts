@@ -4,6 +4,8 @@ import { createGraphQLError, isAsyncIterable, processRegularResult, type Plugin 
 import type { GraphQLServer } from './yoga.js';
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse) => unknown;
+/** The handler, and how many requests took the fast path (for tests). */
+export type GraphQLHttpHandler = NodeHandler & { fastPathed: number };
 type Params = { query: string; operationName?: string | null; variables?: unknown; extensions?: unknown };
 type Hook = (payload: Record<string, unknown>) => unknown;
 type Result = ExecutionResult | AsyncIterable<ExecutionResult>;
@@ -140,7 +142,7 @@ function paramsOf(body: Buffer): Params | null {
  * Until the front door has run, the path can still hand the request to Yoga (a hook that answers
  * or throws while parsing): after it, this path answers, errors included, as Yoga does.
  */
-export function graphqlOverHttp(yoga: GraphQLServer, compiled: { has(operationName: string | null | undefined, query: string): boolean }): NodeHandler {
+export function graphqlOverHttp(yoga: GraphQLServer, compiled: { has(operationName: string | null | undefined, query: string): boolean }): GraphQLHttpHandler {
   const yogaHandle = yoga.handle;
   const internals = yoga as unknown as YogaInternals;
   const { onRequestParseHooks, onResultProcessHooks, maskedErrorsOpts } = internals;
@@ -224,7 +226,7 @@ export function graphqlOverHttp(yoga: GraphQLServer, compiled: { has(operationNa
     res.end(response.body ?? undefined);
   }
 
-  return (req, res) => {
+  const handler: GraphQLHttpHandler = Object.assign((req: IncomingMessage, res: ServerResponse) => {
     const body = (req as IncomingMessage & { rawBody?: Buffer }).rawBody;
     const params =
       body !== undefined && req.method === 'POST' && req.url === '/graphql' && isJsonBody(req.headers['content-type']) && acceptsJson(req.headers.accept)
@@ -234,8 +236,10 @@ export function graphqlOverHttp(yoga: GraphQLServer, compiled: { has(operationNa
     const request = new NodeRequest(req);
     const serverContext: Record<string, unknown> = { req, res, waitUntil };
     if (!parseHooksPass(request, serverContext, params)) return yogaHandle(req, res);
+    handler.fastPathed++;
     return respond(request, serverContext, params, res).catch((error: unknown) => {
       res.destroy(error as Error);
     });
-  };
+  }, { fastPathed: 0 });
+  return handler;
 }

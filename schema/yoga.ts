@@ -15,7 +15,7 @@ import { createParseCache } from './parse-cache.js';
 import { useSessionGuard } from './session-guard.js';
 import { useSharedAnonymousEvents } from './shared-execution.js';
 import { useCompiledQueries, type CompiledQueries } from './compiled-queries.js';
-import { graphqlOverHttp } from './fast-http.js';
+import { graphqlOverHttp, type GraphQLHttpHandler } from './fast-http.js';
 import { graphqlHttpHardening } from './http.js';
 import { buildSchema } from './index.js';
 
@@ -165,7 +165,7 @@ export function createGraphQLServer(edge: Edge, compiledQueries: CompiledQueries
 }
 
 /** Yoga, and what node:http hands GraphQL requests to: compiled queries by the fast path (schema/fast-http.ts) unless it is off. */
-export function createGraphQLHttp(edge: Edge, options: { fastPath?: boolean } = {}): { yoga: GraphQLServer; handle: (req: IncomingMessage, res: ServerResponse) => unknown } {
+export function createGraphQLHttp(edge: Edge, options: { fastPath?: boolean } = {}): { yoga: GraphQLServer; handle: GraphQLHttpHandler | GraphQLServer['handle'] } {
   const compiledQueries = useCompiledQueries(edge.logger);
   const yoga = createGraphQLServer(edge, compiledQueries);
   return { yoga, handle: options.fastPath === false ? yoga.handle : graphqlOverHttp(yoga, compiledQueries) };

@@ -1,0 +1,163 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { rmSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { buildContainer, type Container } from '../../src/container.js';
+import { createLogger } from '../../src/logger.js';
+import { serveGraphQLHttp } from '../../schema/http.js';
+import { createGraphQLHttp } from '../../schema/yoga.js';
+import { ADMIN_TOKEN, makeDataDir } from '../helpers/app.js';
+
+/**
+ * The node:http fast path (schema/fast-http.ts) answers as Yoga does: two servers, one with the
+ * fast path and one without, each on its own store with the same ids and a frozen clock, get the
+ * same requests in the same order; status, headers (all but Date) and body must be the same.
+ */
+interface Side {
+  url: string;
+  key: string;
+  limitedKey: string;
+  fastPathed: () => number;
+  stop(): Promise<void>;
+}
+
+async function startSide(fastPath: boolean): Promise<Side> {
+  const dataDir = makeDataDir();
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_TOKEN, LOG_LEVEL: 'silent', SEED_DEMO: 'false', SANDBOX_SIMULATOR: 'false' });
+  let n = 0;
+  const ids = { next: (prefix: string) => `${prefix}_${String(++n).padStart(6, '0')}`, orderNumber: () => String(1_000_000_000 + ++n), trackingNumber: () => `EXD-${String(++n).padStart(12, '0')}` };
+  const container: Container = await buildContainer(config, { logger: createLogger({ level: 'silent' }), ids });
+  const { admin } = container.services;
+  const shop = await admin.createMerchant({ input: { name: 'Fast Shop', address: 'Av. Providencia 1234, Providencia' } });
+  const limited = await admin.createMerchant({ input: { name: 'Limited Shop', address: 'Av. Providencia 1234, Providencia' } });
+  await admin.setMerchantRateLimit({ input: { merchantId: limited.merchantId, perMin: 3 } });
+  const edge = { services: container.services, config, logger: container.logger, door: container.door };
+  const { handle } = createGraphQLHttp(edge, { fastPath });
+  const server: Server = createServer((req, res) => serveGraphQLHttp(handle, req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`,
+    key: shop.testKey,
+    limitedKey: limited.testKey,
+    fastPathed: () => ('fastPathed' in handle ? handle.fastPathed : 0),
+    async stop() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await container.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+const QUOTE = `query Quote($input: QuoteInput!) {
+  quote(input: $input) {
+    __typename
+    ... on QueryQuoteSuccess { data { quoteId price currency expiresAt rates { id cost } } }
+    ... on AppError { code message }
+  }
+}`;
+const INPUT = { destination: { address: 'Av. Apoquindo 4501, depto 1203, Las Condes' }, totalWeightKg: 2.5, packageType: 'box' };
+
+interface Call {
+  name: string;
+  method?: string;
+  query?: string;
+  headers?: Record<string, string>;
+  /** A key of the side's (`key`, `limitedKey`) sent as Bearer. */
+  as?: 'key' | 'limitedKey';
+  body?: unknown;
+  /** Sent as it is (not JSON-encoded). */
+  raw?: string;
+}
+
+async function send(side: Side, call: Call) {
+  const headers: Record<string, string> = { 'content-type': 'application/json', ...(call.as && { authorization: `Bearer ${side[call.as]}` }), ...call.headers };
+  const res = await fetch(`${side.url}${call.query ?? ''}`, {
+    method: call.method ?? 'POST',
+    headers,
+    ...((call.method ?? 'POST') === 'POST' && { body: call.raw ?? JSON.stringify(call.body) }),
+  });
+  const seen = [...res.headers].filter(([name]) => name !== 'date' && name !== 'keep-alive' && name !== 'connection');
+  return { status: res.status, headers: Object.fromEntries(seen), body: await res.text() };
+}
+
+const quote = (extra: Record<string, unknown> = {}) => ({ query: QUOTE, variables: { input: INPUT }, ...extra });
+
+/** In order: the document is compiled after its second successful run; later calls may take the fast path. */
+const CALLS: Call[] = [
+  { name: 'first run (interpreted)', as: 'key', body: quote() },
+  { name: 'second run (compiles)', as: 'key', body: quote() },
+  { name: 'success', as: 'key', body: quote() },
+  { name: 'success, with its operation name', as: 'key', body: quote({ operationName: 'Quote' }) },
+  { name: 'graphql-response+json', as: 'key', body: quote(), headers: { accept: 'application/graphql-response+json' } },
+  { name: 'both JSON types', as: 'key', body: quote(), headers: { accept: 'application/graphql-response+json, application/json;q=0.9' } },
+  { name: 'cross-origin (CORS)', as: 'key', body: quote(), headers: { origin: 'https://shop.example.com' } },
+  { name: 'variables error', as: 'key', body: { query: QUOTE, variables: { input: { destination: 42 } } } },
+  { name: 'variables missing', as: 'key', body: { query: QUOTE } },
+  { name: 'variables nested too deep', as: 'key', body: quote({ extensions: { a: { b: { c: { d: { e: { f: { g: { h: { i: 1 } } } } } } } } } }) },
+  { name: 'unknown parameter', as: 'key', body: quote({ extra: true }) },
+  { name: 'variables not an object', as: 'key', body: { query: QUOTE, variables: [1] } },
+  { name: 'unauthenticated', body: quote() },
+  { name: 'unknown key', body: quote(), headers: { authorization: 'Bearer sk_test_nope' } },
+  { name: 'session cookie without the CSRF header', body: quote(), headers: { cookie: 'exd_session=abc' } },
+  { name: 'ended session cookie, with the CSRF header', body: quote(), headers: { cookie: 'exd_session=abc', 'x-graphql-csrf': '1' } },
+  { name: 'rate-limited 1', as: 'limitedKey', body: quote() },
+  { name: 'rate-limited 2', as: 'limitedKey', body: quote() },
+  { name: 'rate-limited 3', as: 'limitedKey', body: quote() },
+  { name: 'rate-limited 4 (refused)', as: 'limitedKey', body: quote() },
+  { name: 'validation error', as: 'key', body: { query: '{ quote { nope } }' } },
+  { name: 'a mutation', as: 'key', body: { query: 'mutation { __typename }' } },
+  { name: 'batched', as: 'key', body: [quote()] },
+  { name: 'wrong content type', as: 'key', raw: JSON.stringify(quote()), headers: { 'content-type': 'text/plain' } },
+  { name: 'content type in capitals', as: 'key', raw: JSON.stringify(quote()), headers: { 'content-type': 'Application/JSON' } },
+  { name: 'malformed JSON', as: 'key', raw: '{"query": ' },
+  { name: 'JSON that is not an object', as: 'key', raw: '"query"' },
+  { name: 'byte-order mark', as: 'key', raw: `\ufeff${JSON.stringify(quote())}` },
+  { name: 'oversized body', as: 'key', body: quote({ extensions: { pad: 'x'.repeat(110 * 1024) } }) },
+  { name: 'GET query', as: 'key', method: 'GET', query: `?query=${encodeURIComponent(QUOTE)}&variables=${encodeURIComponent(JSON.stringify({ input: INPUT }))}` },
+  { name: 'query string on a POST', as: 'key', query: '?x=1', body: quote() },
+  { name: 'event stream only', as: 'key', body: quote(), headers: { accept: 'text/event-stream' } },
+  { name: 'nothing acceptable', as: 'key', body: quote(), headers: { accept: 'text/html' } },
+  { name: 'success after all that', as: 'key', body: quote() },
+];
+
+describe('GraphQL fast path: the same answers as Yoga', () => {
+  let fast: Side;
+  let yoga: Side;
+  beforeAll(async () => {
+    // Frozen: quote expiry, rate-limit resets and windows read the clock.
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-11-26T10:00:00Z') });
+    [fast, yoga] = await Promise.all([startSide(true), startSide(false)]);
+  });
+  afterAll(async () => {
+    await Promise.all([fast?.stop(), yoga?.stop()]);
+    vi.useRealTimers();
+  });
+
+  it('every request: same status, headers and body, with or without the fast path', async () => {
+    for (const call of CALLS) {
+      const [a, b] = [await send(fast, call), await send(yoga, call)];
+      expect(a, call.name).toEqual(b);
+    }
+    expect(yoga.fastPathed()).toBe(0);
+    // Taken by the 18 calls after the second with the compiled document, POSTed as JSON to /graphql, JSON accepted; the rest went to Yoga.
+    expect(fast.fastPathed()).toBe(18);
+  });
+
+  it('the fast path answers a success with the rate-limit, security and content headers', async () => {
+    const before = fast.fastPathed();
+    const res = await send(fast, { name: 'success', as: 'key', body: quote() });
+    expect(fast.fastPathed()).toBe(before + 1);
+    expect(res.status).toBe(200);
+    expect(res.headers).toMatchObject({
+      'content-type': 'application/json; charset=utf-8',
+      'ratelimit-limit': '120',
+      'x-content-type-options': 'nosniff',
+      'cache-control': 'no-store',
+      'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+    });
+    expect(res.headers['content-length']).toBe(String(Buffer.byteLength(res.body)));
+    expect(JSON.parse(res.body)).toMatchObject({ data: { quote: { __typename: 'QueryQuoteSuccess', data: { currency: 'CLP' } } } });
+  });
+});
