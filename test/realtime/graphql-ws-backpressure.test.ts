@@ -32,14 +32,15 @@ describe('graphql-ws: a subscriber that falls behind', () => {
   it('gets its events in order, as graphql-ws frames, after its socket was backed up past the soft limit', async () => {
     const { order, courier, pickup } = await assignedOrder(t, shop.liveKey);
     const frames: string[] = [];
-    let socket!: WebSocket;
+    /** The client's TCP socket (ws keeps it as _socket). */
+    let tcp!: () => { pause(): void; resume(): void };
     let id = 0;
     client = createClient({
       url: `${t.url.replace(/^http/, 'ws')}/graphql`,
       webSocketImpl: class extends WebSocket {
         constructor(url: string, protocols?: string | string[]) {
           super(url, protocols);
-          socket = this;
+          tcp = () => (this as unknown as { _socket: { pause(): void; resume(): void } })._socket;
           this.on('message', (data) => frames.push(String(data)));
         }
       },
@@ -54,10 +55,10 @@ describe('graphql-ws: a subscriber that falls behind', () => {
     await new Promise((resolve) => setTimeout(resolve, 300)); // every operation subscribed
 
     // The client stops reading: the kernel's buffers fill, then the server's send buffer.
-    (socket as unknown as { _socket: { pause(): void } })._socket.pause();
+    tcp().pause();
     const points = Array.from({ length: REPORTS }, (_, i) => along(pickup, PLACES.lasCondes, 0.1 + (0.8 * i) / REPORTS));
     for (const point of points) expectOk(await courier.position(point));
-    (socket as unknown as { _socket: { resume(): void } })._socket.resume();
+    tcp().resume();
 
     const lastFrame = (n: number) => `{"id":"s${n}","type":"next","payload":{"data":{"tracking":{"status":"assigned","location":${JSON.stringify(points.at(-1))}}}}}`;
     await until(() => Array.from({ length: SUBSCRIPTIONS }, (_, i) => lastFrame(i + 1)).every((f) => frames.includes(f)), 'every operation to get the last report', 30_000);
