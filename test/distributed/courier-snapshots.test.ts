@@ -1,13 +1,16 @@
 /**
  * Courier snapshots across nodes: a courier's socket on node B keeps a snapshot of the courier and
  * its orders; an assignment made on node A must reach B's next reports through the Redis bus
- * (courier.changed), well before the snapshot's maximum age would have it read again anyway.
+ * (courier.changed), well before the snapshot's maximum age would have it read again anyway; and
+ * while Redis is down (A's message is lost) B reads the store instead of trusting its snapshot.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { api } from '../helpers/app.js';
 import { SNAPSHOT_MAX_AGE_MS } from '../../src/domain/courier-snapshots.js';
-import { courierOn, expectStatus, orderBody, PLACES, SKIP_REASON, startCluster, until, type Cluster } from './support.js';
+import { courierOn, expectStatus, healthOf, orderBody, PLACES, SKIP_REASON, startCluster, until, type Cluster } from './support.js';
+
+const ADMIN_TOKEN = 'snapshot-admin-token-0123456789';
 
 type Frame = { type: string; id?: string; arrivals?: Array<{ booking_id: string; status: string }> };
 
@@ -33,7 +36,7 @@ describe.skipIf(SKIP_REASON)('courier snapshots on two nodes sharing one SQLite 
 
   beforeAll(async () => {
     // A minute between credential rechecks: only the bus can tell node B's session what changed.
-    cluster = await startCluster({ nodes: 2, couriers: 1, env: { CREDENTIAL_RECHECK_MS: '60000' } });
+    cluster = await startCluster({ nodes: 2, couriers: 2, env: { CREDENTIAL_RECHECK_MS: '60000', ADMIN_TOKEN } });
   });
   afterAll(() => cluster?.stop());
 
@@ -65,5 +68,23 @@ describe.skipIf(SKIP_REASON)('courier snapshots on two nodes sharing one SQLite 
     expect(Date.now() - keptSince).toBeLessThan(SNAPSHOT_MAX_AGE_MS);
     expect(arrived.arrivals).toEqual([{ booking_id: created.booking_id, status: 'arrived_pickup' }]);
     socket.ws.close();
+  });
+
+  it("Redis down: a courier disabled on node A is refused at its next frame on node B, though A's message never came", async () => {
+    const [a, b] = cluster.nodes;
+    const courier = cluster.couriers[1]!;
+    const at = { lat: PLACES.providencia.lat - 0.008, lng: PLACES.providencia.lng };
+    expectStatus(await courierOn(a!, courier).duty(true), 200);
+    const socket = await courierSocket(b!.url, courier.token);
+    for (let i = 0; i < 2; i++) expect(await socket.report(at)).toMatchObject({ type: 'ack' });
+
+    await cluster.killRedis();
+    await until(async () => (await healthOf(b!)).body.checks.bus === 'down', "the bus down in node B's /health", 8000, 100);
+    const disabled = await api(`${a!.url}/graphql`, {
+      key: ADMIN_TOKEN,
+      body: { query: 'mutation ($id: ID!) { adminDisableCourier(courierId: $id) { __typename } }', variables: { id: courier.id } },
+    });
+    expect(disabled.body).toEqual({ data: { adminDisableCourier: { __typename: 'MutationAdminDisableCourierSuccess' } } });
+    expect(await socket.report(at)).toMatchObject({ type: 'error', error: { code: 'INVALID_COURIER_TOKEN' } });
   });
 });
