@@ -66,6 +66,8 @@ try {
     for (const release of releases) release();
   }
   await stage('ack (JSON.stringify)', (i) => JSON.stringify({ type: 'ack', id: i, arrivals: [] }));
+  // Not per frame: the front door checks every held socket's token again every CREDENTIAL_RECHECK_MS (2 s: ½ a check per report at 1/s).
+  await stage('session recheck (auth.authenticateCourier), per held socket', (i) => auth.authenticateCourier({ token: seeded[i]!.token }));
 } finally {
   await container.close();
   rmSync(dataDir, { recursive: true, force: true });
