@@ -4,6 +4,7 @@ import { api, gql, type MerchantCredentials, type TestApp } from '../helpers/app
 import { browserSkipReason, openOfflinePage, type OfflinePage } from '../helpers/browser.js';
 import { PLACES } from '../orders/support.js';
 import { FAST_WEBHOOKS, waitFor } from '../webhooks/support.js';
+import { SET_PASSWORD } from '../members/support.js';
 import { acceptInvitation, invitationLink, seriousViolations, startConsoleApp } from './support.js';
 
 const SKIP = browserSkipReason('the merchant console API keys, settings, team and batches pages');
@@ -135,6 +136,15 @@ describe.skipIf(SKIP !== null)('merchant console: API keys, settings, team, a vi
     await row.locator('select').selectOption('viewer');
     await row.locator('.change-role').click();
     await page().locator('#members tr[data-email="lector@floreria.cl"][data-role=viewer]').waitFor();
+
+    // A new password link replaces the first: only the newest works (step 5 uses it).
+    await page().locator('#members tr[data-email="lector@floreria.cl"] .reset-password').click();
+    const replaced = link;
+    link = await page().locator('#reset-link-value').inputValue();
+    expect(link).toMatch(/\/console\/set-password#token=pt_/);
+    expect(link).not.toBe(replaced);
+    const stale = await gql(t.url, SET_PASSWORD, { variables: { input: { token: new URL(replaced).hash.slice('#token='.length), password: 'una clave bastante larga' } } });
+    expect(stale.body.data.setPassword.code).toBe('PASSWORD_TOKEN_INVALID');
 
     // An active member's email is refused beside the form, with the API's reason.
     await page().getByLabel('Correo').fill('dueno@floreria.cl');

@@ -24,6 +24,7 @@
  * | API keys list / rotate / revoke  | apiKeys (both modes); rotateApiKey(mode), revokeApiKeys    | R; O | no revoke         | -account  |
  * | settings (prep, storefront domain/secret, sandbox speed; one set for both modes) | merchant { settings }; updateMerchantSettings | R; O | prep refusal | -account |
  * | team list/invite/role/remove     | members; inviteMember, changeMemberRole, removeMember      | R; O | cookie + roles    | -account  |
+ * | team: new password link          | resetMemberPassword(id)                                    | O    | (new)             | test/members/roles |
  * | sign in/out, set password        | logIn, logOut, setPassword                                 | —    | cookie            | -account  |
  * | live/test switch                 | X-Mode; graphql-ws { mode }; me { mode }                   | —    | cookie            | all three |
  */

@@ -17,6 +17,8 @@ const INVITE = graphql(`mutation ConsoleInviteMember($input: InviteMemberInput!)
   __typename ... on MutationInviteMemberSuccess { data { setPasswordUrl expiresAt member { id email } } } ... on AppError { code message } } }`);
 const CHANGE_ROLE = graphql(`mutation ConsoleChangeMemberRole($id: ID!, $role: MemberRole!) { changeMemberRole(id: $id, role: $role) {
   __typename ... on MutationChangeMemberRoleSuccess { data { id role } } ... on AppError { code message } } }`);
+const RESET_PASSWORD = graphql(`mutation ConsoleResetMemberPassword($id: ID!) { resetMemberPassword(id: $id) {
+  __typename ... on MutationResetMemberPasswordSuccess { data { setPasswordUrl expiresAt member { id email } } } ... on AppError { code message } } }`);
 const REMOVE = graphql(`mutation ConsoleRemoveMember($id: ID!) { removeMember(id: $id) {
   __typename ... on MutationRemoveMemberSuccess { data { id } } ... on AppError { code message } } }`);
 
@@ -28,24 +30,26 @@ const ROLE_NAMES: Strings<Role> = {
   en: { owner: 'Owner', dispatcher: 'Dispatcher', viewer: 'Viewer' },
 };
 
-const S: Strings<'title' | 'members' | 'email' | 'role' | 'status' | 'since' | 'actions' | 'invited' | 'active' | 'you' | 'change' | 'remove' | 'removeQuestion' | 'inviteTitle' | 'invite' | 'link' | 'linkUntil' | 'ownerNote' | 'rolesHelp' | 'roleOf'> = {
+const S: Strings<'title' | 'members' | 'email' | 'role' | 'status' | 'since' | 'actions' | 'invited' | 'active' | 'you' | 'change' | 'remove' | 'removeQuestion' | 'inviteTitle' | 'invite' | 'link' | 'linkUntil' | 'ownerNote' | 'rolesHelp' | 'roleOf' | 'reset' | 'resetLink'> = {
   es: {
     title: 'Equipo', members: 'Miembros', email: 'Correo', role: 'Rol', status: 'Estado', since: 'Desde', actions: 'Acciones', invited: 'invitado', active: 'activo', you: '(tú)',
     change: 'Cambiar rol', remove: 'Quitar', removeQuestion: '¿Quitar a este miembro? Sus sesiones terminan.', inviteTitle: 'Invitar a un miembro', invite: 'Invitar',
     link: 'Enlace para definir la contraseña (envíalo al invitado)', linkUntil: 'Válido hasta', ownerNote: 'Solo el dueño invita, cambia roles o quita miembros.',
     rolesHelp: 'Lector: solo lee. Despachador: además opera pedidos y reenvía webhooks. Dueño: además claves, webhooks, ajustes y equipo. Un cambio de rol cierra las sesiones del miembro.',
-    roleOf: 'Rol de',
+    roleOf: 'Rol de', reset: 'Nuevo enlace de contraseña',
+    resetLink: 'Nuevo enlace para definir la contraseña (la actual sirve hasta que se use; usarlo cierra sus sesiones)',
   },
   en: {
     title: 'Team', members: 'Members', email: 'Email', role: 'Role', status: 'Status', since: 'Since', actions: 'Actions', invited: 'invited', active: 'active', you: '(you)',
     change: 'Change role', remove: 'Remove', removeQuestion: 'Remove this member? Their sessions end.', inviteTitle: 'Invite a member', invite: 'Invite',
     link: 'Set-password link (send it to the invitee)', linkUntil: 'Valid until', ownerNote: 'Only the owner invites, changes roles or removes members.',
     rolesHelp: 'Viewer: reads only. Dispatcher: also runs orders and redelivers webhooks. Owner: also keys, webhooks, settings and team. A role change ends the member’s sessions.',
-    roleOf: 'Role of',
+    roleOf: 'Role of', reset: 'New password link',
+    resetLink: 'New set-password link (the current password works until it is used; using it ends their sessions)',
   },
 };
 
-/** Members; owner: invite (the one-time link shown), change role, remove. The domain keeps one owner: its refusal is shown. */
+/** Members; owner: invite (the one-time link shown), change role, a new password link, remove. The domain keeps one owner: its refusal is shown. */
 export function TeamPage(_props: PageProps) {
   const app = useApp();
   const t = useStrings(S);
@@ -53,6 +57,7 @@ export function TeamPage(_props: PageProps) {
   const members = useLoad(async (mode) => (await request(MEMBERS, {}, mode)).members, []);
   const [roles, setRoles] = useState<Record<string, Role>>({});
   const [invitation, setInvitation] = useState<{ setPasswordUrl: string; expiresAt: string; email: string } | null>(null);
+  const [resetLink, setResetLink] = useState<{ setPasswordUrl: string; expiresAt: string; email: string } | null>(null);
   // Each failure is shown beside what caused it: the members table, or the invitation form.
   const [error, setError] = useState<{ where: 'members' | 'invite'; failure: unknown } | null>(null);
 
@@ -72,8 +77,13 @@ export function TeamPage(_props: PageProps) {
     setInvitation(null);
     dataOf((await request(CHANGE_ROLE, { id, role }, app.mode)).changeMemberRole);
   });
+  const resetPassword = (id: string) => run('members', async () => {
+    const made = dataOf((await request(RESET_PASSWORD, { id }, app.mode)).resetMemberPassword);
+    setResetLink({ setPasswordUrl: made.setPasswordUrl, expiresAt: made.expiresAt, email: made.member.email });
+  });
   const remove = (id: string) => run('members', async () => {
     setInvitation(null);
+    setResetLink(null);
     dataOf((await request(REMOVE, { id }, app.mode)).removeMember);
   });
 
@@ -103,6 +113,7 @@ export function TeamPage(_props: PageProps) {
                           </select>
                         </label>
                         <button type="button" class="secondary change-role" aria-label={`${t.change}: ${m.email}`} disabled={(roles[m.id] ?? m.role) === m.role} onClick={() => void changeRole(m.id, roles[m.id]!)}>{t.change}</button>
+                        <button type="button" class="secondary reset-password" aria-label={`${t.reset}: ${m.email}`} onClick={() => void resetPassword(m.id)}>{t.reset}</button>
                         <ConfirmButton id={`remove-${m.id}`} label={t.remove} question={t.removeQuestion} danger onConfirm={() => void remove(m.id)} />
                       </div></td>
                     )}
@@ -113,6 +124,12 @@ export function TeamPage(_props: PageProps) {
           </div>
         )}
         {!owner && <p class="note">{t.ownerNote}</p>}
+        {resetLink && (
+          <>
+            <OneTimeSecret id="reset-link" label={`${t.resetLink}: ${resetLink.email}`} value={resetLink.setPasswordUrl} />
+            <p>{t.linkUntil} {dateTime(resetLink.expiresAt, app.lang)}</p>
+          </>
+        )}
         <ErrorNote error={error?.where === 'members' && error.failure} />
       </section>
       <section class="card" aria-labelledby="invite-title" id="invite-section" hidden={!owner}>
