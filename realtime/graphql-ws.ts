@@ -135,6 +135,8 @@ export function attachGraphQLWebSocket(options: {
       onError: (_ctx, _id, _payload, errors) => errors.map((e) => mask(e).toJSON()),
     },
     wss,
+    // No keep-alive of graphql-ws's own (a ping and a timer per socket every 12 s): the heartbeat below pings.
+    0,
   );
 
   // Dead clients (no pong within a heartbeat) and stuck ones (send buffer past the hard limit) are
