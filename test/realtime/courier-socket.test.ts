@@ -7,7 +7,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { api, type MerchantCredentials, type TestApp } from '../helpers/app.js';
-import { PLACES, courierOnDuty, createCourier, expectOk, merchantApi, north, startOrdersApp } from '../orders/support.js';
+import { PLACES, courierOnDuty, createCourier, expectOk, merchantApi, north, standDown, startOrdersApp } from '../orders/support.js';
 import { assignedOrder, along, openLive, until, type LiveMessage } from './support.js';
 
 type Frame = { type: string; [key: string]: unknown };
@@ -317,6 +317,22 @@ describe('courier socket: the next report sees what changed since the last', () 
     const seen = mine().length;
     expect(await socket.report(along(pickup, PLACES.lasCondes, 0.35))).toMatchObject({ type: 'ack', arrivals: [] });
     expect((await until(() => mine()[seen], 'the next report on the bus')).orderIds).toEqual([]);
+  });
+
+  it('a reassignment (the courier releases its order, dispatched to a courier nearer the pickup): the next report no longer carries it', async () => {
+    const { order, courier, pickup } = await assignedOrder(t, m.liveKey);
+    const mine = () => positions.filter((p) => p.courierId === courier.id);
+    const socket = await connect(t, courier.token);
+    open.push(socket.ws);
+    await reportAndKeep(socket, along(pickup, PLACES.lasCondes, 0.3));
+    expect((await until(() => mine().at(-1), 'the first report on the bus')).orderIds).toEqual([order.booking_id]);
+    const nearer = await courierOnDuty(t, { mode: 'live', at: pickup });
+    expectOk(await courier.release(order.booking_id, 'flat tyre'));
+    expect(expectOk(await nearer.orders()).body.orders).toMatchObject([{ booking_id: order.booking_id }]);
+    const seen = mine().length;
+    expect(await socket.report(along(pickup, PLACES.lasCondes, 0.31))).toMatchObject({ type: 'ack', arrivals: [] });
+    expect((await until(() => mine()[seen], 'the next report on the bus')).orderIds).toEqual([]);
+    await standDown(nearer);
   });
 
   it('a courier disabled by the admin: the next frame is refused with INVALID_COURIER_TOKEN and the socket closes with 4403', async () => {
