@@ -4,7 +4,7 @@ import { AppError } from '../src/domain/errors.js';
 import { metricsAccess, type Metrics } from '../src/metrics.js';
 import { accessLog } from './middleware/access-log.js';
 import { errorHandler, notFoundHandler } from './middleware/errors.js';
-import { limitJsonDepth, requireJsonBody, securityHeaders } from './middleware/security.js';
+import { edgeOfEveryRequest, parseJsonBody, requireJsonBody } from './middleware/security.js';
 import { openApiRoutes } from './openapi/routes.js';
 import { healthRoutes } from './routes/health.js';
 import { merchantRoutes } from './routes/merchants.js';
@@ -31,8 +31,7 @@ export function createRestApp(edge: Edge, metrics: Metrics): Express {
   app.set('trust proxy', false);
   app.set('etag', false);
 
-  app.use(accessLog(edge.logger, metrics));
-  app.use(securityHeaders());
+  app.use(edgeOfEveryRequest(accessLog(edge.logger, metrics)));
 
   const metricsGate = metricsAccess({ token: edge.config.metricsToken, production: edge.config.production });
   app.get('/metrics', async (req, res, next) => {
@@ -51,7 +50,7 @@ export function createRestApp(edge: Edge, metrics: Metrics): Express {
   api.use(requireJsonBody());
   // Before the JSON parser: storefront signatures are checked over the raw bytes.
   storefrontRoutes(api, edge, BODY_LIMIT);
-  api.use(express.json({ limit: BODY_LIMIT, type: 'application/json' }), limitJsonDepth());
+  api.use(parseJsonBody({ limit: BODY_LIMIT }));
   quoteRoutes(api, edge);
   orderRoutes(api, edge);
   healthRoutes(api, edge);

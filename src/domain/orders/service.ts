@@ -165,8 +165,8 @@ export function createOrderService(deps: {
     draft: OrderDraft;
     idempotencyKey?: string;
     hash: string;
-    /** A request hash that also counts as "the same request" (keys stored before the current hashing). */
-    priorHash?: string;
+    /** A request hash that also counts as "the same request" (keys stored before the current hashing); computed only for a replay. */
+    priorHash?: () => string;
     actor: Actor;
   }): Promise<{ order: Order; created: boolean }> {
     assertPermitted(options.principal, 'dispatch');
@@ -176,7 +176,7 @@ export function createOrderService(deps: {
     try {
       order = await buildOrder(principal, draft);
     } catch (error) {
-      const replay = key && (await findReplay(principal, key, [options.hash, options.priorHash]));
+      const replay = key && (await findReplay(principal, key, options.hash, options.priorHash));
       if (replay) return replay;
       throw error;
     }
@@ -203,19 +203,19 @@ export function createOrderService(deps: {
         order = Object.assign({}, order, { id: ids.next('bk'), orderNumber: ids.orderNumber(), trackingNumber: ids.trackingNumber() });
       }
     }
-    if (!result.created) return replayOf(principal, result.existing, [options.hash, options.priorHash]);
+    if (!result.created) return replayOf(principal, result.existing, options.hash, options.priorHash);
     await bus.publish(orderStatusMessage(order, null));
     return { order: await dispatch.dispatchOrder({ order }), created: true };
   }
 
-  async function findReplay(principal: MerchantPrincipal, key: string, hashes: Array<string | undefined>) {
+  async function findReplay(principal: MerchantPrincipal, key: string, hash: string, priorHash?: () => string) {
     const existing = await store.orders.findIdempotencyKey({ merchantId: principal.merchant.id, mode: principal.mode, key });
     if (!existing || existing.expiresAt <= clock.now().toISOString()) return null;
-    return replayOf(principal, existing, hashes);
+    return replayOf(principal, existing, hash, priorHash);
   }
 
-  async function replayOf(principal: MerchantPrincipal, existing: { requestHash: string; orderId: string }, hashes: Array<string | undefined>) {
-    if (!hashes.includes(existing.requestHash)) {
+  async function replayOf(principal: MerchantPrincipal, existing: { requestHash: string; orderId: string }, hash: string, priorHash?: () => string) {
+    if (existing.requestHash !== hash && existing.requestHash !== priorHash?.()) {
       throw new AppError('IDEMPOTENCY_KEY_REUSED', 'This idempotency-key was already used with a different request body');
     }
     const order = await store.orders.findById(existing.orderId);
@@ -235,7 +235,7 @@ export function createOrderService(deps: {
       principal: options.principal,
       draft: draftFromCommand(options.input),
       hash: requestHash(options.input),
-      ...(options.rawBody !== undefined && options.idempotencyKey !== undefined && { priorHash: requestHash(options.rawBody) }),
+      ...(options.rawBody !== undefined && options.idempotencyKey !== undefined && { priorHash: () => requestHash(options.rawBody) }),
       actor: { kind: 'merchant', id: options.principal.merchant.id },
       ...(options.idempotencyKey !== undefined && { idempotencyKey: options.idempotencyKey }),
     });
