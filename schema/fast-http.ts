@@ -24,11 +24,11 @@ interface YogaInternals {
 class NodeRequestHeaders {
   constructor(private readonly raw: IncomingHttpHeaders) {}
   get(name: string): string | null {
-    const value = this.raw[name.toLowerCase()];
+    const value = this.raw[name] ?? this.raw[name.toLowerCase()];
     return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
   }
   has(name: string): boolean {
-    return this.raw[name.toLowerCase()] !== undefined;
+    return this.get(name) !== null;
   }
 }
 
@@ -160,33 +160,35 @@ export function graphqlOverHttp(yoga: GraphQLServer, compiled: { has(operationNa
 
   /** Yoga's onRequestParse hooks and their Done hooks; false when one answers or throws (Yoga then handles the request). */
   function parseHooksPass(request: NodeRequest, serverContext: Record<string, unknown>, params: Params): boolean {
-    let answered = false;
+    // One payload for every hook (Yoga makes one each); the parser they choose is Yoga's JSON one
+    // (the preconditions), and the body is parsed here as it would.
+    const payload = {
+      request,
+      get url() {
+        return new URL(request.url);
+      },
+      requestParser: undefined as unknown,
+      serverContext,
+      setRequestParser: (parser: unknown) => void (payload.requestParser = parser),
+      answered: false,
+      endResponse: () => void (payload.answered = true),
+      fetchAPI: plainFetchAPI,
+    };
     try {
-      const done: Hook[] = [];
-      // The parser they choose is Yoga's JSON one (the preconditions); the body is parsed here as it would.
-      let requestParser: unknown;
+      let done: Hook[] | undefined;
       for (const hook of onRequestParseHooks) {
-        const returned = hook({
-          request,
-          get url() {
-            return new URL(request.url);
-          },
-          requestParser,
-          serverContext,
-          setRequestParser: (parser: unknown) => void (requestParser = parser),
-          endResponse: () => void (answered = true),
-          fetchAPI: plainFetchAPI,
-        }) as { onRequestParseDone?: Hook } | undefined;
-        if (answered || (returned && typeof (returned as { then?: unknown }).then === 'function')) return false;
-        if (returned?.onRequestParseDone) done.push(returned.onRequestParseDone);
+        const returned = hook(payload) as { onRequestParseDone?: Hook; then?: unknown } | undefined;
+        if (payload.answered || typeof returned?.then === 'function') return false;
+        if (returned?.onRequestParseDone) (done ??= []).push(returned.onRequestParseDone);
       }
-      for (const hook of done) {
-        if (hook({ requestParserResult: params, setRequestParserResult: () => (answered = true) })) return false;
+      if (done) {
+        const donePayload = { requestParserResult: params, setRequestParserResult: () => void (payload.answered = true) };
+        for (const hook of done) if (hook(donePayload) !== undefined) return false;
       }
     } catch {
       return false;
     }
-    return !answered;
+    return !payload.answered;
   }
 
   async function respond(request: NodeRequest, serverContext: Record<string, unknown>, params: Params, res: ServerResponse): Promise<void> {

@@ -11,7 +11,7 @@ import { CSRF_HEADER } from '../src/edge/session-cookie.js';
 import { graphiqlOptions, renderGraphiQLPage } from '../src/edge/graphiql.js';
 import { contextFor, type BrowserSession, type DoorEntry, type GraphQLContext } from './context.js';
 import { sessionCookie } from '../src/edge/session-cookie.js';
-import { createParseCache } from './parse-cache.js';
+import { createParseCache, useValidationCache } from './parse-cache.js';
 import { useSessionGuard } from './session-guard.js';
 import { useSharedAnonymousEvents } from './shared-execution.js';
 import { useCompiledQueries, type CompiledQueries } from './compiled-queries.js';
@@ -76,7 +76,7 @@ export function refusalOf(error: AppError): GraphQLError {
  * The front door for GraphQL over HTTP, before Yoga parses anything: every request is identified
  * and takes one operation from its caller's budget (anonymous ones from their address's).
  */
-function useFrontDoor(edge: Edge, doorEntries: WeakMap<Request, DoorEntry>): Plugin<Record<string, unknown>, NodeServerContext> {
+function useFrontDoor(edge: Edge): Plugin<Record<string, unknown>, NodeServerContext> {
   const { door } = edge;
   return {
     async onParams({ request, context, setResult }) {
@@ -104,7 +104,8 @@ function useFrontDoor(edge: Edge, doorEntries: WeakMap<Request, DoorEntry>): Plu
           entered = await door.frontDoor.enter(credentials);
         }
         const { caller, decision } = entered;
-        doorEntries.set(request, { caller, decision, credentials, ...(browser && { browser }) });
+        // On the request's own context object (Yoga builds the GraphQL context from it): no WeakMap by request.
+        (context as { doorEntry?: DoorEntry }).doorEntry = { caller, decision, credentials, ...(browser && { browser }) };
         // Straight on the node response: Yoga's own header merge costs more.
         if (decision && context.res) {
           const headers = rateLimitHeaders(decision);
@@ -130,7 +131,6 @@ function browserSession(edge: Edge, req: IncomingMessage, res: ServerResponse, s
 }
 
 export function createGraphQLServer(edge: Edge, compiledQueries: CompiledQueries = useCompiledQueries(edge.logger)): GraphQLServer {
-  const doorEntries = new WeakMap<Request, DoorEntry>();
   return createYoga<NodeServerContext, GraphQLContext>({
     schema: buildSchema(),
     graphqlEndpoint: '/graphql',
@@ -144,7 +144,8 @@ export function createGraphQLServer(edge: Edge, compiledQueries: CompiledQueries
     // serveGraphQLHttp (schema/http.ts) enforces GRAPHQL_BODY_LIMIT before Yoga sees the request.
     maxRequestBodySize: false,
     parserAndValidationCache: createParseCache(),
-    context: (initial) => contextFor(edge, (initial as { doorEntry?: DoorEntry }).doorEntry ?? doorEntries.get(initial.request)!),
+    // The door entry: from the front door (HTTP) or from graphql-ws's getEnveloped call.
+    context: (initial) => contextFor(edge, (initial as { doorEntry?: DoorEntry }).doorEntry!),
     maskedErrors: { maskError: (error) => maskGraphQLError(error, edge) },
     plugins: [
       EnvelopArmorPlugin({
@@ -155,7 +156,8 @@ export function createGraphQLServer(edge: Edge, compiledQueries: CompiledQueries
         maxDirectives: { n: 20 },
         maxTokens: { n: 2000 },
       }),
-      useFrontDoor(edge, doorEntries),
+      useFrontDoor(edge),
+      useValidationCache(),
       graphqlHttpHardening(),
       useSessionGuard(edge.door),
       useSharedAnonymousEvents(),
