@@ -9,11 +9,22 @@ import { AppError } from '../src/domain/errors.js';
  * (node drops the body of a HEAD response).
  */
 export function sendOk(res: Response, body: Record<string, unknown>, status = 200): void {
-  const json = JSON.stringify({ success: true, ...body });
+  const json = successJson(body);
   res.statusCode = status;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Content-Length', Buffer.byteLength(json));
   res.end(json);
+}
+
+/**
+ * `JSON.stringify({ success: true, ...body })`, without copying the body: a copy of a big body (an
+ * order's ~30 members) is a dictionary-mode object that stringifies on V8's slow path (~5 µs per
+ * order read). A body carrying its own `success` takes the copy, as before.
+ */
+export function successJson(body: Record<string, unknown>): string {
+  if (Object.hasOwn(body, 'success')) return JSON.stringify({ success: true, ...body });
+  const json = JSON.stringify(body);
+  return json === '{}' ? '{"success":true}' : `{"success":true,${json.slice(1)}`;
 }
 
 export function principalOf(res: Response): MerchantPrincipal {
