@@ -56,8 +56,12 @@ export function useSharedAnonymousEvents(): Plugin {
             let direct = true;
             source[listen]((event) => {
               if (direct) {
-                const json = sharedJson(resultOf(event));
-                if (json !== undefined && write(json)) return;
+                try {
+                  const json = sharedJson(resultOf(event));
+                  if (json !== undefined && write(json)) return;
+                } catch {
+                  // execution threw: the iterator path runs it again and ends the operation with the error
+                }
                 direct = false;
               }
               push(event);
