@@ -4,6 +4,7 @@ import type { TrackingView } from '../../src/domain/tracking.js';
 import type { Order } from '../../src/domain/types.js';
 import { createWatchFanOut } from '../../src/domain/watch/fan-out.js';
 import { SUBSCRIPTION_BUFFER, watchIterator } from '../../src/domain/watch/iterator.js';
+import { createWebhookWorkWatch } from '../../src/domain/watch/orders.js';
 import { createTrackingChannels, type TrackingUpdate } from '../../src/domain/watch/tracking.js';
 import type { CourierPositionMessage, OrderStatusMessage } from '../../src/ports/event-bus.js';
 
@@ -146,5 +147,23 @@ describe('tracking channels', () => {
     expect(updates).toEqual([]);
     stop();
     expect(fanOut.sizes().sinks).toBe(0);
+  });
+});
+
+describe('the webhook worker’s wake-ups', () => {
+  it('wake for a status change and a position that wrote deliveries; not for other positions or courier.changed', async () => {
+    const bus = createMemoryEventBus();
+    const work = createWebhookWorkWatch({ fanOut: createWatchFanOut({ bus }) }).watchWork();
+    const woken = async (publish: () => Promise<void>) => {
+      const next = work.next();
+      await publish();
+      await settle();
+      return Promise.race([next.then(() => true), settle().then(() => false)]);
+    };
+    expect(await woken(() => bus.publish({ type: 'courier.changed', courierId: 'cou_1', orderIds: ['ord_1'], at }))).toBe(false);
+    expect(await woken(() => bus.publish(position(['ord_1'])))).toBe(false);
+    expect(await woken(() => bus.publish({ ...position(['ord_1']), wroteWebhooks: true }))).toBe(true);
+    expect(await woken(() => bus.publish(status('ord_1', 'assigned', 2)))).toBe(true);
+    await work.return?.();
   });
 });

@@ -164,6 +164,8 @@ export function createWebhookWorkWatch(deps: { fanOut: WatchFanOut }) {
   function watchWork(): AsyncIterableIterator<true> {
     return watchIterator<true>((push) => {
       const stopMessages = deps.fanOut.onEverything((m) => {
+        // courier.changed repeats, for the courier snapshots, writes whose own messages already woke it.
+        if (m.type === 'courier.changed') return;
         if (m.type !== 'courier.position' || m.wroteWebhooks) push(true);
       });
       const stopResync = deps.fanOut.onResync(() => push(true)); // wake-ups missed during the outage
