@@ -107,6 +107,9 @@ function acceptsJson(accept: string | undefined): boolean {
   return false;
 }
 
+/** A hook's promise, or nothing to wait for (a synchronous hook is not awaited: no microtask). */
+const settled = (returned: unknown) => (returned && typeof (returned as Promise<unknown>).then === 'function' ? (returned as Promise<unknown>) : undefined);
+
 /** The parameters of a POST body that Yoga would take as they are, or null (Yoga then answers). */
 function paramsOf(body: Buffer): Params | null {
   // A byte-order mark or anything but an object goes to Yoga, whose parser words those refusals.
@@ -203,7 +206,7 @@ export function graphqlOverHttp(yoga: GraphQLServer, compiled: { has(operationNa
       let processor: unknown;
       let mediaType = '*/*';
       for (const hook of onResultProcessHooks) {
-        await hook({
+        const pending = settled(hook({
           request,
           acceptableMediaTypes: [],
           result,
@@ -211,7 +214,8 @@ export function graphqlOverHttp(yoga: GraphQLServer, compiled: { has(operationNa
           resultProcessor: processor,
           setResultProcessor: (next: unknown, type: string) => ((processor = next), (mediaType = type)),
           serverContext,
-        });
+        }));
+        if (pending) await pending;
       }
       if (processor !== processRegularResult || result === undefined || isAsyncIterable(result)) {
         throw new Error('graphql fast path: the result is not a single JSON answer (the preconditions were not enough)');
@@ -221,7 +225,8 @@ export function graphqlOverHttp(yoga: GraphQLServer, compiled: { has(operationNa
       response = processRegularResult({ errors: masked(error) }, plainFetchAPI as never, 'application/json') as unknown as PlainResponse;
     }
     for (const hook of onResponseHooks) {
-      await hook({ request, response, serverContext, setResponse: (next: PlainResponse) => (response = next), fetchAPI: plainFetchAPI });
+      const pending = settled(hook({ request, response, serverContext, setResponse: (next: PlainResponse) => (response = next), fetchAPI: plainFetchAPI }));
+      if (pending) await pending;
     }
     if (res.writableEnded || res.destroyed) return;
     res.writeHead(response.status, response.headers.init);
