@@ -81,7 +81,7 @@ export const QUERY_PATHS: QueryPath[] = [
   { name: 'webhooks: prune (oldest first)', collection: 'webhook_deliveries', filter: { createdAt: { $lt: T } }, sort: { createdAt: 1 }, limit: 1000, index: ['webhook_deliveries_created'] },
   { name: 'webhooks: listAttempts, prune attempts', collection: 'webhook_attempts', filter: { deliveryId: 'd' }, sort: { attempt: 1, _id: 1 }, index: ['webhook_attempts_delivery'] },
   // leases.ts
-  byId('leases', 'leases: acquire, release, takeSlot'),
+  byId('leases', 'leases: acquire, release, takeSlot; members: the per-merchant owner guard'),
   { name: 'leases: pruneExpired', collection: 'leases', filter: { until: { $lt: new Date(T) } }, index: ['leases_ttl'] },
   // quotes.ts
   { name: 'quotes: find (by _id, within merchant and mode)', collection: 'quotes', filter: { _id: 'x', merchantId: 'm', mode: 'test' }, index: ['_id_'] },
@@ -102,6 +102,8 @@ export const QUERY_PATHS: QueryPath[] = [
   { name: 'members: insert (if absent, on merchant and email) / findByEmail', collection: 'members', filter: { merchantId: 'm', email: 'a@b.cl' }, index: ['members_email'] },
   { name: 'members: findById, update, remove (within the merchant)', collection: 'members', filter: { _id: 'x', merchantId: 'm' }, index: ['_id_', 'members_email'] },
   { name: 'members: list', collection: 'members', filter: { merchantId: 'm' }, sort: { createdAt: 1, _id: 1 }, index: ['members_email'] },
+  { name: 'members: update, remove (the other active owners, in the guarded transaction)', collection: 'members', filter: { merchantId: 'm', _id: { $ne: 'x' }, role: 'owner', status: 'active' }, index: ['members_email'] },
+  { name: 'members: trimSessionsOf (one member’s sessions, newest first)', collection: 'member_sessions', filter: { memberId: 'x' }, sort: { createdAt: -1, _id: -1 }, index: ['member_sessions_member'] },
   byId('member_sessions', 'members: findSession, touchSession, deleteSession'),
   { name: 'members: deleteSessionsOf, remove (sessions)', collection: 'member_sessions', filter: { memberId: 'x' }, index: ['member_sessions_member'] },
   { name: 'members: pruneExpired (sessions)', collection: 'member_sessions', filter: { expireOn: { $lt: new Date(T) } }, index: ['member_sessions_ttl'] },
