@@ -217,7 +217,7 @@ if (appDelivered) {
 }
 
 const notes = [
-  ...(COURIERS < WANTED_COURIERS ? [`asked for ${WANTED_COURIERS} couriers × ${SOCKETS_PER_ORDER} viewers; this machine's open-file limit (${FD_LIMIT}, not raisable here) fits ${COURIERS} in one process`] : []),
+  ...(COURIERS < WANTED_COURIERS ? [`asked for ${WANTED_COURIERS} couriers × ${SOCKETS_PER_ORDER} viewers; this machine's open-file limit (${FD_LIMIT}; the container refuses to raise it, even for root) fits ${COURIERS} in one process`] : []),
   `${SOCKETS} sockets (${SOCKETS_PER_ORDER} per order) over ${localAddresses.length} loopback addresses (${SOCKETS_PER_ADDRESS} each), ${COURIERS} couriers × ${REPORTS_PER_SECOND} report/s, open loop; ${settings.warmup} s warm-up, ${settings.duration} s measured`,
   'servers and the load generator each run in their own process; "autocannon CPU" = the load generator process (sockets + reporters), no autocannon here',
   '"rps" = position frames received per second by all sockets during the window; "server µs/req" = server CPU per received frame',
