@@ -23,6 +23,8 @@ const REMOVE = graphql(`mutation ConsoleRemoveMember($id: ID!) { removeMember(id
   __typename ... on MutationRemoveMemberSuccess { data { id } } ... on AppError { code message } } }`);
 
 const ROLES = ['owner', 'dispatcher', 'viewer'] as const;
+/** A set-password link, shown once: an invitation's or a reset's. */
+type Link = { setPasswordUrl: string; expiresAt: string; email: string };
 type Role = (typeof ROLES)[number];
 
 const ROLE_NAMES: Strings<Role> = {
@@ -56,8 +58,14 @@ export function TeamPage(_props: PageProps) {
   const owner = app.me?.role === 'owner';
   const members = useLoad(async (mode) => (await request(MEMBERS, {}, mode)).members, []);
   const [roles, setRoles] = useState<Record<string, Role>>({});
-  const [invitation, setInvitation] = useState<{ setPasswordUrl: string; expiresAt: string; email: string } | null>(null);
-  const [resetLink, setResetLink] = useState<{ setPasswordUrl: string; expiresAt: string; email: string } | null>(null);
+  const [invitation, setInvitation] = useState<Link | null>(null);
+  const [resetLink, setResetLink] = useState<Link | null>(null);
+  const oneTimeLink = (id: string, label: string, link: Link) => (
+    <>
+      <OneTimeSecret id={id} label={`${label}: ${link.email}`} value={link.setPasswordUrl} />
+      <p>{t.linkUntil} {dateTime(link.expiresAt, app.lang)}</p>
+    </>
+  );
   // Each failure is shown beside what caused it: the members table, or the invitation form.
   const [error, setError] = useState<{ where: 'members' | 'invite'; failure: unknown } | null>(null);
 
@@ -124,12 +132,7 @@ export function TeamPage(_props: PageProps) {
           </div>
         )}
         {!owner && <p class="note">{t.ownerNote}</p>}
-        {resetLink && (
-          <>
-            <OneTimeSecret id="reset-link" label={`${t.resetLink}: ${resetLink.email}`} value={resetLink.setPasswordUrl} />
-            <p>{t.linkUntil} {dateTime(resetLink.expiresAt, app.lang)}</p>
-          </>
-        )}
+        {resetLink && oneTimeLink('reset-link', t.resetLink, resetLink)}
         <ErrorNote error={error?.where === 'members' && error.failure} />
       </section>
       <section class="card" aria-labelledby="invite-title" id="invite-section" hidden={!owner}>
@@ -142,12 +145,7 @@ export function TeamPage(_props: PageProps) {
           <div class="actions"><button type="submit" id="invite-submit">{t.invite}</button></div>
         </form>
         <ErrorNote error={error?.where === 'invite' && error.failure} />
-        {invitation && (
-          <>
-            <OneTimeSecret id="invitation" label={`${t.link}: ${invitation.email}`} value={invitation.setPasswordUrl} />
-            <p>{t.linkUntil} {dateTime(invitation.expiresAt, app.lang)}</p>
-          </>
-        )}
+        {invitation && oneTimeLink('invitation', t.link, invitation)}
       </section>
     </section>
   );
