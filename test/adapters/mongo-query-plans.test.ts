@@ -74,6 +74,7 @@ export const QUERY_PATHS: QueryPath[] = [
   { name: 'webhooks: listEndpoints', collection: 'webhook_endpoints', filter: { merchantId: 'm', mode: 'test', enabled: true }, index: ['webhook_endpoints_merchant'] },
   byId('webhook_deliveries', 'webhooks: findDelivery, lease, completeAttempt'),
   { name: 'webhooks: claimDue (leases in flight)', collection: 'webhook_deliveries', filter: { status: 'pending', leaseUntil: { $gt: T } }, index: ['webhook_deliveries_leased'] },
+  { name: 'webhooks: claimDue (the next merchant with pending deliveries, one seek each)', collection: 'webhook_deliveries', filter: { status: 'pending', merchantId: { $gt: 'm' } }, sort: { status: 1, merchantId: 1 }, limit: 1, index: ['webhook_deliveries_due_merchant'] },
   { name: "webhooks: claimDue (a merchant's due deliveries)", collection: 'webhook_deliveries', filter: { merchantId: 'm', status: 'pending', nextAttemptAt: { $lte: T }, $or: [{ leaseUntil: null }, { leaseUntil: { $lte: T } }] }, sort: { nextAttemptAt: 1, _id: 1 }, limit: 40, index: ['webhook_deliveries_due_merchant', 'webhook_deliveries_due'] },
   { name: 'webhooks: listDeliveries', collection: 'webhook_deliveries', filter: { merchantId: 'm', mode: 'test', endpointId: 'e', status: 'failed', createdAt: { $gte: T, $lt: T }, _id: { $lt: 'x' } }, sort: { _id: -1 }, limit: 50, index: ['webhook_deliveries_merchant'] },
   { name: 'webhooks: requeue', collection: 'webhook_deliveries', filter: { merchantId: 'm', mode: 'test', status: 'failed', createdAt: { $gte: T, $lt: T } }, index: ['webhook_deliveries_merchant'] },

@@ -200,6 +200,17 @@ export function describeWebhookStoreContract(name: string, makeStore: () => Prom
       expect(claimed.map((d) => d.id)).toEqual([backlog[0]!.id, late!.id, backlog[1]!.id]);
     });
 
+    test('webhooks.claimDue steps over merchants whose pending deliveries are not due or are in flight', async () => {
+      const [a, b, c, d] = [await newMerchant(), await newMerchant(), await newMerchant(), await newMerchant()];
+      const inFlight = await storedDeliveries([delivery({ merchantId: a, endpointId: 'we_a', nextAttemptAt: at(10) }), delivery({ merchantId: c, endpointId: 'we_c', nextAttemptAt: at(20) })]);
+      await storedDeliveries([delivery({ merchantId: b, endpointId: 'we_b', nextAttemptAt: at(500) })]);
+      expect((await store.webhooks.claimDue({ owner: 'worker-c', now: at(25), leaseMs: 60_000, limit: 10 })).map((x) => x.id).sort()).toEqual(inFlight.map((x) => x.id).sort());
+      const [due] = await storedDeliveries([delivery({ merchantId: d, endpointId: 'we_d', nextAttemptAt: at(30) })]);
+      // A's and C's are leased (in flight), B's is not due: only D's, the last merchant in id order, is claimed.
+      const claimed = await store.webhooks.claimDue({ owner: 'worker-a', now: at(100), leaseMs: 60_000, limit: 10 });
+      expect(claimed.map((x) => x.id)).toEqual([due!.id]);
+    });
+
     test('webhooks.claimDue caps what a merchant and an endpoint have in flight (leased, unexpired), across claims', async () => {
       const a = await newMerchant();
       const b = await newMerchant();

@@ -167,6 +167,23 @@ export function createMongoWebhookRepository(database: MongoDatabase): WebhookRe
     },
 
     async claimDue({ owner, now, leaseMs, limit, merchantConcurrency, endpointConcurrency }) {
+      /**
+       * The merchants with pending deliveries, one index seek each (webhook_deliveries_due_merchant),
+       * as the SQLite adapter does: a distinct over the due filter read every due delivery (its
+       * lease condition is not in the index), the whole backlog, on every claim. A merchant with
+       * nothing due yet costs its seek and an empty find below.
+       */
+      async function* merchantsWithPending(): AsyncGenerator<string> {
+        for (let after: string | null = null; ; ) {
+          const next: WebhookDeliveryDoc | null = await deliveries.findOne(
+            { status: 'pending', ...(after !== null && { merchantId: { $gt: after } }) },
+            { sort: { status: 1, merchantId: 1 }, projection: { merchantId: 1 } },
+          );
+          if (!next) return;
+          yield (after = next.merchantId);
+        }
+      }
+
       if (limit <= 0) return [];
       const dbNow = await serverNow(database);
       const nowOnServer = dbNow.toISOString();
@@ -189,7 +206,7 @@ export function createMongoWebhookRepository(database: MongoDatabase): WebhookRe
       }
       // Each merchant's oldest due deliveries that fit its and their endpoints' caps; then taken in turns.
       const turns: WebhookDeliveryDoc[][] = [];
-      for (const merchantId of (await deliveries.distinct('merchantId', dueFilter)) as string[]) {
+      for await (const merchantId of merchantsWithPending()) {
         const room = Math.min(perMerchant - (busyMerchant.get(merchantId) ?? 0), limit);
         if (room <= 0) continue;
         const candidates = await deliveries.find({ merchantId, ...dueFilter }).sort({ nextAttemptAt: 1, _id: 1 }).limit(room * 4).toArray();
