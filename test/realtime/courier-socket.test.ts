@@ -280,6 +280,16 @@ describe('courier socket: the next report sees what changed since the last', () 
     for (let i = 0; i < 3 && stats().kept === 0; i++) expect(await socket.report(at)).toMatchObject({ type: 'ack' });
     expect(stats()).toEqual({ held: 1, kept: 1 });
   }
+  /** A courier with an assigned order, its socket open and its snapshot kept, carrying the order on the bus. */
+  async function carryingAssignedOrder() {
+    const { order, courier, pickup } = await assignedOrder(t, m.liveKey);
+    const mine = () => positions.filter((p) => p.courierId === courier.id);
+    const socket = await connect(t, courier.token);
+    open.push(socket.ws);
+    await reportAndKeep(socket, along(pickup, PLACES.lasCondes, 0.3));
+    expect((await until(() => mine().at(-1), 'the first report on the bus')).orderIds).toEqual([order.booking_id]);
+    return { order, courier, pickup, socket, mine };
+  }
   afterEach(async () => {
     for (const ws of open.splice(0)) ws.close();
     await until(() => t.app.container.services.couriers.snapshotStats().held === 0, 'every session released');
@@ -307,12 +317,7 @@ describe('courier socket: the next report sees what changed since the last', () 
   });
 
   it('an order cancelled by the merchant: the next report no longer carries it', async () => {
-    const { order, courier, pickup } = await assignedOrder(t, m.liveKey);
-    const mine = () => positions.filter((p) => p.courierId === courier.id);
-    const socket = await connect(t, courier.token);
-    open.push(socket.ws);
-    await reportAndKeep(socket, along(pickup, PLACES.lasCondes, 0.3));
-    expect((await until(() => mine().at(-1), 'the first report on the bus')).orderIds).toEqual([order.booking_id]);
+    const { order, pickup, socket, mine } = await carryingAssignedOrder();
     expectOk(await merchantApi(t, m.liveKey).cancel(order.booking_id, { reason: 'customer changed their mind' }));
     const seen = mine().length;
     expect(await socket.report(along(pickup, PLACES.lasCondes, 0.35))).toMatchObject({ type: 'ack', arrivals: [] });
@@ -320,12 +325,7 @@ describe('courier socket: the next report sees what changed since the last', () 
   });
 
   it('a reassignment (the courier releases its order, dispatched to a courier nearer the pickup): the next report no longer carries it', async () => {
-    const { order, courier, pickup } = await assignedOrder(t, m.liveKey);
-    const mine = () => positions.filter((p) => p.courierId === courier.id);
-    const socket = await connect(t, courier.token);
-    open.push(socket.ws);
-    await reportAndKeep(socket, along(pickup, PLACES.lasCondes, 0.3));
-    expect((await until(() => mine().at(-1), 'the first report on the bus')).orderIds).toEqual([order.booking_id]);
+    const { order, courier, pickup, socket, mine } = await carryingAssignedOrder();
     const nearer = await courierOnDuty(t, { mode: 'live', at: pickup });
     expectOk(await courier.release(order.booking_id, 'flat tyre'));
     expect(expectOk(await nearer.orders()).body.orders).toMatchObject([{ booking_id: order.booking_id }]);
