@@ -1,4 +1,5 @@
-import type { Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Request, Response } from 'express';
 import type { MerchantPrincipal } from '../src/domain/auth.js';
 import { AppError } from '../src/domain/errors.js';
 
@@ -8,8 +9,12 @@ import { AppError } from '../src/domain/errors.js';
  * for this API), which was measurable per request (bench/orders read). HEAD answers stay bodiless
  * (node drops the body of a HEAD response).
  */
-export function sendOk(res: Response, body: Record<string, unknown>, status = 200): void {
-  const json = successJson(body);
+export function sendOk(res: ServerResponse, body: Record<string, unknown>, status = 200): void {
+  sendJson(res, status, successJson(body));
+}
+
+/** Writes a JSON text as res.json would (same Content-Type and Content-Length), on plain node:http too. */
+export function sendJson(res: ServerResponse, status: number, json: string): void {
   res.statusCode = status;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Content-Length', Buffer.byteLength(json));
@@ -25,6 +30,21 @@ export function successJson(body: Record<string, unknown>): string {
   if (Object.hasOwn(body, 'success')) return JSON.stringify({ success: true, ...body });
   const json = JSON.stringify(body);
   return json === '{}' ? '{"success":true}' : `{"success":true,${json.slice(1)}`;
+}
+
+/** A handler served both by Express and by the fast path (rest/fast-path.ts) gets this from either. */
+export interface HotCall {
+  req: IncomingMessage;
+  res: ServerResponse;
+  principal: MerchantPrincipal;
+  /** The parsed JSON body (undefined when the request had none). */
+  body: unknown;
+  params: Record<string, string>;
+}
+
+/** An Express request as a HotCall (behind `requireMerchant`). */
+export function callOf(req: Request, res: Response): HotCall {
+  return { req, res, principal: principalOf(res), body: req.body, params: req.params as Record<string, string> };
 }
 
 export function principalOf(res: Response): MerchantPrincipal {

@@ -5,6 +5,7 @@ import { buildContainer, type Container, type ContainerOverrides } from './conta
 import type { Edge } from './edge/edge.js';
 import { createMetrics } from './metrics.js';
 import { createRestApp } from '../rest/app.js';
+import { createRestFastPath } from '../rest/fast-path.js';
 import { accessLog } from '../rest/middleware/access-log.js';
 import { createGraphQLHttp, maskGraphQLError } from '../schema/yoga.js';
 import { serveGraphQLHttp } from '../schema/http.js';
@@ -30,8 +31,9 @@ export interface App {
 }
 
 /**
- * One node:http server: /graphql goes straight to Yoga (HTTP) or graphql-ws (upgrade), everything
- * else to Express. Yoga is never mounted behind Express.
+ * One node:http server: /graphql goes straight to Yoga (HTTP) or graphql-ws (upgrade), the hottest
+ * REST routes to the REST fast path (rest/fast-path.ts), everything else to Express. Yoga is never
+ * mounted behind Express.
  */
 export async function buildApp(options: { config?: Config; overrides?: ContainerOverrides } = {}): Promise<App> {
   const config = options.config ?? loadConfig();
@@ -40,6 +42,7 @@ export async function buildApp(options: { config?: Config; overrides?: Container
   // The entrances get services, config, logger and the front door: never the store, bus or adapters.
   const edge: Edge = { services: container.services, config, logger: container.logger, door: container.door };
   const rest = createRestApp(edge, metrics);
+  const restFastPath = createRestFastPath(edge, metrics);
   const { yoga, handle: graphqlHttp } = createGraphQLHttp(edge);
   const isGraphQL = (url: string | undefined) => url === '/graphql' || !!url?.startsWith('/graphql?');
 
@@ -47,7 +50,7 @@ export async function buildApp(options: { config?: Config; overrides?: Container
   const logGraphQL = accessLog(container.logger, metrics) as unknown as (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
   const server = createServer((req, res) => {
     if (isGraphQL(req.url)) return logGraphQL(req, res, () => serveGraphQLHttp(graphqlHttp, req, res));
-    rest(req, res);
+    if (!restFastPath.serve(req, res)) rest(req, res);
   });
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;

@@ -36,6 +36,8 @@ declare module 'http' {
   interface IncomingMessage {
     /** The request id: the caller's X-Request-Id when it is a safe token, else a new UUID. */
     id?: string;
+    /** The route's pattern (`/api/v1/orders/:id`) when the fast path serves it, without Express. */
+    routePattern?: string;
   }
 }
 
@@ -59,7 +61,7 @@ export function accessLog(logger: Logger, metrics: Metrics): RequestHandler {
     res.on('finish', () => {
       const ms = performance.now() - started;
       const status = res.statusCode;
-      const route = req.route?.path ? `${req.baseUrl}${String(req.route.path)}` : req.url?.startsWith('/graphql') ? '/graphql' : 'unmatched';
+      const route = req.routePattern ?? (req.route?.path ? `${req.baseUrl}${String(req.route.path)}` : req.url?.startsWith('/graphql') ? '/graphql' : 'unmatched');
       metrics.httpDuration.observe({ method: req.method, route, status: String(status) }, ms / 1000);
       if (status === 429) metrics.rateLimited.inc();
       const path = (req.originalUrl ?? req.url ?? '').split('?')[0]!;

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Edge } from '../../src/edge/edge.js';
 import type { AccessLevel, MerchantPrincipal } from '../../src/domain/auth.js';
@@ -5,25 +6,31 @@ import { AppError } from '../../src/domain/errors.js';
 import type { IntegrationName } from '../../src/domain/types.js';
 import { setRateLimitHeaders } from './rate-limit.js';
 
-/** Authenticates the API key through the front door (which also takes the request from the key's budget), then applies the merchant status rules. */
-export function requireMerchant(
-  edge: Edge,
-  options: {
-    level: AccessLevel;
-    integration?: IntegrationName;
-    /** Runs once the key is known, before the status checks (e.g. integration telemetry). */
-    onAuthenticated?: (req: Request, principal: MerchantPrincipal) => Promise<void>;
-  },
-): RequestHandler {
-  const { door } = edge;
-  const { auth } = edge.services;
+export interface MerchantAccess {
+  level: AccessLevel;
+  integration?: IntegrationName;
+  /** Runs once the key is known, before the status checks (e.g. integration telemetry). */
+  onAuthenticated?: (req: Request, principal: MerchantPrincipal) => Promise<void>;
+}
+
+/**
+ * Authenticates the API key through the front door (which also takes the request from the key's
+ * budget and sets the RateLimit-* headers), then applies the merchant status rules. Express's
+ * routes (`requireMerchant`) and the fast path (rest/fast-path.ts) both call this.
+ */
+export async function authenticateMerchant(edge: Edge, req: IncomingMessage, res: ServerResponse, access: MerchantAccess): Promise<MerchantPrincipal> {
+  const { caller, decision } = await edge.door.frontDoor.enter(edge.door.credentialsOf(req), 'merchant');
+  if (caller.kind !== 'merchant') throw new AppError('INVALID_API_KEY', 'API key missing, invalid or revoked');
+  setRateLimitHeaders(res, decision);
+  await access.onAuthenticated?.(req as Request, caller.merchant);
+  edge.services.auth.assertMerchantAccess(caller.merchant, access);
+  return caller.merchant;
+}
+
+/** `authenticateMerchant` as Express middleware: the principal goes to `res.locals` (see `principalOf`). */
+export function requireMerchant(edge: Edge, access: MerchantAccess): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
-    const { caller, decision } = await door.frontDoor.enter(door.credentialsOf(req), 'merchant');
-    if (caller.kind !== 'merchant') throw new AppError('INVALID_API_KEY', 'API key missing, invalid or revoked');
-    res.locals.principal = caller.merchant;
-    setRateLimitHeaders(res, decision);
-    await options.onAuthenticated?.(req, caller.merchant);
-    auth.assertMerchantAccess(caller.merchant, options);
+    res.locals.principal = await authenticateMerchant(edge, req, res, access);
     next();
   };
 }

@@ -1,9 +1,11 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { AppError, isAppError, presentError } from '../../src/domain/errors.js';
 import { RateLimitedError } from '../../src/domain/front-door.js';
 import { rateLimitHeaders } from '../../src/edge/door.js';
 import type { Logger } from '../../src/logger.js';
 import { isUnavailable } from '../../src/ports/unavailable.js';
+import { sendJson } from '../respond.js';
 
 interface BodyParserError {
   type?: string;
@@ -47,27 +49,33 @@ export function notFoundHandler(): RequestHandler {
   return (req, _res, next) => next(new AppError('NOT_FOUND', `No route for ${req.method} ${req.path}`));
 }
 
+/**
+ * Answers an error in the closed error shape (the code's status, RateLimit-* and Retry-After where
+ * they apply). Express's error handler and the fast path (rest/fast-path.ts) both call this.
+ */
+export function sendError(logger: Logger, error: unknown, req: IncomingMessage, res: ServerResponse): void {
+  let appError = isAppError(error) ? error : (fromBodyParser(error as BodyParserError) ?? fromClientError(error));
+  if (!appError && isUnavailable(error)) {
+    logger.warn({ err: (error as Error).message, reqId: req.id }, 'store unavailable');
+    res.setHeader('Retry-After', '5');
+    appError = new AppError('SERVICE_UNAVAILABLE', 'A backing service is unavailable; retry shortly');
+  }
+  if (!appError) {
+    // 5xx never shows internals: the detail goes to the log with the request id only.
+    logger.error({ err: error, reqId: req.id }, 'unhandled error');
+    appError = new AppError('INTERNAL_ERROR', 'Internal error; the request id identifies it in our logs');
+  }
+  if (res.headersSent) return void res.end();
+  // A domain budget (e.g. bulk redelivery per hour) says when to come back.
+  const retryAfter = appError.code === 'RATE_LIMITED' ? appError.details?.retry_after_seconds : undefined;
+  if (typeof retryAfter === 'number') res.setHeader('Retry-After', String(retryAfter));
+  if (appError instanceof RateLimitedError) {
+    const headers = rateLimitHeaders(appError.decision);
+    for (const name in headers) res.setHeader(name, headers[name]!);
+  }
+  sendJson(res, appError.status, JSON.stringify(presentError(appError)));
+}
+
 export function errorHandler(logger: Logger): ErrorRequestHandler {
-  return (error: unknown, req, res, _next) => {
-    let appError = isAppError(error) ? error : (fromBodyParser(error as BodyParserError) ?? fromClientError(error));
-    if (!appError && isUnavailable(error)) {
-      logger.warn({ err: (error as Error).message, reqId: req.id }, 'store unavailable');
-      res.setHeader('Retry-After', '5');
-      appError = new AppError('SERVICE_UNAVAILABLE', 'A backing service is unavailable; retry shortly');
-    }
-    if (!appError) {
-      // 5xx never shows internals: the detail goes to the log with the request id only.
-      logger.error({ err: error, reqId: req.id }, 'unhandled error');
-      appError = new AppError('INTERNAL_ERROR', 'Internal error; the request id identifies it in our logs');
-    }
-    if (res.headersSent) return void res.end();
-    // A domain budget (e.g. bulk redelivery per hour) says when to come back.
-    const retryAfter = appError.code === 'RATE_LIMITED' ? appError.details?.retry_after_seconds : undefined;
-    if (typeof retryAfter === 'number') res.setHeader('Retry-After', String(retryAfter));
-    if (appError instanceof RateLimitedError) {
-      const headers = rateLimitHeaders(appError.decision);
-      for (const name in headers) res.setHeader(name, headers[name]!);
-    }
-    res.status(appError.status).json(presentError(appError));
-  };
+  return (error: unknown, req, res, _next) => sendError(logger, error, req, res);
 }

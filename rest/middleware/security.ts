@@ -26,13 +26,13 @@ export function edgeOfEveryRequest(logRequest: RequestHandler): RequestHandler {
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
 /** The common spellings, without a full media-type parse (req.is decides the rest). */
-const isJson = (type: string | undefined) => type === 'application/json' || type?.toLowerCase().startsWith('application/json;') === true;
+export const isPlainJsonType = (type: string | undefined) => type === 'application/json' || type?.toLowerCase().startsWith('application/json;') === true;
 
 /** A request that carries a body must declare it as JSON. */
 export function requireJsonBody(): RequestHandler {
   return (req, _res, next) => {
     const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
-    if (BODY_METHODS.has(req.method) && hasBody && !isJson(req.headers['content-type']) && !req.is('application/json')) {
+    if (BODY_METHODS.has(req.method) && hasBody && !isPlainJsonType(req.headers['content-type']) && !req.is('application/json')) {
       return next(new AppError('UNSUPPORTED_MEDIA_TYPE', 'Request body must be application/json'));
     }
     next();

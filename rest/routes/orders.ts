@@ -1,28 +1,42 @@
-import type { Request, Router } from 'express';
+import type { IncomingMessage } from 'node:http';
+import type { Router } from 'express';
 import type { Edge } from '../../src/edge/edge.js';
 import { requireMerchant } from '../middleware/auth.js';
 import { presentBatch, presentEvent, presentOrder, presentOrderCreated, presentProof } from '../presenters/order.js';
-import { inCallerTerms, principalOf, sendOk } from '../respond.js';
+import { callOf, inCallerTerms, principalOf, sendOk, type HotCall } from '../respond.js';
 import { idempotently } from '../idempotency.js';
 import { merchantScope } from '../../src/domain/idempotency.js';
 import { cancelOrderCommand, confirmDeliveryCommand, consolidateCommand, createOrderCommand, createOrderFieldNames, listOrdersQuery } from '../wire/orders.js';
 
-const idempotencyKeyOf = (req: Request) => {
+const idempotencyKeyOf = (req: IncomingMessage) => {
   const key = req.headers['idempotency-key'];
   return typeof key === 'string' ? key : undefined;
 };
 
+/** The order routes the fast path (rest/fast-path.ts) serves too: one handler for both ways in. */
+export function hotOrderHandlers(edge: Edge) {
+  const { orders } = edge.services;
+  return {
+    async createOrder({ req, res, principal, body }: HotCall) {
+      const key = idempotencyKeyOf(req);
+      const { order, created } = await orders
+        .createOrder({ principal, input: createOrderCommand(body), rawBody: body, ...(key !== undefined && { idempotencyKey: key }) })
+        .catch(inCallerTerms(createOrderFieldNames(body)));
+      sendOk(res, presentOrderCreated(order, edge.config.publicBaseUrl), created ? 201 : 200);
+    },
+    async readOrder({ res, principal, params }: HotCall) {
+      const { order, courier } = await orders.getOrderDetails({ principal, ref: String(params.id) });
+      sendOk(res, presentOrder(order, courier, edge.config.publicBaseUrl));
+    },
+  };
+}
+
 export function orderRoutes(router: Router, edge: Edge): void {
   const { orders, batches, delivery } = edge.services;
   const operate = requireMerchant(edge, { level: 'operate' });
+  const hot = hotOrderHandlers(edge);
 
-  router.post('/orders', operate, async (req, res) => {
-    const key = idempotencyKeyOf(req);
-    const { order, created } = await orders
-      .createOrder({ principal: principalOf(res), input: createOrderCommand(req.body), rawBody: req.body, ...(key !== undefined && { idempotencyKey: key }) })
-      .catch(inCallerTerms(createOrderFieldNames(req.body)));
-    sendOk(res, presentOrderCreated(order, edge.config.publicBaseUrl), created ? 201 : 200);
-  });
+  router.post('/orders', operate, (req, res) => hot.createOrder(callOf(req, res)));
 
   router.get('/orders', operate, async (req, res) => {
     const page = await orders.listOrders({ principal: principalOf(res), input: listOrdersQuery(req.query) });
@@ -37,10 +51,7 @@ export function orderRoutes(router: Router, edge: Edge): void {
     sendOk(res, { batches_created: created.length, batch_ids: created.map((b) => b.id), batches: created.map(presentBatch) });
   });
 
-  router.get('/orders/:id', operate, async (req, res) => {
-    const { order, courier } = await orders.getOrderDetails({ principal: principalOf(res), ref: String(req.params.id) });
-    sendOk(res, presentOrder(order, courier, edge.config.publicBaseUrl));
-  });
+  router.get('/orders/:id', operate, (req, res) => hot.readOrder(callOf(req, res)));
 
   router.get('/orders/:id/events', operate, async (req, res) => {
     const events = await orders.listOrderEvents({ principal: principalOf(res), ref: String(req.params.id) });
