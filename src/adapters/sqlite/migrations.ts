@@ -274,4 +274,13 @@ export const MIGRATIONS: string[] = [
   DROP INDEX batches_pending;
   CREATE INDEX member_password_tokens_expiry ON member_password_tokens (expires_at);
   `,
+  `
+  -- An order without a reference id (or e-commerce order id) has no entry in that index: most
+  -- orders have one of the two at most, and every index entry is written on each order creation
+  -- (issue #18 item 4). Lookups by a reference (reference_id = ?) imply IS NOT NULL and keep the index.
+  DROP INDEX orders_reference;
+  CREATE INDEX orders_reference ON orders (merchant_id, mode, reference_id) WHERE reference_id IS NOT NULL;
+  DROP INDEX orders_ecommerce;
+  CREATE INDEX orders_ecommerce ON orders (merchant_id, mode, ecommerce_order_id) WHERE ecommerce_order_id IS NOT NULL;
+  `,
 ];

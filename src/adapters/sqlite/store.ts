@@ -3,6 +3,7 @@ import type { Store } from '../../ports/store.js';
 import { createSqliteApiKeyRepository } from './api-keys.js';
 import { createSqliteCourierRepository } from './couriers.js';
 import { BUSY_TIMEOUT_MS, createWriteQueue, openSqliteDatabase } from './database.js';
+import { startCheckpointer } from './checkpointer.js';
 import { createSqliteMerchantRepository } from './merchants.js';
 import { createSqliteTelemetryRepository } from './telemetry.js';
 import { createSqliteOrderRepository } from './orders.js';
@@ -23,6 +24,7 @@ const PING_BUSY_TIMEOUT_MS = 500;
 export function createSqliteStore(options: { dataDir: string } | { file: string }): Store {
   const file = 'file' in options ? options.file : join(options.dataDir, SQLITE_FILE_NAME);
   const db = openSqliteDatabase(file);
+  const checkpointer = file === ':memory:' ? null : startCheckpointer(db, file);
   // The health probe takes the write lock (and commits nothing): WAL reads never wait, so only a
   // write shows another process holding the file — the state in which writes answer 503.
   const probeWriteLock = db.transaction(() => {});
@@ -62,6 +64,8 @@ export function createSqliteStore(options: { dataDir: string } | { file: string 
     async close() {
       if (!db.open) return;
       writes.flush();
+      // Last to close, the serving connection checkpoints what is left and removes the WAL.
+      await checkpointer?.stop();
       db.close();
     },
   };
