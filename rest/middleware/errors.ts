@@ -55,9 +55,10 @@ export function notFoundHandler(): RequestHandler {
  */
 export function sendError(logger: Logger, error: unknown, req: IncomingMessage, res: ServerResponse): void {
   let appError = isAppError(error) ? error : (fromBodyParser(error as BodyParserError) ?? fromClientError(error));
+  let retryAfter: unknown;
   if (!appError && isUnavailable(error)) {
     logger.warn({ err: (error as Error).message, reqId: req.id }, 'store unavailable');
-    res.setHeader('Retry-After', '5');
+    retryAfter = 5;
     appError = new AppError('SERVICE_UNAVAILABLE', 'A backing service is unavailable; retry shortly');
   }
   if (!appError) {
@@ -67,7 +68,7 @@ export function sendError(logger: Logger, error: unknown, req: IncomingMessage, 
   }
   if (res.headersSent) return void res.end();
   // A domain budget (e.g. bulk redelivery per hour) says when to come back.
-  const retryAfter = appError.code === 'RATE_LIMITED' ? appError.details?.retry_after_seconds : undefined;
+  if (appError.code === 'RATE_LIMITED') retryAfter = appError.details?.retry_after_seconds;
   if (typeof retryAfter === 'number') res.setHeader('Retry-After', String(retryAfter));
   if (appError instanceof RateLimitedError) {
     const headers = rateLimitHeaders(appError.decision);

@@ -58,3 +58,43 @@ describe('sqlite migration of couriers stored before accounts could be disabled'
     }
   });
 });
+
+describe('sqlite migration to fewer B-trees per order (issue #18 item 4)', () => {
+  it('keeps every idempotency key, history event and feed event, and drops the id indexes', async () => {
+    const file = join(dir, 'before-fewer-btrees.sqlite');
+    const db = new Database(file);
+    const upTo = MIGRATIONS.findIndex((m) => m.includes('idempotency_keys_v2'));
+    for (const migration of MIGRATIONS.slice(0, upTo)) db.exec(migration);
+    db.pragma(`user_version = ${upTo}`);
+    const at = '2026-11-26T10:00:00.000Z';
+    db.pragma('foreign_keys = OFF'); // an order without its merchant row: only the order's events are checked here
+    db.prepare('INSERT INTO idempotency_keys VALUES (?, ?, ?, ?, ?, ?, ?)').run('m_1', 'test', 'key-1', 'hash-1', 'bk_1', at, '2026-11-27T10:00:00.000Z');
+    db.prepare(
+      "INSERT INTO orders (id, merchant_id, mode, order_number, tracking_number, status, vehicle_type, pickup_geohash, created_at, doc) VALUES ('bk_1', 'm_1', 'test', '1000000001', 'EXD-0000-0000-0001', 'new', 'motorcycle', '66jc', ?, '{}')",
+    ).run(at);
+    db.prepare('INSERT INTO order_events (id, order_id, sequence, doc) VALUES (?, ?, ?, ?)').run('evt_1', 'bk_1', 1, JSON.stringify({ id: 'evt_1', orderId: 'bk_1', sequence: 1 }));
+    const feedEvent = { id: 'evt_1', merchantId: 'm_1', mode: 'test', type: 'order.status_changed', orderId: 'bk_1', sequence: 1, body: '{}', at };
+    db.prepare('INSERT INTO event_feed VALUES (?, ?, ?, ?, ?, ?)').run('m_1', 'test', 1, 'evt_1', at, JSON.stringify(feedEvent));
+    db.close();
+
+    const store = createSqliteStore({ file });
+    try {
+      expect(await store.orders.listEvents('bk_1')).toEqual([{ id: 'evt_1', orderId: 'bk_1', sequence: 1 }]);
+      expect(await store.events.list({ merchantId: 'm_1', mode: 'test', after: 0, limit: 10 })).toEqual([{ ...feedEvent, position: 1 }]);
+    } finally {
+      await store.close();
+    }
+    const after = new Database(file, { readonly: true });
+    try {
+      expect(after.prepare('SELECT key, request_hash FROM idempotency_keys').all()).toEqual([{ key: 'key-1', request_hash: 'hash-1' }]);
+      const sqlOf = (name: string) => String(after.prepare('SELECT sql FROM sqlite_master WHERE name = ?').pluck().get(name));
+      expect(sqlOf('idempotency_keys')).toMatch(/WITHOUT ROWID/);
+      const indexedColumns = (table: string) =>
+        (after.prepare(`PRAGMA index_list(${table})`).all() as Array<{ name: string }>).map((i) => (after.prepare(`PRAGMA index_info(${i.name})`).all() as Array<{ name: string }>).map((c) => c.name).join(','));
+      expect(indexedColumns('order_events')).toEqual(['order_id,sequence']);
+      expect(indexedColumns('event_feed').sort()).toEqual(['created_at', 'merchant_id,mode,position']);
+    } finally {
+      after.close();
+    }
+  });
+});

@@ -283,4 +283,47 @@ export const MIGRATIONS: string[] = [
   DROP INDEX orders_ecommerce;
   CREATE INDEX orders_ecommerce ON orders (merchant_id, mode, ecommerce_order_id) WHERE ecommerce_order_id IS NOT NULL;
   `,
+  `
+  -- Fewer B-trees written per order creation (issue #18 item 4): idempotency keys are stored in
+  -- their primary key (WITHOUT ROWID: small rows); history events and feed events lose the index
+  -- on their id, which nothing looks up (both are read by order or by position) and whose
+  -- uniqueness the id source already gives (ULIDs).
+  CREATE TABLE idempotency_keys_v2 (
+    merchant_id TEXT NOT NULL,
+    mode TEXT NOT NULL,
+    key TEXT NOT NULL,
+    request_hash TEXT NOT NULL,
+    order_id TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    expires_at TEXT NOT NULL,
+    PRIMARY KEY (merchant_id, mode, key)
+  ) WITHOUT ROWID;
+  INSERT INTO idempotency_keys_v2 SELECT merchant_id, mode, key, request_hash, order_id, created_at, expires_at FROM idempotency_keys;
+  DROP TABLE idempotency_keys;
+  ALTER TABLE idempotency_keys_v2 RENAME TO idempotency_keys;
+  CREATE INDEX idempotency_expiry ON idempotency_keys (expires_at);
+  CREATE TABLE order_events_v2 (
+    id TEXT NOT NULL,
+    order_id TEXT NOT NULL REFERENCES orders(id),
+    sequence INTEGER NOT NULL,
+    doc TEXT NOT NULL,
+    UNIQUE (order_id, sequence)
+  );
+  INSERT INTO order_events_v2 SELECT id, order_id, sequence, doc FROM order_events;
+  DROP TABLE order_events;
+  ALTER TABLE order_events_v2 RENAME TO order_events;
+  CREATE TABLE event_feed_v2 (
+    merchant_id TEXT NOT NULL,
+    mode TEXT NOT NULL,
+    position INTEGER NOT NULL,
+    id TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    doc TEXT NOT NULL,
+    PRIMARY KEY (merchant_id, mode, position)
+  );
+  INSERT INTO event_feed_v2 SELECT merchant_id, mode, position, id, created_at, doc FROM event_feed;
+  DROP TABLE event_feed;
+  ALTER TABLE event_feed_v2 RENAME TO event_feed;
+  CREATE INDEX event_feed_created ON event_feed (created_at);
+  `,
 ];
