@@ -1,13 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { rmSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { buildContainer, type Container } from '../../src/container.js';
 import { createLogger } from '../../src/logger.js';
 import { serveGraphQLHttp } from '../../schema/http.js';
 import { createGraphQLHttp } from '../../schema/yoga.js';
 import { ADMIN_TOKEN, makeDataDir } from '../helpers/app.js';
+import { fastAndPlainSides, sequentialIds } from '../helpers/fast-path-sides.js';
 
 /**
  * The node:http fast path (schema/fast-http.ts) answers as Yoga does: two servers, one with the
@@ -25,9 +26,7 @@ interface Side {
 async function startSide(fastPath: boolean): Promise<Side> {
   const dataDir = makeDataDir();
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_TOKEN, LOG_LEVEL: 'silent', SEED_DEMO: 'false', SANDBOX_SIMULATOR: 'false' });
-  let n = 0;
-  const ids = { next: (prefix: string) => `${prefix}_${String(++n).padStart(6, '0')}`, orderNumber: () => String(1_000_000_000 + ++n), trackingNumber: () => `EXD-${String(++n).padStart(12, '0')}` };
-  const container: Container = await buildContainer(config, { logger: createLogger({ level: 'silent' }), ids });
+  const container: Container = await buildContainer(config, { logger: createLogger({ level: 'silent' }), ids: sequentialIds() });
   const { admin } = container.services;
   const shop = await admin.createMerchant({ input: { name: 'Fast Shop', address: 'Av. Providencia 1234, Providencia' } });
   const limited = await admin.createMerchant({ input: { name: 'Limited Shop', address: 'Av. Providencia 1234, Providencia' } });
@@ -123,32 +122,22 @@ const CALLS: Call[] = [
 ];
 
 describe('GraphQL fast path: the same answers as Yoga', () => {
-  let fast: Side;
-  let yoga: Side;
-  beforeAll(async () => {
-    // Frozen: quote expiry, rate-limit resets and windows read the clock.
-    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-11-26T10:00:00Z') });
-    [fast, yoga] = await Promise.all([startSide(true), startSide(false)]);
-  });
-  afterAll(async () => {
-    await Promise.all([fast?.stop(), yoga?.stop()]);
-    vi.useRealTimers();
-  });
+  const { fast, plain: yoga } = fastAndPlainSides(startSide);
 
   it('every request: same status, headers and body, with or without the fast path', async () => {
     for (const call of CALLS) {
-      const [a, b] = [await send(fast, call), await send(yoga, call)];
+      const [a, b] = [await send(fast(), call), await send(yoga(), call)];
       expect(a, call.name).toEqual(b);
     }
-    expect(yoga.fastPathed()).toBe(0);
+    expect(yoga().fastPathed()).toBe(0);
     // Taken by the 18 calls after the second with the compiled document, POSTed as JSON to /graphql, JSON accepted; the rest went to Yoga.
-    expect(fast.fastPathed()).toBe(18);
+    expect(fast().fastPathed()).toBe(18);
   });
 
   it('the fast path answers a success with the rate-limit, security and content headers', async () => {
-    const before = fast.fastPathed();
-    const res = await send(fast, { name: 'success', as: 'key', body: quote() });
-    expect(fast.fastPathed()).toBe(before + 1);
+    const before = fast().fastPathed();
+    const res = await send(fast(), { name: 'success', as: 'key', body: quote() });
+    expect(fast().fastPathed()).toBe(before + 1);
     expect(res.status).toBe(200);
     expect(res.headers).toMatchObject({
       'content-type': 'application/json; charset=utf-8',

@@ -2,7 +2,7 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { rmSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { buildContainer, type Container } from '../../src/container.js';
 import { createLogger } from '../../src/logger.js';
@@ -10,6 +10,7 @@ import { createMetrics } from '../../src/metrics.js';
 import { createRestApp } from '../../rest/app.js';
 import { createRestFastPath } from '../../rest/fast-path.js';
 import { ADMIN_TOKEN, makeDataDir } from '../helpers/app.js';
+import { fastAndPlainSides, sequentialIds } from '../helpers/fast-path-sides.js';
 
 /**
  * The REST fast path (rest/fast-path.ts) answers as Express does: two servers, one with the fast
@@ -28,9 +29,7 @@ interface Side {
 async function startSide(fastPath: boolean): Promise<Side> {
   const dataDir = makeDataDir();
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_TOKEN, LOG_LEVEL: 'silent', SEED_DEMO: 'false', SANDBOX_SIMULATOR: 'false' });
-  let n = 0;
-  const ids = { next: (prefix: string) => `${prefix}_${String(++n).padStart(6, '0')}`, orderNumber: () => String(1_000_000_000 + ++n), trackingNumber: () => `EXD-${String(++n).padStart(12, '0')}` };
-  const container: Container = await buildContainer(config, { logger: createLogger({ level: 'silent' }), ids });
+  const container: Container = await buildContainer(config, { logger: createLogger({ level: 'silent' }), ids: sequentialIds() });
   const { admin } = container.services;
   const address = 'Av. Providencia 1234, Providencia';
   const shop = await admin.createMerchant({ input: { name: 'Fast Shop', address } });
@@ -40,15 +39,15 @@ async function startSide(fastPath: boolean): Promise<Side> {
   const edge = { services: container.services, config, logger: container.logger, door: container.door };
   const metrics = createMetrics();
   const rest = createRestApp(edge, metrics);
-  const fast = createRestFastPath(edge, metrics);
+  const restFastPath = createRestFastPath(edge, metrics);
   const server: Server = createServer((req, res) => {
-    if (!fastPath || !fast.serve(req, res)) rest(req, res);
+    if (!fastPath || !restFastPath.serve(req, res)) rest(req, res);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     keys: { key: shop.testKey, liveKey: shop.liveKey, limitedKey: limited.testKey, otherKey: other.testKey },
-    fastPathed: () => fast.served,
+    fastPathed: () => restFastPath.served,
     async stop() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
@@ -154,29 +153,19 @@ const CALLS: Call[] = [
 const FAST_PATHED = CALLS.filter((c) => !c.name.endsWith('(Express)')).length;
 
 describe('REST fast path: the same answers as Express', () => {
-  let fast: Side;
-  let express: Side;
-  beforeAll(async () => {
-    // Frozen: order timestamps, rate-limit resets and windows read the clock.
-    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-11-26T10:00:00Z') });
-    [fast, express] = await Promise.all([startSide(true), startSide(false)]);
-  });
-  afterAll(async () => {
-    await Promise.all([fast?.stop(), express?.stop()]);
-    vi.useRealTimers();
-  });
+  const { fast, plain: express } = fastAndPlainSides(startSide);
 
   it('every request: same status, headers and body, with or without the fast path', async () => {
     for (const call of CALLS) {
-      const [a, b] = [await send(fast, call), await send(express, call)];
+      const [a, b] = [await send(fast(), call), await send(express(), call)];
       expect(a, call.name).toEqual(b);
     }
-    expect(express.fastPathed()).toBe(0);
-    expect(fast.fastPathed()).toBe(FAST_PATHED);
+    expect(express().fastPathed()).toBe(0);
+    expect(fast().fastPathed()).toBe(FAST_PATHED);
   });
 
   it('the calls cover what they say: created, replayed, refused, found and not found', async () => {
-    const statusOf = async (name: string) => (await send(fast, CALLS.find((c) => c.name === name)!)).status;
+    const statusOf = async (name: string) => (await send(fast(), CALLS.find((c) => c.name === name)!)).status;
     expect(await statusOf('create, replayed')).toBe(200);
     expect(await statusOf('read by tracking number')).toBe(200);
     expect(await statusOf("read another merchant's order")).toBe(404);
@@ -196,15 +185,15 @@ describe('REST fast path: the same answers as Express', () => {
         req.on('error', reject);
         req.end('{}');
       });
-    const before = fast.fastPathed();
-    expect(await getWithBody(fast)).toEqual(await getWithBody(express));
-    expect(fast.fastPathed()).toBe(before);
+    const before = fast().fastPathed();
+    expect(await getWithBody(fast())).toEqual(await getWithBody(express()));
+    expect(fast().fastPathed()).toBe(before);
   });
 
   it('the fast path answers a read with the rate-limit, security and content headers', async () => {
-    const before = fast.fastPathed();
-    const res = await send(fast, { name: 'read', path: `${ORDER}/REF-1001`, as: 'key' });
-    expect(fast.fastPathed()).toBe(before + 1);
+    const before = fast().fastPathed();
+    const res = await send(fast(), { name: 'read', path: `${ORDER}/REF-1001`, as: 'key' });
+    expect(fast().fastPathed()).toBe(before + 1);
     expect(res.status).toBe(200);
     expect(res.headers).toMatchObject({
       'content-type': 'application/json; charset=utf-8',
