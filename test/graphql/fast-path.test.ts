@@ -1,14 +1,7 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { rmSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { buildContainer, type Container } from '../../src/container.js';
-import { createLogger } from '../../src/logger.js';
 import { serveGraphQLHttp } from '../../schema/http.js';
 import { createGraphQLHttp } from '../../schema/yoga.js';
-import { ADMIN_TOKEN, makeDataDir } from '../helpers/app.js';
-import { fastAndPlainSides, sequentialIds } from '../helpers/fast-path-sides.js';
+import { fastAndPlainSides, startEdgeServer } from '../helpers/fast-path-sides.js';
 
 /**
  * The node:http fast path (schema/fast-http.ts) answers as Yoga does: two servers, one with the
@@ -24,28 +17,21 @@ interface Side {
 }
 
 async function startSide(fastPath: boolean): Promise<Side> {
-  const dataDir = makeDataDir();
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_TOKEN, LOG_LEVEL: 'silent', SEED_DEMO: 'false', SANDBOX_SIMULATOR: 'false' });
-  const container: Container = await buildContainer(config, { logger: createLogger({ level: 'silent' }), ids: sequentialIds() });
-  const { admin } = container.services;
+  let handle: ReturnType<typeof createGraphQLHttp>['handle'] | undefined;
+  const server = await startEdgeServer((edge) => {
+    handle = createGraphQLHttp(edge, { fastPath }).handle;
+    return (req, res) => serveGraphQLHttp(handle!, req, res);
+  });
+  const { admin } = server;
   const shop = await admin.createMerchant({ input: { name: 'Fast Shop', address: 'Av. Providencia 1234, Providencia' } });
   const limited = await admin.createMerchant({ input: { name: 'Limited Shop', address: 'Av. Providencia 1234, Providencia' } });
   await admin.setMerchantRateLimit({ input: { merchantId: limited.merchantId, perMin: 3 } });
-  const edge = { services: container.services, config, logger: container.logger, door: container.door };
-  const { handle } = createGraphQLHttp(edge, { fastPath });
-  const server: Server = createServer((req, res) => serveGraphQLHttp(handle, req, res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`,
+    url: `${server.url}/graphql`,
     key: shop.testKey,
     limitedKey: limited.testKey,
-    fastPathed: () => ('fastPathed' in handle ? handle.fastPathed : 0),
-    async stop() {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-      await container.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
+    fastPathed: () => (handle && 'fastPathed' in handle ? handle.fastPathed : 0),
+    stop: server.stop,
   };
 }
 

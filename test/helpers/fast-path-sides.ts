@@ -1,5 +1,13 @@
+import { rmSync } from 'node:fs';
+import { createServer, type RequestListener, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, vi } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { buildContainer, type Container } from '../../src/container.js';
+import type { Edge } from '../../src/edge/edge.js';
+import { createLogger } from '../../src/logger.js';
 import type { IdSource } from '../../src/ports/ids.js';
+import { ADMIN_TOKEN, makeDataDir } from './app.js';
 
 /** Ids that two stores give out alike when asked in the same order. */
 export function sequentialIds(): IdSource {
@@ -27,4 +35,29 @@ export function fastAndPlainSides<S extends { stop(): Promise<void> }>(start: (f
     vi.useRealTimers();
   });
   return { fast: () => sides![0], plain: () => sides![1] };
+}
+
+export interface EdgeServer {
+  url: string;
+  admin: Container['services']['admin'];
+  stop(): Promise<void>;
+}
+
+/** A store on disk (sequentialIds) and a node:http server on a free port running what `listener` builds from the edge. */
+export async function startEdgeServer(listener: (edge: Edge) => RequestListener): Promise<EdgeServer> {
+  const dataDir = makeDataDir();
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_TOKEN, LOG_LEVEL: 'silent', SEED_DEMO: 'false', SANDBOX_SIMULATOR: 'false' });
+  const container = await buildContainer(config, { logger: createLogger({ level: 'silent' }), ids: sequentialIds() });
+  const server: Server = createServer(listener({ services: container.services, config, logger: container.logger, door: container.door }));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    admin: container.services.admin,
+    async stop() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await container.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }

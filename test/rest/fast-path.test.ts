@@ -1,16 +1,10 @@
-import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { rmSync } from 'node:fs';
+import { request } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { buildContainer, type Container } from '../../src/container.js';
-import { createLogger } from '../../src/logger.js';
 import { createMetrics } from '../../src/metrics.js';
 import { createRestApp } from '../../rest/app.js';
 import { createRestFastPath } from '../../rest/fast-path.js';
-import { ADMIN_TOKEN, makeDataDir } from '../helpers/app.js';
-import { fastAndPlainSides, sequentialIds } from '../helpers/fast-path-sides.js';
+import { fastAndPlainSides, startEdgeServer } from '../helpers/fast-path-sides.js';
 
 /**
  * The REST fast path (rest/fast-path.ts) answers as Express does: two servers, one with the fast
@@ -27,33 +21,26 @@ interface Side {
 }
 
 async function startSide(fastPath: boolean): Promise<Side> {
-  const dataDir = makeDataDir();
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_TOKEN, LOG_LEVEL: 'silent', SEED_DEMO: 'false', SANDBOX_SIMULATOR: 'false' });
-  const container: Container = await buildContainer(config, { logger: createLogger({ level: 'silent' }), ids: sequentialIds() });
-  const { admin } = container.services;
+  let restFastPath: ReturnType<typeof createRestFastPath> | undefined;
+  const server = await startEdgeServer((edge) => {
+    const metrics = createMetrics();
+    const rest = createRestApp(edge, metrics);
+    restFastPath = createRestFastPath(edge, metrics);
+    return (req, res) => {
+      if (!fastPath || !restFastPath!.serve(req, res)) rest(req, res);
+    };
+  });
+  const { admin } = server;
   const address = 'Av. Providencia 1234, Providencia';
   const shop = await admin.createMerchant({ input: { name: 'Fast Shop', address } });
   const limited = await admin.createMerchant({ input: { name: 'Limited Shop', address } });
   const other = await admin.createMerchant({ input: { name: 'Other Shop', address } });
   await admin.setMerchantRateLimit({ input: { merchantId: limited.merchantId, perMin: 3 } });
-  const edge = { services: container.services, config, logger: container.logger, door: container.door };
-  const metrics = createMetrics();
-  const rest = createRestApp(edge, metrics);
-  const restFastPath = createRestFastPath(edge, metrics);
-  const server: Server = createServer((req, res) => {
-    if (!fastPath || !restFastPath.serve(req, res)) rest(req, res);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: server.url,
     keys: { key: shop.testKey, liveKey: shop.liveKey, limitedKey: limited.testKey, otherKey: other.testKey },
-    fastPathed: () => restFastPath.served,
-    async stop() {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-      await container.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
+    fastPathed: () => restFastPath!.served,
+    stop: server.stop,
   };
 }
 
