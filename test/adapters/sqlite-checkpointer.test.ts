@@ -70,6 +70,13 @@ describe('SQLite checkpointer', () => {
     expect(largest).toBeLessThan(restartBytes * 3);
   });
 
+  it('a checkpointer that fails leaves SQLite its own automatic checkpoint', async () => {
+    checkpointer = startCheckpointer(db, join(dir, 'missing.sqlite'));
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBeGreaterThan(1000);
+    await checkpointer.stop(); // resolves once the failed thread is gone
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+  });
+
   it("the store's close stops the worker and, last to close, removes the WAL", async () => {
     const storeDir = mkdtempSync(join(tmpdir(), 'checkpointer-store-'));
     try {
