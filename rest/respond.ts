@@ -32,14 +32,18 @@ export function successJson(body: Record<string, unknown>): string {
   return json === '{}' ? '{"success":true}' : `{"success":true,${json.slice(1)}`;
 }
 
-/** A handler served both by Express and by the fast path (rest/fast-path.ts) gets this from either. */
-export interface HotCall {
+/** A public handler served both by Express and by the fast path (rest/fast-path.ts) gets this from either. */
+export interface PublicCall {
   req: IncomingMessage;
   res: ServerResponse;
-  principal: MerchantPrincipal;
   /** The parsed JSON body (undefined when the request had none). */
   body: unknown;
   params: Record<string, string>;
+}
+
+/** The same for a merchant's handler, behind the API key. */
+export interface HotCall extends PublicCall {
+  principal: MerchantPrincipal;
 }
 
 /** An Express request as a HotCall (behind `requireMerchant`). */

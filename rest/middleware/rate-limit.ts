@@ -1,4 +1,4 @@
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { Edge } from '../../src/edge/edge.js';
 import type { BudgetDecision as RateLimitDecision } from '../../src/domain/front-door.js';
@@ -11,11 +11,15 @@ export function setRateLimitHeaders(res: ServerResponse, decision: RateLimitDeci
   for (const name in headers) res.setHeader(name, headers[name]!);
 }
 
-/** Public endpoints and pages: one operation from the anonymous budget of the client's address. */
+/** One operation from the anonymous budget of the client's address (RateLimit-* set; RateLimitedError when spent). */
+export async function admitAnonymous(edge: Edge, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  setRateLimitHeaders(res, await edge.door.frontDoor.admit({ kind: 'anonymous', address: edge.door.addressOf(req) }));
+}
+
+/** Public endpoints and pages: `admitAnonymous` as Express middleware. */
 export function anonymousBudget(edge: Edge): RequestHandler {
-  const { door } = edge;
   return async (req, res, next) => {
-    setRateLimitHeaders(res, await door.frontDoor.admit({ kind: 'anonymous', address: door.addressOf(req) }));
+    await admitAnonymous(edge, req, res);
     next();
   };
 }
