@@ -70,6 +70,27 @@ describe('SQLite checkpointer', () => {
     expect(largest).toBeLessThan(restartBytes * 3);
   });
 
+  it('keeps checkpointing after the WAL started over, while its file keeps one size', async () => {
+    const restartBytes = 1024 * 1024;
+    checkpointer = startCheckpointer(db, file, { restartBytes });
+    for (let i = 0; i < 30; i++) {
+      insertRows(40); // ~3.6 MB in all: past the restart size
+      await sleep(10);
+    }
+    await sleep(CHECKPOINT_INTERVAL_MS * 4);
+    insertRows(1); // the first write after the serving connection finished: the WAL starts over
+    await sleep(CHECKPOINT_INTERVAL_MS * 3);
+    const walSize = sizeOf(`${file}-wal`);
+    expect(walSize).toBeLessThanOrEqual(restartBytes);
+    for (const rows of [100, 100]) {
+      const before = sizeOf(file);
+      insertRows(rows); // ~300 kB, within the WAL's present size
+      await sleep(CHECKPOINT_INTERVAL_MS * 4);
+      expect(sizeOf(`${file}-wal`)).toBe(walSize);
+      expect(sizeOf(file) - before).toBeGreaterThan(250_000);
+    }
+  });
+
   it('a checkpointer that fails leaves SQLite its own automatic checkpoint', async () => {
     checkpointer = startCheckpointer(db, join(dir, 'missing.sqlite'));
     expect(db.pragma('wal_autocheckpoint', { simple: true })).toBeGreaterThan(1000);

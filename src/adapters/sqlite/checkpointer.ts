@@ -19,21 +19,18 @@ export const FALLBACK_AUTOCHECKPOINT_PAGES = 50_000;
 // A CommonJS script (eval: true), so it runs alike under tsx, vitest and the compiled build.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
-const { statSync } = require('node:fs');
 const Database = require(workerData.betterSqlite3);
 const db = new Database(workerData.file, { fileMustExist: true });
 const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
 const pageSize = db.pragma('page_size', { simple: true });
-const walSize = () => { try { return statSync(workerData.file + '-wal').size; } catch { return 0; } };
-let seenSize = -1;
 // Set while the serving connection finishes a checkpoint: two checkpointers would make it busy.
 let finishing = false;
+// With nothing new in the WAL a checkpoint returns at once (no copy, no sync). The WAL file's size
+// says nothing: a WAL that started over is rewritten from its start at the same size.
 const timer = setInterval(() => {
-  const size = walSize();
-  if (finishing || size === seenSize) return;
-  seenSize = size;
+  if (finishing) return;
   let framesSinceRestart;
-  try { framesSinceRestart = checkpoint.get().log; } catch { seenSize = -1; return; /* busy: the next turn retries */ }
+  try { framesSinceRestart = checkpoint.get().log; } catch { return; /* busy: the next turn retries */ }
   if (framesSinceRestart * pageSize < workerData.restartBytes) return;
   finishing = true;
   parentPort.postMessage('finish');
