@@ -46,9 +46,14 @@ export interface HotCall extends PublicCall {
   principal: MerchantPrincipal;
 }
 
+/** An Express request as a PublicCall. */
+export function publicCallOf(req: Request, res: Response): PublicCall {
+  return { req, res, body: req.body, params: req.params as Record<string, string> };
+}
+
 /** An Express request as a HotCall (behind `requireMerchant`). */
 export function callOf(req: Request, res: Response): HotCall {
-  return { req, res, principal: principalOf(res), body: req.body, params: req.params as Record<string, string> };
+  return Object.assign(publicCallOf(req, res), { principal: principalOf(res) });
 }
 
 export function principalOf(res: Response): MerchantPrincipal {

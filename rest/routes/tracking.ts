@@ -2,7 +2,7 @@ import type { Router } from 'express';
 import type { Edge } from '../../src/edge/edge.js';
 import { anonymousBudget } from '../middleware/rate-limit.js';
 import { presentTracking } from '../../src/edge/tracking.js';
-import { sendOk, type PublicCall } from '../respond.js';
+import { publicCallOf, sendOk, type PublicCall } from '../respond.js';
 
 /** The public tracking handler, which the fast path (rest/fast-path.ts) serves too. */
 export function hotTrackingHandler(edge: Edge) {
@@ -15,5 +15,5 @@ export function hotTrackingHandler(edge: Edge) {
 /** Public: no credentials; draws from the anonymous budget of the client address. */
 export function trackingRoutes(router: Router, edge: Edge): void {
   const track = hotTrackingHandler(edge);
-  router.get('/tracking/:reference', anonymousBudget(edge), (req, res) => track({ req, res, body: req.body, params: req.params as Record<string, string> }));
+  router.get('/tracking/:reference', anonymousBudget(edge), (req, res) => track(publicCallOf(req, res)));
 }

@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, vi } from 'vitest';
+import { afterAll, beforeAll, expect, vi } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { buildContainer, type Container } from '../../src/container.js';
 import type { Edge } from '../../src/edge/edge.js';
@@ -60,4 +60,16 @@ export async function startEdgeServer(listener: (edge: Edge) => RequestListener,
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A JSON answer with the rate-limit, security and content headers that both fast paths set. */
+export function expectJsonApiHeaders(res: { headers: Record<string, string>; body: string }): void {
+  expect(res.headers).toMatchObject({
+    'content-type': 'application/json; charset=utf-8',
+    'ratelimit-limit': '120',
+    'x-content-type-options': 'nosniff',
+    'cache-control': 'no-store',
+    'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+  });
+  expect(res.headers['content-length']).toBe(String(Buffer.byteLength(res.body)));
 }
