@@ -108,6 +108,12 @@ export const OrderRef = builder.objectRef<Order>('Order').implement({
     estimatedDeliveryTime: t.field({ type: 'DateTime', resolve: (o) => o.estimatedDeliveryAt }),
     scheduledPickupAt: t.field({ type: 'DateTime', nullable: true, description: 'The requested pickupAfter; the order stays new until its window opens.', resolve: (o) => o.scheduledPickupAt ?? null }),
     deliverBefore: t.field({ type: 'DateTime', nullable: true, resolve: (o) => o.deliverBefore ?? null }),
+    batchWindowClosesAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'Batched rate only: the order waits for batched orders in its zone to ride with until then, then goes (alone if nothing joined); its estimates include the wait.',
+      resolve: (o) => o.batchWindow?.closesAt ?? null,
+    }),
     quoteId: t.id({ nullable: true, description: 'The bound quote the order was priced from.', resolve: (o) => o.quote?.id ?? null }),
     rateId: t.field({ type: RateIdEnum, nullable: true, resolve: (o) => o.quote?.rateId ?? null }),
     deliveryPin: t.string({

@@ -183,6 +183,7 @@ function buildServices(deps: {
   const transitions = createOrderTransitions({ store, bus, outbox, clock, ids });
   const dispatch = createDispatchService({ store, geoIndex, transitions, clock, tariff, sandboxSpeed: config.sandbox.speed, staleAfterMs: config.dispatch.staleAfterMs });
   const orders = createOrderService({ store, geocoder, quotes, dispatch, bus, transitions, outbox, clock, ids, tariff, sandboxSpeed: config.sandbox.speed });
+  const batches = createBatchService({ store, dispatch, transitions, outbox, bus, clock, ids, tariff });
   const delivery = createDeliveryService({ orders, transitions, clock, store });
   const liveEta = createLiveEtaService({ store, outbox, tariff, sandboxSpeed: config.sandbox.speed });
   const couriers = createCourierService({ store, geoIndex, dispatch, delivery, transitions, outbox, liveEta, bus, clock });
@@ -217,8 +218,8 @@ function buildServices(deps: {
     orders: Object.assign(orders, watchers.orders),
     delivery,
     couriers: Object.assign(couriers, watchers.couriers),
-    batches: createBatchService({ store, dispatch, transitions, outbox, bus, clock, ids, tariff }),
-    reconciler: createDispatchReconciler({ store, geoIndex, dispatch, clock, graceMs: config.dispatch.graceMs, vehicles: tariff.vehicles.map((v) => v.type) }),
+    batches,
+    reconciler: createDispatchReconciler({ store, geoIndex, dispatch, batches, clock, graceMs: config.dispatch.graceMs, vehicles: tariff.vehicles.map((v) => v.type) }),
     retention: createRetention({ store, clock, webhookMs: config.retention.webhookMs, orderEventsMs: config.retention.orderEventsMs }),
     tracking: createTrackingService({ store, geocoder, fanOut: deps.fanOut, onSnapshotError: deps.onWatchError }),
     sandbox: createSandboxService({ store, couriers, dispatch, orders, clock, ids, tariff }),

@@ -81,6 +81,10 @@ const creationFields = {
   isRegisteredUser: z.boolean().openapi({ description: "The spec's name of is_registered_user: the customer_rut matches a registered user." }),
   scheduled_pickup_at: timestamp.nullable().openapi({ description: 'The requested pickup_after (UTC); the order stays `new` until its window opens. null: as soon as possible.' }),
   deliver_before: timestamp.nullable().openapi({ description: 'The requested latest delivery time (UTC), checked reachable at creation; null when not asked.' }),
+  batch_window_closes_at: timestamp.nullable().openapi({
+    description:
+      'Batched rate only: until then the order waits `new` for other batched orders of yours in its zone to ride with (a batch run may take it earlier); then it is dispatched, alone if nothing joined. Its estimates already include the wait. null for every other order.',
+  }),
   delivery_pin: z
     .string()
     .regex(/^\d{4}$/)

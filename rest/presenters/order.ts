@@ -36,6 +36,7 @@ export function presentOrderCreated(order: Order, baseUrl: string) {
     isRegisteredUser: order.customer.isRegisteredUser,
     scheduled_pickup_at: order.scheduledPickupAt ?? null,
     deliver_before: order.deliverBefore ?? null,
+    batch_window_closes_at: order.batchWindow?.closesAt ?? null,
     // The merchant's own views only (never the courier's, public tracking or webhooks).
     delivery_pin: order.deliveryPin?.pin ?? null,
   };

@@ -16,6 +16,13 @@ import { assertPermitted } from './members/roles.js';
 export const MAX_ORDERS_PER_BATCH = 8;
 /** Orders a single consolidation call looks at. */
 const SCAN_LIMIT = 500;
+/** A batch run's zone: pickups in one geohash cell of this length (about 4.9 × 4.9 km). */
+export const BATCH_RUN_ZONE_LENGTH = 5;
+
+/** A batched-rate order whose window is open: it may join a batch now (and go before its window closes). */
+export function isInBatchWindow(order: Order, now: Date): boolean {
+  return !!order.batchWindow && Date.parse(order.batchWindow.opensAt) <= now.getTime();
+}
 
 export type BatchService = ReturnType<typeof createBatchService>;
 
@@ -55,6 +62,73 @@ export function createBatchService(deps: { store: Store; dispatch: DispatchServi
     });
   }
 
+  /**
+   * Writes a batch of one merchant's orders (assigned ones are taken back first) and dispatches it to
+   * one courier with its vehicle, or leaves it pending; null when none of the orders could join.
+   */
+  async function formBatch(options: { group: Order[]; geohashZone: string; vehicleType: Batch['vehicleType'] }): Promise<Batch | null> {
+    const { group } = options;
+    const { merchantId, mode } = group[0]!;
+    const batch: Batch = {
+      id: ids.next('bt'), merchantId, mode, geohashZone: options.geohashZone, vehicleType: options.vehicleType,
+      orderIds: group.map((o) => o.id), totalWeightKg: group.reduce((kg, o) => kg + o.weightKg, 0),
+      courierId: null, status: 'pending', createdAt: now(), updatedAt: now(),
+    };
+    // Written with its batch.created webhooks; members that cannot join are removed below.
+    const { deliveries, feed } = await outbox.batchCreatedWrite(batch);
+    await store.batches.insert(batch, deliveries, feed);
+    const members: Order[] = [];
+    const freed: Array<{ courierId: string; jobId: string }> = [];
+    for (const order of group) {
+      const free = await unassign(order);
+      if (free && order.courierId) freed.push({ courierId: order.courierId, jobId: order.id });
+      const joined = free && (await store.orders.apply({ id: free.id, from: ['new'], patch: { batchId: batch.id } }));
+      if (joined && !joined.courierId) members.push(joined);
+    }
+    const totalWeightKg = members.reduce((kg, o) => kg + o.weightKg, 0);
+    const settled = await store.batches.update({
+      id: batch.id, from: ['pending'], updatedAt: now(),
+      patch: { orderIds: members.map((o) => o.id), totalWeightKg, ...(members.length === 0 && { status: 'cancelled' as const }) },
+    });
+    const releaseFreed = async () => {
+      for (const job of freed) await dispatch.releaseCourier(job);
+    };
+    if (!settled || members.length === 0) {
+      await releaseFreed();
+      return null;
+    }
+    await bus.publish({ type: 'batch.created', batchId: batch.id, merchantId, mode, orderIds: settled.orderIds, at: now() });
+    const dispatched = await dispatch.dispatchBatch({ batch: settled, near: members[0]!.pickup });
+    await releaseFreed(); // a freed courier may now take this very batch
+    return (await store.batches.findById(batch.id)) ?? dispatched;
+  }
+
+  /**
+   * Dispatches a queued order that is due. A batched-rate order whose window has closed goes with a
+   * batch run: the merchant's batched orders waiting in its zone ride with it as far as its vehicle
+   * carries them (oldest first; they leave before their own windows close, never after), or it goes
+   * alone. Any other order is dispatched as usual.
+   */
+  async function dispatchQueued(options: { order: Order }): Promise<Order> {
+    const { order } = options;
+    if (!order.batchWindow || order.batchId || !dispatch.isDue(order)) return dispatch.dispatchOrder({ order });
+    const geohashZone = order.pickup.geohash.slice(0, BATCH_RUN_ZONE_LENGTH);
+    const waiting = await store.orders.listConsolidatable({ merchantId: order.merchantId, mode: order.mode, geohashPrefix: geohashZone, limit: SCAN_LIMIT });
+    const vehicle = vehicleTariff(tariff, order.vehicleType)!;
+    const group = [order];
+    let kg = order.weightKg;
+    for (const companion of waiting) {
+      if (group.length >= MAX_ORDERS_PER_BATCH) break;
+      if (companion.id === order.id || companion.status !== 'new' || companion.courierId || !isInBatchWindow(companion, clock.now())) continue;
+      if (kg + companion.weightKg > vehicle.max_kg) continue;
+      group.push(companion);
+      kg += companion.weightKg;
+    }
+    if (group.length < 2) return dispatch.dispatchOrder({ order });
+    await formBatch({ group, geohashZone, vehicleType: vehicle.type });
+    return (await store.orders.findById(order.id)) ?? order;
+  }
+
   async function consolidateOrders(options: { principal: MerchantPrincipal; input: ConsolidateCommand }): Promise<Batch[]> {
     assertPermitted(options.principal, 'dispatch');
     const { input } = options;
@@ -62,41 +136,14 @@ export function createBatchService(deps: { store: Store; dispatch: DispatchServi
     const vehicle = vehicleTariff(tariff, input.targetCarType);
     if (!vehicle) throw new AppError('VALIDATION_ERROR', `No tariff for vehicle ${input.targetCarType}`);
     // A scheduled order joins a batch only once its window opens (a batch is dispatched at once).
-    const candidates = (await store.orders.listConsolidatable({ merchantId: merchant.id, mode, geohashPrefix: input.geohashZone, limit: SCAN_LIMIT })).filter(dispatch.isDue);
+    // A scheduled order joins a batch only once its window opens (a batch is dispatched at once);
+    // a batched-rate order, as soon as it waits for companions.
+    const candidates = (await store.orders.listConsolidatable({ merchantId: merchant.id, mode, geohashPrefix: input.geohashZone, limit: SCAN_LIMIT }))
+      .filter((o) => dispatch.isDue(o) || isInBatchWindow(o, clock.now()));
     const created: Batch[] = [];
     for (const group of packOrders(candidates, vehicle.max_kg)) {
-      const batch: Batch = {
-        id: ids.next('bt'), merchantId: merchant.id, mode, geohashZone: input.geohashZone, vehicleType: vehicle.type,
-        orderIds: group.map((o) => o.id), totalWeightKg: group.reduce((kg, o) => kg + o.weightKg, 0),
-        courierId: null, status: 'pending', createdAt: now(), updatedAt: now(),
-      };
-      // Written with its batch.created webhooks; members that cannot join are removed below.
-      const { deliveries, feed } = await outbox.batchCreatedWrite(batch);
-      await store.batches.insert(batch, deliveries, feed);
-      const members: Order[] = [];
-      const freed: Array<{ courierId: string; jobId: string }> = [];
-      for (const order of group) {
-        const free = await unassign(order);
-        if (free && order.courierId) freed.push({ courierId: order.courierId, jobId: order.id });
-        const joined = free && (await store.orders.apply({ id: free.id, from: ['new'], patch: { batchId: batch.id } }));
-        if (joined && !joined.courierId) members.push(joined);
-      }
-      const totalWeightKg = members.reduce((kg, o) => kg + o.weightKg, 0);
-      const settled = await store.batches.update({
-        id: batch.id, from: ['pending'], updatedAt: now(),
-        patch: { orderIds: members.map((o) => o.id), totalWeightKg, ...(members.length === 0 && { status: 'cancelled' as const }) },
-      });
-      const releaseFreed = async () => {
-        for (const job of freed) await dispatch.releaseCourier(job);
-      };
-      if (!settled || members.length === 0) {
-        await releaseFreed();
-        continue;
-      }
-      await bus.publish({ type: 'batch.created', batchId: batch.id, merchantId: merchant.id, mode, orderIds: settled.orderIds, at: now() });
-      const dispatched = await dispatch.dispatchBatch({ batch: settled, near: members[0]!.pickup });
-      await releaseFreed(); // a freed courier may now take this very batch
-      created.push((await store.batches.findById(batch.id)) ?? dispatched);
+      const batch = await formBatch({ group, geohashZone: input.geohashZone, vehicleType: vehicle.type });
+      if (batch) created.push(batch);
     }
     return created;
   }
@@ -124,5 +171,5 @@ export function createBatchService(deps: { store: Store; dispatch: DispatchServi
       .map((o) => (o.batchId === options.batch.id ? Object.assign({}, o, { vehicleType: options.batch.vehicleType }) : o));
   }
 
-  return { consolidateOrders, listBatches, getBatch, ordersOf };
+  return { consolidateOrders, dispatchQueued, listBatches, getBatch, ordersOf };
 }

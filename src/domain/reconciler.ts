@@ -1,6 +1,7 @@
 import type { Clock } from '../ports/clock.js';
 import type { CourierGeoIndex } from '../ports/geo-index.js';
 import type { Store } from '../ports/store.js';
+import type { BatchService } from './batches.js';
 import type { DispatchService } from './dispatch.js';
 import { isOrderActive } from './orders/state-machine.js';
 import { MODES, type Courier, type Mode, type VehicleType } from './types.js';
@@ -28,7 +29,16 @@ export type DispatchReconciler = ReturnType<typeof createDispatchReconciler>;
  * blip drops updates). One node at a time runs it, under a lease in the store. Anything younger
  * than `graceMs` is left alone: it may be a dispatch still in flight on another node.
  */
-export function createDispatchReconciler(deps: { store: Store; geoIndex: CourierGeoIndex; dispatch: DispatchService; clock: Clock; graceMs: number; vehicles: VehicleType[] }) {
+export function createDispatchReconciler(deps: {
+  store: Store;
+  geoIndex: CourierGeoIndex;
+  dispatch: DispatchService;
+  /** Queued orders go through it: a batched-rate order whose window closed takes its companions along. */
+  batches: Pick<BatchService, 'dispatchQueued'>;
+  clock: Clock;
+  graceMs: number;
+  vehicles: VehicleType[];
+}) {
   const { store, geoIndex, dispatch, clock } = deps;
   const settled = (updatedAt: string) => clock.now().getTime() - Date.parse(updatedAt) > deps.graceMs;
 
@@ -99,7 +109,7 @@ export function createDispatchReconciler(deps: { store: Store; geoIndex: Courier
       if ((await dispatch.dispatchBatch({ batch, near: first.pickup })).status !== 'pending') report.dispatched++;
     }
     for (const order of await store.orders.listQueued({ mode, vehicleTypes: deps.vehicles, limit: REOFFER_LIMIT, dueBy: clock.now().toISOString() })) {
-      if ((await dispatch.dispatchOrder({ order })).status !== 'new') report.dispatched++;
+      if ((await deps.batches.dispatchQueued({ order })).status !== 'new') report.dispatched++;
     }
   }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AppError } from './errors.js';
+import type { BatchWindow } from './types.js';
 
 /** How far ahead a pickup (or a delivery deadline) may be scheduled. */
 export const SCHEDULE_HORIZON_MS = 7 * 86_400_000;
@@ -23,6 +24,24 @@ export interface SchedulePlan {
   deliverBefore: string | null;
   /** Dispatch waits until then (the window less the approach time); null when the order can go now. */
   dispatchAfter: string | null;
+}
+
+/**
+ * The batched rate's promise: dispatch waits `waitMs` from when the order could first go (now, or its
+ * pickup window's opening) for companions in its zone, and every estimate moves by that wait — the
+ * batched quote's later estimate. A delivery deadline shortens the wait rather than being missed.
+ */
+export function withBatchWindow(plan: SchedulePlan, options: { now: Date; waitMs: number }): SchedulePlan & { batchWindow: BatchWindow } {
+  const opensAt = plan.dispatchAfter ? Date.parse(plan.dispatchAfter) : options.now.getTime();
+  const room = plan.deliverBefore === null ? Infinity : Date.parse(plan.deliverBefore) - plan.deliveryAt.getTime();
+  const wait = Math.max(0, Math.min(options.waitMs, room));
+  const closesAt = new Date(opensAt + wait).toISOString();
+  return Object.assign({}, plan, {
+    pickupAt: new Date(plan.pickupAt.getTime() + wait),
+    deliveryAt: new Date(plan.deliveryAt.getTime() + wait),
+    dispatchAfter: closesAt,
+    batchWindow: { opensAt: new Date(opensAt).toISOString(), closesAt },
+  });
 }
 
 /** Field names are the domain's (GraphQL's); REST renames them to its wire names (pickup_after, deliver_before). */

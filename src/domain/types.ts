@@ -190,6 +190,11 @@ export interface Order {
   deliverBefore?: string | null;
   /** A scheduled order is not dispatched before this time (the pickup window less the approach time). */
   dispatchAfter?: string | null;
+  /**
+   * A batched-rate order waits this window for companions in its zone (a batch run may take it
+   * while the window is open); at `closesAt` it is dispatched, alone if nothing joined it.
+   */
+  batchWindow?: BatchWindow | null;
   /** The recipient's delivery PIN, required to confirm the delivery; never shown outside the merchant's own reads. */
   deliveryPin?: DeliveryPin | null;
   /** The live ETA's last announcement (order.eta_changed); absent until the ETA first follows the courier. */
@@ -200,6 +205,11 @@ export interface Order {
 export interface EtaAnnouncement {
   deliveryAt: string;
   at: string | null;
+}
+
+export interface BatchWindow {
+  opensAt: string;
+  closesAt: string;
 }
 
 export type RateId = 'express' | 'batched';

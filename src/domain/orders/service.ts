@@ -10,7 +10,7 @@ import { AppError } from '../errors.js';
 import { minRoadMetres, resolveLocation, type ResolvedLocation } from '../locations.js';
 import { priceRoute } from '../pricing.js';
 import { resolvePrepTime, type QuoteService } from '../quotes.js';
-import { planSchedule } from '../scheduling.js';
+import { planSchedule, withBatchWindow } from '../scheduling.js';
 import type { Tariff } from '../tariffs.js';
 import type { Courier, DeliveryPin, LedgerEntry, Order, OrderEvent, Stop } from '../types.js';
 import { parseInput } from '../validation.js';
@@ -103,7 +103,7 @@ export function createOrderService(deps: {
       : await bindQuote({ store, clock, tariff, principal, quoteId: draft.quoteId, rateId: draft.rateId, pickup, dropoff, weightKg: draft.weightKg });
     // Without a courier yet, the approach time is the tariff's default.
     const scale = timeScaleOf({ mode, merchant, defaultSpeed: deps.sandboxSpeed });
-    const plan = planSchedule({
+    const scheduled = planSchedule({
       now,
       // The order's own window, else the one the quote was asked for.
       request: { pickupAfter: draft.pickupAfter ?? bound?.quote.pickupAfter, deliverBefore: draft.deliverBefore ?? bound?.quote.deliverBefore },
@@ -111,6 +111,10 @@ export function createOrderService(deps: {
       travelMs: (price.travelMins * 60_000) / scale,
       approachMs: (tariff.default_approach_mins * 60_000) / scale,
     });
+    // The batched rate is cheaper because it waits for companions: never dispatched as express.
+    const plan = bound?.ref.rateId === 'batched'
+      ? withBatchWindow(scheduled, { now, waitMs: (tariff.batched_extra_mins * 60_000) / scale })
+      : Object.assign(scheduled, { batchWindow: null });
     return {
       id: ids.next('bk'),
       merchantId: merchant.id,
@@ -150,6 +154,7 @@ export function createOrderService(deps: {
       scheduledPickupAt: plan.scheduledPickupAt,
       deliverBefore: plan.deliverBefore,
       dispatchAfter: plan.dispatchAfter,
+      batchWindow: plan.batchWindow,
       deliveryPin: draft.deliveryPin ? newDeliveryPin(now.toISOString()) : null,
     };
   }
