@@ -128,7 +128,10 @@ export function createSandboxService(deps: { store: Store; couriers: CourierServ
     if (options.principal.mode !== 'test') throw new AppError('FORBIDDEN', 'The sandbox simulator only drives test orders; use a test key (ak_test_…)');
     const order = await orders.getOrder(options);
     if (order.status === 'new') {
-      if (!dispatch.isDue(order)) throw new AppError('CONFLICT', `The order is scheduled: it is dispatched from ${order.dispatchAfter} (pickup after ${order.scheduledPickupAt})`);
+      if (!dispatch.isDue(order)) {
+        const why = order.batchWindow ? `waits for batched orders of its zone until ${order.batchWindow.closesAt}` : `is scheduled: it is dispatched from ${order.dispatchAfter} (pickup after ${order.scheduledPickupAt})`;
+        throw new AppError('CONFLICT', `The order ${why}`);
+      }
       const dispatched = await dispatch.dispatchOrder({ order });
       if (dispatched.status === 'new') throw new AppError('CONFLICT', 'No sandbox courier is available for this order right now; retry shortly');
       return dispatched;
