@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { parseTrustProxy, type TrustProxy } from './edge/client-address.js';
 import { DEFAULT_SANTIAGO_TARIFF, tariffSchema, type Tariff } from './domain/tariffs.js';
+import type { WebhookReach } from './ports/webhook-sender.js';
 
 const optionalString = z
   .string()
@@ -69,7 +70,8 @@ const envSchema = z.object({
   WEBHOOK_RETRY_SCALE: z.coerce.number().positive().max(10).default(1),
   WEBHOOK_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(2000),
   WEBHOOK_DISABLE_AFTER_HOURS: z.coerce.number().positive().max(24 * 30).default(72),
-  WEBHOOK_SANDBOX_ALLOW_PRIVATE: booleanFlag.default(false),
+  /** Unset: sandbox webhooks may reach loopback receivers in development, nothing private in production. */
+  WEBHOOK_SANDBOX_ALLOW_PRIVATE: booleanFlag.optional(),
   BUS_PING_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
   WEBHOOK_MIN_POLL_MS: z.coerce.number().int().min(10).max(10_000).default(100),
   WEBHOOK_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(1000).default(100),
@@ -173,7 +175,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       retryScale: e.WEBHOOK_RETRY_SCALE,
       pollMs: e.WEBHOOK_POLL_MS,
       disableAfterMs: e.WEBHOOK_DISABLE_AFTER_HOURS * 3_600_000,
-      sandboxAllowPrivate: e.WEBHOOK_SANDBOX_ALLOW_PRIVATE,
+      sandboxReach: sandboxReachOf(e.WEBHOOK_SANDBOX_ALLOW_PRIVATE, e.NODE_ENV === 'production'),
       minPollMs: e.WEBHOOK_MIN_POLL_MS,
       maxInFlight: e.WEBHOOK_MAX_IN_FLIGHT,
       merchantConcurrency: e.WEBHOOK_MERCHANT_CONCURRENCY,
@@ -214,4 +216,10 @@ function loadTariffFile(file: string): Tariff {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   return parsed.data;
+}
+
+/** true: any address; false: public only; unset: this machine's loopback in development (a receiver beside the service), public only in production. */
+function sandboxReachOf(allowPrivate: boolean | undefined, production: boolean): WebhookReach {
+  if (allowPrivate !== undefined) return allowPrivate ? 'private' : 'public';
+  return production ? 'public' : 'loopback';
 }

@@ -223,7 +223,7 @@ function buildServices(deps: {
     retention: createRetention({ store, clock, webhookMs: config.retention.webhookMs, orderEventsMs: config.retention.orderEventsMs }),
     tracking: createTrackingService({ store, geocoder, fanOut: deps.fanOut, onSnapshotError: deps.onWatchError }),
     sandbox: createSandboxService({ store, couriers, dispatch, orders, clock, ids, tariff }),
-    webhookEndpoints: createWebhookEndpointService({ store, sender, clock, ids, sandboxAllowPrivate: config.webhooks.sandboxAllowPrivate }),
+    webhookEndpoints: createWebhookEndpointService({ store, sender, clock, ids, sandboxReach: config.webhooks.sandboxReach }),
     webhookDeliveries: createWebhookDeliveryLog({ store, clock, rateLimiter: deps.rateLimiter }),
     webhookWorker: Object.assign(createWebhookWorker({ store, sender, secretBox, clock, ids, config: config.webhooks }), createWebhookWorkWatch({ fanOut: deps.fanOut })),
     idempotency: createIdempotencyService({ store, clock, ids }),

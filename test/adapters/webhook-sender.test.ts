@@ -8,6 +8,7 @@ import { createServer, type Server } from 'node:http';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpWebhookSender } from '../../src/adapters/http/webhook-sender.js';
+import type { WebhookReach } from '../../src/ports/webhook-sender.js';
 
 interface Receiver {
   server: Server;
@@ -37,8 +38,8 @@ afterEach(async () => {
   for (const thing of opened.splice(0)) thing.close();
 });
 
-const sendTo = (sender: ReturnType<typeof createHttpWebhookSender>, url: string, allowPrivate: boolean) =>
-  sender.send({ url, body: '{"type":"order.status_changed"}', headers: { 'content-type': 'application/json' }, timeoutMs: 2000, allowPrivate });
+const sendTo = (sender: ReturnType<typeof createHttpWebhookSender>, url: string, allowPrivate: boolean, reach: WebhookReach = allowPrivate ? "private" : "public") =>
+  sender.send({ url, body: '{"type":"order.status_changed"}', headers: { 'content-type': 'application/json' }, timeoutMs: 2000, reach });
 
 describe('webhook sender connections', () => {
   it('deliveries to one receiver, one after another, share one kept-alive connection', async () => {
@@ -83,5 +84,19 @@ describe('webhook sender connections', () => {
     expect(await sendTo(sender, url, true)).toMatchObject({ statusCode: 204 });
     expect(await sendTo(sender, url, false)).toEqual({ error: expect.stringMatching(/private address/), latencyMs: expect.any(Number) });
     expect(receiver.requests).toBe(1);
+  });
+
+  it('loopback reach: a receiver on this machine by name or address, never a private range or a live pool socket', async () => {
+    const receiver = await startReceiver();
+    const sender = createHttpWebhookSender();
+    opened.push(sender, { close: () => receiver.server.close() });
+    for (const url of [`http://localhost:${receiver.port}/hooks`, `http://127.0.0.1:${receiver.port}/hooks`]) {
+      expect(await sendTo(sender, url, false, 'loopback')).toMatchObject({ statusCode: 204 });
+      expect(await sendTo(sender, url, false, 'public')).toEqual({ error: expect.stringMatching(/private address/), latencyMs: expect.any(Number) });
+    }
+    for (const url of ['http://10.0.0.1/hooks', 'http://192.168.1.20/hooks', 'http://[fd00::1]/hooks', 'http://169.254.169.254/latest']) {
+      expect(await sendTo(sender, url, false, 'loopback')).toEqual({ error: 'refused: private address', latencyMs: 0 });
+    }
+    expect(receiver.requests).toBe(2);
   });
 });

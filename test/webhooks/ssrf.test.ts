@@ -1,13 +1,15 @@
 /**
  * SSRF: live endpoints must be https and must not reach private, loopback or link-local addresses,
- * checked at registration and again at send time; the sandbox may reach loopback only when the
- * operator sets WEBHOOK_SANDBOX_ALLOW_PRIVATE.
+ * checked at registration and again at send time; the sandbox may reach this machine's loopback in
+ * development (unset flag), anything private with WEBHOOK_SANDBOX_ALLOW_PRIVATE=true, nothing private
+ * with it false or in production.
  */
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
 import { makeDataDir, type MerchantCredentials, type TestApp } from '../helpers/app.js';
-import { expectError, expectOk, formA, merchantApi } from '../orders/support.js';
-import { allDeliveries, startReceiver, startWebhooksApp, waitFor, webhooksApi, type Receiver } from './support.js';
+import { expectError, expectOk, formA, merchantApi, startOrdersApp } from '../orders/support.js';
+import { FAST_WEBHOOKS, allDeliveries, startReceiver, startWebhooksApp, waitFor, webhooksApi, type Receiver } from './support.js';
 
 let receiver: Receiver;
 beforeAll(async () => {
@@ -91,6 +93,36 @@ describe('registration (test mode)', () => {
     } finally {
       await relaxed.stop();
     }
+  });
+});
+
+describe('the first hour: WEBHOOK_SANDBOX_ALLOW_PRIVATE unset', () => {
+  it('in development a sandbox endpoint may be a receiver on this machine (and is delivered to), nothing else private; live keys never', async () => {
+    const { WEBHOOK_SANDBOX_ALLOW_PRIVATE: _unset, ...fast } = FAST_WEBHOOKS;
+    const t = await startOrdersApp({ env: fast });
+    try {
+      const m = await t.createMerchant();
+      const hooks = webhooksApi(t.url, m.testKey);
+      expectOk(await hooks.create({ url: `${receiver.url}/first-hour` }), 201);
+      expectOk(await hooks.create({ url: `http://localhost:${receiver.port}/first-hour-by-name` }), 201);
+      for (const url of ['http://10.0.0.1/x', 'http://192.168.1.20/x', 'http://169.254.169.254/latest/meta-data/', 'http://[fd00::1]/x']) {
+        const res = expectError(await hooks.create({ url }), 400, 'VALIDATION_ERROR');
+        expect(res.body.error.fields[0].message).toMatch(/loopback, nothing else private/);
+      }
+      expectError(await webhooksApi(t.url, m.liveKey).create({ url: `https://127.0.0.1:${receiver.port}/live` }), 400, 'VALIDATION_ERROR');
+      expectOk(await merchantApi(t, m.testKey).create(formA()), 201);
+      await waitFor(() => ['/first-hour', '/first-hour-by-name'].every((path) => receiver.receipts.some((r) => r.path === path && r.status === 200)), { what: 'both loopback deliveries' });
+    } finally {
+      await t.stop();
+    }
+  });
+
+  it('in production the sandbox reaches public addresses only', () => {
+    const config = loadConfig({ NODE_ENV: 'production', DATA_DIR: '/tmp/unused', ADMIN_TOKEN: 'x'.repeat(32) });
+    expect(config.webhooks.sandboxReach).toBe('public');
+    expect(loadConfig({ DATA_DIR: '/tmp/unused' }).webhooks.sandboxReach).toBe('loopback');
+    expect(loadConfig({ DATA_DIR: '/tmp/unused', WEBHOOK_SANDBOX_ALLOW_PRIVATE: 'true' }).webhooks.sandboxReach).toBe('private');
+    expect(loadConfig({ DATA_DIR: '/tmp/unused', WEBHOOK_SANDBOX_ALLOW_PRIVATE: 'false' }).webhooks.sandboxReach).toBe('public');
   });
 });
 

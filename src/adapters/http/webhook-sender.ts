@@ -3,15 +3,15 @@ import { promises as dns } from 'node:dns';
 import { Agent as HttpAgent, request as httpRequest, type ClientRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { isPrivateAddress } from '../../domain/webhooks/address-policy.js';
-import type { SendResult, WebhookSender } from '../../ports/webhook-sender.js';
+import { isReachable } from '../../domain/webhooks/address-policy.js';
+import type { SendResult, WebhookReach, WebhookSender } from '../../ports/webhook-sender.js';
 
-/** A DNS lookup that refuses private destinations: applied to the address the socket will use. */
-const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
+/** A DNS lookup that refuses destinations outside `reach`: applied to the address the socket will use. */
+const lookupWithin = (reach: WebhookReach): LookupFunction => (hostname, options, callback) => {
   lookup(hostname, Object.assign({}, options, { all: true }), (error, addresses) => {
     if (error) return callback(error, '', 0);
     const list = addresses as LookupAddress[];
-    const blocked = list.find((a) => isPrivateAddress(a.address));
+    const blocked = list.find((a) => !isReachable(a.address, reach));
     if (blocked || list.length === 0) {
       return callback(Object.assign(new Error(`refused: ${hostname} resolves to a private address`), { code: 'EPRIVATE' }), '', 0);
     }
@@ -19,21 +19,22 @@ const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
     callback(null, list[0]!.address, list[0]!.family);
   });
 };
+const LOOKUPS = { public: lookupWithin('public'), loopback: lookupWithin('loopback') } as const;
 
 /** An idle kept-alive connection is closed after this, before receivers' usual 5 s would close it. */
 const IDLE_SOCKET_MS = 4_000;
 
 /**
  * Connections are kept alive and reused (a new TCP connection, and TLS handshake, per delivery
- * cost more than the delivery). Live and sandbox sends use separate pools: a socket is checked
- * when it connects, so one opened to a private address for the sandbox must never carry a live
- * delivery to the same host.
+ * cost more than the delivery). Each reach has its own pool: a socket is checked when it connects,
+ * so one opened to a private address for the sandbox must never carry a live delivery to the same host.
  */
-function connectionPools() {
+function connectionPools(): Record<WebhookReach, { http: HttpAgent; https: HttpsAgent }> {
   const options = { keepAlive: true, timeout: IDLE_SOCKET_MS, scheduling: 'lifo' as const };
-  const publicOnly = Object.assign({}, options, { lookup: publicOnlyLookup });
+  const within = (reach: 'public' | 'loopback') => Object.assign({}, options, { lookup: LOOKUPS[reach] });
   return {
-    public: { http: new HttpAgent(publicOnly), https: new HttpsAgent(publicOnly) },
+    public: { http: new HttpAgent(within('public')), https: new HttpsAgent(within('public')) },
+    loopback: { http: new HttpAgent(within('loopback')), https: new HttpsAgent(within('loopback')) },
     private: { http: new HttpAgent(options), https: new HttpsAgent(options) },
   };
 }
@@ -54,7 +55,7 @@ export function createHttpWebhookSender(): WebhookSender & { close(): void } {
         return [];
       }
     },
-    send({ url, headers, body, timeoutMs, allowPrivate }) {
+    send({ url, headers, body, timeoutMs, reach }) {
       const started = performance.now();
       const elapsed = () => Math.round(performance.now() - started);
       let target: URL;
@@ -63,11 +64,11 @@ export function createHttpWebhookSender(): WebhookSender & { close(): void } {
       } catch {
         return Promise.resolve({ error: 'invalid URL', latencyMs: 0 });
       }
-      if (!allowPrivate && isIpLiteral(target.hostname) && isPrivateAddress(stripBrackets(target.hostname))) {
+      if (isIpLiteral(target.hostname) && !isReachable(stripBrackets(target.hostname), reach)) {
         return Promise.resolve({ error: 'refused: private address', latencyMs: 0 });
       }
       const https = target.protocol === 'https:';
-      const pool = allowPrivate ? pools.private : pools.public;
+      const pool = pools[reach];
       const attempt = (fresh: boolean) =>
         new Promise<SendResult>((resolve) => {
           const req: ClientRequest = (https ? httpsRequest : httpRequest)(
@@ -75,7 +76,7 @@ export function createHttpWebhookSender(): WebhookSender & { close(): void } {
             {
               method: 'POST',
               headers: Object.assign({}, headers, { 'content-length': Buffer.byteLength(body) }),
-              ...(!allowPrivate && { lookup: publicOnlyLookup }),
+              ...(reach !== 'private' && { lookup: LOOKUPS[reach] }),
               agent: fresh ? false : https ? pool.https : pool.http,
             },
             (res) => {
@@ -95,7 +96,10 @@ export function createHttpWebhookSender(): WebhookSender & { close(): void } {
       return attempt(false);
     },
     close() {
-      for (const agent of [pools.public.http, pools.public.https, pools.private.http, pools.private.https]) agent.destroy();
+      for (const pool of Object.values(pools)) {
+        pool.http.destroy();
+        pool.https.destroy();
+      }
     },
   };
 }

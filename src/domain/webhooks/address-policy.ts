@@ -1,4 +1,5 @@
 import { BlockList, isIP } from 'node:net';
+import type { WebhookReach } from '../../ports/webhook-sender.js';
 
 /** Addresses a production webhook may never reach: private, loopback, link-local, CGNAT, multicast, reserved. */
 const blocked = new BlockList();
@@ -17,4 +18,22 @@ export function isPrivateAddress(address: string): boolean {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
   if (mapped) return blocked.check(mapped[1]!, 'ipv4');
   return blocked.check(address, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+const loopback = new BlockList();
+loopback.addSubnet('127.0.0.0', 8, 'ipv4');
+loopback.addAddress('::1', 'ipv6');
+
+export function isLoopbackAddress(address: string): boolean {
+  const family = isIP(address);
+  if (family === 0) return false;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return loopback.check(mapped[1]!, 'ipv4');
+  return loopback.check(address, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+/** Whether a webhook with this reach may connect to the address. */
+export function isReachable(address: string, reach: WebhookReach): boolean {
+  if (reach === 'private' || !isPrivateAddress(address)) return true;
+  return reach === 'loopback' && isLoopbackAddress(address);
 }

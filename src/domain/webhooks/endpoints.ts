@@ -2,11 +2,11 @@ import { z } from 'zod';
 import type { Clock } from '../../ports/clock.js';
 import type { IdSource } from '../../ports/ids.js';
 import type { Store } from '../../ports/store.js';
-import type { WebhookSender } from '../../ports/webhook-sender.js';
+import type { WebhookReach, WebhookSender } from '../../ports/webhook-sender.js';
 import type { MerchantPrincipal } from '../auth.js';
 import { AppError } from '../errors.js';
 import { WEBHOOK_EVENT_TYPES, type Mode, type WebhookEndpoint, type WebhookEventType } from '../types.js';
-import { isPrivateAddress } from './address-policy.js';
+import { isReachable } from './address-policy.js';
 import { assertPermitted } from '../members/roles.js';
 
 /** A merchant may register this many endpoints per mode. */
@@ -33,21 +33,24 @@ export type WebhookEndpointService = ReturnType<typeof createWebhookEndpointServ
  * loopback or link-local addresses — checked here and again on every send; the sandbox may be
  * allowed such URLs by configuration (local development receivers).
  */
-export function createWebhookEndpointService(deps: { store: Store; sender: WebhookSender; clock: Clock; ids: IdSource; sandboxAllowPrivate: boolean }) {
+export function createWebhookEndpointService(deps: { store: Store; sender: WebhookSender; clock: Clock; ids: IdSource; sandboxReach: WebhookReach }) {
   const { store, sender, clock, ids } = deps;
 
   async function checkUrl(mode: Mode, raw: string): Promise<void> {
     const url = new URL(raw);
-    const allowPrivate = mode === 'test' && deps.sandboxAllowPrivate;
+    const reach: WebhookReach = mode === 'test' ? deps.sandboxReach : 'public';
     const invalid = (message: string) => new AppError('VALIDATION_ERROR', message, { fields: [{ field: 'url', message }] });
     if (mode === 'live' && url.protocol !== 'https:') throw invalid('live webhook URLs must use https');
     if (url.username || url.password) throw invalid('credentials in the URL are not allowed');
-    if (allowPrivate) return;
+    if (reach === 'private') return;
     const host = url.hostname.replace(/^\[|\]$/g, '');
-    const addresses = /^[\d.]+$/.test(host) || host.includes(':') ? [host] : await sender.resolve(host);
     // RFC 6761: `localhost`, `localhost.` and every `*.localhost` name are loopback, whatever DNS says.
-    if (/(^|\.)localhost\.?$/.test(host) || addresses.some(isPrivateAddress)) {
-      throw invalid('the URL points at a private, loopback or link-local address');
+    const localhost = /(^|\.)localhost\.?$/.test(host);
+    const addresses = /^[\d.]+$/.test(host) || host.includes(':') ? [host] : localhost ? ['127.0.0.1'] : await sender.resolve(host);
+    if (addresses.some((a) => !isReachable(a, reach))) {
+      throw invalid(reach === 'loopback'
+        ? 'the URL points at a private or link-local address (sandbox webhooks may reach this machine\'s loopback, nothing else private)'
+        : 'the URL points at a private, loopback or link-local address');
     }
   }
 

@@ -1,7 +1,7 @@
 import type { Clock } from '../../ports/clock.js';
 import type { IdSource } from '../../ports/ids.js';
 import type { Store } from '../../ports/store.js';
-import type { WebhookSender } from '../../ports/webhook-sender.js';
+import type { WebhookReach, WebhookSender } from '../../ports/webhook-sender.js';
 import type { SecretBox } from '../credentials.js';
 import type { WebhookDelivery } from '../types.js';
 import { signWebhook } from './signing.js';
@@ -15,7 +15,8 @@ export interface WebhookWorkerConfig {
   /** Multiplies the retry delays (tests shrink them). */
   retryScale: number;
   disableAfterMs: number;
-  sandboxAllowPrivate: boolean;
+  /** How far test-mode deliveries may reach (live ones: public addresses only). */
+  sandboxReach: WebhookReach;
   /** Requests this node has in flight at most; a poll claims only what fits. */
   maxInFlight: number;
   /** Deliveries of one merchant in flight at most, across all nodes (leased in the store). */
@@ -62,7 +63,7 @@ export function createWebhookWorker(deps: { store: Store; sender: WebhookSender;
         url: endpoint.url,
         body: delivery.body,
         timeoutMs: config.timeoutMs,
-        allowPrivate: delivery.mode === 'test' && config.sandboxAllowPrivate,
+        reach: delivery.mode === 'test' ? config.sandboxReach : 'public',
         headers: {
           'content-type': 'application/json',
           'user-agent': 'express-delivery-webhooks/1.2',
