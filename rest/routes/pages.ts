@@ -49,6 +49,7 @@ function landingPage(about: { service: string; version: string }): string {
 <section>
 <h2>For developers</h2>
 <ul>
+<li><a id="link-console" href="/console">Merchant console</a>: orders, live board, webhooks, keys and team (sign in with your email)</li>
 <li><a id="link-docs" href="/api/v1/docs">REST API reference</a> (<a href="/api/v1/openapi.json">OpenAPI 3.1 document</a>)</li>
 <li><a id="link-graphiql" href="/graphql">GraphiQL</a>: GraphQL queries, mutations and subscriptions in the browser</li>
 <li><a id="link-health" href="/api/v1/health">Health</a> of this node and its dependencies</li>

@@ -11,7 +11,7 @@ describe('the landing page at /', () => {
   });
   afterAll(() => t?.stop());
 
-  it('names the service and its version, links the reference, GraphiQL and health, and draws from the anonymous budget', async () => {
+  it('names the service and its version, links the console, the reference, GraphiQL and health, and draws from the anonymous budget', async () => {
     const health = await api(`${t.url}/api/v1/health`);
     const res = await fetch(`${t.url}/`);
     expect(res.status).toBe(200);
@@ -20,7 +20,7 @@ describe('the landing page at /', () => {
     expect(res.headers.get('ratelimit-remaining')).toBe('1');
     const html = await res.text();
     expect(html).toContain(`<span id="version">${health.body.version}</span>`);
-    for (const href of ['/api/v1/docs', '/graphql', '/api/v1/health', '/api/v1/openapi.json']) expect(html).toContain(`href="${href}"`);
+    for (const href of ['/console', '/api/v1/docs', '/graphql', '/api/v1/health', '/api/v1/openapi.json']) expect(html).toContain(`href="${href}"`);
     expect(html).toContain('<form id="track-form" action="/track" method="get">');
 
     const last = await fetch(`${t.url}/`);

@@ -87,8 +87,10 @@ describe('production mode', () => {
     const liveKey = /ak_live_\S+/.exec(credentials)?.[0];
     expect(liveKey).toBeDefined();
     expect(credentials).toMatch(/whsec_\S+/);
-    // The seeded live key works: it is a real merchant.
-    expect((await api(`${server.url}/api/v1/merchants/me`, { key: liveKey! })).status).toBe(200);
+    // The seeded live key works: it is a real merchant, whose sandbox drives slowly enough to watch.
+    const me = await api(`${server.url}/api/v1/merchants/me`, { key: liveKey! });
+    expect(me.status).toBe(200);
+    expect(JSON.stringify(me.body)).toContain('"sandbox_speed":2');
 
     // /metrics with the token only; a wrong or missing one is 401 in the error shape.
     for (const authorization of [undefined, 'Bearer wrong-token-0123456789abcdef', `Basic ${METRICS_TOKEN}`, `Bearer ${METRICS_TOKEN}x`, `Bearer ${liveKey}`]) {
