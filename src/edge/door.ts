@@ -93,13 +93,20 @@ export function createEdgeDoor(options: { frontDoor: FrontDoor; trustProxy: Trus
     hasCsrfHeader: (req: IncomingMessage) => !!header(req.headers, CSRF_HEADER)?.trim(),
     /** Whether the browser reached us over TLS (directly or through a trusted proxy): the cookie is Secure then. */
     overTls: (req: IncomingMessage) => cameOverTls(req, options.trustProxy),
-    /** A graphql-ws connection's credentials, from connection_init's payload (`authorization`, `apiKey`, `testMode`). */
+    /**
+     * A graphql-ws connection's credentials, from connection_init's payload (`authorization`,
+     * `apiKey` or `x-api-key`, `testMode` or `x-test-mode`). Names are case-insensitive, as header
+     * names are: GraphiQL and most clients send `X-API-Key` or `Authorization`.
+     */
     credentialsFromParams(params: unknown, address: string): Credentials {
-      const p = (params && typeof params === 'object' ? params : {}) as Record<string, unknown>;
-      const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+      const named = new Map(Object.entries(params && typeof params === 'object' ? params : {}).map(([name, value]) => [name.toLowerCase(), value]));
+      const str = (name: string) => {
+        const value = named.get(name);
+        return typeof value === 'string' ? value : undefined;
+      };
       return {
-        token: tokenFrom(str(p.authorization) ?? str(p.Authorization), str(p.apiKey) ?? str(p['x-api-key'])),
-        testMode: str(p.testMode),
+        token: tokenFrom(str('authorization'), str('apikey') ?? str('x-api-key')),
+        testMode: str('testmode') ?? str('x-test-mode'),
         address,
       };
     },

@@ -9,15 +9,16 @@ import type { GraphiQLOptions } from 'graphql-yoga';
 export const GRAPHIQL_ASSETS_PATH = '/graphiql/assets';
 
 /**
- * The key header as a placeholder: a user pastes the test key printed at first start between the
- * quotes. Empty, it is no credential at all, so GraphiQL's schema introspection still works.
+ * Each tab's own headers start empty: the key is entered once in the page's key bar, which every
+ * request (HTTP and the graphql-ws connection) carries. A header typed into a tab still wins for
+ * that tab's HTTP requests.
  */
-export const GRAPHIQL_HEADERS = JSON.stringify({ 'X-API-Key': '' }, null, 2);
+export const GRAPHIQL_HEADERS = '{}';
 
 /** The tabs a fresh browser opens with (GraphiQL keeps the user's own tabs after that). */
 export const GRAPHIQL_EXAMPLES = [
   {
-    query: `# A quote. Paste your test key (ak_test_…) into X-API-Key in the Headers pane below, then run (Ctrl+Enter).
+    query: `# A quote. Enter your test key (ak_test_…) once in the key bar above, then run (Ctrl+Enter).
 # Every result is a union: the success type carries \`data\`, AppError says why not.
 query Quote {
   quote(input: { destination: { address: "Av. Apoquindo 3000, Las Condes" }, totalWeightKg: 3 }) {
@@ -54,7 +55,13 @@ subscription Tracking($reference: String!) {
   tracking(reference: $reference) { reference status location { lat lng } estimatedDeliveryTime at }
 }`,
     variables: JSON.stringify({ reference: 'EXD-…' }, null, 2),
-    headers: '{}',
+  },
+  {
+    query: `# Status changes of one of your orders, over graphql-ws: authenticated by the key in the key bar.
+subscription OrderStatus($id: String!) {
+  orderStatusChanged(id: $id) { orderId trackingNumber from status sequence at }
+}`,
+    variables: JSON.stringify({ id: 'EXD-…' }, null, 2),
   },
 ];
 
@@ -97,8 +104,15 @@ export function renderGraphiQLPage(options: GraphiQLOptions): string {
 <title>${title}</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="${GRAPHIQL_ASSETS_PATH}/graphiql.css">
+<link rel="stylesheet" href="${GRAPHIQL_ASSETS_PATH}/key-bar.css">
 </head>
 <body id="body" class="no-focus-outline">
+<form id="key-bar" class="key-bar" autocomplete="off">
+<label for="api-key">API key</label>
+<input id="api-key" name="api-key" type="password" spellcheck="false" placeholder="ak_test_…">
+<button type="submit">Use this key</button>
+<span id="key-state" role="status"></span>
+</form>
 <div id="root">Loading GraphiQL…</div>
 <script type="application/json" id="graphiql-options">${json}</script>
 <script src="${GRAPHIQL_ASSETS_PATH}/graphiql-env.js"></script>
@@ -121,8 +135,49 @@ self.MonacoEnvironment = {
 };
 `;
 
+/**
+ * The key is kept for this browser tab only (sessionStorage) and read at each use: HTTP requests
+ * carry it as X-API-Key under the tab's own headers, and graphql-ws sends it in connection_init
+ * whenever the (lazy) socket connects, so a new key takes effect on the next connection.
+ */
 const INIT_SCRIPT = `'use strict';
-YogaGraphiQL.renderYogaGraphiQL(document.getElementById('root'), JSON.parse(document.getElementById('graphiql-options').textContent));
+(function () {
+  var STORE = 'express-delivery.graphiql.api-key';
+  var input = document.getElementById('api-key');
+  var state = document.getElementById('key-state');
+  var kept = '';
+  function key() {
+    try { return sessionStorage.getItem(STORE) || ''; } catch (e) { return kept; }
+  }
+  function show() {
+    var k = key();
+    state.textContent = k ? 'Requests and subscriptions use ' + k.slice(0, 12) + '…' : 'No key: public fields only (tracking)';
+  }
+  function credentials() {
+    var k = key();
+    return k ? { 'X-API-Key': k } : {};
+  }
+  input.value = key();
+  document.getElementById('key-bar').addEventListener('submit', function (event) {
+    event.preventDefault();
+    kept = input.value.trim();
+    try { sessionStorage.setItem(STORE, kept); } catch (e) { /* storage off: kept in memory */ }
+    show();
+  });
+  show();
+  var options = JSON.parse(document.getElementById('graphiql-options').textContent);
+  options.additionalHeaders = credentials;
+  options.connectionParams = credentials;
+  YogaGraphiQL.renderYogaGraphiQL(document.getElementById('root'), options);
+})();
+`;
+
+const KEY_BAR_CSS = `body { margin: 0; height: 100vh; display: flex; flex-direction: column; }
+#root { flex: 1; min-height: 0; }
+.key-bar { display: flex; flex-wrap: wrap; align-items: center; gap: 8px; padding: 6px 12px; font: 14px/1.4 system-ui, sans-serif; background: #f3f4f6; color: #111827; border-bottom: 1px solid #d1d5db; }
+.key-bar input { flex: 1 1 16em; max-width: 32em; padding: 4px 8px; font: inherit; border: 1px solid #6b7280; border-radius: 4px; }
+.key-bar button { padding: 4px 12px; font: inherit; color: #fff; background: #1d4ed8; border: 0; border-radius: 4px; cursor: pointer; }
+#key-state { color: #374151; }
 `;
 
 export interface GraphiQLAsset {
@@ -143,6 +198,7 @@ export function graphiqlAsset(name: string): Promise<GraphiQLAsset | undefined> 
       ['graphiql.css', 'text/css; charset=utf-8', files.css],
       ['graphiql-env.js', js, ENV_SCRIPT],
       ['graphiql-init.js', js, INIT_SCRIPT],
+      ['key-bar.css', 'text/css; charset=utf-8', KEY_BAR_CSS],
       [WORKERS.editorWorkerService!, js, files.editorWorkerService],
       [WORKERS.json!, js, files.jsonWorker],
       [WORKERS.graphql!, js, files.graphqlWorker],

@@ -7,7 +7,7 @@ const SKIP = browserSkipReason('the GraphiQL browser test');
 // A sandbox fleet that never drives on its own (a tick far away): the test's steps move the order.
 const ENV = { PUBLIC_RATE_LIMIT_PER_MIN: '100000', RATE_LIMIT_PER_MIN: '100000', SANDBOX_SIMULATOR: 'true', SANDBOX_TICK_MS: '60000', SANDBOX_COURIERS_PER_VEHICLE: '1' };
 
-/** The visible editor of the Variables/Headers pane: put the caret between the quotes of line 2 (`"X-API-Key": ""`, `"reference": "…"`). */
+/** The visible editor of the Variables pane: put the caret between the quotes of line 2 (`"reference": "…"`). */
 async function replaceLine2Value(page: Page, value: string, { select = 0 } = {}) {
   await page.locator('.graphiql-editor-tool .monaco-editor:visible').first().click();
   await page.keyboard.press('ControlOrMeta+End');
@@ -16,6 +16,19 @@ async function replaceLine2Value(page: Page, value: string, { select = 0 } = {})
   await page.keyboard.press('ArrowLeft');
   for (let i = 0; i < select; i++) await page.keyboard.press('Shift+ArrowLeft');
   await page.keyboard.insertText(value);
+}
+
+/**
+ * Opens an example tab. GraphiQL may leave the first switch after load half done (the tab marked,
+ * the editors still showing the previous one): click until the query editor shows the tab's query.
+ */
+async function openTab(page: Page, name: string) {
+  await expect
+    .poll(async () => {
+      await page.locator('.graphiql-tab-button', { hasText: name }).click();
+      return textOf(page, '.graphiql-query-editor');
+    }, { timeout: 10_000, interval: 500 })
+    .toContain(`subscription ${name}`);
 }
 
 /** Monaco lays text out with non-breaking spaces. */
@@ -36,17 +49,19 @@ describe.skipIf(SKIP !== null)('GraphiQL at /graphql, offline in headless Chromi
     await t?.stop();
   });
 
-  it('renders from this server alone, with the example tabs and the key header as a placeholder', async () => {
+  it('renders from this server alone, with the example tabs and a key bar', async () => {
     const response = await b.page.goto(`${t.url}/graphql`);
     expect(response?.status()).toBe(200);
     expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
     await b.page.locator('.graphiql-tab').first().waitFor({ timeout: 60_000 });
-    expect((await b.page.locator('.graphiql-tab').allInnerTexts()).map((s) => s.trim())).toEqual(['Quote', 'CreateOrder', 'Order', 'Tracking']);
-    expect(await textOf(b.page, '.graphiql-editor-tool .monaco-editor:visible')).toContain('{ "X-API-Key": "" }');
+    expect((await b.page.locator('.graphiql-tab').allInnerTexts()).map((s) => s.trim())).toEqual(['Quote', 'CreateOrder', 'Order', 'Tracking', 'OrderStatus']);
+    expect(await b.page.locator('#key-state').innerText()).toContain('No key');
   });
 
-  it('runs the quote example once the key is pasted into the header', async () => {
-    await replaceLine2Value(b.page, m.testKey);
+  it('runs the quote example once the key is entered in the key bar (no header to paste)', async () => {
+    await b.page.getByLabel('API key').fill(m.testKey);
+    await b.page.getByRole('button', { name: 'Use this key' }).click();
+    await expect.poll(() => b.page.locator('#key-state').innerText()).toContain(m.testKey.slice(0, 12));
     const answer = b.page.waitForResponse((r) => r.url().endsWith('/graphql') && (r.request().postData() ?? '').includes('query Quote'));
     await b.page.locator('.graphiql-execute-button').click();
     const body = (await (await answer).json()) as { data: { quote: { data: { price: number; currency: string; rates: unknown[] } } } };
@@ -63,13 +78,32 @@ describe.skipIf(SKIP !== null)('GraphiQL at /graphql, offline in headless Chromi
     });
     expect(created.status).toBe(201);
     const tracking = created.body.tracking_number as string;
-    await b.page.locator('.graphiql-tab', { hasText: 'Tracking' }).click();
+    await openTab(b.page, 'Tracking');
     await b.page.getByRole('button', { name: 'Variables' }).click();
     await replaceLine2Value(b.page, tracking, { select: 'EXD-…'.length });
     await b.page.locator('.graphiql-execute-button').click();
     // The subscription is open once its socket is: sandbox steps until one reaches the page.
     const step = () => api(`${t.url}/api/v1/sandbox/orders/${created.body.booking_id}/advance`, { key: m.testKey, method: 'POST' });
     await expect.poll(async () => (await step()) && textOf(b.page, '.graphiql-response'), { timeout: 20_000, interval: 1000 }).toContain(`"reference": "${tracking}"`);
+  });
+
+  it('subscribes to orderStatusChanged with the key from the bar (connection_init) and sees a status change', async () => {
+    const created = await api(`${t.url}/api/v1/orders`, {
+      key: m.testKey,
+      headers: { 'idempotency-key': 'graphiql-status' },
+      body: { dropoff_address: 'Av. Apoquindo 3000, Las Condes', customer_name: 'Ana Pérez', customer_phone: '+56987654321', payment_mode: 'prepaid' },
+    });
+    expect(created.status).toBe(201);
+    const tracking = created.body.tracking_number as string;
+    await openTab(b.page, 'OrderStatus');
+    await b.page.getByRole('button', { name: 'Variables' }).click();
+    await replaceLine2Value(b.page, tracking, { select: 'EXD-…'.length });
+    await b.page.locator('.graphiql-execute-button').click();
+    const step = () => api(`${t.url}/api/v1/sandbox/orders/${created.body.booking_id}/advance`, { key: m.testKey, method: 'POST' });
+    await expect.poll(async () => (await step()) && textOf(b.page, '.graphiql-response'), { timeout: 20_000, interval: 1000 }).toMatch(
+      new RegExp(`"trackingNumber": "${tracking}".*"status": "`),
+    );
+    expect(await textOf(b.page, '.graphiql-response')).not.toContain('INVALID_API_KEY');
   });
 
   it('asked nothing of another host and hit no script or CSP error', () => {

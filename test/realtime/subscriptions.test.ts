@@ -157,6 +157,17 @@ describe('GraphQL subscriptions over graphql-ws', () => {
     for (const foreign of [rivalOrder.booking_id, queued.booking_id, sandbox.booking_id]) expect(JSON.stringify(seen)).not.toContain(foreign);
   });
 
+  it('connection_init names are case-insensitive like header names: X-API-Key, AUTHORIZATION, x-api-key all authenticate', async () => {
+    const { order, courier } = await assignedOrder(t, shop.liveKey);
+    const before = watches.active();
+    const spellings = [{ 'X-API-Key': shop.liveKey }, { AUTHORIZATION: `Bearer ${shop.liveKey}` }, { 'x-api-key': shop.liveKey }, { ApiKey: shop.liveKey }];
+    const subs = spellings.map((params) => subscribe(client(params), 'subscription ($id: String!) { orderStatusChanged(id: $id) { status } }', { id: order.booking_id }));
+    await listening(before, spellings.length);
+    expectOk(await courier.status(order.booking_id, 'arrived_pickup'));
+    await until(() => subs.every((s) => s.results.length === 1), 'every spelling to see the change');
+    for (const sub of subs) expect(sub.data()).toEqual([{ orderStatusChanged: { status: 'arrived_pickup' } }]);
+  });
+
   it('refuses a subscription without a key, and closes the connection for a bad key; no data is delivered', async () => {
     const { order, courier } = await assignedOrder(t, shop.liveKey);
 
