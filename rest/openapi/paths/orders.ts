@@ -25,7 +25,7 @@ const orderRef = z.object({
 });
 
 const idempotencyHeader = z.object({
-  'idempotency-key': idempotencyKeySchema
+  'Idempotency-Key': idempotencyKeySchema
     .optional()
     .openapi({
       description:
@@ -48,7 +48,7 @@ registerEndpoint({
 
 \`customer_phone\` needs the country code. \`customer_rut\` is checked (modulo 11, \`K\`) and normalised; when it matches a
 registered user the order is linked (\`isRegisteredUser: true\`). Live orders are charged to the merchant account; sandbox orders are not.
-**201** when created; **200** with the same order when the \`idempotency-key\` repeats with the same body.
+**201** when created; **200** with the same order (and \`Idempotent-Replayed: true\`) when the \`Idempotency-Key\` repeats with the same body.
 
 **Bound quotes.** \`quote_id\` (from POST /shipping/quote, valid 15 minutes) with an optional \`rate_id\` (\`express\`, the default, or
 \`batched\`) charges exactly the quoted rate. The quote must be the caller's own in the key's mode (any other id: 404 QUOTE_NOT_FOUND),
@@ -67,6 +67,7 @@ recipient; confirming the delivery then needs it as \`pin\`.`,
   tags: ['Orders'],
   auth: 'apiKey',
   headers: idempotencyHeader,
+  replayed: [200],
   body: createOrderBody,
   bodyExample: {
     customer_name: 'Camila Rojas',
@@ -79,7 +80,7 @@ recipient; confirming the delivery then needs it as \`pin\`.`,
   },
   responses: {
     201: { description: 'Created', schema: orderCreatedSchema },
-    200: { description: 'The existing order of this idempotency-key (same body)', schema: orderCreatedSchema },
+    200: { description: 'The existing order of this Idempotency-Key (same body), answered again', schema: orderCreatedSchema },
   },
   errors: [
     'GEOCODING_FAILED', 'OUTSIDE_SERVICE_AREA', 'WEIGHT_EXCEEDS_CAPACITY', 'IDEMPOTENCY_KEY_REUSED',
