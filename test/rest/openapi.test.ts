@@ -92,6 +92,43 @@ describe('OpenAPI document and reference page', () => {
     expect(doc.paths['/merchants/me'].get.responses).not.toHaveProperty('403'); // suspended merchants may read it
   });
 
+  it('passes Redocly lint with the `recommended` ruleset: no error (the warnings left are printed)', async () => {
+    const { createConfig, lintFromString } = await import('@redocly/openapi-core');
+    const config = await createConfig({ extends: ['recommended'] });
+    const problems = await lintFromString({ source: JSON.stringify(doc), absoluteRef: 'openapi.json', config });
+    const described = problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message} (${p.location[0]?.pointer ?? ''})`);
+    console.log(`Redocly recommended: ${described.length} problem(s)${described.map((d) => `\n  ${d}`).join('')}`);
+    expect(described.filter((d) => d.startsWith('error'))).toEqual([]);
+    // Each webhook is sent by us, signed: the receiver needs no credentials of ours.
+    for (const [event, item] of Object.entries(doc.webhooks as Record<string, { post: { security: unknown; parameters: unknown[] } }>)) {
+      expect(item.post.security, event).toEqual([]);
+      expect(item.post.parameters, event).toContainEqual({ $ref: '#/components/parameters/WebhookSignature' });
+    }
+  });
+
+  it('spells the idempotency header one way, and declares Idempotent-Replayed on every answer a key can replay', () => {
+    const spellings = new Set<string>();
+    let idempotent = 0;
+    for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, { parameters?: { name: string; in: string }[]; responses: Record<string, { headers?: object }> }>>)) {
+      for (const [method, op] of Object.entries(item)) {
+        const key = (op.parameters ?? []).find((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key');
+        if (!key) continue;
+        idempotent++;
+        spellings.add(key.name);
+        const replayable = Object.entries(op.responses).filter(([, r]) => r.headers && 'Idempotent-Replayed' in r.headers).map(([status]) => status);
+        expect(replayable, `${method} ${path}`).toContain(Object.keys(op.responses).find((s) => s.startsWith('2')));
+        expect(replayable, `${method} ${path}`).not.toContain('401');
+      }
+    }
+    expect([...spellings]).toEqual(['Idempotency-Key']);
+    expect(idempotent).toBe(17);
+    // A replayed order creation is its 200 (201: created now).
+    const create = doc.paths['/orders'].post.responses;
+    expect(create['200'].headers).toHaveProperty('Idempotent-Replayed');
+    expect(create['201'].headers).not.toHaveProperty('Idempotent-Replayed');
+    expect(doc.components.headers['Idempotent-Replayed'].schema).toEqual({ type: 'string', enum: ['true'] });
+  });
+
   it('uses the very zod objects the handlers parse as request bodies', () => {
     const bodyOf = (method: string, path: string) => {
       const def = registry.definitions.find((d) => d.type === 'route' && d.route.method === method && d.route.path === path);
