@@ -100,6 +100,39 @@ describe('integrator papercuts (issue #26 item 5)', () => {
     });
   });
 
+  describe('the two request forms', () => {
+    const quote = (body: unknown) => api(v1('/shipping/quote'), { key: m.testKey, body });
+    const here = { address: 'Av. Apoquindo 3000, Las Condes', coords: { lat: -33.4154, lng: -70.5837 } };
+
+    it('a quote with both weight fields that disagree is 400 VALIDATION_ERROR naming both (total_weight_kg no longer wins)', async () => {
+      const res = await quote({ destination: here, total_weight_kg: 50, total_weight: 1 });
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe('VALIDATION_ERROR');
+      expect(res.body.error.fields.map((f: { field: string }) => f.field).sort()).toEqual(['total_weight', 'total_weight_kg']);
+      expect((await quote({ destination: 'Av. Apoquindo 3000, Las Condes', total_weight_kg: 1.0004, total_weight: 1.0006 })).status).toBe(400);
+    });
+
+    it('both weights agreeing to the gram, and each form alone, are quoted as before', async () => {
+      const agreed = await quote({ destination: here, total_weight_kg: 2, total_weight: 2.0004 });
+      expect(agreed.status).toBe(200);
+      expect((await quote({ origin: { address: 'Av. Providencia 1234' }, destination: here, total_weight_kg: 2 })).status).toBe(200);
+      expect((await quote({ destination: { lat: -33.4154, lng: -70.5837 }, total_weight: 2 })).status).toBe(200);
+    });
+
+    it('create order: both forms work; no destination, Form B without payment_mode and both destinations are refused', async () => {
+      expect((await api(v1('/orders'), { key: m.testKey, body: formB({ reference_id: 'FORMS-B' }) })).status).toBe(201);
+      const formA = { customer_name: 'Ana', customer_phone: '+56912345678', pickup: { address: 'Av. Providencia 1234', coords: { lat: -33.4214, lng: -70.6033 } }, dropoff: here };
+      expect((await api(v1('/orders'), { key: m.testKey, body: formA })).status).toBe(201);
+      const { dropoff: _dropoff, ...noDestination } = formA;
+      const { payment_mode: _paymentMode, ...noPaymentMode } = formB();
+      for (const [body, field] of [[noDestination, 'dropoff'], [noPaymentMode, 'payment_mode'], [{ ...formA, dropoff_address: 'Av. Apoquindo 3000', payment_mode: 'prepaid' }, 'dropoff_address']] as const) {
+        const res = await api(v1('/orders'), { key: m.testKey, body });
+        expect(res.status, field).toBe(400);
+        expect(res.body.error.fields.map((f: { field: string }) => f.field), field).toContain(field);
+      }
+    });
+  });
+
   describe('405 METHOD_NOT_ALLOWED with Allow for a known path', () => {
     it.each([
       ['PUT', '/orders', 'GET, HEAD, POST'],

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { shopifyOrderSchema } from '../../../src/domain/integrations/storefront-orders.js';
 import { idempotencyKeySchema } from '../../../src/domain/orders/schemas.js';
-import { cancelOrderBody, consolidateBody, createOrderBody, deliverOrderBody, listOrdersQueryString } from '../../wire/orders.js';
+import { cancelOrderBody, consolidateBody, deliverOrderBody, listOrdersQueryString } from '../../wire/orders.js';
 import { storefrontQuerySchema } from '../../routes/storefront.js';
 import { registerEndpoint } from '../registry.js';
+import { createOrderForms } from '../request-forms.js';
 import {
   batchResponseSchema,
   consolidationResponseSchema,
@@ -40,11 +41,14 @@ registerEndpoint({
   path: '/orders',
   operationId: 'createOrder',
   summary: 'Create an order (booking); a courier is assigned or the order is queued',
-  description: `Accepts both documented request forms in one body:
+  description: `One of the two documented request forms (\`oneOf\`):
 
-- **Form A**: \`pickup\` and \`dropoff\` Address objects, \`reference_id\`, \`items\`.
-- **Form B**: \`dropoff_address\` (text or an Address/\`{lat, lng}\` object), \`payment_mode\` (required with it), \`customer_rut\`,
-  \`prep_time_mins\`, \`order_notes\`; the pickup defaults to the merchant profile address.
+- **Form A** (\`CreateOrderFormA\`): \`pickup\` and \`dropoff\` Address objects, \`reference_id\`, \`items\`.
+- **Form B** (\`CreateOrderFormB\`): \`dropoff_address\` (text or an Address/\`{lat, lng}\` object), \`payment_mode\` (required with it),
+  \`customer_rut\`, \`prep_time_mins\`, \`order_notes\`.
+
+A body has \`dropoff\` or \`dropoff_address\`, never both; the other fields (and this API's additions below) are accepted in
+either form. The pickup defaults to the merchant profile address.
 
 \`customer_phone\` needs the country code. \`customer_rut\` is checked (modulo 11, \`K\`) and normalised; when it matches a
 registered user the order is linked (\`isRegisteredUser: true\`). Live orders are charged to the merchant account; sandbox orders are not.
@@ -68,7 +72,7 @@ recipient; confirming the delivery then needs it as \`pin\`.`,
   auth: 'apiKey',
   headers: idempotencyHeader,
   replayed: [200],
-  body: createOrderBody,
+  body: createOrderForms,
   bodyExample: {
     customer_name: 'Camila Rojas',
     customer_phone: '+56912345678',
