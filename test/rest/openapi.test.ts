@@ -178,7 +178,7 @@ describe('OpenAPI document and reference page', () => {
       expect(createOrderForms.safeParse(body).success, JSON.stringify(body)).toBe(true);
       expect(createOrderBody.safeParse(body).success, JSON.stringify(body)).toBe(true);
     }
-    const [orderA, orderB] = valid.order as [Record<string, unknown>, Record<string, unknown>];
+    const [orderA, orderB] = valid.order as unknown as [Record<string, unknown>, Record<string, unknown>];
     const { dropoff: _d, ...noDestination } = orderA;
     const { payment_mode: _p, ...formBWithoutPaymentMode } = orderB;
     for (const body of [{ total_weight: 2 }, { destination: { address: 'Av. Apoquindo 3000' }, total_weight_kg: 1, total_weight: 50 }, { destination: 'Av. Apoquindo 3000', total_weight_kg: 1, total_weight: 50 }]) {
