@@ -4,6 +4,7 @@ import { AppError } from '../src/domain/errors.js';
 import { metricsAccess, type Metrics } from '../src/metrics.js';
 import { accessLog } from './middleware/access-log.js';
 import { errorHandler, notFoundHandler } from './middleware/errors.js';
+import { methodNotAllowed } from './middleware/method-not-allowed.js';
 import { edgeOfEveryRequest, parseJsonBody, requireJsonBody } from './middleware/security.js';
 import { openApiRoutes } from './openapi/routes.js';
 import { healthRoutes } from './routes/health.js';
@@ -62,6 +63,7 @@ export function createRestApp(edge: Edge, metrics: Metrics): Express {
   sandboxRoutes(api, edge);
   webhookRoutes(api, edge);
   eventRoutes(api, edge);
+  api.use(methodNotAllowed(api));
   app.use('/api/v1', api);
   // The customer tracking page (its own CSP); its live socket is routed in src/app.ts.
   app.use(trackingPageRoutes(edge));

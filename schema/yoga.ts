@@ -6,7 +6,7 @@ import type { Edge } from '../src/edge/edge.js';
 import { isUnavailable } from '../src/ports/unavailable.js';
 import { AppError, ERROR_STATUS, isAppError } from '../src/domain/errors.js';
 import { RateLimitedError, type Credentials } from '../src/domain/front-door.js';
-import { rateLimitHeaders, tokenFrom } from '../src/edge/door.js';
+import { rateLimitHeaders, tokenOfHeaders } from '../src/edge/door.js';
 import { CSRF_HEADER } from '../src/edge/session-cookie.js';
 import { graphiqlOptions, renderGraphiQLPage } from '../src/edge/graphiql.js';
 import { contextFor, type BrowserSession, type DoorEntry, type GraphQLContext } from './context.js';
@@ -83,7 +83,7 @@ function useFrontDoor(edge: Edge): Plugin<Record<string, unknown>, NodeServerCon
       const { req, res } = context;
       let credentials: Credentials = req
         ? door.browserCredentialsOf(req)
-        : { token: tokenFrom(request.headers.get('authorization'), request.headers.get('x-api-key')), testMode: request.headers.get('x-test-mode') ?? undefined, address: 'unknown' };
+        : Object.assign(tokenOfHeaders(request.headers.get('authorization'), request.headers.get('x-api-key')), { testMode: request.headers.get('x-test-mode') ?? undefined, address: 'unknown' });
       // Only callers without a key are browsers (the console): API-key requests skip the cookie work.
       const browser = req && res && !credentials.token ? browserSession(edge, req, res, credentials.session) : undefined;
       try {

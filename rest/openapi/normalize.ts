@@ -7,6 +7,8 @@
  *   `anyOf: [{$ref}, {type: 'null'}]`, keeping the description and other annotations beside it.
  * - An integer that may exceed 2^31 − 1 (its `maximum` says so) gets `format: int64`, so generated
  *   clients do not pick a 32-bit type for it.
+ * - A field a request form leaves out (`x-never`, request-forms.ts) becomes the schema `false`: no
+ *   value is valid, and generators type the property `never` (zod's `never` has no OpenAPI form).
  */
 
 const INT32_MAX = 2 ** 31 - 1;
@@ -41,6 +43,7 @@ function isIntegerType(type: Json | undefined): boolean {
 function normalize(node: Json): Json {
   if (Array.isArray(node)) return node.map(normalize);
   if (!isObject(node)) return node;
+  if (node['x-never'] === true) return false;
   const replaced = nullableReference(node) ?? node;
   const out: JsonObject = {};
   for (const [key, value] of Object.entries(replaced)) out[key] = normalize(value);

@@ -77,6 +77,12 @@ registry.registerComponent('headers', 'Retry-After', {
   description: 'Seconds to wait before retrying.',
   schema: { type: 'integer', minimum: 1 },
 });
+registry.registerComponent('headers', 'Idempotent-Replayed', {
+  description:
+    '`true` when this is the answer of an earlier request with the same `Idempotency-Key`, given again without running the ' +
+    'request (absent otherwise).',
+  schema: { type: 'string', enum: ['true'] },
+});
 registry.registerComponent('headers', 'X-Request-Id', {
   description: 'The request id (echoed from the request when it is a safe token); quote it when reporting a problem.',
   schema: { type: 'string' },
@@ -164,6 +170,11 @@ export interface EndpointSpec {
   headers?: ZodObject;
   /** Honours the `Idempotency-Key` header (issue #17 item 5): documents the header and its errors. */
   idempotent?: boolean;
+  /**
+   * The statuses whose answer may be a replay, declaring `Idempotent-Replayed`. Default for
+   * `idempotent` endpoints: every success, and every 4xx a key keeps (all but 401, 403 and the key's own 409/422).
+   */
+  replayed?: readonly number[];
   /** Success (and other non-error) responses by status. */
   responses: Record<number, EndpointResponse>;
   /** Domain error codes this endpoint returns beyond the standard ones. */
@@ -188,7 +199,9 @@ export function registerEndpoint(spec: EndpointSpec): void {
   operationIds.add(spec.operationId);
 
   const rateLimited = spec.rateLimited ?? true;
-  const errors = errorResponses(errorCodesOf(spec, rateLimited), rateLimited, spec.errorSchema ?? errorResponseSchema);
+  const codes = errorCodesOf(spec, rateLimited);
+  const replayed = new Set(spec.replayed ?? (spec.idempotent ? replayableStatuses(spec, codes) : []));
+  const errors = errorResponses(codes, rateLimited, spec.errorSchema ?? errorResponseSchema, replayed);
   const clash = Object.keys(spec.responses).find((status) => status in errors);
   if (clash) throw new Error(`OpenAPI: ${key} documents ${clash} both as a response and as an error status`);
   // X-Test-Mode goes with merchant keys only; a courier token carries its own mode.
@@ -212,7 +225,7 @@ export function registerEndpoint(spec: EndpointSpec): void {
       ...(headers && { headers }),
     },
     responses: {
-      ...Object.fromEntries(Object.entries(spec.responses).map(([status, r]) => [status, successResponse(r, rateLimited)])),
+      ...Object.fromEntries(Object.entries(spec.responses).map(([status, r]) => [status, successResponse(r, rateLimited, replayed.has(Number(status)))])),
       ...errors,
     },
   };
@@ -258,6 +271,8 @@ export function errorCodesOf(spec: EndpointSpec, rateLimited = spec.rateLimited 
     for (const c of ['MALFORMED_JSON', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'] as const) codes.add(c);
   }
   if (spec.body || spec.query || spec.params) codes.add('VALIDATION_ERROR');
+  // Authorization and X-API-Key carrying two different keys.
+  if (spec.auth !== 'public') codes.add('VALIDATION_ERROR');
   if (spec.auth === 'apiKeyOrStorefrontHmac') codes.add('INVALID_SIGNATURE');
   if (spec.auth === 'courierToken') codes.add('INVALID_COURIER_TOKEN');
   else if (spec.auth !== 'public') {
@@ -285,16 +300,23 @@ function commonHeaders(rateLimited: boolean, extra: string[] = []) {
   return headerRefs(['X-Request-Id', ...(rateLimited ? Object.keys(RATE_LIMIT_HEADERS) : []), ...extra]);
 }
 
-function successResponse(r: EndpointResponse, rateLimited: boolean): ResponseConfig {
+/** What an idempotency record keeps and answers again: the successes and the 4xx errors of the write itself. */
+function replayableStatuses(spec: EndpointSpec, codes: readonly ErrorCode[]): number[] {
+  const notKept = new Set<ErrorCode>(['IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_KEY_IN_FLIGHT']);
+  const errors = codes.filter((c) => !notKept.has(c)).map((c) => ERROR_STATUS[c]).filter((s) => s < 500 && s !== 401 && s !== 403);
+  return [...Object.keys(spec.responses).map(Number), ...errors];
+}
+
+function successResponse(r: EndpointResponse, rateLimited: boolean, replayed: boolean): ResponseConfig {
   return {
     description: r.description,
-    headers: commonHeaders(rateLimited),
+    headers: commonHeaders(rateLimited, replayed ? ['Idempotent-Replayed'] : []),
     ...(r.schema && { content: { [r.contentType ?? 'application/json']: { schema: r.schema } } }),
   };
 }
 
 /** One response per HTTP status, listing the codes that map to it in the one status table. */
-function errorResponses(codes: ErrorCode[], rateLimited: boolean, schema: ZodType): Record<string, ResponseConfig> {
+function errorResponses(codes: ErrorCode[], rateLimited: boolean, schema: ZodType, replayed: ReadonlySet<number>): Record<string, ResponseConfig> {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) {
     const status = ERROR_STATUS[code];
@@ -304,7 +326,7 @@ function errorResponses(codes: ErrorCode[], rateLimited: boolean, schema: ZodTyp
   for (const [status, statusCodes] of [...byStatus].sort(([a], [b]) => a - b)) {
     responses[status] = {
       description: `Error: ${statusCodes.map((c) => `\`${c}\``).join(', ')}`,
-      headers: commonHeaders(rateLimited, status === 429 || status === 503 ? ['Retry-After'] : []),
+      headers: commonHeaders(rateLimited, [...(status === 429 || status === 503 ? ['Retry-After'] : []), ...(replayed.has(status) ? ['Idempotent-Replayed'] : [])]),
       content: { 'application/json': { schema } },
     };
   }

@@ -120,32 +120,29 @@ export const sandboxAdvanceResponseSchema = registry.register(
  * The Standard Webhooks headers of every delivery: parameter components that each webhook
  * operation references (OpenAPI 3.1 `webhooks`: what the merchant's server receives).
  */
-const header = (name: string, schema: z.ZodString | z.ZodEnum, description: string) =>
-  registry.registerParameter(
-    name.split('-').map((w) => w[0]!.toUpperCase() + w.slice(1)).join(''),
-    schema.openapi({ param: { name, in: 'header', required: true, description } }),
-  );
+const header = (name: string, schema: z.ZodString | z.ZodEnum, description: string) => {
+  const component = name.split('-').map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+  registry.registerParameter(component, schema.openapi({ param: { name, in: 'header', required: true, description } }));
+  return { $ref: `#/components/parameters/${component}` };
+};
 
-export const webhookHeadersSchema = z.object({
-  'webhook-id': header(
-    'webhook-id',
-    z.string().openapi({ example: 'msg_01JHX3Z6Q8R2V4N7W9Y1A3C5E7' }),
-    'Unique per event and endpoint, the same on every retry: the de-duplication key.',
-  ),
-  'webhook-timestamp': header(
+/** The webhook operations' `parameters`: references to the header components (the generator would copy them inline). */
+export const webhookHeaderParameters = [
+  header('webhook-id', z.string().openapi({ example: 'msg_01JHX3Z6Q8R2V4N7W9Y1A3C5E7' }), 'Unique per event and endpoint, the same on every retry: the de-duplication key.'),
+  header(
     'webhook-timestamp',
     z.string().regex(/^\d+$/).openapi({ example: '1738332300' }),
     'Unix seconds of this attempt. Reject deliveries more than 5 minutes away from your clock.',
   ),
-  'webhook-signature': header(
+  header(
     'webhook-signature',
     z.string().openapi({ example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=' }),
     'Space-separated `v1,<base64 HMAC-SHA256>` signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the ' +
       'base64-decoded part of your `whsec_` API secret; during a secret rotation, one per valid secret. Accept the delivery when ' +
       'any of them matches (constant-time comparison). Verify with any Standard Webhooks library.',
   ),
-  'webhook-event': header('webhook-event', z.enum(WEBHOOK_EVENT_TYPES), 'The event type, for routing without parsing the body.'),
-});
+  header('webhook-event', z.enum(WEBHOOK_EVENT_TYPES), 'The event type, for routing without parsing the body.'),
+];
 
 const webhookProof = deliveryProofSchema.optional().openapi({ description: 'The status change to `completed` (flat: `delivered`) only: the delivery proof, with its geofence outcome.' });
 

@@ -1,17 +1,11 @@
-import type { IncomingMessage } from 'node:http';
 import type { Router } from 'express';
 import type { Edge } from '../../src/edge/edge.js';
 import { requireMerchant } from '../middleware/auth.js';
 import { presentBatch, presentEvent, presentOrder, presentOrderCreated, presentProof } from '../presenters/order.js';
 import { callOf, inCallerTerms, principalOf, sendOk, type HotCall } from '../respond.js';
-import { idempotently } from '../idempotency.js';
+import { idempotencyKeyOf, idempotently, markReplayed } from '../idempotency.js';
 import { merchantScope } from '../../src/domain/idempotency.js';
 import { cancelOrderCommand, confirmDeliveryCommand, consolidateCommand, createOrderCommand, createOrderFieldNames, listOrdersQuery } from '../wire/orders.js';
-
-const idempotencyKeyOf = (req: IncomingMessage) => {
-  const key = req.headers['idempotency-key'];
-  return typeof key === 'string' ? key : undefined;
-};
 
 /** The order routes the fast path (rest/fast-path.ts) serves too: one handler for both ways in. */
 export function hotOrderHandlers(edge: Edge) {
@@ -22,6 +16,8 @@ export function hotOrderHandlers(edge: Edge) {
       const { order, created } = await orders
         .createOrder({ principal, input: createOrderCommand(body), rawBody: body, ...(key !== undefined && { idempotencyKey: key }) })
         .catch(inCallerTerms(createOrderFieldNames(body)));
+      // Not created: the order of an earlier request with this key, answered again.
+      if (!created) markReplayed(res);
       sendOk(res, presentOrderCreated(order, edge.config.publicBaseUrl), created ? 201 : 200);
     },
     async readOrder({ res, principal, params }: HotCall) {

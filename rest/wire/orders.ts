@@ -19,6 +19,7 @@ import {
   type ListOrdersQuery,
 } from '../../src/domain/orders/schemas.js';
 import { parseInput } from '../../src/domain/validation.js';
+import { IDEMPOTENCY_FIELD_NAMES } from '../idempotency.js';
 
 const order = createOrderCommandSchema.shape;
 
@@ -76,9 +77,9 @@ export function createOrderFieldNames(body: unknown): Record<string, string> {
 }
 
 /** Domain field names of the order-creation errors (quotes, schedule) → the REST wire's. */
-const DOMAIN_FIELD_NAMES: Record<string, string> = {
+const DOMAIN_FIELD_NAMES: Record<string, string> = Object.assign({}, IDEMPOTENCY_FIELD_NAMES, {
   quoteId: 'quote_id', rateId: 'rate_id', totalWeightKg: 'total_weight_kg', pickupAfter: 'pickup_after', deliverBefore: 'deliver_before',
-};
+});
 
 /** The cancellation body has the command's own field names. */
 export const cancelOrderBody = cancelOrderCommandSchema;

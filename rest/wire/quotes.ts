@@ -5,17 +5,30 @@ import { parseInput } from '../../src/domain/validation.js';
 
 const quote = quoteCommandSchema.shape;
 
-/** POST /shipping/quote, both documented forms in one schema (A: origin/total_weight_kg; B: total_weight, origin optional). */
-export const quoteRequestBody = z.strictObject({
-  origin: quote.origin,
-  destination: quote.destination,
-  package_type: quote.packageType,
-  total_weight_kg: quote.totalWeightKg,
-  total_weight: quote.totalWeightKg,
-  prep_time_mins: quote.prepTimeMins,
-  pickup_after: quote.pickupAfter,
-  deliver_before: quote.deliverBefore,
-});
+/** Two weights agree when they are the same to the gram (equal once rounded to 0.001 kg). */
+const sameToTheGram = (a: number, b: number) => Math.round(a * 1000) === Math.round(b * 1000);
+
+/**
+ * POST /shipping/quote, both documented forms in one schema (A: origin/total_weight_kg; B:
+ * total_weight, origin optional; documented as `oneOf` in rest/openapi/request-forms.ts). Both
+ * weight fields are refused unless they agree: neither silently wins.
+ */
+export const quoteRequestBody = z
+  .strictObject({
+    origin: quote.origin,
+    destination: quote.destination,
+    package_type: quote.packageType,
+    total_weight_kg: quote.totalWeightKg,
+    total_weight: quote.totalWeightKg,
+    prep_time_mins: quote.prepTimeMins,
+    pickup_after: quote.pickupAfter,
+    deliver_before: quote.deliverBefore,
+  })
+  .superRefine((v, ctx) => {
+    if (v.total_weight_kg === undefined || v.total_weight === undefined || sameToTheGram(v.total_weight_kg, v.total_weight)) return;
+    const message = 'total_weight_kg (Form A) and total_weight (Form B) disagree: send one weight';
+    for (const field of ['total_weight_kg', 'total_weight']) ctx.addIssue({ code: 'custom', path: [field], message });
+  });
 
 export function quoteCommand(body: unknown): QuoteCommand {
   const b = parseInput(quoteRequestBody, body);

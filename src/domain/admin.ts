@@ -11,6 +11,7 @@ import {
   generateCourierToken,
   hashToken,
 } from './credentials.js';
+import { parseIdCursor } from './cursors.js';
 import { AppError } from './errors.js';
 import { DEFAULT_SETTINGS } from './merchants.js';
 import { phoneSchema } from './phone.js';
@@ -228,7 +229,7 @@ export function createAdminService(deps: {
   }
 
   async function listMerchants(options: { limit?: number; afterId?: string }) {
-    return store.merchants.list({ limit: Math.min(Math.max(options.limit ?? 50, 1), 200), ...(options.afterId && { afterId: options.afterId }) });
+    return store.merchants.list({ limit: Math.min(Math.max(options.limit ?? 50, 1), 200), ...(options.afterId !== undefined && { afterId: parseIdCursor('m', options.afterId) }) });
   }
 
   return {

@@ -4,6 +4,7 @@ import type { IdSource } from '../ports/ids.js';
 import type { Store } from '../ports/store.js';
 import type { MerchantPrincipal } from './auth.js';
 import type { DispatchService } from './dispatch.js';
+import { parseIdCursor } from './cursors.js';
 import { AppError } from './errors.js';
 import type { OrderTransitions } from './orders/transitions.js';
 import type { WebhookOutbox } from './webhooks/outbox.js';
@@ -151,7 +152,7 @@ export function createBatchService(deps: { store: Store; dispatch: DispatchServi
   async function listBatches(options: { principal: MerchantPrincipal; after?: string; limit?: number }) {
     return store.batches.list({
       merchantId: options.principal.merchant.id, mode: options.principal.mode,
-      limit: Math.min(Math.max(options.limit ?? 20, 1), 100), ...(options.after && { after: options.after }),
+      limit: Math.min(Math.max(options.limit ?? 20, 1), 100), ...(options.after !== undefined && { after: parseIdCursor('bt', options.after) }),
     });
   }
 

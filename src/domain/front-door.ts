@@ -18,6 +18,8 @@ export interface Credentials {
   sessionMode?: string | undefined;
   /** The client's address bucket (src/edge/client-address.ts): IPv4 address or IPv6 /64. */
   address: string;
+  /** Two different keys were presented (`Authorization` and `X-API-Key`): refused, whichever is valid. */
+  conflictingKeys?: boolean;
 }
 
 /** A budget's answer (RateLimit-* headers are made from it at the edge). */
@@ -92,6 +94,11 @@ export function createFrontDoor(deps: { auth: AuthService; members: MemberServic
    * checked as the admin token, and no token is an anonymous caller.
    */
   async function identify(credentials: Credentials, as: 'merchant' | 'courier' | 'any' = 'any'): Promise<Caller> {
+    if (credentials.conflictingKeys) {
+      throw new AppError('VALIDATION_ERROR', 'Authorization and X-API-Key carry two different keys: send one key (or the same key in both)', {
+        fields: [{ field: 'X-API-Key', message: 'differs from the key in Authorization' }],
+      });
+    }
     const { token, address } = credentials;
     if (as === 'merchant' || (as === 'any' && token?.startsWith('ak_'))) {
       return { kind: 'merchant', merchant: await auth.authenticateApiKey({ apiKey: token, testModeHeader: credentials.testMode }), address };

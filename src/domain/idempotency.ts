@@ -3,10 +3,9 @@ import type { IdSource } from '../ports/ids.js';
 import type { IdempotentWriteKey, Store } from '../ports/store.js';
 import type { MerchantPrincipal } from './auth.js';
 import { AppError, GeofenceError, type ErrorCode, type FieldError } from './errors.js';
-import { idempotencyKeySchema } from './orders/schemas.js';
+import { parseIdempotencyKey } from './orders/schemas.js';
 import { requestHash } from './orders/service.js';
 import type { Courier, Mode } from './types.js';
-import { parseInput } from './validation.js';
 
 /** Answers are kept this long per key (as for order creation). */
 export const IDEMPOTENT_WRITE_TTL_MS = 24 * 3_600_000;
@@ -64,6 +63,11 @@ function errorOf(outcome: Extract<Outcome, { ok: false }>): AppError {
   return new AppError(outcome.code, outcome.message, { ...(outcome.fields && { fields: outcome.fields }), ...(outcome.details && { details: outcome.details }) });
 }
 
+const replayedErrors = new WeakSet<AppError>();
+
+/** Whether an error is a kept 4xx answer given again for a repeated key (REST says so with `Idempotent-Replayed`). */
+export const isReplayedError = (error: unknown): boolean => error instanceof AppError && replayedErrors.has(error);
+
 export type IdempotencyService = ReturnType<typeof createIdempotencyService>;
 
 /**
@@ -86,7 +90,7 @@ export function createIdempotencyService(deps: { store: Store; clock: Clock; ids
    */
   async function runIdempotent<T>(options: { scope: IdempotencyScope; key: string | undefined; request: unknown; execute: () => Promise<T> }): Promise<{ value: T; replayed: boolean }> {
     if (options.key === undefined) return { value: await options.execute(), replayed: false };
-    const key = parseInput(idempotencyKeySchema, options.key);
+    const key = parseIdempotencyKey(options.key);
     const record: IdempotentWriteKey = Object.assign({}, options.scope, { key });
     const fingerprint = requestHash(options.request);
     const token = ids.next('idem');
@@ -106,7 +110,12 @@ export function createIdempotencyService(deps: { store: Store; clock: Clock; ids
       if (claim.existing.outcome === null) {
         throw new AppError('IDEMPOTENCY_KEY_IN_FLIGHT', 'A request with this idempotency-key is still being processed; retry shortly');
       }
-      return { value: answerOf<T>(claim.existing.outcome), replayed: true };
+      try {
+        return { value: answerOf<T>(claim.existing.outcome), replayed: true };
+      } catch (error) {
+        replayedErrors.add(error as AppError);
+        throw error;
+      }
     }
     let outcome: string;
     try {

@@ -19,6 +19,17 @@ export function tokenFrom(authorization: string | null | undefined, apiKey: stri
   return apiKey?.trim() || undefined;
 }
 
+/**
+ * The token of the two key headers, and whether they disagree: `Authorization` and `X-API-Key`
+ * carrying two different keys is refused (the front door), never settled by picking one; the same
+ * key in both is fine.
+ */
+export function tokenOfHeaders(authorization: string | null | undefined, apiKey: string | null | undefined): Pick<Credentials, 'token' | 'conflictingKeys'> {
+  const token = tokenFrom(authorization, apiKey);
+  const other = apiKey?.trim();
+  return token !== undefined && other && authorization && other !== token ? { token, conflictingKeys: true } : { token };
+}
+
 const header = (headers: IncomingHttpHeaders, name: string) => {
   const value = headers[name];
   return typeof value === 'string' ? value : undefined;
@@ -76,7 +87,7 @@ export function createEdgeDoor(options: { frontDoor: FrontDoor; trustProxy: Trus
     /** An HTTP request's or upgrade's credentials. */
     credentialsOf(req: IncomingMessage): Credentials {
       const { headers } = req;
-      return { token: tokenFrom(header(headers, 'authorization'), header(headers, 'x-api-key')), testMode: header(headers, 'x-test-mode'), address: addressOf(req) };
+      return Object.assign(tokenOfHeaders(header(headers, 'authorization'), header(headers, 'x-api-key')), { testMode: header(headers, 'x-test-mode'), address: addressOf(req) });
     },
     /**
      * A GraphQL request's credentials: the headers' token, or else the console's session cookie with
@@ -104,11 +115,7 @@ export function createEdgeDoor(options: { frontDoor: FrontDoor; trustProxy: Trus
         const value = named.get(name);
         return typeof value === 'string' ? value : undefined;
       };
-      return {
-        token: tokenFrom(str('authorization'), str('apikey') ?? str('x-api-key')),
-        testMode: str('testmode') ?? str('x-test-mode'),
-        address,
-      };
+      return Object.assign(tokenOfHeaders(str('authorization'), str('apikey') ?? str('x-api-key')), { testMode: str('testmode') ?? str('x-test-mode'), address });
     },
   };
 }

@@ -111,7 +111,10 @@ describe('transport errors', () => {
     expectExactError(await api(`${t.url}/nope`), 404, 'NOT_FOUND');
     expectExactError(await api(`${t.url}/nope`, { body: { a: 1 } }), 404, 'NOT_FOUND');
     expectExactError(await api(`${t.url}/api/v2/merchants/me`, { key: m.testKey }), 404, 'NOT_FOUND');
-    expectExactError(await api(`${t.url}/api/v1/merchants/me`, { method: 'DELETE', key: m.testKey }), 404, 'NOT_FOUND');
+    // A known path with another method is 405 with Allow (test/rest/integrator-papercuts.test.ts).
+    const wrongMethod = await api(`${t.url}/api/v1/merchants/me`, { method: 'DELETE', key: m.testKey });
+    expectExactError(wrongMethod, 405, 'METHOD_NOT_ALLOWED');
+    expect(wrongMethod.headers.get('allow')).toBe('GET, HEAD');
   });
 
   it('odd paths are 404 or served, never a 5xx', async () => {

@@ -142,6 +142,13 @@ const CALLS: Call[] = [
   { name: 'track, percent-encoded (Express)', path: '/api/v1/tracking/1000000015%20' },
   { name: 'track, unknown', path: '/api/v1/tracking/EXD-AAAA-BBBB-CCCC' },
   { name: 'track, budget spent', path: '/api/v1/tracking/1000000015' },
+  // Issue #26 item 5: what the fast path must answer as Express does, or leave to it.
+  { name: 'create, invalid idempotency key', path: ORDER, as: 'key', body: FORM_B, headers: { 'idempotency-key': 'has spaces' } },
+  { name: 'create, two different keys', path: ORDER, body: FORM_B, headers: { authorization: 'Bearer ak_test_one', 'x-api-key': 'ak_test_two' } },
+  { name: 'read, two different keys', path: `${ORDER}/REF-1001`, headers: { authorization: 'Bearer ak_test_one', 'x-api-key': 'ak_test_two' } },
+  { name: 'wrong method on the order path (Express)', method: 'PUT', path: `${ORDER}/REF-1001`, as: 'key', body: {} },
+  { name: 'wrong method on the orders path (Express)', method: 'DELETE', path: ORDER, as: 'key' },
+  { name: 'GET on the quote path (Express)', path: '/api/v1/shipping/quote', as: 'key' },
 ];
 /** Those above that the fast path takes. */
 const FAST_PATHED = CALLS.filter((c) => !c.name.endsWith('(Express)')).length;
@@ -151,11 +158,17 @@ describe('REST fast path: the same answers as Express', () => {
 
   it('every request: same status, headers and body, with or without the fast path', async () => {
     const statusOf: Record<string, number> = {};
+    const headersOf: Record<string, Record<string, string>> = {};
     for (const call of CALLS) {
       const [a, b] = [await send(fast(), call), await send(express(), call)];
       expect(a, call.name).toEqual(b);
       statusOf[call.name] = a.status;
+      headersOf[call.name] = a.headers;
     }
+    expect(headersOf['create, replayed']).toHaveProperty('idempotent-replayed', 'true');
+    expect(headersOf.create).not.toHaveProperty('idempotent-replayed');
+    expect(headersOf['wrong method on the order path (Express)']).toHaveProperty('allow', 'GET, HEAD');
+    expect(headersOf['GET on the quote path (Express)']).toHaveProperty('allow', 'POST');
     expect(express().fastPathed()).toBe(0);
     expect(fast().fastPathed()).toBe(FAST_PATHED);
     // The calls cover what they say.
@@ -163,6 +176,8 @@ describe('REST fast path: the same answers as Express', () => {
       create: 201, 'create, replayed': 200, 'create, malformed JSON': 400, 'create, oversized': 413, 'create, unknown key': 401,
       'read by tracking number': 200, "read another merchant's order": 404, 'read, unauthenticated': 401, 'rate-limited 4 (refused)': 429,
       'track by order number': 200, 'track, unknown': 404, 'track, budget spent': 429,
+      'create, invalid idempotency key': 400, 'create, two different keys': 400, 'read, two different keys': 400,
+      'wrong method on the order path (Express)': 405, 'wrong method on the orders path (Express)': 405, 'GET on the quote path (Express)': 405,
     });
   });
 

@@ -37,7 +37,7 @@ if (!quote.data) throw new Error('quote failed: ' + JSON.stringify(quote.error))
 const price: number = quote.data.price;
 
 const created = await client.POST('/orders', {
-  params: { header: { 'idempotency-key': 'sample-' + Date.now() } },
+  params: { header: { 'Idempotency-Key': 'sample-' + Date.now() } },
   body: {
     pickup: { address: 'Av. Providencia 1234', coords: { lat: -33.4214, lng: -70.6033 } },
     dropoff: { address: 'Av. Apoquindo 3000', coords: { lat: -33.4154, lng: -70.5837 } },
@@ -66,6 +66,51 @@ console.log(JSON.stringify({
 }));
 `;
 
+/**
+ * Mistakes an integrator makes with the two request forms (issue #26 item 5): each line must be
+ * refused by tsc (an unused @ts-expect-error is itself an error), the valid forms beside them not.
+ */
+const MISTAKES = `import createClient from 'openapi-fetch';
+import type { paths } from './api.js';
+
+const client = createClient<paths>({ baseUrl: 'http://localhost:3000/api/v1' });
+const who = { customer_name: 'Camila Rojas', customer_phone: '+56912345678' };
+const here = { address: 'Av. Apoquindo 3000' };
+const there = { lat: -33.4154, lng: -70.5837 };
+
+// Both forms, as the spec shows them, type-check.
+void client.POST('/shipping/quote', { body: { origin: { address: 'Av. Providencia 1234' }, destination: here, total_weight_kg: 2, package_type: 'box' } });
+void client.POST('/shipping/quote', { body: { destination: 'Av. Apoquindo 3000, Las Condes', total_weight: 2 } });
+void client.POST('/orders', { body: { ...who, pickup: here, dropoff: here, reference_id: 'R-1', items: [{ name: 'Polera', quantity: 1 }] } });
+void client.POST('/orders', { body: { ...who, dropoff_address: 'Av. Apoquindo 3000', payment_mode: 'prepaid', customer_rut: '12.345.678-5' } });
+void client.POST('/orders', { params: { header: { 'Idempotency-Key': 'k-1' } }, body: { ...who, dropoff: here } });
+
+// A quote without a destination.
+// @ts-expect-error
+void client.POST('/shipping/quote', { body: { total_weight: 2 } });
+// Both weight fields (Form B's destination).
+// @ts-expect-error
+void client.POST('/shipping/quote', { body: { destination: there, total_weight_kg: 1, total_weight: 50 } });
+// Both weight fields (Form A's destination).
+// @ts-expect-error
+void client.POST('/shipping/quote', { body: { destination: here, total_weight_kg: 1, total_weight: 50 } });
+// Form A's destination with Form B's weight.
+// @ts-expect-error
+void client.POST('/shipping/quote', { body: { destination: here, total_weight: 50 } });
+// An order without a destination.
+// @ts-expect-error
+void client.POST('/orders', { body: { ...who, pickup: here } });
+// Form B without payment_mode.
+// @ts-expect-error
+void client.POST('/orders', { body: { ...who, dropoff_address: 'Av. Apoquindo 3000' } });
+// Both destinations.
+// @ts-expect-error
+void client.POST('/orders', { body: { ...who, dropoff: here, dropoff_address: 'Av. Apoquindo 3000', payment_mode: 'prepaid' } });
+// The header's other spelling.
+// @ts-expect-error
+void client.POST('/orders', { params: { header: { 'idempotency-key': 'k-1' } }, body: { ...who, dropoff: here } });
+`;
+
 const TSCONFIG = {
   compilerOptions: {
     target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noUncheckedIndexedAccess: true,
@@ -85,14 +130,14 @@ function run(command: string, args: string[], cwd: string): Promise<{ code: numb
 }
 
 /** A project in a temp dir: the generated api.d.ts, the sample, and the repository's node_modules. */
-async function generateAndCompile(documentJson: string): Promise<{ dir: string; generated: string; tsc: { code: number; out: string } }> {
+async function generateAndCompile(documentJson: string, sample = SAMPLE): Promise<{ dir: string; generated: string; tsc: { code: number; out: string } }> {
   const dir = mkdtempSync(join(tmpdir(), 'exd-client-'));
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
   writeFileSync(join(dir, 'openapi.json'), documentJson);
   const gen = await run(GENERATOR, ['openapi.json', '-o', 'api.d.ts'], dir);
   expect(gen.code, gen.out).toBe(0);
-  writeFileSync(join(dir, 'sample.ts'), SAMPLE);
+  writeFileSync(join(dir, 'sample.ts'), sample);
   writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(TSCONFIG));
   return { dir, generated: readFileSync(join(dir, 'api.d.ts'), 'utf8'), tsc: await run(TSC, ['-p', 'tsconfig.json'], dir) };
 }
@@ -127,6 +172,13 @@ describe('a client generated from the served document (openapi-typescript + open
     expect(JSON.parse(ran.out)).toMatchObject({
       price: expect.any(Number), registered: false, status: 'new', proofState: 'none', driverName: null, cancelled: 'cancelled', notFound: 'ORDER_NOT_FOUND',
     });
+  }, 120_000);
+
+  it('refuses the planted request-form mistakes at compile time (oneOf Form A / Form B, one header spelling)', async () => {
+    const { dir, tsc } = await generateAndCompile(served, MISTAKES);
+    dirs.push(dir);
+    expect(tsc.out).toBe('');
+    expect(tsc.code).toBe(0);
   }, 120_000);
 
   it('fails to compile when a nullable field is documented the old way (allOf with a null type, read as non-null)', async () => {

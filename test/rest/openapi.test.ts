@@ -16,6 +16,8 @@ import { carrierServiceRequestSchema } from '../../src/domain/integrations/store
 import { createMetrics } from '../../src/metrics.js';
 import { merchantSettingsInputSchema, merchantSettingsPatchSchema } from '../../rest/wire/merchants.js';
 import { quoteRequestBody } from '../../rest/wire/quotes.js';
+import { createOrderBody } from '../../rest/wire/orders.js';
+import { createOrderForms, quoteRequestForms } from '../../rest/openapi/request-forms.js';
 import { api, startTestApp, type MerchantCredentials, type TestApp } from '../helpers/app.js';
 import { documentedOperations, expectWireShape, expressRoutes } from '../helpers/openapi.js';
 
@@ -92,6 +94,43 @@ describe('OpenAPI document and reference page', () => {
     expect(doc.paths['/merchants/me'].get.responses).not.toHaveProperty('403'); // suspended merchants may read it
   });
 
+  it('passes Redocly lint with the `recommended` ruleset: no error (the warnings left are printed)', async () => {
+    const { createConfig, lintFromString } = await import('@redocly/openapi-core');
+    const config = await createConfig({ extends: ['recommended'] });
+    const problems = await lintFromString({ source: JSON.stringify(doc), absoluteRef: 'openapi.json', config });
+    const described = problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message} (${p.location[0]?.pointer ?? ''})`);
+    console.log(`Redocly recommended: ${described.length} problem(s)${described.map((d) => `\n  ${d}`).join('')}`);
+    expect(described.filter((d) => d.startsWith('error'))).toEqual([]);
+    // Each webhook is sent by us, signed: the receiver needs no credentials of ours.
+    for (const [event, item] of Object.entries(doc.webhooks as Record<string, { post: { security: unknown; parameters: unknown[] } }>)) {
+      expect(item.post.security, event).toEqual([]);
+      expect(item.post.parameters, event).toContainEqual({ $ref: '#/components/parameters/WebhookSignature' });
+    }
+  });
+
+  it('spells the idempotency header one way, and declares Idempotent-Replayed on every answer a key can replay', () => {
+    const spellings = new Set<string>();
+    let idempotent = 0;
+    for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, { parameters?: { name: string; in: string }[]; responses: Record<string, { headers?: object }> }>>)) {
+      for (const [method, op] of Object.entries(item)) {
+        const key = (op.parameters ?? []).find((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key');
+        if (!key) continue;
+        idempotent++;
+        spellings.add(key.name);
+        const replayable = Object.entries(op.responses).filter(([, r]) => r.headers && 'Idempotent-Replayed' in r.headers).map(([status]) => status);
+        expect(replayable, `${method} ${path}`).toContain(Object.keys(op.responses).find((s) => s.startsWith('2')));
+        expect(replayable, `${method} ${path}`).not.toContain('401');
+      }
+    }
+    expect([...spellings]).toEqual(['Idempotency-Key']);
+    expect(idempotent).toBe(17);
+    // A replayed order creation is its 200 (201: created now).
+    const create = doc.paths['/orders'].post.responses;
+    expect(create['200'].headers).toHaveProperty('Idempotent-Replayed');
+    expect(create['201'].headers).not.toHaveProperty('Idempotent-Replayed');
+    expect(doc.components.headers['Idempotent-Replayed'].schema).toEqual({ type: 'string', enum: ['true'] });
+  });
+
   it('uses the very zod objects the handlers parse as request bodies', () => {
     const bodyOf = (method: string, path: string) => {
       const def = registry.definitions.find((d) => d.type === 'route' && d.route.method === method && d.route.path === path);
@@ -101,14 +140,55 @@ describe('OpenAPI document and reference page', () => {
     expect(bodyOf('post', '/merchants/settings')).toBe(merchantSettingsInputSchema);
     expect(bodyOf('patch', '/merchants/settings')).toBe(merchantSettingsPatchSchema);
     expect(doc.paths['/merchants/settings'].patch.requestBody.content['application/json'].schema.required).toEqual(['prep_time_mins']);
-    expect(bodyOf('post', '/shipping/quote')).toBe(quoteRequestBody);
+    expect(bodyOf('post', '/shipping/quote')).toBe(quoteRequestForms);
+    expect(bodyOf('post', '/orders')).toBe(createOrderForms);
     expect(bodyOf('post', '/plugin/shipping-quote')).toBe(pluginQuoteSchema);
     expect(bodyOf('post', '/storefront/carrier-service')).toBe(carrierServiceRequestSchema);
     expect(bodyOf('post', '/erp/rate-shipment')).toBe(erpRateSchema);
-    // Both request forms: destination is a string, {lat, lng} or an Address; only destination is required.
-    const quoteBody = doc.paths['/shipping/quote'].post.requestBody.content['application/json'].schema;
-    expect(quoteBody.required).toEqual(['destination']);
-    expect(quoteBody.properties.destination.anyOf.map((s: { type: string }) => s.type)).toEqual(['string', 'object', 'object']);
+    // Both request forms, one of them: Form A's destination is an Address, Form B's a string or {lat, lng}.
+    const formsOf = (path: string) => doc.paths[path].post.requestBody.content['application/json'].schema.oneOf.map((f: { $ref: string }) => f.$ref.split('/').pop());
+    expect(formsOf('/shipping/quote')).toEqual(['QuoteRequestFormA', 'QuoteRequestFormB']);
+    expect(formsOf('/orders')).toEqual(['CreateOrderFormA', 'CreateOrderFormB']);
+    const { QuoteRequestFormA: quoteA, QuoteRequestFormB: quoteB, CreateOrderFormA: orderA, CreateOrderFormB: orderB } = doc.components.schemas;
+    expect(quoteA.properties.destination.required).toEqual(['address']);
+    expect(quoteB.properties.destination.anyOf.map((s: { type: string }) => s.type)).toEqual(['string', 'object']);
+    // The other form's weight is `false`: a generated client types it `never`.
+    expect([quoteA.properties.total_weight, quoteB.properties.total_weight_kg]).toEqual([false, false]);
+    expect([orderA.properties.dropoff_address, orderB.properties.dropoff]).toEqual([false, false]);
+    expect(orderB.required).toEqual(expect.arrayContaining(['dropoff_address', 'payment_mode']));
+  });
+
+  it('the documented forms refuse the planted mistakes, and what they accept the handlers accept', () => {
+    const valid = {
+      quote: [
+        { origin: { address: 'Av. Providencia 1234' }, destination: { address: 'Av. Apoquindo 3000' }, total_weight_kg: 2, package_type: 'box' },
+        { destination: 'Av. Apoquindo 3000, Las Condes', total_weight: 2 },
+        { destination: { lat: -33.4154, lng: -70.5837 }, origin: 'Av. Providencia 1234' },
+      ],
+      order: [
+        { pickup: { address: 'Av. Providencia 1234' }, dropoff: { address: 'Av. Apoquindo 3000' }, customer_name: 'Ana', customer_phone: '+56912345678', reference_id: 'R-1', items: [{ name: 'x' }] },
+        { dropoff_address: 'Av. Apoquindo 3000', payment_mode: 'prepaid', customer_name: 'Ana', customer_phone: '+56912345678', customer_rut: '12.345.678-5', order_notes: 'n' },
+      ],
+    };
+    for (const body of valid.quote) {
+      expect(quoteRequestForms.safeParse(body).success, JSON.stringify(body)).toBe(true);
+      expect(quoteRequestBody.safeParse(body).success, JSON.stringify(body)).toBe(true);
+    }
+    for (const body of valid.order) {
+      expect(createOrderForms.safeParse(body).success, JSON.stringify(body)).toBe(true);
+      expect(createOrderBody.safeParse(body).success, JSON.stringify(body)).toBe(true);
+    }
+    const [orderA, orderB] = valid.order as unknown as [Record<string, unknown>, Record<string, unknown>];
+    const { dropoff: _d, ...noDestination } = orderA;
+    const { payment_mode: _p, ...formBWithoutPaymentMode } = orderB;
+    for (const body of [{ total_weight: 2 }, { destination: { address: 'Av. Apoquindo 3000' }, total_weight_kg: 1, total_weight: 50 }, { destination: 'Av. Apoquindo 3000', total_weight_kg: 1, total_weight: 50 }]) {
+      expect(quoteRequestForms.safeParse(body).success, JSON.stringify(body)).toBe(false);
+      expect(quoteRequestBody.safeParse(body).success, JSON.stringify(body)).toBe(false);
+    }
+    for (const body of [noDestination, formBWithoutPaymentMode, { ...orderA, dropoff_address: 'Av. Apoquindo 3000', payment_mode: 'prepaid' }]) {
+      expect(createOrderForms.safeParse(body).success, JSON.stringify(body)).toBe(false);
+      expect(createOrderBody.safeParse(body).success, JSON.stringify(body)).toBe(false);
+    }
   });
 
   it('documents the storefront signature as an alternative to the API key, with its query', () => {

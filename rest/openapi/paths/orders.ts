@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { shopifyOrderSchema } from '../../../src/domain/integrations/storefront-orders.js';
 import { idempotencyKeySchema } from '../../../src/domain/orders/schemas.js';
-import { cancelOrderBody, consolidateBody, createOrderBody, deliverOrderBody, listOrdersQueryString } from '../../wire/orders.js';
+import { cancelOrderBody, consolidateBody, deliverOrderBody, listOrdersQueryString } from '../../wire/orders.js';
 import { storefrontQuerySchema } from '../../routes/storefront.js';
 import { registerEndpoint } from '../registry.js';
+import { createOrderForms } from '../request-forms.js';
 import {
   batchResponseSchema,
   consolidationResponseSchema,
@@ -25,7 +26,7 @@ const orderRef = z.object({
 });
 
 const idempotencyHeader = z.object({
-  'idempotency-key': idempotencyKeySchema
+  'Idempotency-Key': idempotencyKeySchema
     .optional()
     .openapi({
       description:
@@ -40,15 +41,18 @@ registerEndpoint({
   path: '/orders',
   operationId: 'createOrder',
   summary: 'Create an order (booking); a courier is assigned or the order is queued',
-  description: `Accepts both documented request forms in one body:
+  description: `One of the two documented request forms (\`oneOf\`):
 
-- **Form A**: \`pickup\` and \`dropoff\` Address objects, \`reference_id\`, \`items\`.
-- **Form B**: \`dropoff_address\` (text or an Address/\`{lat, lng}\` object), \`payment_mode\` (required with it), \`customer_rut\`,
-  \`prep_time_mins\`, \`order_notes\`; the pickup defaults to the merchant profile address.
+- **Form A** (\`CreateOrderFormA\`): \`pickup\` and \`dropoff\` Address objects, \`reference_id\`, \`items\`.
+- **Form B** (\`CreateOrderFormB\`): \`dropoff_address\` (text or an Address/\`{lat, lng}\` object), \`payment_mode\` (required with it),
+  \`customer_rut\`, \`prep_time_mins\`, \`order_notes\`.
+
+A body has \`dropoff\` or \`dropoff_address\`, never both; the other fields (and this API's additions below) are accepted in
+either form. The pickup defaults to the merchant profile address.
 
 \`customer_phone\` needs the country code. \`customer_rut\` is checked (modulo 11, \`K\`) and normalised; when it matches a
 registered user the order is linked (\`isRegisteredUser: true\`). Live orders are charged to the merchant account; sandbox orders are not.
-**201** when created; **200** with the same order when the \`idempotency-key\` repeats with the same body.
+**201** when created; **200** with the same order (and \`Idempotent-Replayed: true\`) when the \`Idempotency-Key\` repeats with the same body.
 
 **Bound quotes.** \`quote_id\` (from POST /shipping/quote, valid 15 minutes) with an optional \`rate_id\` (\`express\`, the default, or
 \`batched\`) charges exactly the quoted rate. The quote must be the caller's own in the key's mode (any other id: 404 QUOTE_NOT_FOUND),
@@ -67,7 +71,8 @@ recipient; confirming the delivery then needs it as \`pin\`.`,
   tags: ['Orders'],
   auth: 'apiKey',
   headers: idempotencyHeader,
-  body: createOrderBody,
+  replayed: [200],
+  body: createOrderForms,
   bodyExample: {
     customer_name: 'Camila Rojas',
     customer_phone: '+56912345678',
@@ -79,7 +84,7 @@ recipient; confirming the delivery then needs it as \`pin\`.`,
   },
   responses: {
     201: { description: 'Created', schema: orderCreatedSchema },
-    200: { description: 'The existing order of this idempotency-key (same body)', schema: orderCreatedSchema },
+    200: { description: 'The existing order of this Idempotency-Key (same body), answered again', schema: orderCreatedSchema },
   },
   errors: [
     'GEOCODING_FAILED', 'OUTSIDE_SERVICE_AREA', 'WEIGHT_EXCEEDS_CAPACITY', 'IDEMPOTENCY_KEY_REUSED',

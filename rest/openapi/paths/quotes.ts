@@ -1,5 +1,5 @@
-import { quoteRequestBody } from '../../wire/quotes.js';
 import { registerEndpoint } from '../registry.js';
+import { quoteRequestForms } from '../request-forms.js';
 import { quoteResponseSchema } from '../responses.js';
 
 registerEndpoint({
@@ -7,10 +7,15 @@ registerEndpoint({
   path: '/shipping/quote',
   operationId: 'quoteShipping',
   summary: 'Quote a delivery (price, vehicle, ETAs, rates)',
-  description: `Accepts both documented request forms in one body:
+  description: `One of the two documented request forms (\`oneOf\`):
 
-- **Form A**: \`origin\` and \`destination\` as Address objects, \`total_weight_kg\`, \`package_type\`.
-- **Form B**: \`destination\` as a full address string or \`{lat, lng}\`; \`origin\` optional (the merchant profile address is used), \`total_weight\`.
+- **Form A** (\`QuoteRequestFormA\`): \`origin\` and \`destination\` as Address objects, \`total_weight_kg\`, \`package_type\`.
+- **Form B** (\`QuoteRequestFormB\`): \`destination\` as a full address string or \`{lat, lng}\`; \`origin\` optional (the merchant profile
+  address is used), \`total_weight\`.
+
+One weight field: \`total_weight_kg\` (Form A) or \`total_weight\` (Form B). The server still accepts the two forms' fields mixed,
+as it always has, and both weights when they agree to the gram (equal once rounded to 0.001 kg); two weights that disagree are
+400 VALIDATION_ERROR naming both.
 
 Coordinates skip geocoding; text is placed in the Región Metropolitana (comuna names, accent- and case-insensitive).
 Prep time resolves request → merchant default → 0. The vehicle is the smallest class that carries the weight.
@@ -22,7 +27,7 @@ ahead) and \`deliver_before\` quote a scheduled delivery: the estimates follow t
 DELIVERY_WINDOW_UNREACHABLE.`,
   tags: ['Quotes'],
   auth: 'apiKey',
-  body: quoteRequestBody,
+  body: quoteRequestForms,
   bodyExample: {
     origin: { address: 'Av. Providencia 1234', number: '501' },
     destination: { address: 'Av. Apoquindo 3000, Las Condes' },

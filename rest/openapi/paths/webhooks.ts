@@ -12,7 +12,7 @@ import {
   webhookEndpointDeletedResponseSchema,
   webhookEndpointListResponseSchema,
   webhookEndpointResponseSchema,
-  webhookHeadersSchema,
+  webhookHeaderParameters,
   webhookRequeuedResponseSchema,
 } from '../responses-webhooks.js';
 
@@ -140,6 +140,12 @@ De-duplicate on \`webhook-id\`; order changes of one order by \`sequence\`.`;
 
 const orderPayload = z.union([eventPayloadSchema, flatPayloadSchema]);
 const acknowledged = { 200: { description: 'Any 2xx acknowledges the delivery.' } };
+/** What every webhook operation shares: no credentials of ours (the receiver checks the signature headers), the headers, the body. */
+const delivered = (schema: z.ZodType) => ({
+  security: [],
+  parameters: webhookHeaderParameters,
+  request: { body: { required: true, content: { 'application/json': { schema } } } },
+});
 
 registry.registerWebhook({
   method: 'post',
@@ -148,7 +154,7 @@ registry.registerWebhook({
   summary: 'An order changed status (creation and cancellation included)',
   description: `${DELIVERY_RULES}\n\nThe body follows the endpoint's \`payload_shape\`: \`event\` (spec shape 2) or \`flat\` (spec shape 1).`,
   tags: ['Webhooks'],
-  request: { headers: webhookHeadersSchema, body: { required: true, content: { 'application/json': { schema: orderPayload } } } },
+  ...delivered(orderPayload),
   responses: acknowledged,
 });
 
@@ -159,7 +165,7 @@ registry.registerWebhook({
   summary: "The courier of an active order moved (opt-in; at most one per order every 20 s)",
   description: `${DELIVERY_RULES}\n\nThe \`event\` shape adds \`location\`; the \`flat\` shape adds \`lat\` and \`lng\`.`,
   tags: ['Webhooks'],
-  request: { headers: webhookHeadersSchema, body: { required: true, content: { 'application/json': { schema: orderPayload } } } },
+  ...delivered(orderPayload),
   responses: acknowledged,
 });
 
@@ -173,7 +179,7 @@ speed plus the stops before this drop-off); this event is sent when it moves by 
 announced. Both shapes add \`eta\` (\`previous\`, \`current\`, \`reason\`); \`sequence\` is the order's current one (an ETA change
 is not a status change). Subscribe by listing \`order.eta_changed\` in the endpoint's \`events\`.`,
   tags: ['Webhooks'],
-  request: { headers: webhookHeadersSchema, body: { required: true, content: { 'application/json': { schema: orderPayload } } } },
+  ...delivered(orderPayload),
   responses: acknowledged,
 });
 
@@ -184,6 +190,6 @@ registry.registerWebhook({
   summary: 'Consolidation created a batch of orders',
   description: DELIVERY_RULES,
   tags: ['Webhooks'],
-  request: { headers: webhookHeadersSchema, body: { required: true, content: { 'application/json': { schema: batchCreatedPayloadSchema } } } },
+  ...delivered(batchCreatedPayloadSchema),
   responses: acknowledged,
 });

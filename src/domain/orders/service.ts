@@ -13,7 +13,6 @@ import { resolvePrepTime, type QuoteService } from '../quotes.js';
 import { planSchedule, withBatchWindow } from '../scheduling.js';
 import type { Tariff } from '../tariffs.js';
 import type { Courier, DeliveryPin, LedgerEntry, Order, OrderEvent, Stop } from '../types.js';
-import { parseInput } from '../validation.js';
 import { geohashOf } from './identifiers.js';
 import { bindQuote } from './quote-binding.js';
 import { orderStatusMessage } from './messages.js';
@@ -21,7 +20,7 @@ import type { Actor, OrderTransitions } from './transitions.js';
 import type { WebhookOutbox } from '../webhooks/outbox.js';
 import {
   draftFromCommand,
-  idempotencyKeySchema,
+  parseIdempotencyKey,
   type CancelOrderCommand,
   type CreateOrderCommand,
   type ListOrdersQuery,
@@ -176,7 +175,7 @@ export function createOrderService(deps: {
   }): Promise<{ order: Order; created: boolean }> {
     assertPermitted(options.principal, 'dispatch');
     const { principal, draft } = options;
-    const key = options.idempotencyKey === undefined ? undefined : parseInput(idempotencyKeySchema, options.idempotencyKey);
+    const key = options.idempotencyKey === undefined ? undefined : parseIdempotencyKey(options.idempotencyKey);
     let order: Order;
     try {
       order = await buildOrder(principal, draft);

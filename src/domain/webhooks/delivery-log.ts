@@ -3,6 +3,7 @@ import type { Clock } from '../../ports/clock.js';
 import type { RateLimiter } from '../../ports/rate-limiter.js';
 import type { Store } from '../../ports/store.js';
 import type { MerchantPrincipal } from '../auth.js';
+import { idCursorSchema } from '../cursors.js';
 import { AppError } from '../errors.js';
 import type { WebhookDelivery } from '../types.js';
 import { assertPermitted } from '../members/roles.js';
@@ -15,7 +16,8 @@ export const listDeliveriesQuerySchema = z.strictObject({
   status: z.enum(['pending', 'delivered', 'failed']).optional(),
   createdFrom: z.iso.datetime({ offset: true }).optional(),
   createdTo: z.iso.datetime({ offset: true }).optional(),
-  after: z.string().trim().min(1).max(64).optional(),
+  /** The `next_cursor` of the previous page (a delivery id). */
+  after: idCursorSchema('msg').optional(),
   limit: z.number().int().min(1).max(DELIVERY_PAGE_MAX).default(20),
 });
 export type ListDeliveriesQuery = z.output<typeof listDeliveriesQuerySchema>;

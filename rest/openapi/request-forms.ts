@@ -1,0 +1,79 @@
+/**
+ * The create-order and quote request bodies as the spec's two forms, `oneOf` Form A / Form B, so a
+ * client generated from the document can only build one form or the other: a body without a
+ * destination, a Form B order without `payment_mode` or a quote with both weight fields does not
+ * type-check. Each form is closed, and a field that belongs to the other form is documented as the
+ * schema `false` (`absent` below; see normalize.ts), which generators type as `never`.
+ *
+ * Built from the very field schemas the handlers parse with (rest/wire/). The parsers are the
+ * flat schemas there: for orders they accept exactly these two forms; for quotes they also accept,
+ * as they always did, the fields of the two forms mixed (and both weights when they agree to the
+ * gram): the forms are what a client should send, the server stays lenient.
+ */
+import { z } from 'zod';
+import { addressSchema, latLngSchema, locationInputSchema } from '../../src/domain/locations.js';
+import { createOrderBody } from '../wire/orders.js';
+import { quoteRequestBody } from '../wire/quotes.js';
+import { registry } from './registry.js';
+
+/** A field this form leaves out (it belongs to the other one). */
+const absent = (description: string) => z.never().openapi({ type: 'null', 'x-never': true, description }).optional();
+
+const { dropoff: _dropoff, dropoff_address: _dropoffAddress, ...orderFields } = createOrderBody.shape;
+
+const createOrderFormA = registry.register(
+  'CreateOrderFormA',
+  z
+    .strictObject({
+      ...orderFields,
+      dropoff: locationInputSchema,
+      dropoff_address: absent('Form B only: Form A gives `dropoff`.'),
+    })
+    .openapi({ description: 'Form A: the drop-off as `dropoff` (an Address object; text or `{lat, lng}` are accepted too), `reference_id`, `items`.' }),
+);
+
+const createOrderFormB = registry.register(
+  'CreateOrderFormB',
+  z
+    .strictObject({
+      ...orderFields,
+      dropoff_address: locationInputSchema,
+      payment_mode: orderFields.payment_mode.unwrap(),
+      dropoff: absent('Form A only: Form B gives `dropoff_address`.'),
+    })
+    .openapi({ description: 'Form B: the drop-off as `dropoff_address` (text, or an Address or `{lat, lng}` object) with `payment_mode` (required).' }),
+);
+
+export const createOrderForms = z.union([createOrderFormA, createOrderFormB]).openapi({}, { unionPreferredType: 'oneOf' });
+
+const quote = quoteRequestBody.shape;
+const scheduling = { prep_time_mins: quote.prep_time_mins, pickup_after: quote.pickup_after, deliver_before: quote.deliver_before };
+
+const quoteFormA = registry.register(
+  'QuoteRequestFormA',
+  z
+    .strictObject({
+      origin: addressSchema.optional(),
+      destination: addressSchema,
+      package_type: quote.package_type,
+      total_weight_kg: quote.total_weight_kg,
+      ...scheduling,
+      total_weight: absent('Form B only: Form A gives `total_weight_kg`.'),
+    })
+    .openapi({ description: 'Form A: `origin` and `destination` as Address objects (`origin` defaults to the merchant profile address), `total_weight_kg`.' }),
+);
+
+const quoteFormB = registry.register(
+  'QuoteRequestFormB',
+  z
+    .strictObject({
+      origin: locationInputSchema.optional(),
+      destination: z.union([z.string().trim().min(3).max(300), latLngSchema]),
+      total_weight: quote.total_weight,
+      ...scheduling,
+      total_weight_kg: absent('Form A only: Form B gives `total_weight`.'),
+    })
+    .openapi({ description: 'Form B: `destination` as a full address or `{lat, lng}`; `origin` optional (text or object; default: the merchant profile address), `total_weight`.' }),
+);
+
+export const quoteRequestForms = z.union([quoteFormA, quoteFormB]).openapi({}, { unionPreferredType: 'oneOf' });
