@@ -1,3 +1,4 @@
+import { statfsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { STORE_OK, type StoreCondition } from '../../ports/store-condition.js';
 import { StoreUnavailableError } from '../../ports/unavailable.js';
@@ -11,6 +12,17 @@ import type { SqliteDatabase } from './database.js';
 export const LOCK_BUSY_TIMEOUT_MS = 5;
 /** How long a write waits for another process's write lock before 503 (STORE_TIMEOUT_MS). */
 export const DEFAULT_LOCK_WAIT_MS = 1500;
+
+/**
+ * After the disk was found full, the store is degraded until this much space is free again: a
+ * small write may still commit into space the WAL file already has on a disk that is full.
+ */
+export const RESUME_FREE_BYTES = 4 * 1024 * 1024;
+/**
+ * A disk fault is what the last write met; only when no write has been made for this long does the
+ * health probe make a small write of its own to find out (so /health recovers with no traffic).
+ */
+export const DISK_RECHECK_MS = 5000;
 
 /** Why a write could not be made: nothing of it was written, and trying again later may succeed. */
 export type WriteFault = 'lock' | 'full' | 'unwritable';
@@ -42,22 +54,28 @@ export interface WriteGuard {
   repository<R extends object>(repository: R): R;
   /** What a caller is given for this error: a StoreUnavailableError naming the fault (noted for health), or the error itself. */
   failure(error: unknown): unknown;
-  /** A write committed: the lock was had and the disk took it. */
+  /** A write committed: the lock was had and the disk took it (a full disk also needs RESUME_FREE_BYTES free). */
   committed(): void;
   /** The pause before the attempt after `attempt` failed ones. */
   backoffMs(attempt: number): number;
   /**
    * The health probe, never waiting longer than LOCK_BUSY_TIMEOUT_MS: can the write lock be had
-   * now, or, after a disk fault, does a small write commit now? Throws on any other failure.
+   * now? After a disk fault: what the last write met, or, when writes have been quiet for
+   * DISK_RECHECK_MS, whether a small write commits now. Throws on any other failure.
    */
   probe(): StoreCondition;
 }
 
-/** Sets the connection's busy_timeout to LOCK_BUSY_TIMEOUT_MS: every write on it must go through the guard. */
-export function createWriteGuard(db: SqliteDatabase, options: { lockWaitMs?: number } = {}): WriteGuard {
+/**
+ * Sets the connection's busy_timeout to LOCK_BUSY_TIMEOUT_MS: every write on it must go through
+ * the guard. `dir`: the database's directory, whose free space ends a disk-full condition.
+ */
+export function createWriteGuard(db: SqliteDatabase, options: { lockWaitMs?: number; dir?: string } = {}): WriteGuard {
   const lockWaitMs = options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS;
+  const { dir } = options;
   db.pragma(`busy_timeout = ${LOCK_BUSY_TIMEOUT_MS}`);
   let fault: WriteFault | null = null;
+  let lastWriteAt = 0;
   const takeLock = db.transaction(() => {});
   // A row written and removed in one transaction: its page still goes to the WAL at commit.
   const insertProbe = db.prepare("INSERT OR REPLACE INTO leases (name, owner, until_ms) VALUES ('store-write-probe', 'health', 0)");
@@ -68,10 +86,16 @@ export function createWriteGuard(db: SqliteDatabase, options: { lockWaitMs?: num
   });
 
   const backoffMs = (attempt: number) => Math.min(5 * 2 ** attempt, 100);
+  const spaceIsBack = () => {
+    if (!dir) return true;
+    const { bavail, bsize } = statfsSync(dir);
+    return bavail * bsize >= RESUME_FREE_BYTES;
+  };
   function failure(error: unknown): unknown {
     const kind = writeFaultOf(error);
     if (!kind) return error;
     fault = kind;
+    lastWriteAt = Date.now();
     return new StoreUnavailableError(REASONS[kind], { cause: error });
   }
   async function retry<T>(call: () => Promise<T>, first: unknown): Promise<T> {
@@ -101,14 +125,17 @@ export function createWriteGuard(db: SqliteDatabase, options: { lockWaitMs?: num
     },
     failure,
     committed() {
-      fault = null;
+      lastWriteAt = Date.now();
+      if (fault && (fault !== 'full' || spaceIsBack())) fault = null;
     },
     backoffMs,
     probe() {
+      const diskFault = fault === 'full' || fault === 'unwritable';
+      if (diskFault && Date.now() - lastWriteAt < DISK_RECHECK_MS) return { status: 'degraded', reason: REASONS[fault!] };
       try {
-        if (fault === 'full' || fault === 'unwritable') writeProbe.immediate();
+        if (diskFault) writeProbe.immediate();
         else takeLock.immediate();
-        fault = null;
+        if (fault !== 'full' || spaceIsBack()) fault = null;
       } catch (error) {
         const kind = writeFaultOf(error);
         if (!kind) throw error;
