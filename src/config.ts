@@ -35,7 +35,10 @@ const envSchema = z.object({
   COURIER_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).default(240),
   /** Courier positions are written in batches this often (0: each report is its own write). */
   POSITION_FLUSH_MS: z.coerce.number().int().min(0).max(10_000).default(1000),
-  /** One store call's deadline in distributed mode (MongoDB): past it the request answers 503. */
+  /**
+   * One store call's deadline: MongoDB calls, and in embedded mode how long a write waits for
+   * another process's SQLite write lock (off the event loop). Past it the request answers 503.
+   */
   STORE_TIMEOUT_MS: z.coerce.number().int().min(200).max(30_000).default(1500),
   /** A courier without a position report for this long is not dispatchable and leaves the geo index. */
   COURIER_STALE_AFTER_MS: z.coerce.number().int().min(1000).max(86_400_000).default(120_000),

@@ -93,7 +93,7 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
   const masterKey = resolveMasterKey({ configured: config.masterKey, dataDir: config.dataDir, distributed: config.storeKind === 'mongodb' });
   const backingStore: Store = config.mongodbUrl
     ? await createMongoStore({ url: config.mongodbUrl, dbName: config.mongodbDb, operationTimeoutMs: config.storeTimeoutMs, webhookRetentionMs: config.retention.webhookMs })
-    : createSqliteStore({ dataDir: config.dataDir });
+    : createSqliteStore({ dataDir: config.dataDir, lockWaitMs: config.storeTimeoutMs });
   const positions = config.positionFlushMs > 0
     ? withCoalescedLocations(backingStore, { flushMs: config.positionFlushMs, onFlushError: (error) => logger.warn({ err: error.message }, 'courier positions not written; retried at the next flush') })
     : null;

@@ -22,7 +22,14 @@ export const healthSchema = registry.register(
     version: z.string().openapi({ example: 'v1.2.0' }),
     service: z.string().openapi({ example: 'express-delivery' }),
     timestamp,
-    checks: z.record(z.string(), z.enum(['ok', 'down', 'disabled'])).openapi({ example: { store: 'ok', redis: 'disabled' } }),
+    checks: z.record(z.string(), z.enum(['ok', 'degraded', 'down', 'disabled'])).openapi({ example: { store: 'ok', redis: 'disabled' } }),
+    reasons: z
+      .record(z.string(), z.string())
+      .optional()
+      .openapi({
+        description: 'Why each `degraded` dependency is degraded (absent when none is); the store is degraded while writes answer 503.',
+        example: { store: 'another process holds the database write lock' },
+      }),
   }),
 );
 

@@ -26,6 +26,7 @@ import type {
   StoredQuote,
 } from '../domain/types.js';
 import type { MemberRepository } from './members.js';
+import type { StoreCondition } from './store-condition.js';
 
 /**
  * The persistence port. Every method is one atomic unit of work: adapters run it in a single
@@ -53,8 +54,11 @@ export interface Store {
    * null when the store cannot tell without a round trip (callers then must not cache them).
    */
   credentialsVersion(): string | null;
-  /** Throws when the backing database cannot be reached. */
-  ping(): Promise<void>;
+  /**
+   * Throws when the backing database cannot be reached; resolves with its condition (or nothing:
+   * ok) when it answers, `degraded` with the reason while writes cannot be made (lock, disk).
+   */
+  ping(): Promise<StoreCondition | void>;
   close(): Promise<void>;
 }
 

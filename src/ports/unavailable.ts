@@ -13,7 +13,7 @@ export class StoreUnavailableError extends Error {
 const UNAVAILABLE_NAMES = new Set([
   'MongoServerSelectionError', 'MongoNetworkError', 'MongoNetworkTimeoutError', 'MongoNotConnectedError', 'MongoTopologyClosedError', 'MongoPoolClearedError',
 ]);
-const UNAVAILABLE_CODE = /^(SQLITE_(BUSY|LOCKED|IOERR|CANTOPEN|READONLY)|ECONNREFUSED|ETIMEDOUT)/;
+const UNAVAILABLE_CODE = /^(SQLITE_(BUSY|LOCKED|FULL|IOERR|CANTOPEN|READONLY)|ECONNREFUSED|ETIMEDOUT)/;
 
 export function isUnavailable(error: unknown): boolean {
   const e = error as { name?: string; code?: unknown } | null;

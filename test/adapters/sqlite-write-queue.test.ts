@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createWriteQueue, openSqliteDatabase, type SqliteDatabase, type WriteQueue } from '../../src/adapters/sqlite/database.js';
+import { createWriteGuard } from '../../src/adapters/sqlite/write-guard.js';
+import { StoreUnavailableError } from '../../src/ports/unavailable.js';
 
 describe('SQLite group commit (createWriteQueue)', () => {
   let dir: string;
@@ -59,15 +61,29 @@ describe('SQLite group commit (createWriteQueue)', () => {
     expect(namesSeenBy(other)).toEqual(['a', 'c']);
   });
 
-  it('fails every write of a group when the write lock cannot be had, and writes nothing', async () => {
-    db.pragma('busy_timeout = 50');
+  it('waits for the write lock off the event loop (timers keep firing) and commits once another connection releases it', async () => {
     other.prepare('BEGIN IMMEDIATE').run();
-    const results = await Promise.allSettled([inTransaction(insert('a')), inTransaction(insert('b'))]);
+    const turns: string[] = [];
+    const write = inTransaction(insert('a')).then((id) => (turns.push('committed'), id));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    turns.push('timer');
+    other.prepare('ROLLBACK').run();
+    expect(Number(await write)).toBe(1);
+    expect(turns).toEqual(['timer', 'committed']);
+    expect(namesSeenBy(other)).toEqual(['a']);
+  });
+
+  it('fails every write of a group as unavailable once the lock wait is over, and writes nothing', async () => {
+    const queue = createWriteQueue(db, createWriteGuard(db, { lockWaitMs: 200 }));
+    other.prepare('BEGIN IMMEDIATE').run();
+    const results = await Promise.allSettled([queue(insert('a')), queue(insert('b'))]);
     other.prepare('ROLLBACK').run();
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
-    expect(String((results[0] as PromiseRejectedResult).reason)).toMatch(/database is locked/);
+    const reason = (results[0] as PromiseRejectedResult).reason as Error;
+    expect(reason).toBeInstanceOf(StoreUnavailableError);
+    expect(reason.message).toMatch(/another process holds the database write lock/);
     expect(namesSeenBy(other)).toEqual([]);
-    expect(await inTransaction(insert('later'))).toBe(1);
+    expect(await queue(insert('later'))).toBe(1);
   });
 
   it('fails the whole group when a write makes SQLite roll back the transaction itself (disk full)', async () => {
@@ -76,6 +92,8 @@ describe('SQLite group commit (createWriteQueue)', () => {
     const big = 'x'.repeat(64 * 1024); // more pages than the file may grow by
     const results = await Promise.allSettled([inTransaction(insert('a')), inTransaction(insert(big)), inTransaction(insert('c'))]);
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    // 503, not 500: the disk may take writes again.
+    expect((results[0] as PromiseRejectedResult).reason).toBeInstanceOf(StoreUnavailableError);
     expect(namesSeenBy(other)).toEqual([]);
     db.pragma('max_page_count = 1073741823');
     expect(await inTransaction(insert('after'))).toBeGreaterThan(0);

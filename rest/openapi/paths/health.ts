@@ -6,7 +6,7 @@ registerEndpoint({
   path: '/health',
   operationId: 'getHealth',
   summary: 'Service health',
-  description: 'Public. `degraded` when an optional dependency is down; 503 when a required one is.',
+  description: 'Public. `degraded` when an optional dependency is down, or the store answers reads but cannot take writes now (`reasons` says why); 503 when a required one is down.',
   tags: ['Health'],
   auth: 'public',
   responses: {

@@ -1,11 +1,16 @@
 import Database from 'better-sqlite3';
 import { dirname } from 'node:path';
 import { ensurePrivateDir, makePrivate, touchPrivate } from '../private-files.js';
+import { StoreUnavailableError } from '../../ports/unavailable.js';
 import { MIGRATIONS } from './migrations.js';
+import { createWriteGuard, writeFaultOf, type WriteGuard } from './write-guard.js';
 
 export type SqliteDatabase = Database.Database;
 
-/** How long a write waits for another connection's (or process's) write lock before SQLITE_BUSY. */
+/**
+ * How long opening (migrations) waits for another connection's (or process's) write lock. The
+ * serving connection then waits far less, off the event loop (write-guard.ts).
+ */
 export const BUSY_TIMEOUT_MS = 5000;
 
 /**
@@ -30,6 +35,8 @@ export function openSqliteDatabase(file: string): SqliteDatabase {
 }
 
 function migrate(db: SqliteDatabase): void {
+  // Up to date: no write lock needed, so a node starts while another process holds it.
+  if (db.pragma('user_version', { simple: true }) === MIGRATIONS.length) return;
   // IMMEDIATE takes the write lock first, so two processes starting together migrate once.
   db.transaction(() => {
     const current = db.pragma('user_version', { simple: true }) as number;
@@ -51,6 +58,8 @@ interface QueuedWrite {
   work: () => unknown;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
+  /** Past this time (ms) the write stops waiting for the lock and fails as unavailable. */
+  deadline: number;
   outcome?: { ok: true; value: unknown } | { ok: false; error: unknown };
 }
 
@@ -62,9 +71,15 @@ interface QueuedWrite {
  * if the commit itself fails, every write of the group fails with that error. So does an error that
  * makes SQLite roll back the whole transaction rather than the savepoint (disk full, I/O error):
  * the writes after it must not commit on their own while the ones before it are gone.
+ *
+ * While another process holds the write lock the group waits off the event loop (a timer with
+ * backoff; writes asked meanwhile join it); each write gives up at its deadline with
+ * StoreUnavailableError, as does a group that meets a full or unwritable disk (guard.failure).
  */
-export function createWriteQueue(db: SqliteDatabase): WriteQueue {
+export function createWriteQueue(db: SqliteDatabase, guard: WriteGuard = createWriteGuard(db)): WriteQueue {
   let pending: QueuedWrite[] = [];
+  let waitingForLock: NodeJS.Timeout | undefined;
+  let attempt = 0;
   const inSavepoint = db.transaction((work: () => unknown) => work());
   const commitGroup = db.transaction((writes: QueuedWrite[]) => {
     for (const write of writes) {
@@ -76,24 +91,41 @@ export function createWriteQueue(db: SqliteDatabase): WriteQueue {
       }
     }
   });
-  function flush(): void {
+  function commit(): void {
+    waitingForLock = undefined;
     const writes = pending;
     if (writes.length === 0) return;
     pending = [];
     try {
       commitGroup.immediate(writes);
     } catch (error) {
-      for (const write of writes) write.reject(error);
+      if (db.open && writeFaultOf(error) === 'lock') return waitForLock(writes, error);
+      const failure = db.open ? guard.failure(error) : new StoreUnavailableError('the store is closed', { cause: error });
+      for (const write of writes) write.reject(failure);
       return;
     }
+    attempt = 0;
+    guard.committed();
     for (const { outcome, resolve, reject } of writes) {
       if (outcome!.ok) resolve(outcome!.value);
-      else reject(outcome!.error);
+      else reject(guard.failure(outcome!.error));
     }
+  }
+  function waitForLock(writes: QueuedWrite[], error: unknown): void {
+    const now = Date.now();
+    const waiting = writes.filter((write) => write.deadline > now || void write.reject(guard.failure(error)));
+    pending = waiting.concat(pending);
+    if (pending.length === 0) return void (attempt = 0);
+    waitingForLock = setTimeout(commit, guard.backoffMs(attempt++));
+  }
+  function flush(): void {
+    clearTimeout(waitingForLock);
+    commit();
   }
   const inTransaction = <T>(work: () => T) =>
     new Promise<T>((resolve, reject) => {
-      if (pending.push({ work, resolve: resolve as (value: unknown) => void, reject }) === 1) setImmediate(flush);
+      const write = { work, resolve: resolve as (value: unknown) => void, reject, deadline: Date.now() + guard.lockWaitMs };
+      if (pending.push(write) === 1) setImmediate(commit);
     });
   return Object.assign(inTransaction, { flush });
 }

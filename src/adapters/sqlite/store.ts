@@ -1,8 +1,9 @@
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Store } from '../../ports/store.js';
 import { createSqliteApiKeyRepository } from './api-keys.js';
 import { createSqliteCourierRepository } from './couriers.js';
-import { BUSY_TIMEOUT_MS, createWriteQueue, openSqliteDatabase } from './database.js';
+import { createWriteQueue, openSqliteDatabase } from './database.js';
+import { createWriteGuard } from './write-guard.js';
 import { startCheckpointer } from './checkpointer.js';
 import { createSqliteMerchantRepository } from './merchants.js';
 import { createSqliteTelemetryRepository } from './telemetry.js';
@@ -17,18 +18,18 @@ import { createSqliteEventFeedRepository } from './events.js';
 import { createSqliteQuoteRepository } from './quotes.js';
 
 export const SQLITE_FILE_NAME = 'express-delivery.sqlite';
-/** The health probe waits this long for the write lock (better-sqlite3 blocks the event loop meanwhile). */
-const PING_BUSY_TIMEOUT_MS = 500;
 
-/** The embedded store: one SQLite file under dataDir (or ':memory:'). */
-export function createSqliteStore(options: { dataDir: string } | { file: string }): Store {
+/**
+ * The embedded store: one SQLite file under dataDir (or ':memory:'). `lockWaitMs`: how long a
+ * write waits for another process's write lock (off the event loop) before 503.
+ */
+export function createSqliteStore(options: ({ dataDir: string } | { file: string }) & { lockWaitMs?: number }): Store {
   const file = 'file' in options ? options.file : join(options.dataDir, SQLITE_FILE_NAME);
   const db = openSqliteDatabase(file);
   const checkpointer = file === ':memory:' ? null : startCheckpointer(db, file);
-  // The health probe takes the write lock (and commits nothing): WAL reads never wait, so only a
-  // write shows another process holding the file — the state in which writes answer 503.
-  const probeWriteLock = db.transaction(() => {});
-  const writes = createWriteQueue(db);
+  // Every write goes through the guard (the queue, or each repository method): WAL reads never wait.
+  const guard = createWriteGuard(db, { lockWaitMs: options.lockWaitMs, ...(file !== ':memory:' && { dir: dirname(file) }) });
+  const writes = createWriteQueue(db, guard);
   // data_version moves when another connection (or process) commits; this connection's own
   // merchant and key writes are counted here.
   const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
@@ -36,30 +37,25 @@ export function createSqliteStore(options: { dataDir: string } | { file: string 
   const countCredentialWrite = () => void credentialWrites++;
   return {
     kind: 'sqlite',
-    merchants: createSqliteMerchantRepository(db, countCredentialWrite),
-    apiKeys: createSqliteApiKeyRepository(db, countCredentialWrite),
-    users: createSqliteUserRepository(db),
-    members: createSqliteMemberRepository(db),
-    couriers: createSqliteCourierRepository(db, writes),
-    telemetry: createSqliteTelemetryRepository(db),
-    orders: createSqliteOrderRepository(db, writes),
-    batches: createSqliteBatchRepository(db),
-    ledger: createSqliteLedgerRepository(db),
-    webhooks: createSqliteWebhookRepository(db),
-    leases: createSqliteLeaseRepository(db),
-    idempotentWrites: createSqliteIdempotentWriteRepository(db),
-    events: createSqliteEventFeedRepository(db),
-    quotes: createSqliteQuoteRepository(db, writes),
+    merchants: guard.repository(createSqliteMerchantRepository(db, countCredentialWrite)),
+    apiKeys: guard.repository(createSqliteApiKeyRepository(db, countCredentialWrite)),
+    users: guard.repository(createSqliteUserRepository(db)),
+    members: guard.repository(createSqliteMemberRepository(db)),
+    couriers: guard.repository(createSqliteCourierRepository(db, writes)),
+    telemetry: guard.repository(createSqliteTelemetryRepository(db)),
+    orders: guard.repository(createSqliteOrderRepository(db, writes)),
+    batches: guard.repository(createSqliteBatchRepository(db)),
+    ledger: guard.repository(createSqliteLedgerRepository(db)),
+    webhooks: guard.repository(createSqliteWebhookRepository(db)),
+    leases: guard.repository(createSqliteLeaseRepository(db)),
+    idempotentWrites: guard.repository(createSqliteIdempotentWriteRepository(db)),
+    events: guard.repository(createSqliteEventFeedRepository(db)),
+    quotes: guard.repository(createSqliteQuoteRepository(db, writes)),
     credentialsVersion() {
       return `${dataVersion.get()}:${credentialWrites}`;
     },
     async ping() {
-      db.pragma(`busy_timeout = ${PING_BUSY_TIMEOUT_MS}`);
-      try {
-        probeWriteLock.immediate();
-      } finally {
-        db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-      }
+      return guard.probe();
     },
     async close() {
       if (!db.open) return;
