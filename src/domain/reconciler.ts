@@ -67,7 +67,7 @@ export function createDispatchReconciler(deps: { store: Store; geoIndex: Courier
     let seen = 0;
     for (const courier of await store.couriers.listByMode(mode)) {
       // SQLite answers synchronously: let I/O run now and then, or a large fleet is one long stall.
-      if (++seen % 64 === 0) await new Promise((resolve) => setImmediate(resolve));
+      if (++seen % 64 === 0) await setImmediate();
       const dispatchable = courier.status === 'available' && courier.accountStatus === 'active' && dispatch.isLive(courier) && courier.location;
       if (dispatchable) {
         await geoIndex.upsert({ courierId: courier.id, mode, vehicle: courier.vehicle, location: courier.location! });

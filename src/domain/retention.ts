@@ -1,4 +1,4 @@
-import { setImmediate } from 'node:timers/promises';
+import { setImmediate, setTimeout } from 'node:timers/promises';
 import type { Clock } from '../ports/clock.js';
 import type { Store } from '../ports/store.js';
 
@@ -9,6 +9,8 @@ export const RETENTION_LEASE = 'retention';
  * it for long at any store size (bench:growth measures the longest stall).
  */
 export const PRUNE_BATCH = 200;
+/** The longest pause between two steps (a step slowed by a busy machine does not stretch the run further). */
+const MAX_REST_MS = 50;
 /** Leases and courier-location slots are removed this long after they ran out. */
 const EXPIRED_LEASE_MARGIN_MS = 3_600_000;
 /** Expired quotes are kept a day (an order naming one gets QUOTE_EXPIRED, not QUOTE_NOT_FOUND); MongoDB's TTL index agrees. */
@@ -72,11 +74,16 @@ export function createRetention(deps: { store: Store; clock: Clock; webhookMs: n
     ];
     const stopped = async () => options.signal?.aborted || (options.keepGoing && !(await options.keepGoing()));
     report.leases = await store.leases.pruneExpired({ olderThanMs: EXPIRED_LEASE_MARGIN_MS });
+    let rest = 0;
     for (const [kind, step] of steps) {
       for (;;) {
-        await setImmediate();
+        // As long a pause as the last step took: other work runs meanwhile, and so does the WAL
+        // checkpointer, which then keeps up (a backlog is copied on the event loop, see checkpointer.ts).
+        await (rest > 0 ? setTimeout(rest) : setImmediate());
         if (await stopped()) return report;
+        const started = performance.now();
         const n = await step();
+        rest = Math.min(performance.now() - started, MAX_REST_MS);
         report[kind] += n;
         if (n < limit) break;
       }
