@@ -8,7 +8,7 @@ export const RETENTION_LEASE = 'retention';
  * event loop waits for it), and the run yields to the event loop between calls, so no call holds
  * it for long at any store size (bench:growth measures the longest stall).
  */
-export const PRUNE_BATCH = 200;
+export const PRUNE_BATCH = 100;
 /** The longest pause between two steps (a step slowed by a busy machine does not stretch the run further). */
 const MAX_REST_MS = 50;
 /** Leases and courier-location slots are removed this long after they ran out. */
