@@ -4,18 +4,27 @@ import { startPeriodic } from './periodic.js';
 
 /**
  * Runs the retention job every RETENTION_PRUNE_MS on whichever node holds its lease (three
- * periods long, so a dead holder is replaced within about that). Runs never overlap; a failed run
- * is logged and the next one tries again.
+ * periods long, renewed during a long run, so a dead holder is replaced within about that). Runs
+ * never overlap; a failed run is logged and the next one tries again. `stop` ends the run in
+ * progress after its current step and gives the lease up, so a restarted node (a new owner)
+ * prunes at its first period instead of waiting for the lease to run out.
  */
 export function startRetention(container: Container): { stop(): Promise<void> } {
   const { pruneMs } = container.config.retention;
   const owner = nodeOwnerId();
-  return startPeriodic({
+  const runs = startPeriodic({
     everyMs: pruneMs,
-    run: async () => {
-      const report = await container.services.retention.pruneIfLeader({ owner, leaseMs: pruneMs * 3 });
-      if (report && report.deliveries + report.orderEvents + report.leases > 0) container.logger.info(report, 'storage pruned');
+    run: async (signal) => {
+      const report = await container.services.retention.pruneIfLeader({ owner, leaseMs: pruneMs * 3, signal });
+      if (report && Object.values(report).some((n) => n > 0)) container.logger.info(report, 'storage pruned');
     },
     failed: (error) => container.logger.warn({ err: error.message }, 'storage pruning failed'),
   });
+  return {
+    async stop() {
+      await runs.stop();
+      // Releases only this owner's lease: nothing happens when another node holds it.
+      await container.services.retention.stepDown({ owner }).catch(() => {});
+    },
+  };
 }

@@ -1,14 +1,22 @@
+import { setImmediate } from 'node:timers/promises';
 import type { Clock } from '../ports/clock.js';
 import type { CourierGeoIndex } from '../ports/geo-index.js';
-import type { Store } from '../ports/store.js';
+import type { QueuePosition, Store } from '../ports/store.js';
 import type { BatchService } from './batches.js';
 import type { DispatchService } from './dispatch.js';
 import { isOrderActive } from './orders/state-machine.js';
 import { MODES, type Courier, type Mode, type VehicleType } from './types.js';
 
 export const RECONCILER_LEASE = 'dispatch-reconciler';
-/** Queued orders and pending batches re-offered per mode and round (oldest first). */
+/**
+ * Per mode and round: pending batches re-offered (oldest first), new orders looked at in the queue
+ * and orders in batches checked. The queue and the orders in batches are walked across rounds from
+ * where the last round stopped (back to the oldest at the end), so a queue of any length is all
+ * visited in time, and no round reads more than this many of them.
+ */
 const REOFFER_LIMIT = 100;
+/** Orders handled between two turns of the event loop (a dispatch may answer without any I/O). */
+const ORDERS_PER_TURN = 16;
 
 export interface ReconcileReport {
   /** Couriers freed: busy, but their job has no active order of theirs. */
@@ -41,6 +49,14 @@ export function createDispatchReconciler(deps: {
 }) {
   const { store, geoIndex, dispatch, clock } = deps;
   const settled = (updatedAt: string) => clock.now().getTime() - Date.parse(updatedAt) > deps.graceMs;
+  /** Where the walks of the queue and of the orders in batches go on from, per mode (null: the oldest). */
+  const queueFrom = new Map<Mode, QueuePosition | null>();
+  const batchedFrom = new Map<Mode, QueuePosition | null>();
+  let handled = 0;
+  /** Lets I/O run every few orders: SQLite answers synchronously, and so may a dispatch that finds no courier. */
+  const pace = async () => {
+    if (++handled % ORDERS_PER_TURN === 0) await setImmediate();
+  };
 
   /** Whether the courier's job still has an active order of theirs (or an order about to be given to them). */
   async function hasActiveJob(courier: Courier): Promise<boolean> {
@@ -61,7 +77,7 @@ export function createDispatchReconciler(deps: {
     let seen = 0;
     for (const courier of await store.couriers.listByMode(mode)) {
       // SQLite answers synchronously: let I/O run now and then, or a large fleet is one long stall.
-      if (++seen % 64 === 0) await new Promise((resolve) => setImmediate(resolve));
+      if (++seen % 64 === 0) await setImmediate();
       const dispatchable = courier.status === 'available' && courier.accountStatus === 'active' && dispatch.isLive(courier) && courier.location;
       if (dispatchable) {
         await geoIndex.upsert({ courierId: courier.id, mode, vehicle: courier.vehicle, location: courier.location! });
@@ -80,7 +96,12 @@ export function createDispatchReconciler(deps: {
 
   /** Orders still `new` in a batch: given to the batch's courier, or back to the queue when the batch cannot carry them. */
   async function repairBatches(mode: Mode, report: ReconcileReport): Promise<void> {
-    for (const order of await store.orders.listNewInBatches({ mode, limit: REOFFER_LIMIT })) {
+    const after = batchedFrom.get(mode);
+    const orders = await store.orders.listNewInBatches({ mode, limit: REOFFER_LIMIT, ...(after && { after }) });
+    const last = orders.at(-1);
+    batchedFrom.set(mode, orders.length < REOFFER_LIMIT || !last ? null : { createdAt: last.createdAt, id: last.id });
+    for (const order of orders) {
+      await pace();
       if (!settled(order.updatedAt)) continue;
       const batch = await store.batches.findById(order.batchId!);
       if (batch?.status === 'pending' && batch.orderIds.includes(order.id)) continue; // offered with its batch below
@@ -103,12 +124,16 @@ export function createDispatchReconciler(deps: {
    */
   async function reoffer(mode: Mode, report: ReconcileReport): Promise<void> {
     for (const batch of await store.batches.listPending({ mode, vehicleTypes: deps.vehicles, limit: REOFFER_LIMIT })) {
+      await pace();
       if (!settled(batch.updatedAt)) continue;
       const first = await store.orders.findById(batch.orderIds[0] ?? '');
       if (!first) continue;
       if ((await dispatch.dispatchBatch({ batch, near: first.pickup })).status !== 'pending') report.dispatched++;
     }
-    for (const order of await store.orders.listQueued({ mode, vehicleTypes: deps.vehicles, limit: REOFFER_LIMIT, dueBy: clock.now().toISOString() })) {
+    const step = await store.orders.scanQueued({ mode, vehicleTypes: deps.vehicles, dueBy: clock.now().toISOString(), after: queueFrom.get(mode) ?? null, examine: REOFFER_LIMIT });
+    queueFrom.set(mode, step.next);
+    for (const order of step.orders) {
+      await pace();
       if ((await deps.batches.dispatchQueued({ order })).status !== 'new') report.dispatched++;
     }
   }

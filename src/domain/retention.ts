@@ -1,9 +1,16 @@
+import { setImmediate, setTimeout } from 'node:timers/promises';
 import type { Clock } from '../ports/clock.js';
 import type { Store } from '../ports/store.js';
 
 export const RETENTION_LEASE = 'retention';
-/** Deliveries deleted per store call: each call is one short transaction. */
-const PRUNE_BATCH = 1000;
+/**
+ * Rows deleted per store call. Each call is one short transaction (on SQLite, synchronous: the
+ * event loop waits for it), and the run yields to the event loop between calls, so no call holds
+ * it for long at any store size (bench:growth measures the longest stall).
+ */
+export const PRUNE_BATCH = 100;
+/** The longest pause between two steps (a step slowed by a busy machine does not stretch the run further). */
+const MAX_REST_MS = 50;
 /** Leases and courier-location slots are removed this long after they ran out. */
 const EXPIRED_LEASE_MARGIN_MS = 3_600_000;
 /** Expired quotes are kept a day (an order naming one gets QUOTE_EXPIRED, not QUOTE_NOT_FOUND); MongoDB's TTL index agrees. */
@@ -26,55 +33,84 @@ export interface RetentionReport {
   members: number;
 }
 
+type Batched = Exclude<keyof RetentionReport, 'leases'>;
+
 export type Retention = ReturnType<typeof createRetention>;
 
 /**
  * Storage retention: webhook deliveries (and their attempts) older than `webhookMs`, the events of
  * orders that are over and older than `orderEventsMs` (the orders stay), run-out leases, and quotes
- * expired for a day. One
- * node at a time runs it, under its own lease. On MongoDB the TTL indexes remove deliveries and
- * attempts too; this still runs there (order events depend on the order's status, which a TTL
- * index cannot see).
+ * expired for a day. One node at a time runs it, under its own lease. On MongoDB the TTL indexes
+ * remove deliveries and attempts too; this still runs there (order events depend on the order's
+ * status, which a TTL index cannot see).
+ *
+ * A run is a sequence of bounded steps (`batchSize` rows each, found by a seek), with a turn of the
+ * event loop between two steps. Every step commits on its own and never looks again at what an
+ * earlier one did, so a run stopped anywhere (shutdown, crash, lease lost) loses nothing: the next
+ * run goes on from there, and a run with nothing to delete costs a few seeks.
  */
-export function createRetention(deps: { store: Store; clock: Clock; webhookMs: number; orderEventsMs: number }) {
+export function createRetention(deps: { store: Store; clock: Clock; webhookMs: number; orderEventsMs: number; batchSize?: number }) {
   const { store, clock } = deps;
+  const limit = deps.batchSize ?? PRUNE_BATCH;
 
-  async function pruneStorage(): Promise<RetentionReport> {
+  /**
+   * One run. `signal`: stop after the step in progress. `keepGoing`: asked between steps (the
+   * runner renews its lease there); false stops the run.
+   */
+  async function pruneStorage(options: { signal?: AbortSignal; keepGoing?: () => Promise<boolean> } = {}): Promise<RetentionReport> {
     const now = clock.now().getTime();
     const report: RetentionReport = { deliveries: 0, orderEvents: 0, leases: 0, quotes: 0, feedEvents: 0, idempotentWrites: 0, members: 0 };
     const deliveriesBefore = new Date(now - deps.webhookMs).toISOString();
-    for (;;) {
-      const n = await store.webhooks.prune({ createdBefore: deliveriesBefore, limit: PRUNE_BATCH });
-      report.deliveries += n;
-      if (n < PRUNE_BATCH) break;
-    }
-    for (;;) {
-      const n = await store.events.prune({ createdBefore: deliveriesBefore, limit: PRUNE_BATCH });
-      report.feedEvents += n;
-      if (n < PRUNE_BATCH) break;
-    }
-    for (;;) {
-      const n = await store.idempotentWrites.prune({ before: new Date(now).toISOString(), limit: PRUNE_BATCH });
-      report.idempotentWrites += n;
-      if (n < PRUNE_BATCH) break;
-    }
-    report.orderEvents = await store.orders.pruneEvents({ createdBefore: new Date(now - deps.orderEventsMs).toISOString() });
-    report.leases = await store.leases.pruneExpired({ olderThanMs: EXPIRED_LEASE_MARGIN_MS });
+    const eventsBefore = new Date(now - deps.orderEventsMs).toISOString();
     const quotesBefore = new Date(now - EXPIRED_QUOTE_MARGIN_MS).toISOString();
-    for (;;) {
-      const n = await store.quotes.prune({ expiredBefore: quotesBefore, limit: PRUNE_BATCH });
-      report.quotes += n;
-      if (n < PRUNE_BATCH) break;
+    const nowIso = new Date(now).toISOString();
+    const steps: Array<[Batched, () => Promise<number>]> = [
+      ['deliveries', () => store.webhooks.prune({ createdBefore: deliveriesBefore, limit })],
+      ['feedEvents', () => store.events.prune({ createdBefore: deliveriesBefore, limit })],
+      ['idempotentWrites', () => store.idempotentWrites.prune({ before: nowIso, limit })],
+      ['orderEvents', () => store.orders.pruneEvents({ createdBefore: eventsBefore, limit })],
+      ['quotes', () => store.quotes.prune({ expiredBefore: quotesBefore, limit })],
+      ['members', () => store.members.pruneExpired({ before: nowIso, limit })],
+    ];
+    const stopped = async () => options.signal?.aborted || (options.keepGoing && !(await options.keepGoing()));
+    report.leases = await store.leases.pruneExpired({ olderThanMs: EXPIRED_LEASE_MARGIN_MS });
+    let rest = 0;
+    for (const [kind, step] of steps) {
+      for (;;) {
+        // As long a pause as the last step took: other work runs meanwhile, and so does the WAL
+        // checkpointer, which then keeps up (a backlog is copied on the event loop, see checkpointer.ts).
+        await (rest > 0 ? setTimeout(rest) : setImmediate());
+        if (await stopped()) return report;
+        const started = performance.now();
+        const n = await step();
+        rest = Math.min(performance.now() - started, MAX_REST_MS);
+        report[kind] += n;
+        if (n < limit) break;
+      }
     }
-    report.members = await store.members.pruneExpired({ before: new Date(now).toISOString() });
     return report;
   }
 
-  /** Prunes when this node holds (or takes) the lease; null when another node holds it. */
-  async function pruneIfLeader(options: { owner: string; leaseMs: number }): Promise<RetentionReport | null> {
-    if (!(await store.leases.acquire({ name: RETENTION_LEASE, owner: options.owner, ttlMs: options.leaseMs }))) return null;
-    return pruneStorage();
+  /**
+   * Prunes when this node holds (or takes) the lease; null when another node holds it. A long run
+   * renews the lease as it goes (every third of `leaseMs`) and stops if it lost it.
+   */
+  async function pruneIfLeader(options: { owner: string; leaseMs: number; signal?: AbortSignal }): Promise<RetentionReport | null> {
+    const take = () => store.leases.acquire({ name: RETENTION_LEASE, owner: options.owner, ttlMs: options.leaseMs });
+    if (!(await take())) return null;
+    let renewedAt = performance.now();
+    const keepGoing = async () => {
+      if (performance.now() - renewedAt < options.leaseMs / 3) return true;
+      renewedAt = performance.now();
+      return take();
+    };
+    return pruneStorage({ signal: options.signal, keepGoing });
   }
 
-  return { pruneStorage, pruneIfLeader };
+  /** Gives the lease up (at shutdown): another node, or this one restarted, prunes at its next period. */
+  async function stepDown(options: { owner: string }): Promise<void> {
+    await store.leases.release({ name: RETENTION_LEASE, owner: options.owner });
+  }
+
+  return { pruneStorage, pruneIfLeader, stepDown };
 }

@@ -57,6 +57,9 @@ export interface MemberRepository {
   trimSessionsOf(options: { memberId: string; keep: number }): Promise<number>;
   /** Ends every session of the member; returns how many. */
   deleteSessionsOf(memberId: string): Promise<number>;
-  /** Retention: deletes sessions past their absolute expiry and tokens expired before `before`; returns how many rows went. */
-  pruneExpired(options: { before: string }): Promise<number>;
+  /**
+   * Retention, one bounded step: deletes at most `limit` sessions past their absolute expiry and at
+   * most `limit` tokens expired before `before`; returns how many rows went (a total under `limit`: none are left).
+   */
+  pruneExpired(options: { before: string; limit: number }): Promise<number>;
 }

@@ -205,6 +205,12 @@ export type OrderPatch = Partial<
   Pick<Order, 'courierId' | 'batchId' | 'estimatedPickupAt' | 'estimatedDeliveryAt' | 'proof' | 'cancellation' | 'price' | 'deliveryPin'>
 >;
 
+/** A place in a walk over orders in creation order: the last order passed. */
+export interface QueuePosition {
+  createdAt: string;
+  id: string;
+}
+
 export interface OrderRepository {
   /**
    * Creates the order with its first event and ledger entry. With an idempotency claim, the key is
@@ -275,15 +281,24 @@ export interface OrderRepository {
     outbox?: (order: Order) => WebhookDelivery[];
   }): Promise<Order | null>;
   /**
-   * Retention: deletes the events of orders that are over (completed or cancelled) and were created
-   * before `createdBefore`; the orders themselves stay. Returns how many orders lost their events.
+   * Retention, one bounded step: deletes the events of at most `limit` orders that are over
+   * (completed or cancelled), were created before `createdBefore` and still have theirs; the orders
+   * stay, marked so that no later step looks at them again. Returns how many orders it handled:
+   * fewer than `limit` means nothing is left. Finding them is a seek, never a walk past handled ones.
    */
-  pruneEvents(options: { createdBefore: string }): Promise<number>;
+  pruneEvents(options: { createdBefore: string; limit: number }): Promise<number>;
   /**
    * Queued orders (new, no courier, no batch) a vehicle of these types can carry, oldest first. With
    * `dueBy`, scheduled orders whose dispatchAfter is later than it are left out.
    */
   listQueued(options: { mode: Mode; vehicleTypes: VehicleType[]; limit: number; dueBy?: string }): Promise<Order[]>;
+  /**
+   * One bounded step of a walk over the mode's `new` orders, oldest first (created_at, then id),
+   * after `after` (from the start when null): looks at no more than `examine` of them and returns
+   * those listQueued would list (no courier, no batch, these vehicle types, due by `dueBy`), with
+   * where to go on from (null once the walk reached the end).
+   */
+  scanQueued(options: { mode: Mode; vehicleTypes: VehicleType[]; dueBy: string; after: QueuePosition | null; examine: number }): Promise<{ orders: Order[]; next: QueuePosition | null }>;
   /**
    * One delivery-PIN try, atomically (concurrent tries never count past `maxAttempts`): `locked` when
    * `maxAttempts` wrong tries are already counted (the PIN is then not compared, nothing is counted);
@@ -291,8 +306,8 @@ export interface OrderRepository {
    * after the try. null when the order does not exist or has no PIN.
    */
   tryDeliveryPin(options: { id: string; pin: string; maxAttempts: number }): Promise<{ outcome: 'ok' | 'invalid' | 'locked'; failedAttempts: number } | null>;
-  /** Orders still `new` that belong to a batch (the reconciler checks each one's batch), oldest first. */
-  listNewInBatches(options: { mode: Mode; limit: number }): Promise<Order[]>;
+  /** Orders still `new` that belong to a batch (the reconciler checks each one's batch), oldest first, after `after` when given. */
+  listNewInBatches(options: { mode: Mode; limit: number; after?: QueuePosition }): Promise<Order[]>;
   /** Orders not yet picked up (new or assigned, no batch) whose pickup geohash starts with the prefix. */
   listConsolidatable(options: { merchantId: string; mode: Mode; geohashPrefix: string; limit: number }): Promise<Order[]>;
 }

@@ -32,7 +32,11 @@ const SORT_ACCEPTED: Array<{ sql: RegExp; why: string }> = [
 /** The index a query must use (a plan can use an index and still walk far more than it needs). */
 const EXPECTED: Array<{ sql: RegExp; indexes: string[] }> = [
   { sql: /FROM orders WHERE mode = \? AND status = 'new' AND courier_id IS NULL/, indexes: ['orders_queue_fifo'] },
-  { sql: /FROM orders WHERE mode = \? AND status = 'new' AND batch_id IS NOT NULL/, indexes: ['orders_queue_fifo'] },
+  { sql: /FROM orders INDEXED BY orders_new_in_batch WHERE mode = \? AND status = 'new' AND batch_id IS NOT NULL/, indexes: ['orders_new_in_batch'] },
+  // The reconciler's walk of the queue: a seek from where the last round stopped, on the queue's index.
+  { sql: /FROM orders WHERE mode = \? AND status = 'new' AND \(created_at, id\) > \(\?, \?\)/, indexes: ['orders_queue_fifo'] },
+  // Retention: only orders over with events left are in this index, so a step never walks past handled ones.
+  { sql: /SELECT id FROM orders INDEXED BY orders_events_prunable/, indexes: ['orders_events_prunable'] },
   { sql: /FROM batches WHERE mode = \? AND status = 'pending'/, indexes: ['batches_pending_fifo'] },
   { sql: /FROM \( SELECT doc, 0 AS rank/, indexes: ['orders_reference', 'orders_ecommerce'] },
   { sql: /FROM orders WHERE merchant_id = @merchantId AND mode = @mode/, indexes: ['orders_merchant'] },
@@ -79,6 +83,9 @@ async function exerciseDynamicQueries(store: Store): Promise<void> {
   await store.orders.listQueued({ mode: 'test', vehicleTypes: ['motorcycle', 'car'], limit: 10 });
   await store.orders.listQueued({ mode: 'test', vehicleTypes: ['motorcycle', 'car'], limit: 10, dueBy: '2030-01-01T00:00:00.000Z' });
   await store.orders.listNewInBatches({ mode: 'test', limit: 10 });
+  await store.orders.listNewInBatches({ mode: 'test', limit: 10, after: { createdAt: '2020-01-01T00:00:00.000Z', id: 'x' } });
+  await store.orders.scanQueued({ mode: 'test', vehicleTypes: ['motorcycle', 'car'], dueBy: '2030-01-01T00:00:00.000Z', after: null, examine: 10 });
+  await store.orders.scanQueued({ mode: 'test', vehicleTypes: ['motorcycle', 'car'], dueBy: '2030-01-01T00:00:00.000Z', after: { createdAt: '2020-01-01T00:00:00.000Z', id: 'x' }, examine: 10 });
   await store.orders.listConsolidatable({ merchantId: 'm', mode: 'test', geohashPrefix: '66j', limit: 10 });
   await store.batches.list(page);
   await store.batches.list({ ...page, after: 'x' });

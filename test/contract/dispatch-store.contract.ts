@@ -96,6 +96,12 @@ export function describeDispatchStoreContract(name: string, makeStore: () => Pro
       expect(listed[0]).toStrictEqual(inBatch[1]);
       expect((await store.orders.listNewInBatches({ mode: 'live', limit: 2 })).map((o) => o.id)).toEqual([inBatch[1]!.id, inBatch[2]!.id]);
       expect((await store.orders.listNewInBatches({ mode: 'test', limit: 10 })).map((o) => o.id)).toEqual([others[2]!.id]);
+      // A walk across rounds: the page after a position.
+      const after = { createdAt: inBatch[2]!.createdAt, id: inBatch[2]!.id };
+      expect((await store.orders.listNewInBatches({ mode: 'live', limit: 10, after })).map((o) => o.id)).toEqual([inBatch[0]!.id]);
+      // Once assigned it leaves the list.
+      await store.orders.apply({ id: inBatch[1]!.id, from: ['new'], to: 'assigned', patch: { courierId: 'c_2' } });
+      expect((await store.orders.listNewInBatches({ mode: 'live', limit: 10 })).map((o) => o.id)).toEqual([inBatch[2]!.id, inBatch[0]!.id]);
     });
 
     checkSkips();

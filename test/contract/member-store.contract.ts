@@ -242,9 +242,21 @@ export function describeMemberStoreContract(name: string, makeStore: () => Promi
       await store.members.insertSession(old);
       await store.members.insertSession(live);
       await store.members.replacePasswordToken(oldToken);
-      expect(await store.members.pruneExpired({ before: at(200) })).toBe(2);
+      expect(await store.members.pruneExpired({ before: at(200), limit: 10 })).toBe(2);
       expect(await store.members.findSession(old.hash)).toBeNull();
       expect(await store.members.findSession(live.hash)).toStrictEqual(live);
+    });
+
+    test('members.pruneExpired removes at most `limit` sessions and `limit` tokens per call', async () => {
+      const a = await storeMerchant(store);
+      const members = [await stored({ merchantId: a }), await stored({ merchantId: a }), await stored({ merchantId: a })];
+      const old = members.map((m) => session(m, { expiresAt: at(100) }));
+      for (const s of old) await store.members.insertSession(s);
+      for (const m of members) await store.members.replacePasswordToken(token(m, { expiresAt: at(100) }));
+      expect(await store.members.pruneExpired({ before: at(200), limit: 2 })).toBe(4);
+      expect(await store.members.pruneExpired({ before: at(200), limit: 2 })).toBe(2);
+      expect(await store.members.pruneExpired({ before: at(200), limit: 2 })).toBe(0);
+      for (const s of old) expect(await store.members.findSession(s.hash)).toBeNull();
     });
 
     checkSkips();

@@ -39,14 +39,36 @@ export function describeOrderStoreContract(name: string, makeStore: () => Promis
       const oldCancelled = await created(order({ merchantId: m, mode: 'test', status: 'cancelled', createdAt: at(5) }));
       const oldActive = await created(order({ merchantId: m, status: 'assigned', createdAt: at(5) }));
       const recentDone = await created(order({ merchantId: m, status: 'completed', createdAt: at(100) }));
-      expect(await store.orders.pruneEvents({ createdBefore: at(100) })).toBe(2);
+      expect(await store.orders.pruneEvents({ createdBefore: at(100), limit: 10 })).toBe(2);
       expect(await store.orders.listEvents(oldDone.id)).toEqual([]);
       expect(await store.orders.listEvents(oldCancelled.id)).toEqual([]);
       expect(await store.orders.listEvents(oldActive.id)).toHaveLength(1);
       expect(await store.orders.listEvents(recentDone.id)).toHaveLength(1);
       expect(await store.orders.findById(oldDone.id)).toStrictEqual(oldDone);
       // Nothing left to prune: a second run finds nothing.
-      expect(await store.orders.pruneEvents({ createdBefore: at(100) })).toBe(0);
+      expect(await store.orders.pruneEvents({ createdBefore: at(100), limit: 10 })).toBe(0);
+    });
+
+    test('orders.pruneEvents works in steps of at most `limit` orders, each going on from where the last stopped', async () => {
+      const m = await newMerchant();
+      const over: Order[] = [];
+      for (let i = 0; i < 5; i++) over.push(await created(order({ merchantId: m, mode: i % 2 ? 'test' : 'live', status: i % 2 ? 'cancelled' : 'completed', createdAt: at(i) })));
+      const active = await created(order({ merchantId: m, status: 'picked_up', createdAt: at(2) }));
+      const withEvents = async () => (await Promise.all(over.map((o) => store.orders.listEvents(o.id)))).filter((events) => events.length > 0).length;
+      expect(await store.orders.pruneEvents({ createdBefore: at(100), limit: 2 })).toBe(2);
+      expect(await withEvents()).toBe(3);
+      expect(await store.orders.pruneEvents({ createdBefore: at(100), limit: 2 })).toBe(2);
+      expect(await withEvents()).toBe(1);
+      expect(await store.orders.pruneEvents({ createdBefore: at(100), limit: 2 })).toBe(1);
+      expect(await store.orders.pruneEvents({ createdBefore: at(100), limit: 2 })).toBe(0);
+      expect(await withEvents()).toBe(0);
+      expect(await store.orders.listEvents(active.id)).toHaveLength(1);
+      for (const o of over) expect(await store.orders.findById(o.id)).toStrictEqual(o);
+      // An order that ends later is found by a later run (it was never passed by a cursor).
+      await store.orders.apply({ id: active.id, from: ['picked_up'], to: 'completed', event: transition(active, 'picked_up', 'completed', at(50)) });
+      expect(await store.orders.pruneEvents({ createdBefore: at(100), limit: 2 })).toBe(1);
+      expect(await store.orders.listEvents(active.id)).toEqual([]);
+      expect((await store.orders.findById(active.id))?.status).toBe('completed');
     });
 
     test('orders.create stores the order, its first event and its ledger charge exactly', async () => {
@@ -568,6 +590,34 @@ export function describeOrderStoreContract(name: string, makeStore: () => Promis
       // Once assigned it leaves the queue.
       await store.orders.apply({ id: car.id, from: ['new'], to: 'assigned', patch: { courierId: 'c_2' } });
       expect(ids(await store.orders.listQueued({ mode: 'live', vehicleTypes: ['car', 'van'], limit: 10 }))).toEqual([van.id]);
+    });
+
+    test('orders.scanQueued walks the mode\'s new orders oldest first in steps of `examine`, returning the queued ones and where to go on', async () => {
+      const m = await newMerchant();
+      const queued = (o: Partial<Order>) => created(order({ merchantId: m, vehicleType: 'motorcycle', ...o }));
+      const a = await queued({ createdAt: at(1) });
+      await queued({ createdAt: at(2), vehicleType: 'van', weightKg: 300 }); // a vehicle not asked for
+      await queued({ createdAt: at(3), batchId: 'bt_1' }); // in a batch
+      await queued({ createdAt: at(4), scheduledPickupAt: at(4000), dispatchAfter: at(3000) }); // not due yet
+      const b = await queued({ createdAt: at(5) });
+      const c = await queued({ createdAt: at(5) }); // same instant: the id orders them
+      await queued({ createdAt: at(6), mode: 'test' });
+      await queued({ createdAt: at(0), status: 'assigned', courierId: 'c_1' });
+      const d = await queued({ createdAt: at(7), scheduledPickupAt: at(700), dispatchAfter: at(50) });
+      const [first, second] = [b, c].sort((x, y) => (x.id < y.id ? -1 : 1)) as [Order, Order];
+
+      const walk = { mode: 'live' as const, vehicleTypes: ['motorcycle' as const, 'car' as const], dueBy: at(100), examine: 3 };
+      const step1 = await store.orders.scanQueued({ ...walk, after: null });
+      expect(step1.orders).toStrictEqual([a]);
+      expect(step1.next?.createdAt).toBe(at(3));
+      const step2 = await store.orders.scanQueued({ ...walk, after: step1.next });
+      expect(step2.orders.map((o) => o.id)).toEqual([first.id, second.id]);
+      expect(step2.next).toEqual({ createdAt: at(5), id: second.id });
+      const step3 = await store.orders.scanQueued({ ...walk, after: step2.next });
+      expect(step3).toStrictEqual({ orders: [d], next: null });
+      // From the middle of two orders of one instant: the second only.
+      expect((await store.orders.scanQueued({ ...walk, after: { createdAt: at(5), id: first.id } })).orders.map((o) => o.id)).toEqual([second.id, d.id]);
+      expect((await store.orders.scanQueued({ ...walk, vehicleTypes: [], after: null, examine: 10 })).orders).toEqual([]);
     });
 
     test('orders.listConsolidatable reads a geohash prefix as a range: new or assigned orders without a batch of one merchant and mode', async () => {

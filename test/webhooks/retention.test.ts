@@ -4,13 +4,15 @@
  * ORDER_EVENTS_RETENTION_DAYS, while active orders keep theirs. Retention is shrunk to seconds.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSqliteStore } from '../../src/adapters/sqlite/store.js';
 import { createRetention, RETENTION_LEASE } from '../../src/domain/retention.js';
-import type { TestApp } from '../helpers/app.js';
-import { expectOk, formA, merchantApi } from '../orders/support.js';
+import { SQLITE_FILE_NAME } from '../../src/adapters/sqlite/store.js';
+import { makeDataDir, type TestApp } from '../helpers/app.js';
+import { expectOk, formA, merchantApi, startOrdersApp } from '../orders/support.js';
 import { startReceiver, startWebhooksApp, waitFor, webhooksApi } from './support.js';
 
 const cleanup: Array<() => Promise<unknown> | void> = [];
@@ -63,4 +65,35 @@ describe('retention', () => {
     await store.leases.release({ name: RETENTION_LEASE, owner: 'node-a' });
     expect(await b.pruneIfLeader({ owner: 'node-b', leaseMs: 60_000 })).not.toBeNull();
   });
+
+  it('gives its lease up when the app stops: a new instance on the same store prunes at its first period, not three periods later', async () => {
+    const dataDir = makeDataDir();
+    cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    // One period is an hour: only the run at start-up happens within this test.
+    const env = { ORDER_EVENTS_RETENTION_DAYS: String(0.2 / 86_400), RETENTION_PRUNE_MS: '3600000' };
+    const holder = () => {
+      const db = new Database(join(dataDir, SQLITE_FILE_NAME), { readonly: true });
+      try {
+        return (db.prepare('SELECT owner FROM leases WHERE name = ?').get(RETENTION_LEASE) as { owner: string } | undefined)?.owner ?? null;
+      } finally {
+        db.close();
+      }
+    };
+    const first = await startOrdersApp({ dataDir, env });
+    await waitFor(() => holder() !== null, { what: 'the first instance taking the retention lease' });
+    const m = await first.createMerchant({ name: 'Restart' });
+    const orders = merchantApi(first, m.testKey);
+    const over = expectOk(await orders.create(formA()), 201).body.booking_id as string;
+    expectOk(await orders.cancel(over));
+    expect((await first.app.container.store.orders.listEvents(over)).length).toBeGreaterThan(0);
+    await first.stop();
+    expect(holder()).toBeNull();
+    await new Promise((resolve) => setTimeout(resolve, 300)); // the events are past their 0.2 s retention
+
+    const second = await startOrdersApp({ dataDir, env });
+    cleanup.push(() => second.stop());
+    await waitFor(async () => (await second.app.container.store.orders.listEvents(over)).length === 0, { what: 'the restarted node pruning', timeoutMs: 10_000 });
+    expect(holder()).not.toBeNull();
+  });
 });
+

@@ -36,7 +36,8 @@ export type UserDoc = Omit<RegisteredUser, 'id'> & { _id: string };
 export type CourierDoc = Omit<Courier, 'id'> & { _id: string };
 /** `_id` is the natural key: merchant, mode, integration and site (empty string when unknown). */
 export type TelemetryDoc = Omit<IntegrationTelemetry, 'site'> & { _id: string; site: string };
-export type OrderDoc = Omit<Order, 'id'> & { _id: string };
+/** `eventsPruned`: set by retention on an order that is over once its events are deleted (never read back into an Order). */
+export type OrderDoc = Omit<Order, 'id'> & { _id: string; eventsPruned?: true | null };
 export type OrderEventDoc = Omit<OrderEvent, 'id'> & { _id: string };
 /**
  * `_id` is the natural key (merchant, mode, key), so the unique `_id` index is what makes a key
@@ -294,6 +295,13 @@ async function createIndexes(c: MongoCollections, db: Db, webhookRetentionSecond
     c.orders.createIndex({ mode: 1, status: 1, createdAt: 1 }, { name: 'orders_queue' }),
     // The queue in its exact order (createdAt, then _id): a page of it without an in-memory sort of every queued order.
     c.orders.createIndex({ mode: 1, status: 1, createdAt: 1, _id: 1 }, { name: 'orders_queue_fifo' }),
+    // Retention (orders.pruneEvents): orders over with events left, a seek on eventsPruned = null; an
+    // order gets its entry when it ends (not at creation). The reconciler's orders still new in a batch.
+    c.orders.createIndex(
+      { status: 1, eventsPruned: 1, createdAt: 1, _id: 1 },
+      { name: 'orders_events_prunable', partialFilterExpression: { status: { $in: ['completed', 'cancelled'] } } },
+    ),
+    c.orders.createIndex({ mode: 1, createdAt: 1, _id: 1 }, { name: 'orders_new_in_batch', partialFilterExpression: { status: 'new', batchId: { $type: 'string' } } }),
     // Consolidation reads a geohash prefix as a range ($gte prefix, $lt prefix + '~') on this index.
     c.orders.createIndex({ merchantId: 1, mode: 1, 'pickup.geohash': 1 }, { name: 'orders_zone' }),
     c.orderEvents.createIndex({ orderId: 1, sequence: 1 }, { unique: true, name: 'order_events_sequence' }),

@@ -146,11 +146,15 @@ export function createMongoMemberRepository(database: MongoDatabase): MemberRepo
     async deleteSessionsOf(memberId) {
       return (await sessions.deleteMany({ memberId })).deletedCount;
     },
-    async pruneExpired({ before }) {
-      // On `expireOn` (expiresAt as a Date), the field the TTL indexes cover.
-      const s = await sessions.deleteMany({ expireOn: { $lt: new Date(before) } });
-      const t = await tokens.deleteMany({ expireOn: { $lt: new Date(before) } });
-      return s.deletedCount + t.deletedCount;
+    async pruneExpired({ before, limit }) {
+      // On `expireOn` (expiresAt as a Date), the field the TTL indexes cover; at most `limit` of each.
+      if (limit <= 0) return 0;
+      const expired = { expireOn: { $lt: new Date(before) } };
+      const sessionIds = (await sessions.find(expired, { projection: { _id: 1 } }).limit(limit).toArray()).map((d) => d._id);
+      const tokenIds = (await tokens.find(expired, { projection: { _id: 1 } }).limit(limit).toArray()).map((d) => d._id);
+      const s = sessionIds.length > 0 ? (await sessions.deleteMany({ _id: { $in: sessionIds } })).deletedCount : 0;
+      const t = tokenIds.length > 0 ? (await tokens.deleteMany({ _id: { $in: tokenIds } })).deletedCount : 0;
+      return s + t;
     },
   };
 }

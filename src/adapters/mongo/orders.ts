@@ -1,7 +1,7 @@
 import { type ClientSession, type Filter, MongoServerError, type UpdateFilter } from 'mongodb';
 import { withStoredGeofence, withStoredPrecision } from '../../domain/geo.js';
 import type { LedgerEntry, Order, OrderEvent, WebhookDelivery } from '../../domain/types.js';
-import { DuplicateOrderIdentifierError, type IdempotencyRecord, type NewFeedEvent, type OrderPatch, type OrderRepository } from '../../ports/store.js';
+import { DuplicateOrderIdentifierError, type IdempotencyRecord, type NewFeedEvent, type OrderPatch, type OrderRepository, type QueuePosition } from '../../ports/store.js';
 import { writeFeedEvent } from './events.js';
 import type { IdempotencyDoc, MongoDatabase, OrderDoc, OrderEventDoc } from './database.js';
 import { toLedgerDoc } from './ledger.js';
@@ -109,6 +109,9 @@ const toEvent = (d: OrderEventDoc): OrderEvent => ({
   reason: d.reason,
   at: d.at,
 });
+
+/** Orders after a position in creation order (createdAt, then _id): a seek on an index ending in those two. */
+const afterPosition = (p: QueuePosition): Filter<OrderDoc> => ({ $or: [{ createdAt: { $gt: p.createdAt } }, { createdAt: p.createdAt, _id: { $gt: p.id } }] });
 
 const idempotencyId = (r: Pick<IdempotencyRecord, 'merchantId' | 'mode' | 'key'>) => JSON.stringify([r.merchantId, r.mode, r.key]);
 
@@ -316,26 +319,18 @@ export function createMongoOrderRepository(database: MongoDatabase): OrderReposi
       return docs.map(toEvent);
     },
 
-    async pruneEvents({ createdBefore }) {
-      // Over and old (on the orders_queue index), in chunks; orders whose events are gone cost one probe each.
-      let pruned = 0;
-      for (const mode of ['live', 'test'] as const) {
-        const cursor = orders.find({ mode, status: { $in: ['completed', 'cancelled'] }, createdAt: { $lt: createdBefore } }, { projection: { _id: 1 } }).batchSize(500);
-        let chunk: string[] = [];
-        const flush = async () => {
-          if (chunk.length === 0) return;
-          const withEvents = (await orderEvents.distinct('orderId', { orderId: { $in: chunk } })) as string[];
-          if (withEvents.length > 0) await orderEvents.deleteMany({ orderId: { $in: withEvents } });
-          pruned += withEvents.length;
-          chunk = [];
-        };
-        for await (const doc of cursor) {
-          chunk.push(doc._id);
-          if (chunk.length >= 500) await flush();
-        }
-        await flush();
-      }
-      return pruned;
+    async pruneEvents({ createdBefore, limit }) {
+      if (limit <= 0) return 0;
+      // On orders_events_prunable (its partial filter is this $in): an order handled is marked and leaves the seek.
+      const over = await orders
+        .find({ status: { $in: ['completed', 'cancelled'] }, eventsPruned: null, createdAt: { $lt: createdBefore } }, { projection: { _id: 1 } })
+        .limit(limit)
+        .toArray();
+      if (over.length === 0) return 0;
+      const ids = over.map((d) => d._id);
+      await orderEvents.deleteMany({ orderId: { $in: ids } });
+      await orders.updateMany({ _id: { $in: ids } }, { $set: { eventsPruned: true } });
+      return ids.length;
     },
 
     async listQueued({ mode, vehicleTypes, limit, dueBy }) {
@@ -349,6 +344,15 @@ export function createMongoOrderRepository(database: MongoDatabase): OrderReposi
         .limit(limit)
         .toArray();
       return docs.map(toOrder);
+    },
+
+    async scanQueued({ mode, vehicleTypes, dueBy, after, examine }) {
+      if (examine <= 0) return { orders: [], next: after };
+      const filter: Filter<OrderDoc> = { mode, status: 'new', ...(after && afterPosition(after)) };
+      const docs = await orders.find(filter).sort({ createdAt: 1, _id: 1 }).limit(examine).toArray();
+      const queued = (d: OrderDoc) => !d.courierId && !d.batchId && vehicleTypes.includes(d.vehicleType) && (!d.dispatchAfter || d.dispatchAfter <= dueBy);
+      const last = docs.at(-1);
+      return { orders: docs.filter(queued).map(toOrder), next: docs.length < examine || !last ? null : { createdAt: last.createdAt, id: last._id } };
     },
 
     async tryDeliveryPin({ id, pin, maxAttempts }) {
@@ -367,9 +371,11 @@ export function createMongoOrderRepository(database: MongoDatabase): OrderReposi
       return current.pin === pin ? { outcome: 'ok', failedAttempts: current.failedAttempts } : { outcome: 'invalid', failedAttempts: current.failedAttempts };
     },
 
-    async listNewInBatches({ mode, limit }) {
+    async listNewInBatches({ mode, limit, after }) {
       if (limit <= 0) return [];
-      const docs = await orders.find({ mode, status: 'new', batchId: { $ne: null } }).sort({ createdAt: 1, _id: 1 }).limit(limit).toArray();
+      // `$type: 'string'` (batch ids are strings) is the partial filter of orders_new_in_batch, which holds only these orders.
+      const filter: Filter<OrderDoc> = { mode, status: 'new', batchId: { $type: 'string' }, ...(after && afterPosition(after)) };
+      const docs = await orders.find(filter).sort({ createdAt: 1, _id: 1 }).limit(limit).toArray();
       return docs.map(toOrder);
     },
 

@@ -96,8 +96,8 @@ export function createSqliteMemberRepository(db: SqliteDatabase): MemberReposito
     `DELETE FROM member_sessions WHERE member_id = @memberId AND hash IN (
        SELECT hash FROM member_sessions WHERE member_id = @memberId ORDER BY created_at DESC, hash DESC LIMIT -1 OFFSET @keep)`,
   );
-  const pruneSessions = db.prepare<[string]>('DELETE FROM member_sessions WHERE expires_at < ?');
-  const pruneTokens = db.prepare<[string]>('DELETE FROM member_password_tokens WHERE expires_at < ?');
+  const pruneSessions = db.prepare<[string, number]>('DELETE FROM member_sessions WHERE rowid IN (SELECT rowid FROM member_sessions WHERE expires_at < ? LIMIT ?)');
+  const pruneTokens = db.prepare<[string, number]>('DELETE FROM member_password_tokens WHERE rowid IN (SELECT rowid FROM member_password_tokens WHERE expires_at < ? LIMIT ?)');
 
   const otherActiveOwners = db.prepare<[string, string], { n: number }>(
     "SELECT COUNT(*) AS n FROM members WHERE merchant_id = ? AND id <> ? AND role = 'owner' AND status = 'active'",
@@ -124,7 +124,7 @@ export function createSqliteMemberRepository(db: SqliteDatabase): MemberReposito
     deleteUnusedTokensOf.run(token.memberId);
     insertToken.run(token);
   });
-  const prune = db.transaction((before: string) => pruneSessions.run(before).changes + pruneTokens.run(before).changes);
+  const prune = db.transaction((before: string, limit: number) => pruneSessions.run(before, limit).changes + pruneTokens.run(before, limit).changes);
 
   return {
     async insert(member) {
@@ -173,8 +173,8 @@ export function createSqliteMemberRepository(db: SqliteDatabase): MemberReposito
     async deleteSessionsOf(memberId) {
       return deleteSessionsOf.run(memberId).changes;
     },
-    async pruneExpired({ before }) {
-      return prune.immediate(before);
+    async pruneExpired({ before, limit }) {
+      return prune.immediate(before, limit);
     },
   };
 }

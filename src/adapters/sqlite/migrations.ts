@@ -326,4 +326,15 @@ export const MIGRATIONS: string[] = [
   ALTER TABLE event_feed_v2 RENAME TO event_feed;
   CREATE INDEX event_feed_created ON event_feed (created_at);
   `,
+  `
+  -- Retention and the reconciler seek what they work on instead of walking past what is done
+  -- (issue #25 item 2). events_pruned marks an order that is over whose events retention removed:
+  -- the partial index holds only orders over with events left, so "what is prunable" is a seek
+  -- and a handled order leaves it. Orders still new in a batch (few) have their own partial index.
+  -- Neither costs order creation (a new order matches neither WHERE): entries are written when an
+  -- order ends, or joins a batch.
+  ALTER TABLE orders ADD COLUMN events_pruned INTEGER;
+  CREATE INDEX orders_events_prunable ON orders (created_at, id) WHERE status IN ('completed', 'cancelled') AND events_pruned IS NULL;
+  CREATE INDEX orders_new_in_batch ON orders (mode, created_at, id) WHERE status = 'new' AND batch_id IS NOT NULL;
+  `,
 ];

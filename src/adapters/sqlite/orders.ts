@@ -94,17 +94,27 @@ export function createSqliteOrderRepository(db: SqliteDatabase, inTransaction: W
   const writeOutbox = createDeliveryWriter(db);
   const writeFeed = createFeedWriter(db);
   const eventsOf = db.prepare<[string], DocRow>('SELECT doc FROM order_events WHERE order_id = ? ORDER BY sequence');
-  // Over and old, with events left (per mode, on the orders_queue index); chunks keep each write lock short.
-  const prunableOrders = db.prepare<[string, string, number], { id: string }>(
-    `SELECT o.id FROM orders o WHERE o.mode = ? AND o.status IN ('completed', 'cancelled') AND o.created_at < ?
-       AND EXISTS (SELECT 1 FROM order_events e WHERE e.order_id = o.id) LIMIT ?`,
+  // Over, old, events left: a seek on the partial index orders_events_prunable, which an order
+  // leaves once handled (events_pruned), so no step ever walks past the orders already done.
+  const prunableOrders = db.prepare<[string, number], { id: string }>(
+    `SELECT id FROM orders INDEXED BY orders_events_prunable WHERE status IN ('completed', 'cancelled') AND events_pruned IS NULL AND created_at < ? ORDER BY created_at, id LIMIT ?`,
   );
   const dropEvents = db.prepare<[string]>('DELETE FROM order_events WHERE order_id = ?');
-  const pruneChunk = db.transaction((mode: string, createdBefore: string) => {
-    const ids = prunableOrders.all(mode, createdBefore, 500);
-    for (const { id } of ids) dropEvents.run(id);
+  const markPruned = db.prepare<[string]>('UPDATE orders SET events_pruned = 1 WHERE id = ?');
+  const pruneStep = db.transaction((createdBefore: string, limit: number) => {
+    const ids = prunableOrders.all(createdBefore, limit);
+    for (const { id } of ids) {
+      dropEvents.run(id);
+      markPruned.run(id);
+    }
     return ids.length;
   });
+  // The mode's new orders from a position on (a row-value seek on orders_queue_fifo); the document
+  // comes back only for those listQueued would list.
+  const scanQueuedSql = (vehicleTypes: number, from: boolean) =>
+    `SELECT created_at, id, CASE WHEN courier_id IS NULL AND batch_id IS NULL AND vehicle_type IN (${Array(vehicleTypes).fill('?').join(', ')})
+       AND (dispatch_after IS NULL OR dispatch_after <= ?) THEN doc END AS doc
+     FROM orders WHERE mode = ? AND status = 'new' ${from ? 'AND (created_at, id) > (?, ?)' : ''} ORDER BY created_at, id LIMIT ?`;
 
   const create = db.transaction(
     (o: Parameters<OrderRepository['create']>[0]) => {
@@ -213,12 +223,8 @@ export function createSqliteOrderRepository(db: SqliteDatabase, inTransaction: W
     async listEvents(orderId) {
       return eventsOf.all(orderId).map((r) => JSON.parse(r.doc) as OrderEvent);
     },
-    async pruneEvents({ createdBefore }) {
-      let pruned = 0;
-      for (const mode of ['live', 'test']) {
-        for (let n = pruneChunk.immediate(mode, createdBefore); n > 0; n = pruneChunk.immediate(mode, createdBefore)) pruned += n;
-      }
-      return pruned;
+    async pruneEvents({ createdBefore, limit }) {
+      return limit > 0 ? pruneStep.immediate(createdBefore, limit) : 0;
     },
     async listQueued({ mode, vehicleTypes, limit, dueBy }) {
       if (vehicleTypes.length === 0) return [];
@@ -228,12 +234,27 @@ export function createSqliteOrderRepository(db: SqliteDatabase, inTransaction: W
       const params = dueBy === undefined ? [mode, ...vehicleTypes, limit] : [mode, ...vehicleTypes, dueBy, limit];
       return db.prepare<unknown[], DocRow>(sql).all(...params).map((r) => orderOf(r.doc));
     },
+    async scanQueued({ mode, vehicleTypes, dueBy, after, examine }) {
+      if (examine <= 0) return { orders: [], next: after };
+      const types = vehicleTypes.length > 0 ? vehicleTypes : [null];
+      const params = [...types, dueBy, mode, ...(after ? [after.createdAt, after.id] : []), examine];
+      const rows = db.prepare<unknown[], { created_at: string; id: string; doc: string | null }>(scanQueuedSql(types.length, !!after)).all(...params);
+      const last = rows.at(-1);
+      return {
+        orders: rows.flatMap((r) => (r.doc === null ? [] : [orderOf(r.doc)])),
+        next: rows.length < examine || !last ? null : { createdAt: last.created_at, id: last.id },
+      };
+    },
     async tryDeliveryPin({ id, pin, maxAttempts }) {
       return inTransaction(() => tryPin(id, pin, maxAttempts));
     },
-    async listNewInBatches({ mode, limit }) {
-      const sql = `SELECT doc FROM orders WHERE mode = ? AND status = 'new' AND batch_id IS NOT NULL ORDER BY created_at, id LIMIT ?`;
-      return db.prepare<unknown[], DocRow>(sql).all(mode, limit).map((r) => orderOf(r.doc));
+    async listNewInBatches({ mode, limit, after }) {
+      // On the partial index orders_new_in_batch, which holds only such orders (the planner, without
+      // statistics, would take orders_queue_fifo and walk every new order).
+      const from = after ? 'AND (created_at, id) > (?, ?)' : '';
+      const sql = `SELECT doc FROM orders INDEXED BY orders_new_in_batch WHERE mode = ? AND status = 'new' AND batch_id IS NOT NULL ${from} ORDER BY created_at, id LIMIT ?`;
+      const params = after ? [mode, after.createdAt, after.id, limit] : [mode, limit];
+      return db.prepare<unknown[], DocRow>(sql).all(...params).map((r) => orderOf(r.doc));
     },
     async listConsolidatable({ merchantId, mode, geohashPrefix, limit }) {
       const sql = `SELECT doc FROM orders WHERE merchant_id = ? AND mode = ? AND status IN ('new', 'assigned') AND batch_id IS NULL
