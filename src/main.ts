@@ -4,6 +4,9 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { DEMO_CREDENTIALS_FILE, seedDemoMerchant } from './domain/seed.js';
 
+/** After the drain's grace, what closing the adapters may take before the process exits anyway. */
+const SHUTDOWN_CLOSE_MS = 900;
+
 async function main(): Promise<void> {
   let config;
   try {
@@ -47,12 +50,13 @@ async function main(): Promise<void> {
     if (signalled) return;
     signalled = true;
     container.logger.info({ signal }, 'draining and shutting down');
-    // Every close is bounded (store and bus deadlines); this is the last word should one still hang.
+    // The drain ends by the grace (src/http-drain.ts) and every close is bounded (store and bus
+    // deadlines); this is the last word should one still hang: the process is gone within the grace + 1 s.
     setTimeout(() => {
       container.logger.warn({ signal }, 'shutdown exceeded its grace; exiting');
       container.logger.flush();
       process.exit(1);
-    }, config.shutdownGraceMs + 3000).unref();
+    }, config.shutdownGraceMs + SHUTDOWN_CLOSE_MS).unref();
     app.stop().then(
       () => process.exit(0),
       (error: unknown) => {
