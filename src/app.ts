@@ -32,12 +32,14 @@ export interface App {
   /** Listens on config.port (0 picks a free port) and resolves with the bound address. */
   start(): Promise<{ port: number; url: string }>;
   /** Stops accepting and drains (src/http-drain.ts: keep-alive clients are told to close; at most the grace period), then closes adapters. */
-  stop(): Promise<void>;
+  stop(options?: { closeBudgetMs?: number }): Promise<void>;
 }
 
 /** How soon a client refused during a drain may retry (another node behind the balancer answers at once). */
 const DRAINING_RETRY_AFTER_SECONDS = 2;
 const SHUTTING_DOWN = 'This node is shutting down; retry shortly';
+/** After the drain, what closing background work and adapters may take when the process stops (it exits within the grace + 1 s). */
+export const CLOSE_BUDGET_MS = 800;
 
 /**
  * One node:http server: /graphql goes straight to Yoga (HTTP) or graphql-ws (upgrade), the hottest
@@ -125,15 +127,22 @@ export async function buildApp(options: { config?: Config; overrides?: Container
           );
         });
       }),
-    stop: () =>
+    stop: (options = {}) =>
       (stopping ??= (async () => {
         // Background work stops taking new work at once; what it has in flight is durable in the store.
         const background = Promise.all([simulator?.stop(), reconciler?.stop(), retention?.stop(), webhookWorker?.stop()]);
         await Promise.all([drain.drain(), graphqlWs.close(), trackingSockets.close(), courierSockets.close()]);
         server.closeAllConnections();
-        await background;
-        await container.close();
+        // Acknowledged writes are already committed; closing flushes buffers (positions) and ends
+        // connections. With a budget (the process's stop), a store that does not answer cannot keep
+        // the process past the grace + 1 s.
+        const outcome = background.then(() => container.close()).then(() => 'closed' as const, (error: unknown) => ({ error }));
+        const result = options.closeBudgetMs === undefined
+          ? await outcome
+          : await Promise.race([outcome, new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), options.closeBudgetMs).unref())]);
+        if (result === 'late') container.logger.warn({ budgetMs: options.closeBudgetMs }, 'adapters did not close within their budget; stopping anyway');
         container.logger.flush();
+        if (typeof result === 'object') throw result.error;
       })()),
   };
 }

@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import { writePrivateFile } from './adapters/private-files.js';
-import { buildApp } from './app.js';
+import { buildApp, CLOSE_BUDGET_MS } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { DEMO_CREDENTIALS_FILE, seedDemoMerchant } from './domain/seed.js';
 
-/** After the drain's grace, what closing the adapters may take before the process exits anyway. */
-const SHUTDOWN_CLOSE_MS = 900;
+/** Past the grace, the adapters' close budget (CLOSE_BUDGET_MS) and a margin: the last word. */
+const SHUTDOWN_CLOSE_MS = 950;
 
 async function main(): Promise<void> {
   let config;
@@ -57,7 +57,7 @@ async function main(): Promise<void> {
       container.logger.flush();
       process.exit(1);
     }, config.shutdownGraceMs + SHUTDOWN_CLOSE_MS).unref();
-    app.stop().then(
+    app.stop({ closeBudgetMs: CLOSE_BUDGET_MS }).then(
       () => process.exit(0),
       (error: unknown) => {
         console.error(error);
