@@ -10,7 +10,7 @@ import { rateLimitHeaders, tokenOfHeaders } from '../src/edge/door.js';
 import { CSRF_HEADER } from '../src/edge/session-cookie.js';
 import { graphiqlOptions, renderGraphiQLPage } from '../src/edge/graphiql.js';
 import { contextFor, type BrowserSession, type DoorEntry, type GraphQLContext } from './context.js';
-import { sessionCookie } from '../src/edge/session-cookie.js';
+import { sessionCookies } from '../src/edge/session-cookie.js';
 import { createParseCache, useValidationCache } from './parse-cache.js';
 import { useSessionGuard } from './session-guard.js';
 import { useSharedAnonymousEvents } from './shared-execution.js';
@@ -126,7 +126,7 @@ function browserSession(edge: Edge, req: IncomingMessage, res: ServerResponse, s
     csrfChecked: edge.door.hasCsrfHeader(req),
     sessionId,
     sessionRejected: false,
-    setSession: (session) => void res.appendHeader('Set-Cookie', sessionCookie({ sessionId: session?.sessionId ?? null, expiresAt: session?.expiresAt, secure })),
+    setSession: (session) => void res.appendHeader('Set-Cookie', sessionCookies({ sessionId: session?.sessionId ?? null, expiresAt: session?.expiresAt, secure })),
   };
 }
 

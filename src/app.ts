@@ -3,10 +3,15 @@ import type { AddressInfo, Socket } from 'node:net';
 import { loadConfig, type Config } from './config.js';
 import { buildContainer, type Container, type ContainerOverrides } from './container.js';
 import type { Edge } from './edge/edge.js';
+import { STRICT_TRANSPORT_SECURITY } from './edge/session-cookie.js';
+import { createHttpDrain } from './http-drain.js';
+import { AppError } from './domain/errors.js';
 import { createMetrics } from './metrics.js';
 import { createRestApp } from '../rest/app.js';
 import { createRestFastPath } from '../rest/fast-path.js';
 import { accessLog } from '../rest/middleware/access-log.js';
+import { sendError } from '../rest/middleware/errors.js';
+import { setSecurityHeaders } from '../rest/middleware/security.js';
 import { createGraphQLHttp, maskGraphQLError } from '../schema/yoga.js';
 import { serveGraphQLHttp } from '../schema/http.js';
 import { attachGraphQLWebSocket } from '../realtime/graphql-ws.js';
@@ -26,9 +31,15 @@ export interface App {
   courierSockets: CourierSockets;
   /** Listens on config.port (0 picks a free port) and resolves with the bound address. */
   start(): Promise<{ port: number; url: string }>;
-  /** Stops accepting, drains open requests and sockets (up to the grace period), then closes adapters. */
-  stop(): Promise<void>;
+  /** Stops accepting and drains (src/http-drain.ts: keep-alive clients are told to close; at most the grace period), then closes adapters. */
+  stop(options?: { closeBudgetMs?: number }): Promise<void>;
 }
+
+/** How soon a client refused during a drain may retry (another node behind the balancer answers at once). */
+const DRAINING_RETRY_AFTER_SECONDS = 2;
+const SHUTTING_DOWN = 'This node is shutting down; retry shortly';
+/** After the drain, what closing background work and adapters may take when the process stops (it exits within the grace + 1 s). */
+export const CLOSE_BUDGET_MS = 800;
 
 /**
  * One node:http server: /graphql goes straight to Yoga (HTTP) or graphql-ws (upgrade), the hottest
@@ -46,12 +57,26 @@ export async function buildApp(options: { config?: Config; overrides?: Container
   const { yoga, handle: graphqlHttp } = createGraphQLHttp(edge);
   const isGraphQL = (url: string | undefined) => url === '/graphql' || !!url?.startsWith('/graphql?');
 
-  // GraphQL requests get the same access log line and metrics as REST ones, without Express.
-  const logGraphQL = accessLog(container.logger, metrics) as unknown as (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
+  // GraphQL requests (and refusals while draining) get the same access log line and metrics as REST ones, without Express.
+  const logRequest = accessLog(container.logger, metrics) as unknown as (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
   const server = createServer((req, res) => {
-    if (isGraphQL(req.url)) return logGraphQL(req, res, () => serveGraphQLHttp(graphqlHttp, req, res));
+    if (edge.door.overTls(req)) res.setHeader('Strict-Transport-Security', STRICT_TRANSPORT_SECURITY);
+    if (!drain.admit(req, res)) return logRequest(req, res, () => refuseWhileDraining(req, res));
+    if (isGraphQL(req.url)) return logRequest(req, res, () => serveGraphQLHttp(graphqlHttp, req, res));
     if (!restFastPath.serve(req, res)) rest(req, res);
   });
+  const drain = createHttpDrain({ server, graceMs: config.shutdownGraceMs });
+  /** Late in the drain a new request is refused (it might not finish in the grace): the client retries elsewhere. */
+  function refuseWhileDraining(req: IncomingMessage, res: ServerResponse): void {
+    req.resume();
+    res.setHeader('Retry-After', String(DRAINING_RETRY_AFTER_SECONDS));
+    if (!isGraphQL(req.url)) {
+      setSecurityHeaders(res as Parameters<typeof setSecurityHeaders>[0]);
+      return sendError(container.logger, new AppError('SERVICE_UNAVAILABLE', SHUTTING_DOWN), req, res);
+    }
+    res.writeHead(503, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
+    res.end(JSON.stringify({ errors: [{ message: SHUTTING_DOWN, extensions: { code: 'SERVICE_UNAVAILABLE' } }] }));
+  }
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   server.requestTimeout = 30_000;
@@ -60,7 +85,9 @@ export async function buildApp(options: { config?: Config; overrides?: Container
   const trackingSockets = attachTrackingSockets({ edge });
   const courierSockets = attachCourierSockets({ edge });
   server.on('upgrade', (req, socket: Socket, head) => {
-    if (graphqlWs.handles(req.url ?? '')) {
+    if (drain.draining) {
+      socket.end(`HTTP/1.1 503 Service Unavailable\r\nRetry-After: ${DRAINING_RETRY_AFTER_SECONDS}\r\nConnection: close\r\n\r\n`);
+    } else if (graphqlWs.handles(req.url ?? '')) {
       graphqlWs.handleUpgrade(req, socket, head);
     } else if (trackingSockets.handles(req.url ?? '')) {
       trackingSockets.handleUpgrade(req, socket, head);
@@ -100,18 +127,22 @@ export async function buildApp(options: { config?: Config; overrides?: Container
           );
         });
       }),
-    stop: () =>
+    stop: (options = {}) =>
       (stopping ??= (async () => {
-        const background = Promise.all([simulator?.stop(), reconciler?.stop(), retention?.stop()]);
-        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-        server.closeIdleConnections();
-        await Promise.all([graphqlWs.close(), trackingSockets.close(), courierSockets.close()]);
-        const grace = new Promise<void>((resolve) => setTimeout(resolve, config.shutdownGraceMs).unref());
-        await Promise.race([closed, grace]);
+        // Background work stops taking new work at once; what it has in flight is durable in the store.
+        const background = Promise.all([simulator?.stop(), reconciler?.stop(), retention?.stop(), webhookWorker?.stop()]);
+        await Promise.all([drain.drain(), graphqlWs.close(), trackingSockets.close(), courierSockets.close()]);
         server.closeAllConnections();
-        await Promise.all([webhookWorker?.stop(), background]);
-        await container.close();
+        // Acknowledged writes are already committed; closing flushes buffers (positions) and ends
+        // connections. With a budget (the process's stop), a store that does not answer cannot keep
+        // the process past the grace + 1 s.
+        const outcome = background.then(() => container.close()).then(() => 'closed' as const, (error: unknown) => ({ error }));
+        const result = options.closeBudgetMs === undefined
+          ? await outcome
+          : await Promise.race([outcome, new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), options.closeBudgetMs).unref())]);
+        if (result === 'late') container.logger.warn({ budgetMs: options.closeBudgetMs }, 'adapters did not close within their budget; stopping anyway');
         container.logger.flush();
+        if (typeof result === 'object') throw result.error;
       })()),
   };
 }

@@ -1,8 +1,11 @@
 import { join } from 'node:path';
 import { writePrivateFile } from './adapters/private-files.js';
-import { buildApp } from './app.js';
+import { buildApp, CLOSE_BUDGET_MS } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { DEMO_CREDENTIALS_FILE, seedDemoMerchant } from './domain/seed.js';
+
+/** Past the grace, the adapters' close budget (CLOSE_BUDGET_MS) and a margin: the last word. */
+const SHUTDOWN_CLOSE_MS = 950;
 
 async function main(): Promise<void> {
   let config;
@@ -47,13 +50,14 @@ async function main(): Promise<void> {
     if (signalled) return;
     signalled = true;
     container.logger.info({ signal }, 'draining and shutting down');
-    // Every close is bounded (store and bus deadlines); this is the last word should one still hang.
+    // The drain ends by the grace (src/http-drain.ts) and every close is bounded (store and bus
+    // deadlines); this is the last word should one still hang: the process is gone within the grace + 1 s.
     setTimeout(() => {
       container.logger.warn({ signal }, 'shutdown exceeded its grace; exiting');
       container.logger.flush();
       process.exit(1);
-    }, config.shutdownGraceMs + 3000).unref();
-    app.stop().then(
+    }, config.shutdownGraceMs + SHUTDOWN_CLOSE_MS).unref();
+    app.stop({ closeBudgetMs: CLOSE_BUDGET_MS }).then(
       () => process.exit(0),
       (error: unknown) => {
         console.error(error);

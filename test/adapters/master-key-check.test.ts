@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeDataDir, startTestApp } from '../helpers/app.js';
-import { mongoForTestFile, uniqueDbName } from '../helpers/mongo.js';
+import { mongoForTestFile, mongoNodeEnv, uniqueDbName } from '../helpers/mongo.js';
 
 const ROOT = new URL('../../', import.meta.url);
 
@@ -52,7 +52,7 @@ const { mongo, skipReason } = await mongoForTestFile();
 if (!mongo) console.warn(skipReason);
 
 describe.skipIf(!mongo)('boot check with MongoDB: every node must bring the MASTER_KEY the secrets were written with', () => {
-  const env = { MONGODB_URL: mongo?.url ?? '', MONGODB_DB: uniqueDbName('masterkey'), MASTER_KEY: randomBytes(32).toString('base64'), WEBHOOK_WORKER: 'false' };
+  const env = { ...(mongo ? mongoNodeEnv(mongo) : { MONGODB_URL: '' }), MONGODB_DB: uniqueDbName('masterkey'), MASTER_KEY: randomBytes(32).toString('base64'), WEBHOOK_WORKER: 'false' };
   afterAll(() => mongo?.stop());
 
   it('starts with its key, refuses a new one (as a regenerated MASTER_KEY would be)', async () => {

@@ -2,7 +2,7 @@ import { MongoClient } from 'mongodb';
 import { afterAll, describe, it } from 'vitest';
 import { createMongoStore } from '../../src/adapters/mongo/store.js';
 import type { Store } from '../../src/ports/store.js';
-import { mongoForTestFile, uniqueDbName } from '../helpers/mongo.js';
+import { mongoForTestFile, testStoreTimeoutMs, uniqueDbName, type MongoServer } from '../helpers/mongo.js';
 
 type DescribeContract = (name: string, makeStore: () => Promise<Store>, options: { skip?: Readonly<Record<string, string>> }) => void;
 
@@ -41,10 +41,16 @@ export async function runMongoContract(options: {
     async () => {
       const dbName = `${fileDb}_${dbNames.length + 1}`;
       dbNames.push(dbName);
-      return createMongoStore({ url: mongo.url, dbName });
+      return createContractStore(mongo, dbName);
     },
     { skip: mongo.kind === 'jongodb' ? unsupported : {} },
   );
+}
+
+/** A store of the contract suites: on jongodb with the test server's deadline (test/helpers/mongo.ts). */
+export function createContractStore(mongo: Pick<MongoServer, 'url' | 'kind'>, dbName: string): Promise<Store> {
+  const operationTimeoutMs = testStoreTimeoutMs(mongo.kind);
+  return createMongoStore({ url: mongo.url, dbName, ...(operationTimeoutMs !== undefined && { operationTimeoutMs }) });
 }
 
 /** Best effort: a real server drops the test databases; jongodb has no dropDatabase (memory only). */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { buildContainer, type Container } from '../../src/container.js';
 import { isAppError } from '../../src/domain/errors.js';
-import { mongoForTestFile, uniqueDbName, type MongoServer } from '../helpers/mongo.js';
+import { mongoForTestFile, mongoNodeEnv, uniqueDbName, type MongoServer } from '../helpers/mongo.js';
 import { hasRedisServerBinary, startRedisServer, type RedisServer } from '../helpers/redis.js';
 
 const MASTER_KEY = Buffer.alloc(32, 7).toString('base64');
@@ -20,7 +20,7 @@ describe.skipIf(reason !== '')(`MongoDB credentials cache across nodes${reason ?
   let b: Container;
   beforeAll(async () => {
     redis = await startRedisServer();
-    const env = { MONGODB_URL: (mongo as MongoServer).url, MONGODB_DB: uniqueDbName('exd_cred_cache'), REDIS_URL: redis.url, MASTER_KEY, LOG_LEVEL: 'silent', SEED_DEMO: 'false', CREDENTIAL_CACHE_MS: '30000' };
+    const env = { ...mongoNodeEnv(mongo as MongoServer), MONGODB_DB: uniqueDbName('exd_cred_cache'), REDIS_URL: redis.url, MASTER_KEY, LOG_LEVEL: 'silent', SEED_DEMO: 'false', CREDENTIAL_CACHE_MS: '30000' };
     a = await buildContainer(loadConfig(env));
     b = await buildContainer(loadConfig(env));
   });

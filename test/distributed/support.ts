@@ -17,7 +17,7 @@ import type { LatLng } from '../../src/domain/types.js';
 import { api, makeDataDir, type MerchantCredentials } from '../helpers/app.js';
 import { spawnServer, type ServerProcess } from '../helpers/process.js';
 import { FAULT_SUITE_REQUIRED, skipOrFail } from '../helpers/fault-suite.js';
-import { jongodbBinary, startJongodb, uniqueDbName, type MongoServer } from '../helpers/mongo.js';
+import { jongodbBinary, startJongodb, testStoreTimeoutMs, uniqueDbName, type MongoServer } from '../helpers/mongo.js';
 import { startCommitWitness, type CommitWitness } from '../helpers/mongo-commit-witness.js';
 import { hasRedisServerBinary, startRedisServer, type RedisServer } from '../helpers/redis.js';
 import { checkWebhookDelivery } from '../helpers/wire-validator.js';
@@ -135,7 +135,11 @@ export async function startCluster(options: {
     mongo = { server, dbName: uniqueDbName('exd_cluster'), witness: options.witnessStore ? await startCommitWitness(server.url) : null };
   }
   const storeEnv: Record<string, string> = mongo
-    ? { MONGODB_URL: mongo.witness?.url ?? mongo.server.url, MONGODB_DB: mongo.dbName, MASTER_KEY: CLUSTER_MASTER_KEY, ...(redis && { REDIS_URL: redis.url }) }
+    ? {
+        MONGODB_URL: mongo.witness?.url ?? mongo.server.url, MONGODB_DB: mongo.dbName, MASTER_KEY: CLUSTER_MASTER_KEY, ...(redis && { REDIS_URL: redis.url }),
+        // A store paused on purpose is answered within the production deadline; otherwise jongodb gets its own (test/helpers/mongo.ts).
+        ...(!options.pausableStore && testStoreTimeoutMs(mongo.server.kind) !== undefined && { STORE_TIMEOUT_MS: String(testStoreTimeoutMs(mongo.server.kind)) }),
+      }
     : { DATA_DIR: dataDir };
   let seeded: Awaited<ReturnType<typeof seedStore>>;
   try {

@@ -126,6 +126,27 @@ export async function mongoForTestFile(): Promise<{ mongo: MongoServer | null; s
   return acquireMongo();
 }
 
+/**
+ * The store deadline (`STORE_TIMEOUT_MS`) of the nodes and stores tests run against jongodb. The
+ * production default (1.5 s) is fitted to a real MongoDB; jongodb answers in milliseconds on an idle
+ * machine but missed 1.5 s on a busy 2-core one (two contract cases failed with
+ * StoreUnavailableError in a full `npm test`). Its nodes get 10 s, or
+ * `TEST_JONGODB_STORE_TIMEOUT_MS`; tests that prove the deadline itself (a paused store) set
+ * `STORE_TIMEOUT_MS` themselves, and a real MongoDB (MONGODB_URL) keeps the production default.
+ */
+export function testStoreTimeoutMs(kind: MongoKind): number | undefined {
+  if (kind !== 'jongodb') return undefined;
+  const given = Number(process.env.TEST_JONGODB_STORE_TIMEOUT_MS);
+  return Number.isInteger(given) && given >= 200 ? given : JONGODB_STORE_TIMEOUT_MS;
+}
+export const JONGODB_STORE_TIMEOUT_MS = 10_000;
+
+/** The environment a node needs to use this server: MONGODB_URL, and on jongodb its store deadline. */
+export function mongoNodeEnv(mongo: Pick<MongoServer, 'url' | 'kind'>): { MONGODB_URL: string; STORE_TIMEOUT_MS?: string } {
+  const timeout = testStoreTimeoutMs(mongo.kind);
+  return { MONGODB_URL: mongo.url, ...(timeout !== undefined && { STORE_TIMEOUT_MS: String(timeout) }) };
+}
+
 /** A database name unique to this test file and process: `<prefix>_<pid>_<random>`. */
 export function uniqueDbName(prefix: string): string {
   return `${prefix}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`.slice(0, 60);

@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { request, type IncomingMessage } from 'node:http';
 import { rmSync } from 'node:fs';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { buildContainer } from '../../src/container.js';
@@ -210,7 +211,9 @@ describe('settings persistence across process death (spawned server, SQLite on d
     const outputBefore = server.output().length;
     const exited = server.terminate();
     await waitFor(() => server!.output().slice(outputBefore).includes('draining and shutting down'));
-    await expect(fetch(`${url}/api/v1/health`)).rejects.toThrow();
+    // A new connection is refused (a keep-alive one this process already holds would still be
+    // answered, with Connection: close: test/chaos/sigterm-drain.test.ts).
+    await expect(newConnectionTo(port)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
 
     req.end(body);
     const [res] = await response;
@@ -230,6 +233,18 @@ describe('settings persistence across process death (spawned server, SQLite on d
     expect(await server.terminate()).toBe(0);
   });
 });
+
+/** Opens a new TCP connection (never a pooled keep-alive one) and closes it again. */
+function newConnectionTo(port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve();
+    });
+    socket.once('error', reject);
+  });
+}
 
 /** Polls a condition driven by the child's output (not a timing assertion: it only waits). */
 async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
