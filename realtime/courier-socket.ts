@@ -123,7 +123,7 @@ export function attachCourierSockets(options: { edge: Edge }) {
   function open(ws: WebSocket, caller: Session['caller'], credentials: ReturnType<typeof door.credentialsOf>, releaseSlot: () => void): void {
     const stopHolding = door.frontDoor.holdSession({ credentials, end: (reason) => ws.close(COURIER_SOCKET_CLOSE.forbidden, `credentials no longer valid: ${reason.code}`) });
     const stopSnapshot = couriers.holdSession({ courierId: caller.courier.courier.id });
-    const guard = guardSocket(ws, { kind: 'courier', hardBufferBytes: edge.config.tracking.hardBufferBytes, logger: edge.logger });
+    const guard = guardSocket(ws, { kind: 'courier', hardBufferBytes: edge.config.tracking.hardBufferBytes, logger: edge.logger, account: () => `courier:${caller.courier.courier.id}`, takeSharedUnpaid: door.sockets.takeUnpaid });
     const session: Session = { ws, guard, caller, queued: 0, tail: Promise.resolve(), alive: true, release: () => (stopHolding(), stopSnapshot(), releaseSlot()) };
     sessions.add(session);
     ws.on('pong', () => (session.alive = true));

@@ -1,5 +1,6 @@
 import { WebSocket } from 'ws';
 import type { Logger } from '../src/logger.js';
+import { createUnpaidWindows, UNPAID_MESSAGES } from '../src/edge/unpaid-messages.js';
 import { closeGracefully } from './close.js';
 
 /**
@@ -8,12 +9,7 @@ import { closeGracefully } from './close.js';
  */
 export const FLOOD_CLOSE = { tooManyMessages: 4429, notReading: 1008 } as const;
 
-/**
- * Messages a socket may send per window that no budget pays for: protocol pings and pongs
- * (WebSocket control frames and graphql-ws's own), frames that are refused (error replies), and
- * anything a socket that expects nothing sends. Past it the socket is closed (4429).
- */
-export const UNPAID_MESSAGES = { perWindow: 100, windowMs: 10_000 } as const;
+export { UNPAID_MESSAGES };
 
 export interface FloodGuard {
   /**
@@ -23,7 +19,7 @@ export interface FloodGuard {
    * whether the data was written.
    */
   send(data: string | Buffer, done?: () => void): boolean;
-  /** Takes one unpaid message from the window's allowance; false (and the socket closing with 4429) once it is spent. */
+  /** Takes one unpaid message from the socket's allowance and its account's (address or credential); false (and the socket closing with 4429) once either is spent. */
   takeUnpaid(): boolean;
   /** A library error on this socket (a failed write, a protocol error): logged once per socket, at debug. */
   failed(error: unknown): void;
@@ -34,10 +30,19 @@ export interface FloodGuard {
  * protocol pings are answered from the unpaid allowance (the server must be created with
  * `autoPong: false`). `kind` names the socket in the log.
  */
-export function guardSocket(ws: WebSocket, options: { kind: string; hardBufferBytes: number; logger: Logger }): FloodGuard {
-  const { kind, hardBufferBytes, logger } = options;
-  let windowStart = Date.now();
-  let unpaid = 0;
+export function guardSocket(
+  ws: WebSocket,
+  options: {
+    kind: string;
+    hardBufferBytes: number;
+    logger: Logger;
+    /** Whose shared allowance the socket draws from too: its address, or its credential once identified. */
+    account: () => string;
+    takeSharedUnpaid: (account: string) => boolean;
+  },
+): FloodGuard {
+  const { kind, hardBufferBytes, logger, account } = options;
+  const unpaid = createUnpaidWindows(UNPAID_MESSAGES.perSocket);
   let logged = false;
 
   const shut = (code: number, reason: string) => {
@@ -67,12 +72,8 @@ export function guardSocket(ws: WebSocket, options: { kind: string; hardBufferBy
       return true;
     },
     takeUnpaid() {
-      const now = Date.now();
-      if (now - windowStart >= UNPAID_MESSAGES.windowMs) {
-        windowStart = now;
-        unpaid = 0;
-      }
-      if (++unpaid <= UNPAID_MESSAGES.perWindow) return true;
+      if (ws.readyState !== WebSocket.OPEN) return false;
+      if (unpaid.take('') && options.takeSharedUnpaid(account())) return true;
       shut(FLOOD_CLOSE.tooManyMessages, 'too many messages');
       return false;
     },
@@ -86,7 +87,6 @@ export function guardSocket(ws: WebSocket, options: { kind: string; hardBufferBy
   ws.on('ping', (payload) => {
     if (guard.takeUnpaid() && writable()) ws.pong(payload, false, (error) => error && guard.failed(error));
   });
-  ws.on('pong', () => guard.takeUnpaid());
   ws.on('error', (error) => guard.failed(error));
   return guard;
 }

@@ -154,7 +154,7 @@ export function attachGraphQLWebSocket(options: {
    * failure (a write to a socket that died, a message handler that threw) is logged once per socket.
    */
   function open(ws: WebSocket, req: IncomingMessage, connection: Connection): void {
-    const guard = guardSocket(ws, { kind: 'graphql-ws', hardBufferBytes, logger: edge.logger });
+    const guard = guardSocket(ws, { kind: 'graphql-ws', hardBufferBytes, logger: edge.logger, account: () => accountOf(connection), takeSharedUnpaid: door.sockets.takeUnpaid });
     connection.guard = guard;
     const send = (data: string) => new Promise<void>((resolve) => void guard.send(data, resolve));
     const closed = server.opened(
@@ -221,6 +221,13 @@ export function attachGraphQLWebSocket(options: {
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
   };
+}
+
+/** Whose shared unpaid allowance a socket draws from: its address until it is identified, then its credential. */
+function accountOf(connection: Connection): string {
+  const { caller, credentials } = connection;
+  if (!caller || caller.kind === 'anonymous') return credentials.address;
+  return credentials.token ? `token:${credentials.token}` : `session:${credentials.session}`;
 }
 
 /**

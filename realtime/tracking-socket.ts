@@ -152,7 +152,7 @@ export function attachTrackingSockets(options: { edge: Edge }) {
       wss.handleUpgrade(req, socket, head, (ws) => {
         const client: TrackingClient = { ws, ip, reference, stop: null, alive: true };
         clients.add(client);
-        const guard = guardSocket(ws, { kind: 'tracking', hardBufferBytes: limits.hardBufferBytes, logger: edge.logger });
+        const guard = guardSocket(ws, { kind: 'tracking', hardBufferBytes: limits.hardBufferBytes, logger: edge.logger, account: () => ip, takeSharedUnpaid: edge.door.sockets.takeUnpaid });
         ws.on('message', () => guard.takeUnpaid());
         ws.on('pong', () => (client.alive = true));
         ws.on('error', () => ws.terminate());

@@ -19,7 +19,7 @@ async function pair() {
   const wss = new WebSocketServer({ port: 0, host: '127.0.0.1', autoPong: false });
   await new Promise((resolve) => wss.once('listening', resolve));
   const server = new Promise<{ ws: WebSocket; guard: FloodGuard }>((resolve) =>
-    wss.once('connection', (ws) => resolve({ ws, guard: guardSocket(ws, { kind: 'test', hardBufferBytes: HARD, logger }) })),
+    wss.once('connection', (ws) => resolve({ ws, guard: guardSocket(ws, { kind: 'test', hardBufferBytes: HARD, logger, account: () => '127.0.0.1', takeSharedUnpaid: () => true }) })),
   );
   const client = new WebSocket(`ws://127.0.0.1:${(wss.address() as AddressInfo).port}`);
   client.on('error', () => {});
@@ -60,9 +60,9 @@ describe('flood guard', () => {
     const { client, closed } = await pair();
     let pongs = 0;
     client.on('pong', () => pongs++);
-    for (let i = 0; i < UNPAID_MESSAGES.perWindow * 3; i++) client.ping();
+    for (let i = 0; i < UNPAID_MESSAGES.perSocket * 3; i++) client.ping();
     expect(await closed).toBe(FLOOD_CLOSE.tooManyMessages);
-    expect(pongs).toBe(UNPAID_MESSAGES.perWindow);
+    expect(pongs).toBe(UNPAID_MESSAGES.perSocket);
   });
 
   it('logs library errors once per socket, as JSON at debug', async () => {

@@ -28,19 +28,34 @@ describe('socket floods, answered from the unpaid allowance', () => {
   let t: TestApp;
 
   beforeAll(async () => {
-    t = await startOrdersApp({ env: { TRACKING_HEARTBEAT_MS: '60000' } });
+    t = await startOrdersApp({ env: { TRACKING_HEARTBEAT_MS: '60000', TRUST_PROXY: '127.0.0.1,::1' } });
   });
   afterAll(() => t?.stop());
 
+  /** Each test floods from its own address: the per-address allowance is counted over every socket of one. */
+  let addresses = 0;
+  const fromNewAddress = () => ({ 'x-forwarded-for': `203.0.113.${++addresses}` });
+
   const expectAllowanceThenClose = (result: Awaited<ReturnType<typeof flood>>) => {
     expect(result.closed?.code).toBe(FLOOD_CLOSE.tooManyMessages);
-    expect(result.received).toBeLessThanOrEqual(UNPAID_MESSAGES.perWindow);
-    expect(result.sent).toBeGreaterThan(UNPAID_MESSAGES.perWindow);
+    expect(result.received).toBeLessThanOrEqual(UNPAID_MESSAGES.perSocket);
+    expect(result.sent).toBeGreaterThan(UNPAID_MESSAGES.perSocket);
   };
 
   it('graphql-ws: an anonymous socket sending pings gets at most the allowance of pongs, then 4429', async () => {
-    const result = await flood({ url: wsUrl(t.url, '/graphql'), ...GRAPHQL_WS, frame: PING, read: true, durationMs: FLOOD_MS });
+    const result = await flood({ url: wsUrl(t.url, '/graphql'), headers: fromNewAddress(), ...GRAPHQL_WS, frame: PING, read: true, durationMs: FLOOD_MS });
     expectAllowanceThenClose(result);
+  });
+
+  it('graphql-ws: sockets opened again from one address share its allowance', async () => {
+    const headers = fromNewAddress();
+    const results = [];
+    for (let i = 0; i < UNPAID_MESSAGES.perAccount / UNPAID_MESSAGES.perSocket + 2; i++) {
+      results.push(await flood({ url: wsUrl(t.url, '/graphql'), headers, ...GRAPHQL_WS, frame: PING, read: true, durationMs: FLOOD_MS }));
+    }
+    for (const result of results) expect(result.closed?.code).toBe(FLOOD_CLOSE.tooManyMessages);
+    expect(results.reduce((sum, r) => sum + r.received, 0)).toBe(UNPAID_MESSAGES.perAccount);
+    expect(results.at(-1)!.received).toBe(0);
   });
 
   it('graphql-ws: refused operations are unpaid replies too', async () => {
@@ -49,12 +64,12 @@ describe('socket floods, answered from the unpaid allowance', () => {
     // One id per frame: graphql-ws closes a socket that reuses an id (4409) before the guard could.
     let n = 0;
     const frame = () => tooDeep.replace('"id":"x"', `"id":"${++n}"`);
-    expectAllowanceThenClose(await flood({ url: wsUrl(t.url, '/graphql'), ...GRAPHQL_WS, frame, read: true, durationMs: FLOOD_MS }));
+    expectAllowanceThenClose(await flood({ url: wsUrl(t.url, '/graphql'), headers: fromNewAddress(), ...GRAPHQL_WS, frame, read: true, durationMs: FLOOD_MS }));
   });
 
   it('courier socket: refused frames get at most the allowance of error frames, then 4429', async () => {
     const courier = await createCourier(t, { mode: 'test' });
-    const result = await flood({ url: wsUrl(t.url, '/api/v1/couriers/me/live'), headers: { authorization: `Bearer ${courier.token}` }, frame: REFUSED, read: true, durationMs: FLOOD_MS });
+    const result = await flood({ url: wsUrl(t.url, '/api/v1/couriers/me/live'), headers: { authorization: `Bearer ${courier.token}`, ...fromNewAddress() }, frame: REFUSED, read: true, durationMs: FLOOD_MS });
     expectAllowanceThenClose(result);
   });
 
@@ -62,8 +77,8 @@ describe('socket floods, answered from the unpaid allowance', () => {
     const m = await t.createMerchant({ name: 'Flood Shop' });
     const { order } = await assignedOrder(t, m.liveKey);
     const url = wsUrl(t.url, `/api/v1/tracking/${order.tracking_number}/live`);
-    expectAllowanceThenClose(await flood({ url, frame: 'ping', read: true, durationMs: FLOOD_MS }));
-    expectAllowanceThenClose(await flood({ url, frame: 'x', read: true, durationMs: FLOOD_MS }));
+    expectAllowanceThenClose(await flood({ url, headers: fromNewAddress(), frame: 'ping', read: true, durationMs: FLOOD_MS }));
+    expectAllowanceThenClose(await flood({ url, headers: fromNewAddress(), frame: 'x', read: true, durationMs: FLOOD_MS }));
   });
 });
 
