@@ -8,6 +8,7 @@ import { AppError, isAppError, presentError } from '../src/domain/errors.js';
 import { RateLimitedError, type Caller } from '../src/domain/front-door.js';
 import { isUnavailable } from '../src/ports/unavailable.js';
 import { closeGracefully } from './close.js';
+import { FLOOD_CLOSE, guardSocket, type FloodGuard } from './flood-guard.js';
 import { startHeartbeat } from './heartbeat.js';
 
 const LIVE_PATH = /^\/api\/v1\/couriers\/me\/live\/?(?:\?.*)?$/;
@@ -16,10 +17,11 @@ const MAX_FRAME_BYTES = 1024;
 /** Frames waiting behind the one being handled; past this a frame is refused at once (RATE_LIMITED). */
 const MAX_QUEUED_FRAMES = 8;
 
-export const COURIER_SOCKET_CLOSE = { shuttingDown: 1001, forbidden: 4403 } as const;
+export const COURIER_SOCKET_CLOSE = { shuttingDown: 1001, forbidden: 4403, ...FLOOD_CLOSE } as const;
 
 interface Session {
   ws: WebSocket;
+  guard: FloodGuard;
   caller: Extract<Caller, { kind: 'courier' }>;
   /** Frames received and not yet answered (the one in hand included). */
   queued: number;
@@ -61,19 +63,22 @@ function refuse(socket: Duplex, error: AppError, headers: Record<string, string>
  * `"type": "position"` and an optional `id` — each answered in order with `ack` (and the arrivals it
  * marked) or `error` (the REST error body). Same validation, budget (COURIER_RATE_LIMIT_PER_MIN),
  * arrival and storage as POST /couriers/me/location, without an HTTP request per report. Closed with
- * 4403 when the token is rotated or the courier disabled, 1009 for an oversized frame.
+ * 4403 when the token is rotated or the courier disabled, 1009 for an oversized frame; refused frames
+ * are unpaid messages of the flood guard (4429 past its allowance, 1008 past the send buffer's limit).
  */
 export function attachCourierSockets(options: { edge: Edge }) {
   const { edge } = options;
   const { door } = edge;
   const { couriers } = edge.services;
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false, clientTracking: false });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false, clientTracking: false, autoPong: false });
   const sessions = new Set<Session>();
   const counters = { frames: 0, refusedFrames: 0 };
   let closing = false;
 
   const send = (session: Session, frame: Frame) => {
-    if (session.ws.readyState === WebSocket.OPEN) session.ws.send(JSON.stringify(frame));
+    // An error reply is paid by nobody: it draws from the socket's unpaid allowance.
+    if (frame.type === 'error' && !session.guard.takeUnpaid()) return;
+    session.guard.send(JSON.stringify(frame));
   };
 
   function errorOf(error: unknown): AppError {
@@ -102,6 +107,7 @@ export function attachCourierSockets(options: { edge: Edge }) {
   }
 
   function receive(session: Session, data: RawData, isBinary: boolean): void {
+    if (session.ws.readyState !== WebSocket.OPEN) return;
     counters.frames++;
     if (session.queued >= MAX_QUEUED_FRAMES) {
       counters.refusedFrames++;
@@ -117,7 +123,8 @@ export function attachCourierSockets(options: { edge: Edge }) {
   function open(ws: WebSocket, caller: Session['caller'], credentials: ReturnType<typeof door.credentialsOf>, releaseSlot: () => void): void {
     const stopHolding = door.frontDoor.holdSession({ credentials, end: (reason) => ws.close(COURIER_SOCKET_CLOSE.forbidden, `credentials no longer valid: ${reason.code}`) });
     const stopSnapshot = couriers.holdSession({ courierId: caller.courier.courier.id });
-    const session: Session = { ws, caller, queued: 0, tail: Promise.resolve(), alive: true, release: () => (stopHolding(), stopSnapshot(), releaseSlot()) };
+    const guard = guardSocket(ws, { kind: 'courier', hardBufferBytes: edge.config.tracking.hardBufferBytes, logger: edge.logger, account: () => `courier:${caller.courier.courier.id}`, takeSharedUnpaid: door.sockets.takeUnpaid });
+    const session: Session = { ws, guard, caller, queued: 0, tail: Promise.resolve(), alive: true, release: () => (stopHolding(), stopSnapshot(), releaseSlot()) };
     sessions.add(session);
     ws.on('pong', () => (session.alive = true));
     ws.on('error', () => ws.terminate());
@@ -127,7 +134,7 @@ export function attachCourierSockets(options: { edge: Edge }) {
     });
     ws.on('message', (data, isBinary) => receive(session, data, isBinary));
     const { courier } = caller.courier;
-    ws.send(JSON.stringify({ type: 'ready', courier: { id: courier.id, status: courier.status }, max_frame_bytes: MAX_FRAME_BYTES }));
+    guard.send(JSON.stringify({ type: 'ready', courier: { id: courier.id, status: courier.status }, max_frame_bytes: MAX_FRAME_BYTES }));
   }
 
   async function admit(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {

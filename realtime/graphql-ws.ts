@@ -1,8 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { ExecutionArgs, GraphQLError } from 'graphql';
-import { CloseCode, type Context } from 'graphql-ws';
-import { useServer } from 'graphql-ws/use/ws';
+import { CloseCode, handleProtocols, makeServer, MessageType, stringifyMessage, type Context } from 'graphql-ws';
 import type { YogaServerInstance } from 'graphql-yoga';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { Edge } from '../src/edge/edge.js';
@@ -10,6 +9,7 @@ import { AppError, isAppError } from '../src/domain/errors.js';
 import { directWriters, type DirectWriter } from '../src/domain/watch/direct.js';
 import type { Caller, Credentials } from '../src/domain/front-door.js';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../src/domain/json-depth.js';
+import { guardSocket, type FloodGuard } from './flood-guard.js';
 import { startHeartbeat } from './heartbeat.js';
 import { sessionFromCookie, upgradeFromSameOrigin } from '../src/edge/session-cookie.js';
 
@@ -22,9 +22,16 @@ interface Connection {
   /** Frees this socket's slot (by address until identified, then by credential). */
   releaseSlot: () => void;
   stopHolding: () => void;
+  guard: FloodGuard | null;
   /** The console's session cookie sent on the upgrade, and whether the upgrade came from a page of this server. */
   cookieSession: string | undefined;
   sameOrigin: boolean;
+}
+
+/** What graphql-ws's context carries about its socket (`ctx.extra`). */
+interface SocketExtra {
+  socket: WebSocket;
+  request: IncomingMessage;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any server and user context: only getEnveloped is used
@@ -42,7 +49,8 @@ interface RootValue {
  * address until it is identified, then per credential), identifies it from connection_init's
  * payload (`{ authorization: "Bearer …" }` or `{ apiKey }`), takes every operation from the
  * caller's budget, caps operations per socket, and closes the socket (4403) when its credentials
- * stop admitting it.
+ * stop admitting it. Every write goes through the socket's flood guard (realtime/flood-guard.ts):
+ * pings and refused operations are unpaid messages, a send buffer past the hard limit closes it.
  */
 export function attachGraphQLWebSocket(options: {
   edge: Edge;
@@ -53,11 +61,15 @@ export function attachGraphQLWebSocket(options: {
   const { edge, yoga, mask } = options;
   const { door } = edge;
   const { heartbeatMs, softBufferBytes, hardBufferBytes } = edge.config.tracking;
-  const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayload });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayload, handleProtocols, autoPong: false });
   const connections = new WeakMap<WebSocket, Connection>();
-  const refusal = (error: unknown): readonly GraphQLError[] => [mask(error)];
+  /** A refused operation: its error reply is an unpaid message of the socket. */
+  const refuse = (connection: Connection | undefined, error: unknown): readonly GraphQLError[] => {
+    connection?.guard?.takeUnpaid();
+    return [mask(error)];
+  };
 
-  const disposable = useServer(
+  const server = makeServer<Record<string, unknown> | undefined, SocketExtra>(
     {
       onConnect: async (ctx) => {
         const connection = connections.get(ctx.extra.socket);
@@ -92,19 +104,19 @@ export function attachGraphQLWebSocket(options: {
       },
       onSubscribe: async (ctx, id, payload) => {
         const connection = connections.get(ctx.extra.socket);
-        if (!connection?.caller) return refusal(new AppError('INVALID_API_KEY', 'Credentials missing or invalid'));
+        if (!connection?.caller) return refuse(connection, new AppError('INVALID_API_KEY', 'Credentials missing or invalid'));
         const allowed = door.sockets.subscriptionsAllowed(connection.caller);
         if (Object.keys(ctx.subscriptions).length > allowed) {
-          return refusal(new AppError('RATE_LIMITED', `At most ${allowed} operations may be open at once on one socket`));
+          return refuse(connection, new AppError('RATE_LIMITED', `At most ${allowed} operations may be open at once on one socket`));
         }
         if (exceedsJsonDepth(payload.variables) || exceedsJsonDepth(payload.extensions)) {
-          return refusal(new AppError('VALIDATION_ERROR', `variables and extensions may nest at most ${MAX_JSON_DEPTH} levels`));
+          return refuse(connection, new AppError('VALIDATION_ERROR', `variables and extensions may nest at most ${MAX_JSON_DEPTH} levels`));
         }
         let decision;
         try {
           decision = await door.frontDoor.admit(connection.caller);
         } catch (error) {
-          return refusal(error);
+          return refuse(connection, error);
         }
         const doorEntry = { caller: connection.caller, decision, credentials: connection.credentials, overSocket: true };
         const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({ doorEntry, req: ctx.extra.request, params: payload });
@@ -115,11 +127,11 @@ export function attachGraphQLWebSocket(options: {
           const errors = validate(schema, document);
           if (errors.length > 0) return errors;
         } catch (error) {
-          return refusal(error);
+          return refuse(connection, error);
         }
         const rootValue: RootValue = { execute, subscribe };
         const contextValue = await contextFactory();
-        if (connection.caller.kind === 'anonymous') directWriters.offer(contextValue, sharedNext(ctx, id, ctx.extra.socket, softBufferBytes));
+        if (connection.caller.kind === 'anonymous') directWriters.offer(contextValue, sharedNext(ctx, id, ctx.extra.socket, connection.guard!, softBufferBytes));
         return {
           schema,
           document,
@@ -134,10 +146,37 @@ export function attachGraphQLWebSocket(options: {
       // Results are masked inside the envelop; an error thrown by a stream (a revoked session) is masked here.
       onError: (_ctx, _id, _payload, errors) => errors.map((e) => mask(e).toJSON()),
     },
-    wss,
-    // No keep-alive of graphql-ws's own (a ping and a timer per socket every 12 s): the heartbeat below pings.
-    0,
   );
+
+  /**
+   * graphql-ws on one socket, as graphql-ws's own `useServer` does it but without its keep-alive (the
+   * heartbeat below pings) and without its console output: every write goes through the guard, a
+   * failure (a write to a socket that died, a message handler that threw) is logged once per socket.
+   */
+  function open(ws: WebSocket, req: IncomingMessage, connection: Connection): void {
+    const guard = guardSocket(ws, { kind: 'graphql-ws', hardBufferBytes, logger: edge.logger, account: () => accountOf(connection), takeSharedUnpaid: door.sockets.takeUnpaid });
+    connection.guard = guard;
+    const send = (data: string) => new Promise<void>((resolve) => void guard.send(data, resolve));
+    const closed = server.opened(
+      {
+        protocol: ws.protocol,
+        send,
+        close: (code, reason) => ws.close(code, reason),
+        onMessage: (handle) =>
+          ws.on('message', (data) => {
+            handle(String(data)).catch((error: unknown) => {
+              if (ws.readyState !== WebSocket.OPEN) return guard.failed(error);
+              edge.logger.error({ err: error }, 'graphql-ws message failed');
+              ws.close(CloseCode.InternalServerError, 'Internal server error');
+            });
+          }),
+        onPing: (payload) => (guard.takeUnpaid() ? send(stringifyMessage(payload ? { type: MessageType.Pong, payload } : { type: MessageType.Pong })) : undefined),
+        onPong: () => void guard.takeUnpaid(),
+      },
+      { socket: ws, request: req },
+    );
+    ws.once('close', (code, reason) => void closed(code, String(reason)));
+  }
 
   // Dead clients (no pong within a heartbeat) and stuck ones (send buffer past the hard limit) are
   // terminated, so they never hold memory or delay the bus; each subscription also keeps a bounded
@@ -158,7 +197,7 @@ export function attachGraphQLWebSocket(options: {
       }
       const cookie = req.headers.cookie;
       const connection: Connection = {
-        credentials: { address }, caller: null, releaseSlot: slot, stopHolding: () => {},
+        credentials: { address }, caller: null, releaseSlot: slot, stopHolding: () => {}, guard: null,
         cookieSession: sessionFromCookie(cookie), sameOrigin: upgradeFromSameOrigin(req),
       };
       // On the raw socket: it closes whether or not the handshake completes.
@@ -172,16 +211,23 @@ export function attachGraphQLWebSocket(options: {
         beating.set(ws, beat);
         ws.on('pong', () => (beat.alive = true));
         ws.on('close', () => beating.delete(ws));
-        wss.emit('connection', ws, req);
+        open(ws, req, connection);
       });
     },
 
     async close() {
       heartbeat.stop();
       for (const client of wss.clients) client.close(1001, 'server shutting down');
-      await disposable.dispose();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
   };
+}
+
+/** Whose shared unpaid allowance a socket draws from: its address until it is identified, then its credential. */
+function accountOf(connection: Connection): string {
+  const { caller, credentials } = connection;
+  if (!caller || caller.kind === 'anonymous') return credentials.address;
+  return credentials.token ? `token:${credentials.token}` : `session:${credentials.session}`;
 }
 
 /**
@@ -189,12 +235,12 @@ export function attachGraphQLWebSocket(options: {
  * writes for it (its payload is the result without errors), while the socket keeps up. Once the
  * operation is completed or the socket closing, results are dropped, as graphql-ws drops them.
  */
-function sharedNext(ctx: Context<Record<string, unknown> | undefined, { socket: WebSocket }>, id: string, ws: WebSocket, softBufferBytes: number): DirectWriter {
+function sharedNext(ctx: Context<Record<string, unknown> | undefined, SocketExtra>, id: string, ws: WebSocket, guard: FloodGuard, softBufferBytes: number): DirectWriter {
   const head = `{"id":${JSON.stringify(id)},"type":"next","payload":`;
   return (payloadJson) => {
     if (!(id in ctx.subscriptions) || ws.readyState !== WebSocket.OPEN) return true;
     if (ws.bufferedAmount > softBufferBytes) return false;
-    ws.send(`${head}${payloadJson}}`);
+    guard.send(`${head}${payloadJson}}`);
     return true;
   };
 }

@@ -8,6 +8,7 @@ import { RateLimitedError } from '../src/domain/front-door.js';
 import type { TrackingUpdate } from '../src/domain/tracking.js';
 import type { Order } from '../src/domain/types.js';
 import { closeGracefully } from './close.js';
+import { FLOOD_CLOSE, guardSocket } from './flood-guard.js';
 import { startHeartbeat } from './heartbeat.js';
 
 const LIVE_PATH = /^\/api\/v1\/tracking\/([^/?#]{1,64})\/live\/?(?:\?.*)?$/;
@@ -20,6 +21,7 @@ export const TRACKING_CLOSE = {
   serverBusy: 1013,
   notFound: 4404,
   tooManyConnections: 4429,
+  ...FLOOD_CLOSE,
 } as const;
 
 interface TrackingClient {
@@ -55,13 +57,14 @@ function frameOf(update: TrackingUpdate): Buffer {
  * `eta` when the delivery estimate moved, and `position` for each courier report, as the domain's tracking watch pushes them (one indexed
  * fan-out per node feeds every socket). A socket whose send buffer passes the soft limit skips
  * positions; past the hard limit, or silent for a heartbeat, it is terminated, so a slow or dead
- * client never holds up the others.
+ * client never holds up the others. Whatever a client sends (pings included) is an unpaid message
+ * of the flood guard: past its allowance the socket is closed with 4429.
  */
 export function attachTrackingSockets(options: { edge: Edge }) {
   const { edge } = options;
   const { tracking } = edge.services;
   const limits = edge.config.tracking;
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_PAYLOAD, perMessageDeflate: false, clientTracking: false });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_PAYLOAD, perMessageDeflate: false, clientTracking: false, autoPong: false });
   const clients = new Set<TrackingClient>();
   const counters = { droppedPositions: 0, closedSlow: 0, closedDead: 0 };
   let connections = 0;
@@ -149,6 +152,8 @@ export function attachTrackingSockets(options: { edge: Edge }) {
       wss.handleUpgrade(req, socket, head, (ws) => {
         const client: TrackingClient = { ws, ip, reference, stop: null, alive: true };
         clients.add(client);
+        const guard = guardSocket(ws, { kind: 'tracking', hardBufferBytes: limits.hardBufferBytes, logger: edge.logger, account: () => ip, takeSharedUnpaid: edge.door.sockets.takeUnpaid });
+        ws.on('message', () => guard.takeUnpaid());
         ws.on('pong', () => (client.alive = true));
         ws.on('error', () => ws.terminate());
         ws.on('close', () => forget(client));

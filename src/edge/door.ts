@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { BudgetDecision as RateLimitDecision, Caller, Credentials, FrontDoor } from '../domain/front-door.js';
 import { createClientAddressResolver, type TrustProxy } from './client-address.js';
 import { cameOverTls, CSRF_HEADER, sessionFromCookie } from './session-cookie.js';
+import { createUnpaidWindows, UNPAID_MESSAGES } from './unpaid-messages.js';
 
 export interface SocketCaps {
   socketsPerAddress: number;
@@ -51,6 +52,7 @@ export function rateLimitHeaders(decision: RateLimitDecision): Record<string, st
 function createSocketSlots(caps: SocketCaps) {
   const byAddress = new Map<string, number>();
   const byCredential = new Map<string, number>();
+  const unpaidByAccount = createUnpaidWindows(UNPAID_MESSAGES.perAccount);
   const take = (counts: Map<string, number>, key: string, cap: number): (() => void) | null => {
     const open = counts.get(key) ?? 0;
     if (open >= cap) return null;
@@ -67,6 +69,8 @@ function createSocketSlots(caps: SocketCaps) {
   return {
     takeAddressSlot: (address: string) => take(byAddress, address, caps.socketsPerAddress),
     takeCredentialSlot: (token: string) => take(byCredential, token, caps.socketsPerCredential),
+    /** Counts an unpaid message (a ping, a refused frame) of a socket of `account` (its address, or its credential once identified); false once the account's window is spent. */
+    takeUnpaid: (account: string) => unpaidByAccount.take(account),
     subscriptionsAllowed: (caller: Caller) => (caller.kind === 'anonymous' ? caps.subscriptionsPerSocket : caps.subscriptionsPerAuthenticatedSocket),
     stats: () => ({ addresses: byAddress.size, credentials: byCredential.size }),
   };
