@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { scryptOptionsOf, type DeriveKey, type ScryptJob } from '../domain/members/passwords.js';
+import { scryptOptionsOf, type DeriveKey, type ScryptJob } from '../ports/key-derivation.js';
 
 /**
  * The worker's whole program: plain CommonJS evaluated from this string, so it runs the same under

@@ -2,7 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createScryptWorkers } from '../../src/adapters/scrypt-workers.js';
 import { isAppError } from '../../src/domain/errors.js';
-import { createPasswordHasher, deriveOnLibuvPool, type DeriveKey, type ScryptJob } from '../../src/domain/members/passwords.js';
+import { createPasswordHasher, deriveOnLibuvPool } from '../../src/domain/members/passwords.js';
+import type { DeriveKey, ScryptJob } from '../../src/ports/key-derivation.js';
 
 /** A derive the test finishes by hand (the real one on libuv's pool), counting how many run at once. */
 function gatedDerive() {

@@ -1,4 +1,5 @@
-import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { scryptOptionsOf, type DeriveKey } from '../../ports/key-derivation.js';
 import { AppError } from '../errors.js';
 
 /**
@@ -14,21 +15,6 @@ const SALT_BYTES = 16;
 export const PASSWORD_MIN_LENGTH = 12;
 /** Bounds the work a hostile request can ask for (scrypt reads the whole password). */
 export const PASSWORD_MAX_LENGTH = 256;
-
-export interface ScryptJob {
-  password: string;
-  salt: Buffer;
-  keyBytes: number;
-  N: number;
-  r: number;
-  p: number;
-}
-
-/** Runs one scrypt derivation somewhere off the event loop (libuv's pool, a worker thread). */
-export type DeriveKey = (job: ScryptJob) => Promise<Buffer>;
-
-/** 128 × N × r bytes, plus headroom: Node refuses anything over maxmem. */
-export const scryptOptionsOf = (job: ScryptJob): ScryptOptions => ({ N: job.N, r: job.r, p: job.p, maxmem: 256 * job.N * job.r * job.p });
 
 /** node:crypto's async scrypt, on libuv's thread pool (what a hasher without a worker pool uses). */
 export const deriveOnLibuvPool: DeriveKey = (job) =>
