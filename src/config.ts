@@ -62,7 +62,7 @@ const envSchema = z.object({
   PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
   /** Password hashes that may wait for a turn; beyond, a sign-in is refused with 503 at once. */
   PASSWORD_HASH_QUEUE: z.coerce.number().int().min(0).max(10_000).default(16),
-  /** The hashing threads' nice value (Linux): above 0 they yield the CPU to the event loop. */
+  /** How much nicer than the process the hashing threads run (Linux): above 0 they yield the CPU to the event loop. */
   PASSWORD_HASH_NICENESS: z.coerce.number().int().min(0).max(19).default(10),
   /** MongoDB mode: how long a valid API key is remembered (revocations reach every node at once over the bus); 0 = every request reads the store. */
   CREDENTIAL_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5000),

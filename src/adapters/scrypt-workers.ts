@@ -9,9 +9,11 @@ const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { scryptSync } = require('node:crypto');
 try {
-  // Linux keeps a nice value per thread: this one alone goes below the event loop.
+  // Linux keeps a nice value per thread: this one alone goes below the event loop (relative to it:
+  // a process started under nice keeps its hashing below it too).
+  const os = require('node:os');
   const tid = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop());
-  require('node:os').setPriority(tid, workerData.niceness);
+  os.setPriority(tid, Math.min(19, os.getPriority(tid) + workerData.niceness));
 } catch {}
 parentPort.on('message', (job) => {
   try {
@@ -35,7 +37,7 @@ interface Slot {
 
 /**
  * scrypt on a few worker threads of their own, each at a lower CPU priority than the event loop
- * (`niceness`, Linux; elsewhere the default): a hash then takes the CPU that requests leave, instead
+ * (`niceness` above the process's own nice value, Linux; elsewhere the default): a hash then takes the CPU that requests leave, instead
  * of a libuv thread racing the event loop (libuv's pool also serves file and DNS work). Threads
  * start on first use, one per job up to `threads`; jobs beyond wait in order (the password hasher
  * already bounds how many come at once). A thread that dies fails its job and is replaced.

@@ -78,7 +78,7 @@ describe('password hasher: bounded concurrency and queue', () => {
     // Relative to this process's own nice value (the suite may itself run under `nice`).
     const base = threadNiceValues()[0]!;
     const niceness = Math.min(19, base + 5);
-    const workers = createScryptWorkers({ threads: 2, niceness });
+    const workers = createScryptWorkers({ threads: 2, niceness: 5 });
     try {
       const hasher = createPasswordHasher({ derive: workers.derive, concurrency: 2, queueLimit: 10 });
       const stored = await Promise.all(['first password!', 'second password'].map((p) => hasher.hashPassword(p)));
