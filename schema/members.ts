@@ -70,6 +70,17 @@ function browserOf(ctx: GraphQLContext): BrowserSession {
   return ctx.browser;
 }
 
+/**
+ * One operation takes one unit of the caller's budget however many fields it holds: each further
+ * password-hashing field (aliased logIn or setPassword) takes one more, so aliases cannot multiply
+ * the hashes that one unit buys.
+ */
+const hashingOperations = new WeakSet<GraphQLContext>();
+async function chargeHashingField(ctx: GraphQLContext): Promise<void> {
+  if (hashingOperations.has(ctx)) await ctx.services.frontDoor.admit(ctx.caller);
+  hashingOperations.add(ctx);
+}
+
 builder.queryFields((t) => ({
   me: t.field({
     type: MeRef,
@@ -92,6 +103,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: LogInInput, required: true }) },
     resolve: async (_r, { input }, ctx) => {
       const browser = browserOf(ctx);
+      await chargeHashingField(ctx);
       const signedIn = await ctx.services.frontDoor.logIn({ address: ctx.caller.address, input: commandOf(loginCommandSchema, Object.assign({}, input, { merchantId: String(input.merchantId) })) });
       // A browser signing in again ends the session it had.
       if (browser.sessionId) await ctx.services.members.logOut({ sessionId: browser.sessionId });
@@ -115,7 +127,10 @@ builder.mutationFields((t) => ({
     description: "Uses a set-password link's token once; the member's other sessions end.",
     errors: {},
     args: { input: t.arg({ type: SetPasswordInput, required: true }) },
-    resolve: (_r, { input }, ctx) => ctx.services.members.setPassword({ input: commandOf(setPasswordCommandSchema, input) }),
+    resolve: async (_r, { input }, ctx) => {
+      await chargeHashingField(ctx);
+      return ctx.services.members.setPassword({ input: commandOf(setPasswordCommandSchema, input) });
+    },
   }),
   inviteMember: t.field({
     type: InvitationRef,

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { parseTrustProxy, type TrustProxy } from './edge/client-address.js';
 import { DEFAULT_SANTIAGO_TARIFF, tariffSchema, type Tariff } from './domain/tariffs.js';
@@ -61,6 +62,12 @@ const envSchema = z.object({
   LOGIN_MAX_FAILURES_PER_EMAIL: z.coerce.number().int().min(1).default(5),
   LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
   LOGIN_LOCKOUT_SECONDS: z.coerce.number().int().min(1).default(900),
+  /** Password hashes (sign-in, set-password) computed at once, each on its own worker thread; unset: half the cores, at least one. */
+  PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
+  /** Password hashes that may wait for a turn; beyond, a sign-in is refused with 503 at once. */
+  PASSWORD_HASH_QUEUE: z.coerce.number().int().min(0).max(10_000).default(16),
+  /** How much nicer than the process the hashing threads run (Linux): above 0 they yield the CPU to the event loop. */
+  PASSWORD_HASH_NICENESS: z.coerce.number().int().min(0).max(19).default(10),
   /** MongoDB mode: how long a valid API key is remembered (revocations reach every node at once over the bus); 0 = every request reads the store. */
   CREDENTIAL_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
   CREDENTIAL_RECHECK_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
@@ -162,6 +169,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     /** Failed sign-ins before an email (per merchant) or an address is refused for `seconds`. */
     loginLockout: { perEmail: e.LOGIN_MAX_FAILURES_PER_EMAIL, perAddress: e.LOGIN_MAX_FAILURES_PER_ADDRESS, seconds: e.LOGIN_LOCKOUT_SECONDS },
+    /** Password hashing: how many at once (worker threads), how many may wait, at which CPU priority. */
+    passwordHashing: {
+      concurrency: e.PASSWORD_HASH_CONCURRENCY ?? Math.max(1, Math.floor(availableParallelism() / 2)),
+      queueLimit: e.PASSWORD_HASH_QUEUE,
+      niceness: e.PASSWORD_HASH_NICENESS,
+    },
     credentialRecheckMs: e.CREDENTIAL_RECHECK_MS,
     credentialCacheMs: e.CREDENTIAL_CACHE_MS,
     /** Public tracking sockets: heartbeat, connection caps, per-socket send buffer limits (soft: drop positions; hard: close). */

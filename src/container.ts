@@ -11,6 +11,8 @@ import { createAdminService } from './domain/admin.js';
 import { createAuthService } from './domain/auth.js';
 import { createFrontDoor } from './domain/front-door.js';
 import { createMemberService } from './domain/members/service.js';
+import { createPasswordHasher } from './domain/members/passwords.js';
+import { createScryptWorkers } from './adapters/scrypt-workers.js';
 import { createMerchantCredentialService } from './domain/merchant-credentials.js';
 import { createEdgeDoor, type EdgeDoor } from './edge/door.js';
 import { createSecretBox } from './domain/credentials.js';
@@ -151,6 +153,7 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
     async close() {
       fanOut.close();
       services.frontDoor.close();
+      await services.passwordWorkers.close();
       await bus.close();
       await store.close();
       if (redis) redis.disconnect();
@@ -188,11 +191,17 @@ function buildServices(deps: {
   const liveEta = createLiveEtaService({ store, outbox, tariff, sandboxSpeed: config.sandbox.speed });
   const couriers = createCourierService({ store, geoIndex, dispatch, delivery, transitions, outbox, liveEta, bus, clock });
   const watchers = createOrderWatch({ fanOut: deps.fanOut, store, clock, getOrder: orders.getOrder });
-  const members = createMemberService({ store, clock, ids, policy: config.members, publicBaseUrl: () => config.publicBaseUrl });
+  const { concurrency, queueLimit, niceness } = config.passwordHashing;
+  const passwordWorkers = createScryptWorkers({ threads: concurrency, niceness });
+  const passwords = createPasswordHasher({ derive: passwordWorkers.derive, concurrency, queueLimit });
+  const members = createMemberService({ store, clock, ids, passwords, policy: config.members, publicBaseUrl: () => config.publicBaseUrl });
   const admin = createAdminService({ store, clock, ids, secretBox, couriers, credentialsChanged: auth.credentialsChanged });
   return {
     auth,
     members,
+    /** Every password hash of the node, bounded (stats: running, waiting, computed). */
+    passwords,
+    passwordWorkers,
     /** A merchant's own API keys and signing secret (owner role), over the admin service's operations. */
     merchantCredentials: createMerchantCredentialService({ admin, store }),
     frontDoor: createFrontDoor({

@@ -32,6 +32,9 @@ function createLimiterPool(make: (points: number, seconds: number) => RateLimite
       const consumed = res?.consumedPoints ?? 0;
       return { allowed: consumed < limitPerMin, limit: limitPerMin, remaining: Math.max(0, limitPerMin - consumed), resetMs: res?.msBeforeNext ?? 0 };
     },
+    async reward({ key, limitPerMin, windowSeconds = 60 }: RateLimitOptions): Promise<void> {
+      await limiterFor(limitPerMin, windowSeconds).reward(key, 1);
+    },
   };
 }
 

@@ -1,4 +1,4 @@
-import type { RateLimitDecision, RateLimiter } from '../ports/rate-limiter.js';
+import type { RateLimitDecision, RateLimitOptions, RateLimiter } from '../ports/rate-limiter.js';
 import type { AuthService, CourierPrincipal, MerchantPrincipal } from './auth.js';
 import { AppError, isAppError } from './errors.js';
 import type { MemberService } from './members/service.js';
@@ -123,25 +123,51 @@ export function createFrontDoor(deps: { auth: AuthService; members: MemberServic
    * A team member's sign-in, rate-limited like the admin token: failures are counted per address and
    * per email (within the merchant); past either bound the sign-in is refused (RATE_LIMITED, even
    * with the right password) until the window ends. Failures are logged with the address only.
+   *
+   * Exact under any concurrency: each attempt reserves its unit in both counters (an atomic
+   * consume) before the password is hashed, and settles after it — a failure keeps the units, any
+   * other outcome (a success, a busy hasher, a store failure) gives them back. A burst that arrives
+   * while earlier hashes run finds their reservations already counted, so at most the bound of
+   * guesses is ever evaluated, on one node or many.
    */
   async function logIn(options: { address: string; input: LoginCommand }): Promise<{ sessionId: string; member: Member; expiresAt: string }> {
     const locks = loginLocks(options.address, options.input);
-    for (const lock of locks) {
-      const state = await rateLimiter.peek(lock);
-      if (!state.allowed) {
-        log.warn({ address: options.address }, 'sign-in attempt while locked out');
-        throw new RateLimitedError(state);
-      }
-    }
+    const reservations = await reserve(options.address, locks);
+    let failed = false;
     try {
       return await members.logIn({ input: options.input });
     } catch (error) {
-      if (isAppError(error) && error.code === 'INVALID_CREDENTIALS') {
-        await Promise.all(locks.map((lock) => rateLimiter.consume(lock)));
-        log.warn({ address: options.address }, 'sign-in refused');
-      }
+      failed = isAppError(error) && error.code === 'INVALID_CREDENTIALS';
+      if (failed) log.warn({ address: options.address }, 'sign-in refused');
       throw error;
+    } finally {
+      if (!failed) await giveBack(reservations);
     }
+  }
+
+  interface Reservation {
+    lock: RateLimitOptions;
+    /** When the unit's window ends: given back later, it would land in the next window as a credit. */
+    endsAt: number;
+  }
+
+  /** Takes one unit from every lock, or none: a refusal gives back what it took and throws RATE_LIMITED. */
+  async function reserve(address: string, locks: RateLimitOptions[]): Promise<Reservation[]> {
+    const decisions = await Promise.all(locks.map((lock) => rateLimiter.consume(lock)));
+    const reservations = locks.map((lock, i) => ({ lock, endsAt: Date.now() + decisions[i]!.resetMs }));
+    const refused = decisions.find((decision) => !decision.allowed);
+    if (!refused) return reservations;
+    await giveBack(reservations);
+    log.warn({ address }, 'sign-in attempt while locked out');
+    throw new RateLimitedError(refused);
+  }
+
+  /** A unit not given back (the limiter unreachable) only counts against the caller until its window ends. */
+  async function giveBack(reservations: Reservation[]): Promise<void> {
+    const now = Date.now();
+    await Promise.all(
+      reservations.filter((r) => r.endsAt > now).map((r) => rateLimiter.reward(r.lock).catch((error: unknown) => log.warn({ err: (error as Error).message }, 'sign-in reservation not given back'))),
+    );
   }
 
   /** Takes one operation from the caller's budget; throws RateLimitedError when it is spent. Admins are not limited. */

@@ -19,4 +19,9 @@ export interface RateLimiter {
   consume(options: RateLimitOptions): Promise<RateLimitDecision>;
   /** The bucket's state without taking from it (`allowed` is false once it is spent). */
   peek(options: RateLimitOptions): Promise<RateLimitDecision>;
+  /**
+   * Gives back one unit taken by `consume` (atomically, across nodes): with it a unit can be a
+   * reservation — taken before work whose outcome decides whether it counts, returned if it does not.
+   */
+  reward(options: RateLimitOptions): Promise<void>;
 }

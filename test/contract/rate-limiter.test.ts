@@ -48,6 +48,27 @@ function describeRateLimiterContract(name: string, make: () => RateLimiter) {
       await limiter.consume({ key: k, limitPerMin: 2 });
       expect(await limiter.peek({ key: k, limitPerMin: 2 })).toMatchObject({ allowed: false, remaining: 0 });
     });
+
+    it('consume reserves atomically: 30 at once with a limit of 5 admit exactly 5', async () => {
+      const limiter = make();
+      const k = key();
+      const answers = await Promise.all(Array.from({ length: 30 }, () => limiter.consume({ key: k, limitPerMin: 5, windowSeconds: 900 })));
+      expect(answers.filter((a) => a.allowed)).toHaveLength(5);
+    });
+
+    it('reward gives back one unit: a reservation that did not count', async () => {
+      const limiter = make();
+      const k = key();
+      const lock = { key: k, limitPerMin: 2, windowSeconds: 900 };
+      await limiter.consume(lock);
+      await limiter.consume(lock);
+      expect((await limiter.consume(lock)).allowed).toBe(false);
+      // The refused unit and one reservation given back: one unit free again, no more.
+      await Promise.all([limiter.reward(lock), limiter.reward(lock)]);
+      expect(await limiter.peek(lock)).toMatchObject({ allowed: true, remaining: 1 });
+      expect((await limiter.consume(lock)).allowed).toBe(true);
+      expect((await limiter.consume(lock)).allowed).toBe(false);
+    });
   });
 }
 

@@ -1,8 +1,10 @@
-import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { scryptOptionsOf, type DeriveKey } from '../../ports/key-derivation.js';
+import { AppError } from '../errors.js';
 
 /**
  * Password hashing with scrypt (memory-hard; node:crypto, no dependency): N = 2^15, r = 8, p = 1
- * (32 MiB and roughly 50–100 ms per hash on one core), a 16-byte random salt per password, a 32-byte
+ * (32 MiB and roughly 100–250 ms of CPU per hash), a 16-byte random salt per password, a 32-byte
  * key. Stored as `scrypt$<N>$<r>$<p>$<salt b64>$<key b64>`, so the parameters can be raised later
  * and older hashes still verify.
  */
@@ -14,37 +16,107 @@ export const PASSWORD_MIN_LENGTH = 12;
 /** Bounds the work a hostile request can ask for (scrypt reads the whole password). */
 export const PASSWORD_MAX_LENGTH = 256;
 
-function derive(password: string, salt: Buffer, params: { N: number; r: number; p: number }): Promise<Buffer> {
-  // 128 × N × r bytes, plus headroom: Node refuses anything over maxmem.
-  const options: ScryptOptions = { N: params.N, r: params.r, p: params.p, maxmem: 256 * params.N * params.r * params.p };
-  return new Promise((resolve, reject) => scrypt(password.normalize('NFC'), salt, KEY_BYTES, options, (error, key) => (error ? reject(error) : resolve(key))));
-}
-
-export async function hashPassword(password: string): Promise<string> {
-  const salt = randomBytes(SALT_BYTES);
-  const key = await derive(password, salt, SCRYPT_PARAMS);
-  const { N, r, p } = SCRYPT_PARAMS;
-  return `scrypt$${N}$${r}$${p}$${salt.toString('base64')}$${key.toString('base64')}`;
-}
+/** node:crypto's async scrypt, on libuv's thread pool (what a hasher without a worker pool uses). */
+export const deriveOnLibuvPool: DeriveKey = (job) =>
+  new Promise((resolve, reject) => scrypt(job.password, job.salt, job.keyBytes, scryptOptionsOf(job), (error, key) => (error ? reject(error) : resolve(key))));
 
 const STORED = /^scrypt\$(\d+)\$(\d+)\$(\d+)\$([A-Za-z0-9+/=]+)\$([A-Za-z0-9+/=]+)$/;
 
-/** Constant-time comparison of the derived key; a malformed stored hash never matches. */
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const match = STORED.exec(stored);
-  if (!match) return false;
-  const [, N, r, p, salt, key] = match;
-  const expected = Buffer.from(key!, 'base64');
-  const derived = await derive(password, Buffer.from(salt!, 'base64'), { N: Number(N), r: Number(r), p: Number(p) });
-  return derived.length === expected.length && timingSafeEqual(derived, expected);
+export interface PasswordHasherOptions {
+  derive?: DeriveKey;
+  /** Hashes computed at once (each takes a core while it runs). */
+  concurrency: number;
+  /** Hashes that may wait for a turn; one more is refused with SERVICE_UNAVAILABLE at once. */
+  queueLimit: number;
 }
 
+export type PasswordHasher = ReturnType<typeof createPasswordHasher>;
+
 /**
- * A hash of no password anyone knows, made once: a login for an unknown email verifies against it,
- * so it takes as long as one for a known email (no enumeration by timing).
+ * Every password hash of the node goes through here: at most `concurrency` run at once and at most
+ * `queueLimit` wait, so a burst of sign-ins costs at most that many cores, however many arrive; the
+ * rest are refused before any work. (Unbounded, each request took a libuv thread: four hashes at
+ * once filled a two-core machine and every other request waited behind them.)
  */
-let decoy: Promise<string> | undefined;
-export function decoyHash(): Promise<string> {
-  decoy ??= hashPassword(randomBytes(32).toString('base64'));
-  return decoy;
+export function createPasswordHasher(options: PasswordHasherOptions) {
+  const derive = options.derive ?? deriveOnLibuvPool;
+  let running = 0;
+  let derived = 0;
+  const waiting: Array<() => void> = [];
+
+  async function withTurn<T>(work: () => Promise<T>): Promise<T> {
+    if (running >= options.concurrency) {
+      if (waiting.length >= options.queueLimit) throw new AppError('SERVICE_UNAVAILABLE', 'Too many sign-ins at once: try again in a few seconds');
+      await new Promise<void>((resolve) => waiting.push(resolve));
+    } else {
+      running++;
+    }
+    try {
+      return await work();
+    } finally {
+      // The turn passes straight to the next in line (running stays the same), or is given back.
+      const next = waiting.shift();
+      if (next) next();
+      else running--;
+    }
+  }
+
+  const deriveUnqueued = (password: string, salt: Buffer, params: { N: number; r: number; p: number }) => {
+    derived++;
+    return derive({ password: password.normalize('NFC'), salt, keyBytes: KEY_BYTES, ...params });
+  };
+
+  async function hashUnqueued(password: string): Promise<string> {
+    const salt = randomBytes(SALT_BYTES);
+    const key = await deriveUnqueued(password, salt, SCRYPT_PARAMS);
+    const { N, r, p } = SCRYPT_PARAMS;
+    return `scrypt$${N}$${r}$${p}$${salt.toString('base64')}$${key.toString('base64')}`;
+  }
+
+  const hashPassword = (password: string): Promise<string> => withTurn(() => hashUnqueued(password));
+
+  /**
+   * Takes a turn first (refused at once when the queue is full), then `claim`s what the hash is for
+   * (a one-time link) and hashes only if the claim succeeds: a refusal never wastes the claim, and
+   * a claim that fails costs no hash.
+   */
+  function hashPasswordFor<T>(password: string, claim: () => Promise<T | null>): Promise<{ claimed: T; passwordHash: string } | null> {
+    return withTurn(async () => {
+      const claimed = await claim();
+      return claimed === null ? null : { claimed, passwordHash: await hashUnqueued(password) };
+    });
+  }
+
+  /** Constant-time comparison of the derived key; a malformed stored hash never matches. */
+  async function verifyPassword(password: string, stored: string): Promise<boolean> {
+    const match = STORED.exec(stored);
+    if (!match) return false;
+    const [, N, r, p, salt, key] = match;
+    const expected = Buffer.from(key!, 'base64');
+    const computedKey = await withTurn(() => deriveUnqueued(password, Buffer.from(salt!, 'base64'), { N: Number(N), r: Number(r), p: Number(p) }));
+    return computedKey.length === expected.length && timingSafeEqual(computedKey, expected);
+  }
+
+  /**
+   * A hash of no password anyone knows, made once: a sign-in for an unknown email verifies against
+   * it, so it takes as long as one for a known email (no enumeration by timing).
+   */
+  let decoy: Promise<string> | undefined;
+  function decoyHash(): Promise<string> {
+    if (!decoy) {
+      decoy = hashPassword(randomBytes(32).toString('base64'));
+      // A refused turn (a full queue) is not remembered: the next sign-in makes it.
+      decoy.catch(() => (decoy = undefined));
+    }
+    return decoy;
+  }
+
+  return {
+    hashPassword,
+    hashPasswordFor,
+    verifyPassword,
+    decoyHash,
+    /** Turns taken now, turns waited for, and scrypt derivations started since the start (tests and metrics). */
+    stats: () => ({ running, waiting: waiting.length, derived }),
+  };
 }

@@ -7,7 +7,7 @@ import { hashToken } from '../credentials.js';
 import { AppError } from '../errors.js';
 import type { Member, MemberRole, Merchant, Mode } from '../types.js';
 import { parseInput } from '../validation.js';
-import { decoyHash, hashPassword, verifyPassword } from './passwords.js';
+import type { PasswordHasher } from './passwords.js';
 import { assertPermitted, roleOf } from './roles.js';
 import {
   adminInviteMemberCommandSchema,
@@ -54,8 +54,8 @@ export type MemberService = ReturnType<typeof createMemberService>;
  * the link's token are random secrets stored only as SHA-256; passwords as scrypt hashes, which
  * never leave this service.
  */
-export function createMemberService(deps: { store: Store; clock: Clock; ids: IdSource; policy: MemberPolicy; publicBaseUrl: () => string }) {
-  const { store, clock, ids, policy } = deps;
+export function createMemberService(deps: { store: Store; clock: Clock; ids: IdSource; passwords: PasswordHasher; policy: MemberPolicy; publicBaseUrl: () => string }) {
+  const { store, clock, ids, passwords, policy } = deps;
   const nowIso = () => clock.now().toISOString();
   const later = (ms: number) => new Date(clock.now().getTime() + ms).toISOString();
 
@@ -119,9 +119,10 @@ export function createMemberService(deps: { store: Store; clock: Clock; ids: IdS
    * for the sign-in that follows.
    */
   async function setPassword(options: { input: SetPasswordCommand }): Promise<{ merchantId: string; email: string }> {
-    const token = await store.members.consumePasswordToken({ hash: hashToken(options.input.token), now: nowIso() });
-    if (!token) throw invalidToken();
-    const passwordHash = await hashPassword(options.input.password);
+    // The hashing turn comes first: a busy node refuses before the one-time link is used up.
+    const claimed = await passwords.hashPasswordFor(options.input.password, () => store.members.consumePasswordToken({ hash: hashToken(options.input.token), now: nowIso() }));
+    if (!claimed) throw invalidToken();
+    const { claimed: token, passwordHash } = claimed;
     const member = await store.members.update({ id: token.memberId, merchantId: token.merchantId, patch: { passwordHash, status: 'active' }, updatedAt: nowIso() });
     // Making a member active never ends an owner, so 'last_owner' cannot come back.
     if (!member || member === 'last_owner') throw invalidToken();
@@ -138,7 +139,7 @@ export function createMemberService(deps: { store: Store; clock: Clock; ids: IdS
     const { merchantId, email, password } = options.input;
     const member = await store.members.findByEmail({ merchantId, email });
     const usable = member?.status === 'active' && member.passwordHash !== null;
-    const matches = await verifyPassword(password, usable ? member.passwordHash! : await decoyHash());
+    const matches = await passwords.verifyPassword(password, usable ? member.passwordHash! : await passwords.decoyHash());
     if (!usable || !matches) throw invalidCredentials();
     const sessionId = newSecret('ms_');
     const at = nowIso();
