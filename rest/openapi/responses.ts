@@ -22,7 +22,11 @@ export const healthSchema = registry.register(
     version: z.string().openapi({ example: 'v1.2.0' }),
     service: z.string().openapi({ example: 'express-delivery' }),
     timestamp,
-    checks: z.record(z.string(), z.enum(['ok', 'down', 'disabled'])).openapi({ example: { store: 'ok', redis: 'disabled' } }),
+    checks: z.record(z.string(), z.enum(['ok', 'degraded', 'down', 'disabled'])).openapi({ example: { store: 'ok', redis: 'disabled' } }),
+    reasons: z
+      .record(z.string(), z.string())
+      .optional()
+      .openapi({ description: 'Why each `degraded` check is degraded (e.g. a damaged store file); absent when none is.' }),
   }),
 );
 

@@ -4,19 +4,27 @@ export interface DependencyProbe {
   check(): Promise<void>;
   /** A failing optional dependency degrades the service instead of failing it. */
   optional: boolean;
+  /** Why a dependency that answers is degraded (e.g. a damaged store file), or null. */
+  degradedReason?: () => string | null;
 }
 
 export type HealthService = ReturnType<typeof createHealthService>;
 
 export function createHealthService(deps: { probes: DependencyProbe[]; version: string; service: string; now: () => Date }) {
   async function checkHealth() {
-    const checks: Record<string, 'ok' | 'down' | 'disabled'> = {};
+    const checks: Record<string, 'ok' | 'degraded' | 'down' | 'disabled'> = {};
+    const reasons: Record<string, string> = {};
     let status = 'ok' as 'ok' | 'degraded' | 'down';
     await Promise.all(
       deps.probes.map(async (probe) => {
         try {
           await withTimeout(probe.check(), 1000);
-          checks[probe.name] = 'ok';
+          const reason = probe.degradedReason?.() ?? null;
+          checks[probe.name] = reason === null ? 'ok' : 'degraded';
+          if (reason !== null) {
+            reasons[probe.name] = reason;
+            if (status === 'ok') status = 'degraded';
+          }
         } catch {
           checks[probe.name] = 'down';
           if (!probe.optional) status = 'down';
@@ -24,7 +32,7 @@ export function createHealthService(deps: { probes: DependencyProbe[]; version: 
         }
       }),
     );
-    return { status, version: deps.version, service: deps.service, timestamp: deps.now().toISOString(), checks };
+    return { status, version: deps.version, service: deps.service, timestamp: deps.now().toISOString(), checks, ...(Object.keys(reasons).length > 0 && { reasons }) };
   }
   /** Name and version, without probing anything (the landing page). */
   const describeService = () => ({ service: deps.service, version: deps.version });

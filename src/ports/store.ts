@@ -55,6 +55,8 @@ export interface Store {
   credentialsVersion(): string | null;
   /** Throws when the backing database cannot be reached. */
   ping(): Promise<void>;
+  /** Why the store is degraded while it still answers (e.g. a damaged file), or null. */
+  degradedReason?(): string | null;
   close(): Promise<void>;
 }
 

@@ -15,14 +15,20 @@ import { createSqliteLeaseRepository } from './leases.js';
 import { createSqliteIdempotentWriteRepository } from './idempotent-writes.js';
 import { createSqliteEventFeedRepository } from './events.js';
 import { createSqliteQuoteRepository } from './quotes.js';
+import { createDamageRecord, withDamageWatch, type DamageRecord } from './integrity.js';
 
 export const SQLITE_FILE_NAME = 'express-delivery.sqlite';
 /** The health probe waits this long for the write lock (better-sqlite3 blocks the event loop meanwhile). */
 const PING_BUSY_TIMEOUT_MS = 500;
 
-/** The embedded store: one SQLite file under dataDir (or ':memory:'). */
-export function createSqliteStore(options: { dataDir: string } | { file: string }): Store {
+/**
+ * The embedded store: one SQLite file under dataDir (or ':memory:'). The server opens it through
+ * openSqliteStore (open-store.ts), which checks the file first; `damage` records corruption met by
+ * any statement (see withDamageWatch).
+ */
+export function createSqliteStore(options: ({ dataDir: string } | { file: string }) & { damage?: DamageRecord }): Store {
   const file = 'file' in options ? options.file : join(options.dataDir, SQLITE_FILE_NAME);
+  const damage = options.damage ?? createDamageRecord();
   const db = openSqliteDatabase(file);
   const checkpointer = file === ':memory:' ? null : startCheckpointer(db, file);
   // The health probe takes the write lock (and commits nothing): WAL reads never wait, so only a
@@ -34,7 +40,7 @@ export function createSqliteStore(options: { dataDir: string } | { file: string 
   const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
   let credentialWrites = 0;
   const countCredentialWrite = () => void credentialWrites++;
-  return {
+  return withDamageWatch({
     kind: 'sqlite',
     merchants: createSqliteMerchantRepository(db, countCredentialWrite),
     apiKeys: createSqliteApiKeyRepository(db, countCredentialWrite),
@@ -68,5 +74,6 @@ export function createSqliteStore(options: { dataDir: string } | { file: string 
       await checkpointer?.stop();
       db.close();
     },
-  };
+    degradedReason: () => damage.reason(),
+  } satisfies Store, damage);
 }

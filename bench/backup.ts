@@ -1,0 +1,125 @@
+/**
+ * Backup at size: fills an embedded store to BACKUP_BENCH_ORDERS orders (default 300,000: a few
+ * real orders created through the API, copied by bulk SQL with their events, feed entries and
+ * idempotency keys), then, while clients keep creating orders through the running server, times
+ *   - the admin command's copy (VACUUM INTO from its own connection, src/adapters/sqlite/backup.ts),
+ *   - SQLite's online backup API with every page in one step (better-sqlite3 `db.backup`),
+ *   - PRAGMA quick_check over the whole file (what start-up checks in the background).
+ * Prints the figures with the creates acknowledged meanwhile and the slowest create.
+ *
+ *   nice -n 10 npx tsx bench/backup.ts        (BACKUP_BENCH_ORDERS=1000000 for a 1M-order file)
+ */
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { backupSqliteStore } from '../src/adapters/sqlite/backup.js';
+import { SQLITE_FILE_NAME } from '../src/adapters/sqlite/store.js';
+import { startApp, type RunningApp } from './lib/app.js';
+
+const ORDERS = Number(process.env.BACKUP_BENCH_ORDERS ?? 300_000);
+const TEMPLATES = 50;
+const CLIENTS = 4;
+const BODY = JSON.stringify({
+  customer_name: 'Camila Rojas',
+  customer_phone: '+56 9 8765 4321',
+  dropoff_address: 'Av. Apoquindo 4501, depto 1203, Las Condes',
+  payment_mode: 'prepaid',
+  prep_time_mins: 10,
+  order_notes: 'Llamar al llegar',
+});
+
+let sequence = 0;
+async function createOrder(app: RunningApp): Promise<boolean> {
+  const res = await fetch(`${app.server.url}/api/v1/orders`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${app.merchant.testKey}`, 'content-type': 'application/json', 'idempotency-key': `backup-bench-${Date.now()}-${++sequence}` },
+    body: BODY,
+  });
+  await res.arrayBuffer();
+  return res.status === 201 || res.status === 200;
+}
+
+/** Copies the template rows `copies` times per batch: new ids for every unique column. */
+function fill(file: string, target: number): void {
+  const db = new Database(file);
+  db.pragma('busy_timeout = 10000');
+  const templates = db.prepare<[], number>('SELECT count(*) FROM orders').pluck().get()!;
+  const suffix = (n: string) => `|| '-' || ${n}`;
+  const batch = Math.max(1, Math.floor(20_000 / templates));
+  for (let done = templates, round = 1; done < target; round++) {
+    const copies = Math.min(batch, Math.ceil((target - done) / templates));
+    const seq = `WITH RECURSIVE seq(n) AS (SELECT ${round * 1_000_000} UNION ALL SELECT n + 1 FROM seq WHERE n < ${round * 1_000_000 + copies - 1})`;
+    db.transaction(() => {
+      db.exec(`${seq} INSERT INTO orders SELECT ${columns(db, 'orders', { id: suffix('n'), order_number: suffix('n'), tracking_number: suffix('n') })} FROM orders o, seq WHERE o.id NOT LIKE '%-%'`);
+      db.exec(`${seq} INSERT INTO order_events SELECT ${columns(db, 'order_events', { id: suffix('n'), order_id: suffix('n') })} FROM order_events o, seq WHERE o.order_id NOT LIKE '%-%'`);
+      db.exec(`${seq} INSERT INTO event_feed SELECT ${columns(db, 'event_feed', { id: suffix('n'), position: '+ n * 1000' })} FROM event_feed o, seq WHERE o.id NOT LIKE '%-%'`);
+      db.exec(`${seq} INSERT INTO idempotency_keys SELECT ${columns(db, 'idempotency_keys', { key: suffix('n'), order_id: suffix('n') })} FROM idempotency_keys o, seq WHERE o.key NOT LIKE '%-%'`);
+    })();
+    done += copies * templates;
+  }
+  db.close();
+}
+
+function columns(db: Database.Database, table: string, changed: Record<string, string>): string {
+  const names = (db.pragma(`table_info(${table})`) as { name: string }[]).map((c) => c.name);
+  return names.map((name) => (changed[name] ? `o.${name} ${changed[name]}` : `o.${name}`)).join(', ');
+}
+
+/** Runs `work` while CLIENTS create orders; returns its result with the creates acknowledged meanwhile and the slowest. */
+async function underLoad<T>(app: RunningApp, work: () => T | Promise<T>) {
+  let stop = false;
+  let acknowledged = 0;
+  let slowestMs = 0;
+  const client = async () => {
+    while (!stop) {
+      const started = performance.now();
+      if (await createOrder(app).catch(() => false)) acknowledged++;
+      slowestMs = Math.max(slowestMs, performance.now() - started);
+    }
+  };
+  const clients = Array.from({ length: CLIENTS }, client);
+  await new Promise((r) => setTimeout(r, 500));
+  const before = acknowledged;
+  const started = performance.now();
+  // Synchronous work runs in this process: the clients wait, the server keeps its own loop.
+  await new Promise((r) => setImmediate(r));
+  const result = await work();
+  const ms = Math.round(performance.now() - started);
+  await new Promise((r) => setTimeout(r, 300));
+  stop = true;
+  await Promise.all(clients);
+  return { result, ms, acknowledgedMeanwhile: acknowledged - before, slowestCreateMs: Math.round(slowestMs) };
+}
+
+async function main(): Promise<void> {
+  const app = await startApp({ merchant: { name: 'Backup Bench', address: 'Av. Providencia 1234, Providencia' }, rateLimitPerMin: 1_000_000, runtime: 'tsx', env: { SANDBOX_SIMULATOR: 'false' } });
+  const out = mkdtempSync(join(tmpdir(), 'backup-bench-'));
+  try {
+    for (let i = 0; i < TEMPLATES; i++) await createOrder(app);
+    const file = join(app.dataDir, SQLITE_FILE_NAME);
+    let started = performance.now();
+    fill(file, ORDERS);
+    console.log(`filled to ${ORDERS.toLocaleString('en')} orders in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    const reader = new Database(file, { readonly: true });
+    started = performance.now();
+    reader.pragma('wal_checkpoint(PASSIVE)');
+    const size = statSync(file).size;
+    console.log(`file: ${(size / 1024 / 1024).toFixed(0)} MiB`);
+
+    const vacuum = await underLoad(app, () => backupSqliteStore({ dataDir: app.dataDir, outDir: join(out, 'vacuum'), keyInDataDir: true }));
+    console.log(`VACUUM INTO (admin backup): ${vacuum.ms} ms, ${vacuum.result.orders.toLocaleString('en')} orders in the copy, ${(vacuum.result.bytes / 1024 / 1024).toFixed(0)} MiB; creates acknowledged meanwhile ${vacuum.acknowledgedMeanwhile}, slowest create ${vacuum.slowestCreateMs} ms`);
+
+    const online = await underLoad(app, () => reader.backup(join(out, 'online.sqlite'), { progress: () => 1_000_000_000 }));
+    console.log(`online backup API, all pages in one step: ${online.ms} ms; creates acknowledged meanwhile ${online.acknowledgedMeanwhile}, slowest create ${online.slowestCreateMs} ms`);
+
+    const check = await underLoad(app, () => reader.pragma('quick_check'));
+    console.log(`PRAGMA quick_check (whole file): ${check.ms} ms → ${JSON.stringify(check.result)}`);
+    reader.close();
+  } finally {
+    await app.stop();
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+
+void main();
