@@ -5,7 +5,8 @@
  *   - the admin command's copy (VACUUM INTO from its own connection, src/adapters/sqlite/backup.ts),
  *   - SQLite's online backup API with every page in one step (better-sqlite3 `db.backup`),
  *   - PRAGMA quick_check over the whole file (what start-up checks in the background).
- * Prints the figures with the creates acknowledged meanwhile and the slowest create.
+ * each in a process of its own (as an operator runs them), and prints them with the creates
+ * acknowledged meanwhile and the slowest create.
  *
  *   nice -n 10 npx tsx bench/backup.ts        (BACKUP_BENCH_ORDERS=1000000 for a 1M-order file)
  */
@@ -13,9 +14,10 @@ import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { backupSqliteStore } from '../src/adapters/sqlite/backup.js';
+import { spawn } from 'node:child_process';
 import { SQLITE_FILE_NAME } from '../src/adapters/sqlite/store.js';
 import { startApp, type RunningApp } from './lib/app.js';
+import { PROJECT_ROOT } from './lib/processes.js';
 
 const ORDERS = Number(process.env.BACKUP_BENCH_ORDERS ?? 300_000);
 const TEMPLATES = 50;
@@ -66,6 +68,17 @@ function columns(db: Database.Database, table: string, changed: Record<string, s
   return names.map((name) => (changed[name] ? `o.${name} ${changed[name]}` : `o.${name}`)).join(', ');
 }
 
+/** Runs a child process to its end; resolves with its stdout. */
+function run(args: string[], env: Record<string, string> = {}): Promise<string> {
+  const child = spawn(process.execPath, args, { cwd: PROJECT_ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  return new Promise((resolve, reject) => child.once('close', (code) => (code === 0 ? resolve(out.trim()) : reject(new Error(`${args.join(' ')} exited ${code}: ${out}`)))));
+}
+
+/** A CommonJS snippet with better-sqlite3 as `Database` and the store file as `file`. */
+const sqliteScript = (file: string, body: string) => ['-e', `const Database = require('better-sqlite3'); const file = ${JSON.stringify(file)}; ${body}`];
+
 /** Runs `work` while CLIENTS create orders; returns its result with the creates acknowledged meanwhile and the slowest. */
 async function underLoad<T>(app: RunningApp, work: () => T | Promise<T>) {
   let stop = false;
@@ -82,8 +95,6 @@ async function underLoad<T>(app: RunningApp, work: () => T | Promise<T>) {
   await new Promise((r) => setTimeout(r, 500));
   const before = acknowledged;
   const started = performance.now();
-  // Synchronous work runs in this process: the clients wait, the server keeps its own loop.
-  await new Promise((r) => setImmediate(r));
   const result = await work();
   const ms = Math.round(performance.now() - started);
   await new Promise((r) => setTimeout(r, 300));
@@ -107,14 +118,18 @@ async function main(): Promise<void> {
     const size = statSync(file).size;
     console.log(`file: ${(size / 1024 / 1024).toFixed(0)} MiB`);
 
-    const vacuum = await underLoad(app, () => backupSqliteStore({ dataDir: app.dataDir, outDir: join(out, 'vacuum'), keyInDataDir: true }));
-    console.log(`VACUUM INTO (admin backup): ${vacuum.ms} ms, ${vacuum.result.orders.toLocaleString('en')} orders in the copy, ${(vacuum.result.bytes / 1024 / 1024).toFixed(0)} MiB; creates acknowledged meanwhile ${vacuum.acknowledgedMeanwhile}, slowest create ${vacuum.slowestCreateMs} ms`);
+    const vacuum = await underLoad(app, () => run(['--import', 'tsx', 'src/admin-cli.ts', 'backup', '--out', join(out, 'vacuum'), '--json'], { DATA_DIR: app.dataDir, LOG_LEVEL: 'warn' }));
+    const copy = JSON.parse(vacuum.result) as { duration_ms: number; orders: number; bytes: number };
+    console.log(
+      `admin backup (VACUUM INTO): ${copy.duration_ms} ms copying (${vacuum.ms} ms with the CLI's start), ${copy.orders.toLocaleString('en')} orders in the copy, ` +
+        `${(copy.bytes / 1024 / 1024).toFixed(0)} MiB; creates acknowledged meanwhile ${vacuum.acknowledgedMeanwhile}, slowest create ${vacuum.slowestCreateMs} ms`,
+    );
 
-    const online = await underLoad(app, () => reader.backup(join(out, 'online.sqlite'), { progress: () => 1_000_000_000 }));
+    const online = await underLoad(app, () => run(sqliteScript(file, `new Database(file).backup(${JSON.stringify(join(out, 'online.sqlite'))}, { progress: () => 1e9 }).then(() => {});`)));
     console.log(`online backup API, all pages in one step: ${online.ms} ms; creates acknowledged meanwhile ${online.acknowledgedMeanwhile}, slowest create ${online.slowestCreateMs} ms`);
 
-    const check = await underLoad(app, () => reader.pragma('quick_check'));
-    console.log(`PRAGMA quick_check (whole file): ${check.ms} ms → ${JSON.stringify(check.result)}`);
+    const check = await underLoad(app, () => run(sqliteScript(file, `console.log(JSON.stringify(new Database(file, { readonly: true }).pragma('quick_check')));`)));
+    console.log(`PRAGMA quick_check (whole file): ${check.ms} ms → ${check.result}`);
     reader.close();
   } finally {
     await app.stop();
