@@ -16,8 +16,37 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { SQLITE_FILE_NAME } from '../src/adapters/sqlite/store.js';
-import { startApp, type RunningApp } from './lib/app.js';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { createLogger } from '../src/logger.js';
 import { PROJECT_ROOT } from './lib/processes.js';
+
+interface RunningApp {
+  server: { url: string };
+  merchant: { testKey: string };
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+/** The app in this process (the copies and checks below run in processes of their own). */
+async function startApp(): Promise<RunningApp> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'backup-bench-store-'));
+  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', SEED_DEMO: 'false', SANDBOX_SIMULATOR: 'false' });
+  const app = await buildApp({ config, overrides: { logger: createLogger({ level: 'silent' }) } });
+  const { url } = await app.start();
+  const { admin } = app.container.services;
+  const merchant = await admin.createMerchant({ input: { name: 'Backup Bench', address: 'Av. Providencia 1234, Providencia' } });
+  await admin.setMerchantRateLimit({ input: { merchantId: merchant.merchantId, perMin: 1_000_000 } });
+  return {
+    server: { url },
+    merchant,
+    dataDir,
+    async stop() {
+      await app.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
 
 const ORDERS = Number(process.env.BACKUP_BENCH_ORDERS ?? 300_000);
 const TEMPLATES = 50;
@@ -104,7 +133,7 @@ async function underLoad<T>(app: RunningApp, work: () => T | Promise<T>) {
 }
 
 async function main(): Promise<void> {
-  const app = await startApp({ merchant: { name: 'Backup Bench', address: 'Av. Providencia 1234, Providencia' }, rateLimitPerMin: 1_000_000, runtime: 'tsx', env: { SANDBOX_SIMULATOR: 'false' } });
+  const app = await startApp();
   const out = mkdtempSync(join(tmpdir(), 'backup-bench-'));
   try {
     for (let i = 0; i < TEMPLATES; i++) await createOrder(app);

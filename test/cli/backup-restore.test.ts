@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildContainer } from '../../src/container.js';
 import { loadConfig } from '../../src/config.js';
-import { api, makeDataDir, type MerchantCredentials } from '../helpers/app.js';
+import { api, makeDataDir, startTestApp, type MerchantCredentials, type TestApp } from '../helpers/app.js';
 import { PROJECT_ROOT, spawnServer, type ServerProcess } from '../helpers/process.js';
 import { formB } from '../orders/support.js';
 
@@ -34,7 +34,7 @@ describe('admin backup of a busy store, restored', { timeout: 120_000 }, () => {
   const restoredDir = makeDataDir();
   let merchant: MerchantCredentials;
   let node: ServerProcess | null = null;
-  let restored: ServerProcess | null = null;
+  let restored: TestApp | null = null;
 
   beforeAll(async () => {
     const container = await buildContainer(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', SEED_DEMO: 'false', SANDBOX_SIMULATOR: 'false' }));
@@ -44,7 +44,7 @@ describe('admin backup of a busy store, restored', { timeout: 120_000 }, () => {
   });
   afterAll(async () => {
     await node?.kill();
-    await restored?.kill();
+    await restored?.stop();
     for (const dir of [dataDir, join(backupDir, '..'), restoredDir]) rmSync(dir, { recursive: true, force: true });
   });
 
@@ -77,9 +77,10 @@ describe('admin backup of a busy store, restored', { timeout: 120_000 }, () => {
     expect(statSync(join(backupDir, 'master.key')).mode & 0o777).toBe(0o600);
     expect(readFileSync(join(backupDir, 'master.key'), 'utf8')).toBe(readFileSync(join(dataDir, 'master.key'), 'utf8'));
 
-    // Restore: the backup's files in an empty DATA_DIR, a server started on it.
+    // Restore: the backup's files in an empty DATA_DIR, a server started on it (in this process:
+    // the start-up checks, master key check included, are the same as in a server process).
     cpSync(backupDir, restoredDir, { recursive: true });
-    restored = await spawnServer(env(restoredDir), { startTimeoutMs: 60_000 });
+    restored = await startTestApp({ dataDir: restoredDir, env: { RATE_LIMIT_PER_MIN: '1000000' } });
     const before = acknowledged.filter((o) => o.at <= began);
     expect(before.length).toBeGreaterThanOrEqual(20);
     for (const order of before) {
@@ -91,6 +92,5 @@ describe('admin backup of a busy store, restored', { timeout: 120_000 }, () => {
     // The API secret (encrypted under the master key) still opens: the copied key is the store's.
     const me = await api(`${restored.url}/api/v1/merchants/me`, { key: merchant.testKey });
     expect(me.status).toBe(200);
-    expect(restored.output()).not.toContain('Refusing to start');
   });
 });
