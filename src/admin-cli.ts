@@ -3,7 +3,10 @@
  * stdout carries exactly one JSON object (the result or the error); logs go to stderr. It opens the
  * same store as the server (DATA_DIR / MONGODB_URL), so it works while the server runs.
  */
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { BackupRefusedError, backupSqliteStore } from './adapters/sqlite/backup.js';
+import { DamagedStoreError } from './adapters/sqlite/integrity.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { buildContainer, type Container } from './container.js';
 import type { AdminService } from './domain/admin.js';
@@ -18,7 +21,9 @@ interface Command {
   args: string;
   summary: string;
   options: string[];
-  run(admin: AdminService, values: Values, config: Config, services: Container['services']): Promise<Output>;
+  run?(admin: AdminService, values: Values, config: Config, services: Container['services']): Promise<Output>;
+  /** Works on the store's files without opening the service (no migrations, no start-up checks). */
+  runOnFiles?(values: Values, config: Config): Promise<Output>;
 }
 
 const USAGE = 'npm run --silent admin -- <command> [options] --json';
@@ -45,6 +50,24 @@ const setIntegration = (status: IntegrationStatus, summary: string): Command => 
 });
 
 const COMMANDS: Record<string, Command> = {
+  backup: {
+    args: '--out DIR',
+    summary: 'Embedded mode: a consistent copy of the live store (database and master.key) into DIR, while the server serves; DIR is then a complete DATA_DIR',
+    options: ['out'],
+    runOnFiles: async (v, config) => {
+      if (config.storeKind === 'mongodb') throw new AppError('VALIDATION_ERROR', 'backup copies the embedded store; in distributed mode back up MongoDB with mongodump --oplog (README "Backups and restore")');
+      if (!v.out) throw invalidOption('out', 'is required: the directory to write the copy into');
+      const copy = backupOrRefuse({ dataDir: config.dataDir, outDir: resolve(v.out), keyInDataDir: !config.masterKey });
+      return {
+        file: copy.file,
+        bytes: copy.bytes,
+        orders: copy.orders,
+        duration_ms: copy.durationMs,
+        master_key: copy.keyFile ?? 'not copied: the store is encrypted under MASTER_KEY; the copy opens only with that value',
+        restore: `Stop the server, put the files of ${resolve(v.out)} in an empty DATA_DIR (or point DATA_DIR at a copy of that directory), start`,
+      };
+    },
+  },
   'merchant:create': {
     args: '--name N [--address A]',
     summary: 'Create a merchant; prints its live key, test key and API secret once',
@@ -157,6 +180,15 @@ const COMMANDS: Record<string, Command> = {
   },
 };
 
+function backupOrRefuse(options: Parameters<typeof backupSqliteStore>[0]) {
+  try {
+    return backupSqliteStore(options);
+  } catch (error) {
+    if (error instanceof BackupRefusedError) throw new AppError('VALIDATION_ERROR', error.message);
+    throw error;
+  }
+}
+
 /** The CLI option that carries each domain input field, for error messages. */
 const OPTION_OF_FIELD: Record<string, string> = { merchantId: 'merchant', courierId: 'courier', perMin: 'per-min', overlapHours: 'overlap-hours' };
 
@@ -262,9 +294,20 @@ async function run(argv: string[]): Promise<Output> {
 
   const config = loadConfig();
   logger = createLogger({ level: config.logLevel, destination: 2 });
+  if (command.runOnFiles) {
+    try {
+      const output = await command.runOnFiles(values, config);
+      logger.info({ command: name }, 'admin command completed');
+      return { success: true, ...output };
+    } catch (error) {
+      if (!isAppError(error)) throw error;
+      logger.warn({ command: name, code: error.code }, 'admin command failed');
+      throw forCli(error, name);
+    }
+  }
   const container: Container = await buildContainer(config, { logger });
   try {
-    const output = await command.run(container.services.admin, values, config, container.services);
+    const output = await command.run!(container.services.admin, values, config, container.services);
     container.logger.info({ command: name, merchant_id: values.merchant ?? output.merchant_id, courier_id: values.courier ?? output.courier_id }, 'admin command completed');
     return { success: true, ...output };
   } catch (error) {
@@ -284,6 +327,7 @@ async function main(): Promise<void> {
     let appError: AppError;
     if (isAppError(error)) appError = error;
     else if (error instanceof ConfigError) appError = new AppError('VALIDATION_ERROR', error.message);
+    else if (error instanceof DamagedStoreError) appError = new AppError('SERVICE_UNAVAILABLE', error.message);
     else {
       appError = new AppError('INTERNAL_ERROR', error instanceof Error ? error.message : String(error));
       if (logger) logger.error({ err: error }, 'admin command crashed');

@@ -98,6 +98,10 @@ const envSchema = z.object({
   SEED_DEMO: optionalString.pipe(booleanFlag.optional()),
   METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  /** Embedded mode: start a new, empty store although this DATA_DIR held one whose file is now missing or empty. */
+  STORE_CREATE: booleanFlag.default(false),
+  /** Embedded mode: how long start-up waits for PRAGMA quick_check before serving (the check then goes on in the background). */
+  STORE_CHECK_BUDGET_MS: z.coerce.number().int().min(0).max(600_000).default(3000),
   NODE_ENV: z.string().default('development'),
   GEOCODER_URL: optionalString.pipe(z.url().optional()),
   TARIFF_FILE: optionalString,
@@ -133,6 +137,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: e.PORT,
     host: e.HOST,
     dataDir: e.DATA_DIR,
+    /** Embedded store start-up: create anew over a missing/empty file where a store was (STORE_CREATE), quick_check budget. */
+    storeOpen: { create: e.STORE_CREATE, checkBudgetMs: e.STORE_CHECK_BUDGET_MS },
     mongodbUrl: e.MONGODB_URL,
     mongodbDb: e.MONGODB_DB,
     redisUrl: e.REDIS_URL,

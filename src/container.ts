@@ -3,7 +3,7 @@ import type { Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { resolveMasterKey } from './adapters/master-key.js';
 import { createMemoryRateLimiter, createRedisRateLimiter } from './adapters/rate-limiter.js';
-import { createSqliteStore } from './adapters/sqlite/store.js';
+import { openSqliteStore } from './adapters/sqlite/open-store.js';
 import { createMongoStore } from './adapters/mongo/store.js';
 import { withCoalescedLocations, type CoalescedLocations } from './adapters/coalesced-locations.js';
 import { MasterKeyMismatchError, verifyMasterKey } from './domain/master-key-check.js';
@@ -95,7 +95,7 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
   const masterKey = resolveMasterKey({ configured: config.masterKey, dataDir: config.dataDir, distributed: config.storeKind === 'mongodb' });
   const backingStore: Store = config.mongodbUrl
     ? await createMongoStore({ url: config.mongodbUrl, dbName: config.mongodbDb, operationTimeoutMs: config.storeTimeoutMs, webhookRetentionMs: config.retention.webhookMs })
-    : createSqliteStore({ dataDir: config.dataDir, lockWaitMs: config.storeTimeoutMs });
+    : await openSqliteStore({ dataDir: config.dataDir, lockWaitMs: config.storeTimeoutMs, ...config.storeOpen, logger });
   const positions = config.positionFlushMs > 0
     ? withCoalescedLocations(backingStore, { flushMs: config.positionFlushMs, onFlushError: (error) => logger.warn({ err: error.message }, 'courier positions not written; retried at the next flush') })
     : null;

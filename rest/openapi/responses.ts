@@ -27,7 +27,7 @@ export const healthSchema = registry.register(
       .record(z.string(), z.string())
       .optional()
       .openapi({
-        description: 'Why each `degraded` dependency is degraded (absent when none is); the store is degraded while writes answer 503.',
+        description: 'Why each `degraded` dependency is degraded (absent when none is); the store is degraded while writes answer 503 (a held lock, a full disk, a damaged file).',
         example: { store: 'another process holds the database write lock' },
       }),
   }),

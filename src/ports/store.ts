@@ -56,7 +56,8 @@ export interface Store {
   credentialsVersion(): string | null;
   /**
    * Throws when the backing database cannot be reached; resolves with its condition (or nothing:
-   * ok) when it answers, `degraded` with the reason while writes cannot be made (lock, disk).
+   * ok) when it answers, `degraded` with the reason while writes cannot be made (lock, disk) or
+   * the file was found damaged.
    */
   ping(): Promise<StoreCondition | void>;
   close(): Promise<void>;

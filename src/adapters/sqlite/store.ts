@@ -16,15 +16,19 @@ import { createSqliteLeaseRepository } from './leases.js';
 import { createSqliteIdempotentWriteRepository } from './idempotent-writes.js';
 import { createSqliteEventFeedRepository } from './events.js';
 import { createSqliteQuoteRepository } from './quotes.js';
+import { createDamageRecord, withDamageWatch, type DamageRecord } from './integrity.js';
 
 export const SQLITE_FILE_NAME = 'express-delivery.sqlite';
 
 /**
- * The embedded store: one SQLite file under dataDir (or ':memory:'). `lockWaitMs`: how long a
- * write waits for another process's write lock (off the event loop) before 503.
+ * The embedded store: one SQLite file under dataDir (or ':memory:'). The server opens it through
+ * openSqliteStore (open-store.ts), which checks the file first. `lockWaitMs`: how long a write waits
+ * for another process's write lock (off the event loop) before 503; `damage` records corruption met
+ * by any statement (see withDamageWatch).
  */
-export function createSqliteStore(options: ({ dataDir: string } | { file: string }) & { lockWaitMs?: number }): Store {
+export function createSqliteStore(options: ({ dataDir: string } | { file: string }) & { lockWaitMs?: number; damage?: DamageRecord }): Store {
   const file = 'file' in options ? options.file : join(options.dataDir, SQLITE_FILE_NAME);
+  const damage = options.damage ?? createDamageRecord();
   const db = openSqliteDatabase(file);
   const checkpointer = file === ':memory:' ? null : startCheckpointer(db, file);
   // Every write goes through the guard (the queue, or each repository method): WAL reads never wait.
@@ -35,7 +39,7 @@ export function createSqliteStore(options: ({ dataDir: string } | { file: string
   const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
   let credentialWrites = 0;
   const countCredentialWrite = () => void credentialWrites++;
-  return {
+  return withDamageWatch({
     kind: 'sqlite',
     merchants: guard.repository(createSqliteMerchantRepository(db, countCredentialWrite)),
     apiKeys: guard.repository(createSqliteApiKeyRepository(db, countCredentialWrite)),
@@ -55,7 +59,8 @@ export function createSqliteStore(options: ({ dataDir: string } | { file: string
       return `${dataVersion.get()}:${credentialWrites}`;
     },
     async ping() {
-      return guard.probe();
+      const damaged = damage.reason();
+      return damaged === null ? guard.probe() : { status: 'degraded' as const, reason: damaged };
     },
     async close() {
       if (!db.open) return;
@@ -64,5 +69,5 @@ export function createSqliteStore(options: ({ dataDir: string } | { file: string
       await checkpointer?.stop();
       db.close();
     },
-  };
+  } satisfies Store, damage);
 }
