@@ -326,4 +326,13 @@ export const MIGRATIONS: string[] = [
   ALTER TABLE event_feed_v2 RENAME TO event_feed;
   CREATE INDEX event_feed_created ON event_feed (created_at);
   `,
+  `
+  -- A merchant's order list seeks whatever its filter (issue #25 item 1): newest first by
+  -- (created_at, id), over all the merchant's orders in a mode or over one status (several are
+  -- merged, one seek each); the date range and the keyset cursor are ranges of the same index.
+  -- orders_merchant (merchant_id, mode, id) served the old id order and nothing reads it now.
+  CREATE INDEX orders_merchant_created ON orders (merchant_id, mode, created_at, id);
+  CREATE INDEX orders_merchant_status ON orders (merchant_id, mode, status, created_at, id);
+  DROP INDEX orders_merchant;
+  `,
 ];
