@@ -277,7 +277,7 @@ async function ttlIndex<T extends object>(db: Db, collection: Collection<T>, fie
 
 /**
  * Indexes earlier versions created that no query reads any more: each one costs every write.
- * orders_merchant served the list in _id order (now createdAt, _id); the other two are prefixes of
+ * orders_merchant served the list in _id order (now orders_merchant_status); the other two are prefixes of
  * their `_fifo` successors.
  */
 const RETIRED_INDEXES: Array<[keyof MongoCollections, string]> = [
@@ -317,9 +317,9 @@ async function createIndexes(c: MongoCollections, db: Db, webhookRetentionSecond
     c.telemetry.createIndex({ merchantId: 1, lastSeenAt: -1 }, { name: 'telemetry_merchant' }),
     c.orders.createIndex({ orderNumber: 1 }, { unique: true, name: 'orders_order_number' }),
     c.orders.createIndex({ trackingNumber: 1 }, { unique: true, name: 'orders_tracking_number' }),
-    // A merchant's order list, newest first, seeks for every filter: all orders or one index scan
-    // per status (merged in order), the date range and the keyset cursor as ranges of createdAt.
-    c.orders.createIndex({ merchantId: 1, mode: 1, createdAt: -1, _id: -1 }, { name: 'orders_merchant_created' }),
+    // A merchant's order list, newest first, seeks for every filter: one index scan per status
+    // (every status when none is asked), merged in order; the date range and the keyset cursor are
+    // ranges of createdAt within each.
     c.orders.createIndex({ merchantId: 1, mode: 1, status: 1, createdAt: -1, _id: -1 }, { name: 'orders_merchant_status' }),
     c.orders.createIndex({ merchantId: 1, mode: 1, referenceId: 1 }, { name: 'orders_reference' }),
     c.orders.createIndex({ merchantId: 1, mode: 1, ecommerceOrderId: 1 }, { name: 'orders_ecommerce' }),

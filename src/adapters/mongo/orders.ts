@@ -1,6 +1,6 @@
 import { type ClientSession, type Filter, MongoServerError, type UpdateFilter } from 'mongodb';
 import { withStoredGeofence, withStoredPrecision } from '../../domain/geo.js';
-import type { LedgerEntry, Order, OrderEvent, WebhookDelivery } from '../../domain/types.js';
+import { ORDER_STATUSES, type LedgerEntry, type Order, type OrderEvent, type WebhookDelivery } from '../../domain/types.js';
 import { DuplicateOrderIdentifierError, type IdempotencyRecord, type NewFeedEvent, type OrderPatch, type OrderRepository } from '../../ports/store.js';
 import { writeFeedEvent } from './events.js';
 import type { IdempotencyDoc, MongoDatabase, OrderDoc, OrderEventDoc } from './database.js';
@@ -303,11 +303,10 @@ export function createMongoOrderRepository(database: MongoDatabase): OrderReposi
 
     async list({ merchantId, mode, statuses, createdFrom, createdTo, after, limit }) {
       if (limit <= 0) return []; // MongoDB reads limit 0 as "no limit"
-      // Newest first by (createdAt, _id), on orders_merchant_created or, with statuses,
-      // orders_merchant_status (one index scan per status, merged in order: no in-memory sort).
-      const filter: Filter<OrderDoc> = { merchantId, mode };
-      const distinct = [...new Set(statuses ?? [])];
-      if (distinct.length) filter.status = distinct.length === 1 ? distinct[0]! : { $in: distinct };
+      // Newest first by (createdAt, _id) on orders_merchant_status: one index scan per status
+      // (every status when none is asked), merged in order, so no in-memory sort.
+      const distinct = statuses?.length ? [...new Set(statuses)] : [...ORDER_STATUSES];
+      const filter: Filter<OrderDoc> = { merchantId, mode, status: distinct.length === 1 ? distinct[0]! : { $in: distinct } };
       const createdAt: { $gte?: string; $lt?: string; $lte?: string } = {};
       if (createdFrom) createdAt.$gte = createdFrom;
       if (createdTo) createdAt.$lt = createdTo;

@@ -328,10 +328,9 @@ export const MIGRATIONS: string[] = [
   `,
   `
   -- A merchant's order list seeks whatever its filter (issue #25 item 1): newest first by
-  -- (created_at, id), over all the merchant's orders in a mode or over one status (several are
-  -- merged, one seek each); the date range and the keyset cursor are ranges of the same index.
-  -- orders_merchant (merchant_id, mode, id) served the old id order and nothing reads it now.
-  CREATE INDEX orders_merchant_created ON orders (merchant_id, mode, created_at, id);
+  -- (created_at, id), one seek per status merged in order (every status when none is asked), the
+  -- date range and the keyset cursor as ranges of each. It replaces orders_merchant (merchant_id,
+  -- mode, id), so an order creation writes as many B-trees as before.
   CREATE INDEX orders_merchant_status ON orders (merchant_id, mode, status, created_at, id);
   DROP INDEX orders_merchant;
   `,
