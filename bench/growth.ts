@@ -56,7 +56,7 @@ const duration = Number(text(values.duration) ?? process.env.BENCH_DURATION ?? 5
 const warmup = Number(text(values.warmup) ?? process.env.BENCH_WARMUP ?? 1);
 const connections = Number(text(values.connections) ?? process.env.BENCH_CONNECTIONS ?? 10);
 const only = text(values.only)?.split(',') ?? null;
-const stallMaxSeconds = Number(text(values['stall-max']) ?? 180);
+const stallMaxSeconds = Number(text(values['stall-max']) ?? 120);
 const runtime = (text(values.runtime) ?? process.env.BENCH_RUNTIME ?? 'dist') as 'dist' | 'tsx';
 const cacheDir = process.env.GROWTH_CACHE_DIR ?? join(tmpdir(), 'exd-growth-cache');
 mkdirSync(cacheDir, { recursive: true });
@@ -209,7 +209,7 @@ async function measureStall(dir: string): Promise<SizeResult['stall']> {
   const logFile = join(dir, 'stall.log');
   const stallFile = join(dir, 'stall.json');
   const env = { ...growthEnv(dir), ORDER_EVENTS_RETENTION_DAYS: '0.000001', WEBHOOK_RETENTION_DAYS: '0.000001', DISPATCH_RECONCILE_MS: '1000', LOOP_STALL_FILE: stallFile };
-  const server = await spawnServer({ script: appScript(runtime), env, ready: 'log', logFile, nodeArgs: ['--import', join(PROJECT_ROOT, 'bench/lib/loop-stall.mjs')] });
+  const server = await spawnServer({ script: appScript(runtime), env, ready: 'log', logFile, startTimeoutMs: 180_000, nodeArgs: ['--import', join(PROJECT_ROOT, 'bench/lib/loop-stall.mjs')] });
   const started = Date.now();
   let pruned = false;
   try {
@@ -239,13 +239,16 @@ async function measureSize(size: number): Promise<SizeResult> {
     // The reconciler runs once at start and then not for ten minutes: its rounds are the stall
     // phase's subject, and their CPU would count as the requests' here.
     const server = await spawnServer({
-      script: appScript(runtime), env: { ...growthEnv(work), DISPATCH_RECONCILE_MS: '600000', LOOP_STALL_FILE: stallFile }, ready: 'log', logFile,
+      script: appScript(runtime), env: { ...growthEnv(work), DISPATCH_RECONCILE_MS: '600000', LOOP_STALL_FILE: stallFile }, ready: 'log', logFile, startTimeoutMs: 180_000,
       nodeArgs: ['--import', join(PROJECT_ROOT, 'bench/lib/loop-stall.mjs')],
     });
     let ops: Record<string, Measured>;
     try {
-      // Let the start-up rounds of the reconciler and the retention job finish first.
-      await new Promise((resolve) => setTimeout(resolve, 3000 + size / 100));
+      // Let the start-up round of the reconciler (it logs that this node leads once its first
+      // round is done) and the retention job finish first.
+      const settled = Date.now();
+      while (Date.now() - settled < 120_000 && !/this node leads/.test(readFileSync(logFile, 'utf8'))) await new Promise((resolve) => setTimeout(resolve, 500));
+      await new Promise((resolve) => setTimeout(resolve, 3000));
       console.log(`growth ${sizeLabel(size)}: ${duration} s per operation, ${connections} connections`);
       ops = await measureOperations(server, filled.merchants, samples);
     } finally {
@@ -255,7 +258,10 @@ async function measureSize(size: number): Promise<SizeResult> {
     const claim = await measureClaim(work);
     console.log(`  webhook claim over ${claim.backlog} pending deliveries: ${claim.usPerClaim} µs per claim (p50 ${claim.p50} ms, p99 ${claim.p99} ms)`);
     console.log(`growth ${sizeLabel(size)}: the first retention prune (retention of milliseconds) and reconciler rounds every second …`);
-    const stall = await measureStall(work);
+    const stall = await measureStall(work).catch((error: unknown) => {
+      console.log(`  the stall phase failed: ${(error as Error).message}`);
+      return { maxMs: null, pruned: false, watchedSeconds: 0 };
+    });
     console.log(`  longest event-loop stall: ${stall.maxMs ?? '–'} ms over ${stall.watchedSeconds} s (prune ${stall.pruned ? 'finished' : 'still running at the end'}); while serving: ${servingStallMs ?? '–'} ms`);
     return { size, fillSeconds: filled.fillSeconds, ops, claim, servingStallMs, stall };
   } finally {
