@@ -27,6 +27,8 @@ export interface SpawnOptions {
   logFile?: string;
   /** How the child says it is listening: an IPC message {port}, or the app's "listening" log line. */
   ready: 'ipc' | 'log';
+  /** How long it may take to listen (default 30 s; a large store on a busy machine takes longer). */
+  startTimeoutMs?: number;
 }
 
 /**
@@ -43,7 +45,8 @@ export async function spawnServer(options: SpawnOptions): Promise<ServerProcess>
   });
   if (typeof out === 'number') closeSync(out);
   try {
-    const port = await (options.ready === 'ipc' ? portFromIpc(child, options.script) : portFromLog(child, options.script, options.logFile!));
+    const timeoutMs = options.startTimeoutMs ?? 30_000;
+    const port = await (options.ready === 'ipc' ? portFromIpc(child, options.script, timeoutMs) : portFromLog(child, options.script, options.logFile!, timeoutMs));
     child.disconnect();
     return {
       url: `http://127.0.0.1:${port}`,
@@ -57,16 +60,16 @@ export async function spawnServer(options: SpawnOptions): Promise<ServerProcess>
   }
 }
 
-function portFromIpc(child: ChildProcess, name: string): Promise<number> {
-  return withStartTimeout(child, name, (resolve) => {
+function portFromIpc(child: ChildProcess, name: string, timeoutMs: number): Promise<number> {
+  return withStartTimeout(child, name, timeoutMs, (resolve) => {
     child.on('message', (message: { port?: number }) => {
       if (typeof message.port === 'number') resolve(message.port);
     });
   });
 }
 
-function portFromLog(child: ChildProcess, name: string, logFile: string): Promise<number> {
-  return withStartTimeout(child, name, (resolve) => {
+function portFromLog(child: ChildProcess, name: string, logFile: string, timeoutMs: number): Promise<number> {
+  return withStartTimeout(child, name, timeoutMs, (resolve) => {
     const timer = setInterval(() => {
       const match = /"port":(\d+)[^\n]*"msg":"listening"/.exec(readFileSync(logFile, 'utf8'));
       if (match) {
@@ -78,9 +81,9 @@ function portFromLog(child: ChildProcess, name: string, logFile: string): Promis
   });
 }
 
-function withStartTimeout(child: ChildProcess, name: string, wait: (resolve: (port: number) => void) => void): Promise<number> {
+function withStartTimeout(child: ChildProcess, name: string, timeoutMs: number, wait: (resolve: (port: number) => void) => void): Promise<number> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name} did not start within 30 s`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`${name} did not start within ${timeoutMs / 1000} s`)), timeoutMs);
     child.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`${name} exited with ${code} before listening`));

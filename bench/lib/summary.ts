@@ -51,7 +51,28 @@ export function writeSummary(input: SummaryInput): { report: string; chart: stri
   const chart = join(RESULTS, 'chart.svg');
   writeFileSync(report, markdown(loaded, lines, missing));
   writeFileSync(chart, svg(lines));
+  spliceGrowthSection();
   return { report, chart };
+}
+
+const GROWTH_START = '<!-- growth: written by npm run bench:growth (its copy: bench/results/GROWTH.md); npm run bench keeps it -->';
+const GROWTH_END = '<!-- /growth -->';
+
+/**
+ * Puts bench/results/GROWTH.md (written by bench/growth.ts, which takes far longer than the other
+ * benchmarks and runs on its own) into REPORT.md between its markers, or at the end: rewriting the
+ * report for the other benchmarks keeps the last growth figures.
+ */
+export function spliceGrowthSection(): void {
+  const fragment = join(RESULTS, 'GROWTH.md');
+  if (!existsSync(fragment)) return;
+  const report = join(RESULTS, 'REPORT.md');
+  const section = `${GROWTH_START}\n${readFileSync(fragment, 'utf8').trim()}\n${GROWTH_END}`;
+  const current = existsSync(report) ? readFileSync(report, 'utf8') : '# Benchmark report\n';
+  const start = current.indexOf(GROWTH_START);
+  const end = current.indexOf(GROWTH_END);
+  const next = start >= 0 && end > start ? current.slice(0, start) + section + current.slice(end + GROWTH_END.length) : `${current.trimEnd()}\n\n${section}\n`;
+  writeFileSync(report, next);
 }
 
 function readSaved(file: string, since: Date): Saved | null {

@@ -1,6 +1,7 @@
 import { MongoClient, type Document } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openMongoDatabase, type MongoDatabase } from '../../src/adapters/mongo/database.js';
+import { ORDER_STATUSES } from '../../src/domain/types.js';
 import { mongoForTestFile, uniqueDbName, type MongoServer } from '../helpers/mongo.js';
 
 /**
@@ -26,6 +27,11 @@ interface QueryPath {
   index: string[];
   /** Why an in-memory SORT is acceptable on this limited query (omitted: none is). */
   sortAccepted?: string;
+  /**
+   * The fields the index's leading keys must be, in any order: the query seeks on each of them
+   * (an index that merely starts with one constrained field can walk every document of a merchant).
+   */
+  seek?: string[];
 }
 
 const T = '2026-01-01T00:00:00.000Z';
@@ -53,11 +59,15 @@ export const QUERY_PATHS: QueryPath[] = [
   // orders.ts
   byId('orders', 'orders: findById, apply, assign, tryDeliveryPin'),
   byId('idempotency_keys', 'orders: idempotency key claim and lookup'),
-  { name: 'orders: findByAnyId (merchant and one of four ids)', collection: 'orders', filter: { merchantId: 'm', mode: 'test', $or: [{ referenceId: 'r' }, { ecommerceOrderId: 'r' }, { trackingNumber: 'r' }, { orderNumber: 'r' }] }, sort: { _id: -1 }, limit: 3, index: ['orders_reference', 'orders_ecommerce', 'orders_tracking_number', 'orders_order_number', 'orders_merchant'], sortAccepted: 'at most a few documents match the four ids' },
+  { name: 'orders: findByAnyId (merchant and one of four ids)', collection: 'orders', filter: { merchantId: 'm', mode: 'test', $or: [{ referenceId: 'r' }, { ecommerceOrderId: 'r' }, { trackingNumber: 'r' }, { orderNumber: 'r' }] }, sort: { _id: -1 }, limit: 3, index: ['orders_reference', 'orders_ecommerce', 'orders_tracking_number', 'orders_order_number'], sortAccepted: 'at most a few documents match the four ids' },
   { name: 'orders: findByTrackingRef', collection: 'orders', filter: { $or: [{ trackingNumber: 'r' }, { orderNumber: 'r' }] }, limit: 2, index: ['orders_tracking_number', 'orders_order_number'] },
-  { name: 'orders: list (merchant page, filters)', collection: 'orders', filter: { merchantId: 'm', mode: 'test', status: { $in: ['new', 'assigned'] }, createdAt: { $gte: T, $lt: T }, _id: { $lt: 'x' } }, sort: { _id: -1 }, limit: 50, index: ['orders_merchant'] },
+  { name: 'orders: list (the page cursor: one of the merchant\'s orders)', collection: 'orders', filter: { _id: 'x', merchantId: 'm', mode: 'test' }, index: ['_id_'] },
+  { name: 'orders: list (every status, each one scan, merged)', collection: 'orders', filter: { merchantId: 'm', mode: 'test', status: { $in: [...ORDER_STATUSES] } }, sort: { createdAt: -1, _id: -1 }, limit: 21, index: ['orders_merchant_status'], seek: ['merchantId', 'mode', 'status'] },
+  { name: 'orders: list (every status, date range, below the cursor)', collection: 'orders', filter: { merchantId: 'm', mode: 'test', status: { $in: [...ORDER_STATUSES] }, createdAt: { $gte: T, $lte: T }, $nor: [{ createdAt: T, _id: { $gte: 'x' } }] }, sort: { createdAt: -1, _id: -1 }, limit: 21, index: ['orders_merchant_status'], seek: ['merchantId', 'mode', 'status', 'createdAt'] },
+  { name: 'orders: list (one status, date range)', collection: 'orders', filter: { merchantId: 'm', mode: 'test', status: 'completed', createdAt: { $gte: T, $lt: T } }, sort: { createdAt: -1, _id: -1 }, limit: 21, index: ['orders_merchant_status'], seek: ['merchantId', 'mode', 'status', 'createdAt'] },
+  { name: 'orders: list (several statuses merged, date range, below the cursor)', collection: 'orders', filter: { merchantId: 'm', mode: 'test', status: { $in: ['new', 'cancelled'] }, createdAt: { $gte: T, $lte: T }, $nor: [{ createdAt: T, _id: { $gte: 'x' } }] }, sort: { createdAt: -1, _id: -1 }, limit: 21, index: ['orders_merchant_status'], seek: ['merchantId', 'mode', 'status', 'createdAt'] },
   { name: 'orders: listEvents', collection: 'order_events', filter: { orderId: 'o' }, sort: { sequence: 1 }, index: ['order_events_sequence'] },
-  { name: 'orders: pruneEvents (old terminal orders)', collection: 'orders', filter: { mode: 'test', status: { $in: ['completed', 'cancelled'] }, createdAt: { $lt: T } }, index: ['orders_queue', 'orders_queue_fifo'] },
+  { name: 'orders: pruneEvents (old terminal orders)', collection: 'orders', filter: { mode: 'test', status: { $in: ['completed', 'cancelled'] }, createdAt: { $lt: T } }, index: ['orders_queue_fifo'] },
   { name: 'orders: pruneEvents (events of those orders)', collection: 'order_events', filter: { orderId: { $in: ['a', 'b'] } }, index: ['order_events_sequence'] },
   { name: 'orders: listQueued', collection: 'orders', filter: { mode: 'test', status: 'new', courierId: null, batchId: null, vehicleType: { $in: ['motorcycle'] } }, sort: { createdAt: 1, _id: 1 }, limit: 100, index: ['orders_queue_fifo'] },
   { name: 'orders: listQueued with dueBy (scheduled orders not yet due left out)', collection: 'orders', filter: { mode: 'test', status: 'new', courierId: null, batchId: null, vehicleType: { $in: ['motorcycle'] }, $or: [{ dispatchAfter: null }, { dispatchAfter: { $lte: T } }] }, sort: { createdAt: 1, _id: 1 }, limit: 100, index: ['orders_queue_fifo'] },
@@ -167,7 +177,16 @@ describe.skipIf(!mongo)(`MongoDB query paths and their indexes${mongo ? ` (${mon
     for (const name of candidates) {
       const leading = Object.keys(created.get(name)!)[0]!;
       expect(constrained.has(leading) || branchFields.includes(leading), `${name} leads with ${leading}, which the query does not constrain`).toBe(true);
+      if (query.seek) {
+        const prefix = Object.keys(created.get(name)!).slice(0, query.seek.length);
+        expect([...prefix].sort(), `${name} must lead with ${query.seek.join(', ')} to seek on each (it has ${prefix.join(', ')})`).toEqual([...query.seek].sort());
+        for (const field of query.seek) expect(constrained.has(field), `the query does not constrain ${field}`).toBe(true);
+      }
     }
+  });
+
+  it('the retired indexes are not created (each would cost every write and serve no query)', () => {
+    expect([...indexes.get('orders')!.keys()].filter((n) => ['orders_merchant', 'orders_queue'].includes(n))).toEqual([]);
   });
 
   const explainable = server?.kind === 'external';
@@ -188,6 +207,35 @@ describe.skipIf(!mongo)(`MongoDB query paths and their indexes${mongo ? ` (${mon
       if (names.includes('COLLSCAN')) failures.push(`${query.name}: COLLSCAN (${names.join(' < ')})`);
       else if (!idHack && !used.some((n) => query.index.includes(n))) failures.push(`${query.name}: uses ${used.join(', ') || names.join(' < ')}, expected ${query.index.join(' or ')}`);
       if (query.limit && query.sort && !query.sortAccepted && names.includes('SORT')) failures.push(`${query.name}: in-memory SORT (${names.join(' < ')})`);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it.skipIf(!explainable)(`the order list examines about as many index keys and documents as it returns, on a merchant with 3,000 orders and few matches${explainable ? '' : ' — skipped: jongodb has no explain'}`, async () => {
+    const orders = client.db(dbName).collection<{ _id: string } & Document>('orders');
+    const minute = (i: number) => new Date(Date.parse(T) + i * 60_000).toISOString();
+    const statusOf = (i: number) => (i % 500 === 0 ? 'completed' : i % 300 === 0 ? 'cancelled' : 'new');
+    await orders.insertMany(Array.from({ length: 3000 }, (_, i) => ({
+      _id: `bk_seek_${String(i).padStart(5, '0')}`, merchantId: 'm_seek', mode: 'live', status: statusOf(i), createdAt: minute(i), orderNumber: `seek-${i}`, trackingNumber: `SEEK-${i}`,
+    })));
+    const page = { merchantId: 'm_seek', mode: 'live' };
+    const filters: Document[] = [
+      { ...page, status: { $in: [...ORDER_STATUSES] } },
+      { ...page, status: 'completed' },
+      { ...page, status: { $in: ['completed', 'cancelled'] } },
+      { ...page, status: { $in: [...ORDER_STATUSES] }, createdAt: { $gte: minute(1000), $lt: minute(1010) } },
+      { ...page, status: 'cancelled', createdAt: { $gte: minute(0), $lt: minute(1500) } },
+      { ...page, status: { $in: ['completed', 'cancelled'] }, createdAt: { $gte: minute(0), $lte: minute(2000) }, $nor: [{ createdAt: minute(2000), _id: { $gte: 'bk_seek_02000' } }] },
+    ];
+    const failures: string[] = [];
+    for (const filter of filters) {
+      const explained = await orders.find(filter).sort({ createdAt: -1, _id: -1 }).limit(20).explain('executionStats');
+      const stats = explained.executionStats as { nReturned: number; totalKeysExamined: number; totalDocsExamined: number };
+      const names = stagesOf((explained.queryPlanner as Document).winningPlan as Document).map((s) => String(s.stage));
+      // One extra key per index scan (where it stops) and a few for the merge.
+      if (stats.totalKeysExamined > stats.nReturned + 4 || stats.totalDocsExamined > stats.nReturned + 4 || names.includes('SORT')) {
+        failures.push(`${JSON.stringify(filter)}: returned ${stats.nReturned}, examined ${stats.totalKeysExamined} keys and ${stats.totalDocsExamined} documents (${names.join(' < ')})`);
+      }
     }
     expect(failures).toEqual([]);
   });

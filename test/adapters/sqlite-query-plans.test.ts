@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSqliteStore, SQLITE_FILE_NAME } from '../../src/adapters/sqlite/store.js';
+import type { OrderStatus } from '../../src/domain/types.js';
 import type { Store } from '../../src/ports/store.js';
+import { at, creation, order, storeMerchant } from '../contract/fixtures.js';
 
 /**
  * Every statement the SQLite adapters prepare, with the plan SQLite chooses for it: no full scan
@@ -39,7 +41,7 @@ const EXPECTED: Array<{ sql: RegExp; indexes: string[] }> = [
   { sql: /SELECT id FROM orders INDEXED BY orders_events_prunable/, indexes: ['orders_events_prunable'] },
   { sql: /FROM batches WHERE mode = \? AND status = 'pending'/, indexes: ['batches_pending_fifo'] },
   { sql: /FROM \( SELECT doc, 0 AS rank/, indexes: ['orders_reference', 'orders_ecommerce'] },
-  { sql: /FROM orders WHERE merchant_id = @merchantId AND mode = @mode/, indexes: ['orders_merchant'] },
+  { sql: /FROM orders WHERE merchant_id = @merchantId AND mode = @mode/, indexes: ['orders_merchant_status'] },
   { sql: /FROM webhook_deliveries WHERE merchant_id = @merchantId AND status = 'pending'/, indexes: ['webhook_deliveries_due_merchant'] },
   { sql: /FROM webhook_deliveries WHERE status = 'pending' AND lease_until > @dbNow/, indexes: ['webhook_deliveries_leased'] },
   // The merchants with due webhooks: one seek per merchant, never a read of every due delivery.
@@ -78,8 +80,7 @@ async function collectStatements(): Promise<{ statements: string[]; planner: Dat
 async function exerciseDynamicQueries(store: Store): Promise<void> {
   const page = { merchantId: 'm', mode: 'test' as const, limit: 10 };
   const range = { createdFrom: '2020-01-01T00:00:00.000Z', createdTo: '2030-01-01T00:00:00.000Z', after: 'x' };
-  await store.orders.list(page);
-  await store.orders.list({ ...page, ...range, statuses: ['new', 'assigned'] });
+  await exerciseOrderList(store);
   await store.orders.listQueued({ mode: 'test', vehicleTypes: ['motorcycle', 'car'], limit: 10 });
   await store.orders.listQueued({ mode: 'test', vehicleTypes: ['motorcycle', 'car'], limit: 10, dueBy: '2030-01-01T00:00:00.000Z' });
   await store.orders.listNewInBatches({ mode: 'test', limit: 10 });
@@ -92,6 +93,28 @@ async function exerciseDynamicQueries(store: Store): Promise<void> {
   await store.batches.listPending({ mode: 'test', vehicleTypes: ['motorcycle', 'car'], limit: 10 });
   await store.webhooks.listDeliveries(page);
   await store.webhooks.listDeliveries({ ...page, ...range, endpointId: 'e', status: 'failed' });
+}
+
+/**
+ * The merchant's order list with every combination of filters the API accepts: no status, one,
+ * two, all seven; created_from, created_to, both or neither; no cursor, a cursor, a cursor and a
+ * created_to above or below it. The cursor must be one of the merchant's orders.
+ */
+async function exerciseOrderList(store: Store): Promise<void> {
+  const merchantId = await storeMerchant(store);
+  const cursor = order({ merchantId, mode: 'test', createdAt: at(100) });
+  await store.orders.create(creation(cursor));
+  const all: OrderStatus[] = ['new', 'assigned', 'arrived_pickup', 'picked_up', 'arrived_dropoff', 'completed', 'cancelled'];
+  for (const statuses of [undefined, ['completed'], ['new', 'cancelled'], all] as const) {
+    for (const createdFrom of [undefined, at(0)]) {
+      for (const [createdTo, after] of [[undefined, undefined], [at(200), undefined], [undefined, cursor.id], [at(200), cursor.id], [at(50), cursor.id]] as const) {
+        await store.orders.list({
+          merchantId, mode: 'test', limit: 21,
+          ...(statuses && { statuses: [...statuses] }), ...(createdFrom && { createdFrom }), ...(createdTo && { createdTo }), ...(after && { after }),
+        });
+      }
+    }
+  }
 }
 
 /** Named parameters get null, positional ones too: the plan does not depend on the values. */
@@ -118,6 +141,35 @@ function problemsOf(sql: string, plan: string[]): string[] {
   });
 }
 
+/** The constraints a SEARCH step seeks on (`merchant_id=?`, `created_at>?`, …), as SQLite prints them. */
+function seekOf(step: string): string[] {
+  const constraints = /^SEARCH \w+ USING (?:COVERING )?INDEX \w+ \((.*)\)$/.exec(step)?.[1];
+  return constraints ? constraints.split(' AND ') : [];
+}
+
+/**
+ * A merchant's order list must seek on every filter it has, not just "use an index": each read
+ * of orders is a SEARCH whose index prefix takes the merchant, the mode, the status (when
+ * filtered) and the bounds of the date range and the cursor. A plan that walks the merchant's
+ * orders and tests the filter on each row (what an index on merchant and mode alone gives) fails.
+ */
+function listSeekProblems(sql: string, plan: string[]): string[] {
+  if (!/FROM orders WHERE merchant_id = @merchantId AND mode = @mode/.test(sql)) return [];
+  const needed = ['merchant_id=?', 'mode=?'];
+  if (/status = @s\d/.test(sql)) needed.push('status=?');
+  if (/created_at >= @createdFrom/.test(sql)) needed.push('created_at>?');
+  if (/created_at < @createdTo/.test(sql)) needed.push('created_at<?');
+  if (/\(created_at, id\) < \(@cursorAt, @cursorId\)/.test(sql)) needed.push('(created_at,id)<(?,?)');
+  const reads = plan.filter((step) => /^(SEARCH|SCAN) orders\b/.test(step));
+  const arms = (sql.match(/ FROM orders /g) ?? []).length;
+  const problems = reads.length === arms ? [] : [`${arms} reads of orders expected, the plan has ${reads.length}`];
+  for (const step of reads) {
+    const missing = needed.filter((c) => !seekOf(step).includes(c));
+    if (missing.length > 0) problems.push(`${step}: does not seek on ${missing.join(', ')}`);
+  }
+  return problems;
+}
+
 const { statements, planner, close } = await collectStatements();
 
 describe('SQLite query plans: every query of the adapters uses an index', () => {
@@ -126,12 +178,19 @@ describe('SQLite query plans: every query of the adapters uses an index', () => 
   it(`collects the adapters' statements (${statements.length})`, () => {
     // Sanity: the collection works (orders by tracking number, the webhook claim, the order list).
     expect(statements.length).toBeGreaterThan(50);
-    expect(statements.some((s) => /FROM orders WHERE merchant_id = @merchantId AND mode = @mode AND status IN/.test(s))).toBe(true);
+    expect(statements.some((s) => /FROM orders WHERE merchant_id = @merchantId AND mode = @mode AND status = @s0/.test(s))).toBe(true);
+  });
+
+  it('the order list is planned for every combination of filters (statuses 1, 2, 7 (or none) × from × to/cursor)', () => {
+    const lists = statements.filter((sql) => /^SELECT doc, created_at, id FROM orders WHERE merchant_id = @merchantId/.test(sql));
+    // 3 status shapes (none asked reads all seven) × 2 (from or not) × 3 upper bounds (none, created_to, cursor).
+    expect(lists).toHaveLength(18);
   });
 
   it.each(statements)('%s', (sql) => {
     const plan = planOf(planner, sql);
     expect(problemsOf(sql, plan), `plan:\n  ${plan.join('\n  ')}`).toEqual([]);
+    expect(listSeekProblems(sql, plan), `plan:\n  ${plan.join('\n  ')}`).toEqual([]);
     for (const expected of EXPECTED.filter((e) => e.sql.test(sql))) {
       for (const index of expected.indexes) expect(plan.some((step) => step.includes(`INDEX ${index} `)), `${index} in:\n  ${plan.join('\n  ')}`).toBe(true);
     }
@@ -144,7 +203,11 @@ describe('SQLite query plans: every query of the adapters uses an index', () => 
   it('the checker itself flags a full scan and a temporary sort on a limited query', () => {
     const scan = 'SELECT doc FROM orders WHERE status = ?';
     expect(problemsOf(scan, planOf(planner, scan))).toEqual(['SCAN orders']);
-    const sorted = "SELECT doc FROM orders WHERE merchant_id = 'm' AND mode = 'test' ORDER BY created_at LIMIT 10";
+    const sorted = "SELECT doc FROM orders WHERE merchant_id = 'm' AND mode = 'test' ORDER BY vehicle_type LIMIT 10";
     expect(problemsOf(sorted, planOf(planner, sorted))).toEqual(['USE TEMP B-TREE FOR ORDER BY']);
+    // A status tested on each of the merchant's orders (`+status` keeps it off the index; no sort, an index named): not a seek.
+    const walked = 'SELECT doc, created_at, id FROM orders WHERE merchant_id = @merchantId AND mode = @mode AND +status = @s0 AND created_at >= @createdFrom ORDER BY created_at DESC, id DESC LIMIT @limit';
+    const plan = planOf(planner, walked);
+    expect(listSeekProblems(walked, plan)).toEqual([`${plan.find((step) => step.startsWith('SEARCH orders'))}: does not seek on status=?, created_at>?`]);
   });
 });

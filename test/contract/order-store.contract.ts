@@ -566,6 +566,44 @@ export function describeOrderStoreContract(name: string, makeStore: () => Promis
       expect(await store.orders.list({ merchantId: m, mode: 'live', statuses: ['arrived_pickup'], limit: 10 })).toEqual([]);
     });
 
+    test('orders.list: statuses (each once), a date range and the cursor combine, newest first by creation time then id', async () => {
+      const m = await newMerchant();
+      // Creation times that do not follow the ids (the fixture's ids stay increasing while the
+      // times go back), two of them in the same millisecond: the list goes by time, then id.
+      const plan: Array<[OrderStatus, number]> = [
+        ['new', 90], ['cancelled', 80], ['completed', 70], ['new', 60], ['cancelled', 60], ['assigned', 50], ['new', 40], ['cancelled', 30], ['new', 20], ['cancelled', 10],
+      ];
+      const all: Order[] = [];
+      for (const [status, t] of plan) all.push(await created(order({ merchantId: m, status, createdAt: at(t) })));
+      await created(order({ merchantId: m, mode: 'test', status: 'new', createdAt: at(55) }));
+      const newestFirst = (orders: Order[]) => orders.map((o) => `${o.createdAt} ${o.id}`).sort().reverse().map((key) => key.split(' ')[1]);
+      const ids = (orders: Order[]) => orders.map((o) => o.id);
+      const walk = async (filters: { statuses?: OrderStatus[]; createdFrom?: string; createdTo?: string }) => {
+        const seen: string[] = [];
+        let after: string | undefined;
+        for (let page = 0; page < 10; page++) {
+          const got = await store.orders.list({ merchantId: m, mode: 'live', limit: 2, ...filters, ...(after && { after }) });
+          seen.push(...ids(got));
+          if (got.length < 2) break;
+          after = got.at(-1)!.id;
+        }
+        return seen;
+      };
+      const inRange = (o: Order, from: number, to: number) => o.createdAt >= at(from) && o.createdAt < at(to);
+      expect(await walk({})).toEqual(newestFirst(all));
+      expect(await walk({ statuses: ['new', 'cancelled', 'new'] })).toEqual(newestFirst(all.filter((o) => o.status === 'new' || o.status === 'cancelled')));
+      expect(await walk({ createdFrom: at(20), createdTo: at(80) })).toEqual(newestFirst(all.filter((o) => inRange(o, 20, 80))));
+      expect(await walk({ statuses: ['cancelled', 'new'], createdFrom: at(20), createdTo: at(80) })).toEqual(
+        newestFirst(all.filter((o) => (o.status === 'new' || o.status === 'cancelled') && inRange(o, 20, 80))),
+      );
+      expect(await walk({ statuses: ['assigned'] })).toEqual([all[5]!.id]);
+      // A cursor above created_to: the range ends at created_to.
+      expect(ids(await store.orders.list({ merchantId: m, mode: 'live', after: all[0]!.id, createdTo: at(50), limit: 10 }))).toEqual(newestFirst(all.filter((o) => inRange(o, 0, 50))));
+      // An id that is none of this merchant's orders in this mode: nothing follows it.
+      expect(await store.orders.list({ merchantId: m, mode: 'live', after: 'bk_unknown', limit: 10 })).toEqual([]);
+      expect(await store.orders.list({ merchantId: m, mode: 'test', after: all[0]!.id, limit: 10 })).toEqual([]);
+    });
+
     test('orders.listQueued lists new orders with no courier and no batch for these vehicle types, oldest first, in one mode', async () => {
       const m = await newMerchant();
       const other = await newMerchant();

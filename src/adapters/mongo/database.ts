@@ -223,7 +223,9 @@ async function createIndexesUnbounded(url: string, dbName: string, webhookRetent
   try {
     await client.connect();
     const db = client.db(dbName);
-    await createIndexes(collectionsOf(db, null), db, webhookRetentionSeconds);
+    const collections = collectionsOf(db, null);
+    await createIndexes(collections, db, webhookRetentionSeconds);
+    await dropRetiredIndexes(collections);
   } finally {
     await client.close();
   }
@@ -274,6 +276,33 @@ async function ttlIndex<T extends object>(db: Db, collection: Collection<T>, fie
   }
 }
 
+/**
+ * Indexes earlier versions created that no query reads any more: each one costs every write.
+ * orders_merchant served the list in _id order (now orders_merchant_status); the other two are prefixes of
+ * their `_fifo` successors.
+ */
+const RETIRED_INDEXES: Array<[keyof MongoCollections, string]> = [
+  ['orders', 'orders_merchant'],
+  ['orders', 'orders_queue'],
+  ['batches', 'batches_pending'],
+];
+
+async function dropRetiredIndexes(c: MongoCollections): Promise<void> {
+  for (const collection of new Set(RETIRED_INDEXES.map(([name]) => name))) {
+    // Listed first: only an index that exists is dropped (and a store that never had one asks nothing).
+    const present = new Set((await c[collection].listIndexes().toArray()).map((index) => String(index.name)));
+    for (const [owner, name] of RETIRED_INDEXES) {
+      if (owner !== collection || !present.has(name)) continue;
+      try {
+        await c[collection].dropIndex(name);
+      } catch (error) {
+        // Dropped meanwhile by another node starting up (IndexNotFound).
+        if (!(error instanceof MongoServerError) || error.code !== 27) throw error;
+      }
+    }
+  }
+}
+
 async function createIndexes(c: MongoCollections, db: Db, webhookRetentionSeconds: number): Promise<void> {
   await Promise.all([
     c.apiKeys.createIndex({ hash: 1 }, { unique: true, name: 'api_keys_hash' }),
@@ -289,10 +318,12 @@ async function createIndexes(c: MongoCollections, db: Db, webhookRetentionSecond
     c.telemetry.createIndex({ merchantId: 1, lastSeenAt: -1 }, { name: 'telemetry_merchant' }),
     c.orders.createIndex({ orderNumber: 1 }, { unique: true, name: 'orders_order_number' }),
     c.orders.createIndex({ trackingNumber: 1 }, { unique: true, name: 'orders_tracking_number' }),
-    c.orders.createIndex({ merchantId: 1, mode: 1, _id: -1 }, { name: 'orders_merchant' }),
+    // A merchant's order list, newest first, seeks for every filter: one index scan per status
+    // (every status when none is asked), merged in order; the date range and the keyset cursor are
+    // ranges of createdAt within each.
+    c.orders.createIndex({ merchantId: 1, mode: 1, status: 1, createdAt: -1, _id: -1 }, { name: 'orders_merchant_status' }),
     c.orders.createIndex({ merchantId: 1, mode: 1, referenceId: 1 }, { name: 'orders_reference' }),
     c.orders.createIndex({ merchantId: 1, mode: 1, ecommerceOrderId: 1 }, { name: 'orders_ecommerce' }),
-    c.orders.createIndex({ mode: 1, status: 1, createdAt: 1 }, { name: 'orders_queue' }),
     // The queue in its exact order (createdAt, then _id): a page of it without an in-memory sort of every queued order.
     c.orders.createIndex({ mode: 1, status: 1, createdAt: 1, _id: 1 }, { name: 'orders_queue_fifo' }),
     // Retention (orders.pruneEvents): orders over with events left, a seek on eventsPruned = null; an
@@ -307,7 +338,6 @@ async function createIndexes(c: MongoCollections, db: Db, webhookRetentionSecond
     c.orderEvents.createIndex({ orderId: 1, sequence: 1 }, { unique: true, name: 'order_events_sequence' }),
     c.idempotencyKeys.createIndex({ expireAt: 1 }, { expireAfterSeconds: 0, name: 'idempotency_keys_ttl' }),
     c.batches.createIndex({ merchantId: 1, mode: 1, _id: -1 }, { name: 'batches_merchant' }),
-    c.batches.createIndex({ mode: 1, status: 1, createdAt: 1 }, { name: 'batches_pending' }),
     c.batches.createIndex({ mode: 1, status: 1, createdAt: 1, _id: 1 }, { name: 'batches_pending_fifo' }),
     c.ledger.createIndex({ merchantId: 1, mode: 1, at: 1 }, { name: 'ledger_merchant' }),
     c.webhookEndpoints.createIndex({ merchantId: 1, mode: 1, _id: 1 }, { name: 'webhook_endpoints_merchant' }),

@@ -1,6 +1,6 @@
 import { type ClientSession, type Filter, MongoServerError, type UpdateFilter } from 'mongodb';
 import { withStoredGeofence, withStoredPrecision } from '../../domain/geo.js';
-import type { LedgerEntry, Order, OrderEvent, WebhookDelivery } from '../../domain/types.js';
+import { ORDER_STATUSES, type LedgerEntry, type Order, type OrderEvent, type WebhookDelivery } from '../../domain/types.js';
 import { DuplicateOrderIdentifierError, type IdempotencyRecord, type NewFeedEvent, type OrderPatch, type OrderRepository, type QueuePosition } from '../../ports/store.js';
 import { writeFeedEvent } from './events.js';
 import type { IdempotencyDoc, MongoDatabase, OrderDoc, OrderEventDoc } from './database.js';
@@ -306,11 +306,28 @@ export function createMongoOrderRepository(database: MongoDatabase): OrderReposi
 
     async list({ merchantId, mode, statuses, createdFrom, createdTo, after, limit }) {
       if (limit <= 0) return []; // MongoDB reads limit 0 as "no limit"
-      const filter: Filter<OrderDoc> = { merchantId, mode };
-      if (statuses?.length) filter.status = { $in: statuses };
-      if (createdFrom || createdTo) filter.createdAt = { ...(createdFrom && { $gte: createdFrom }), ...(createdTo && { $lt: createdTo }) };
-      if (after) filter._id = { $lt: after };
-      const docs = await orders.find(filter).sort({ _id: -1 }).limit(limit).toArray();
+      // Newest first by (createdAt, _id) on orders_merchant_status: one index scan per status
+      // (every status when none is asked), merged in order, so no in-memory sort.
+      const distinct = statuses?.length ? [...new Set(statuses)] : [...ORDER_STATUSES];
+      const filter: Filter<OrderDoc> = { merchantId, mode, status: distinct.length === 1 ? distinct[0]! : { $in: distinct } };
+      const createdAt: { $gte?: string; $lt?: string; $lte?: string } = {};
+      if (createdFrom) createdAt.$gte = createdFrom;
+      if (createdTo) createdAt.$lt = createdTo;
+      if (after) {
+        // The page goes on below the cursor's order; an id that is not one of this merchant's
+        // orders in this mode has nothing below it.
+        const cursor = await orders.findOne({ _id: after, merchantId, mode }, { projection: { createdAt: 1 } });
+        if (!cursor) return [];
+        // The index range ends at the cursor's time (unless created_to ends it first); among the
+        // orders of that same millisecond only those with a lower _id follow it.
+        if (!createdTo || cursor.createdAt < createdTo) {
+          delete createdAt.$lt;
+          createdAt.$lte = cursor.createdAt;
+          filter.$nor = [{ createdAt: cursor.createdAt, _id: { $gte: after } }];
+        }
+      }
+      if (Object.keys(createdAt).length) filter.createdAt = createdAt;
+      const docs = await orders.find(filter).sort({ createdAt: -1, _id: -1 }).limit(limit).toArray();
       return docs.map(toOrder);
     },
 

@@ -337,4 +337,12 @@ export const MIGRATIONS: string[] = [
   CREATE INDEX orders_events_prunable ON orders (created_at, id) WHERE status IN ('completed', 'cancelled') AND events_pruned IS NULL;
   CREATE INDEX orders_new_in_batch ON orders (mode, created_at, id) WHERE status = 'new' AND batch_id IS NOT NULL;
   `,
+  `
+  -- A merchant's order list seeks whatever its filter (issue #25 item 1): newest first by
+  -- (created_at, id), one seek per status merged in order (every status when none is asked), the
+  -- date range and the keyset cursor as ranges of each. It replaces orders_merchant (merchant_id,
+  -- mode, id), so an order creation writes as many B-trees as before.
+  CREATE INDEX orders_merchant_status ON orders (merchant_id, mode, status, created_at, id);
+  DROP INDEX orders_merchant;
+  `,
 ];

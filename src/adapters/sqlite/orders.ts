@@ -1,6 +1,7 @@
 import { withStoredGeofence, withStoredPrecision } from '../../domain/geo.js';
-import type { Order, OrderEvent } from '../../domain/types.js';
+import { ORDER_STATUSES, type Order, type OrderEvent } from '../../domain/types.js';
 import { DuplicateOrderIdentifierError, type IdempotencyRecord, type OrderRepository } from '../../ports/store.js';
+import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase, WriteQueue } from './database.js';
 import { createDeliveryWriter } from './webhooks.js';
 import { createFeedWriter } from './events.js';
@@ -56,6 +57,25 @@ const columns = (o: Order) => ({
   doc: JSON.stringify(o),
 });
 
+/** What bounds a page from above: created_to, the cursor's position, or nothing. */
+type PageBound = 'createdTo' | 'cursor' | null;
+
+/**
+ * One merchant's orders in one mode, newest first (created_at, then id), in keyset pages, all on
+ * orders_merchant_status: one seek per status, merged in order (MERGE UNION ALL: each arm delivers
+ * its rows in index order and the merge stops at the limit). Without a status filter every status
+ * is one arm, so one index serves every filter and order creation writes no more B-trees than
+ * before. The date range and the cursor cut each arm's range, so a page costs the same at any size.
+ */
+function listPageSql(statuses: number, from: boolean, upper: PageBound): string {
+  const bounds = [
+    from ? ' AND created_at >= @createdFrom' : '',
+    upper === 'createdTo' ? ' AND created_at < @createdTo' : upper === 'cursor' ? ' AND (created_at, id) < (@cursorAt, @cursorId)' : '',
+  ].join('');
+  const arms = Array.from({ length: statuses }, (_, i) => `SELECT doc, created_at, id FROM orders WHERE merchant_id = @merchantId AND mode = @mode AND status = @s${i}${bounds}`);
+  return `${arms.join(' UNION ALL ')} ORDER BY created_at DESC, id DESC LIMIT @limit`;
+}
+
 export function createSqliteOrderRepository(db: SqliteDatabase, inTransaction: WriteQueue): OrderRepository {
   const insertOrder = db.prepare(
     `INSERT INTO orders (id, merchant_id, mode, order_number, tracking_number, reference_id, ecommerce_order_id, status, courier_id, batch_id, vehicle_type, pickup_geohash, created_at, dispatch_after, doc)
@@ -91,6 +111,15 @@ export function createSqliteOrderRepository(db: SqliteDatabase, inTransaction: W
   const byTrackingRef = db.prepare<{ ref: string }, DocRow>(
     'SELECT doc FROM orders WHERE tracking_number = @ref OR order_number = @ref ORDER BY tracking_number = @ref DESC LIMIT 1',
   );
+  const cursorOf = db.prepare<[string, string, string], { created_at: string }>('SELECT created_at FROM orders WHERE id = ? AND merchant_id = ? AND mode = ?');
+  const pages = new Map<string, Statement<Record<string, unknown>, DocRow>>();
+  /** A page statement per shape of filter (prepared once): see listPageSql. */
+  const pageOf = (statuses: number, from: boolean, upper: PageBound) => {
+    const shape = `${statuses}/${from}/${upper}`;
+    let statement = pages.get(shape);
+    if (!statement) pages.set(shape, (statement = db.prepare<Record<string, unknown>, DocRow>(listPageSql(statuses, from, upper))));
+    return statement;
+  };
   const writeOutbox = createDeliveryWriter(db);
   const writeFeed = createFeedWriter(db);
   const eventsOf = db.prepare<[string], DocRow>('SELECT doc FROM order_events WHERE order_id = ? ORDER BY sequence');
@@ -205,20 +234,26 @@ export function createSqliteOrderRepository(db: SqliteDatabase, inTransaction: W
       return inTransaction(() => updateEstimate(options));
     },
     async list({ merchantId, mode, statuses, createdFrom, createdTo, after, limit }) {
-      const where = ['merchant_id = @merchantId', 'mode = @mode'];
       const params: Record<string, unknown> = { merchantId, mode, limit };
-      if (statuses?.length) {
-        where.push(`status IN (${statuses.map((_, i) => `@s${i}`).join(', ')})`);
-        statuses.forEach((s, i) => (params[`s${i}`] = s));
+      let upper: PageBound = createdTo ? 'createdTo' : null;
+      if (createdTo) params.createdTo = createdTo;
+      if (after) {
+        // The page goes on below the cursor's order, newest first; an id that is not one of this
+        // merchant's orders in this mode has nothing below it.
+        const cursor = cursorOf.get(after, merchantId, mode);
+        if (!cursor) return [];
+        // Only the lower of the two upper bounds is written: it implies the other, and one bound
+        // is what the index range is cut by.
+        if (!createdTo || cursor.created_at < createdTo) {
+          upper = 'cursor';
+          Object.assign(params, { cursorAt: cursor.created_at, cursorId: after });
+          delete params.createdTo;
+        }
       }
-      const optional = { createdFrom: 'created_at >= @createdFrom', createdTo: 'created_at < @createdTo', after: 'id < @after' };
-      for (const [name, value] of Object.entries({ createdFrom, createdTo, after })) {
-        if (!value) continue;
-        where.push(optional[name as keyof typeof optional]);
-        params[name] = value;
-      }
-      const sql = `SELECT doc FROM orders WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT @limit`;
-      return db.prepare<Record<string, unknown>, DocRow>(sql).all(params).map((r) => orderOf(r.doc));
+      if (createdFrom) params.createdFrom = createdFrom;
+      const distinct = statuses?.length ? [...new Set(statuses)] : ORDER_STATUSES;
+      distinct.forEach((s, i) => (params[`s${i}`] = s));
+      return pageOf(distinct.length, Boolean(createdFrom), upper).all(params).map((r) => orderOf(r.doc));
     },
     async listEvents(orderId) {
       return eventsOf.all(orderId).map((r) => JSON.parse(r.doc) as OrderEvent);
