@@ -70,39 +70,35 @@ describe.skipIf(SKIP !== null)('GraphiQL at /graphql, offline in headless Chromi
     await expect.poll(() => textOf(b.page, '.graphiql-response')).toContain('"cost": ');
   });
 
-  it('runs the tracking subscription over graphql-ws from its tab', async () => {
+  /**
+   * Creates a test order, opens the subscription example `tab` with the order's tracking number as
+   * its variable, runs it, and steps the order in the sandbox until the response pane shows `expected`.
+   */
+  async function subscribeFromTab(tab: string, expected: (tracking: string) => string | RegExp) {
     const created = await api(`${t.url}/api/v1/orders`, {
       key: m.testKey,
-      headers: { 'idempotency-key': 'graphiql-tracking' },
+      headers: { 'idempotency-key': `graphiql-${tab}` },
       body: { dropoff_address: 'Av. Apoquindo 3000, Las Condes', customer_name: 'Ana Pérez', customer_phone: '+56987654321', payment_mode: 'prepaid' },
     });
     expect(created.status).toBe(201);
     const tracking = created.body.tracking_number as string;
-    await openTab(b.page, 'Tracking');
+    await openTab(b.page, tab);
     await b.page.getByRole('button', { name: 'Variables' }).click();
     await replaceLine2Value(b.page, tracking, { select: 'EXD-…'.length });
     await b.page.locator('.graphiql-execute-button').click();
     // The subscription is open once its socket is: sandbox steps until one reaches the page.
     const step = () => api(`${t.url}/api/v1/sandbox/orders/${created.body.booking_id}/advance`, { key: m.testKey, method: 'POST' });
-    await expect.poll(async () => (await step()) && textOf(b.page, '.graphiql-response'), { timeout: 20_000, interval: 1000 }).toContain(`"reference": "${tracking}"`);
+    const poll = expect.poll(async () => (await step()) && textOf(b.page, '.graphiql-response'), { timeout: 20_000, interval: 1000 });
+    const wanted = expected(tracking);
+    await (typeof wanted === 'string' ? poll.toContain(wanted) : poll.toMatch(wanted));
+  }
+
+  it('runs the tracking subscription over graphql-ws from its tab', async () => {
+    await subscribeFromTab('Tracking', (tracking) => `"reference": "${tracking}"`);
   });
 
   it('subscribes to orderStatusChanged with the key from the bar (connection_init) and sees a status change', async () => {
-    const created = await api(`${t.url}/api/v1/orders`, {
-      key: m.testKey,
-      headers: { 'idempotency-key': 'graphiql-status' },
-      body: { dropoff_address: 'Av. Apoquindo 3000, Las Condes', customer_name: 'Ana Pérez', customer_phone: '+56987654321', payment_mode: 'prepaid' },
-    });
-    expect(created.status).toBe(201);
-    const tracking = created.body.tracking_number as string;
-    await openTab(b.page, 'OrderStatus');
-    await b.page.getByRole('button', { name: 'Variables' }).click();
-    await replaceLine2Value(b.page, tracking, { select: 'EXD-…'.length });
-    await b.page.locator('.graphiql-execute-button').click();
-    const step = () => api(`${t.url}/api/v1/sandbox/orders/${created.body.booking_id}/advance`, { key: m.testKey, method: 'POST' });
-    await expect.poll(async () => (await step()) && textOf(b.page, '.graphiql-response'), { timeout: 20_000, interval: 1000 }).toMatch(
-      new RegExp(`"trackingNumber": "${tracking}".*"status": "`),
-    );
+    await subscribeFromTab('OrderStatus', (tracking) => new RegExp(`"trackingNumber": "${tracking}".*"status": "`));
     expect(await textOf(b.page, '.graphiql-response')).not.toContain('INVALID_API_KEY');
   });
 

@@ -379,7 +379,7 @@ describe('creating orders: both request forms, validation and the response', () 
     expect(Object.keys(created.body).sort()).toEqual(
       [
         'success', 'booking_id', 'status', 'tracking_url', 'tracking_number', 'order_number', 'estimated_pickup_time', 'estimated_delivery_time',
-        'is_registered_user', 'isRegisteredUser', 'scheduled_pickup_at', 'deliver_before', 'delivery_pin',
+        'is_registered_user', 'isRegisteredUser', 'scheduled_pickup_at', 'deliver_before', 'batch_window_closes_at', 'delivery_pin',
       ].sort(),
     );
     expect(created.body.tracking_number).toMatch(/^EXD-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/);

@@ -12,25 +12,22 @@ for (const [net, prefix] of [
   ['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['2001:db8::', 32], ['64:ff9b::', 96], ['100::', 64],
 ] as const) blocked.addSubnet(net, prefix, 'ipv6');
 
-export function isPrivateAddress(address: string): boolean {
+/** Whether the address is in the list; IPv4-mapped IPv6 forms count as their IPv4 address. `notIp`: the answer for a string that is no address. */
+function listed(list: BlockList, address: string, notIp: boolean): boolean {
   const family = isIP(address);
-  if (family === 0) return true;
+  if (family === 0) return notIp;
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return blocked.check(mapped[1]!, 'ipv4');
-  return blocked.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  if (mapped) return list.check(mapped[1]!, 'ipv4');
+  return list.check(address, family === 4 ? 'ipv4' : 'ipv6');
 }
+
+export const isPrivateAddress = (address: string): boolean => listed(blocked, address, true);
 
 const loopback = new BlockList();
 loopback.addSubnet('127.0.0.0', 8, 'ipv4');
 loopback.addAddress('::1', 'ipv6');
 
-export function isLoopbackAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 0) return false;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return loopback.check(mapped[1]!, 'ipv4');
-  return loopback.check(address, family === 4 ? 'ipv4' : 'ipv6');
-}
+export const isLoopbackAddress = (address: string): boolean => listed(loopback, address, false);
 
 /** Whether a webhook with this reach may connect to the address. */
 export function isReachable(address: string, reach: WebhookReach): boolean {
