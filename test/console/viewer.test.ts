@@ -150,7 +150,8 @@ describe.skipIf(SKIP !== null)('merchant console: sign-in refusals, a viewer, pa
     await page().locator('#new-order').waitFor();
     // The refused request (401) is the only console line.
     expect(b.problems.splice(before).filter((p) => !p.includes('status of 401'))).toEqual([]);
-  });
+    // Seven page steps and a sign-in: past 30 s on a machine running the whole suite.
+  }, 90_000);
 
   it('asked no other host and logged no console error', () => {
     expect(b.foreign).toEqual([]);
