@@ -11,7 +11,7 @@ COPY src ./src
 COPY rest ./rest
 COPY schema ./schema
 COPY realtime ./realtime
-COPY console ./console
+COPY web ./web
 RUN npm run build && npm prune --omit=dev && npm cache clean --force
 
 FROM node:20-bookworm-slim

@@ -45,7 +45,7 @@ function boundaryRule(names) {
 const boundaries = LAYERS.map((layer) => ({ files: layer.files, rules: boundaryRule(layer.rules) }));
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'data/', 'dist/', 'console/build/', 'coverage/', 'test-results/', 'bench/results/', 'realtime/public/'] },
+  { ignores: ['node_modules/', 'data/', 'dist/', 'web/build/', 'coverage/', 'test-results/', 'bench/results/', 'realtime/public/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -84,11 +84,12 @@ export default tseslint.config(
   },
   ...boundaries,
   {
-    // The merchant console runs in the browser and reaches the service through GraphQL only.
-    files: ['console/src/**'],
+    // The web apps run in the browser and reach the service through its public API only.
+    files: ['web/**'],
+    ignores: ['web/scripts/**'],
     languageOptions: { globals: { ...globals.browser } },
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: '^(\\.\\./)+(src|rest|schema|realtime)/', message: 'The console uses the public GraphQL API only (its types come from console/src/graphql-env.d.ts).' }] }],
+      'no-restricted-imports': ['error', { patterns: [{ regex: '^(\\.\\./)+(src|rest|schema|realtime)/', message: 'The web apps use the public API only (GraphQL types come from web/shared/graphql-env.d.ts).' }] }],
     },
   },
 );

@@ -9,7 +9,7 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
-    globalSetup: ['test/helpers/global-setup.ts', 'test/helpers/console-build.ts'],
+    globalSetup: ['test/helpers/global-setup.ts', 'test/helpers/web-build.ts'],
     // Every REST response and webhook delivery a test sees is checked against the OpenAPI document.
     setupFiles: ['test/helpers/wire-setup.ts'],
     testTimeout: 30_000,

@@ -17,7 +17,7 @@ import { courierRoutes } from './routes/couriers.js';
 import { trackingRoutes } from './routes/tracking.js';
 import { trackingPageRoutes } from './routes/tracking-page.js';
 import { pageRoutes } from './routes/pages.js';
-import { consoleRoutes } from './routes/console.js';
+import { webAppRoutes } from './routes/web-apps.js';
 import { sandboxRoutes } from './routes/sandbox.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { eventRoutes } from './routes/events.js';
@@ -70,7 +70,7 @@ export function createRestApp(edge: Edge, metrics: Metrics): Express {
   // The landing page at / and GraphiQL's files (its page is Yoga's, on GET /graphql).
   app.use(pageRoutes(edge));
   // The merchant console (its own CSP): a browser app on the public GraphQL API only.
-  app.use(consoleRoutes(edge));
+  app.use(webAppRoutes(edge));
 
   app.use(notFoundHandler());
   app.use(errorHandler(edge.logger));

@@ -127,10 +127,10 @@ describe('the compiled build (node dist/src/main.js)', () => {
     }
   });
 
-  it('serves the merchant console shell and its bundle (dist/console, written by npm run build)', async () => {
+  it('serves the merchant console shell and its bundle (dist/web, written by npm run build)', async () => {
     const shell = await fetch(`${url}/console/orders/new`);
     expect(shell.status).toBe(200);
-    const script = /src="(\/console\/assets\/main-\w+\.js)"/.exec(await shell.text())?.[1];
+    const script = /src="(\/console\/assets\/console-\w+\.js)"/.exec(await shell.text())?.[1];
     expect(script).toBeDefined();
     const bundle = await fetch(`${url}${script}`);
     expect(bundle.status).toBe(200);

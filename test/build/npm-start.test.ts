@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const COPIED = ['src', 'rest', 'schema', 'realtime', 'console', 'package.json', 'tsconfig.json', 'tsconfig.build.json'];
+const COPIED = ['src', 'rest', 'schema', 'realtime', 'web', 'package.json', 'tsconfig.json', 'tsconfig.build.json'];
 
 describe('npm start stops on a signal sent to its own process', () => {
   const copy = mkdtempSync(join(tmpdir(), 'npm-start-'));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fromSantiagoInput, toSantiagoInput } from '../../console/src/ui/santiago-time.js';
+import { fromSantiagoInput, toSantiagoInput } from '../../web/shared/ui/santiago-time.js';
 
 describe("console: datetime-local values on Santiago's clock", () => {
   it('reads a wall time as Santiago’s, summer (UTC−3) and winter (UTC−4), whatever the process zone', () => {

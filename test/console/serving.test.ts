@@ -26,8 +26,8 @@ describe('console: app shell and assets', () => {
     }
     expect(new Set(bodies).size).toBe(1);
     const shell = bodies[0]!;
-    expect(shell).toMatch(/<script type="module" src="\/console\/assets\/main-\w+\.js"><\/script>/);
-    expect(shell).toMatch(/<link rel="stylesheet" href="\/console\/assets\/main-\w+\.css">/);
+    expect(shell).toMatch(/<script type="module" src="\/console\/assets\/console-\w+\.js"><\/script>/);
+    expect(shell).toMatch(/<link rel="stylesheet" href="\/console\/assets\/console-\w+\.css">/);
     // Every script is a file of this origin: nothing inline, nothing from another host.
     expect(shell.match(/<script[^>]*>/g)).toHaveLength(1);
     expect(shell).not.toMatch(/<style|https?:\/\//);
@@ -36,8 +36,8 @@ describe('console: app shell and assets', () => {
 
   it('serves the hashed script, stylesheet and Leaflet images cached for a year; unknown files are 404', async () => {
     const shell = await (await fetch(`${t.url}/console`)).text();
-    const script = /src="(\/console\/assets\/main-\w+\.js)"/.exec(shell)![1]!;
-    const style = /href="(\/console\/assets\/main-\w+\.css)"/.exec(shell)![1]!;
+    const script = /src="(\/console\/assets\/console-\w+\.js)"/.exec(shell)![1]!;
+    const style = /href="(\/console\/assets\/console-\w+\.css)"/.exec(shell)![1]!;
     const js = await fetch(`${t.url}${script}`);
     expect(js.status).toBe(200);
     expect(js.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
@@ -54,7 +54,7 @@ describe('console: app shell and assets', () => {
     const image = /url\("?\.\/(layers-\w+\.png)"?\)/.exec(await css.text())?.[1];
     expect(image).toBeDefined();
     expect((await fetch(`${t.url}/console/assets/${image}`)).headers.get('content-type')).toBe('image/png');
-    expect((await fetch(`${t.url}/console/assets/main-NOPE.js`)).status).toBe(404);
+    expect((await fetch(`${t.url}/console/assets/console-NOPE.js`)).status).toBe(404);
   });
 
   it('lets the configured tile host into img-src and hands the tile URL to the app', async () => {

@@ -1,0 +1,107 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { extname } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { Router, type NextFunction, type Request, type Response } from 'express';
+import type { Edge } from '../../src/edge/edge.js';
+import { anonymousBudget } from '../middleware/rate-limit.js';
+import { escapeAttribute, pageCsp } from '../pages.js';
+
+/**
+ * The bundles web/scripts/build.ts writes: dist/web/ beside the compiled server (`npm run build`),
+ * web/build/ when the sources run under tsx (`npm run dev`, tests).
+ */
+const WEB_DIR = new URL(import.meta.url.endsWith('.ts') ? '../../web/build/' : '../../web/', import.meta.url);
+
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+  '.map': 'application/json',
+  '.txt': 'text/plain; charset=utf-8',
+  '.webmanifest': 'application/manifest+json',
+};
+
+/** One app of the front-end room as the server serves it: its path and its shell's words. */
+export interface WebAppPage {
+  app: string;
+  title: string;
+  noscript: string;
+}
+
+/** The apps the server serves; each is a folder of web/ with a main.tsx. */
+export const WEB_APP_PAGES: readonly WebAppPage[] = [
+  { app: 'console', title: 'Consola · Express Delivery', noscript: 'La consola necesita JavaScript. · The console needs JavaScript.' },
+];
+
+interface Assets { files: Map<string, { body: Buffer; gzipped: Buffer | null }>; manifest: Record<string, { script: string; style: string }> }
+
+/** The built files, read and compressed once at start (a script is ~200 kB, ~65 kB gzipped); null without a build. */
+function loadAssets(): Assets | null {
+  const manifestFile = new URL('manifest.json', WEB_DIR);
+  if (!existsSync(manifestFile)) return null;
+  const files = new Map<string, { body: Buffer; gzipped: Buffer | null }>();
+  const assetDir = new URL('assets/', WEB_DIR);
+  for (const name of readdirSync(assetDir)) {
+    const body = readFileSync(new URL(name, assetDir));
+    files.set(name, { body, gzipped: /\.(js|css|map|txt|webmanifest)$/.test(name) ? gzipSync(body) : null });
+  }
+  return { files, manifest: JSON.parse(readFileSync(manifestFile, 'utf8')) as Assets['manifest'] };
+}
+
+function shell(page: WebAppPage, files: { script: string; style: string }, map: { tileUrl: string | null; attribution: string }): string {
+  return `<!doctype html>
+<html lang="es-CL">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${page.title}</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="/${page.app}/assets/${files.style}">
+<script type="module" src="/${page.app}/assets/${files.script}"></script>
+</head>
+<body>
+<div id="app" data-tile-url="${escapeAttribute(map.tileUrl ?? '')}" data-attribution="${escapeAttribute(map.attribution)}"></div>
+<noscript>${page.noscript}</noscript>
+</body>
+</html>
+`;
+}
+
+/**
+ * The front-end room's apps: each app's shell on /<app> and every /<app>/* path (client-side
+ * routes), the content-hashed files under /<app>/assets/ (cached a year). Without a build they answer 503.
+ */
+export function webAppRoutes(edge: Edge, pages: readonly WebAppPage[] = WEB_APP_PAGES): Router {
+  const router = Router();
+  const assets = loadAssets();
+  const csp = pageCsp({ tileUrl: edge.config.map.tileUrl, formAction: "'self'" });
+  const budget = anonymousBudget(edge);
+  for (const page of pages) {
+    const files = assets?.manifest[page.app];
+    const html = files ? shell(page, files, edge.config.map) : null;
+    const prefix = `/${page.app}/assets/`;
+    router.get(`${prefix}:file`, (req, res, next) => {
+      const name = String(req.params.file);
+      const asset = assets?.files.get(name);
+      if (!asset) return next();
+      res.setHeader('Content-Type', TYPES[extname(name)] ?? 'application/octet-stream');
+      res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+      if (!asset.gzipped) return res.send(asset.body);
+      res.setHeader('Vary', 'Accept-Encoding');
+      const gzip = /\bgzip\b/.test(req.headers['accept-encoding'] ?? '');
+      if (gzip) res.setHeader('Content-Encoding', 'gzip');
+      res.send(gzip ? asset.gzipped : asset.body);
+    });
+    const sendShell = (_req: Request, res: Response) => {
+      res.setHeader('Content-Security-Policy', csp);
+      res.setHeader('Cache-Control', 'no-cache');
+      if (!html) return res.status(503).type('text/plain').send(`The ${page.app} app is not built: run \`npm run build\` (or \`npm run web:build\` for the sources).\n`);
+      res.type('text/html').send(html);
+    };
+    const notAnAsset = (req: Request, _res: Response, next: NextFunction) => (req.path.startsWith(prefix) ? next('router') : next());
+    router.get(`/${page.app}`, budget, sendShell);
+    router.get(`/${page.app}/{*path}`, notAnAsset, budget, sendShell);
+  }
+  return router;
+}

@@ -1,0 +1,92 @@
+import { useState } from 'preact/hooks';
+import { dataOf } from '../../shared/api/errors.js';
+import { request } from '../../shared/api/http.js';
+import { useApp } from '../app-state.js';
+import { clp, dateTime, placeOf } from '../../shared/format.js';
+import { graphql } from '../../shared/graphql.js';
+import { useStrings, type Strings } from '../../shared/i18n.js';
+import type { PageProps } from '../router.js';
+import { ErrorNote } from '../../shared/ui/error-note.js';
+import { useLoad, useSubscription } from '../../shared/ui/hooks.js';
+import { DeliveryMap, type MapPoint } from '../../shared/ui/map.js';
+import { STATUS_LABELS } from '../../shared/ui/status.js';
+import { CancelOrder } from './order-cancel.js';
+
+const ORDER = graphql(`query ConsoleOrder($id: String!) { order(id: $id) { __typename
+  ... on QueryOrderSuccess { data { id orderNumber trackingNumber trackingUrl status isTest customerName customerPhone price paymentMode
+    estimatedDeliveryTime cancellationReason createdAt
+    pickup { address lat lng precision } dropoff { address lat lng precision }
+    driver { name vehicleType vehiclePlate currentLocation { lat lng } }
+    proof { deliveredAt geofence distanceM photoUrl signatureUrl }
+    events { sequence status reason at actorKind } } }
+  ... on AppError { code message } } }`);
+
+const STATUS_CHANGED = graphql(`subscription ConsoleOrderStatus($id: String!) { orderStatusChanged(id: $id) { status sequence } }`);
+const COURIER = graphql(`subscription ConsoleCourier($id: String!) { courierPosition(id: $id) { location { lat lng } at } }`);
+
+const S: Strings<'order' | 'status' | 'customer' | 'price' | 'eta' | 'tracking' | 'timeline' | 'courier' | 'noCourier' | 'map' | 'pickup' | 'dropoff' | 'proof' | 'delivered' | 'geofence' | 'photo' | 'signature' | 'reason'> = {
+  es: { order: 'Pedido', status: 'Estado', customer: 'Cliente', price: 'Precio', eta: 'Entrega estimada', tracking: 'Seguimiento público', timeline: 'Historial', courier: 'Repartidor', noCourier: 'Aún sin repartidor', map: 'Mapa del pedido y el repartidor', pickup: 'Retiro', dropoff: 'Entrega', proof: 'Prueba de entrega', delivered: 'Entregado', geofence: 'Geocerca', photo: 'Foto', signature: 'Firma', reason: 'Motivo' },
+  en: { order: 'Order', status: 'Status', customer: 'Customer', price: 'Price', eta: 'Estimated delivery', tracking: 'Public tracking', timeline: 'Timeline', courier: 'Courier', noCourier: 'No courier yet', map: 'Map of the order and its courier', pickup: 'Pickup', dropoff: 'Drop-off', proof: 'Proof of delivery', delivered: 'Delivered', geofence: 'Geofence', photo: 'Photo', signature: 'Signature', reason: 'Reason' },
+};
+
+const GEOFENCE: Strings<'passed' | 'bypassed' | 'unverified'> = {
+  es: { passed: 'verificada', bypassed: 'omitida', unverified: 'sin verificar (dirección aproximada)' },
+  en: { passed: 'passed', bypassed: 'bypassed', unverified: 'unverified (approximate address)' },
+};
+
+export function OrderPage({ params }: PageProps) {
+  const { lang } = useApp();
+  const t = useStrings(S);
+  const id = params.id!;
+  const order = useLoad(async (mode) => dataOf((await request(ORDER, { id }, mode)).order), [id]);
+  const [courier, setCourier] = useState<{ lat: number; lng: number } | null>(null);
+  const o = order.data;
+  // Subscribed by booking id once the order is known (the page's id may be a tracking number).
+  useSubscription(STATUS_CHANGED, o ? { id: o.id } : null, () => order.reload());
+  useSubscription(COURIER, o ? { id: o.id } : null, ({ courierPosition }) => setCourier(courierPosition.location));
+
+  if (!o) return <section><h1>{t.order}</h1><ErrorNote error={order.error} /></section>;
+  const position = courier ?? o.driver?.currentLocation ?? null;
+  const points: MapPoint[] = [
+    { lat: o.pickup.lat, lng: o.pickup.lng, kind: 'pickup', label: t.pickup },
+    { lat: o.dropoff.lat, lng: o.dropoff.lng, kind: 'dropoff', label: t.dropoff },
+    ...(position && !['completed', 'cancelled'].includes(o.status) ? [{ ...position, kind: 'courier' as const, label: t.courier }] : []),
+  ];
+  return (
+    <section aria-labelledby="order-title" id="order" data-status={o.status} data-order-id={o.id}>
+      <h1 id="order-title">{t.order} {o.orderNumber}</h1>
+      <dl class="facts card">
+        <dt>{t.status}</dt><dd id="order-status"><span class={`badge ${o.status}`}>{STATUS_LABELS[lang][o.status]}</span></dd>
+        <dt>{t.pickup}</dt><dd id="pickup">{placeOf(o.pickup)}</dd>
+        <dt>{t.dropoff}</dt><dd id="dropoff">{placeOf(o.dropoff)}</dd>
+        <dt>{t.customer}</dt><dd>{o.customerName} {o.customerPhone && `· ${o.customerPhone}`}</dd>
+        <dt>{t.price}</dt><dd>{clp(o.price)}</dd>
+        <dt>{t.eta}</dt><dd>{dateTime(o.estimatedDeliveryTime, lang)}</dd>
+        <dt>{t.courier}</dt><dd id="courier">{o.driver ? `${o.driver.name} · ${o.driver.vehicleType} ${o.driver.vehiclePlate}` : t.noCourier}</dd>
+        <dt>{t.tracking}</dt><dd><a href={o.trackingUrl}>{o.trackingNumber}</a></dd>
+        {o.cancellationReason && <><dt>{t.reason}</dt><dd id="cancellation-reason">{o.cancellationReason}</dd></>}
+      </dl>
+      <DeliveryMap label={t.map} points={points} />
+      {o.proof && (
+        <section class="card" id="proof" aria-labelledby="proof-title">
+          <h2 id="proof-title">{t.proof}</h2>
+          <dl class="facts">
+            <dt>{t.delivered}</dt><dd>{dateTime(o.proof.deliveredAt, lang)}</dd>
+            <dt>{t.geofence}</dt><dd>{GEOFENCE[lang][o.proof.geofence]} · {Math.round(o.proof.distanceM)} m</dd>
+            <dt>{t.photo}</dt><dd><a href={o.proof.photoUrl} rel="noreferrer" target="_blank">{t.photo}</a></dd>
+            <dt>{t.signature}</dt><dd><a href={o.proof.signatureUrl} rel="noreferrer" target="_blank">{t.signature}</a></dd>
+          </dl>
+        </section>
+      )}
+      <section class="card" aria-labelledby="timeline-title">
+        <h2 id="timeline-title">{t.timeline}</h2>
+        <ol id="timeline" class="timeline">
+          {o.events.map((e) => (
+            <li key={e.sequence} data-status={e.status}><time dateTime={e.at}>{dateTime(e.at, lang)}</time> {STATUS_LABELS[lang][e.status]}{e.reason ? ` · ${e.reason}` : ''}</li>
+          ))}
+        </ol>
+      </section>
+      <CancelOrder order={o} onCancelled={order.reload} />
+    </section>
+  );
+}
