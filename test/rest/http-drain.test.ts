@@ -97,10 +97,13 @@ describe('HTTP drain (src/http-drain.ts)', () => {
     await drained;
   });
 
-  it('a request that arrives on an open connection late in the grace is refused with 503 and Retry-After, and the connection closes', async () => {
+  /**
+   * One connection: a streaming answer is held while the drain starts, the clock moves `afterMs`
+   * into the grace, a second request arrives on the same connection; returns both answers' text.
+   */
+  async function secondRequestDuringDrain(afterMs: number): Promise<{ first: string; second: string; error: string | null }> {
     let clock = 1_000_000;
-    const graceMs = 10_000;
-    const h = await startServer({ graceMs, now: () => clock });
+    const h = await startServer({ graceMs: GRACE_MS, now: () => clock });
     cleanups.push(() => h.server.close());
     const client = rawClient(h.port);
     await client.ready;
@@ -108,38 +111,30 @@ describe('HTTP drain (src/http-drain.ts)', () => {
     client.send(get('/stream'));
     await h.held;
     const drained = h.drain.drain();
-    clock += drainTimings(graceMs).refuseFromMs + 1;
+    clock += afterMs;
     client.send(get('/'));
     await new Promise((r) => setTimeout(r, 100));
     h.release();
     await until(() => client.state.closed, 'the connection to close');
-    const [streamed, refused] = client.state.text.split(/(?=HTTP\/1\.1 )/);
-    expect(streamed).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
-    expect(refused).toMatch(/^HTTP\/1\.1 503 Service Unavailable\r\n/);
-    expect(refused).toMatch(/\r\nRetry-After: 2\r\n/i);
-    expect(refused).toMatch(/\r\nConnection: close\r\n/i);
-    expect(client.state.error).toBeNull();
     await drained;
+    const [first = '', second = ''] = client.state.text.split(/(?=HTTP\/1\.1 )/);
+    return { first, second, error: client.state.error };
+  }
+  const GRACE_MS = 10_000;
+
+  it('a request that arrives on an open connection late in the grace is refused with 503 and Retry-After, and the connection closes', async () => {
+    const { first, second, error } = await secondRequestDuringDrain(drainTimings(GRACE_MS).refuseFromMs + 1);
+    expect(first).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(second).toMatch(/^HTTP\/1\.1 503 Service Unavailable\r\n/);
+    expect(second).toMatch(/\r\nRetry-After: 2\r\n/i);
+    expect(second).toMatch(/\r\nConnection: close\r\n/i);
+    expect(error).toBeNull();
   });
 
   it('a request early in the drain is served (with Connection: close), not refused', async () => {
-    let clock = 1_000_000;
-    const h = await startServer({ graceMs: 10_000, now: () => clock });
-    cleanups.push(() => h.server.close());
-    const client = rawClient(h.port);
-    await client.ready;
-    client.send(get('/stream'));
-    await h.held;
-    const drained = h.drain.drain();
-    clock += 1000;
-    client.send(get('/'));
-    await new Promise((r) => setTimeout(r, 100));
-    h.release();
-    await until(() => client.state.closed, 'the connection to close');
-    const [, second] = client.state.text.split(/(?=HTTP\/1\.1 )/);
+    const { second } = await secondRequestDuringDrain(1000);
     expect(second).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
     expect(second).toMatch(/\r\nConnection: close\r\n/i);
-    await drained;
   });
 
   it('stops listening at once: a new connection is refused', async () => {
