@@ -102,6 +102,25 @@ describe.skipIf(SKIP !== null)('GraphiQL at /graphql, offline in headless Chromi
     expect(await textOf(b.page, '.graphiql-response')).not.toContain('INVALID_API_KEY');
   });
 
+  it('at 390 px the key bar fits the screen: its field, button and state are visible and usable', async () => {
+    await b.page.setViewportSize({ width: 390, height: 844 });
+    await b.page.evaluate(() => sessionStorage.clear());
+    await b.page.goto(`${t.url}/graphql`);
+    await b.page.locator('.graphiql-tab').first().waitFor({ timeout: 60_000 });
+    expect(await b.page.locator('#key-state').innerText()).toContain('No key');
+    const field = b.page.getByLabel('API key');
+    const use = b.page.getByRole('button', { name: 'Use this key' });
+    for (const part of [field, use, b.page.locator('#key-state')]) {
+      await expect.poll(() => part.isVisible()).toBe(true);
+      const box = (await part.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(390);
+    }
+    await field.fill(m.testKey);
+    await use.click();
+    await expect.poll(() => b.page.locator('#key-state').innerText()).toContain(m.testKey.slice(0, 12));
+  });
+
   it('asked nothing of another host and hit no script or CSP error', () => {
     expect(b.foreign).toEqual([]);
     expect(b.problems).toEqual([]);
