@@ -15,7 +15,8 @@ import { idempotently, IDEMPOTENCY_KEY_DESCRIPTION } from './idempotency.js';
 import { merchantScope } from '../src/domain/idempotency.js';
 import { LatLngInput, LatLngRef, LocationInput, toLocationInput } from './locations.js';
 import { merchantOf } from './merchants.js';
-import { GeofenceError } from '../src/domain/errors.js';
+import { DimensionsInput, DimensionsRef } from './parcels.js';
+import { GeofenceError, ParcelCapacityError } from '../src/domain/errors.js';
 
 export const OrderStatusEnum = builder.enumType('OrderStatus', { values: ORDER_STATUSES });
 const PaymentModeEnum = builder.enumType('PaymentMode', { values: PAYMENT_MODES });
@@ -100,6 +101,7 @@ export const OrderRef = builder.objectRef<Order>('Order').implement({
     paymentMode: t.field({ type: PaymentModeEnum, resolve: (o) => o.paymentMode }),
     notes: t.exposeString('notes', { nullable: true }),
     weightKg: t.exposeFloat('weightKg'),
+    dimensions: t.field({ type: DimensionsRef, nullable: true, resolve: (o) => o.dimensions ?? null }),
     vehicleType: t.field({ type: VehicleTypeEnum, resolve: (o) => o.vehicleType }),
     price: t.exposeInt('price'),
     currency: t.exposeString('currency'),
@@ -214,7 +216,7 @@ builder.queryFields((t) => ({
 }));
 
 const OrderItemInput = builder.inputType('OrderItemInput', {
-  fields: (t) => ({ name: t.string(), quantity: t.int(), weightKg: t.float() }),
+  fields: (t) => ({ name: t.string(), quantity: t.int(), weightKg: t.float(), lengthCm: t.float(), widthCm: t.float(), heightCm: t.float() }),
 });
 
 const CreateOrderInput = builder.inputType('CreateOrderInput', {
@@ -228,6 +230,7 @@ const CreateOrderInput = builder.inputType('CreateOrderInput', {
     referenceId: t.string(),
     items: t.field({ type: [OrderItemInput] }),
     totalWeightKg: t.float(),
+    dimensions: t.field({ type: DimensionsInput, description: "The whole parcel's outer size (else the items' sizes are summed)." }),
     prepTimeMins: t.int(),
     notes: t.string(),
     quoteId: t.id({ description: 'A quote of yours (15 minutes): the order is charged exactly its rate.' }),
@@ -261,13 +264,14 @@ builder.mutationFields((t) => ({
   createOrder: t.field({
     type: OrderRef,
     authScopes: { merchant: true },
-    errors: {},
+    errors: { types: [ParcelCapacityError] },
     args: { input: t.arg({ type: CreateOrderInput, required: true }), idempotencyKey: t.arg.string() },
     resolve: async (_r, { input, idempotencyKey }, ctx) => {
       const command = commandOf(createOrderCommandSchema, Object.assign({}, input, {
         pickup: toLocationInput(input.pickup), dropoff: toLocationInput(input.dropoff), quoteId: input.quoteId == null ? input.quoteId : String(input.quoteId),
-        // Line items are kept as the merchant's own records, whose weight field is `weight_kg` (as in REST).
-        items: input.items?.map(({ weightKg, ...item }) => Object.assign(item, { weight_kg: weightKg })),
+        // Line items are kept as the merchant's own records, whose fields are snake_case (as in REST).
+        items: input.items?.map(({ weightKg, lengthCm, widthCm, heightCm, ...item }) =>
+          Object.assign(item, { weight_kg: weightKg, length_cm: lengthCm, width_cm: widthCm, height_cm: heightCm })),
       }));
       const result = await ctx.services.orders.createOrder({
         principal: merchantOf(ctx, 'operate'), input: command, ...(idempotencyKey != null && { idempotencyKey }),

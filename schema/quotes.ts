@@ -1,8 +1,10 @@
+import { ParcelCapacityError } from '../src/domain/errors.js';
 import { quoteCommandSchema, type BoundQuote, type Quote } from '../src/domain/quotes.js';
 import { builder } from './builder.js';
 import { commandOf } from './commands.js';
 import { LatLngRef, LocationInput, toLocationInput } from './locations.js';
 import { merchantOf } from './merchants.js';
+import { DimensionsInput } from './parcels.js';
 import { LocationPrecisionEnum } from './orders.js';
 
 const RateRef = builder.objectRef<Quote['rates'][number]>('Rate').implement({
@@ -44,6 +46,7 @@ const QuoteInput = builder.inputType('QuoteInput', {
     origin: t.field({ type: LocationInput }),
     destination: t.field({ type: LocationInput, required: true }),
     totalWeightKg: t.float(),
+    dimensions: t.field({ type: DimensionsInput, description: 'The parcel\'s outer size: a parcel too big for the weight\'s vehicle is priced on a larger one.' }),
     packageType: t.string(),
     prepTimeMins: t.int(),
     pickupAfter: t.field({ type: 'DateTime', description: 'Quote a scheduled pickup (up to 7 days ahead).' }),
@@ -55,7 +58,7 @@ builder.queryFields((t) => ({
   quote: t.field({
     type: QuoteRef,
     authScopes: { merchant: true },
-    errors: {},
+    errors: { types: [ParcelCapacityError] },
     args: { input: t.arg({ type: QuoteInput, required: true }) },
     resolve: (_root, { input }, ctx) => {
       const { merchant, mode } = merchantOf(ctx, 'operate');

@@ -1,5 +1,5 @@
 import { builder } from './builder.js';
-import { AppError, GeofenceError } from '../src/domain/errors.js';
+import { AppError, GeofenceError, ParcelCapacityError } from '../src/domain/errors.js';
 
 builder.queryType({});
 builder.mutationType({});
@@ -36,5 +36,19 @@ builder.objectType(GeofenceError, {
     fields: t.field({ type: [FieldErrorRef], resolve: (e) => e.fields ?? [] }),
     distanceM: t.exposeFloat('distanceM', { description: 'Great-circle metres from the reported position to the drop-off.' }),
     radiusM: t.exposeFloat('radiusM', { description: 'The geofence radius applied, in metres.' }),
+  }),
+});
+
+/** A parcel no vehicle carries, with the largest vehicle's limits as fields. */
+builder.objectType(ParcelCapacityError, {
+  name: 'ParcelCapacityError',
+  fields: (t) => ({
+    code: t.exposeString('code'),
+    message: t.exposeString('message'),
+    fields: t.field({ type: [FieldErrorRef], resolve: (e) => e.fields ?? [] }),
+    vehicleType: t.string({ description: 'The largest vehicle class.', resolve: (e) => e.limits.vehicleType }),
+    maxKg: t.float({ resolve: (e) => e.limits.maxKg }),
+    maxVolumeL: t.float({ nullable: true, description: 'Litres; null: not limited.', resolve: (e) => e.limits.maxVolumeL }),
+    maxLengthCm: t.float({ nullable: true, description: 'The longest side that fits; null: not limited.', resolve: (e) => e.limits.maxLengthCm }),
   }),
 });

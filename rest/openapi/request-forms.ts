@@ -47,7 +47,7 @@ const createOrderFormB = registry.register(
 export const createOrderForms = z.union([createOrderFormA, createOrderFormB]).openapi({}, { unionPreferredType: 'oneOf' });
 
 const quote = quoteRequestBody.shape;
-const scheduling = { prep_time_mins: quote.prep_time_mins, pickup_after: quote.pickup_after, deliver_before: quote.deliver_before };
+const scheduling = { dimensions: quote.dimensions, prep_time_mins: quote.prep_time_mins, pickup_after: quote.pickup_after, deliver_before: quote.deliver_before };
 
 const quoteFormA = registry.register(
   'QuoteRequestFormA',

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { GEOFENCE_OUTCOMES, LOCATION_PRECISIONS, ORDER_STATUSES, PAYMENT_MODES, RATE_IDS, VEHICLE_TYPES } from '../../src/domain/types.js';
 import { registry } from './registry.js';
+import { dimensionsBody } from '../wire/orders.js';
 
 const timestamp = z.iso.datetime({ offset: true }).openapi({ example: '2025-01-31T14:05:00.000Z' });
 const orderStatus = z.enum(ORDER_STATUSES);
@@ -121,6 +122,7 @@ export const orderSchema = registry.register(
       items: z.array(z.record(z.string(), z.unknown())),
       order_notes: z.string().nullable(),
       total_weight_kg: z.number().min(0),
+      dimensions: dimensionsBody.nullable().openapi({ description: "The parcel's outer size as given at creation (null: not given; the items' own sizes are in `items`)." }),
       vehicle_type: vehicleType,
       price: z.number().int().min(0).openapi({ description: 'CLP (integer pesos).' }),
       currency: z.literal('CLP'),

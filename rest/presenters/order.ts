@@ -60,6 +60,7 @@ export function presentOrder(order: Order, courier: Courier | null, baseUrl: str
     items: order.items,
     order_notes: order.notes,
     total_weight_kg: order.weightKg,
+    dimensions: order.dimensions ? { length_cm: order.dimensions.lengthCm, width_cm: order.dimensions.widthCm, height_cm: order.dimensions.heightCm } : null,
     vehicle_type: order.vehicleType,
     price: order.price,
     currency: order.currency,

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { locationInputSchema } from '../../src/domain/locations.js';
+import { dimensionsSchema, type Dimensions } from '../../src/domain/parcels.js';
 import {
   cancelOrderCommandSchema,
   confirmDeliveryCommandSchema,
@@ -22,6 +23,16 @@ import { parseInput } from '../../src/domain/validation.js';
 import { IDEMPOTENCY_FIELD_NAMES } from '../idempotency.js';
 
 const order = createOrderCommandSchema.shape;
+const side = dimensionsSchema.shape;
+
+/** A parcel's outer size on the wire (orders and quotes), in cm. */
+export const dimensionsBody = z
+  .strictObject({ length_cm: side.lengthCm, width_cm: side.widthCm, height_cm: side.heightCm })
+  .describe("A parcel's outer size in cm. A parcel too big for the vehicle its weight selects is carried (and priced) by a larger one.");
+
+export function dimensionsOf(d: z.output<typeof dimensionsBody> | undefined): Dimensions | undefined {
+  return d && { lengthCm: d.length_cm, widthCm: d.width_cm, heightCm: d.height_cm };
+}
 
 /**
  * POST /orders, both documented forms in one schema. Form A: pickup/dropoff Address objects,
@@ -40,6 +51,7 @@ export const createOrderBody = z
     reference_id: order.referenceId,
     items: order.items,
     total_weight_kg: order.totalWeightKg,
+    dimensions: dimensionsBody.optional(),
     prep_time_mins: order.prepTimeMins,
     order_notes: order.notes,
     quote_id: order.quoteId,
@@ -65,7 +77,7 @@ export function createOrderCommand(body: unknown): CreateOrderCommand {
   return {
     pickup: b.pickup, dropoff: (b.dropoff ?? b.dropoff_address)!, customerName: b.customer_name, customerPhone: b.customer_phone,
     customerRut: b.customer_rut, paymentMode: b.payment_mode, referenceId: b.reference_id, items: b.items,
-    totalWeightKg: b.total_weight_kg, prepTimeMins: b.prep_time_mins, notes: b.order_notes,
+    totalWeightKg: b.total_weight_kg, dimensions: dimensionsOf(b.dimensions), prepTimeMins: b.prep_time_mins, notes: b.order_notes,
     quoteId: b.quote_id, rateId: b.rate_id, pickupAfter: b.pickup_after, deliverBefore: b.deliver_before, deliveryPin: b.delivery_pin,
   };
 }

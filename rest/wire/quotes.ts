@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { quoteCommandSchema, type QuoteCommand } from '../../src/domain/quotes.js';
 import { parseInput } from '../../src/domain/validation.js';
+import { dimensionsBody, dimensionsOf } from './orders.js';
 
 const quote = quoteCommandSchema.shape;
 
@@ -20,6 +21,7 @@ export const quoteRequestBody = z
     package_type: quote.packageType,
     total_weight_kg: quote.totalWeightKg,
     total_weight: quote.totalWeightKg,
+    dimensions: dimensionsBody.optional(),
     prep_time_mins: quote.prepTimeMins,
     pickup_after: quote.pickupAfter,
     deliver_before: quote.deliverBefore,
@@ -34,7 +36,7 @@ export function quoteCommand(body: unknown): QuoteCommand {
   const b = parseInput(quoteRequestBody, body);
   return {
     origin: b.origin, destination: b.destination, packageType: b.package_type,
-    totalWeightKg: b.total_weight_kg ?? b.total_weight, prepTimeMins: b.prep_time_mins,
+    totalWeightKg: b.total_weight_kg ?? b.total_weight, dimensions: dimensionsOf(b.dimensions), prepTimeMins: b.prep_time_mins,
     pickupAfter: b.pickup_after, deliverBefore: b.deliver_before,
   };
 }

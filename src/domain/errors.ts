@@ -41,6 +41,7 @@ export const ERROR_STATUS = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   IDEMPOTENCY_KEY_REUSED: 422,
   QUOTE_MISMATCH: 422,
+  PARCEL_EXCEEDS_CAPACITY: 422,
   DELIVERY_WINDOW_UNREACHABLE: 422,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
@@ -88,6 +89,34 @@ export class GeofenceError extends AppError {
     this.name = 'GeofenceError';
     this.distanceM = options.distanceM;
     this.radiusM = options.radiusM;
+  }
+}
+
+/** The largest vehicle class's limits, which a parcel exceeded (null: that class has no such limit). */
+export interface VehicleLimits {
+  vehicleType: string;
+  maxKg: number;
+  maxVolumeL: number | null;
+  maxLengthCm: number | null;
+}
+
+/**
+ * PARCEL_EXCEEDS_CAPACITY with the largest vehicle's limits as typed fields (GraphQL's
+ * `ParcelCapacityError`); REST shows them in `error.details.limits`, with the parcel's own figures.
+ */
+export class ParcelCapacityError extends AppError {
+  readonly limits: VehicleLimits;
+
+  constructor(options: { limits: VehicleLimits; parcel: { weightKg: number; volumeL: number; longestCm: number } }) {
+    const { limits, parcel } = options;
+    super('PARCEL_EXCEEDS_CAPACITY', `No vehicle carries a parcel of ${parcel.volumeL} L with a ${parcel.longestCm} cm side; the largest (${limits.vehicleType}) takes ${limits.maxVolumeL ?? 'any'} L and ${limits.maxLengthCm ?? 'any'} cm`, {
+      details: {
+        limits: { vehicle_type: limits.vehicleType, max_kg: limits.maxKg, max_volume_l: limits.maxVolumeL, max_length_cm: limits.maxLengthCm },
+        parcel: { weight_kg: parcel.weightKg, volume_l: parcel.volumeL, longest_cm: parcel.longestCm },
+      },
+    });
+    this.name = 'ParcelCapacityError';
+    this.limits = limits;
   }
 }
 

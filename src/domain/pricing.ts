@@ -1,4 +1,5 @@
 import { distanceMeters } from './geo.js';
+import type { ParcelSize } from './parcels.js';
 import { selectVehicle, type Tariff } from './tariffs.js';
 import type { LatLng, VehicleType } from './types.js';
 
@@ -27,7 +28,7 @@ const roundUpTo10 = (pesos: number) => Math.ceil(pesos / 10) * 10;
 
 /**
  * Prices one route: road distance = great-circle × detour factor; the smallest vehicle that carries
- * the weight; price = base fare + per-km × road km (CLP, rounded up to 10 pesos); travel at the
+ * the parcel (weight, and size when measured); price = base fare + per-km × road km (CLP, rounded up to 10 pesos); travel at the
  * vehicle's urban speed. The pickup waits for the preparation time; delivery = pickup + travel.
  */
 export function priceRoute(options: {
@@ -35,13 +36,15 @@ export function priceRoute(options: {
   origin: LatLng;
   destination: LatLng;
   weightKg: number;
+  /** The parcel's measured size, when known: it may call for a larger vehicle than the weight. */
+  size?: ParcelSize | null;
   prepTimeMins: number;
   now: Date;
   /** The least road distance to assume (when an end is known only to its comuna). */
   minRoadM?: number;
 }): RoutePrice {
   const { tariff, weightKg, prepTimeMins, now } = options;
-  const vehicle = selectVehicle(tariff, weightKg);
+  const vehicle = selectVehicle(tariff, weightKg, options.size ?? null);
   const distanceM = Math.max(options.minRoadM ?? 0, Math.round(distanceMeters(options.origin, options.destination) * tariff.detour_factor));
   const roadKm = distanceM / 1000;
   const travelMins = Math.max(1, Math.ceil((roadKm / vehicle.speed_kmh) * 60));

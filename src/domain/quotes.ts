@@ -6,6 +6,7 @@ import type { Store } from '../ports/store.js';
 import { AppError } from './errors.js';
 import { locationInputSchema, minRoadMetres, resolveLocation, type LocationInput, type ResolvedLocation } from './locations.js';
 import { prepTimeSchema } from './merchants.js';
+import { dimensionsSchema, parcelSize, type ParcelSize } from './parcels.js';
 import { priceRoute, type RoutePrice } from './pricing.js';
 import { planSchedule, scheduleTimeSchema } from './scheduling.js';
 import type { Tariff } from './tariffs.js';
@@ -21,6 +22,8 @@ export const quoteCommandSchema = z.strictObject({
   destination: locationInputSchema,
   packageType: z.string().trim().max(50).optional(),
   totalWeightKg: z.number().min(0).max(100_000).optional(),
+  /** The whole parcel's outer size: a parcel too big for the weight's vehicle is priced on a larger one. */
+  dimensions: dimensionsSchema.optional(),
   prepTimeMins: prepTimeSchema.optional(),
   /** Scheduled pickup: not before this time (up to 7 days ahead). */
   pickupAfter: scheduleTimeSchema.optional(),
@@ -75,6 +78,7 @@ export function createQuoteService(deps: { geocoder: Geocoder; tariff: Tariff; c
     origin?: LocationInput;
     destination: LocationInput;
     weightKg?: number;
+    size?: ParcelSize | null;
     prepTimeMins?: number;
     packageType?: string;
   }): Promise<Quote> {
@@ -87,6 +91,7 @@ export function createQuoteService(deps: { geocoder: Geocoder; tariff: Tariff; c
       origin,
       destination,
       weightKg: options.weightKg ?? 0,
+      size: options.size ?? null,
       prepTimeMins: resolvePrepTime(options.prepTimeMins, options.merchant),
       now: clock.now(),
       minRoadM: minRoadMetres(origin, destination),
@@ -134,6 +139,7 @@ export function createQuoteService(deps: { geocoder: Geocoder; tariff: Tariff; c
       ...(input.origin !== undefined && { origin: input.origin }),
       destination: input.destination,
       weightKg: input.totalWeightKg ?? 0,
+      size: parcelSize({ dimensions: input.dimensions ?? null }),
       ...(input.prepTimeMins !== undefined && { prepTimeMins: input.prepTimeMins }),
       ...(input.packageType !== undefined && { packageType: input.packageType }),
     });

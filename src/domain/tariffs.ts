@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { AppError } from './errors.js';
+import { AppError, ParcelCapacityError } from './errors.js';
+import type { ParcelSize } from './parcels.js';
 import { VEHICLE_TYPES, type VehicleType } from './types.js';
 
 const vehicleTariffSchema = z.strictObject({
@@ -8,6 +9,10 @@ const vehicleTariffSchema = z.strictObject({
   base_fare: z.number().int().nonnegative(),
   per_km: z.number().int().nonnegative(),
   speed_kmh: z.number().positive().max(120),
+  /** The load space in litres; absent: not limited by volume. */
+  max_volume_l: z.number().positive().optional(),
+  /** The longest side that fits, in cm; absent: not limited by length. */
+  max_length_cm: z.number().positive().optional(),
 });
 
 /**
@@ -31,6 +36,12 @@ export const tariffSchema = z
       if (b.max_kg <= a.max_kg || b.base_fare < a.base_fare || b.per_km < a.per_km) {
         ctx.addIssue({ code: 'custom', path: ['vehicles', i], message: 'vehicles must grow in capacity with fares that never fall' });
       }
+      // A larger class never holds less: else a parcel could fit a bike and not the car after it.
+      for (const limit of ['max_volume_l', 'max_length_cm'] as const) {
+        if (a[limit] !== undefined && (b[limit] ?? Infinity) < a[limit]) {
+          ctx.addIssue({ code: 'custom', path: ['vehicles', i, limit], message: `must not be less than the smaller vehicle's ${limit}` });
+        }
+      }
     }
   });
 
@@ -44,21 +55,34 @@ export const DEFAULT_SANTIAGO_TARIFF: Tariff = {
   batched_discount: 0.25,
   batched_extra_mins: 90,
   vehicles: [
-    { type: 'bike', max_kg: 6, base_fare: 1990, per_km: 390, speed_kmh: 14 },
-    { type: 'motorcycle', max_kg: 20, base_fare: 2490, per_km: 490, speed_kmh: 26 },
-    { type: 'car', max_kg: 150, base_fare: 3490, per_km: 690, speed_kmh: 22 },
-    { type: 'van', max_kg: 800, base_fare: 6990, per_km: 990, speed_kmh: 20 },
+    // Volumes: a courier backpack, a motorcycle top box, a hatchback's boot, a small van's load space.
+    { type: 'bike', max_kg: 6, base_fare: 1990, per_km: 390, speed_kmh: 14, max_volume_l: 40, max_length_cm: 50 },
+    { type: 'motorcycle', max_kg: 20, base_fare: 2490, per_km: 490, speed_kmh: 26, max_volume_l: 90, max_length_cm: 60 },
+    { type: 'car', max_kg: 150, base_fare: 3490, per_km: 690, speed_kmh: 22, max_volume_l: 400, max_length_cm: 120 },
+    { type: 'van', max_kg: 800, base_fare: 6990, per_km: 990, speed_kmh: 20, max_volume_l: 3000, max_length_cm: 250 },
   ],
 };
 
-/** The smallest vehicle class that carries the weight. */
-export function selectVehicle(tariff: Tariff, weightKg: number): VehicleTariff {
-  const vehicle = tariff.vehicles.find((v) => v.max_kg >= weightKg);
-  if (!vehicle) {
-    const max = tariff.vehicles[tariff.vehicles.length - 1]!.max_kg;
-    throw new AppError('WEIGHT_EXCEEDS_CAPACITY', `No vehicle carries ${weightKg} kg; the largest (${tariff.vehicles.at(-1)!.type}) carries ${max} kg`);
+const fits = (v: VehicleTariff, weightKg: number, size: ParcelSize | null) =>
+  v.max_kg >= weightKg && (!size || ((v.max_volume_l ?? Infinity) >= size.volumeL && (v.max_length_cm ?? Infinity) >= size.longestCm));
+
+/**
+ * The smallest vehicle class that carries the parcel: its weight, and its volume and longest side
+ * when measured. Too heavy for every class is WEIGHT_EXCEEDS_CAPACITY (as before sizes existed);
+ * carried by weight but too big for every class is 422 PARCEL_EXCEEDS_CAPACITY, with the largest
+ * class's limits.
+ */
+export function selectVehicle(tariff: Tariff, weightKg: number, size: ParcelSize | null = null): VehicleTariff {
+  const vehicle = tariff.vehicles.find((v) => fits(v, weightKg, size));
+  if (vehicle) return vehicle;
+  const largest = tariff.vehicles.at(-1)!;
+  if (largest.max_kg < weightKg) {
+    throw new AppError('WEIGHT_EXCEEDS_CAPACITY', `No vehicle carries ${weightKg} kg; the largest (${largest.type}) carries ${largest.max_kg} kg`);
   }
-  return vehicle;
+  throw new ParcelCapacityError({
+    limits: { vehicleType: largest.type, maxKg: largest.max_kg, maxVolumeL: largest.max_volume_l ?? null, maxLengthCm: largest.max_length_cm ?? null },
+    parcel: { weightKg, ...size! },
+  });
 }
 
 export function vehicleTariff(tariff: Tariff, type: VehicleType): VehicleTariff | undefined {

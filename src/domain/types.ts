@@ -1,3 +1,5 @@
+import type { Dimensions } from './parcels.js';
+
 export type Mode = 'live' | 'test';
 export const MODES = ['live', 'test'] as const;
 
@@ -168,6 +170,8 @@ export interface Order {
   items: Array<Record<string, unknown>>;
   notes: string | null;
   weightKg: number;
+  /** The parcel's outer size as the merchant gave it (absent on orders from before sizes). */
+  dimensions?: Dimensions | null;
   vehicleType: VehicleType;
   price: number;
   currency: 'CLP';

@@ -115,6 +115,14 @@ export function describeOrderStoreContract(name: string, makeStore: () => Promis
       expect([read?.pickup.precision, read?.dropoff.precision, read?.proof?.geofence]).toEqual(['street', 'locality', 'unverified']);
     });
 
+    test('orders keep the parcel dimensions as written, and an order without them reads back without them', async () => {
+      const m = await newMerchant();
+      const sized = await created(order({ merchantId: m, dimensions: { lengthCm: 60, widthCm: 40, heightCm: 40.5 } }));
+      const unsized = await created(order({ merchantId: m }));
+      expect(await store.orders.findById(sized.id)).toStrictEqual(sized);
+      expect(await store.orders.findById(unsized.id)).toStrictEqual(unsized);
+    });
+
     test('orders.create of a sandbox order with no ledger entry charges nothing', async () => {
       const m = await newMerchant();
       const o = await created(order({ merchantId: m, mode: 'test' }));

@@ -87,7 +87,7 @@ recipient; confirming the delivery then needs it as \`pin\`.`,
     200: { description: 'The existing order of this Idempotency-Key (same body), answered again', schema: orderCreatedSchema },
   },
   errors: [
-    'GEOCODING_FAILED', 'OUTSIDE_SERVICE_AREA', 'WEIGHT_EXCEEDS_CAPACITY', 'IDEMPOTENCY_KEY_REUSED',
+    'GEOCODING_FAILED', 'OUTSIDE_SERVICE_AREA', 'WEIGHT_EXCEEDS_CAPACITY', 'PARCEL_EXCEEDS_CAPACITY', 'IDEMPOTENCY_KEY_REUSED',
     'QUOTE_NOT_FOUND', 'QUOTE_EXPIRED', 'QUOTE_MISMATCH', 'DELIVERY_WINDOW_UNREACHABLE',
   ],
 });

@@ -3,6 +3,7 @@ import type { Store } from '../../ports/store.js';
 import type { MerchantPrincipal } from '../auth.js';
 import { AppError } from '../errors.js';
 import { distanceMeters } from '../geo.js';
+import type { ParcelSize } from '../parcels.js';
 import { selectVehicle, type Tariff } from '../tariffs.js';
 import type { LatLng, OrderQuoteRef, RateId, StoredQuote } from '../types.js';
 
@@ -19,8 +20,8 @@ export interface QuoteBinding {
 /**
  * The quote an order names, checked against it: the caller's own (merchant and mode; any other id is
  * QUOTE_NOT_FOUND, never its price), unexpired (else 409 QUOTE_EXPIRED), and for the same delivery:
- * both ends within QUOTE_ROUTE_TOLERANCE_M of the quoted ones and a weight in the same price band
- * (the vehicle class the weight selects), else 422 QUOTE_MISMATCH.
+ * both ends within QUOTE_ROUTE_TOLERANCE_M of the quoted ones and a parcel in the same price band
+ * (the vehicle class its weight and size select), else 422 QUOTE_MISMATCH.
  */
 export async function bindQuote(options: {
   store: Store;
@@ -32,6 +33,7 @@ export async function bindQuote(options: {
   pickup: LatLng;
   dropoff: LatLng;
   weightKg: number;
+  size: ParcelSize | null;
 }): Promise<QuoteBinding> {
   const { principal, quoteId } = options;
   const quote = await options.store.quotes.find({ id: quoteId, merchantId: principal.merchant.id, mode: principal.mode });
@@ -44,9 +46,10 @@ export async function bindQuote(options: {
   if (pickupOff > QUOTE_ROUTE_TOLERANCE_M) mismatches.push({ field: 'pickup', message: `is ${pickupOff} m from the quoted origin (tolerance ${QUOTE_ROUTE_TOLERANCE_M} m)` });
   const dropoffOff = Math.round(distanceMeters(options.dropoff, quote.destination));
   if (dropoffOff > QUOTE_ROUTE_TOLERANCE_M) mismatches.push({ field: 'dropoff', message: `is ${dropoffOff} m from the quoted destination (tolerance ${QUOTE_ROUTE_TOLERANCE_M} m)` });
-  const band = selectVehicle(options.tariff, options.weightKg).type;
+  const band = selectVehicle(options.tariff, options.weightKg, options.size).type;
   if (band !== quote.vehicleType) {
-    mismatches.push({ field: 'totalWeightKg', message: `${options.weightKg} kg is priced as ${band}; the quote (${quote.weightKg} kg) was priced as ${quote.vehicleType}` });
+    const parcel = options.size ? `${options.weightKg} kg, ${options.size.volumeL} L` : `${options.weightKg} kg`;
+    mismatches.push({ field: options.size ? 'dimensions' : 'totalWeightKg', message: `${parcel} is priced as ${band}; the quote (${quote.weightKg} kg) was priced as ${quote.vehicleType}` });
   }
   if (mismatches.length > 0) {
     throw new AppError('QUOTE_MISMATCH', `The order differs from quote ${quote.id}: ${mismatches.map((m) => `${m.field} ${m.message}`).join('; ')}`, { fields: mismatches });

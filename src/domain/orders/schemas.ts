@@ -4,14 +4,18 @@ import { AppError } from '../errors.js';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../json-depth.js';
 import { latLngSchema, locationInputSchema, type LocationInput } from '../locations.js';
 import { prepTimeSchema } from '../merchants.js';
+import { dimensionsSchema, type Dimensions } from '../parcels.js';
 import { phoneSchema } from '../phone.js';
 import { normalizeRut } from '../rut.js';
 import { scheduleTimeSchema } from '../scheduling.js';
 import { ORDER_STATUSES, PAYMENT_MODES, RATE_IDS, VEHICLE_TYPES, type PaymentMode, type RateId } from '../types.js';
 import { GEOHASH_ZONE_PATTERN } from './identifiers.js';
 
+const sideCm = z.number().positive().max(1000).optional();
+
 /**
- * An element of `items`: the spec does not fix its fields; name, quantity and weight are understood.
+ * An element of `items`: the spec does not fix its fields; name, quantity, weight and the three
+ * sides (cm: an item measured on all three counts towards the parcel's size) are understood.
  * Other fields are kept, nested at most to the body's depth limit (body → items → item → …): the
  * idempotency hash walks the body recursively.
  */
@@ -20,6 +24,9 @@ const orderItemSchema = z
     name: z.string().trim().max(200).optional(),
     quantity: z.number().int().min(1).max(10_000).default(1),
     weight_kg: z.number().min(0).max(10_000).optional(),
+    length_cm: sideCm,
+    width_cm: sideCm,
+    height_cm: sideCm,
   })
   .refine((item) => !exceedsJsonDepth(item, MAX_JSON_DEPTH - 2), { message: `nests deeper than ${MAX_JSON_DEPTH} levels (counted from the body)` });
 
@@ -49,6 +56,8 @@ export const createOrderCommandSchema = z.strictObject({
   /** The merchant's own line items, kept as given; `quantity` and `weight_kg` are read. */
   items: z.array(orderItemSchema).max(200).optional(),
   totalWeightKg: z.number().min(0).max(100_000).optional(),
+  /** The whole parcel's outer size (else the items' sizes are summed). */
+  dimensions: dimensionsSchema.optional(),
   prepTimeMins: prepTimeSchema.optional(),
   notes: z.string().trim().max(1000).optional(),
   /** A quote of this merchant and mode (15 minutes): the order is charged exactly its rate. */
@@ -76,6 +85,7 @@ export interface OrderDraft {
   ecommerceOrderId: string | null;
   items: Array<Record<string, unknown>>;
   weightKg: number;
+  dimensions?: Dimensions | null;
   prepTimeMins?: number;
   notes: string | null;
   quoteId?: string;
@@ -99,6 +109,7 @@ export function draftFromCommand(input: CreateOrderCommand): OrderDraft {
     ecommerceOrderId: null,
     items,
     weightKg: input.totalWeightKg ?? itemsWeight,
+    dimensions: input.dimensions ?? null,
     ...(input.prepTimeMins !== undefined && { prepTimeMins: input.prepTimeMins }),
     notes: input.notes ?? null,
     ...(input.quoteId !== undefined && { quoteId: input.quoteId }),

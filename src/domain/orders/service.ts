@@ -8,6 +8,7 @@ import type { MerchantPrincipal } from '../auth.js';
 import type { DispatchService } from '../dispatch.js';
 import { AppError } from '../errors.js';
 import { minRoadMetres, resolveLocation, type ResolvedLocation } from '../locations.js';
+import { parcelSize } from '../parcels.js';
 import { priceRoute } from '../pricing.js';
 import { resolvePrepTime, type QuoteService } from '../quotes.js';
 import { planSchedule, withBatchWindow } from '../scheduling.js';
@@ -90,8 +91,9 @@ export function createOrderService(deps: {
     ]);
     const user = draft.customerRut ? await store.users.findByRut(draft.customerRut) : null;
     const now = clock.now();
+    const size = parcelSize({ dimensions: draft.dimensions, items: draft.items });
     const price = priceRoute({
-      tariff, origin: pickup, destination: dropoff, weightKg: draft.weightKg, prepTimeMins: resolvePrepTime(draft.prepTimeMins, merchant), now,
+      tariff, origin: pickup, destination: dropoff, weightKg: draft.weightKg, size, prepTimeMins: resolvePrepTime(draft.prepTimeMins, merchant), now,
       minRoadM: minRoadMetres(pickup, dropoff),
     });
     if (draft.rateId !== undefined && draft.quoteId === undefined) {
@@ -99,7 +101,7 @@ export function createOrderService(deps: {
     }
     const bound = draft.quoteId === undefined
       ? null
-      : await bindQuote({ store, clock, tariff, principal, quoteId: draft.quoteId, rateId: draft.rateId, pickup, dropoff, weightKg: draft.weightKg });
+      : await bindQuote({ store, clock, tariff, principal, quoteId: draft.quoteId, rateId: draft.rateId, pickup, dropoff, weightKg: draft.weightKg, size });
     // Without a courier yet, the approach time is the tariff's default.
     const scale = timeScaleOf({ mode, merchant, defaultSpeed: deps.sandboxSpeed });
     const scheduled = planSchedule({
@@ -136,6 +138,7 @@ export function createOrderService(deps: {
       items: draft.items,
       notes: draft.notes,
       weightKg: draft.weightKg,
+      dimensions: draft.dimensions ?? null,
       vehicleType: price.vehicleType,
       price: bound ? bound.price : price.price,
       currency: price.currency,
