@@ -21,6 +21,7 @@ import { webAppRoutes } from './routes/web-apps.js';
 import { sandboxRoutes } from './routes/sandbox.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { eventRoutes } from './routes/events.js';
+import { notificationRoutes } from './routes/notifications.js';
 
 export const BODY_LIMIT = '100kb';
 
@@ -63,6 +64,7 @@ export function createRestApp(edge: Edge, metrics: Metrics): Express {
   sandboxRoutes(api, edge);
   webhookRoutes(api, edge);
   eventRoutes(api, edge);
+  notificationRoutes(api, edge);
   api.use(methodNotAllowed(api));
   app.use('/api/v1', api);
   // The customer tracking page (its own CSP); its live socket is routed in src/app.ts.

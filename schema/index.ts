@@ -9,6 +9,7 @@ import './couriers.js';
 import './realtime.js';
 import './webhooks.js';
 import './events.js';
+import './notifications.js';
 import './members.js';
 import './api-keys.js';
 

@@ -225,6 +225,7 @@ const CreateOrderInput = builder.inputType('CreateOrderInput', {
     dropoff: t.field({ type: LocationInput, required: true }),
     customerName: t.string({ required: true }),
     customerPhone: t.string({ required: true }),
+    customerEmail: t.string({ description: 'For email notifications to the recipient.' }),
     customerRut: t.string(),
     paymentMode: t.field({ type: PaymentModeEnum }),
     referenceId: t.string(),

@@ -21,6 +21,7 @@ import { startSandboxSimulator } from './sandbox-runner.js';
 import { startWebhookWorker } from './webhook-runner.js';
 import { startDispatchReconciler } from './reconciler-runner.js';
 import { startRetention } from './retention-runner.js';
+import { startNotificationWorker } from './notification-runner.js';
 
 export interface App {
   container: Container;
@@ -102,6 +103,7 @@ export async function buildApp(options: { config?: Config; overrides?: Container
   let webhookWorker: { stop(): Promise<void> } | null = null;
   let reconciler: { stop(): Promise<void> } | null = null;
   let retention: { stop(): Promise<void> } | null = null;
+  let notificationWorker: { stop(): Promise<void> } | null = null;
   let stopping: Promise<void> | null = null;
   return {
     container,
@@ -121,6 +123,7 @@ export async function buildApp(options: { config?: Config; overrides?: Container
               webhookWorker = startWebhookWorker(container);
               reconciler = startDispatchReconciler(container);
               retention = startRetention(container);
+              notificationWorker = startNotificationWorker(container);
               resolve({ port, url: `http://127.0.0.1:${port}` });
             },
             reject,
@@ -130,7 +133,7 @@ export async function buildApp(options: { config?: Config; overrides?: Container
     stop: (options = {}) =>
       (stopping ??= (async () => {
         // Background work stops taking new work at once; what it has in flight is durable in the store.
-        const background = Promise.all([simulator?.stop(), reconciler?.stop(), retention?.stop(), webhookWorker?.stop()]);
+        const background = Promise.all([simulator?.stop(), reconciler?.stop(), retention?.stop(), webhookWorker?.stop(), notificationWorker?.stop()]);
         await Promise.all([drain.drain(), graphqlWs.close(), trackingSockets.close(), courierSockets.close()]);
         server.closeAllConnections();
         // Acknowledged writes are already committed; closing flushes buffers (positions) and ends

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { parseTrustProxy, type TrustProxy } from './edge/client-address.js';
 import { DEFAULT_SANTIAGO_TARIFF, tariffSchema, type Tariff } from './domain/tariffs.js';
 import type { WebhookReach } from './ports/webhook-sender.js';
+import type { NotifierConfig } from './adapters/notify/notifier.js';
 
 const optionalString = z
   .string()
@@ -89,6 +90,26 @@ const envSchema = z.object({
   WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
   WEBHOOK_BACKLOG_MAX: z.coerce.number().int().min(1).max(10_000_000).default(10_000),
   WEBHOOK_RETENTION_DAYS: z.coerce.number().positive().max(3650).default(30),
+  /** Recipient notifications (issue #28 item 7): the worker, its retries and the outbox's retention. */
+  NOTIFY_WORKER: booleanFlag.default(true),
+  NOTIFY_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(6),
+  NOTIFY_RETRY_SCALE: z.coerce.number().positive().max(10).default(1),
+  NOTIFY_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(2000),
+  NOTIFY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  NOTIFY_RETENTION_DAYS: z.coerce.number().positive().max(3650).default(30),
+  /** SMS through a Twilio-compatible API: all three of SID, token and sender, or none (no SMS). */
+  TWILIO_BASE_URL: z.url({ protocol: /^https?$/ }).default('https://api.twilio.com'),
+  TWILIO_ACCOUNT_SID: optionalString.pipe(z.string().max(100).optional()),
+  TWILIO_AUTH_TOKEN: optionalString.pipe(z.string().max(200).optional()),
+  TWILIO_FROM: optionalString.pipe(z.string().max(50).optional()),
+  /** WhatsApp Cloud API: phone number id and access token, or neither (no WhatsApp). */
+  WHATSAPP_BASE_URL: z.url({ protocol: /^https?$/ }).default('https://graph.facebook.com'),
+  WHATSAPP_API_VERSION: z.string().regex(/^v\d+\.\d+$/, 'must look like v21.0').default('v21.0'),
+  WHATSAPP_PHONE_NUMBER_ID: optionalString.pipe(z.string().regex(/^\d{1,30}$/, 'must be digits').optional()),
+  WHATSAPP_ACCESS_TOKEN: optionalString.pipe(z.string().max(1000).optional()),
+  /** Email through SMTP: smtp://user:pass@host:587 or smtps://…:465, and the sender. */
+  SMTP_URL: optionalString.pipe(z.url({ protocol: /^smtps?$/ }).optional()),
+  SMTP_FROM: optionalString.pipe(z.string().max(200).optional()),
   ORDER_EVENTS_RETENTION_DAYS: z.coerce.number().positive().max(36500).default(365),
   RETENTION_PRUNE_MS: z.coerce.number().int().min(1000).max(86_400_000).default(3_600_000),
   SANDBOX_SPEED: z.coerce.number().min(1).max(1000).default(10),
@@ -204,7 +225,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       endpointConcurrency: e.WEBHOOK_ENDPOINT_CONCURRENCY,
       backlogMax: e.WEBHOOK_BACKLOG_MAX,
     },
+    notifications: {
+      worker: e.NOTIFY_WORKER,
+      pollMs: e.NOTIFY_POLL_MS,
+      maxAttempts: e.NOTIFY_MAX_ATTEMPTS,
+      retryScale: e.NOTIFY_RETRY_SCALE,
+      leaseMs: e.NOTIFY_TIMEOUT_MS * 3,
+      batch: 20,
+      providers: notificationProvidersOf(e),
+    },
     retention: {
+      notificationMs: e.NOTIFY_RETENTION_DAYS * 86_400_000,
       webhookMs: e.WEBHOOK_RETENTION_DAYS * 86_400_000,
       orderEventsMs: e.ORDER_EVENTS_RETENTION_DAYS * 86_400_000,
       pruneMs: e.RETENTION_PRUNE_MS,
@@ -244,4 +275,22 @@ function loadTariffFile(file: string): Tariff {
 function sandboxReachOf(allowPrivate: boolean | undefined, production: boolean): WebhookReach {
   if (allowPrivate !== undefined) return allowPrivate ? 'private' : 'public';
   return production ? 'public' : 'loopback';
+}
+
+/** Each channel's provider, configured only when every setting it needs is given (a half-given one fails start-up). */
+function notificationProvidersOf(e: z.output<typeof envSchema>): NotifierConfig {
+  const timeoutMs = e.NOTIFY_TIMEOUT_MS;
+  const all = (names: string[], values: Array<string | undefined>) => {
+    const given = values.filter((v) => v !== undefined).length;
+    if (given > 0 && given < values.length) throw new ConfigError(`Invalid configuration:\n  ${names.join(', ')}: give all of them or none`);
+    return given === values.length;
+  };
+  const sms = all(['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM'], [e.TWILIO_ACCOUNT_SID, e.TWILIO_AUTH_TOKEN, e.TWILIO_FROM]);
+  const whatsapp = all(['WHATSAPP_PHONE_NUMBER_ID', 'WHATSAPP_ACCESS_TOKEN'], [e.WHATSAPP_PHONE_NUMBER_ID, e.WHATSAPP_ACCESS_TOKEN]);
+  const email = all(['SMTP_URL', 'SMTP_FROM'], [e.SMTP_URL, e.SMTP_FROM]);
+  return {
+    sms: sms ? { baseUrl: e.TWILIO_BASE_URL, accountSid: e.TWILIO_ACCOUNT_SID!, authToken: e.TWILIO_AUTH_TOKEN!, from: e.TWILIO_FROM!, timeoutMs } : null,
+    whatsapp: whatsapp ? { baseUrl: e.WHATSAPP_BASE_URL, apiVersion: e.WHATSAPP_API_VERSION, phoneNumberId: e.WHATSAPP_PHONE_NUMBER_ID!, accessToken: e.WHATSAPP_ACCESS_TOKEN!, timeoutMs } : null,
+    email: email ? { url: e.SMTP_URL!, from: e.SMTP_FROM!, timeoutMs } : null,
+  };
 }

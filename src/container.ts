@@ -49,6 +49,10 @@ import { createOrderWatch, createWebhookWorkWatch } from './domain/watch/orders.
 import { createSandboxService } from './domain/sandbox.js';
 import { createOrderTransitions } from './domain/orders/transitions.js';
 import { createWebhookOutbox } from './domain/webhooks/outbox.js';
+import { createNotificationOutbox } from './domain/notifications/outbox.js';
+import { createNotificationService } from './domain/notifications/service.js';
+import { createNotificationWorker } from './domain/notifications/worker.js';
+import { createNotifier } from './adapters/notify/notifier.js';
 import { createIdempotencyService } from './domain/idempotency.js';
 import { createEventFeed } from './domain/webhooks/feed.js';
 import { createWebhookEndpointService } from './domain/webhooks/endpoints.js';
@@ -154,6 +158,7 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
       fanOut.close();
       services.frontDoor.close();
       await services.passwordWorkers.close();
+      services.notifier.close();
       await bus.close();
       await store.close();
       if (redis) redis.disconnect();
@@ -183,9 +188,11 @@ function buildServices(deps: {
   const sender = createHttpWebhookSender();
   const quotes = createQuoteService({ geocoder, tariff, clock, store, ids });
   const outbox = createWebhookOutbox({ store, clock, ids, publicBaseUrl: () => config.publicBaseUrl, backlogMax: config.webhooks.backlogMax });
-  const transitions = createOrderTransitions({ store, bus, outbox, clock, ids });
+  const notificationOutbox = createNotificationOutbox({ store, clock, ids, publicBaseUrl: () => config.publicBaseUrl });
+  const notifier = createNotifier(config.notifications.providers);
+  const transitions = createOrderTransitions({ store, bus, outbox, clock, ids, notifications: notificationOutbox });
   const dispatch = createDispatchService({ store, geoIndex, transitions, clock, tariff, sandboxSpeed: config.sandbox.speed, staleAfterMs: config.dispatch.staleAfterMs });
-  const orders = createOrderService({ store, geocoder, quotes, dispatch, bus, transitions, outbox, clock, ids, tariff, sandboxSpeed: config.sandbox.speed });
+  const orders = createOrderService({ store, geocoder, quotes, dispatch, bus, transitions, outbox, notifications: notificationOutbox, clock, ids, tariff, sandboxSpeed: config.sandbox.speed });
   const batches = createBatchService({ store, dispatch, transitions, outbox, bus, clock, ids, tariff });
   const delivery = createDeliveryService({ orders, transitions, clock, store });
   const liveEta = createLiveEtaService({ store, outbox, tariff, sandboxSpeed: config.sandbox.speed });
@@ -229,7 +236,11 @@ function buildServices(deps: {
     couriers: Object.assign(couriers, watchers.couriers),
     batches,
     reconciler: createDispatchReconciler({ store, geoIndex, dispatch, batches, clock, graceMs: config.dispatch.graceMs, vehicles: tariff.vehicles.map((v) => v.type) }),
-    retention: createRetention({ store, clock, webhookMs: config.retention.webhookMs, orderEventsMs: config.retention.orderEventsMs }),
+    retention: createRetention({ store, clock, webhookMs: config.retention.webhookMs, orderEventsMs: config.retention.orderEventsMs, notificationMs: config.retention.notificationMs }),
+    /** Recipient notifications: the merchant's settings and outbox; the worker that sends live ones. */
+    notifications: createNotificationService({ store, clock, configuredChannels: notifier.channels, credentialsChanged: auth.credentialsChanged }),
+    notificationWorker: createNotificationWorker({ store, notifier, clock, config: config.notifications }),
+    notifier,
     tracking: createTrackingService({ store, geocoder, fanOut: deps.fanOut, onSnapshotError: deps.onWatchError }),
     sandbox: createSandboxService({ store, couriers, dispatch, orders, clock, ids, tariff }),
     webhookEndpoints: createWebhookEndpointService({ store, sender, clock, ids, sandboxReach: config.webhooks.sandboxReach }),

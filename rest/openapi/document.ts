@@ -13,6 +13,7 @@ import './paths/tracking.js';
 import './paths/webhooks.js';
 import './paths/sandbox.js';
 import './paths/events.js';
+import './paths/notifications.js';
 
 export type OpenAPIDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
 
@@ -26,6 +27,7 @@ const TAGS = [
   { name: 'Couriers', description: 'The courier app (courier token): duty, positions, moving an order through its states, delivery.' },
   { name: 'Tracking', description: 'Public delivery tracking by tracking number or order number: no credentials; drawn from the anonymous budget of the client address.' },
   { name: 'Webhooks', description: 'Signed event notifications (Standard Webhooks): endpoints, the delivery log and redelivery. See `webhooks` for what your server receives.' },
+  { name: 'Notifications', description: 'Recipient notifications (SMS, WhatsApp, email) in Spanish with the tracking link: settings and the outbox (test keys: the sandbox outbox, never sent).' },
   { name: 'Sandbox', description: 'Test-key helpers that drive sandbox orders.' },
   { name: 'Integrations', description: 'Rate endpoints called by shop plugins, storefront platforms and ERPs; each needs the integration approved.' },
   { name: 'Health', description: 'Liveness and dependency checks.' },

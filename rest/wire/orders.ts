@@ -46,6 +46,7 @@ export const createOrderBody = z
     dropoff_address: locationInputSchema.optional(),
     customer_name: order.customerName,
     customer_phone: order.customerPhone,
+    customer_email: order.customerEmail,
     customer_rut: order.customerRut,
     payment_mode: order.paymentMode,
     reference_id: order.referenceId,
@@ -75,7 +76,7 @@ export const createOrderBody = z
 export function createOrderCommand(body: unknown): CreateOrderCommand {
   const b = parseInput(createOrderBody, body);
   return {
-    pickup: b.pickup, dropoff: (b.dropoff ?? b.dropoff_address)!, customerName: b.customer_name, customerPhone: b.customer_phone,
+    pickup: b.pickup, dropoff: (b.dropoff ?? b.dropoff_address)!, customerName: b.customer_name, customerPhone: b.customer_phone, customerEmail: b.customer_email,
     customerRut: b.customer_rut, paymentMode: b.payment_mode, referenceId: b.reference_id, items: b.items,
     totalWeightKg: b.total_weight_kg, dimensions: dimensionsOf(b.dimensions), prepTimeMins: b.prep_time_mins, notes: b.order_notes,
     quoteId: b.quote_id, rateId: b.rate_id, pickupAfter: b.pickup_after, deliverBefore: b.deliver_before, deliveryPin: b.delivery_pin,

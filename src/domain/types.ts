@@ -1,3 +1,4 @@
+import type { NotificationSettings } from './notifications/types.js';
 import type { Dimensions } from './parcels.js';
 
 export type Mode = 'live' | 'test';
@@ -32,6 +33,8 @@ export interface MerchantSettings {
   sandboxSpeed: number | null;
   /** Whether a storefront shared secret is stored (the secret itself is never part of the merchant record). */
   storefrontSharedSecretSet?: boolean;
+  /** Recipient notifications: channels and moments (absent: nothing is sent). */
+  notifications?: NotificationSettings;
 }
 
 export interface Merchant {
@@ -130,6 +133,8 @@ export interface Stop extends LatLng {
 export interface OrderCustomer {
   name: string;
   phone: string | null;
+  /** For email notifications (absent on orders created before it was asked). */
+  email?: string | null;
   /** Normalised RUT (`12345678-5`). */
   rut: string | null;
   userId: string | null;

@@ -25,6 +25,7 @@ import type {
   RegisteredUser,
   StoredQuote,
 } from '../domain/types.js';
+import type { Notification } from '../domain/notifications/types.js';
 import type { MemberRepository } from './members.js';
 import type { StoreCondition } from './store-condition.js';
 
@@ -49,6 +50,8 @@ export interface Store {
   quotes: QuoteRepository;
   idempotentWrites: IdempotentWriteRepository;
   events: EventFeedRepository;
+  /** The recipient-notification outbox. */
+  notifications: NotificationRepository;
   /**
    * A token that changes whenever a merchant or an API key may have changed, by any process; or
    * null when the store cannot tell without a round trip (callers then must not cache them).
@@ -227,6 +230,8 @@ export interface OrderRepository {
     outbox?: WebhookDelivery[];
     /** The creation's event in the merchant's feed (written with the order or not at all). */
     feed?: NewFeedEvent;
+    /** Recipient notifications of the creation (written with the order; a repeated (order, moment, channel) is skipped). */
+    notifications?: Notification[];
   }): Promise<{ created: true } | { created: false; existing: IdempotencyRecord }>; // rejects with DuplicateOrderIdentifierError
   findById(id: string): Promise<Order | null>;
   /** The idempotency record of the key (expired ones included; the caller compares expiresAt). */
@@ -253,6 +258,11 @@ export interface OrderRepository {
     outbox?: (order: Order, event: OrderEvent) => WebhookDelivery[];
     /** Builds the transition's event in the merchant's feed, written in the same transaction (pure, synchronous). */
     feed?: (order: Order, event: OrderEvent) => NewFeedEvent;
+    /**
+     * Builds the transition's recipient notifications (pure, synchronous), written in the same
+     * transaction; one already written for the same (order, moment, channel) is skipped.
+     */
+    notifications?: (order: Order, event: OrderEvent) => Notification[];
   }): Promise<Order | null>;
   /** The merchant's orders, newest first; `after` is the id of the last order of the previous page. */
   list(options: {
@@ -484,5 +494,26 @@ export interface EventFeedRepository {
   /** The highest position given out for the merchant and mode (0 when none). */
   lastPosition(options: { merchantId: string; mode: Mode }): Promise<number>;
   /** Retention: deletes events from before `createdBefore`, at most `limit`; returns how many. */
+  prune(options: { createdBefore: string; limit: number }): Promise<number>;
+}
+
+/** The recipient-notification outbox: one row per (order, moment, channel), leased by the workers. */
+export interface NotificationRepository {
+  /** Inserts outside an order change; a row whose (order, moment, channel) exists is skipped. Returns how many were inserted. */
+  insert(notifications: Notification[]): Promise<number>;
+  /**
+   * Leases up to `limit` pending notifications due at `now` whose lease is free or expired, oldest
+   * due first: sets leaseOwner/leaseUntil atomically (leaseUntil on the store's clock), so two
+   * workers never hold the same one. Sandboxed rows are never claimed.
+   */
+  claimDue(options: { owner: string; now: string; leaseMs: number; limit: number }): Promise<Notification[]>;
+  /**
+   * Records an attempt, only while `owner` holds the lease (else false): sent, failed for good, or
+   * pending again at nextAttemptAt. The lease is released.
+   */
+  complete(options: { id: string; owner: string; attempts: number; status: 'sent' | 'failed' | 'pending'; error: string | null; at: string; nextAttemptAt: string | null }): Promise<boolean>;
+  /** The merchant's notifications in that mode, newest first (by id); `after` is the last id of the previous page. */
+  list(options: { merchantId: string; mode: Mode; orderId?: string; after?: string; limit: number }): Promise<Notification[]>;
+  /** Retention: deletes notifications created before `createdBefore`, at most `limit`; returns how many. */
   prune(options: { createdBefore: string; limit: number }): Promise<number>;
 }

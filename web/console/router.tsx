@@ -19,6 +19,7 @@ import { ApiKeysPage } from './pages/api-keys.js';
 import { BatchPage } from './pages/batch.js';
 import { BatchesPage } from './pages/batches.js';
 import { NewOrderPage } from './pages/new-order.js';
+import { NotificationsPage } from './pages/notifications.js';
 import { OrderPage } from './pages/order.js';
 import { OrdersBoard } from './pages/orders-board.js';
 import { SetPasswordPage } from './pages/set-password.js';
@@ -49,6 +50,7 @@ export const ROUTES: Route[] = [
   { path: '/console/batches/:id', page: BatchPage },
   { path: '/console/webhooks', page: WebhooksPage, nav: { es: 'Webhooks', en: 'Webhooks' } },
   { path: '/console/webhooks/deliveries/:id', page: WebhookDeliveryPage },
+  { path: '/console/notifications', page: NotificationsPage, nav: { es: 'Avisos', en: 'Notifications' } },
   { path: '/console/api-keys', page: ApiKeysPage, nav: { es: 'Claves API', en: 'API keys' } },
   { path: '/console/settings', page: SettingsPage, nav: { es: 'Ajustes', en: 'Settings' } },
   { path: '/console/team', page: TeamPage, nav: { es: 'Equipo', en: 'Team' } },

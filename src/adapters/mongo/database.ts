@@ -18,6 +18,7 @@ import type {
   WebhookEndpoint,
 } from '../../domain/types.js';
 import type { FeedEvent, IdempotencyRecord, IdempotentWriteRecord, IntegrationTelemetry } from '../../ports/store.js';
+import type { Notification } from '../../domain/notifications/types.js';
 import { isTransientTransactionError, isUnknownCommitResult } from './failures.js';
 
 /*
@@ -68,6 +69,9 @@ export type FeedPositionDoc = { _id: string; last: number };
 /** `_id` is the lease's name; `until` is a BSON Date on the server's clock. */
 export type LeaseDoc = { _id: string; owner: string; until: Date };
 
+/** `_id` is the (order, moment, channel) dedupe key; `createdOn` the creation as a BSON Date (retention TTL). */
+export type NotificationDoc = Notification & { _id: string; createdOn: Date };
+
 export interface MongoCollections {
   merchants: Collection<MerchantDoc>;
   merchantSecrets: Collection<MerchantSecretDoc>;
@@ -91,6 +95,7 @@ export interface MongoCollections {
   memberPasswordTokens: Collection<MemberPasswordTokenDoc>;
   memberSessions: Collection<MemberSessionDoc>;
   quotes: Collection<QuoteDoc>;
+  notifications: Collection<NotificationDoc>;
 }
 
 export interface MongoDatabase {
@@ -260,6 +265,7 @@ function collectionsOf(db: Db, maxTimeMS: number | null): MongoCollections {
     memberPasswordTokens: open<MemberPasswordTokenDoc>('member_password_tokens'),
     memberSessions: open<MemberSessionDoc>('member_sessions'),
     quotes: open<QuoteDoc>('quotes'),
+    notifications: open<NotificationDoc>('notifications'),
   };
 }
 
@@ -341,6 +347,11 @@ async function createIndexes(c: MongoCollections, db: Db, webhookRetentionSecond
     c.batches.createIndex({ mode: 1, status: 1, createdAt: 1, _id: 1 }, { name: 'batches_pending_fifo' }),
     c.ledger.createIndex({ merchantId: 1, mode: 1, at: 1 }, { name: 'ledger_merchant' }),
     c.webhookEndpoints.createIndex({ merchantId: 1, mode: 1, _id: 1 }, { name: 'webhook_endpoints_merchant' }),
+    // Recipient notifications: due rows (claimDue), a merchant's page newest first, retention by age.
+    c.notifications.createIndex({ status: 1, nextAttemptAt: 1, id: 1 }, { name: 'notifications_due' }),
+    c.notifications.createIndex({ merchantId: 1, mode: 1, id: -1 }, { name: 'notifications_merchant' }),
+    c.notifications.createIndex({ id: 1 }, { unique: true, name: 'notifications_id' }),
+    c.notifications.createIndex({ createdAt: 1 }, { name: 'notifications_created' }),
     // claimDue: equality on status, range and sort on nextAttemptAt (then _id, so the order is total).
     c.webhookDeliveries.createIndex({ status: 1, nextAttemptAt: 1, _id: 1 }, { name: 'webhook_deliveries_due' }),
     c.webhookDeliveries.createIndex({ merchantId: 1, mode: 1, _id: -1 }, { name: 'webhook_deliveries_merchant' }),

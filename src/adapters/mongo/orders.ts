@@ -6,6 +6,8 @@ import { writeFeedEvent } from './events.js';
 import type { IdempotencyDoc, MongoDatabase, OrderDoc, OrderEventDoc } from './database.js';
 import { toLedgerDoc } from './ledger.js';
 import { writeDeliveries } from './webhooks.js';
+import { writeNotifications } from './notifications.js';
+import type { Notification } from '../../domain/notifications/types.js';
 
 const toOrderDoc = (o: Order): OrderDoc => ({
   _id: o.id,
@@ -159,10 +161,10 @@ const isDuplicateKey = (error: unknown) => error instanceof MongoServerError && 
 const CLAIM_ATTEMPTS = 5;
 
 export function createMongoOrderRepository(database: MongoDatabase): OrderRepository {
-  const { orders, orderEvents, idempotencyKeys, ledger, webhookDeliveries, eventFeed } = database.collections;
+  const { orders, orderEvents, idempotencyKeys, ledger, webhookDeliveries, eventFeed, notifications: notificationRows } = database.collections;
 
   async function insertOrder(
-    o: { order: Order; event: OrderEvent; ledger: LedgerEntry | null; outbox?: WebhookDelivery[]; feed?: NewFeedEvent },
+    o: { order: Order; event: OrderEvent; ledger: LedgerEntry | null; outbox?: WebhookDelivery[]; feed?: NewFeedEvent; notifications?: Notification[] },
     session: ClientSession,
   ) {
     try {
@@ -175,6 +177,7 @@ export function createMongoOrderRepository(database: MongoDatabase): OrderReposi
     if (o.ledger) await ledger.insertOne(toLedgerDoc(o.ledger), { session });
     await writeDeliveries(webhookDeliveries, o.outbox, session);
     await writeFeedEvent(eventFeed, o.feed, session);
+    await writeNotifications(notificationRows, o.notifications, session);
   }
 
   return {
@@ -250,7 +253,7 @@ export function createMongoOrderRepository(database: MongoDatabase): OrderReposi
       return best ? toOrder(best) : null;
     },
 
-    async apply({ id, from, to, patch = {}, event, ledger: entry, outbox, feed }) {
+    async apply({ id, from, to, patch = {}, event, ledger: entry, outbox, feed, notifications }) {
       const set: Partial<OrderDoc> = {};
       for (const name of PATCH_FIELDS) if (patch[name] !== undefined) Object.assign(set, { [name]: patch[name] });
       if (to) set.status = to;
@@ -262,7 +265,7 @@ export function createMongoOrderRepository(database: MongoDatabase): OrderReposi
         const doc = await orders.findOne(filter);
         return doc ? toOrder(doc) : null;
       }
-      if (!event && !entry && !outbox && !feed) {
+      if (!event && !entry && !outbox && !feed && !notifications) {
         const doc = await orders.findOneAndUpdate(filter, update, { returnDocument: 'after' });
         return doc ? toOrder(doc) : null;
       }
@@ -278,6 +281,7 @@ export function createMongoOrderRepository(database: MongoDatabase): OrderReposi
         if (entry) await ledger.insertOne(toLedgerDoc(entry), { session });
         if (outbox && stored) await writeDeliveries(webhookDeliveries, outbox(updated, stored), session);
         if (feed && stored) await writeFeedEvent(eventFeed, feed(updated, stored), session);
+        if (notifications && stored) await writeNotifications(notificationRows, notifications(updated, stored), session);
         return updated;
       });
     },

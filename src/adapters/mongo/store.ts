@@ -15,6 +15,7 @@ import { createMongoTelemetryRepository } from './telemetry.js';
 import { createMongoUserRepository } from './users.js';
 import { createMongoMemberRepository } from './members.js';
 import { createMongoWebhookRepository } from './webhooks.js';
+import { createMongoNotificationRepository } from './notifications.js';
 
 /**
  * The distributed store: MongoDB 7/8 through the official driver. It must be a replica set (a
@@ -44,6 +45,7 @@ export async function createMongoStore(options: { url: string; dbName: string; o
     idempotentWrites: guard('idempotentWrites', createMongoIdempotentWriteRepository(database)),
     events: guard('events', createMongoEventFeedRepository(database)),
     quotes: guard('quotes', createMongoQuoteRepository(database)),
+    notifications: guard('notifications', createMongoNotificationRepository(database)),
     // Asking the replica set is a round trip, as costly as the lookups it would save.
     credentialsVersion() {
       return null;

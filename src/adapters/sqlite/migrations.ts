@@ -345,4 +345,24 @@ export const MIGRATIONS: string[] = [
   CREATE INDEX orders_merchant_status ON orders (merchant_id, mode, status, created_at, id);
   DROP INDEX orders_merchant;
   `,
+  `
+  -- Recipient notifications (issue #28 item 7): an outbox like webhook_deliveries. The primary key
+  -- is the (order, moment, channel) dedupe key, so a moment reached twice writes one row; due rows
+  -- are found by (status, next_attempt_at), a merchant's page by (merchant_id, mode, id), retention
+  -- by created_at.
+  CREATE TABLE notifications (
+    dedupe TEXT PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    merchant_id TEXT NOT NULL,
+    mode TEXT NOT NULL,
+    status TEXT NOT NULL,
+    next_attempt_at TEXT,
+    lease_until TEXT,
+    created_at TEXT NOT NULL,
+    doc TEXT NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX notifications_due ON notifications (status, next_attempt_at, id);
+  CREATE INDEX notifications_merchant ON notifications (merchant_id, mode, id);
+  CREATE INDEX notifications_created ON notifications (created_at);
+  `,
 ];

@@ -5,6 +5,7 @@ import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase, WriteQueue } from './database.js';
 import { createDeliveryWriter } from './webhooks.js';
 import { createFeedWriter } from './events.js';
+import { createNotificationWriter } from './notifications.js';
 
 type DocRow = { doc: string };
 /** A stored order; rows from before precision and geofence outcomes were recorded get them here. */
@@ -122,6 +123,7 @@ export function createSqliteOrderRepository(db: SqliteDatabase, inTransaction: W
   };
   const writeOutbox = createDeliveryWriter(db);
   const writeFeed = createFeedWriter(db);
+  const writeNotifications = createNotificationWriter(db);
   const eventsOf = db.prepare<[string], DocRow>('SELECT doc FROM order_events WHERE order_id = ? ORDER BY sequence');
   // Over, old, events left: a seek on the partial index orders_events_prunable, which an order
   // leaves once handled (events_pruned), so no step ever walks past the orders already done.
@@ -161,6 +163,7 @@ export function createSqliteOrderRepository(db: SqliteDatabase, inTransaction: W
       if (o.ledger) insertLedger.run(o.ledger);
       if (o.outbox) writeOutbox(o.outbox);
       writeFeed(o.feed);
+      writeNotifications(o.notifications);
       return { created: true as const };
     },
   );
@@ -195,6 +198,7 @@ export function createSqliteOrderRepository(db: SqliteDatabase, inTransaction: W
     if (options.ledger) insertLedger.run(options.ledger);
     if (options.outbox && event) writeOutbox(options.outbox(next, event));
     if (options.feed && event) writeFeed(options.feed(next, event));
+    if (options.notifications && event) writeNotifications(options.notifications(next, event));
     return next;
   });
 

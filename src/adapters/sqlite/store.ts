@@ -16,6 +16,7 @@ import { createSqliteLeaseRepository } from './leases.js';
 import { createSqliteIdempotentWriteRepository } from './idempotent-writes.js';
 import { createSqliteEventFeedRepository } from './events.js';
 import { createSqliteQuoteRepository } from './quotes.js';
+import { createSqliteNotificationRepository } from './notifications.js';
 import { createDamageRecord, withDamageWatch, type DamageRecord } from './integrity.js';
 
 export const SQLITE_FILE_NAME = 'express-delivery.sqlite';
@@ -55,6 +56,7 @@ export function createSqliteStore(options: ({ dataDir: string } | { file: string
     idempotentWrites: guard.repository(createSqliteIdempotentWriteRepository(db)),
     events: guard.repository(createSqliteEventFeedRepository(db)),
     quotes: guard.repository(createSqliteQuoteRepository(db, writes)),
+    notifications: guard.repository(createSqliteNotificationRepository(db)),
     credentialsVersion() {
       return `${dataVersion.get()}:${credentialWrites}`;
     },

@@ -50,6 +50,8 @@ export const createOrderCommandSchema = z.strictObject({
   dropoff: locationInputSchema,
   customerName: z.string().trim().min(1).max(200),
   customerPhone: phoneSchema,
+  /** The recipient's email, for email notifications. */
+  customerEmail: z.email().max(254).optional(),
   customerRut: rutSchema.optional(),
   paymentMode: z.enum(PAYMENT_MODES).optional(),
   referenceId: z.string().trim().min(1).max(100).optional(),
@@ -79,6 +81,7 @@ export interface OrderDraft {
   dropoff: LocationInput;
   customerName: string;
   customerPhone: string | null;
+  customerEmail?: string | null;
   customerRut: string | null;
   paymentMode: PaymentMode;
   referenceId: string | null;
@@ -103,6 +106,7 @@ export function draftFromCommand(input: CreateOrderCommand): OrderDraft {
     ...(input.pickup !== undefined && { pickup: input.pickup }),
     customerName: input.customerName,
     customerPhone: input.customerPhone,
+    ...(input.customerEmail !== undefined && { customerEmail: input.customerEmail }),
     customerRut: input.customerRut ?? null,
     paymentMode: input.paymentMode ?? 'prepaid',
     referenceId: input.referenceId ?? null,

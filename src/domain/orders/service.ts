@@ -19,6 +19,7 @@ import { bindQuote } from './quote-binding.js';
 import { orderStatusMessage } from './messages.js';
 import type { Actor, OrderTransitions } from './transitions.js';
 import type { WebhookOutbox } from '../webhooks/outbox.js';
+import type { NotificationOutbox } from '../notifications/outbox.js';
 import {
   draftFromCommand,
   parseIdempotencyKey,
@@ -67,6 +68,8 @@ export function createOrderService(deps: {
   bus: EventBus;
   transitions: OrderTransitions;
   outbox: WebhookOutbox;
+  /** Recipient notifications of the creation (written with the order). */
+  notifications?: NotificationOutbox;
   clock: Clock;
   ids: IdSource;
   tariff: Tariff;
@@ -130,6 +133,7 @@ export function createOrderService(deps: {
       customer: {
         name: draft.customerName,
         phone: draft.customerPhone,
+        ...(draft.customerEmail && { email: draft.customerEmail }),
         rut: draft.customerRut,
         userId: user?.id ?? null,
         isRegisteredUser: user !== null,
@@ -187,7 +191,7 @@ export function createOrderService(deps: {
       if (replay) return replay;
       throw error;
     }
-    const { outbox: buildOutbox, feed: buildFeed } = await outbox.prepareChange(order, null);
+    const [{ outbox: buildOutbox, feed: buildFeed }, notify] = await Promise.all([outbox.prepareChange(order, null), deps.notifications?.prepare(order)]);
     let result: Awaited<ReturnType<Store['orders']['create']>>;
     for (let attempt = 1; ; attempt++) {
       const event = Object.assign(transitions.newEvent(order, 'new', options.actor), { from: null, sequence: 1, at: order.createdAt });
@@ -197,6 +201,7 @@ export function createOrderService(deps: {
           event,
           ...(buildOutbox && { outbox: buildOutbox(order, event) }),
           feed: buildFeed(order, event),
+          ...(notify && { notifications: notify(order, event) }),
           ledger: ledgerEntry(order, 'charge'),
           idempotency: key
             ? { merchantId: order.merchantId, mode: order.mode, key, requestHash: options.hash, orderId: order.id, createdAt: order.createdAt, expiresAt: new Date(Date.parse(order.createdAt) + IDEMPOTENCY_TTL_MS).toISOString() }

@@ -5,6 +5,7 @@ import type { NewOrderEvent, OrderPatch, Store } from '../../ports/store.js';
 import { AppError } from '../errors.js';
 import type { ActorKind, LatLng, LedgerEntry, Order, OrderStatus } from '../types.js';
 import type { WebhookOutbox } from '../webhooks/outbox.js';
+import type { NotificationOutbox } from '../notifications/outbox.js';
 import { orderStatusMessage } from './messages.js';
 import { canTransition, forbiddenMove, stepsTo } from './state-machine.js';
 
@@ -34,7 +35,7 @@ const ATTEMPTS = 3;
  * compare-and-set in the store, its history event and webhook deliveries written in the same
  * transaction, then the change published once on the bus.
  */
-export function createOrderTransitions(deps: { store: Store; bus: EventBus; outbox: WebhookOutbox; clock: Clock; ids: IdSource }) {
+export function createOrderTransitions(deps: { store: Store; bus: EventBus; outbox: WebhookOutbox; clock: Clock; ids: IdSource; notifications?: NotificationOutbox }) {
   const { store, bus, outbox, clock, ids } = deps;
 
   function newEvent(order: Order, to: OrderStatus, actor: Actor, extra: { location?: LatLng | null; reason?: string | null } = {}): NewOrderEvent {
@@ -48,7 +49,7 @@ export function createOrderTransitions(deps: { store: Store; bus: EventBus; outb
   async function step(order: Order, to: OrderStatus, options: TransitionOptions, last: boolean): Promise<Order | null> {
     const patch = last ? options.patch : undefined;
     const courierId = patch && 'courierId' in patch ? (patch.courierId ?? null) : order.courierId;
-    const { outbox: buildOutbox, feed } = await outbox.prepareChange(order, courierId);
+    const [{ outbox: buildOutbox, feed }, notify] = await Promise.all([outbox.prepareChange(order, courierId), deps.notifications?.prepare(order)]);
     const updated = await store.orders.apply({
       id: order.id,
       from: [order.status],
@@ -58,6 +59,7 @@ export function createOrderTransitions(deps: { store: Store; bus: EventBus; outb
       ...(last && options.ledger !== undefined && { ledger: options.ledger }),
       ...(buildOutbox && { outbox: buildOutbox }),
       feed,
+      ...(notify && { notifications: notify }),
     });
     if (updated) await bus.publish(orderStatusMessage(updated, order.status));
     return updated;

@@ -1,0 +1,96 @@
+import { listNotificationsQuerySchema, notificationSettingsSchema } from '../src/domain/notifications/schemas.js';
+import {
+  NOTIFICATION_CHANNELS,
+  NOTIFICATION_MOMENTS,
+  NOTIFICATION_STATUSES,
+  type Notification,
+  type NotificationChannel,
+  type NotificationSettings,
+} from '../src/domain/notifications/types.js';
+import { builder } from './builder.js';
+import { commandOf } from './commands.js';
+import { merchantOf } from './merchants.js';
+
+const ChannelEnum = builder.enumType('NotificationChannel', { values: NOTIFICATION_CHANNELS });
+const MomentEnum = builder.enumType('NotificationMoment', { values: NOTIFICATION_MOMENTS });
+const StatusEnum = builder.enumType('NotificationStatus', {
+  description: '`sandboxed`: a test-mode message, never sent. Live: `pending` (retried with backoff), `sent`, `failed` (given up).',
+  values: NOTIFICATION_STATUSES,
+});
+
+const NotificationRef = builder.objectRef<Notification>('Notification').implement({
+  description: "A message to an order's recipient, in Spanish with the tracking link (as GET /notifications).",
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    orderId: t.exposeID('orderId'),
+    moment: t.field({ type: MomentEnum, resolve: (n) => n.moment }),
+    channel: t.field({ type: ChannelEnum, resolve: (n) => n.channel }),
+    to: t.exposeString('recipient', { description: "The order's phone number or email address." }),
+    subject: t.exposeString('subject', { nullable: true }),
+    body: t.exposeString('body'),
+    status: t.field({ type: StatusEnum, resolve: (n) => n.status }),
+    attempts: t.exposeInt('attempts'),
+    nextAttemptAt: t.field({ type: 'DateTime', nullable: true, resolve: (n) => n.nextAttemptAt }),
+    lastError: t.exposeString('lastError', { nullable: true }),
+    createdAt: t.field({ type: 'DateTime', resolve: (n) => n.createdAt }),
+    sentAt: t.field({ type: 'DateTime', nullable: true, resolve: (n) => n.sentAt }),
+  }),
+});
+
+const NotificationPageRef = builder.objectRef<{ notifications: Notification[]; nextCursor: string | null }>('NotificationPage').implement({
+  fields: (t) => ({
+    nodes: t.field({ type: [NotificationRef], resolve: (p) => p.notifications }),
+    nextCursor: t.exposeString('nextCursor', { nullable: true, description: 'Pass as `after` for the next page; null on the last.' }),
+  }),
+});
+
+const SettingsRef = builder.objectRef<NotificationSettings & { configuredChannels: NotificationChannel[] }>('NotificationSettings').implement({
+  fields: (t) => ({
+    channels: t.field({ type: [ChannelEnum], resolve: (s) => s.channels }),
+    moments: t.field({ type: [MomentEnum], resolve: (s) => s.moments }),
+    configuredChannels: t.field({ type: [ChannelEnum], description: 'Channels this deployment has a provider for (live mode).', resolve: (s) => s.configuredChannels }),
+  }),
+});
+
+const SettingsInput = builder.inputType('NotificationSettingsInput', {
+  fields: (t) => ({
+    channels: t.field({ type: [ChannelEnum], required: true }),
+    moments: t.field({ type: [MomentEnum], required: true }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  notifications: t.field({
+    type: NotificationPageRef,
+    description: "Recipient notifications of the key's mode, newest first (test mode: the sandbox outbox, never sent).",
+    authScopes: { merchant: true },
+    errors: {},
+    args: { first: t.arg.int({ description: 'Default 20, at most 100.' }), after: t.arg.string(), orderId: t.arg.id() },
+    resolve: (_r, args, ctx) => {
+      const input = commandOf(listNotificationsQuerySchema, {
+        ...(args.first != null && { limit: args.first }),
+        ...(args.after != null && { after: args.after }),
+        ...(args.orderId != null && { orderId: String(args.orderId) }),
+      });
+      return ctx.services.notifications.listNotifications({ principal: merchantOf(ctx, 'profile'), input });
+    },
+  }),
+  notificationSettings: t.field({
+    type: SettingsRef,
+    authScopes: { merchant: true },
+    errors: {},
+    resolve: (_r, _a, ctx) => ctx.services.notifications.getNotificationSettings({ principal: merchantOf(ctx, 'profile') }),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  updateNotificationSettings: t.field({
+    type: SettingsRef,
+    description: 'Chooses the channels and moments (both lists, replaced whole; empty lists turn notifications off).',
+    authScopes: { merchant: true },
+    errors: {},
+    args: { input: t.arg({ type: SettingsInput, required: true }) },
+    resolve: (_r, { input }, ctx) =>
+      ctx.services.notifications.updateNotificationSettings({ principal: merchantOf(ctx, 'settings'), input: commandOf(notificationSettingsSchema, input) }),
+  }),
+}));

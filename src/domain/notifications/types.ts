@@ -1,0 +1,59 @@
+import type { Mode } from '../types.js';
+
+/** How a recipient is told: a text message, a WhatsApp message, an email. */
+export type NotificationChannel = 'sms' | 'whatsapp' | 'email';
+export const NOTIFICATION_CHANNELS = ['sms', 'whatsapp', 'email'] as const;
+
+/**
+ * The moments of an order a recipient may hear about: created, a courier assigned, on the way
+ * (picked up), delivered, and failed (cancelled, or a failed delivery attempt).
+ */
+export type NotificationMoment = 'created' | 'courier_assigned' | 'on_the_way' | 'delivered' | 'failed';
+export const NOTIFICATION_MOMENTS = ['created', 'courier_assigned', 'on_the_way', 'delivered', 'failed'] as const;
+
+/**
+ * `pending`: waiting for (another) attempt; `sent`: the provider accepted it; `failed`: given up;
+ * `sandboxed`: a test-mode message, kept in the sandbox outbox and never sent.
+ */
+export type NotificationStatus = 'pending' | 'sent' | 'failed' | 'sandboxed';
+export const NOTIFICATION_STATUSES = ['pending', 'sent', 'failed', 'sandboxed'] as const;
+
+/** A merchant's choice: which channels, at which moments (none: nothing is sent). */
+export interface NotificationSettings {
+  channels: NotificationChannel[];
+  moments: NotificationMoment[];
+}
+
+export const DEFAULT_NOTIFICATION_SETTINGS: NotificationSettings = { channels: [], moments: [] };
+
+/**
+ * One message to one recipient: a row of the notification outbox. (orderId, moment, channel) is
+ * unique: a moment reached twice (a courier re-assigned) tells the recipient once.
+ */
+export interface Notification {
+  /** `ntf_` + ULID. */
+  id: string;
+  merchantId: string;
+  mode: Mode;
+  orderId: string;
+  moment: NotificationMoment;
+  channel: NotificationChannel;
+  /** The phone number (E.164) or email address: never logged. */
+  recipient: string;
+  /** Email only. */
+  subject: string | null;
+  body: string;
+  status: NotificationStatus;
+  attempts: number;
+  /** When the next attempt is due (null once sent, failed or sandboxed). */
+  nextAttemptAt: string | null;
+  leaseOwner: string | null;
+  leaseUntil: string | null;
+  /** The last attempt's error, the recipient's address removed. */
+  lastError: string | null;
+  createdAt: string;
+  sentAt: string | null;
+}
+
+/** The dedupe key of a notification. */
+export const notificationKey = (n: Pick<Notification, 'orderId' | 'moment' | 'channel'>) => `${n.orderId}:${n.moment}:${n.channel}`;
