@@ -107,15 +107,15 @@ export function trackingPageRoutes(edge: Edge): Router {
       const headers = rateLimitHeaders(error.decision);
       for (const name in headers) res.setHeader(name, headers[name]!);
       const seconds = headers['Retry-After'] ?? '60';
-      sendHtml(res, 429, render(errorPage, {
-        ...common, view: 'too-many', heading: t.page.tooManyTitle, text: fill(t.page.tooManyText, { seconds }), hint: '', action: t.page.tryAgain, actionHref: req.originalUrl,
-      }));
+      sendHtml(res, 429, render(errorPage, Object.assign({}, common, {
+        view: 'too-many', heading: t.page.tooManyTitle, text: fill(t.page.tooManyText, { seconds }), hint: '', action: t.page.tryAgain, actionHref: req.originalUrl,
+      })));
       return true;
     }
     if (isAppError(error) && error.code === 'ORDER_NOT_FOUND') {
-      sendHtml(res, 404, render(errorPage, {
-        ...common, view: 'not-found', heading: t.page.notFoundTitle, text: fill(t.page.notFoundText, { reference }), hint: t.page.notFoundHint, action: t.page.home, actionHref: '/',
-      }));
+      sendHtml(res, 404, render(errorPage, Object.assign({}, common, {
+        view: 'not-found', heading: t.page.notFoundTitle, text: fill(t.page.notFoundText, { reference }), hint: t.page.notFoundHint, action: t.page.home, actionHref: '/',
+      })));
       return true;
     }
     return false;
@@ -137,10 +137,9 @@ export function trackingPageRoutes(edge: Edge): Router {
     const t = TRACKING_CATALOGS[lang];
     const capability = edge.services.trackingLinks.openedBy({ reference, capability: req.query.k }) ? String(req.query.k) : null;
     const boot = { lang: t.page.htmlLang, reference, capability, shop: view.shopName, tracking: presentTracking(view.view), strings: t.live };
-    const { otherLanguage, otherLanguageCode, ...words } = t.page;
-    sendHtml(res, 200, render(page, {
-      ...words, otherLanguage, otherLanguageCode, otherLanguageQuery: otherLanguageQuery(req, t), shopTitle: view.shopName ? `${view.shopName} · ` : '',
-    }, {
+    sendHtml(res, 200, render(page, Object.assign({}, t.page, {
+      otherLanguageQuery: otherLanguageQuery(req, t), shopTitle: view.shopName ? `${view.shopName} · ` : '',
+    }), {
       notFoundText: fill(escapeAttribute(t.page.notFoundText), { reference: `<strong id="not-found-reference">${escapeAttribute(reference)}</strong>` }),
       shopBlock: shopBlock(view, t),
       boot: scriptJson(boot),
