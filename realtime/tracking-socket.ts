@@ -65,7 +65,9 @@ function frameOf(update: TrackingUpdate): Buffer {
  * `eta` when the delivery estimate moved, and `position` for each courier report, as the domain's tracking watch pushes them (one indexed
  * fan-out per node feeds every socket). A socket whose send buffer passes the soft limit skips
  * positions; past the hard limit, or silent for a heartbeat, it is terminated, so a slow or dead
- * client never holds up the others. Whatever a client sends (pings included) is an unpaid message
+ * client never holds up the others. With a valid capability (`?k=`, issue #28) the connect draws
+ * from that link's budget and the socket counts against the link; otherwise against the address.
+ * Whatever a client sends (pings included) is an unpaid message
  * of the flood guard: past its allowance the socket is closed with 4429.
  */
 export function attachTrackingSockets(options: { edge: Edge }) {
