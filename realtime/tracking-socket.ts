@@ -28,6 +28,8 @@ interface TrackingClient {
   ws: WebSocket;
   ip: string;
   reference: string;
+  /** The tracking number a valid capability (`?k=`) opened: budget and socket slot are the link's, not the address's. */
+  link: string | null;
   /** Ends the client's watch (the domain pushes nothing before its first snapshot). */
   stop: (() => void) | null;
   /** Answered the last ping. */
@@ -35,6 +37,12 @@ interface TrackingClient {
 }
 
 export type TrackingSockets = ReturnType<typeof attachTrackingSockets>;
+
+/** The `k` query parameter of an upgrade URL (the capability), if any. */
+function capabilityOf(url: string): string | null {
+  const query = url.indexOf('?');
+  return query < 0 ? null : new URLSearchParams(url.slice(query + 1)).get('k');
+}
 
 const frame = (message: object) => Buffer.from(JSON.stringify(message));
 
@@ -57,7 +65,9 @@ function frameOf(update: TrackingUpdate): Buffer {
  * `eta` when the delivery estimate moved, and `position` for each courier report, as the domain's tracking watch pushes them (one indexed
  * fan-out per node feeds every socket). A socket whose send buffer passes the soft limit skips
  * positions; past the hard limit, or silent for a heartbeat, it is terminated, so a slow or dead
- * client never holds up the others. Whatever a client sends (pings included) is an unpaid message
+ * client never holds up the others. With a valid capability (`?k=`, issue #28) the connect draws
+ * from that link's budget and the socket counts against the link; otherwise against the address.
+ * Whatever a client sends (pings included) is an unpaid message
  * of the flood guard: past its allowance the socket is closed with 4429.
  */
 export function attachTrackingSockets(options: { edge: Edge }) {
@@ -103,8 +113,9 @@ export function attachTrackingSockets(options: { edge: Edge }) {
 
   async function admit(client: TrackingClient): Promise<void> {
     try {
-      // Before the lookup: once the address's budget is spent, known and unknown references look alike.
-      await edge.door.frontDoor.admit({ kind: 'anonymous', address: client.ip });
+      // Before the lookup: once the budget is spent, known and unknown references look alike.
+      if (client.link) await edge.door.frontDoor.admitTrackingLink({ trackingNumber: client.link });
+      else await edge.door.frontDoor.admit({ kind: 'anonymous', address: client.ip });
     } catch (error) {
       if (error instanceof RateLimitedError) return client.ws.close(TRACKING_CLOSE.tooManyConnections, 'rate limited');
       throw error;
@@ -137,22 +148,26 @@ export function attachTrackingSockets(options: { edge: Edge }) {
 
     handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
       if (closing) return void socket.destroy();
+      const url = req.url ?? '';
       let reference: string;
       try {
-        reference = decodeURIComponent(LIVE_PATH.exec(req.url ?? '')?.[1] ?? '');
+        reference = decodeURIComponent(LIVE_PATH.exec(url)?.[1] ?? '');
       } catch {
         reference = '';
       }
       const ip = edge.door.addressOf(req);
+      // A capability link's socket counts against that link (sockets per credential), not the address.
+      const link = edge.services.trackingLinks.openedBy({ reference, capability: capabilityOf(url) });
       if (connections >= limits.maxSockets) return refuse(req, socket, head, TRACKING_CLOSE.serverBusy, 'too many connections');
       // One count per address for every socket kind (graphql-ws ones included).
-      const addressSlot = edge.door.sockets.takeAddressSlot(ip);
-      if (!addressSlot) return refuse(req, socket, head, TRACKING_CLOSE.tooManyConnections, 'too many connections from this address');
-      reserve(socket, addressSlot);
+      const slot = link ? edge.door.sockets.takeCredentialSlot(`link:${link}`) : edge.door.sockets.takeAddressSlot(ip);
+      if (!slot) return refuse(req, socket, head, TRACKING_CLOSE.tooManyConnections, link ? 'too many connections for this link' : 'too many connections from this address');
+      reserve(socket, slot);
+      const account = link ? `link:${link}` : ip;
       wss.handleUpgrade(req, socket, head, (ws) => {
-        const client: TrackingClient = { ws, ip, reference, stop: null, alive: true };
+        const client: TrackingClient = { ws, ip, reference, link, stop: null, alive: true };
         clients.add(client);
-        const guard = guardSocket(ws, { kind: 'tracking', hardBufferBytes: limits.hardBufferBytes, logger: edge.logger, account: () => ip, takeSharedUnpaid: edge.door.sockets.takeUnpaid });
+        const guard = guardSocket(ws, { kind: 'tracking', hardBufferBytes: limits.hardBufferBytes, logger: edge.logger, account: () => account, takeSharedUnpaid: edge.door.sockets.takeUnpaid });
         ws.on('message', () => guard.takeUnpaid());
         ws.on('pong', () => (client.alive = true));
         ws.on('error', () => ws.terminate());

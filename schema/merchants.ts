@@ -31,6 +31,10 @@ const SettingsRef = builder.objectRef<Merchant>('MerchantSettings').implement({
     webhookPayloadShape: t.field({ type: PayloadShapeEnum, resolve: (m) => m.settings.webhookPayloadShape }),
     webhookCourierLocation: t.boolean({ resolve: (m) => m.settings.webhookCourierLocation }),
     sandboxSpeed: t.float({ nullable: true, resolve: (m) => m.settings.sandboxSpeed ?? null }),
+    trackingShowItems: t.boolean({
+      description: "Whether the customer's tracking page shows a short summary of the order's items (default true).",
+      resolve: (m) => m.settings.trackingShowItems !== false,
+    }),
     storefrontSignatureConfigured: t.boolean({
       description: 'Whether a storefront shared secret is stored (the secret is write-only: never shown).',
       resolve: (m) => m.settings.storefrontSharedSecretSet === true,
@@ -89,6 +93,7 @@ const SettingsInput = builder.inputType('MerchantSettingsInput', {
     webhookPayloadShape: t.field({ type: PayloadShapeEnum }),
     webhookCourierLocation: t.boolean(),
     sandboxSpeed: t.float(),
+    trackingShowItems: t.boolean({ description: "Whether the customer's tracking page shows a short summary of the order's items." }),
     storefrontSharedSecret: t.string({ description: "Write-only: the storefront app's secret that signs its requests (Shopify's app secret); a new value replaces it, null removes it." }),
   }),
 });

@@ -1,5 +1,4 @@
 import type { Batch, Courier, DeliveryProof, Order, OrderEvent, Stop } from '../src/domain/types.js';
-import { trackingUrlOf } from '../src/domain/orders/identifiers.js';
 import {
   cancelOrderCommandSchema,
   confirmDeliveryCommandSchema,
@@ -87,7 +86,7 @@ export const OrderRef = builder.objectRef<Order>('Order').implement({
     id: t.exposeID('id', { description: 'The booking id' }),
     orderNumber: t.exposeString('orderNumber'),
     trackingNumber: t.exposeString('trackingNumber'),
-    trackingUrl: t.string({ resolve: (o, _a, ctx) => trackingUrlOf(o, ctx.config.publicBaseUrl) }),
+    trackingUrl: t.string({ resolve: (o, _a, ctx) => ctx.services.trackingLinks.urlOf(o) }),
     referenceId: t.exposeString('referenceId', { nullable: true }),
     ecommerceOrderId: t.exposeString('ecommerceOrderId', { nullable: true }),
     isTest: t.boolean({ resolve: (o) => o.mode === 'test' }),

@@ -34,6 +34,7 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).default(120),
   PUBLIC_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).default(60),
+  TRACKING_LINK_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).default(30),
   COURIER_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).default(240),
   /** Courier positions are written in batches this often (0: each report is its own write). */
   POSITION_FLUSH_MS: z.coerce.number().int().min(0).max(10_000).default(1000),
@@ -172,6 +173,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     rateLimitPerMin: e.RATE_LIMIT_PER_MIN,
     publicRateLimitPerMin: e.PUBLIC_RATE_LIMIT_PER_MIN,
+    trackingLinkRateLimitPerMin: e.TRACKING_LINK_RATE_LIMIT_PER_MIN,
     courierRateLimitPerMin: e.COURIER_RATE_LIMIT_PER_MIN,
     positionFlushMs: e.POSITION_FLUSH_MS,
     storeTimeoutMs: e.STORE_TIMEOUT_MS,

@@ -44,6 +44,7 @@ import { withCourierChanges } from './domain/courier-changes.js';
 import { createLiveEtaService } from './domain/eta/live-eta.js';
 import { createBatchService } from './domain/batches.js';
 import { createTrackingService } from './domain/tracking.js';
+import { createTrackingLinks } from './domain/tracking-links.js';
 import { createWatchFanOut, type WatchFanOut } from './domain/watch/fan-out.js';
 import { createOrderWatch, createWebhookWorkWatch } from './domain/watch/orders.js';
 import { createSandboxService } from './domain/sandbox.js';
@@ -187,8 +188,9 @@ function buildServices(deps: {
   const secretBox = createSecretBox(deps.masterKey);
   const sender = createHttpWebhookSender();
   const quotes = createQuoteService({ geocoder, tariff, clock, store, ids });
-  const outbox = createWebhookOutbox({ store, clock, ids, publicBaseUrl: () => config.publicBaseUrl, backlogMax: config.webhooks.backlogMax });
-  const notificationOutbox = createNotificationOutbox({ store, clock, ids, publicBaseUrl: () => config.publicBaseUrl });
+  const trackingLinks = createTrackingLinks({ masterKey: deps.masterKey, publicBaseUrl: () => config.publicBaseUrl });
+  const outbox = createWebhookOutbox({ store, clock, ids, publicBaseUrl: () => config.publicBaseUrl, trackingLinks, backlogMax: config.webhooks.backlogMax });
+  const notificationOutbox = createNotificationOutbox({ store, clock, ids, trackingLinks });
   const notifier = createNotifier(config.notifications.providers);
   const transitions = createOrderTransitions({ store, bus, outbox, clock, ids, notifications: notificationOutbox });
   const dispatch = createDispatchService({ store, geoIndex, transitions, clock, tariff, sandboxSpeed: config.sandbox.speed, staleAfterMs: config.dispatch.staleAfterMs });
@@ -220,6 +222,7 @@ function buildServices(deps: {
         merchantPerMin: config.rateLimitPerMin,
         courierPerMin: config.courierRateLimitPerMin,
         anonymousPerMin: config.publicRateLimitPerMin,
+        trackingLinkPerMin: config.trackingLinkRateLimitPerMin,
         adminFailures: config.adminLockout.failures,
         adminLockoutSeconds: config.adminLockout.seconds,
         recheckMs: config.credentialRecheckMs,
@@ -241,6 +244,8 @@ function buildServices(deps: {
     notifications: createNotificationService({ store, clock, configuredChannels: notifier.channels, credentialsChanged: auth.credentialsChanged }),
     notificationWorker: createNotificationWorker({ store, notifier, clock, config: config.notifications }),
     notifier,
+    /** Capability tracking links: made and checked with a key derived from the master key. */
+    trackingLinks,
     tracking: createTrackingService({ store, geocoder, fanOut: deps.fanOut, onSnapshotError: deps.onWatchError }),
     sandbox: createSandboxService({ store, couriers, dispatch, orders, clock, ids, tariff }),
     webhookEndpoints: createWebhookEndpointService({ store, sender, clock, ids, sandboxReach: config.webhooks.sandboxReach }),

@@ -1,29 +1,20 @@
-// Customer tracking page: a first snapshot over REST, then one live socket (a snapshot, then small
-// status/eta/position messages), polling REST when sockets do not get through. Plain JS, no build step.
+// Customer tracking page: the first snapshot and every word come in the page's boot data (rendered
+// by the server in the customer's language), then one live socket (a snapshot, then small
+// status/eta/position messages); REST is polled only while sockets do not get through. Plain JS, no build step.
+// Every date is shown in Santiago's time, with the day whenever it is not today.
 // The map is Leaflet (served by this server) over the configured street tiles, or a schematic SVG
 // drawn from lat/lng when there are no tiles or they cannot be loaded.
 'use strict';
 
 (function () {
-  const STEPS = [
-    ['new', 'Order placed'],
-    ['assigned', 'Courier assigned'],
-    ['arrived_pickup', 'Courier at pickup'],
-    ['picked_up', 'Picked up, on the way'],
-    ['arrived_dropoff', 'Courier at your door'],
-    ['completed', 'Delivered'],
-  ];
-  const HEADLINES = {
-    new: 'Finding a courier',
-    assigned: 'Courier heading to pickup',
-    arrived_pickup: 'Courier is collecting your order',
-    picked_up: 'Your order is on the way',
-    arrived_dropoff: 'Your courier has arrived',
-    completed: 'Delivered',
-    cancelled: 'Delivery cancelled',
-  };
-  const VEHICLES = { bike: 'Bicycle', motorcycle: 'Motorcycle', car: 'Car', van: 'Van' };
-  const FINAL = new Set(['completed', 'cancelled']);
+  const $ = (id) => document.getElementById(id);
+  const boot = JSON.parse($('boot').textContent);
+  const T = boot.strings;
+  const STEPS = ['new', 'assigned', 'arrived_pickup', 'picked_up', 'arrived_dropoff', 'completed'].map((s) => [s, T.steps[s]]);
+  const HEADLINES = T.headlines;
+  const VEHICLES = T.vehicles;
+  const FINAL = new Set(['completed', 'cancelled', 'failed']);
+  const TIME_ZONE = 'America/Santiago';
   const MAP = { width: 360, height: 220, margin: 34 };
   const BACKOFF = { firstMs: 1000, maxMs: 30000 };
   const CLOSE_NOT_FOUND = 4404;
@@ -33,15 +24,11 @@
   const TILE_WAIT_MS = 6000;
   const COLORS = { pickup: '#2563eb', dropoff: '#dc2626', courier: '#f59e0b', route: '#0f766e' };
 
-  const $ = (id) => document.getElementById(id);
-  const reference = (() => {
-    const part = location.pathname.split('/').filter(Boolean)[1] || '';
-    try {
-      return decodeURIComponent(part);
-    } catch {
-      return part;
-    }
-  })();
+  const reference = boot.reference;
+  /** The link's capability (`?k=`): the socket and any poll are budgeted per link with it. */
+  const capability = boot.capability;
+  const withCapability = (path) => (capability ? `${path}?k=${encodeURIComponent(capability)}` : path);
+  const fill = (text, values) => text.replace(/\{(\w+)\}/g, (all, name) => (name in values ? String(values[name]) : all));
 
   /** The last snapshot's tracking object, kept current by status, eta and position messages. */
   let tracking = null;
@@ -58,13 +45,32 @@
 
   // --- Formatting ------------------------------------------------------------------------------
 
-  const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
-  const formatTime = (iso) => (iso ? timeFormat.format(new Date(iso)) : '');
+  // Santiago's calendar fields of an instant; names come from the catalog, not the browser's locale.
+  const fields = new Intl.DateTimeFormat('en-US', {
+    timeZone: TIME_ZONE, year: 'numeric', month: 'numeric', day: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23',
+  });
+  function santiago(date) {
+    const parts = {};
+    for (const part of fields.formatToParts(date)) parts[part.type] = part.value;
+    const year = Number(parts.year), month = Number(parts.month), day = Number(parts.day);
+    return { year, month, day, dayNumber: Date.UTC(year, month - 1, day) / 86400000, time: `${parts.hour}:${parts.minute}` };
+  }
+  /** "11:01" today, "mañana 11:01" / "tomorrow 11:01", "ayer 22:15", else "sáb 30 nov 11:01" / "Sat 30 Nov 11:01". */
+  function formatTime(iso) {
+    if (!iso) return '';
+    const at = santiago(new Date(iso));
+    const days = at.dayNumber - santiago(new Date()).dayNumber;
+    if (days === 0) return at.time;
+    if (days === 1) return `${T.tomorrow} ${at.time}`;
+    if (days === -1) return `${T.yesterday} ${at.time}`;
+    const weekday = T.weekdays[new Date(at.dayNumber * 86400000).getUTCDay()];
+    return fill(T.dateOrder, { weekday, day: at.day, month: T.months[at.month - 1], time: at.time });
+  }
   function minutesFromNow(iso) {
     const mins = Math.round((Date.parse(iso) - Date.now()) / 60000);
     if (!Number.isFinite(mins)) return '';
-    if (mins <= 1) return 'any minute now';
-    return mins < 90 ? `in about ${mins} min` : `in about ${Math.round(mins / 60)} h`;
+    if (mins <= 1) return T.anyMinute;
+    return mins < 90 ? fill(T.inMinutes, { n: mins }) : fill(T.inHours, { n: Math.round(mins / 60) });
   }
   function lastAt(status) {
     const entries = (tracking && tracking.timeline) || [];
@@ -98,18 +104,21 @@
   function renderStatus() {
     const { status } = tracking;
     const heading = $('status');
-    heading.textContent = HEADLINES[status] || status;
+    heading.textContent = HEADLINES[status] || HEADLINES.unknown;
     heading.dataset.status = status;
     $('tracking-number').textContent = tracking.tracking_number;
     $('sandbox-badge').hidden = !tracking.is_test;
 
+    const shop = boot.shop || T.theShop;
     let eta;
-    if (status === 'completed') eta = `Delivered at ${formatTime(lastAt('completed'))}`;
-    else if (status === 'cancelled') eta = 'This delivery was cancelled. Contact the store if you have questions.';
+    if (status === 'completed') eta = fill(T.delivered, { when: formatTime(lastAt('completed')) });
+    else if (status === 'cancelled') eta = fill(T.cancelled, { shop });
+    else if (status === 'failed') eta = fill(T.failed, { shop });
+    else if (!(status in T.steps)) eta = T.unknown;
     else if (status === 'picked_up' || status === 'arrived_dropoff') {
-      eta = `Arriving around ${formatTime(tracking.estimated_delivery_time)} (${minutesFromNow(tracking.estimated_delivery_time)})`;
+      eta = fill(T.arriving, { when: formatTime(tracking.estimated_delivery_time), relative: minutesFromNow(tracking.estimated_delivery_time) });
     } else {
-      eta = `Estimated delivery ${formatTime(tracking.estimated_delivery_time)} · pickup around ${formatTime(tracking.estimated_pickup_time)}`;
+      eta = fill(T.estimated, { when: formatTime(tracking.estimated_delivery_time), pickup: formatTime(tracking.estimated_pickup_time) });
     }
     $('eta').textContent = eta;
   }
@@ -118,7 +127,7 @@
     const driver = tracking.driver;
     $('courier').hidden = !driver;
     $('no-courier').hidden = Boolean(driver);
-    $('no-courier').textContent = FINAL.has(tracking.status) ? 'No courier for this delivery.' : "We're finding a courier for your delivery.";
+    $('no-courier').textContent = FINAL.has(tracking.status) ? T.noCourier : T.findingCourier;
     if (!driver) return;
     $('courier-initials').textContent = initials(driver.name);
     $('courier-name').textContent = driver.name;
@@ -161,7 +170,7 @@
       item.className = 'cancelled current';
       const name = document.createElement('span');
       name.className = 'step';
-      name.textContent = 'Cancelled';
+      name.textContent = T.steps.cancelled;
       const time = document.createElement('time');
       time.textContent = formatTime(lastAt('cancelled'));
       item.append(name, time);
@@ -337,7 +346,7 @@
     finished = true;
     stopPolling();
     $('not-found-reference').textContent = reference;
-    setConnection('off', 'Not found');
+    setConnection('off', T.notFound);
     show('not-found');
   }
 
@@ -348,7 +357,7 @@
       socketFailures = 0;
       stopPolling();
       applySnapshot(message.tracking);
-      setConnection('live', finished ? 'Final' : 'Live');
+      setConnection('live', finished ? T.final : T.live);
     } else if (message.type === 'status' && tracking) {
       tracking.status = message.status;
       tracking.timeline.push({ status: message.status, at: message.at });
@@ -370,7 +379,7 @@
     clearTimeout(retryTimer);
     retryTimer = null;
     const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
-    socket = new WebSocket(`${scheme}://${location.host}/api/v1/tracking/${encodeURIComponent(reference)}/live`);
+    socket = new WebSocket(`${scheme}://${location.host}${withCapability(`/api/v1/tracking/${encodeURIComponent(reference)}/live`)}`);
     socket.addEventListener('message', (event) => {
       try {
         onMessage(JSON.parse(event.data));
@@ -382,7 +391,7 @@
       const gotSnapshot = Boolean(socket && socket.gotSnapshot);
       socket = null;
       if (event.code === CLOSE_NOT_FOUND) return showNotFound();
-      if (finished) return setConnection('off', 'Final');
+      if (finished) return setConnection('off', T.final);
       // A proxy that refuses sockets: keep trying them, and meanwhile ask REST now and then.
       if (!gotSnapshot && ++socketFailures >= SOCKET_FAILURES_BEFORE_POLLING) startPolling();
       scheduleReconnect();
@@ -393,7 +402,7 @@
 
   async function fetchSnapshot() {
     try {
-      const res = await fetch(`/api/v1/tracking/${encodeURIComponent(reference)}`, { headers: { accept: 'application/json' } });
+      const res = await fetch(withCapability(`/api/v1/tracking/${encodeURIComponent(reference)}`), { headers: { accept: 'application/json' } });
       if (res.status === 404) return showNotFound();
       if (!res.ok) return;
       const body = await res.json();
@@ -420,8 +429,8 @@
     const base = Math.min(BACKOFF.maxMs, BACKOFF.firstMs * 2 ** attempt);
     const delay = Math.round(base / 2 + Math.random() * (base / 2));
     attempt++;
-    if (pollTimer) setConnection('polling', `Updating every ${POLL_MS / 1000} s`);
-    else setConnection('reconnecting', `Reconnecting in ${Math.ceil(delay / 1000)} s`);
+    if (pollTimer) setConnection('polling', fill(T.polling, { s: POLL_MS / 1000 }));
+    else setConnection('reconnecting', fill(T.reconnecting, { s: Math.ceil(delay / 1000) }));
     retryTimer = setTimeout(connect, delay);
   }
 
@@ -437,7 +446,11 @@
   // Relative times ("in about 12 min") stay current.
   setInterval(() => tracking && renderStatus(), 30000);
 
-  show('loading');
-  fetchSnapshot();
+  // The server's snapshot first (no request of its own), then the socket.
+  if (boot.tracking) applySnapshot(boot.tracking);
+  else {
+    show('loading');
+    fetchSnapshot();
+  }
   connect();
 })();

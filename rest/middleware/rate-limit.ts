@@ -23,3 +23,22 @@ export function anonymousBudget(edge: Edge): RequestHandler {
     next();
   };
 }
+
+/**
+ * A tracking view (the page, REST tracking): through a valid capability link (`?k=`) one operation
+ * of that link's own budget, otherwise one of the address's anonymous budget — taken before any
+ * lookup, so a known and an unknown number cost and answer alike once it is spent.
+ */
+export async function admitTrackingView(edge: Edge, req: IncomingMessage, res: ServerResponse, options: { reference: string; capability: unknown }): Promise<void> {
+  const trackingNumber = edge.services.trackingLinks.openedBy(options);
+  if (!trackingNumber) return admitAnonymous(edge, req, res);
+  setRateLimitHeaders(res, await edge.door.frontDoor.admitTrackingLink({ trackingNumber }));
+}
+
+/** `admitTrackingView` as Express middleware, for routes with a `:reference` and an optional `k` query parameter. */
+export function trackingViewBudget(edge: Edge): RequestHandler {
+  return async (req, res, next) => {
+    await admitTrackingView(edge, req, res, { reference: String(req.params.reference), capability: req.query.k });
+    next();
+  };
+}

@@ -48,6 +48,7 @@ export const merchantSettingsSchema = registry.register(
       .max(1000)
       .nullable()
       .openapi({ description: 'Sandbox simulator speed factor for this merchant\'s test orders; null uses the operator default.' }),
+    tracking_show_items: z.boolean().openapi({ description: "Whether the customer's tracking page shows a short summary of the order's items (default true)." }),
     storefront_signature_configured: z
       .boolean()
       .openapi({ description: 'Whether a storefront shared secret is stored. The secret itself is write-only (`storefront_shared_secret`) and never shown.' }),

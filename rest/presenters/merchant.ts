@@ -9,6 +9,7 @@ export function presentSettings(m: Merchant) {
     webhook_payload_shape: m.settings.webhookPayloadShape,
     webhook_courier_location: m.settings.webhookCourierLocation,
     sandbox_speed: m.settings.sandboxSpeed ?? null,
+    tracking_show_items: m.settings.trackingShowItems !== false,
     storefront_signature_configured: m.settings.storefrontSharedSecretSet === true,
   };
 }

@@ -1,4 +1,4 @@
-import { trackingUrlOf } from '../../src/domain/orders/identifiers.js';
+import type { TrackingLinks } from '../../src/domain/tracking-links.js';
 import type { Batch, Courier, Order, OrderEvent, Stop } from '../../src/domain/types.js';
 import { DELIVERY_PIN_MAX_ATTEMPTS } from '../../src/domain/orders/delivery.js';
 import { proofPayload } from '../../src/domain/webhooks/payloads.js';
@@ -23,11 +23,11 @@ export function presentDriver(courier: Courier | null) {
 }
 
 /** The creation response (spec) — also the start of every order representation. */
-export function presentOrderCreated(order: Order, baseUrl: string) {
+export function presentOrderCreated(order: Order, links: Pick<TrackingLinks, 'urlOf'>) {
   return {
     booking_id: order.id,
     status: order.status,
-    tracking_url: trackingUrlOf(order, baseUrl),
+    tracking_url: links.urlOf(order),
     tracking_number: order.trackingNumber,
     order_number: order.orderNumber,
     estimated_pickup_time: order.estimatedPickupAt,
@@ -43,11 +43,11 @@ export function presentOrderCreated(order: Order, baseUrl: string) {
 }
 
 /** Order details: the union of both documented forms (A: order_id, pickup, dropoff; B: booking_id, driver, tracking_url). */
-export function presentOrder(order: Order, courier: Courier | null, baseUrl: string) {
+export function presentOrder(order: Order, courier: Courier | null, links: Pick<TrackingLinks, 'urlOf'>) {
   // Led by a member, not the spread: Object.assign of 25 members would leave a slow dictionary object.
   return {
     order_id: order.id,
-    ...presentOrderCreated(order, baseUrl),
+    ...presentOrderCreated(order, links),
     reference_id: order.referenceId,
     ecommerce_order_id: order.ecommerceOrderId,
     is_test: order.mode === 'test',
@@ -78,8 +78,8 @@ export function presentOrder(order: Order, courier: Courier | null, baseUrl: str
 }
 
 /** An order as its courier sees it: whether a PIN is needed, never the PIN (the recipient gives it). */
-export function presentCourierOrder(order: Order, courier: Courier, baseUrl: string) {
-  const { delivery_pin: _pin, delivery_pin_locked: _locked, ...view } = presentOrder(order, courier, baseUrl);
+export function presentCourierOrder(order: Order, courier: Courier, links: Pick<TrackingLinks, 'urlOf'>) {
+  const { delivery_pin: _pin, delivery_pin_locked: _locked, ...view } = presentOrder(order, courier, links);
   return Object.assign(view, { delivery_pin_required: !!order.deliveryPin });
 }
 

@@ -29,7 +29,7 @@ export function courierRoutes(router: Router, edge: Edge): void {
   router.get('/couriers/me/orders', async (_req, res) => {
     const { courier } = courierOf(res);
     const orders = await couriers.activeOrders(courier);
-    sendOk(res, { orders: orders.map((o) => presentCourierOrder(o, courier, edge.config.publicBaseUrl)) });
+    sendOk(res, { orders: orders.map((o) => presentCourierOrder(o, courier, edge.services.trackingLinks)) });
   });
 
   router.post('/couriers/me/duty', async (req, res) => {

@@ -18,11 +18,11 @@ export function hotOrderHandlers(edge: Edge) {
         .catch(inCallerTerms(createOrderFieldNames(body)));
       // Not created: the order of an earlier request with this key, answered again.
       if (!created) markReplayed(res);
-      sendOk(res, presentOrderCreated(order, edge.config.publicBaseUrl), created ? 201 : 200);
+      sendOk(res, presentOrderCreated(order, edge.services.trackingLinks), created ? 201 : 200);
     },
     async readOrder({ res, principal, params }: HotCall) {
       const { order, courier } = await orders.getOrderDetails({ principal, ref: String(params.id) });
-      sendOk(res, presentOrder(order, courier, edge.config.publicBaseUrl));
+      sendOk(res, presentOrder(order, courier, edge.services.trackingLinks));
     },
   };
 }
@@ -36,7 +36,7 @@ export function orderRoutes(router: Router, edge: Edge): void {
 
   router.get('/orders', operate, async (req, res) => {
     const page = await orders.listOrders({ principal: principalOf(res), input: listOrdersQuery(req.query) });
-    sendOk(res, { orders: page.orders.map((o) => presentOrder(o, null, edge.config.publicBaseUrl)), next_cursor: page.nextCursor });
+    sendOk(res, { orders: page.orders.map((o) => presentOrder(o, null, edge.services.trackingLinks)), next_cursor: page.nextCursor });
   });
 
   router.post('/orders/consolidate', operate, async (req, res) => {

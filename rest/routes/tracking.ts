@@ -1,6 +1,6 @@
 import type { Router } from 'express';
 import type { Edge } from '../../src/edge/edge.js';
-import { anonymousBudget } from '../middleware/rate-limit.js';
+import { trackingViewBudget } from '../middleware/rate-limit.js';
 import { presentTracking } from '../../src/edge/tracking.js';
 import { publicCallOf, sendOk, type PublicCall } from '../respond.js';
 
@@ -12,8 +12,11 @@ export function hotTrackingHandler(edge: Edge) {
   };
 }
 
-/** Public: no credentials; draws from the anonymous budget of the client address. */
+/**
+ * Public: no credentials. With the capability of the order's tracking link (`?k=`) it draws from
+ * that link's budget; without it (a number typed by hand) from the anonymous budget of the address.
+ */
 export function trackingRoutes(router: Router, edge: Edge): void {
   const track = hotTrackingHandler(edge);
-  router.get('/tracking/:reference', anonymousBudget(edge), (req, res) => track(publicCallOf(req, res)));
+  router.get('/tracking/:reference', trackingViewBudget(edge), (req, res) => track(publicCallOf(req, res)));
 }

@@ -12,6 +12,7 @@ const settingsFields = {
   webhook_payload_shape: settings.webhookPayloadShape,
   webhook_courier_location: settings.webhookCourierLocation,
   sandbox_speed: settings.sandboxSpeed,
+  tracking_show_items: settings.trackingShowItems.describe("Whether the customer's tracking page shows a short summary of the order's items (default true)."),
   storefront_shared_secret: settings.storefrontSharedSecret.describe(
     "Write-only: the storefront app's secret that signs its requests (Shopify's app secret). Never shown; a new value replaces it (the old one stays valid for 2 h), null removes it at once.",
   ),
@@ -29,7 +30,7 @@ export function updateSettingsCommand(body: unknown, options: { requirePrepTime:
   const b = parseInput(options.requirePrepTime ? merchantSettingsPatchSchema : merchantSettingsInputSchema, body);
   return {
     prepTimeMins: b.prep_time_mins, address: b.address, storefrontDomain: b.storefront_domain, integrationPlatform: b.integration_platform,
-    webhookPayloadShape: b.webhook_payload_shape, webhookCourierLocation: b.webhook_courier_location, sandboxSpeed: b.sandbox_speed,
+    webhookPayloadShape: b.webhook_payload_shape, webhookCourierLocation: b.webhook_courier_location, sandboxSpeed: b.sandbox_speed, trackingShowItems: b.tracking_show_items,
     storefrontSharedSecret: b.storefront_shared_secret,
   };
 }

@@ -43,6 +43,8 @@ export interface FrontDoorLimits {
   courierPerMin: number;
   /** One per-address budget for every anonymous operation of every entrance. */
   anonymousPerMin: number;
+  /** Views through one capability tracking link (page, REST, socket connects), whatever the addresses. */
+  trackingLinkPerMin: number;
   /** Admin-token failures an address may make before it is locked out, and for how long. */
   adminFailures: number;
   adminLockoutSeconds: number;
@@ -187,6 +189,17 @@ export function createFrontDoor(deps: { auth: AuthService; members: MemberServic
     return decision;
   }
 
+  /**
+   * One operation through a valid capability tracking link (issue #28): budgeted per link, not per
+   * address, so many customers behind one carrier-grade NAT each have their own. The caller checked
+   * the capability (TrackingLinks.openedBy) first; anything else goes through `admit` as anonymous.
+   */
+  async function admitTrackingLink(options: { trackingNumber: string }): Promise<RateLimitDecision> {
+    const decision = await rateLimiter.consume({ key: `link:${options.trackingNumber}`, limitPerMin: limits.trackingLinkPerMin });
+    if (!decision.allowed) throw new RateLimitedError(decision);
+    return decision;
+  }
+
   /** identify, then admit: what every operation at every entrance does first. */
   async function enter(credentials: Credentials, as: 'merchant' | 'courier' | 'any' = 'any'): Promise<{ caller: Caller; decision: RateLimitDecision | null }> {
     const caller = await identify(credentials, as);
@@ -288,6 +301,7 @@ export function createFrontDoor(deps: { auth: AuthService; members: MemberServic
   return {
     identify,
     admit,
+    admitTrackingLink,
     enter,
     logIn,
     holdSession,

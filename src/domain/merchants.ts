@@ -41,6 +41,7 @@ export const updateSettingsCommandSchema = z
     webhookPayloadShape: z.enum(['event', 'flat']).optional(),
     webhookCourierLocation: z.boolean().optional(),
     sandboxSpeed: z.number().min(1).max(1000).nullable().optional(),
+    trackingShowItems: z.boolean().optional(),
     /** Write-only: the storefront app's secret (Shopify signs with it); null removes it. */
     storefrontSharedSecret: storefrontSecretSchema.nullable().optional(),
   })
@@ -54,6 +55,7 @@ export const DEFAULT_SETTINGS: MerchantSettings = {
   webhookPayloadShape: 'event',
   webhookCourierLocation: false,
   sandboxSpeed: null,
+  trackingShowItems: true,
 };
 
 export type MerchantService = ReturnType<typeof createMerchantService>;
@@ -88,6 +90,7 @@ export function createMerchantService(deps: {
       ...(input.webhookPayloadShape !== undefined && { webhookPayloadShape: input.webhookPayloadShape }),
       ...(input.webhookCourierLocation !== undefined && { webhookCourierLocation: input.webhookCourierLocation }),
       ...(input.sandboxSpeed !== undefined && { sandboxSpeed: input.sandboxSpeed }),
+      ...(input.trackingShowItems !== undefined && { trackingShowItems: input.trackingShowItems }),
     };
     const patch = { settings, ...(input.address !== undefined && { address: input.address }) };
     const at = clock.now().toISOString();

@@ -28,6 +28,18 @@ export interface TrackingView {
   timeline: Array<{ status: OrderStatus; at: string }>;
 }
 
+/** What the customer's page shows beyond the public view: who the parcel is from and what it holds. */
+export interface TrackingPageView {
+  view: TrackingView;
+  /** The merchant's name: the shop the customer bought from. */
+  shopName: string;
+  /** A short summary of the items (names and quantities, the first few), or null when the merchant hides them or there are none. */
+  items: { lines: Array<{ name: string | null; quantity: number }>; more: number; total: number } | null;
+}
+
+/** Items named on the page at most; the rest are counted. */
+const ITEM_LINES = 3;
+
 export type TrackingService = ReturnType<typeof createTrackingService>;
 
 /** The drop-off's public label when no comuna can be named. */
@@ -56,6 +68,14 @@ export function createTrackingService(deps: {
 
   async function getTracking(options: { reference: string }): Promise<TrackingView> {
     return viewOf(await findTrackedOrder(options.reference), options.reference.trim());
+  }
+
+  /** The page's view (issue #28): the public view, the shop's name and, unless the merchant's setting hides them, the items. */
+  async function getTrackingPage(options: { reference: string }): Promise<TrackingPageView> {
+    const order = await findTrackedOrder(options.reference);
+    const [view, merchant] = await Promise.all([viewOf(order, options.reference.trim()), store.merchants.findById(order.merchantId)]);
+    const showItems = merchant?.settings.trackingShowItems !== false;
+    return { view, shopName: merchant?.name ?? '', items: showItems ? summaryOf(order.items) : null };
   }
 
   async function viewOf(order: Order, reference: string): Promise<TrackingView> {
@@ -125,5 +145,16 @@ export function createTrackingService(deps: {
   /** Orders watched on this node. */
   const watchedOrders = () => channels.size();
 
-  return { getTracking, findTrackedOrder, watch, follow, watchedOrders };
+  return { getTracking, getTrackingPage, findTrackedOrder, watch, follow, watchedOrders };
+}
+
+/** The first items by name (a name-less item is counted by quantity only), and how many units there are in all. */
+function summaryOf(items: Order['items']): TrackingPageView['items'] {
+  const parsed = items.map((item) => ({
+    name: typeof item.name === 'string' && item.name.trim() ? item.name.trim().slice(0, 60) : null,
+    quantity: typeof item.quantity === 'number' && Number.isInteger(item.quantity) && item.quantity > 0 ? item.quantity : 1,
+  }));
+  if (parsed.length === 0) return null;
+  const total = parsed.reduce((sum, item) => sum + item.quantity, 0);
+  return { lines: parsed.slice(0, ITEM_LINES), more: Math.max(0, parsed.length - ITEM_LINES), total };
 }

@@ -31,6 +31,8 @@ export interface MerchantSettings {
   webhookCourierLocation: boolean;
   /** Sandbox simulator speed multiplier for this merchant's test orders; null uses the configured default. */
   sandboxSpeed: number | null;
+  /** Whether the customer's tracking page shows a short summary of the order's items (absent: shown). */
+  trackingShowItems?: boolean;
   /** Whether a storefront shared secret is stored (the secret itself is never part of the merchant record). */
   storefrontSharedSecretSet?: boolean;
   /** Recipient notifications: channels and moments (absent: nothing is sent). */

@@ -71,7 +71,7 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
         status: 'suspended' as const,
         address: null,
         integrations: { plugin: 'approved' as const, storefront: 'rejected' as const, erp: 'pending_approval' as const },
-        settings: { ...b.merchant.settings, prepTimeMins: 12, storefrontDomain: 'shop.example.cl', integrationPlatform: 'storefront' as const },
+        settings: { ...b.merchant.settings, prepTimeMins: 12, storefrontDomain: 'shop.example.cl', integrationPlatform: 'storefront' as const, trackingShowItems: false },
         rateLimitPerMin: 600,
       };
       const updated = await store.merchants.update(b.merchant.id, patch, at(100));

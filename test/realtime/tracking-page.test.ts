@@ -34,7 +34,7 @@ describe.skipIf(SKIP_REASON !== null)('tracking page in headless Chromium', () =
       headless: true,
       args: ['--no-sandbox', '--disable-background-networking', '--disable-gpu', '--disable-component-update', '--disable-sync', '--no-first-run'],
     });
-    const context = await browser.newContext({ viewport: PHONE, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+    const context = await browser.newContext({ locale: 'en-US', viewport: PHONE, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
     page = await context.newPage();
     // Offline: only this machine answers (the default street tiles are on the internet).
     await page.route('**/*', (route) => (new URL(route.request().url()).hostname === '127.0.0.1' ? route.continue() : route.abort('internetdisconnected')));
@@ -92,7 +92,7 @@ describe.skipIf(SKIP_REASON !== null)('tracking page in headless Chromium', () =
     expectOk(await courier.status(order.booking_id, 'picked_up'));
     await page.waitForFunction(() => document.getElementById('status')?.dataset.status === 'picked_up');
     expect(await statusText()).toBe('Your order is on the way');
-    expect(await page.locator('#eta').textContent()).toMatch(/^Arriving around /);
+    expect(await page.locator('#eta').textContent()).toMatch(/^Arriving \d\d:\d\d \(/);
     expect(await page.locator('#timeline li.done').count()).toBe(3);
     expect(await page.locator('#timeline li.current .step').textContent()).toBe('Picked up, on the way');
 
@@ -112,7 +112,7 @@ describe.skipIf(SKIP_REASON !== null)('tracking page in headless Chromium', () =
     const eta = expectOk(await api(`${t.url}/api/v1/tracking/${order.tracking_number}`)).body.estimated_delivery_time as string;
     const minutes = Math.round((Date.parse(eta) - Date.now()) / 60_000);
     expect(minutes).toBeGreaterThan(5);
-    expect(await page.locator('#eta').textContent()).toMatch(new RegExp(`^Arriving around .+ \\(in about (${minutes - 1}|${minutes}|${minutes + 1}) min\\)$`));
+    expect(await page.locator('#eta').textContent()).toMatch(new RegExp(`^Arriving .+ \\(in about (${minutes - 1}|${minutes}|${minutes + 1}) min\\)$`));
     expect(await statusText()).toBe('Your order is on the way');
   });
 
@@ -144,7 +144,7 @@ describe.skipIf(SKIP_REASON !== null)('tracking page in headless Chromium', () =
     expect(response?.status()).toBe(404);
     await page.locator('#not-found').waitFor({ state: 'visible' });
     expect(await page.locator('#not-found h1').textContent()).toBe('Delivery not found');
-    expect(await page.locator('#not-found-reference').textContent()).toBe('EXD-AAAA-BBBB-CCCC');
+    expect(await page.locator('#not-found').innerText()).toContain('EXD-AAAA-BBBB-CCCC');
     expect(await page.locator('#tracking').isVisible()).toBe(false);
     await page.screenshot({ path: 'test-results/tracking-page-not-found.png' });
   });

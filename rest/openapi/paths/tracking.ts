@@ -7,21 +7,30 @@ registerEndpoint({
   path: '/tracking/:reference',
   operationId: 'getTracking',
   summary: 'Track a delivery (public)',
-  description: `Public, no credentials; draws from the anonymous budget of the client address (checked before the
-reference is looked up: once it is spent, every reference gets the same 429). The reference is a tracking number (\`EXD-XXXX-XXXX-XXXX\`, any
+  description: `Public, no credentials. With \`k\`, the capability of the order's \`tracking_url\`
+(\`/track/{tracking number}?k=…\`), it draws from that link's own budget (\`TRACKING_LINK_RATE_LIMIT_PER_MIN\`, whatever
+the address: customers behind one carrier-grade NAT do not share it). Without it, or with a wrong one, it draws from the
+anonymous budget of the client address (checked before the reference is looked up: once it is spent, every reference
+gets the same 429, known or not). The reference is a tracking number (\`EXD-XXXX-XXXX-XXXX\`, any
 letter case) or a 10-digit order number. Shows status, timeline, ETAs, the courier (name, phone, vehicle, position
 while the delivery is under way) and a coarse drop-off point — never customer data.
 
 Live updates: a WebSocket at \`/api/v1/tracking/{reference}/live\` sends \`{"type":"snapshot","tracking":{…this body without success…}}\`,
 then \`{"type":"status","status","at"}\` on each change (followed by a fresh snapshot), \`{"type":"eta","estimated_delivery_time","at"}\`
 when the live delivery estimate moved (it follows the courier's reports; sent before the position that moved it) and
-\`{"type":"position","lat","lng","at"}\` for each courier report. Each connect draws from the same anonymous budget. Close codes: 4404 unknown reference, 4429 too many sockets
+\`{"type":"position","lat","lng","at"}\` for each courier report. Each connect draws from the same budget as this request (\`?k=\` on the socket's URL: the link's). Close codes: 4404 unknown reference, 4429 too many sockets
 from one address (\`MAX_SOCKETS_PER_ADDRESS\`, counted with GraphQL sockets) or budget spent, 1013 server busy.
 The customer page is served at \`/track/{reference}\` (outside this API).`,
   tags: ['Tracking'],
   auth: 'public',
   params: z.object({
     reference: z.string().openapi({ description: 'Tracking number or order number.', example: 'EXD-7K3M-Q9PX-2B4T' }),
+  }),
+  query: z.object({
+    k: z
+      .string()
+      .optional()
+      .openapi({ description: "The capability of the order's tracking link (22 characters, from `tracking_url`). A wrong one is not an error: the request is then budgeted per address.", example: 'q3Zl0Xw8cJ2kD1fN9sTtYg' }),
   }),
   responses: { 200: { description: 'The public view of the delivery', schema: trackingResponseSchema } },
   errors: ['ORDER_NOT_FOUND'],

@@ -1,7 +1,7 @@
 import type { Clock } from '../../ports/clock.js';
 import type { IdSource } from '../../ports/ids.js';
 import type { Store } from '../../ports/store.js';
-import { trackingUrlOf } from '../orders/identifiers.js';
+import type { TrackingLinks } from '../tracking-links.js';
 import type { Merchant, Order, OrderEvent, OrderStatus } from '../types.js';
 import { momentOf, renderNotification } from './templates.js';
 import { DEFAULT_NOTIFICATION_SETTINGS, type Notification, type NotificationChannel, type NotificationSettings } from './types.js';
@@ -24,13 +24,13 @@ function recipientOf(order: Order, channel: NotificationChannel): string | null 
  * read before the change and the rows are built from the updated order inside the store's
  * transaction (written with the change or not at all). Test-mode rows are `sandboxed`: kept, never sent.
  */
-export function createNotificationOutbox(deps: { store: Store; clock: Clock; ids: IdSource; publicBaseUrl: () => string }) {
+export function createNotificationOutbox(deps: { store: Store; clock: Clock; ids: IdSource; trackingLinks: Pick<TrackingLinks, 'urlOf'> }) {
   const { store, ids } = deps;
 
   function build(merchant: Merchant, settings: NotificationSettings, order: Order, status: OrderStatus, at: string): Notification[] {
     const moment = momentOf(status);
     if (!moment || !settings.moments.includes(moment)) return [];
-    const context = { shop: merchant.name, trackingNumber: order.trackingNumber, trackingUrl: trackingUrlOf(order, deps.publicBaseUrl()) };
+    const context = { shop: merchant.name, trackingNumber: order.trackingNumber, trackingUrl: deps.trackingLinks.urlOf(order) };
     const rows: Notification[] = [];
     for (const channel of settings.channels) {
       const recipient = recipientOf(order, channel);

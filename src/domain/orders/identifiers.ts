@@ -1,7 +1,11 @@
 import ngeohash from 'ngeohash';
 import type { LatLng, Order } from '../types.js';
 
-/** The public tracking page of an order (order numbers and tracking numbers come from the IdSource port). */
+/**
+ * The plain public tracking page of an order, without its capability (what a customer reaches by
+ * typing the number); the link given out is TrackingLinks.urlOf. Order and tracking numbers come
+ * from the IdSource port.
+ */
 export function trackingUrlOf(order: Pick<Order, 'trackingNumber'>, publicBaseUrl: string): string {
   return `${publicBaseUrl}/track/${encodeURIComponent(order.trackingNumber)}`;
 }

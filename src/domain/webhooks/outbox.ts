@@ -3,6 +3,7 @@ import type { IdSource } from '../../ports/ids.js';
 import type { NewFeedEvent, Store } from '../../ports/store.js';
 import type { Batch, Courier, LatLng, Order, OrderEvent, WebhookDelivery, WebhookEndpoint, WebhookEventType } from '../types.js';
 import { trackingUrlOf } from '../orders/identifiers.js';
+import type { TrackingLinks } from '../tracking-links.js';
 import { batchCreatedPayload, etaChangePayload, eventShape, flatShape, type EtaChange } from './payloads.js';
 
 /** Courier-location webhooks are at most this frequent per order. */
@@ -19,9 +20,18 @@ type Subscribed = WebhookEndpoint & { backlogFull: boolean };
  * every attempt will send. Order transitions hand the builder to the store, which runs it inside
  * the transaction of the change (transactional outbox).
  */
-export function createWebhookOutbox(deps: { store: Store; clock: Clock; ids: IdSource; publicBaseUrl: () => string; backlogMax?: number }) {
+export function createWebhookOutbox(deps: {
+  store: Store;
+  clock: Clock;
+  ids: IdSource;
+  publicBaseUrl: () => string;
+  /** The customer's capability link of an order (issue #28); without it, the plain link. */
+  trackingLinks?: Pick<TrackingLinks, 'urlOf'>;
+  backlogMax?: number;
+}) {
   const { store, clock, ids } = deps;
   const lastLocationAt = new Map<string, number>();
+  const linkOf = (order: Order) => (deps.trackingLinks ? deps.trackingLinks.urlOf(order) : trackingUrlOf(order, deps.publicBaseUrl()));
 
   const { backlogMax } = deps;
 
@@ -40,7 +50,7 @@ export function createWebhookOutbox(deps: { store: Store; clock: Clock; ids: IdS
     const base = deps.publicBaseUrl();
     const context = {
       order, courier, sequence, at, location,
-      trackingUrl: trackingUrlOf(order, base),
+      trackingUrl: linkOf(order),
       courierImageUrl: `${base}/track/assets/courier.svg`,
     };
     return endpoint.payloadShape === 'flat' ? flatShape(context) : eventShape(eventType, context);
@@ -72,7 +82,7 @@ export function createWebhookOutbox(deps: { store: Store; clock: Clock; ids: IdS
 
   /** An order's status change in the merchant's event feed: the `event` shape, whatever the endpoints' shapes. */
   function feedEventOf(order: Order, courier: Courier | null, event: OrderEvent): NewFeedEvent {
-    const context = { order, courier, sequence: event.sequence, at: event.at, trackingUrl: trackingUrlOf(order, deps.publicBaseUrl()), courierImageUrl: '' };
+    const context = { order, courier, sequence: event.sequence, at: event.at, trackingUrl: linkOf(order), courierImageUrl: '' };
     return {
       id: event.id, merchantId: order.merchantId, mode: order.mode, type: 'order.status_changed', orderId: order.id,
       sequence: event.sequence, body: JSON.stringify(eventShape('order.status_changed', context)), at: event.at,
