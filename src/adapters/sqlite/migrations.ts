@@ -345,4 +345,11 @@ export const MIGRATIONS: string[] = [
   CREATE INDEX orders_merchant_status ON orders (merchant_id, mode, status, created_at, id);
   DROP INDEX orders_merchant;
   `,
+  `
+  -- Asymmetric webhook signatures (issue #31): each signing secret carries its Ed25519 private key
+  -- (PKCS#8, sealed with the master key like the secret), rotated with it. Secrets made before get
+  -- one on first use (setSigningKey). Webhook endpoints keep their \`signing\` in their JSON doc:
+  -- an absent field reads as symmetric.
+  ALTER TABLE merchant_secrets ADD COLUMN signing_key TEXT;
+  `,
 ];

@@ -19,7 +19,15 @@ type Subscribed = WebhookEndpoint & { backlogFull: boolean };
  * every attempt will send. Order transitions hand the builder to the store, which runs it inside
  * the transaction of the change (transactional outbox).
  */
-export function createWebhookOutbox(deps: { store: Store; clock: Clock; ids: IdSource; publicBaseUrl: () => string; backlogMax?: number }) {
+export function createWebhookOutbox(deps: {
+  store: Store;
+  clock: Clock;
+  ids: IdSource;
+  publicBaseUrl: () => string;
+  backlogMax?: number;
+  /** When deliveries are due (default: the event's time). A sandbox run's events are on a virtual clock, their deliveries due at once. */
+  dueAt?: () => string;
+}) {
   const { store, clock, ids } = deps;
   const lastLocationAt = new Map<string, number>();
 
@@ -30,7 +38,7 @@ export function createWebhookOutbox(deps: { store: Store; clock: Clock; ids: IdS
     const full = endpoint.backlogFull;
     return {
       id: ids.next('msg'), endpointId: endpoint.id, merchantId: endpoint.merchantId, mode: endpoint.mode, eventType,
-      orderId: order?.id ?? null, sequence, body: JSON.stringify(body), status: full ? 'failed' : 'pending', attempts: 0, nextAttemptAt: at,
+      orderId: order?.id ?? null, sequence, body: JSON.stringify(body), status: full ? 'failed' : 'pending', attempts: 0, nextAttemptAt: deps.dueAt?.() ?? at,
       leaseOwner: null, leaseUntil: null, lastStatusCode: null, lastError: full ? `backlog full: ${backlogMax} deliveries pending for this endpoint` : null,
       lastLatencyMs: null, createdAt: at, deliveredAt: null,
     };
