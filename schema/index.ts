@@ -8,6 +8,7 @@ import './orders.js';
 import './couriers.js';
 import './realtime.js';
 import './webhooks.js';
+import './sandbox.js';
 import './events.js';
 import './members.js';
 import './api-keys.js';

@@ -44,7 +44,7 @@ const AttemptRef = builder.objectRef<WebhookAttempt>('WebhookAttempt').implement
   }),
 });
 
-const DeliveryRef = builder.objectRef<WebhookDelivery>('WebhookDelivery').implement({
+export const DeliveryRef = builder.objectRef<WebhookDelivery>('WebhookDelivery').implement({
   fields: (t) => ({
     id: t.exposeID('id', { description: 'The webhook-id header value' }),
     endpointId: t.exposeID('endpointId'),
