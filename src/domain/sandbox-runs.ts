@@ -117,14 +117,21 @@ export function createSandboxRunService(deps: {
     }
     const positions: SandboxRunResult['positions'] = [];
     const speed = timeScaleOf({ mode: 'test', merchant: await store.merchants.findById(principal.merchant.id), defaultSpeed: deps.defaultSpeed });
+    // Where each run courier is: kept here, since positions reach the store in batches (POSITION_FLUSH_MS) and a read may lag.
+    const at = new Map<string, LatLng>();
+    /** The courier as stored (status, job), where the run put it. */
+    const courierNow = async (id: string): Promise<Courier> => Object.assign({}, (await store.couriers.findById(id))!, at.has(id) && { location: at.get(id)! });
     const drive = async (courier: Courier, options: { until: (o: Order) => boolean; pace?: number }) => {
       for (let tick = 0; tick < MAX_TICKS; tick++) {
         const current = (await store.orders.findById(created.id))!;
         if (options.until(current) || current.status === 'completed' || current.status === 'cancelled') return current;
-        const self = (await store.couriers.findById(courier.id))!;
+        const self = await courierNow(courier.id);
         clock.advance(TICK_S * 1000);
         const step = await stepCourier(run, self, current, speed * (options.pace ?? 1));
-        if (step) positions.push(Object.assign({ at: clock.now().toISOString() }, step));
+        if (step) {
+          at.set(courier.id, step);
+          positions.push(Object.assign({ at: clock.now().toISOString() }, step));
+        }
       }
       throw new AppError('INTERNAL_ERROR', 'The sandbox run did not end');
     };
@@ -152,8 +159,7 @@ export function createSandboxRunService(deps: {
         await drive(first, { until: () => ++ticks > 4 });
         const second = await newCourier(run, ids, clock, 2);
         dwell();
-        const self = (await store.couriers.findById(first.id))!;
-        await run.couriers.releaseOrder({ courier: self, ref: created.id, input: { reason: 'sandbox run: the courier dropped out' } });
+        await run.couriers.releaseOrder({ courier: await courierNow(first.id), ref: created.id, input: { reason: 'sandbox run: the courier dropped out' } });
         await drive(second, { until: () => false });
         break;
       }

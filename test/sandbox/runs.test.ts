@@ -89,12 +89,14 @@ for (const store of stores) {
     });
     const run = (body: unknown, key = m.testKey) => api(`${t!.url}/api/v1/sandbox/runs`, { key, body });
 
-    it('REST: a delivered run plays the whole lifecycle; its history, positions, feed and webhook bodies match the fixture byte for byte; v1a verifies', async (ctx) => {
+    it('REST: a delivered run plays the whole lifecycle; its history, positions, feed and webhook bodies match the fixture byte for byte; v1a verifies', { timeout: 120_000 }, async (ctx) => {
       if (!t) return ctx.skip(skip);
       const path = `/run-${store.name.length}`;
       const hooks = webhooksApi(t.url, m.testKey);
       expect((await hooks.create({ url: `${receiver.url}${path}`, events: ALL_EVENTS, signing: 'asymmetric' })).status).toBe(201);
+      const started = performance.now();
       const res = await run({ scenario: 'delivered', seed: 'fixture-1', start_time: START, order: ORDER });
+      console.log(`sandbox run (${store.name}): ${Math.round(performance.now() - started)} ms for the whole request`); // a figure, not an assertion
       expect(res.status).toBe(201);
       const { stream, received } = await streamOf(t, m, res.body.run, path);
       expect(stream.run.status).toBe('completed');
@@ -122,7 +124,7 @@ for (const store of stores) {
       expect(again.body.error.code).toBe('CONFLICT');
     });
 
-    it('REST: every scenario ends as it says; failed_attempt_then_return is 422; a live key is 403; bad input is 400', async (ctx) => {
+    it('REST: every scenario ends as it says; failed_attempt_then_return is 422; a live key is 403; bad input is 400', { timeout: 180_000 }, async (ctx) => {
       if (!t) return ctx.skip(skip);
       const hooks = webhooksApi(t.url, m.testKey);
       await hooks.create({ url: `${receiver.url}/scenarios`, events: ALL_EVENTS });
@@ -157,7 +159,7 @@ for (const store of stores) {
       }
     });
 
-    it('GraphQL: startSandboxRun plays a run; a live key gets the typed FORBIDDEN', async (ctx) => {
+    it('GraphQL: startSandboxRun plays a run; a live key gets the typed FORBIDDEN', { timeout: 120_000 }, async (ctx) => {
       if (!t) return ctx.skip(skip);
       const MUTATION = `mutation($order: CreateOrderInput!, $seed: String!) { startSandboxRun(scenario: delivered, seed: $seed, startTime: "${START}", order: $order) {
         __typename ... on MutationStartSandboxRunSuccess { data { id startTime endTime order { id status events { status at } } positions { at lat lng } webhookDeliveries { id event payload } } }
