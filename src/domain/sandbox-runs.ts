@@ -111,6 +111,20 @@ export function createSandboxRunService(deps: {
     const order = input.scenario === 'delivered_with_pin' ? Object.assign({}, input.order, { deliveryPin: true }) : input.order;
 
     const first = await newCourier(run, ids, clock, 1);
+    const made = [first.id];
+    try {
+      return await play({ principal, input, run, ids, clock, order, first, made, runId, start });
+    } finally {
+      // The run's couriers never take other work, whatever happened.
+      for (const id of made) await store.couriers.setStatus({ id, status: 'off_duty', job: null, updatedAt: clock.now().toISOString() }).catch(() => null);
+    }
+  }
+
+  async function play(options: {
+    principal: MerchantPrincipal; input: SandboxRunCommand; run: SandboxRuntime; ids: IdSource; clock: VirtualClock; order: CreateOrderCommand;
+    first: Courier; made: string[]; runId: string; start: number;
+  }): Promise<SandboxRunResult> {
+    const { principal, input, run, ids, clock, order, first, made, runId, start } = options;
     const created = (await run.orders.createOrder({ principal, input: order })).order;
     if (!created.courierId) {
       throw new AppError('CONFLICT', `The order ${created.id} was not dispatched at once (scheduled, or held for batching): a run plays orders dispatched when created`);
@@ -158,30 +172,18 @@ export function createSandboxRunService(deps: {
         let ticks = 0;
         await drive(first, { until: () => ++ticks > 4 });
         const second = await newCourier(run, ids, clock, 2);
+        made.push(second.id);
         dwell();
         await run.couriers.releaseOrder({ courier: await courierNow(first.id), ref: created.id, input: { reason: 'sandbox run: the courier dropped out' } });
         await drive(second, { until: () => false });
         break;
       }
     }
-    // The run's couriers never take other work.
-    for (const courier of await runCouriersOf(created.id, [first.id])) {
-      await store.couriers.setStatus({ id: courier, status: 'off_duty', job: null, updatedAt: clock.now().toISOString() });
-    }
     const final = (await store.orders.findById(created.id))!;
     return {
       id: runId, scenario: input.scenario, seed: input.seed, startTime: new Date(start).toISOString(), endTime: clock.now().toISOString(), order: final,
       events: await store.orders.listEvents(created.id), positions, deliveries: await deliveriesOf(principal, final, new Date(start).toISOString(), clock.now()),
     };
-  }
-
-  async function runCouriersOf(orderId: string, known: string[]): Promise<string[]> {
-    const events = await store.orders.listEvents(orderId);
-    const seen = new Set(known);
-    for (const e of events) if (e.actor?.kind === 'courier' && e.actor.id) seen.add(e.actor.id);
-    const order = await store.orders.findById(orderId);
-    if (order?.courierId) seen.add(order.courierId);
-    return [...seen];
   }
 
   /** A courier of the run: simulated, nobody holds its token, only the run's dispatch knows it. */

@@ -129,7 +129,9 @@ for (const store of stores) {
       const hooks = webhooksApi(t.url, m.testKey);
       await hooks.create({ url: `${receiver.url}/scenarios`, events: ALL_EVENTS });
       const statuses = async (scenario: string) => {
+        const started = performance.now();
         const res = await run({ scenario, seed: `s-${scenario}`, start_time: START, order: ORDER });
+        console.log(`sandbox run ${scenario} (${store.name}): ${Math.round(performance.now() - started)} ms`); // a figure, not an assertion
         expect(res.status, JSON.stringify(res.body)).toBe(201);
         return res.body.run as { status: string; events: Array<{ status: string; actor: { id: string | null } }>; webhooks: Array<{ event: string }> };
       };
