@@ -8,6 +8,7 @@ import './orders.js';
 import './couriers.js';
 import './realtime.js';
 import './webhooks.js';
+import './sandbox.js';
 import './events.js';
 import './notifications.js';
 import './members.js';

@@ -218,7 +218,7 @@ const OrderItemInput = builder.inputType('OrderItemInput', {
   fields: (t) => ({ name: t.string(), quantity: t.int(), weightKg: t.float(), lengthCm: t.float(), widthCm: t.float(), heightCm: t.float() }),
 });
 
-const CreateOrderInput = builder.inputType('CreateOrderInput', {
+export const CreateOrderInput = builder.inputType('CreateOrderInput', {
   fields: (t) => ({
     pickup: t.field({ type: LocationInput }),
     dropoff: t.field({ type: LocationInput, required: true }),
@@ -260,6 +260,16 @@ const ConsolidationRef = builder.objectRef<Batch[]>('Consolidation').implement({
   }),
 });
 
+/** CreateOrderInput as the domain's command (also a sandbox run's order). */
+export function createOrderCommandOf(input: typeof CreateOrderInput.$inferInput) {
+  return commandOf(createOrderCommandSchema, Object.assign({}, input, {
+    pickup: toLocationInput(input.pickup), dropoff: toLocationInput(input.dropoff), quoteId: input.quoteId == null ? input.quoteId : String(input.quoteId),
+    // Line items are kept as the merchant's own records, whose fields are snake_case (as in REST).
+    items: input.items?.map(({ weightKg, lengthCm, widthCm, heightCm, ...item }) =>
+      Object.assign(item, { weight_kg: weightKg, length_cm: lengthCm, width_cm: widthCm, height_cm: heightCm })),
+  }));
+}
+
 builder.mutationFields((t) => ({
   createOrder: t.field({
     type: OrderRef,
@@ -267,12 +277,7 @@ builder.mutationFields((t) => ({
     errors: { types: [ParcelCapacityError] },
     args: { input: t.arg({ type: CreateOrderInput, required: true }), idempotencyKey: t.arg.string() },
     resolve: async (_r, { input, idempotencyKey }, ctx) => {
-      const command = commandOf(createOrderCommandSchema, Object.assign({}, input, {
-        pickup: toLocationInput(input.pickup), dropoff: toLocationInput(input.dropoff), quoteId: input.quoteId == null ? input.quoteId : String(input.quoteId),
-        // Line items are kept as the merchant's own records, whose fields are snake_case (as in REST).
-        items: input.items?.map(({ weightKg, lengthCm, widthCm, heightCm, ...item }) =>
-          Object.assign(item, { weight_kg: weightKg, length_cm: lengthCm, width_cm: widthCm, height_cm: heightCm })),
-      }));
+      const command = createOrderCommandOf(input);
       const result = await ctx.services.orders.createOrder({
         principal: merchantOf(ctx, 'operate'), input: command, ...(idempotencyKey != null && { idempotencyKey }),
       });

@@ -1,5 +1,6 @@
 import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../src/domain/types.js';
-import { WEBHOOK_EVENT_TYPES } from '../src/domain/types.js';
+import type { PublishedKey } from '../src/domain/webhooks/signing-keys.js';
+import { WEBHOOK_EVENT_TYPES, WEBHOOK_SIGNINGS } from '../src/domain/types.js';
 import { listDeliveriesQuerySchema, redeliverFailedCommandSchema } from '../src/domain/webhooks/delivery-log.js';
 import { createEndpointCommandSchema, updateEndpointCommandSchema } from '../src/domain/webhooks/endpoints.js';
 import { builder } from './builder.js';
@@ -12,6 +13,10 @@ export const WebhookEventEnum = builder.enumType('WebhookEventType', {
   values: Object.fromEntries(WEBHOOK_EVENT_TYPES.map((v) => [v.replace('.', '_').toUpperCase(), { value: v }])) as Record<string, { value: (typeof WEBHOOK_EVENT_TYPES)[number] }>,
 });
 const ShapeEnum = builder.enumType('WebhookShape', { values: ['event', 'flat'] as const });
+const SigningEnum = builder.enumType('WebhookSigning', {
+  values: WEBHOOK_SIGNINGS,
+  description: '`symmetric`: `v1,` HMAC-SHA256 with the API secret (default); `asymmetric`: `v1a,` Ed25519, verified with `webhookPublicKeys`.',
+});
 const DeliveryStatusEnum = builder.enumType('WebhookDeliveryStatus', { values: ['pending', 'delivered', 'failed'] as const });
 
 const EndpointRef = builder.objectRef<WebhookEndpoint>('WebhookEndpoint').implement({
@@ -21,6 +26,7 @@ const EndpointRef = builder.objectRef<WebhookEndpoint>('WebhookEndpoint').implem
     description: t.exposeString('description', { nullable: true }),
     events: t.field({ type: [WebhookEventEnum], resolve: (e) => e.events }),
     payloadShape: t.field({ type: ShapeEnum, resolve: (e) => e.payloadShape }),
+    signing: t.field({ type: SigningEnum, resolve: (e) => e.signing }),
     enabled: t.exposeBoolean('enabled'),
     disabledReason: t.exposeString('disabledReason', { nullable: true }),
     failingSince: t.field({ type: 'DateTime', nullable: true, resolve: (e) => e.failingSince }),
@@ -38,7 +44,7 @@ const AttemptRef = builder.objectRef<WebhookAttempt>('WebhookAttempt').implement
   }),
 });
 
-const DeliveryRef = builder.objectRef<WebhookDelivery>('WebhookDelivery').implement({
+export const DeliveryRef = builder.objectRef<WebhookDelivery>('WebhookDelivery').implement({
   fields: (t) => ({
     id: t.exposeID('id', { description: 'The webhook-id header value' }),
     endpointId: t.exposeID('endpointId'),
@@ -80,11 +86,30 @@ const EndpointInput = builder.inputType('WebhookEndpointInput', {
     description: t.string(),
     events: t.field({ type: [WebhookEventEnum] }),
     payloadShape: t.field({ type: ShapeEnum }),
+    signing: t.field({ type: SigningEnum }),
     enabled: t.boolean(),
   }),
 });
 
+const PublicKeyRef = builder.objectRef<PublishedKey>('WebhookPublicKey').implement({
+  description: 'An Ed25519 public key that verifies `v1a` webhook signatures (endpoints with `signing: asymmetric`).',
+  fields: (t) => ({
+    id: t.exposeID('id', { description: 'The key id (that of the signing secret it rotates with).' }),
+    algorithm: t.exposeString('algorithm'),
+    publicKey: t.exposeString('publicKey', { description: 'The raw 32-byte key, base64.' }),
+    publicKeyPem: t.exposeString('publicKeyPem', { description: 'The same key as SPKI PEM.' }),
+    createdAt: t.field({ type: 'DateTime', resolve: (k) => k.createdAt }),
+    expiresAt: t.field({ type: 'DateTime', nullable: true, resolve: (k) => k.expiresAt, description: 'Set on the previous key during a rotation overlap.' }),
+  }),
+});
+
 builder.queryFields((t) => ({
+  webhookPublicKeys: t.field({
+    type: [PublicKeyRef],
+    authScopes: { merchant: true },
+    description: 'The public keys in force, newest first (as GET /webhooks/public-keys): current, and previous during a rotation.',
+    resolve: (_r, _a, ctx) => ctx.services.signingKeys.publicKeys({ principal: merchantOf(ctx, 'settings') }),
+  }),
   webhookEndpoints: t.field({
     type: [EndpointRef],
     authScopes: { merchant: true },

@@ -48,6 +48,7 @@ import { createTrackingLinks } from './domain/tracking-links.js';
 import { createWatchFanOut, type WatchFanOut } from './domain/watch/fan-out.js';
 import { createOrderWatch, createWebhookWorkWatch } from './domain/watch/orders.js';
 import { createSandboxService } from './domain/sandbox.js';
+import { createSandboxRunService, type SandboxRuntime } from './domain/sandbox-runs.js';
 import { createOrderTransitions } from './domain/orders/transitions.js';
 import { createWebhookOutbox } from './domain/webhooks/outbox.js';
 import { createNotificationOutbox } from './domain/notifications/outbox.js';
@@ -59,6 +60,7 @@ import { createEventFeed } from './domain/webhooks/feed.js';
 import { createWebhookEndpointService } from './domain/webhooks/endpoints.js';
 import { createWebhookDeliveryLog } from './domain/webhooks/delivery-log.js';
 import { createWebhookWorker } from './domain/webhooks/worker.js';
+import { createSigningKeyService } from './domain/webhooks/signing-keys.js';
 import { createHttpWebhookSender } from './adapters/http/webhook-sender.js';
 
 export const SERVICE_NAME = 'express-delivery';
@@ -204,6 +206,7 @@ function buildServices(deps: {
   const passwordWorkers = createScryptWorkers({ threads: concurrency, niceness });
   const passwords = createPasswordHasher({ derive: passwordWorkers.derive, concurrency, queueLimit });
   const members = createMemberService({ store, clock, ids, passwords, policy: config.members, publicBaseUrl: () => config.publicBaseUrl });
+  const signingKeys = createSigningKeyService({ store, secretBox, clock });
   const admin = createAdminService({ store, clock, ids, secretBox, couriers, credentialsChanged: auth.credentialsChanged });
   return {
     auth,
@@ -248,13 +251,45 @@ function buildServices(deps: {
     trackingLinks,
     tracking: createTrackingService({ store, geocoder, fanOut: deps.fanOut, onSnapshotError: deps.onWatchError }),
     sandbox: createSandboxService({ store, couriers, dispatch, orders, clock, ids, tariff }),
+    sandboxRuns: createSandboxRunService({
+      store, secretBox, tariff, defaultSpeed: config.sandbox.speed,
+      runtime: (run) => buildRunRuntime({ config, store, bus, geocoder, clock: run.clock, ids: run.ids }),
+    }),
     webhookEndpoints: createWebhookEndpointService({ store, sender, clock, ids, sandboxReach: config.webhooks.sandboxReach }),
+    /** The webhook signing keys in force (secrets and Ed25519 key pairs) and the published public keys. */
+    signingKeys,
     webhookDeliveries: createWebhookDeliveryLog({ store, clock, rateLimiter: deps.rateLimiter }),
-    webhookWorker: Object.assign(createWebhookWorker({ store, sender, secretBox, clock, ids, config: config.webhooks }), createWebhookWorkWatch({ fanOut: deps.fanOut })),
+    webhookWorker: Object.assign(createWebhookWorker({ store, sender, signingKeys, clock, ids, config: config.webhooks }), createWebhookWorkWatch({ fanOut: deps.fanOut })),
     idempotency: createIdempotencyService({ store, clock, ids }),
     events: createEventFeed({ store }),
     health: createHealthService({ probes: deps.probes, version: API_VERSION, service: SERVICE_NAME, now: () => clock.now() }),
   };
+}
+
+/**
+ * The order services of one sandbox run (issue #31): over the shared store and bus, with the run's
+ * virtual clock and seeded ids, a geo index of its own (its dispatch sees only the run's couriers),
+ * deliveries due at once, and couriers that are never offered other work when freed.
+ */
+function buildRunRuntime(deps: { config: Config; store: Store; bus: EventBus; geocoder: Geocoder; clock: Clock; ids: IdSource }): SandboxRuntime {
+  const { config, store, bus, geocoder, clock, ids } = deps;
+  const { tariff } = config;
+  const geoIndex = createMemoryGeoIndex();
+  const quotes = createQuoteService({ geocoder, tariff, clock, store, ids });
+  const outbox = createWebhookOutbox({ store, clock, ids, publicBaseUrl: () => config.publicBaseUrl, backlogMax: config.webhooks.backlogMax, dueAt: () => new Date().toISOString() });
+  const transitions = createOrderTransitions({ store, bus, outbox, clock, ids });
+  const shared = createDispatchService({ store, geoIndex, transitions, clock, tariff, sandboxSpeed: config.sandbox.speed, staleAfterMs: config.dispatch.staleAfterMs });
+  const dispatch: typeof shared = Object.assign({}, shared, {
+    offerWork: async () => {},
+    releaseCourier: async (options: { courierId: string; jobId: string }) => {
+      await store.couriers.setStatus({ id: options.courierId, status: 'available', from: ['busy'], fromJobId: options.jobId, job: null, updatedAt: clock.now().toISOString() });
+    },
+  });
+  const orders = createOrderService({ store, geocoder, quotes, dispatch, bus, transitions, outbox, clock, ids, tariff, sandboxSpeed: config.sandbox.speed });
+  const delivery = createDeliveryService({ orders, transitions, clock, store });
+  const liveEta = createLiveEtaService({ store, outbox, tariff, sandboxSpeed: config.sandbox.speed });
+  const couriers = createCourierService({ store, geoIndex, dispatch, delivery, transitions, outbox, liveEta, bus, clock });
+  return { orders, couriers, dispatch, geoIndex };
 }
 
 function connectRedis(url: string, logger: Logger): Redis {

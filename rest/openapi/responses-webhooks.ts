@@ -4,7 +4,7 @@
  * Standard Webhooks headers), for the OpenAPI document. Request schemas are the domain's own.
  */
 import { z } from 'zod';
-import { ORDER_STATUSES, VEHICLE_TYPES, WEBHOOK_EVENT_TYPES } from '../../src/domain/types.js';
+import { ORDER_STATUSES, VEHICLE_TYPES, WEBHOOK_EVENT_TYPES, WEBHOOK_SIGNINGS } from '../../src/domain/types.js';
 import { ETA_CHANGE_REASONS } from '../../src/domain/webhooks/payloads.js';
 import { deliveryProofSchema, latLngWireSchema } from './responses-orders.js';
 import { registry } from './registry.js';
@@ -28,6 +28,9 @@ export const webhookEndpointSchema = registry.register(
     description: z.string().nullable(),
     events: z.array(eventType),
     payload_shape: z.enum(['event', 'flat']).openapi({ description: '`event`: spec shape 2 (default); `flat`: spec shape 1.' }),
+    signing: z.enum(WEBHOOK_SIGNINGS).openapi({
+      description: '`symmetric` (default): `webhook-signature: v1,<HMAC-SHA256>` with the API secret; `asymmetric`: `v1a,<Ed25519>`, verified with the public keys of GET /webhooks/public-keys.',
+    }),
     enabled: z.boolean(),
     disabled_reason: z
       .string()
@@ -127,6 +130,23 @@ const header = (name: string, schema: z.ZodString | z.ZodEnum, description: stri
 };
 
 /** The webhook operations' `parameters`: references to the header components (the generator would copy them inline). */
+export const webhookPublicKeysResponseSchema = registry.register(
+  'WebhookPublicKeys',
+  z.object({
+    success: z.literal(true),
+    keys: z.array(
+      z.object({
+        id: z.string().openapi({ description: 'The key id (the id of the signing secret it was made with, and rotates with).', example: 'sec_01JHX3Z6Q8R2V4N7W9Y1A3C5E7' }),
+        algorithm: z.literal('ed25519'),
+        public_key: z.string().openapi({ description: 'The raw 32-byte Ed25519 public key, base64 (Standard Webhooks libraries take it as `whpk_<this>`).', example: 'MCowBQYDK2VwAyEA…' }),
+        public_key_pem: z.string().openapi({ description: 'The same key as SPKI PEM: `crypto.createPublicKey(public_key_pem)` in Node.' }),
+        created_at: timestamp,
+        expires_at: timestamp.nullable().openapi({ description: 'Set on the previous key during a rotation\'s overlap: it still signs until then.' }),
+      }),
+    ).openapi({ description: 'The keys in force, newest first: `v1a` signatures are made with each of them.' }),
+  }),
+);
+
 export const webhookHeaderParameters = [
   header('webhook-id', z.string().openapi({ example: 'msg_01JHX3Z6Q8R2V4N7W9Y1A3C5E7' }), 'Unique per event and endpoint, the same on every retry: the de-duplication key.'),
   header(
@@ -139,7 +159,9 @@ export const webhookHeaderParameters = [
     z.string().openapi({ example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=' }),
     'Space-separated `v1,<base64 HMAC-SHA256>` signatures over `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the ' +
       'base64-decoded part of your `whsec_` API secret; during a secret rotation, one per valid secret. Accept the delivery when ' +
-      'any of them matches (constant-time comparison). Verify with any Standard Webhooks library.',
+      'any of them matches (constant-time comparison). Verify with any Standard Webhooks library. An endpoint with ' +
+      '`signing: asymmetric` gets `v1a,<base64 Ed25519 signature>` over the same content instead, one per key of ' +
+      'GET /webhooks/public-keys (current and previous during a rotation): accept when any verifies with a published key.',
   ),
   header('webhook-event', z.enum(WEBHOOK_EVENT_TYPES), 'The event type, for routing without parsing the body.'),
 ];

@@ -1,4 +1,9 @@
 import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../../src/domain/types.js';
+import type { PublishedKey } from '../../src/domain/webhooks/signing-keys.js';
+
+export function presentPublicKey(k: PublishedKey) {
+  return { id: k.id, algorithm: k.algorithm, public_key: k.publicKey, public_key_pem: k.publicKeyPem, created_at: k.createdAt, expires_at: k.expiresAt };
+}
 
 export function presentEndpoint(e: WebhookEndpoint) {
   return {
@@ -7,6 +12,7 @@ export function presentEndpoint(e: WebhookEndpoint) {
     description: e.description,
     events: e.events,
     payload_shape: e.payloadShape,
+    signing: e.signing,
     enabled: e.enabled,
     disabled_reason: e.disabledReason,
     failing_since: e.failingSince,

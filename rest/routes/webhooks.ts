@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import type { Edge } from '../../src/edge/edge.js';
 import { requireMerchant } from '../middleware/auth.js';
-import { presentAttempt, presentDelivery, presentEndpoint } from '../presenters/webhook.js';
+import { presentAttempt, presentDelivery, presentEndpoint, presentPublicKey } from '../presenters/webhook.js';
 import { principalOf, sendOk } from '../respond.js';
 import { idempotently } from '../idempotency.js';
 import { merchantScope } from '../../src/domain/idempotency.js';
@@ -35,6 +35,10 @@ export function webhookRoutes(router: Router, edge: Edge): void {
     sendOk(res, { delivery: presentDelivery(delivery) });
   });
 
+  router.get('/webhooks/public-keys', merchant, async (_req, res) => {
+    const keys = await edge.services.signingKeys.publicKeys({ principal: principalOf(res) });
+    sendOk(res, { keys: keys.map(presentPublicKey) });
+  });
   router.post('/webhooks', merchant, async (req, res) => {
     const [principal, input] = [principalOf(res), createEndpointCommand(req.body)];
     const endpoint = await idempotently(edge, req, res, {

@@ -16,6 +16,7 @@ const endpointFields = {
   description: endpoint.description,
   events: endpoint.events,
   payload_shape: endpoint.payloadShape,
+  signing: endpoint.signing,
   enabled: endpoint.enabled,
 };
 export const createEndpointSchema = z.strictObject(endpointFields);
@@ -25,7 +26,7 @@ export const updateEndpointSchema = z
   .refine((v) => Object.keys(v).length > 0, { message: 'at least one field is required' });
 
 type EndpointBody = Partial<z.output<typeof createEndpointSchema>>;
-const endpointCommand = (b: EndpointBody) => ({ url: b.url, description: b.description, events: b.events, payloadShape: b.payload_shape, enabled: b.enabled });
+const endpointCommand = (b: EndpointBody) => ({ url: b.url, description: b.description, events: b.events, payloadShape: b.payload_shape, signing: b.signing, enabled: b.enabled });
 
 export function createEndpointCommand(body: unknown): CreateEndpointCommand {
   const b = parseInput(createEndpointSchema, body);

@@ -1,3 +1,4 @@
+import { generateSigningKey } from './webhooks/signing.js';
 import { z } from 'zod';
 import type { Clock } from '../ports/clock.js';
 import type { IdSource } from '../ports/ids.js';
@@ -117,7 +118,7 @@ export function createAdminService(deps: {
     await store.merchants.create({
       merchant,
       keys: [live.record, test.record],
-      secret: { id: ids.next('sec'), merchantId: merchant.id, ciphertext: secretBox.seal(apiSecret), createdAt: at, expiresAt: null },
+      secret: { id: ids.next('sec'), merchantId: merchant.id, ciphertext: secretBox.seal(apiSecret), createdAt: at, expiresAt: null, signingKey: secretBox.seal(generateSigningKey()) },
     });
     return { merchantId: merchant.id, liveKey: live.key, testKey: test.key, apiSecret };
   }
@@ -162,7 +163,7 @@ export function createAdminService(deps: {
     const at = clock.now();
     const previousExpiresAt = new Date(at.getTime() + input.overlapHours * 3_600_000).toISOString();
     await store.merchants.rotateSecret(
-      { id: ids.next('sec'), merchantId: input.merchantId, ciphertext: secretBox.seal(apiSecret), createdAt: at.toISOString(), expiresAt: null },
+      { id: ids.next('sec'), merchantId: input.merchantId, ciphertext: secretBox.seal(apiSecret), createdAt: at.toISOString(), expiresAt: null, signingKey: secretBox.seal(generateSigningKey()) },
       previousExpiresAt,
     );
     return { merchantId: input.merchantId, apiSecret, previousExpiresAt };

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, hash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Mode } from './types.js';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -54,6 +54,8 @@ export function safeEqual(a: string, b: string): boolean {
 export interface SecretBox {
   seal(plain: string): string;
   open(sealed: string): string;
+  /** A 32-byte key derived from the master key for one purpose (HMAC-SHA256 of the label): never stored, never shown. */
+  derive(label: string): Buffer;
 }
 
 export function createSecretBox(masterKey: Buffer): SecretBox {
@@ -64,6 +66,9 @@ export function createSecretBox(masterKey: Buffer): SecretBox {
       const cipher = createCipheriv('aes-256-gcm', masterKey, iv);
       const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
       return `v1.${iv.toString('base64')}.${cipher.getAuthTag().toString('base64')}.${body.toString('base64')}`;
+    },
+    derive(label) {
+      return createHmac('sha256', masterKey).update(`derive:${label}`).digest();
     },
     open(sealed) {
       const [version, iv, tag, body] = sealed.split('.');

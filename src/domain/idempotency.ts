@@ -31,7 +31,8 @@ export type IdempotentOperation =
   | 'webhooks.update'
   | 'webhooks.redeliver'
   | 'webhooks.redeliverFailed'
-  | 'sandbox.advance';
+  | 'sandbox.advance'
+  | 'sandbox.run';
 
 /**
  * Whose key it is: the merchant (per mode) or the courier (whose account has one mode). A signed-in

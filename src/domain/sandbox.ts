@@ -19,7 +19,7 @@ export const SIMULATED_PLATE_PREFIX = 'SIM-';
 const SANDBOX_EVIDENCE = { photoUrl: 'https://sandbox.invalid/proof/photo.jpg', signatureUrl: 'https://sandbox.invalid/proof/signature.png', geofenceRadius: 20, bypass: false };
 
 /** A simulated delivery at the drop-off, with the recipient's PIN when the order has one (the simulated recipient hands it over). */
-function sandboxDelivery(courier: Courier, order: Order) {
+export function sandboxDelivery(courier: Courier, order: Order) {
   return { driverId: courier.id, coords: { lat: order.dropoff.lat, lng: order.dropoff.lng }, ...SANDBOX_EVIDENCE, ...(order.deliveryPin && { pin: order.deliveryPin.pin }) };
 }
 

@@ -75,6 +75,12 @@ export interface MerchantSecretRecord {
   createdAt: string;
   /** Set when a newer secret replaced it; it keeps signing until then (rotation overlap). */
   expiresAt: string | null;
+  /**
+   * The Ed25519 private key (PKCS#8 DER, base64) of `v1a` signatures, sealed with the master key
+   * like the secret and rotated with it: its public key is published with this record's id.
+   * Absent on records made before asymmetric signatures: one is made on first use.
+   */
+  signingKey?: string | null;
 }
 
 export interface RegisteredUser {
@@ -308,6 +314,9 @@ export type CourierJob = { kind: 'order' | 'batch'; id: string };
 export type WebhookEventType = 'order.status_changed' | 'order.courier_location' | 'batch.created' | 'order.eta_changed';
 export const WEBHOOK_EVENT_TYPES = ['order.status_changed', 'order.courier_location', 'batch.created', 'order.eta_changed'] as const;
 
+export const WEBHOOK_SIGNINGS = ['symmetric', 'asymmetric'] as const;
+export type WebhookSigning = (typeof WEBHOOK_SIGNINGS)[number];
+
 export interface WebhookEndpoint {
   id: string;
   merchantId: string;
@@ -316,6 +325,8 @@ export interface WebhookEndpoint {
   description: string | null;
   events: WebhookEventType[];
   payloadShape: WebhookPayloadShape;
+  /** `symmetric`: `v1,` HMAC-SHA256 with the API secret (default); `asymmetric`: `v1a,` Ed25519 verified with the published public keys. */
+  signing: WebhookSigning;
   enabled: boolean;
   /** Why the endpoint is disabled (by the merchant, or automatically after sustained failure). */
   disabledReason: string | null;

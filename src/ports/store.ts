@@ -116,6 +116,11 @@ export interface MerchantRepository {
   listSecrets(merchantId: string): Promise<MerchantSecretRecord[]>;
   /** Adds a new secret and sets expiresAt on the previous current one, atomically. */
   rotateSecret(secret: MerchantSecretRecord, previousExpiresAt: string): Promise<void>;
+  /**
+   * Gives a secret made before asymmetric signatures its sealed Ed25519 key, unless it has one
+   * already (another node won the race): answers the key the record holds after.
+   */
+  setSigningKey(options: { secretId: string; sealed: string }): Promise<string>;
   /** The storefront app's shared secret, sealed; null when none is stored. Never part of the Merchant record. */
   findStorefrontSecret(merchantId: string): Promise<StorefrontSecretRecord | null>;
   /**
@@ -338,7 +343,7 @@ export interface LedgerRepository {
   listByMerchant(options: { merchantId: string; mode: Mode }): Promise<LedgerEntry[]>;
 }
 
-export type WebhookEndpointPatch = Partial<Pick<WebhookEndpoint, 'url' | 'description' | 'events' | 'payloadShape' | 'enabled' | 'disabledReason' | 'failingSince'>>;
+export type WebhookEndpointPatch = Partial<Pick<WebhookEndpoint, 'url' | 'description' | 'events' | 'payloadShape' | 'signing' | 'enabled' | 'disabledReason' | 'failingSince'>>;
 
 export interface WebhookRepository {
   insertEndpoint(endpoint: WebhookEndpoint): Promise<void>;

@@ -45,7 +45,7 @@ export function keyFor(merchantId: string, mode: Mode, createdAt: string): ApiKe
 }
 
 export function secretFor(merchantId: string, createdAt: string): MerchantSecretRecord {
-  return { id: nextId('sec'), merchantId, ciphertext: randomBytes(24).toString('base64'), createdAt, expiresAt: null };
+  return { id: nextId('sec'), merchantId, ciphertext: randomBytes(24).toString('base64'), createdAt, expiresAt: null, signingKey: randomBytes(24).toString('base64') };
 }
 
 /** A merchant with a live and a test key and its signing secret, as merchants.create takes them. */

@@ -34,6 +34,20 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
       expect(await store.merchants.listSecrets(b.merchant.id)).toStrictEqual([b.secret]);
     });
 
+    test('merchants.setSigningKey fills a secret made without an Ed25519 key once; a second call keeps the first key (issue #31)', async () => {
+      const b = merchantBundle();
+      const legacy = Object.assign({}, b.secret, { signingKey: null });
+      await store.merchants.create(Object.assign({}, b, { secret: legacy }));
+      expect(await store.merchants.listSecrets(b.merchant.id)).toStrictEqual([legacy]);
+      expect(await store.merchants.setSigningKey({ secretId: legacy.id, sealed: 'v1.key-one' })).toBe('v1.key-one');
+      expect(await store.merchants.setSigningKey({ secretId: legacy.id, sealed: 'v1.key-two' })).toBe('v1.key-one');
+      expect(await store.merchants.listSecrets(b.merchant.id)).toStrictEqual([Object.assign({}, legacy, { signingKey: 'v1.key-one' })]);
+      // A record that has its key keeps it.
+      const c = merchantBundle();
+      await store.merchants.create(c);
+      expect(await store.merchants.setSigningKey({ secretId: c.secret.id, sealed: 'v1.other' })).toBe(c.secret.signingKey);
+    });
+
     test('merchants.create is all or nothing: a duplicate key hash leaves no merchant behind', async () => {
       const first = merchantBundle();
       await store.merchants.create(first);

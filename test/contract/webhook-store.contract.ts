@@ -61,6 +61,15 @@ export function describeWebhookStoreContract(name: string, makeStore: () => Prom
       expect(await store.webhooks.findEndpoint({ id: 'we_unknown' })).toBeNull();
     });
 
+    test('webhooks: an endpoint’s signing is stored and patched (symmetric ⇄ asymmetric, issue #31)', async () => {
+      const m = await newMerchant();
+      const e = await storedEndpoint({ merchantId: m, signing: 'asymmetric' });
+      expect(await store.webhooks.findEndpoint({ id: e.id })).toStrictEqual(e);
+      const patched = await store.webhooks.updateEndpoint({ id: e.id, patch: { signing: 'symmetric' }, updatedAt: at(90) });
+      expect(patched).toStrictEqual(Object.assign({}, e, { signing: 'symmetric', updatedAt: at(90) }));
+      expect(await store.webhooks.listEndpoints({ merchantId: m, mode: 'live' })).toStrictEqual([patched]);
+    });
+
     test('webhooks.listEndpoints lists one merchant’s endpoints in one mode oldest first, all or enabled only', async () => {
       const m = await newMerchant();
       const other = await newMerchant();
@@ -589,6 +598,7 @@ function endpoint(overrides: Partial<WebhookEndpoint> & { merchantId: string }):
     description: 'Producción',
     events: ['order.status_changed', 'batch.created'],
     payloadShape: 'event',
+    signing: 'symmetric',
     enabled: true,
     disabledReason: null,
     failingSince: null,

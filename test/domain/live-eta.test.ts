@@ -32,7 +32,7 @@ describe('live ETA across nodes: one store, several app processes', () => {
   async function pickedUpOrder() {
     const merchantId = await storeMerchant(store);
     const endpoint: WebhookEndpoint = {
-      id: 'we_eta', merchantId, mode: 'live', url: 'https://hooks.example.cl/eta', description: null, events: ['order.eta_changed'], payloadShape: 'event',
+      id: 'we_eta', merchantId, mode: 'live', url: 'https://hooks.example.cl/eta', description: null, events: ['order.eta_changed'], payloadShape: 'event', signing: 'symmetric',
       enabled: true, disabledReason: null, failingSince: null, createdAt: new Date().toISOString(), updatedAt: new Date().toISOString(),
     };
     await store.webhooks.insertEndpoint(endpoint);

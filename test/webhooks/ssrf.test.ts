@@ -165,7 +165,7 @@ describe('send time', () => {
       // Registration would refuse it now; this is the endpoint as stored when its name still resolved publicly.
       await t.app.container.store.webhooks.insertEndpoint({
         id: 'we_rebound', merchantId: m.merchantId, mode: 'live', url: `https://localhost:${receiver.port}/rebound`, description: null,
-        events: ['order.status_changed'], payloadShape: 'event', enabled: true, disabledReason: null, failingSince: null, createdAt: at, updatedAt: at,
+        events: ['order.status_changed'], payloadShape: 'event', signing: 'symmetric', enabled: true, disabledReason: null, failingSince: null, createdAt: at, updatedAt: at,
       });
       expectOk(await merchantApi(t, m.liveKey).create(formA()), 201);
       const [delivery] = await waitFor(async () => {

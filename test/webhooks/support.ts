@@ -126,6 +126,7 @@ export function webhooksApi(baseUrl: string, key: string) {
   return {
     create: (body: unknown) => api(at('/webhooks'), { key, body }),
     list: () => api(at('/webhooks'), { key }),
+    publicKeys: () => api(at('/webhooks/public-keys'), { key }),
     get: (endpointId: string) => api(at(`/webhooks/${id(endpointId)}`), { key }),
     update: (endpointId: string, body: unknown) => api(at(`/webhooks/${id(endpointId)}`), { key, method: 'PATCH', body }),
     remove: (endpointId: string) => api(at(`/webhooks/${id(endpointId)}`), { key, method: 'DELETE' }),

@@ -13,6 +13,7 @@ import {
   webhookEndpointListResponseSchema,
   webhookEndpointResponseSchema,
   webhookHeaderParameters,
+  webhookPublicKeysResponseSchema,
   webhookRequeuedResponseSchema,
 } from '../responses-webhooks.js';
 
@@ -44,6 +45,20 @@ registerEndpoint({
   operationId: 'listWebhookEndpoints',
   summary: "The merchant's webhook endpoints in the key's mode",
   responses: { 200: { description: 'The endpoints, oldest first', schema: webhookEndpointListResponseSchema } },
+});
+
+registerEndpoint({
+  ...common,
+  method: 'get',
+  path: '/webhooks/public-keys',
+  operationId: 'listWebhookPublicKeys',
+  summary: 'The Ed25519 public keys that verify `v1a` webhook signatures',
+  description: `Endpoints created with \`signing: asymmetric\` are signed \`webhook-signature: v1a,<base64 Ed25519>\` over Standard
+Webhooks' signed content (\`<webhook-id>.<webhook-timestamp>.<raw body>\`) instead of the HMAC \`v1\`, so a receiver holds no
+secret. The key pair is the merchant's (both modes), made and rotated with the API secret: after a rotation both the new key and
+the previous one (until its \`expires_at\`) sign every delivery, space-separated, and both are listed here. Fetch this list when
+a signature verifies with none of the keys you hold.`,
+  responses: { 200: { description: 'The keys in force, newest first', schema: webhookPublicKeysResponseSchema } },
 });
 
 registerEndpoint({

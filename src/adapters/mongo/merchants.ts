@@ -38,6 +38,7 @@ const toSecretDoc = (s: MerchantSecretRecord): MerchantSecretDoc => ({
   ciphertext: s.ciphertext,
   createdAt: s.createdAt,
   expiresAt: s.expiresAt,
+  signingKey: s.signingKey ?? null,
 });
 
 const toSecret = (d: MerchantSecretDoc): MerchantSecretRecord => ({
@@ -46,6 +47,7 @@ const toSecret = (d: MerchantSecretDoc): MerchantSecretRecord => ({
   ciphertext: d.ciphertext,
   createdAt: d.createdAt,
   expiresAt: d.expiresAt,
+  signingKey: d.signingKey ?? null,
 });
 
 const PLAIN_FIELDS = ['name', 'status', 'address', 'rateLimitPerMin'] as const satisfies readonly (keyof MerchantPatch)[];
@@ -136,6 +138,12 @@ export function createMongoMerchantRepository(database: MongoDatabase): Merchant
         );
         await merchantSecrets.insertOne(toSecretDoc(secret), { session });
       });
+    },
+    async setSigningKey({ secretId, sealed }) {
+      // Set only where none is: the first node's key wins, every node then signs with it.
+      await merchantSecrets.updateOne({ _id: secretId, $or: [{ signingKey: null }, { signingKey: { $exists: false } }] }, { $set: { signingKey: sealed } });
+      const doc = await merchantSecrets.findOne({ _id: secretId }, { projection: { signingKey: 1 } });
+      return doc?.signingKey ?? sealed;
     },
   };
 }

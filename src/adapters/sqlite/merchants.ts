@@ -9,6 +9,7 @@ interface SecretRow {
   ciphertext: string;
   created_at: string;
   expires_at: string | null;
+  signing_key: string | null;
 }
 
 const toSecret = (r: SecretRow): MerchantSecretRecord => ({
@@ -17,6 +18,7 @@ const toSecret = (r: SecretRow): MerchantSecretRecord => ({
   ciphertext: r.ciphertext,
   createdAt: r.created_at,
   expiresAt: r.expires_at,
+  signingKey: r.signing_key,
 });
 
 /** `onWrite` runs after every change to a merchant (the store's credentials version counts them). */
@@ -27,8 +29,11 @@ export function createSqliteMerchantRepository(db: SqliteDatabase, onWrite: () =
      VALUES (@id, @merchantId, @mode, @hash, @prefix, @status, @createdAt, @revokedAt)`,
   );
   const insertSecret = db.prepare(
-    'INSERT INTO merchant_secrets (id, merchant_id, ciphertext, created_at, expires_at) VALUES (@id, @merchantId, @ciphertext, @createdAt, @expiresAt)',
+    'INSERT INTO merchant_secrets (id, merchant_id, ciphertext, created_at, expires_at, signing_key) VALUES (@id, @merchantId, @ciphertext, @createdAt, @expiresAt, @signingKey)',
   );
+  const secretRow = (s: MerchantSecretRecord) => Object.assign({}, s, { signingKey: s.signingKey ?? null });
+  const fillSigningKey = db.prepare('UPDATE merchant_secrets SET signing_key = ? WHERE id = ? AND signing_key IS NULL');
+  const signingKeyOf = db.prepare<[string], { signing_key: string | null }>('SELECT signing_key FROM merchant_secrets WHERE id = ?');
   const selectById = db.prepare<[string], { doc: string }>('SELECT doc FROM merchants WHERE id = ?');
   const updateDoc = db.prepare('UPDATE merchants SET doc = ?, storefront_domain = ? WHERE id = ?');
   const selectByDomain = db.prepare<[string], { doc: string }>('SELECT doc FROM merchants WHERE storefront_domain = ?');
@@ -44,7 +49,7 @@ export function createSqliteMerchantRepository(db: SqliteDatabase, onWrite: () =
   const create = db.transaction((bundle: NewMerchantBundle) => {
     insertMerchant.run(bundle.merchant.id, JSON.stringify(bundle.merchant), bundle.merchant.settings.storefrontDomain);
     for (const key of bundle.keys) insertKey.run(key);
-    insertSecret.run(bundle.secret);
+    insertSecret.run(secretRow(bundle.secret));
   });
 
   const update = db.transaction((id: string, patch: MerchantPatch, updatedAt: string): Merchant | null => {
@@ -87,7 +92,7 @@ export function createSqliteMerchantRepository(db: SqliteDatabase, onWrite: () =
 
   const rotate = db.transaction((secret: MerchantSecretRecord, previousExpiresAt: string) => {
     expireCurrent.run(previousExpiresAt, secret.merchantId);
-    insertSecret.run(secret);
+    insertSecret.run(secretRow(secret));
   });
 
   return {
@@ -119,6 +124,10 @@ export function createSqliteMerchantRepository(db: SqliteDatabase, onWrite: () =
     },
     async rotateSecret(secret, previousExpiresAt) {
       rotate.immediate(secret, previousExpiresAt);
+    },
+    async setSigningKey({ secretId, sealed }) {
+      fillSigningKey.run(sealed, secretId);
+      return signingKeyOf.get(secretId)?.signing_key ?? sealed;
     },
     async findStorefrontSecret(merchantId) {
       const row = selectStorefrontSecret.get(merchantId);

@@ -365,4 +365,11 @@ export const MIGRATIONS: string[] = [
   CREATE INDEX notifications_merchant ON notifications (merchant_id, mode, id);
   CREATE INDEX notifications_created ON notifications (created_at);
   `,
+  `
+  -- Asymmetric webhook signatures (issue #31): each signing secret carries its Ed25519 private key
+  -- (PKCS#8, sealed with the master key like the secret), rotated with it. Secrets made before get
+  -- one on first use (setSigningKey). Webhook endpoints keep their \`signing\` in their JSON doc:
+  -- an absent field reads as symmetric.
+  ALTER TABLE merchant_secrets ADD COLUMN signing_key TEXT;
+  `,
 ];

@@ -4,6 +4,11 @@ import type { SqliteDatabase } from './database.js';
 
 type DocRow = { doc: string };
 const parse = <T>(row: DocRow | undefined): T | null => (row ? (JSON.parse(row.doc) as T) : null);
+/** An endpoint's document; one written before asymmetric signatures has no `signing`: symmetric. */
+const toEndpoint = (row: DocRow | undefined): WebhookEndpoint | null => {
+  const e = parse<WebhookEndpoint>(row);
+  return e && Object.assign({ signing: 'symmetric' as const }, e);
+};
 
 /** Inserts webhook deliveries; shared by the outbox of order transitions and batches. */
 export function createDeliveryWriter(db: SqliteDatabase) {
@@ -62,7 +67,7 @@ export function createSqliteWebhookRepository(db: SqliteDatabase): WebhookReposi
   const saveDelivery = (d: WebhookDelivery) => writeDelivery.run(Object.assign({ doc: JSON.stringify(d) }, d));
 
   const updateEndpoint = db.transaction((options: Parameters<WebhookRepository['updateEndpoint']>[0]) => {
-    const current = parse<WebhookEndpoint>(endpointById.get(options.id));
+    const current = toEndpoint(endpointById.get(options.id));
     if (!current) return null;
     const defined = Object.fromEntries(Object.entries(options.patch).filter(([, v]) => v !== undefined));
     const next: WebhookEndpoint = Object.assign({}, current, defined, { updatedAt: options.updatedAt });
@@ -170,12 +175,12 @@ export function createSqliteWebhookRepository(db: SqliteDatabase): WebhookReposi
       insertEndpoint.run(e.id, e.merchantId, e.mode, e.enabled ? 1 : 0, JSON.stringify(e));
     },
     async findEndpoint({ id, merchantId, mode }) {
-      const e = parse<WebhookEndpoint>(endpointById.get(id));
+      const e = toEndpoint(endpointById.get(id));
       if (!e || (merchantId !== undefined && e.merchantId !== merchantId) || (mode !== undefined && e.mode !== mode)) return null;
       return e;
     },
     async listEndpoints({ merchantId, mode, enabledOnly }) {
-      return (enabledOnly ? enabledEndpointsOf : endpointsOf).all(merchantId, mode).map((r) => JSON.parse(r.doc) as WebhookEndpoint);
+      return (enabledOnly ? enabledEndpointsOf : endpointsOf).all(merchantId, mode).map((r) => toEndpoint(r)!);
     },
     async updateEndpoint(options) {
       return updateEndpoint.immediate(options);

@@ -5,7 +5,7 @@ import type { Store } from '../../ports/store.js';
 import type { WebhookReach, WebhookSender } from '../../ports/webhook-sender.js';
 import type { MerchantPrincipal } from '../auth.js';
 import { AppError } from '../errors.js';
-import { WEBHOOK_EVENT_TYPES, type Mode, type WebhookEndpoint, type WebhookEventType } from '../types.js';
+import { WEBHOOK_EVENT_TYPES, WEBHOOK_SIGNINGS, type Mode, type WebhookEndpoint, type WebhookEventType } from '../types.js';
 import { isReachable } from './address-policy.js';
 import { assertPermitted } from '../members/roles.js';
 
@@ -18,6 +18,7 @@ export const createEndpointCommandSchema = z.strictObject({
   description: z.string().trim().max(200).nullable().optional(),
   events: z.array(z.enum(WEBHOOK_EVENT_TYPES)).min(1).max(WEBHOOK_EVENT_TYPES.length).optional(),
   payloadShape: z.enum(['event', 'flat']).optional(),
+  signing: z.enum(WEBHOOK_SIGNINGS).optional(),
   enabled: z.boolean().optional(),
 });
 export type CreateEndpointCommand = z.output<typeof createEndpointCommandSchema>;
@@ -66,6 +67,7 @@ export function createWebhookEndpointService(deps: { store: Store; sender: Webho
     const endpoint: WebhookEndpoint = {
       id: ids.next('we'), merchantId: merchant.id, mode, url: input.url, description: input.description ?? null,
       events: input.events ?? defaultEvents, payloadShape: input.payloadShape ?? merchant.settings.webhookPayloadShape,
+      signing: input.signing ?? 'symmetric',
       enabled: input.enabled ?? true, disabledReason: input.enabled === false ? 'disabled by the merchant' : null,
       failingSince: null, createdAt: at, updatedAt: at,
     };
@@ -92,6 +94,7 @@ export function createWebhookEndpointService(deps: { store: Store; sender: Webho
         ...(input.description !== undefined && { description: input.description }),
         ...(input.events !== undefined && { events: input.events }),
         ...(input.payloadShape !== undefined && { payloadShape: input.payloadShape }),
+        ...(input.signing !== undefined && { signing: input.signing }),
         ...(input.enabled !== undefined && {
           enabled: input.enabled,
           disabledReason: input.enabled ? null : 'disabled by the merchant',

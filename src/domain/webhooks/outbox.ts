@@ -28,6 +28,8 @@ export function createWebhookOutbox(deps: {
   /** The customer's capability link of an order (issue #28); without it, the plain link. */
   trackingLinks?: Pick<TrackingLinks, 'urlOf'>;
   backlogMax?: number;
+  /** When deliveries are due (default: the event's time). A sandbox run's events are on a virtual clock, their deliveries due at once. */
+  dueAt?: () => string;
 }) {
   const { store, clock, ids } = deps;
   const lastLocationAt = new Map<string, number>();
@@ -40,7 +42,7 @@ export function createWebhookOutbox(deps: {
     const full = endpoint.backlogFull;
     return {
       id: ids.next('msg'), endpointId: endpoint.id, merchantId: endpoint.merchantId, mode: endpoint.mode, eventType,
-      orderId: order?.id ?? null, sequence, body: JSON.stringify(body), status: full ? 'failed' : 'pending', attempts: 0, nextAttemptAt: at,
+      orderId: order?.id ?? null, sequence, body: JSON.stringify(body), status: full ? 'failed' : 'pending', attempts: 0, nextAttemptAt: deps.dueAt?.() ?? at,
       leaseOwner: null, leaseUntil: null, lastStatusCode: null, lastError: full ? `backlog full: ${backlogMax} deliveries pending for this endpoint` : null,
       lastLatencyMs: null, createdAt: at, deliveredAt: null,
     };

@@ -2,9 +2,9 @@ import type { Clock } from '../../ports/clock.js';
 import type { IdSource } from '../../ports/ids.js';
 import type { Store } from '../../ports/store.js';
 import type { WebhookReach, WebhookSender } from '../../ports/webhook-sender.js';
-import type { SecretBox } from '../credentials.js';
-import type { WebhookDelivery } from '../types.js';
-import { signWebhook } from './signing.js';
+import type { WebhookDelivery, WebhookEndpoint } from '../types.js';
+import type { SigningKeyService } from './signing-keys.js';
+import { signWebhook, signWebhookAsymmetric } from './signing.js';
 
 /** Minutes to wait after each failed attempt: 8 retries over about 24 hours. */
 export const RETRY_DELAYS_MIN = [1, 5, 15, 30, 60, 180, 360, 780];
@@ -39,14 +39,17 @@ export type WebhookWorker = ReturnType<typeof createWebhookWorker>;
  * no redirects; 2xx is delivered, anything else is retried with backoff, then failed. An endpoint
  * that keeps failing for `disableAfterMs` is disabled with the reason.
  */
-export function createWebhookWorker(deps: { store: Store; sender: WebhookSender; secretBox: SecretBox; clock: Clock; ids: IdSource; config: WebhookWorkerConfig }) {
-  const { store, sender, secretBox, clock, ids, config } = deps;
+export function createWebhookWorker(deps: { store: Store; sender: WebhookSender; signingKeys: SigningKeyService; clock: Clock; ids: IdSource; config: WebhookWorkerConfig }) {
+  const { store, sender, signingKeys, clock, ids, config } = deps;
   const leaseMs = config.timeoutMs * 3;
 
-  async function currentSecrets(merchantId: string): Promise<string[]> {
-    const now = clock.now().toISOString();
-    const records = await store.merchants.listSecrets(merchantId);
-    return records.filter((r) => !r.expiresAt || r.expiresAt > now).map((r) => secretBox.open(r.ciphertext));
+  /** `v1,` with every secret in force (symmetric endpoints), or `v1a,` with every Ed25519 key in force (asymmetric ones). */
+  async function signatureOf(endpoint: WebhookEndpoint, delivery: WebhookDelivery, timestamp: number): Promise<string> {
+    const keys = await signingKeys.keysInForce({ merchantId: delivery.merchantId });
+    const content = { id: delivery.id, timestamp, body: delivery.body };
+    return endpoint.signing === 'asymmetric'
+      ? signWebhookAsymmetric(Object.assign({ privateKeys: keys.map((k) => k.privateKey) }, content))
+      : signWebhook(Object.assign({ secrets: keys.map((k) => k.secret) }, content));
   }
 
   async function attempt(delivery: WebhookDelivery, owner: string): Promise<void> {
@@ -58,7 +61,7 @@ export function createWebhookWorker(deps: { store: Store; sender: WebhookSender;
       result = { error: endpoint ? `endpoint disabled: ${endpoint.disabledReason ?? 'by the merchant'}` : 'endpoint deleted', latencyMs: 0 };
     } else {
       const timestamp = Math.floor(at.getTime() / 1000);
-      const signature = signWebhook({ secrets: await currentSecrets(delivery.merchantId), id: delivery.id, timestamp, body: delivery.body });
+      const signature = await signatureOf(endpoint, delivery, timestamp);
       result = await sender.send({
         url: endpoint.url,
         body: delivery.body,

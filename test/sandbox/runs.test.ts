@@ -1,0 +1,180 @@
+/**
+ * Deterministic sandbox runs (issue #31 item 2), through REST (OpenAPI-validated) and GraphQL, on
+ * both stores: a run's full event stream — history, positions, feed events and every webhook body
+ * as the receiver got it — is asserted byte for byte against a committed fixture, which both
+ * stores must reproduce (same ids from sequentialIds, same master key, same public base URL).
+ * Set UPDATE_SANDBOX_FIXTURES=1 to rewrite the fixtures (then review the diff).
+ */
+import { createPublicKey, verify as nodeVerify } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { ed25519 } from '@noble/curves/ed25519.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, gql, startTestApp, type MerchantCredentials, type TestApp } from '../helpers/app.js';
+import { sequentialIds } from '../helpers/fast-path-sides.js';
+import { mongoForTestFile, mongoNodeEnv, uniqueDbName } from '../helpers/mongo.js';
+import { FAST_WEBHOOKS, startReceiver, waitFor, webhooksApi, type Receipt, type Receiver } from '../webhooks/support.js';
+
+const MASTER_KEY = Buffer.alloc(32, 7).toString('base64');
+const FIXTURE = (scenario: string) => new URL(`../fixtures/sandbox-run-${scenario}.json`, import.meta.url);
+const START = '2026-06-01T15:00:00.000Z';
+const ORDER = {
+  pickup: { address: 'Av. Providencia 1234, Providencia' },
+  dropoff: { address: 'Av. Apoquindo 3000, Las Condes' },
+  customer_name: 'Ana Pérez', customer_phone: '+56987654321', payment_mode: 'prepaid', reference_id: 'CI-1',
+};
+const ALL_EVENTS = ['order.status_changed', 'order.courier_location', 'order.eta_changed'];
+
+const { mongo, skipReason } = await mongoForTestFile();
+let receiver: Receiver;
+beforeAll(async () => {
+  receiver = await startReceiver();
+});
+afterAll(async () => {
+  await receiver?.close();
+});
+
+/** What a run is compared on: everything that must be the same every time (never attempt times or store positions). */
+async function streamOf(t: TestApp, m: MerchantCredentials, run: Record<string, any>, path: string) { // eslint-disable-line @typescript-eslint/no-explicit-any -- parsed JSON
+  const ids = (run.webhooks as Array<{ id: string }>).map((d) => d.id);
+  const received = await waitFor(() => {
+    const got = receiver.receipts.filter((r) => r.path === path && r.status === 200);
+    return ids.every((id) => got.some((r) => r.id === id)) && got;
+  }, { what: `the run's ${ids.length} webhooks`, timeoutMs: 60_000 });
+  const byId = new Map<string, Receipt>(received.map((r) => [r.id, r]));
+  const feed = (await api(`${t.url}/api/v1/events?limit=100`, { key: m.testKey })).body.events as Array<Record<string, unknown>>;
+  return {
+    received: [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : 1)),
+    stream: {
+      run: { id: run.id, scenario: run.scenario, seed: run.seed, start_time: run.start_time, end_time: run.end_time, booking_id: run.booking_id, tracking_number: run.tracking_number, status: run.status },
+      history: run.events,
+      positions: run.positions,
+      feed: feed.filter((e) => e.booking_id === run.booking_id).map((e) => ({ id: e.id, type: e.type, at: e.at, payload: e.payload })),
+      webhooks: ids.map((id) => ({ id, event: byId.get(id)!.event, body: byId.get(id)!.body })),
+    },
+  };
+}
+
+function matchFixture(scenario: string, stream: unknown) {
+  const text = `${JSON.stringify(stream, null, 2)}\n`;
+  if (process.env.UPDATE_SANDBOX_FIXTURES === '1' || !existsSync(FIXTURE(scenario))) writeFileSync(FIXTURE(scenario), text);
+  const expected = readFileSync(FIXTURE(scenario), 'utf8');
+  if (text !== expected && process.env.SANDBOX_FIXTURE_ACTUAL) writeFileSync(process.env.SANDBOX_FIXTURE_ACTUAL, text);
+  expect(text).toBe(expected);
+}
+
+const stores = [
+  { name: 'embedded (SQLite)', env: async () => ({}) },
+  { name: 'distributed (MongoDB)', env: async () => (mongo ? { ...mongoNodeEnv(mongo), MONGODB_DB: uniqueDbName('exd_sandbox_runs') } : null) },
+];
+
+for (const store of stores) {
+  describe(`sandbox runs — ${store.name}`, () => {
+    let t: TestApp | undefined;
+    let m: MerchantCredentials;
+    let skip = '';
+    beforeAll(async () => {
+      const env = await store.env();
+      if (!env) {
+        skip = skipReason;
+        return;
+      }
+      t = await startTestApp({
+        ids: sequentialIds(),
+        env: { ...FAST_WEBHOOKS, ...env, MASTER_KEY, PUBLIC_BASE_URL: 'https://delivery.example.cl', SANDBOX_SPEED: '10' },
+      });
+      m = await t.createMerchant({ name: 'Sandbox Runs' });
+    }, 120_000);
+    afterAll(async () => {
+      await t?.stop();
+    });
+    const run = (body: unknown, key = m.testKey) => api(`${t!.url}/api/v1/sandbox/runs`, { key, body });
+
+    it('REST: a delivered run plays the whole lifecycle; its history, positions, feed and webhook bodies match the fixture byte for byte; v1a verifies', { timeout: 120_000 }, async (ctx) => {
+      if (!t) return ctx.skip(skip);
+      const path = `/run-${store.name.length}`;
+      const hooks = webhooksApi(t.url, m.testKey);
+      expect((await hooks.create({ url: `${receiver.url}${path}`, events: ALL_EVENTS, signing: 'asymmetric' })).status).toBe(201);
+      const started = performance.now();
+      const res = await run({ scenario: 'delivered', seed: 'fixture-1', start_time: START, order: ORDER });
+      console.log(`sandbox run (${store.name}): ${Math.round(performance.now() - started)} ms for the whole request`); // a figure, not an assertion
+      expect(res.status).toBe(201);
+      const { stream, received } = await streamOf(t, m, res.body.run, path);
+      expect(stream.run.status).toBe('completed');
+      expect(stream.history.map((e: { status: string }) => e.status)).toEqual(['new', 'assigned', 'arrived_pickup', 'picked_up', 'arrived_dropoff', 'completed']);
+      expect(stream.positions.length).toBeGreaterThan(3);
+      expect(stream.webhooks.filter((w) => w.event === 'order.status_changed')).toHaveLength(6);
+      matchFixture('delivered', stream);
+      // Signed as a real run's: v1a with the merchant's published key, checked by both libraries.
+      const keys = (await hooks.publicKeys()).body.keys as Array<{ public_key: string; public_key_pem: string }>;
+      for (const r of received) {
+        const content = Buffer.from(`${r.id}.${r.timestamp}.${r.body}`);
+        const sig = Buffer.from(r.signature.slice(4), 'base64');
+        expect(nodeVerify(null, content, createPublicKey(keys[0]!.public_key_pem), sig)).toBe(true);
+        expect(ed25519.verify(sig, content, Buffer.from(keys[0]!.public_key, 'base64'))).toBe(true);
+      }
+      // The webhook log and the order's history show the run.
+      const log = (await hooks.deliveries({ limit: '100' })).body.deliveries as Array<{ id: string }>;
+      for (const w of stream.webhooks) expect(log.some((d) => d.id === w.id)).toBe(true);
+      const history = await api(`${t.url}/api/v1/orders/${stream.run.booking_id}/events`, { key: m.testKey });
+      expect(history.body.events).toEqual(stream.history);
+
+      // The same request again draws the same ids: refused, nothing written.
+      const again = await run({ scenario: 'delivered', seed: 'fixture-1', start_time: START, order: ORDER });
+      expect(again.status).toBe(409);
+      expect(again.body.error.code).toBe('CONFLICT');
+    });
+
+    it('REST: every scenario ends as it says; failed_attempt_then_return is 422; a live key is 403; bad input is 400', { timeout: 180_000 }, async (ctx) => {
+      if (!t) return ctx.skip(skip);
+      const hooks = webhooksApi(t.url, m.testKey);
+      await hooks.create({ url: `${receiver.url}/scenarios`, events: ALL_EVENTS });
+      const statuses = async (scenario: string) => {
+        const started = performance.now();
+        const res = await run({ scenario, seed: `s-${scenario}`, start_time: START, order: ORDER });
+        console.log(`sandbox run ${scenario} (${store.name}): ${Math.round(performance.now() - started)} ms`); // a figure, not an assertion
+        expect(res.status, JSON.stringify(res.body)).toBe(201);
+        return res.body.run as { status: string; events: Array<{ status: string; actor: { id: string | null } }>; webhooks: Array<{ event: string }> };
+      };
+      const pin = await statuses('delivered_with_pin');
+      expect(pin.status).toBe('completed');
+      const cancelled = await statuses('cancelled_after_assignment');
+      expect(cancelled.events.map((e) => e.status)).toEqual(['new', 'assigned', 'cancelled']);
+      const reassigned = await statuses('courier_reassigned');
+      expect(reassigned.events.map((e) => e.status)).toEqual(['new', 'assigned', 'new', 'assigned', 'arrived_pickup', 'picked_up', 'arrived_dropoff', 'completed']);
+      expect(reassigned.events[1]!.actor).not.toEqual(reassigned.events.at(-1)!.actor);
+      const late = await statuses('late_with_eta_changes');
+      expect(late.status).toBe('completed');
+      expect(late.webhooks.some((w) => w.event === 'order.eta_changed')).toBe(true);
+
+      const unsupported = await run({ scenario: 'failed_attempt_then_return', seed: 'x', start_time: START, order: ORDER });
+      expect(unsupported.status).toBe(422);
+      expect(unsupported.body.error.code).toBe('SCENARIO_NOT_SUPPORTED');
+      const live = await run({ scenario: 'delivered', seed: 'x', start_time: START, order: ORDER }, m.liveKey);
+      expect(live.status).toBe(403);
+      expect(live.body.error.code).toBe('FORBIDDEN');
+      for (const body of [{ scenario: 'delivered', seed: '', start_time: START, order: ORDER }, { scenario: 'teleported', seed: 'x', start_time: START, order: ORDER },
+        { scenario: 'delivered', seed: 'x', start_time: 'yesterday', order: ORDER }, { scenario: 'delivered', seed: 'x', start_time: START, order: { customer_name: 'x' } },
+        { scenario: 'delivered', seed: 'x', start_time: START, order: ORDER, speed: 3 }]) {
+        const bad = await run(body);
+        expect(bad.status, JSON.stringify(body)).toBe(400);
+        expect(bad.body.error.code).toBe('VALIDATION_ERROR');
+      }
+    });
+
+    it('GraphQL: startSandboxRun plays a run; a live key gets the typed FORBIDDEN', { timeout: 120_000 }, async (ctx) => {
+      if (!t) return ctx.skip(skip);
+      const MUTATION = `mutation($order: CreateOrderInput!, $seed: String!) { startSandboxRun(scenario: delivered, seed: $seed, startTime: "${START}", order: $order) {
+        __typename ... on MutationStartSandboxRunSuccess { data { id startTime endTime order { id status events { status at } } positions { at lat lng } webhookDeliveries { id event payload } } }
+        ... on AppError { code } } }`;
+      const order = { pickup: { address: ORDER.pickup.address }, dropoff: { address: ORDER.dropoff.address }, customerName: 'Ana Pérez', customerPhone: '+56987654321', paymentMode: 'prepaid' };
+      const res = await gql(t.url, MUTATION, { key: m.testKey, variables: { order, seed: 'gql-1' } });
+      expect(res.body.errors).toBeUndefined();
+      const data = res.body.data.startSandboxRun.data;
+      expect(data.order.status).toBe('completed');
+      expect(data.order.events.map((e: { status: string }) => e.status)).toEqual(['new', 'assigned', 'arrived_pickup', 'picked_up', 'arrived_dropoff', 'completed']);
+      expect(data.order.events[0].at).toBe(START);
+      const live = await gql(t.url, MUTATION, { key: m.liveKey, variables: { order, seed: 'gql-2' } });
+      expect(live.body.data.startSandboxRun).toEqual({ __typename: 'AppError', code: 'FORBIDDEN' });
+    });
+  });
+}
