@@ -16,6 +16,9 @@ const EXPIRED_LEASE_MARGIN_MS = 3_600_000;
 /** Expired quotes are kept a day (an order naming one gets QUOTE_EXPIRED, not QUOTE_NOT_FOUND); MongoDB's TTL index agrees. */
 export const EXPIRED_QUOTE_MARGIN_MS = 86_400_000;
 
+/** AUDIT_RETENTION_DAYS' default: two years. */
+export const DEFAULT_AUDIT_RETENTION_MS = 730 * 86_400_000;
+
 export interface RetentionReport {
   /** Webhook deliveries deleted, with their attempts. */
   deliveries: number;
@@ -31,6 +34,10 @@ export interface RetentionReport {
   quotes: number;
   /** Team members' sessions past their absolute expiry and set-password links past theirs. */
   members: number;
+  /** Operators' sessions and set-password links past their expiry. */
+  operators: number;
+  /** Audit log entries older than `auditMs`. */
+  audit: number;
 }
 
 type Batched = Exclude<keyof RetentionReport, 'leases'>;
@@ -49,7 +56,7 @@ export type Retention = ReturnType<typeof createRetention>;
  * earlier one did, so a run stopped anywhere (shutdown, crash, lease lost) loses nothing: the next
  * run goes on from there, and a run with nothing to delete costs a few seeks.
  */
-export function createRetention(deps: { store: Store; clock: Clock; webhookMs: number; orderEventsMs: number; batchSize?: number }) {
+export function createRetention(deps: { store: Store; clock: Clock; webhookMs: number; orderEventsMs: number; auditMs?: number; batchSize?: number }) {
   const { store, clock } = deps;
   const limit = deps.batchSize ?? PRUNE_BATCH;
 
@@ -59,11 +66,12 @@ export function createRetention(deps: { store: Store; clock: Clock; webhookMs: n
    */
   async function pruneStorage(options: { signal?: AbortSignal; keepGoing?: () => Promise<boolean> } = {}): Promise<RetentionReport> {
     const now = clock.now().getTime();
-    const report: RetentionReport = { deliveries: 0, orderEvents: 0, leases: 0, quotes: 0, feedEvents: 0, idempotentWrites: 0, members: 0 };
+    const report: RetentionReport = { deliveries: 0, orderEvents: 0, leases: 0, quotes: 0, feedEvents: 0, idempotentWrites: 0, members: 0, operators: 0, audit: 0 };
     const deliveriesBefore = new Date(now - deps.webhookMs).toISOString();
     const eventsBefore = new Date(now - deps.orderEventsMs).toISOString();
     const quotesBefore = new Date(now - EXPIRED_QUOTE_MARGIN_MS).toISOString();
     const nowIso = new Date(now).toISOString();
+    const auditBefore = new Date(now - (deps.auditMs ?? DEFAULT_AUDIT_RETENTION_MS)).toISOString();
     const steps: Array<[Batched, () => Promise<number>]> = [
       ['deliveries', () => store.webhooks.prune({ createdBefore: deliveriesBefore, limit })],
       ['feedEvents', () => store.events.prune({ createdBefore: deliveriesBefore, limit })],
@@ -71,6 +79,8 @@ export function createRetention(deps: { store: Store; clock: Clock; webhookMs: n
       ['orderEvents', () => store.orders.pruneEvents({ createdBefore: eventsBefore, limit })],
       ['quotes', () => store.quotes.prune({ expiredBefore: quotesBefore, limit })],
       ['members', () => store.members.pruneExpired({ before: nowIso, limit })],
+      ['operators', () => store.operators.pruneExpired({ before: nowIso, limit })],
+      ['audit', () => store.audit.prune({ before: auditBefore, limit })],
     ];
     const stopped = async () => options.signal?.aborted || (options.keepGoing && !(await options.keepGoing()));
     report.leases = await store.leases.pruneExpired({ olderThanMs: EXPIRED_LEASE_MARGIN_MS });
