@@ -10,6 +10,7 @@ import './realtime.js';
 import './webhooks.js';
 import './events.js';
 import './members.js';
+import './operators.js';
 import './api-keys.js';
 
 let schema: GraphQLSchema | undefined;
