@@ -223,7 +223,7 @@ function presentOperator(o: Operator): Output {
 }
 
 function presentOperatorInvitation(invitation: OperatorInvitation): Output {
-  return { ...presentOperator(invitation.operator), set_password_url: invitation.setPasswordUrl, expires_at: invitation.expiresAt };
+  return Object.assign(presentOperator(invitation.operator), { set_password_url: invitation.setPasswordUrl, expires_at: invitation.expiresAt });
 }
 
 function backupOrRefuse(options: Parameters<typeof backupSqliteStore>[0]) {

@@ -154,6 +154,7 @@ describe('operators (issue #29)', { timeout: 120_000 }, () => {
     const list = async (variables: Record<string, unknown>, cookie = cookies.support) => {
       const res = await gqlOps(t, cookie, LIST, { variables });
       expect(res.body.errors).toBeUndefined();
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed JSON
       return res.body.data.adminAuditLog as { entries: Array<Record<string, any>>; nextCursor: string | null };
     };
     const byCourier = await list({ targetType: 'courier', targetId: courier.courierId });

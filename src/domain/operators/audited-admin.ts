@@ -58,8 +58,7 @@ export function createAuditedAdmin(deps: { admin: AdminService; members: MemberS
         return result;
       };
 
-    return {
-      ...admin,
+    return Object.assign({}, admin, {
       createMerchant: onMerchant('merchant.create', admin.createMerchant, (_r, m) => merchantSnapshot(m)),
       rotateApiKey: onMerchant('api_key.rotate', admin.rotateApiKey, (r) => ({ mode: r.mode, revoked: r.revoked })),
       revokeApiKeys: onMerchant('api_key.revoke', admin.revokeApiKeys, (r) => ({ mode: r.mode, revoked: r.revoked })),
@@ -115,7 +114,7 @@ export function createAuditedAdmin(deps: { admin: AdminService; members: MemberS
         const input = parseInput(addNoteCommandSchema, options.input);
         return audit.record({ actor, action: 'note.add', target: { type: input.targetType, id: input.targetId }, before: null, after: { text: input.text } });
       },
-    };
+    });
   }
 
   return { as };
