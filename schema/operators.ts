@@ -131,7 +131,7 @@ builder.queryFields((t) => ({
     },
     resolve: (_r, args, ctx) =>
       ctx.services.audit.list({
-        input: Object.fromEntries(Object.entries({ ...args, targetId: args.targetId == null ? null : String(args.targetId) }).filter(([, v]) => v !== null && v !== undefined)),
+        input: Object.fromEntries(Object.entries(Object.assign({}, args, { targetId: args.targetId == null ? null : String(args.targetId) })).filter(([, v]) => v !== null && v !== undefined)),
       }),
   }),
 }));
