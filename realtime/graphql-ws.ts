@@ -11,7 +11,7 @@ import type { Caller, Credentials } from '../src/domain/front-door.js';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../src/domain/json-depth.js';
 import { guardSocket, type FloodGuard } from './flood-guard.js';
 import { startHeartbeat } from './heartbeat.js';
-import { sessionFromCookie, upgradeFromSameOrigin } from '../src/edge/session-cookie.js';
+import { OPERATOR_COOKIE, OPERATOR_SCOPE, sessionFromCookie, upgradeFromSameOrigin } from '../src/edge/session-cookie.js';
 
 /** Close codes beyond graphql-ws's own (4403 Forbidden: credentials refused or revoked). */
 export const GRAPHQL_WS_CLOSE = { tooManyConnections: 4429, forbidden: CloseCode.Forbidden } as const;
@@ -25,6 +25,8 @@ interface Connection {
   guard: FloodGuard | null;
   /** The console's session cookie sent on the upgrade, and whether the upgrade came from a page of this server. */
   cookieSession: string | undefined;
+  /** The operators' session cookie (issue #29), used only when connection_init asks for `scope: 'operator'`. */
+  operatorCookieSession: string | undefined;
   sameOrigin: boolean;
 }
 
@@ -75,7 +77,14 @@ export function attachGraphQLWebSocket(options: {
         const connection = connections.get(ctx.extra.socket);
         if (!connection) return false;
         connection.credentials = door.credentialsFromParams(ctx.connectionParams, connection.credentials.address);
-        if (!connection.credentials.token && connection.cookieSession) {
+        const params = ctx.connectionParams as Record<string, unknown> | undefined;
+        if (!connection.credentials.token && params?.scope === OPERATOR_SCOPE) {
+          // The operator scope: its own cookie, the member cookie ignored (same-origin rule alike).
+          if (connection.operatorCookieSession) {
+            if (!connection.sameOrigin) return false;
+            connection.credentials.operatorSession = connection.operatorCookieSession;
+          }
+        } else if (!connection.credentials.token && connection.cookieSession) {
           // The cookie authenticates only a socket opened by a page of this server (no cross-site WebSocket hijacking).
           if (!connection.sameOrigin) return false;
           connection.credentials.session = connection.cookieSession;
@@ -89,7 +98,8 @@ export function attachGraphQLWebSocket(options: {
           throw error;
         }
         if (connection.caller.kind === 'anonymous') return true;
-        const slot = door.sockets.takeCredentialSlot(connection.credentials.token ?? `session:${connection.credentials.session}`);
+        const { credentials } = connection;
+        const slot = door.sockets.takeCredentialSlot(credentials.token ?? (credentials.operatorSession ? `operator-session:${credentials.operatorSession}` : `session:${credentials.session}`));
         if (!slot) {
           ctx.extra.socket.close(GRAPHQL_WS_CLOSE.tooManyConnections, 'too many connections for these credentials');
           return false;
@@ -198,7 +208,7 @@ export function attachGraphQLWebSocket(options: {
       const cookie = req.headers.cookie;
       const connection: Connection = {
         credentials: { address }, caller: null, releaseSlot: slot, stopHolding: () => {}, guard: null,
-        cookieSession: sessionFromCookie(cookie), sameOrigin: upgradeFromSameOrigin(req),
+        cookieSession: sessionFromCookie(cookie), operatorCookieSession: sessionFromCookie(cookie, OPERATOR_COOKIE), sameOrigin: upgradeFromSameOrigin(req),
       };
       // On the raw socket: it closes whether or not the handshake completes.
       socket.once('close', () => {
@@ -227,7 +237,8 @@ export function attachGraphQLWebSocket(options: {
 function accountOf(connection: Connection): string {
   const { caller, credentials } = connection;
   if (!caller || caller.kind === 'anonymous') return credentials.address;
-  return credentials.token ? `token:${credentials.token}` : `session:${credentials.session}`;
+  if (credentials.token) return `token:${credentials.token}`;
+  return credentials.operatorSession ? `operator-session:${credentials.operatorSession}` : `session:${credentials.session}`;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { COURIER_ACCOUNT_STATUSES, VEHICLE_TYPES, type CourierAccountStatus, type CourierDutyStatus } from '../src/domain/types.js';
 import type { IntegrationTelemetry } from '../src/domain/types.js';
 import { builder } from './builder.js';
+import { adminOf, adminScopes } from './admin-access.js';
 import { IntegrationEnum, IntegrationStatusEnum, MerchantRef, MerchantStatusEnum, ModeEnum } from './merchants.js';
 
 const VehicleEnum = builder.enumType('VehicleType', { values: VEHICLE_TYPES });
@@ -108,59 +109,59 @@ const TelemetryRef = builder.objectRef<IntegrationTelemetry>('IntegrationTelemet
 builder.queryFields((t) => ({
   adminIntegrationTelemetry: t.field({
     type: [TelemetryRef],
-    authScopes: { admin: true },
+    authScopes: adminScopes('adminIntegrationTelemetry'),
     args: { merchantId: t.arg.id({ required: true }) },
-    resolve: (_r, args, ctx) => ctx.services.admin.listIntegrationTelemetry({ merchantId: String(args.merchantId) }),
+    resolve: (_r, args, ctx) => adminOf(ctx).listIntegrationTelemetry({ merchantId: String(args.merchantId) }),
   }),
   adminMerchants: t.field({
     type: [MerchantRef],
-    authScopes: { admin: true },
+    authScopes: adminScopes('adminMerchants'),
     args: { limit: t.arg.int(), after: t.arg.id() },
     resolve: (_r, args, ctx) =>
-      ctx.services.admin.listMerchants({ limit: args.limit ?? 50, ...(args.after && { afterId: String(args.after) }) }),
+      adminOf(ctx).listMerchants({ limit: args.limit ?? 50, ...(args.after && { afterId: String(args.after) }) }),
   }),
   adminMerchant: t.field({
     type: MerchantRef,
-    authScopes: { admin: true },
+    authScopes: adminScopes('adminMerchant'),
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_r, args, ctx) => ctx.services.admin.getMerchant(String(args.id)),
+    resolve: (_r, args, ctx) => adminOf(ctx).getMerchant(String(args.id)),
   }),
 }));
 
 builder.mutationFields((t) => ({
   adminCreateMerchant: t.field({
     type: CreatedMerchantRef,
-    authScopes: { admin: true },
+    authScopes: adminScopes('adminCreateMerchant'),
     errors: {},
     args: { name: t.arg.string({ required: true }), address: t.arg.string() },
     resolve: (_r, args, ctx) =>
-      ctx.services.admin.createMerchant({ input: { name: args.name, ...(args.address != null && { address: args.address }) } }),
+      adminOf(ctx).createMerchant({ input: { name: args.name, ...(args.address != null && { address: args.address }) } }),
   }),
   adminRotateApiKey: t.field({
     type: RotatedKeyRef,
-    authScopes: { admin: true },
+    authScopes: adminScopes('adminRotateApiKey'),
     errors: {},
     args: { merchantId: t.arg.id({ required: true }), mode: t.arg({ type: ModeEnum, required: true }) },
-    resolve: (_r, args, ctx) => ctx.services.admin.rotateApiKey({ input: { merchantId: String(args.merchantId), mode: args.mode } }),
+    resolve: (_r, args, ctx) => adminOf(ctx).rotateApiKey({ input: { merchantId: String(args.merchantId), mode: args.mode } }),
   }),
   adminRevokeApiKeys: t.field({
     type: RevokedKeysRef,
-    authScopes: { admin: true },
+    authScopes: adminScopes('adminRevokeApiKeys'),
     errors: {},
     args: { merchantId: t.arg.id({ required: true }), mode: t.arg({ type: ModeEnum, required: true }) },
-    resolve: (_r, args, ctx) => ctx.services.admin.revokeApiKeys({ input: { merchantId: String(args.merchantId), mode: args.mode } }),
+    resolve: (_r, args, ctx) => adminOf(ctx).revokeApiKeys({ input: { merchantId: String(args.merchantId), mode: args.mode } }),
   }),
   adminSetMerchantStatus: t.field({
     type: MerchantRef,
-    authScopes: { admin: true },
+    authScopes: adminScopes('adminSetMerchantStatus'),
     errors: {},
     args: { merchantId: t.arg.id({ required: true }), status: t.arg({ type: MerchantStatusEnum, required: true }) },
     resolve: (_r, args, ctx) =>
-      ctx.services.admin.setMerchantStatus({ input: { merchantId: String(args.merchantId), status: args.status } }),
+      adminOf(ctx).setMerchantStatus({ input: { merchantId: String(args.merchantId), status: args.status } }),
   }),
   adminSetIntegrationStatus: t.field({
     type: MerchantRef,
-    authScopes: { admin: true },
+    authScopes: adminScopes('adminSetIntegrationStatus'),
     errors: {},
     args: {
       merchantId: t.arg.id({ required: true }),
@@ -168,31 +169,31 @@ builder.mutationFields((t) => ({
       status: t.arg({ type: IntegrationStatusEnum, required: true }),
     },
     resolve: (_r, args, ctx) =>
-      ctx.services.admin.setIntegrationStatus({
+      adminOf(ctx).setIntegrationStatus({
         input: { merchantId: String(args.merchantId), integration: args.integration, status: args.status },
       }),
   }),
   adminSetMerchantRateLimit: t.field({
     type: MerchantRef,
-    authScopes: { admin: true },
+    authScopes: adminScopes('adminSetMerchantRateLimit'),
     errors: {},
     args: { merchantId: t.arg.id({ required: true }), perMin: t.arg.int() },
     resolve: (_r, args, ctx) =>
-      ctx.services.admin.setMerchantRateLimit({ input: { merchantId: String(args.merchantId), perMin: args.perMin ?? null } }),
+      adminOf(ctx).setMerchantRateLimit({ input: { merchantId: String(args.merchantId), perMin: args.perMin ?? null } }),
   }),
   adminRotateApiSecret: t.field({
     type: RotatedSecretRef,
-    authScopes: { admin: true },
+    authScopes: adminScopes('adminRotateApiSecret'),
     errors: {},
     args: { merchantId: t.arg.id({ required: true }), overlapHours: t.arg.float() },
     resolve: (_r, args, ctx) =>
-      ctx.services.admin.rotateApiSecret({
+      adminOf(ctx).rotateApiSecret({
         input: { merchantId: String(args.merchantId), ...(args.overlapHours != null && { overlapHours: args.overlapHours }) },
       }),
   }),
   adminCreateCourier: t.field({
     type: CreatedCourierRef,
-    authScopes: { admin: true },
+    authScopes: adminScopes('adminCreateCourier'),
     errors: {},
     args: {
       name: t.arg.string({ required: true }),
@@ -202,38 +203,38 @@ builder.mutationFields((t) => ({
       mode: t.arg({ type: ModeEnum }),
     },
     resolve: (_r, args, ctx) =>
-      ctx.services.admin.createCourier({
+      adminOf(ctx).createCourier({
         input: { name: args.name, phone: args.phone, vehicle: args.vehicle, plate: args.plate, ...(args.mode && { mode: args.mode }) },
       }),
   }),
   adminRotateCourierToken: t.field({
     type: RotatedCourierTokenRef,
-    authScopes: { admin: true },
+    authScopes: adminScopes('adminRotateCourierToken'),
     errors: {},
     args: { courierId: t.arg.id({ required: true }) },
-    resolve: (_r, args, ctx) => ctx.services.admin.rotateCourierToken({ input: { courierId: String(args.courierId) } }),
+    resolve: (_r, args, ctx) => adminOf(ctx).rotateCourierToken({ input: { courierId: String(args.courierId) } }),
   }),
   adminDisableCourier: t.field({
     type: DisabledCourierRef,
-    authScopes: { admin: true },
+    authScopes: adminScopes('adminDisableCourier'),
     errors: {},
     args: { courierId: t.arg.id({ required: true }) },
-    resolve: (_r, args, ctx) => ctx.services.admin.disableCourier({ input: { courierId: String(args.courierId) } }),
+    resolve: (_r, args, ctx) => adminOf(ctx).disableCourier({ input: { courierId: String(args.courierId) } }),
   }),
   adminEnableCourier: t.field({
     type: CourierAccountRef,
-    authScopes: { admin: true },
+    authScopes: adminScopes('adminEnableCourier'),
     errors: {},
     args: { courierId: t.arg.id({ required: true }) },
-    resolve: (_r, args, ctx) => ctx.services.admin.enableCourier({ input: { courierId: String(args.courierId) } }),
+    resolve: (_r, args, ctx) => adminOf(ctx).enableCourier({ input: { courierId: String(args.courierId) } }),
   }),
   adminCreateUser: t.field({
     type: CreatedUserRef,
-    authScopes: { admin: true },
+    authScopes: adminScopes('adminCreateUser'),
     errors: {},
     args: { rut: t.arg.string({ required: true }), name: t.arg.string(), phone: t.arg.string() },
     resolve: (_r, args, ctx) =>
-      ctx.services.admin.createUser({
+      adminOf(ctx).createUser({
         input: { rut: args.rut, ...(args.name != null && { name: args.name }), ...(args.phone != null && { phone: args.phone }) },
       }),
   }),

@@ -1,5 +1,6 @@
 import type { Edge } from '../src/edge/edge.js';
 import type { CourierPrincipal, MerchantPrincipal } from '../src/domain/auth.js';
+import type { OperatorPrincipal } from '../src/domain/operators/service.js';
 import type { BudgetDecision as RateLimitDecision, Caller, Credentials } from '../src/domain/front-door.js';
 
 /** The browser half of a GraphQL request over HTTP (the console): its CSRF header and session cookie. */
@@ -12,6 +13,10 @@ export interface BrowserSession {
   sessionRejected: boolean;
   /** Sets the session cookie on this response, or with null clears it. */
   setSession(session: { sessionId: string; expiresAt: string } | null): void;
+  /** The operator session cookie the request presented (only with X-Session-Scope: operator). */
+  operatorSessionId: string | undefined;
+  /** Sets (or with null clears) the operator session cookie, `exd_ops_session`. */
+  setOperatorSession(session: { sessionId: string; expiresAt: string } | null): void;
 }
 
 /** What the front door decided for one operation (HTTP request or graphql-ws subscribe message). */
@@ -33,7 +38,10 @@ export interface GraphQLContext {
   credentials: Credentials;
   merchant: MerchantPrincipal | null;
   courier: CourierPrincipal | null;
+  /** The admin token (automation): every admin field. */
   isAdmin: boolean;
+  /** A signed-in operator (issue #29): the admin fields its role allows. */
+  operator: OperatorPrincipal | null;
   rateLimit: RateLimitDecision | null;
   overSocket: boolean;
   browser: BrowserSession | null;
@@ -49,6 +57,7 @@ export function contextFor(edge: Edge, entry: DoorEntry): GraphQLContext {
     merchant: caller.kind === 'merchant' ? caller.merchant : null,
     courier: caller.kind === 'courier' ? caller.courier : null,
     isAdmin: caller.kind === 'admin',
+    operator: caller.kind === 'operator' ? caller.operator : null,
     rateLimit: entry.decision,
     overSocket: entry.overSocket === true,
     browser: entry.browser ?? null,

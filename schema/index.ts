@@ -12,6 +12,7 @@ import './sandbox.js';
 import './events.js';
 import './notifications.js';
 import './members.js';
+import './operators.js';
 import './api-keys.js';
 
 let schema: GraphQLSchema | undefined;

@@ -10,7 +10,7 @@ import { rateLimitHeaders, tokenOfHeaders } from '../src/edge/door.js';
 import { CSRF_HEADER } from '../src/edge/session-cookie.js';
 import { graphiqlOptions, renderGraphiQLPage } from '../src/edge/graphiql.js';
 import { contextFor, type BrowserSession, type DoorEntry, type GraphQLContext } from './context.js';
-import { sessionCookies } from '../src/edge/session-cookie.js';
+import { OPERATOR_COOKIE, sessionCookies } from '../src/edge/session-cookie.js';
 import { createParseCache, useValidationCache } from './parse-cache.js';
 import { useSessionGuard } from './session-guard.js';
 import { useSharedAnonymousEvents } from './shared-execution.js';
@@ -85,11 +85,11 @@ function useFrontDoor(edge: Edge): Plugin<Record<string, unknown>, NodeServerCon
         ? door.browserCredentialsOf(req)
         : Object.assign(tokenOfHeaders(request.headers.get('authorization'), request.headers.get('x-api-key')), { testMode: request.headers.get('x-test-mode') ?? undefined, address: 'unknown' });
       // Only callers without a key are browsers (the console): API-key requests skip the cookie work.
-      const browser = req && res && !credentials.token ? browserSession(edge, req, res, credentials.session) : undefined;
+      const browser = req && res && !credentials.token ? browserSession(edge, req, res, credentials) : undefined;
       try {
         // The session cookie rides on every request the browser sends, cross-site forms and links
         // included: it authenticates only a request that also carries the CSRF header.
-        if (browser && credentials.session && !browser.csrfChecked) {
+        if (browser && (credentials.session || credentials.operatorSession) && !browser.csrfChecked) {
           throw new AppError('CSRF_REQUIRED', `A request signed in with the session cookie must send the ${CSRF_HEADER} header`);
         }
         let entered;
@@ -99,7 +99,8 @@ function useFrontDoor(edge: Edge): Plugin<Record<string, unknown>, NodeServerCon
           if (!browser || !isAppError(error) || error.code !== 'INVALID_SESSION') throw error;
           // An ended session: the request goes on as anonymous (the console can sign in again) and the cookie is cleared.
           browser.sessionRejected = true;
-          browser.setSession(null);
+          if (credentials.operatorSession) browser.setOperatorSession(null);
+          else browser.setSession(null);
           credentials = { address: credentials.address };
           entered = await door.frontDoor.enter(credentials);
         }
@@ -120,13 +121,16 @@ function useFrontDoor(edge: Edge): Plugin<Record<string, unknown>, NodeServerCon
 }
 
 /** The request's cookie and CSRF header, and the way to set the cookie on its response. */
-function browserSession(edge: Edge, req: IncomingMessage, res: ServerResponse, sessionId: string | undefined): BrowserSession {
+function browserSession(edge: Edge, req: IncomingMessage, res: ServerResponse, credentials: Credentials): BrowserSession {
   const secure = edge.door.overTls(req);
   return {
     csrfChecked: edge.door.hasCsrfHeader(req),
-    sessionId,
+    sessionId: credentials.session,
+    operatorSessionId: credentials.operatorSession,
     sessionRejected: false,
     setSession: (session) => void res.appendHeader('Set-Cookie', sessionCookies({ sessionId: session?.sessionId ?? null, expiresAt: session?.expiresAt, secure })),
+    setOperatorSession: (session) =>
+      void res.appendHeader('Set-Cookie', sessionCookies({ sessionId: session?.sessionId ?? null, expiresAt: session?.expiresAt, secure, cookie: OPERATOR_COOKIE })),
   };
 }
 

@@ -9,9 +9,10 @@ import { BackupRefusedError, backupSqliteStore } from './adapters/sqlite/backup.
 import { DamagedStoreError } from './adapters/sqlite/integrity.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { buildContainer, type Container } from './container.js';
-import type { AdminService } from './domain/admin.js';
+import type { AuditedAdmin } from './domain/operators/audited-admin.js';
 import { AppError, isAppError, presentError, type FieldError } from './domain/errors.js';
-import type { IntegrationStatus, Merchant, MerchantStatus } from './domain/types.js';
+import type { IntegrationStatus, Merchant, MerchantStatus, Operator } from './domain/types.js';
+import type { OperatorInvitation } from './domain/operators/service.js';
 import { createLogger, type Logger } from './logger.js';
 
 type Values = Record<string, string | undefined>;
@@ -21,7 +22,8 @@ interface Command {
   args: string;
   summary: string;
   options: string[];
-  run?(admin: AdminService, values: Values, config: Config, services: Container['services']): Promise<Output>;
+  /** `admin`: the admin operations as the CLI, each recorded in the audit log (actor `cli`). */
+  run?(admin: AuditedAdmin, values: Values, config: Config, services: Container['services']): Promise<Output>;
   /** Works on the store's files without opening the service (no migrations, no start-up checks). */
   runOnFiles?(values: Values, config: Config): Promise<Output>;
 }
@@ -154,8 +156,8 @@ const COMMANDS: Record<string, Command> = {
     args: '--merchant M --email E --role owner|dispatcher|viewer',
     summary: 'Invite a team member to the console; prints a one-time set-password link (valid MEMBER_INVITATION_TTL_HOURS)',
     options: ['merchant', 'email', 'role'],
-    run: async (_admin, v, _config, services) => {
-      const invitation = await services.members.adminInviteMember({ input: { merchantId: v.merchant, email: v.email, role: v.role } });
+    run: async (admin, v) => {
+      const invitation = await admin.inviteMember({ input: { merchantId: v.merchant, email: v.email, role: v.role } });
       const { member } = invitation;
       return {
         member_id: member.id, merchant_id: member.merchantId, email: member.email, role: member.role, status: member.status,
@@ -167,10 +169,46 @@ const COMMANDS: Record<string, Command> = {
     args: '--merchant M --email E',
     summary: 'A new one-time set-password link for a member who forgot the password (the old one works until the link is used)',
     options: ['merchant', 'email'],
-    run: async (_admin, v, _config, services) => {
-      const invitation = await services.members.adminResetMemberPassword({ input: { merchantId: v.merchant, email: v.email } });
+    run: async (admin, v) => {
+      const invitation = await admin.resetMemberPassword({ input: { merchantId: v.merchant, email: v.email } });
       return { member_id: invitation.member.id, email: invitation.member.email, set_password_url: invitation.setPasswordUrl, expires_at: invitation.expiresAt };
     },
+  },
+  'operator:invite': {
+    args: '--email E --role admin|dispatcher|support',
+    summary: 'Invite an operator to /ops; prints a one-time set-password link (valid MEMBER_INVITATION_TTL_HOURS)',
+    options: ['email', 'role'],
+    run: async (admin, v) => presentOperatorInvitation(await admin.inviteOperator({ input: { email: v.email, role: v.role } })),
+  },
+  'operator:reset-password': {
+    args: '--email E',
+    summary: 'A new one-time set-password link for an operator who forgot the password (the old one works until the link is used)',
+    options: ['email'],
+    run: async (admin, v) => presentOperatorInvitation(await admin.resetOperatorPassword({ input: { email: v.email } })),
+  },
+  'operator:list': {
+    args: '',
+    summary: 'List operators (id, email, role, status)',
+    options: [],
+    run: async (_admin, _v, _config, services) => ({ operators: (await services.operators.listOperators()).map((o) => ({ id: o.id, email: o.email, role: o.role, status: o.status, created_at: o.createdAt })) }),
+  },
+  'operator:disable': {
+    args: '--operator O',
+    summary: "Disable an operator: its sessions end at once and it cannot sign in",
+    options: ['operator'],
+    run: async (admin, v) => presentOperator(await admin.setOperatorStatus({ input: { operatorId: v.operator, status: 'disabled' } })),
+  },
+  'operator:enable': {
+    args: '--operator O',
+    summary: 'Enable a disabled operator again',
+    options: ['operator'],
+    run: async (admin, v) => presentOperator(await admin.setOperatorStatus({ input: { operatorId: v.operator, status: 'active' } })),
+  },
+  'operator:set-role': {
+    args: '--operator O --role admin|dispatcher|support',
+    summary: "Change an operator's role; its sessions end so the role applies from its next sign-in",
+    options: ['operator', 'role'],
+    run: async (admin, v) => presentOperator(await admin.setOperatorRole({ input: { operatorId: v.operator, role: v.role } })),
   },
   'user:create': {
     args: '--rut R [--name N] [--phone P]',
@@ -179,6 +217,14 @@ const COMMANDS: Record<string, Command> = {
     run: async (admin, v) => snakeKeys(await admin.createUser({ input: { rut: v.rut, name: v.name, phone: v.phone } })),
   },
 };
+
+function presentOperator(o: Operator): Output {
+  return { operator_id: o.id, email: o.email, role: o.role, status: o.status };
+}
+
+function presentOperatorInvitation(invitation: OperatorInvitation): Output {
+  return Object.assign(presentOperator(invitation.operator), { set_password_url: invitation.setPasswordUrl, expires_at: invitation.expiresAt });
+}
 
 function backupOrRefuse(options: Parameters<typeof backupSqliteStore>[0]) {
   try {
@@ -190,7 +236,7 @@ function backupOrRefuse(options: Parameters<typeof backupSqliteStore>[0]) {
 }
 
 /** The CLI option that carries each domain input field, for error messages. */
-const OPTION_OF_FIELD: Record<string, string> = { merchantId: 'merchant', courierId: 'courier', perMin: 'per-min', overlapHours: 'overlap-hours' };
+const OPTION_OF_FIELD: Record<string, string> = { merchantId: 'merchant', courierId: 'courier', operatorId: 'operator', perMin: 'per-min', overlapHours: 'overlap-hours' };
 
 function usageText(name?: string): string {
   const lines = Object.entries(COMMANDS)
@@ -307,7 +353,7 @@ async function run(argv: string[]): Promise<Output> {
   }
   const container: Container = await buildContainer(config, { logger });
   try {
-    const output = await command.run!(container.services.admin, values, config, container.services);
+    const output = await command.run!(container.services.auditedAdmin.as({ kind: 'cli' }), values, config, container.services);
     container.logger.info({ command: name, merchant_id: values.merchant ?? output.merchant_id, courier_id: values.courier ?? output.courier_id }, 'admin command completed');
     return { success: true, ...output };
   } catch (error) {

@@ -112,6 +112,7 @@ const envSchema = z.object({
   SMTP_URL: optionalString.pipe(z.url({ protocol: /^smtps?$/ }).optional()),
   SMTP_FROM: optionalString.pipe(z.string().max(200).optional()),
   ORDER_EVENTS_RETENTION_DAYS: z.coerce.number().positive().max(36500).default(365),
+  AUDIT_RETENTION_DAYS: z.coerce.number().positive().max(36500).default(730),
   RETENTION_PRUNE_MS: z.coerce.number().int().min(1000).max(86_400_000).default(3_600_000),
   SANDBOX_SPEED: z.coerce.number().min(1).max(1000).default(10),
   SANDBOX_TICK_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
@@ -240,6 +241,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       notificationMs: e.NOTIFY_RETENTION_DAYS * 86_400_000,
       webhookMs: e.WEBHOOK_RETENTION_DAYS * 86_400_000,
       orderEventsMs: e.ORDER_EVENTS_RETENTION_DAYS * 86_400_000,
+      /** Audit log entries (issue #29) older than this are pruned. */
+      auditMs: e.AUDIT_RETENTION_DAYS * 86_400_000,
       pruneMs: e.RETENTION_PRUNE_MS,
     },
     sandbox: { simulator: e.SANDBOX_SIMULATOR, speed: e.SANDBOX_SPEED, tickMs: e.SANDBOX_TICK_MS, couriersPerVehicle: e.SANDBOX_COURIERS_PER_VEHICLE },

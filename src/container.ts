@@ -11,6 +11,9 @@ import { createAdminService } from './domain/admin.js';
 import { createAuthService } from './domain/auth.js';
 import { createFrontDoor } from './domain/front-door.js';
 import { createMemberService } from './domain/members/service.js';
+import { createOperatorService } from './domain/operators/service.js';
+import { createAuditLog } from './domain/operators/audit.js';
+import { createAuditedAdmin } from './domain/operators/audited-admin.js';
 import { createPasswordHasher } from './domain/members/passwords.js';
 import { createScryptWorkers } from './adapters/scrypt-workers.js';
 import { createMerchantCredentialService } from './domain/merchant-credentials.js';
@@ -208,9 +211,16 @@ function buildServices(deps: {
   const members = createMemberService({ store, clock, ids, passwords, policy: config.members, publicBaseUrl: () => config.publicBaseUrl });
   const signingKeys = createSigningKeyService({ store, secretBox, clock });
   const admin = createAdminService({ store, clock, ids, secretBox, couriers, credentialsChanged: auth.credentialsChanged });
+  // Operators sign in under the members' rules (links, sessions, cap, expiry): one policy.
+  const operators = createOperatorService({ store, clock, ids, passwords, policy: config.members, publicBaseUrl: () => config.publicBaseUrl });
+  const audit = createAuditLog({ store, clock, ids });
   return {
     auth,
     members,
+    operators,
+    audit,
+    /** The admin operations with an actor bound (`as(actor)`): each one recorded in the audit log. */
+    auditedAdmin: createAuditedAdmin({ admin, members, operators, audit, store }),
     /** Every password hash of the node, bounded (stats: running, waiting, computed). */
     passwords,
     passwordWorkers,
@@ -219,6 +229,7 @@ function buildServices(deps: {
     frontDoor: createFrontDoor({
       auth,
       members,
+      operators,
       rateLimiter: deps.rateLimiter,
       log: deps.logger,
       limits: {
@@ -242,7 +253,7 @@ function buildServices(deps: {
     couriers: Object.assign(couriers, watchers.couriers),
     batches,
     reconciler: createDispatchReconciler({ store, geoIndex, dispatch, batches, clock, graceMs: config.dispatch.graceMs, vehicles: tariff.vehicles.map((v) => v.type) }),
-    retention: createRetention({ store, clock, webhookMs: config.retention.webhookMs, orderEventsMs: config.retention.orderEventsMs, notificationMs: config.retention.notificationMs }),
+    retention: createRetention({ store, clock, webhookMs: config.retention.webhookMs, orderEventsMs: config.retention.orderEventsMs, notificationMs: config.retention.notificationMs, auditMs: config.retention.auditMs }),
     /** Recipient notifications: the merchant's settings and outbox; the worker that sends live ones. */
     notifications: createNotificationService({ store, clock, configuredChannels: notifier.channels, credentialsChanged: auth.credentialsChanged }),
     notificationWorker: createNotificationWorker({ store, notifier, clock, config: config.notifications }),

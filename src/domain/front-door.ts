@@ -3,7 +3,9 @@ import type { AuthService, CourierPrincipal, MerchantPrincipal } from './auth.js
 import { AppError, isAppError } from './errors.js';
 import type { MemberService } from './members/service.js';
 import type { LoginCommand } from './members/schemas.js';
-import type { Member, Mode } from './types.js';
+import type { Member, Mode, Operator } from './types.js';
+import type { OperatorPrincipal, OperatorService } from './operators/service.js';
+import type { OperatorLoginCommand } from './operators/schemas.js';
 
 /** What a caller presented, whatever the entrance: a token (API key, courier or admin token) and its address bucket. */
 export interface Credentials {
@@ -14,6 +16,11 @@ export interface Credentials {
    * API key always wins. Edges accept it only where they enforce CSRF protection (GraphQL).
    */
   session?: string | undefined;
+  /**
+   * An operator's session id (the ops cookie, issue #29). The edge puts it here instead of
+   * `session` when the request asks for the operator scope, so one request is never both.
+   */
+  operatorSession?: string | undefined;
   /** The mode a session caller chose for this request or socket (`X-Mode` / connection_init `mode`): `live` or `test` (default). */
   sessionMode?: string | undefined;
   /** The client's address bucket (src/edge/client-address.ts): IPv4 address or IPv6 /64. */
@@ -29,6 +36,7 @@ export type Caller =
   | { kind: 'merchant'; merchant: MerchantPrincipal; address: string }
   | { kind: 'courier'; courier: CourierPrincipal; address: string }
   | { kind: 'admin'; address: string }
+  | { kind: 'operator'; operator: OperatorPrincipal; address: string }
   | { kind: 'anonymous'; address: string };
 
 /** A refusal for want of budget, with the decision the transport turns into RateLimit-* headers. */
@@ -61,6 +69,13 @@ export interface FrontDoorLog {
 /** Codes that mean "these credentials no longer admit the caller" (anything else is a failure to check). */
 const REVOKING = new Set(['INVALID_API_KEY', 'INVALID_COURIER_TOKEN', 'INVALID_ADMIN_TOKEN', 'ACCOUNT_SUSPENDED', 'INVALID_SESSION']);
 
+/** What one guarded sign-in is: its lockout counters and the attempt (whose INVALID_CREDENTIALS is a failure). */
+interface GuardedSignIn<T> {
+  address: string;
+  locks: RateLimitOptions[];
+  attempt: () => Promise<T>;
+}
+
 export type FrontDoor = ReturnType<typeof createFrontDoor>;
 
 const SWEEP_CONCURRENCY = 32;
@@ -70,7 +85,7 @@ const SWEEP_CONCURRENCY = 32;
  * pages): who the caller is, which budget an operation draws from, and which open sessions lose
  * their right to stay open. Transports only extract the credentials and present the answers.
  */
-export function createFrontDoor(deps: { auth: AuthService; members: MemberService; rateLimiter: RateLimiter; limits: FrontDoorLimits; log: FrontDoorLog }) {
+export function createFrontDoor(deps: { auth: AuthService; members: MemberService; operators?: OperatorService; rateLimiter: RateLimiter; limits: FrontDoorLimits; log: FrontDoorLog }) {
   const { auth, members, rateLimiter, limits, log } = deps;
   const lockout = (address: string) => ({ key: `admin-fail:${address}`, limitPerMin: limits.adminFailures, windowSeconds: limits.adminLockoutSeconds });
 
@@ -106,6 +121,7 @@ export function createFrontDoor(deps: { auth: AuthService; members: MemberServic
       return { kind: 'merchant', merchant: await auth.authenticateApiKey({ apiKey: token, testModeHeader: credentials.testMode }), address };
     }
     if (as === 'courier' || (as === 'any' && token?.startsWith('ct_'))) return { kind: 'courier', courier: await auth.authenticateCourier({ token }), address };
+    if (!token && credentials.operatorSession) return { kind: 'operator', operator: await authenticateOperator(credentials.operatorSession), address };
     if (!token && credentials.session) return { kind: 'merchant', merchant: await authenticateSession(credentials, credentials.session), address };
     if (!token) return { kind: 'anonymous', address };
     return identifyAdmin(credentials, token);
@@ -114,6 +130,11 @@ export function createFrontDoor(deps: { auth: AuthService; members: MemberServic
   async function authenticateSession(credentials: Credentials, sessionId: string): Promise<MerchantPrincipal> {
     const mode = sessionModeOf(credentials);
     return members.authenticateSession({ sessionId, mode });
+  }
+
+  async function authenticateOperator(sessionId: string): Promise<OperatorPrincipal> {
+    if (!deps.operators) throw new AppError('INVALID_SESSION', 'Not signed in, or the session has ended: sign in again');
+    return deps.operators.authenticateSession({ sessionId });
   }
 
   const loginLocks = (address: string, input: LoginCommand) => [
@@ -133,11 +154,39 @@ export function createFrontDoor(deps: { auth: AuthService; members: MemberServic
    * guesses is ever evaluated, on one node or many.
    */
   async function logIn(options: { address: string; input: LoginCommand }): Promise<{ sessionId: string; member: Member; expiresAt: string }> {
-    const locks = loginLocks(options.address, options.input);
-    const reservations = await reserve(options.address, locks);
+    return guardedSignIn({ address: options.address, locks: loginLocks(options.address, options.input), attempt: () => members.logIn({ input: options.input }) });
+  }
+
+  /**
+   * An operator's sign-in (issue #29) under the same exact lockout as a member's: its own counter
+   * per email, and the same per-address counter (one address guessing at both counts once).
+   */
+  async function operatorLogIn(options: { address: string; input: OperatorLoginCommand }): Promise<{ sessionId: string; operator: Operator; expiresAt: string }> {
+    const { operators } = deps;
+    if (!operators) throw new AppError('SERVICE_UNAVAILABLE', 'Operators are not configured on this node');
+    const locks = [
+      { key: `login-fail-addr:${options.address}`, limitPerMin: limits.login.perAddress, windowSeconds: limits.login.lockoutSeconds },
+      { key: `op-login-fail-email:${options.input.email}`, limitPerMin: limits.login.perEmail, windowSeconds: limits.login.lockoutSeconds },
+    ];
+    return guardedSignIn({ address: options.address, locks, attempt: () => operators.logIn({ input: options.input }) });
+  }
+
+  /**
+   * A sign-in rate-limited like the admin token: failures are counted per address and per email;
+   * past either bound the sign-in is refused (RATE_LIMITED, even with the right password) until
+   * the window ends. Failures are logged with the address only.
+   *
+   * Exact under any concurrency: each attempt reserves its unit in every counter (an atomic
+   * consume) before the password is hashed, and settles after it — a failure keeps the units, any
+   * other outcome (a success, a busy hasher, a store failure) gives them back. A burst that arrives
+   * while earlier hashes run finds their reservations already counted, so at most the bound of
+   * guesses is ever evaluated, on one node or many.
+   */
+  async function guardedSignIn<T>(options: GuardedSignIn<T>): Promise<T> {
+    const reservations = await reserve(options.address, options.locks);
     let failed = false;
     try {
-      return await members.logIn({ input: options.input });
+      return await options.attempt();
     } catch (error) {
       failed = isAppError(error) && error.code === 'INVALID_CREDENTIALS';
       if (failed) log.warn({ address: options.address }, 'sign-in refused');
@@ -180,6 +229,9 @@ export function createFrontDoor(deps: { auth: AuthService; members: MemberServic
       decision = await rateLimiter.consume({ key: `key:${caller.merchant.keyId}`, limitPerMin: limit });
     } else if (caller.kind === 'courier') {
       decision = await rateLimiter.consume({ key: `courier:${caller.courier.courier.id}`, limitPerMin: limits.courierPerMin });
+    } else if (caller.kind === 'operator') {
+      // A person at a console: the merchant budget, per operator (the admin token is not limited).
+      decision = await rateLimiter.consume({ key: `operator:${caller.operator.operator.id}`, limitPerMin: limits.merchantPerMin });
     } else if (caller.kind === 'anonymous') {
       decision = await rateLimiter.consume({ key: `anon:${caller.address}`, limitPerMin: limits.anonymousPerMin });
     } else {
@@ -254,8 +306,12 @@ export function createFrontDoor(deps: { auth: AuthService; members: MemberServic
    */
   function holdSession(options: { credentials: Credentials; end: (reason: AppError) => void }): () => void {
     const { credentials } = options;
-    if (!credentials.token && !credentials.session) return () => {};
-    const token = credentials.token ? `${credentials.token}\n${credentials.testMode ?? ''}` : `session\n${credentials.session}\n${credentials.sessionMode ?? ''}`;
+    if (!credentials.token && !credentials.session && !credentials.operatorSession) return () => {};
+    const token = credentials.token
+      ? `${credentials.token}\n${credentials.testMode ?? ''}`
+      : credentials.operatorSession
+        ? `operator-session\n${credentials.operatorSession}`
+        : `session\n${credentials.session}\n${credentials.sessionMode ?? ''}`;
     let session = sessions.get(token);
     if (!session) sessions.set(token, (session = { credentials: options.credentials, ends: new Set() }));
     const { end } = options;
@@ -304,6 +360,7 @@ export function createFrontDoor(deps: { auth: AuthService; members: MemberServic
     admitTrackingLink,
     enter,
     logIn,
+    operatorLogIn,
     holdSession,
     holdStream,
     stats: () => ({ heldCredentials: sessions.size }),

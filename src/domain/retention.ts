@@ -16,6 +16,9 @@ const EXPIRED_LEASE_MARGIN_MS = 3_600_000;
 /** Expired quotes are kept a day (an order naming one gets QUOTE_EXPIRED, not QUOTE_NOT_FOUND); MongoDB's TTL index agrees. */
 export const EXPIRED_QUOTE_MARGIN_MS = 86_400_000;
 
+/** AUDIT_RETENTION_DAYS' default: two years. */
+export const DEFAULT_AUDIT_RETENTION_MS = 730 * 86_400_000;
+
 export interface RetentionReport {
   /** Webhook deliveries deleted, with their attempts. */
   deliveries: number;
@@ -33,6 +36,10 @@ export interface RetentionReport {
   members: number;
   /** Recipient notifications older than `notificationMs` (sent, failed or sandboxed alike). */
   notifications: number;
+  /** Operators' sessions and set-password links past their expiry. */
+  operators: number;
+  /** Audit log entries older than `auditMs`. */
+  audit: number;
 }
 
 type Batched = Exclude<keyof RetentionReport, 'leases'>;
@@ -51,7 +58,7 @@ export type Retention = ReturnType<typeof createRetention>;
  * earlier one did, so a run stopped anywhere (shutdown, crash, lease lost) loses nothing: the next
  * run goes on from there, and a run with nothing to delete costs a few seeks.
  */
-export function createRetention(deps: { store: Store; clock: Clock; webhookMs: number; orderEventsMs: number; notificationMs?: number; batchSize?: number }) {
+export function createRetention(deps: { store: Store; clock: Clock; webhookMs: number; orderEventsMs: number; notificationMs?: number; auditMs?: number; batchSize?: number }) {
   const { store, clock } = deps;
   const limit = deps.batchSize ?? PRUNE_BATCH;
 
@@ -61,12 +68,13 @@ export function createRetention(deps: { store: Store; clock: Clock; webhookMs: n
    */
   async function pruneStorage(options: { signal?: AbortSignal; keepGoing?: () => Promise<boolean> } = {}): Promise<RetentionReport> {
     const now = clock.now().getTime();
-    const report: RetentionReport = { deliveries: 0, orderEvents: 0, leases: 0, quotes: 0, feedEvents: 0, idempotentWrites: 0, members: 0, notifications: 0 };
+    const report: RetentionReport = { deliveries: 0, orderEvents: 0, leases: 0, quotes: 0, feedEvents: 0, idempotentWrites: 0, members: 0, notifications: 0, operators: 0, audit: 0 };
     const notificationsBefore = new Date(now - (deps.notificationMs ?? deps.webhookMs)).toISOString();
     const deliveriesBefore = new Date(now - deps.webhookMs).toISOString();
     const eventsBefore = new Date(now - deps.orderEventsMs).toISOString();
     const quotesBefore = new Date(now - EXPIRED_QUOTE_MARGIN_MS).toISOString();
     const nowIso = new Date(now).toISOString();
+    const auditBefore = new Date(now - (deps.auditMs ?? DEFAULT_AUDIT_RETENTION_MS)).toISOString();
     const steps: Array<[Batched, () => Promise<number>]> = [
       ['deliveries', () => store.webhooks.prune({ createdBefore: deliveriesBefore, limit })],
       ['feedEvents', () => store.events.prune({ createdBefore: deliveriesBefore, limit })],
@@ -75,6 +83,8 @@ export function createRetention(deps: { store: Store; clock: Clock; webhookMs: n
       ['quotes', () => store.quotes.prune({ expiredBefore: quotesBefore, limit })],
       ['members', () => store.members.pruneExpired({ before: nowIso, limit })],
       ['notifications', () => store.notifications.prune({ createdBefore: notificationsBefore, limit })],
+      ['operators', () => store.operators.pruneExpired({ before: nowIso, limit })],
+      ['audit', () => store.audit.prune({ before: auditBefore, limit })],
     ];
     const stopped = async () => options.signal?.aborted || (options.keepGoing && !(await options.keepGoing()));
     report.leases = await store.leases.pruneExpired({ olderThanMs: EXPIRED_LEASE_MARGIN_MS });

@@ -426,3 +426,69 @@ export interface MemberSession {
   /** The absolute expiry, whatever the use. */
   expiresAt: string;
 }
+
+/**
+ * An operator's role (issue #29): a person who runs the service.
+ * - `admin`: everything;
+ * - `dispatcher`: reads everything and acts on orders and couriers;
+ * - `support`: reads everything and adds notes.
+ */
+export type OperatorRole = 'admin' | 'dispatcher' | 'support';
+export const OPERATOR_ROLES = ['admin', 'dispatcher', 'support'] as const;
+/** `invited`: no password yet; `active`: may sign in; `disabled`: may not, its sessions ended. */
+export type OperatorStatus = 'invited' | 'active' | 'disabled';
+export const OPERATOR_STATUSES = ['invited', 'active', 'disabled'] as const;
+
+/** A person of the operations team (not of any merchant). */
+export interface Operator {
+  /** `op_` + ULID. */
+  id: string;
+  /** Normalised (trimmed, lower case); unique among operators. */
+  email: string;
+  role: OperatorRole;
+  status: OperatorStatus;
+  /** `scrypt$…`; null until a password is set. Never leaves the domain. */
+  passwordHash: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** An operator's one-time set-password link token (SHA-256), like a member's. */
+export interface OperatorPasswordToken {
+  hash: string;
+  operatorId: string;
+  createdAt: string;
+  expiresAt: string;
+  usedAt: string | null;
+}
+
+/** An operator's signed-in browser (its own cookie, `exd_ops_session`): the store keeps the id's SHA-256. */
+export interface OperatorSession {
+  hash: string;
+  operatorId: string;
+  createdAt: string;
+  lastSeenAt: string;
+  expiresAt: string;
+}
+
+/** Who did an audited action: an operator, the ADMIN_TOKEN (automation) or the admin CLI. */
+export type AuditActor = { kind: 'operator'; id: string; email: string } | { kind: 'admin_token' } | { kind: 'cli' };
+export const AUDIT_TARGET_TYPES = ['merchant', 'courier', 'user', 'member', 'operator', 'order'] as const;
+export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
+
+/** One audited action: who, when, what, on what, and small before/after snapshots (never a secret). */
+export interface AuditEntry {
+  /** `au_` + ULID: time-ordered, the keyset of the listing. */
+  id: string;
+  at: string;
+  actorKind: AuditActor['kind'];
+  /** The operator's id; null for the admin token and the CLI. */
+  actorId: string | null;
+  actorEmail: string | null;
+  /** `merchant.suspend`, `courier.disable`, `operator.invite`, `note.add`… */
+  action: string;
+  targetType: AuditTargetType;
+  targetId: string;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+}

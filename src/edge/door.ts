@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { BudgetDecision as RateLimitDecision, Caller, Credentials, FrontDoor } from '../domain/front-door.js';
 import { createClientAddressResolver, type TrustProxy } from './client-address.js';
-import { cameOverTls, CSRF_HEADER, sessionFromCookie } from './session-cookie.js';
+import { cameOverTls, CSRF_HEADER, OPERATOR_COOKIE, OPERATOR_SCOPE, SESSION_SCOPE_HEADER, sessionFromCookie } from './session-cookie.js';
 import { createUnpaidWindows, UNPAID_MESSAGES } from './unpaid-messages.js';
 
 export interface SocketCaps {
@@ -100,6 +100,11 @@ export function createEdgeDoor(options: { frontDoor: FrontDoor; trustProxy: Trus
     browserCredentialsOf(req: IncomingMessage): Credentials {
       const credentials = this.credentialsOf(req);
       if (credentials.token) return credentials;
+      // One scope per request: the operator cookie only when asked for (X-Session-Scope: operator), else the member's.
+      if (header(req.headers, SESSION_SCOPE_HEADER)?.trim().toLowerCase() === OPERATOR_SCOPE) {
+        credentials.operatorSession = sessionFromCookie(header(req.headers, 'cookie'), OPERATOR_COOKIE);
+        return credentials;
+      }
       credentials.session = sessionFromCookie(header(req.headers, 'cookie'));
       credentials.sessionMode = header(req.headers, 'x-mode');
       return credentials;

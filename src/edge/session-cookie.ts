@@ -9,6 +9,26 @@ export const SESSION_COOKIE = 'exd_session';
  * development) cannot set it and keeps the bare name.
  */
 export const SECURE_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
+/** A session cookie's two names: over plain HTTP, and over TLS (`__Host-`). */
+export interface SessionCookieName {
+  plain: string;
+  secure: string;
+}
+export const MEMBER_COOKIE: SessionCookieName = { plain: SESSION_COOKIE, secure: SECURE_SESSION_COOKIE };
+/**
+ * The operators' session cookie (issue #29): its own name, so a browser signed in to the console
+ * and to /ops holds two sessions that never stand in for each other.
+ */
+export const OPERATOR_SESSION_COOKIE = 'exd_ops_session';
+export const OPERATOR_COOKIE: SessionCookieName = { plain: OPERATOR_SESSION_COOKIE, secure: `__Host-${OPERATOR_SESSION_COOKIE}` };
+/**
+ * The header (and graphql-ws connection_init field `scope`) by which a request asks for the
+ * operator scope: with `X-Session-Scope: operator` the operator cookie authenticates it and the
+ * member cookie is ignored; without it, the reverse. The /ops app always sends it.
+ */
+export const SESSION_SCOPE_HEADER = 'x-session-scope';
+export const OPERATOR_SCOPE = 'operator';
+
 /** The header a cookie-authenticated GraphQL request must carry (a cross-site form or link cannot set it). */
 export const CSRF_HEADER = 'x-graphql-csrf';
 
@@ -16,17 +36,17 @@ export const CSRF_HEADER = 'x-graphql-csrf';
  * The session id from a Cookie header, if any: the `__Host-` one first, else the bare name (set
  * over plain HTTP, or before the deployment moved to HTTPS; it still names a session of ours).
  */
-export function sessionFromCookie(header: string | undefined): string | undefined {
+export function sessionFromCookie(header: string | undefined, cookie: SessionCookieName = MEMBER_COOKIE): string | undefined {
   if (!header) return undefined;
   let plain: string | undefined;
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');
     if (eq <= 0) continue;
     const name = part.slice(0, eq).trim();
-    if (name === SECURE_SESSION_COOKIE) {
+    if (name === cookie.secure) {
       const value = part.slice(eq + 1).trim();
       if (value) return value;
-    } else if (name === SESSION_COOKIE && plain === undefined) {
+    } else if (name === cookie.plain && plain === undefined) {
       plain = part.slice(eq + 1).trim() || undefined;
     }
   }
@@ -52,13 +72,14 @@ export function cameOverTls(req: IncomingMessage, trust: TrustProxy): boolean {
  * those that clear it. Over TLS the cookie is `__Host-exd_session`, Secure; clearing also clears a
  * bare `exd_session` left from before.
  */
-export function sessionCookies(options: { sessionId: string | null; expiresAt?: string; secure: boolean }): string[] {
+export function sessionCookies(options: { sessionId: string | null; expiresAt?: string; secure: boolean; cookie?: SessionCookieName }): string[] {
+  const cookie = options.cookie ?? MEMBER_COOKIE;
   const attributes = ['Path=/', 'HttpOnly', 'SameSite=Lax'];
   if (options.secure) attributes.push('Secure');
-  const name = options.secure ? SECURE_SESSION_COOKIE : SESSION_COOKIE;
+  const name = options.secure ? cookie.secure : cookie.plain;
   if (options.sessionId === null) {
     const cleared = [[`${name}=`, 'Max-Age=0', ...attributes].join('; ')];
-    if (options.secure) cleared.push([`${SESSION_COOKIE}=`, 'Max-Age=0', 'Path=/', 'HttpOnly', 'SameSite=Lax'].join('; '));
+    if (options.secure) cleared.push([`${cookie.plain}=`, 'Max-Age=0', 'Path=/', 'HttpOnly', 'SameSite=Lax'].join('; '));
     return cleared;
   }
   return [[`${name}=${options.sessionId}`, `Expires=${new Date(options.expiresAt!).toUTCString()}`, ...attributes].join('; ')];

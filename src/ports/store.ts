@@ -27,6 +27,7 @@ import type {
 } from '../domain/types.js';
 import type { Notification } from '../domain/notifications/types.js';
 import type { MemberRepository } from './members.js';
+import type { AuditRepository, OperatorRepository } from './operators.js';
 import type { StoreCondition } from './store-condition.js';
 
 /**
@@ -40,6 +41,10 @@ export interface Store {
   users: UserRepository;
   /** Merchant team members (people of the console), their set-password tokens and sessions. */
   members: MemberRepository;
+  /** Operators (people who run the service), their set-password tokens and sessions. */
+  operators: OperatorRepository;
+  /** The audit log of operator, admin-token and CLI actions. */
+  audit: AuditRepository;
   couriers: CourierRepository;
   telemetry: TelemetryRepository;
   orders: OrderRepository;

@@ -17,7 +17,8 @@ import { at, creation, order, storeMerchant } from '../contract/fixtures.js';
  */
 
 /** Tables that stay small whatever the traffic (one row per lease name, …): scanning them is fine. */
-const SMALL_TABLES = new Set(['leases']);
+// operators: the people who run the service (tens), listed whole.
+const SMALL_TABLES = new Set(['leases', 'operators']);
 
 /**
  * A temporary sort on a limited query that is accepted, with why (matched on the statement's text).
@@ -29,6 +30,7 @@ const SORT_ACCEPTED: Array<{ sql: RegExp; why: string }> = [
   { sql: /FROM \( SELECT doc, 0 AS rank/, why: 'findByAnyId sorts only the rows its four indexed lookups matched' },
   { sql: /WHERE tracking_number = @ref OR order_number = @ref/, why: 'at most two rows, each from a unique index' },
   { sql: /SELECT hash FROM member_sessions WHERE member_id = @memberId ORDER BY created_at DESC/, why: "one member's sessions, at most MEMBER_MAX_SESSIONS + 1 when it runs (at each sign-in)" },
+  { sql: /SELECT hash FROM operator_sessions WHERE operator_id = @operatorId ORDER BY created_at DESC/, why: "one operator's sessions, at most MEMBER_MAX_SESSIONS + 1 when it runs (at each sign-in)" },
 ];
 
 /** The index a query must use (a plan can use an index and still walk far more than it needs). */

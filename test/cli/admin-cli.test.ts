@@ -258,7 +258,7 @@ describe('admin CLI (npm run admin)', { timeout: 60_000 }, () => {
 
     expect(help.code).toBe(0);
     expect(help.out).toMatchObject({ success: true, usage: expect.stringContaining('<command>') });
-    expect(Object.keys(help.out.commands)).toHaveLength(19);
+    expect(Object.keys(help.out.commands)).toHaveLength(25);
     expect(Object.keys(help.out.commands)).toContain('user:reset-password');
     expect(Object.keys(help.out.commands)).toContain('backup');
   });

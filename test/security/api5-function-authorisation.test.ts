@@ -76,14 +76,15 @@ describe('API2/API5: authentication and function-level authorisation', () => {
     interface Field {
       kind: 'query' | 'mutation' | 'subscription';
       field: GraphQLField<unknown, unknown>;
-      scope: 'merchant' | 'courier' | 'admin' | 'public';
+      /** operator: only a signed-in operator (issue #29; its role tests are in test/operators). */
+      scope: 'merchant' | 'courier' | 'admin' | 'operator' | 'public';
     }
     const fields: Field[] = (() => {
       const schema = buildSchema();
       return ([['query', schema.getQueryType()], ['mutation', schema.getMutationType()], ['subscription', schema.getSubscriptionType()]] as const).flatMap(([kind, type]) =>
         Object.values(type!.getFields()).map((field) => {
-          const scopes = ((field.extensions as { pothosOptions?: { authScopes?: Record<string, boolean> } }).pothosOptions?.authScopes ?? {}) as Record<string, boolean>;
-          return { kind, field, scope: (['admin', 'courier', 'merchant'] as const).find((s) => scopes[s]) ?? ('public' as const) };
+          const scopes = ((field.extensions as { pothosOptions?: { authScopes?: Record<string, unknown> } }).pothosOptions?.authScopes ?? {}) as Record<string, unknown>;
+          return { kind, field, scope: (['admin', 'courier', 'merchant', 'operator'] as const).find((s) => scopes[s]) ?? ('public' as const) };
         }),
       );
     })();
@@ -145,7 +146,10 @@ describe('API2/API5: authentication and function-level authorisation', () => {
 
     it('every root field declares who may call it (only `tracking` and the sign-in mutations are public)', () => {
       // logIn, logOut and setPassword are a person's way in (team members); their own checks are in test/members.
-      expect(fields.filter((f) => f.scope === 'public').map((f) => f.field.name)).toEqual(['logIn', 'logOut', 'setPassword', 'tracking']);
+      // The operator* ones are an operator's (issue #29), checked in test/operators.
+      expect(fields.filter((f) => f.scope === 'public').map((f) => f.field.name)).toEqual([
+        'logIn', 'logOut', 'operatorSetPassword', 'operatorSignIn', 'operatorSignOut', 'setPassword', 'tracking',
+      ]);
       expect(fields.filter((f) => f.scope === 'admin').length).toBeGreaterThanOrEqual(12);
     });
 

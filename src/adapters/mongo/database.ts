@@ -7,6 +7,10 @@ import type {
   Member,
   MemberPasswordToken,
   MemberSession,
+  Operator,
+  OperatorPasswordToken,
+  OperatorSession,
+  AuditEntry,
   Merchant,
   MerchantSecretRecord,
   Order,
@@ -60,6 +64,14 @@ export type MemberDoc = Omit<Member, 'id'> & { _id: string };
 export type MemberPasswordTokenDoc = Omit<MemberPasswordToken, 'hash'> & { _id: string; expireOn: Date };
 /** `_id` is the session id's SHA-256; `expireOn` is the absolute expiry as a BSON Date for the TTL index. */
 export type MemberSessionDoc = Omit<MemberSession, 'hash'> & { _id: string; expireOn: Date };
+/** Operators; `_id` is the operator id. */
+export type OperatorDoc = Omit<Operator, 'id'> & { _id: string };
+/** `_id` is the token's SHA-256; `expireOn`: expiresAt as a BSON Date for the TTL index. */
+export type OperatorPasswordTokenDoc = Omit<OperatorPasswordToken, 'hash'> & { _id: string; expireOn: Date };
+/** `_id` is the session id's SHA-256; `expireOn`: the absolute expiry as a BSON Date for the TTL index. */
+export type OperatorSessionDoc = Omit<OperatorSession, 'hash'> & { _id: string; expireOn: Date };
+/** `_id` is the entry id (time-ordered); `actor` is the operator id or the actor kind (the filter's key). */
+export type AuditDoc = Omit<AuditEntry, 'id'> & { _id: string; actor: string };
 /** `_id` is JSON [ownerId, mode, operation, key]; `expireAt` is expiresAt as a BSON Date for the TTL index. */
 export type IdempotentWriteDoc = IdempotentWriteRecord & { _id: string; expireAt: Date };
 /** `position` is null until the feed's sequencer gives it one (see events.ts). */
@@ -96,6 +108,10 @@ export interface MongoCollections {
   memberSessions: Collection<MemberSessionDoc>;
   quotes: Collection<QuoteDoc>;
   notifications: Collection<NotificationDoc>;
+  operators: Collection<OperatorDoc>;
+  operatorPasswordTokens: Collection<OperatorPasswordTokenDoc>;
+  operatorSessions: Collection<OperatorSessionDoc>;
+  auditLog: Collection<AuditDoc>;
 }
 
 export interface MongoDatabase {
@@ -266,6 +282,10 @@ function collectionsOf(db: Db, maxTimeMS: number | null): MongoCollections {
     memberSessions: open<MemberSessionDoc>('member_sessions'),
     quotes: open<QuoteDoc>('quotes'),
     notifications: open<NotificationDoc>('notifications'),
+    operators: open<OperatorDoc>('operators'),
+    operatorPasswordTokens: open<OperatorPasswordTokenDoc>('operator_password_tokens'),
+    operatorSessions: open<OperatorSessionDoc>('operator_sessions'),
+    auditLog: open<AuditDoc>('audit_log'),
   };
 }
 
@@ -380,6 +400,17 @@ async function createIndexes(c: MongoCollections, db: Db, webhookRetentionSecond
     // Quotes go a day after they expire (until then an order naming one gets QUOTE_EXPIRED, not QUOTE_NOT_FOUND).
     c.quotes.createIndex({ expireAt: 1 }, { expireAfterSeconds: 86_400, name: 'quotes_ttl' }),
     c.quotes.createIndex({ expiresAt: 1 }, { name: 'quotes_expiry' }),
+    // Operators: one email each; tokens and sessions go at their expiry, like members'.
+    c.operators.createIndex({ email: 1 }, { unique: true, name: 'operators_email' }),
+    c.operatorPasswordTokens.createIndex({ operatorId: 1 }, { name: 'operator_password_tokens_operator' }),
+    c.operatorPasswordTokens.createIndex({ expireOn: 1 }, { expireAfterSeconds: 0, name: 'operator_password_tokens_ttl' }),
+    c.operatorSessions.createIndex({ operatorId: 1 }, { name: 'operator_sessions_operator' }),
+    c.operatorSessions.createIndex({ expireOn: 1 }, { expireAfterSeconds: 0, name: 'operator_sessions_ttl' }),
+    // The audit log: newest first by _id within each filter; pruned by age (retention, in batches).
+    c.auditLog.createIndex({ at: 1 }, { name: 'audit_log_at' }),
+    c.auditLog.createIndex({ actor: 1, _id: -1 }, { name: 'audit_log_actor' }),
+    c.auditLog.createIndex({ action: 1, _id: -1 }, { name: 'audit_log_action' }),
+    c.auditLog.createIndex({ targetType: 1, targetId: 1, _id: -1 }, { name: 'audit_log_target' }),
   ]);
 }
 

@@ -14,6 +14,7 @@ import { createMongoQuoteRepository } from './quotes.js';
 import { createMongoTelemetryRepository } from './telemetry.js';
 import { createMongoUserRepository } from './users.js';
 import { createMongoMemberRepository } from './members.js';
+import { createMongoAuditRepository, createMongoOperatorRepository } from './operators.js';
 import { createMongoWebhookRepository } from './webhooks.js';
 import { createMongoNotificationRepository } from './notifications.js';
 
@@ -35,6 +36,8 @@ export async function createMongoStore(options: { url: string; dbName: string; o
     apiKeys: guard('apiKeys', createMongoApiKeyRepository(database)),
     users: guard('users', createMongoUserRepository(database)),
     members: guard('members', createMongoMemberRepository(database)),
+    operators: guard('operators', createMongoOperatorRepository(database)),
+    audit: guard('audit', createMongoAuditRepository(database)),
     couriers: guard('couriers', createMongoCourierRepository(database)),
     telemetry: guard('telemetry', createMongoTelemetryRepository(database)),
     orders: guard('orders', createMongoOrderRepository(database)),

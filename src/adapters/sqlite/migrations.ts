@@ -372,4 +372,54 @@ export const MIGRATIONS: string[] = [
   -- an absent field reads as symmetric.
   ALTER TABLE merchant_secrets ADD COLUMN signing_key TEXT;
   `,
+  `
+  -- Operators (issue #29): the people who run the service, with their one-time set-password
+  -- tokens and browser sessions (a member's shape without a merchant), and the audit log of every
+  -- operator, admin-token and CLI action: listed newest first by id (time-ordered), filtered by
+  -- actor, action or target on their own indexes, pruned by age.
+  CREATE TABLE operators (
+    id TEXT PRIMARY KEY,
+    email TEXT NOT NULL UNIQUE,
+    role TEXT NOT NULL,
+    status TEXT NOT NULL,
+    password_hash TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE TABLE operator_password_tokens (
+    hash TEXT PRIMARY KEY,
+    operator_id TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    expires_at TEXT NOT NULL,
+    used_at TEXT
+  );
+  CREATE INDEX operator_password_tokens_operator ON operator_password_tokens (operator_id);
+  CREATE INDEX operator_password_tokens_expiry ON operator_password_tokens (expires_at);
+  CREATE TABLE operator_sessions (
+    hash TEXT PRIMARY KEY,
+    operator_id TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    last_seen_at TEXT NOT NULL,
+    expires_at TEXT NOT NULL
+  );
+  CREATE INDEX operator_sessions_operator ON operator_sessions (operator_id);
+  CREATE INDEX operator_sessions_expiry ON operator_sessions (expires_at);
+  CREATE TABLE audit_log (
+    id TEXT PRIMARY KEY,
+    at TEXT NOT NULL,
+    actor TEXT NOT NULL,
+    actor_kind TEXT NOT NULL,
+    actor_id TEXT,
+    actor_email TEXT,
+    action TEXT NOT NULL,
+    target_type TEXT NOT NULL,
+    target_id TEXT NOT NULL,
+    before TEXT,
+    after TEXT
+  );
+  CREATE INDEX audit_log_at ON audit_log (at);
+  CREATE INDEX audit_log_actor ON audit_log (actor, id);
+  CREATE INDEX audit_log_action ON audit_log (action, id);
+  CREATE INDEX audit_log_target ON audit_log (target_type, target_id, id);
+  `,
 ];

@@ -12,6 +12,7 @@ import { createSqliteWebhookRepository } from './webhooks.js';
 import { createSqliteBatchRepository, createSqliteLedgerRepository } from './batches.js';
 import { createSqliteUserRepository } from './users.js';
 import { createSqliteMemberRepository } from './members.js';
+import { createSqliteAuditRepository, createSqliteOperatorRepository } from './operators.js';
 import { createSqliteLeaseRepository } from './leases.js';
 import { createSqliteIdempotentWriteRepository } from './idempotent-writes.js';
 import { createSqliteEventFeedRepository } from './events.js';
@@ -46,6 +47,8 @@ export function createSqliteStore(options: ({ dataDir: string } | { file: string
     apiKeys: guard.repository(createSqliteApiKeyRepository(db, countCredentialWrite)),
     users: guard.repository(createSqliteUserRepository(db)),
     members: guard.repository(createSqliteMemberRepository(db)),
+    operators: guard.repository(createSqliteOperatorRepository(db)),
+    audit: guard.repository(createSqliteAuditRepository(db)),
     couriers: guard.repository(createSqliteCourierRepository(db, writes)),
     telemetry: guard.repository(createSqliteTelemetryRepository(db)),
     orders: guard.repository(createSqliteOrderRepository(db, writes)),

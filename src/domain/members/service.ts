@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../ports/clock.js';
 import type { IdSource } from '../../ports/ids.js';
 import type { Store } from '../../ports/store.js';
@@ -7,6 +6,7 @@ import { hashToken } from '../credentials.js';
 import { AppError } from '../errors.js';
 import type { Member, MemberRole, Merchant, Mode } from '../types.js';
 import { parseInput } from '../validation.js';
+import { isAccountSecret, newAccountSecret, sessionVerdict, type SessionPolicy } from './accounts.js';
 import type { PasswordHasher } from './passwords.js';
 import { assertPermitted, roleOf } from './roles.js';
 import {
@@ -18,22 +18,10 @@ import {
   type SetPasswordCommand,
 } from './schemas.js';
 
-export interface MemberPolicy {
-  /** How long a set-password link works. */
-  invitationTtlMs: number;
-  /** A session unused this long is over. */
-  sessionIdleMs: number;
-  /** A session is over this long after sign-in, however used. */
-  sessionMaxMs: number;
-  /** Sessions one member may hold; a sign-in beyond it ends the oldest. */
-  maxSessions: number;
-}
+/** The session rules members share with operators (src/domain/members/accounts.ts). */
+export type MemberPolicy = SessionPolicy;
 
-/** lastSeenAt is written at most this often per session (each write is a store round trip). */
-const TOUCH_EVERY_MS = 60_000;
-
-/** `pt_` + 43 base64url characters (32 random bytes): the set-password link's secret. */
-const newSecret = (prefix: string) => `${prefix}${randomBytes(32).toString('base64url')}`;
+const newSecret = newAccountSecret;
 
 const invalidCredentials = () => new AppError('INVALID_CREDENTIALS', 'Email, password or merchant is not right');
 const invalidSession = () => new AppError('INVALID_SESSION', 'Not signed in, or the session has ended: sign in again');
@@ -160,13 +148,13 @@ export function createMemberService(deps: { store: Store; clock: Clock; ids: IdS
    * removed member or a changed role is seen at once), its merchant, idle and absolute expiry.
    */
   async function authenticateSession(options: { sessionId: string; mode: Mode }): Promise<MerchantPrincipal> {
-    if (!/^ms_[A-Za-z0-9_-]{43}$/.test(options.sessionId)) throw invalidSession();
+    if (!isAccountSecret('ms_', options.sessionId)) throw invalidSession();
     const hash = hashToken(options.sessionId);
     const session = await store.members.findSession(hash);
     if (!session) throw invalidSession();
     const now = clock.now().getTime();
-    const seen = Date.parse(session.lastSeenAt);
-    if (now >= Date.parse(session.expiresAt) || now - seen >= policy.sessionIdleMs) {
+    const verdict = sessionVerdict(session, now, policy);
+    if (verdict === 'ended') {
       await store.members.deleteSession(hash);
       throw invalidSession();
     }
@@ -174,7 +162,7 @@ export function createMemberService(deps: { store: Store; clock: Clock; ids: IdS
     if (member?.status !== 'active') throw invalidSession();
     const merchant = await store.merchants.findById(member.merchantId);
     if (!merchant) throw invalidSession();
-    if (now - seen >= TOUCH_EVERY_MS) await store.members.touchSession({ hash, lastSeenAt: new Date(now).toISOString() });
+    if (verdict === 'touch') await store.members.touchSession({ hash, lastSeenAt: new Date(now).toISOString() });
     return { kind: 'merchant', merchant, mode: options.mode, keyId: `member:${member.id}`, member: { id: member.id, email: member.email, role: member.role } };
   }
 

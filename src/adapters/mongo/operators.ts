@@ -1,0 +1,160 @@
+import type { Filter } from 'mongodb';
+import type { AuditEntry, Operator, OperatorPasswordToken, OperatorSession } from '../../domain/types.js';
+import type { AuditRepository, OperatorPatch, OperatorRepository } from '../../ports/operators.js';
+import type { AuditDoc, MongoDatabase, OperatorDoc, OperatorPasswordTokenDoc, OperatorSessionDoc } from './database.js';
+
+const toOperator = (d: OperatorDoc): Operator => ({
+  id: d._id,
+  email: d.email,
+  role: d.role,
+  status: d.status,
+  passwordHash: d.passwordHash,
+  createdAt: d.createdAt,
+  updatedAt: d.updatedAt,
+});
+
+const toToken = (d: OperatorPasswordTokenDoc): OperatorPasswordToken => ({ hash: d._id, operatorId: d.operatorId, createdAt: d.createdAt, expiresAt: d.expiresAt, usedAt: d.usedAt });
+
+const toSession = (d: OperatorSessionDoc): OperatorSession => ({
+  hash: d._id,
+  operatorId: d.operatorId,
+  createdAt: d.createdAt,
+  lastSeenAt: d.lastSeenAt,
+  expiresAt: d.expiresAt,
+});
+
+const patchOf = (patch: OperatorPatch, updatedAt: string) => ({
+  updatedAt,
+  ...(patch.role !== undefined && { role: patch.role }),
+  ...(patch.status !== undefined && { status: patch.status }),
+  ...(patch.passwordHash !== undefined && { passwordHash: patch.passwordHash }),
+});
+
+export function createMongoOperatorRepository(database: MongoDatabase): OperatorRepository {
+  const { operators, operatorPasswordTokens: tokens, operatorSessions: sessions } = database.collections;
+  return {
+    async insert(operator) {
+      // Insert-if-absent on the unique email index.
+      const result = await operators.updateOne(
+        { email: operator.email },
+        {
+          $setOnInsert: {
+            _id: operator.id,
+            role: operator.role,
+            status: operator.status,
+            passwordHash: operator.passwordHash,
+            createdAt: operator.createdAt,
+            updatedAt: operator.updatedAt,
+          },
+        },
+        { upsert: true },
+      );
+      return result.upsertedCount === 1;
+    },
+    async findById(id) {
+      const doc = await operators.findOne({ _id: id });
+      return doc ? toOperator(doc) : null;
+    },
+    async findByEmail(email) {
+      const doc = await operators.findOne({ email });
+      return doc ? toOperator(doc) : null;
+    },
+    async list() {
+      return (await operators.find({}).sort({ createdAt: 1, _id: 1 }).toArray()).map(toOperator);
+    },
+    async update({ id, patch, updatedAt }) {
+      const doc = await operators.findOneAndUpdate({ _id: id }, { $set: patchOf(patch, updatedAt) }, { returnDocument: 'after' });
+      return doc ? toOperator(doc) : null;
+    },
+    async replacePasswordToken(token) {
+      await tokens.deleteMany({ operatorId: token.operatorId, usedAt: null });
+      await tokens.insertOne({
+        _id: token.hash,
+        operatorId: token.operatorId,
+        createdAt: token.createdAt,
+        expiresAt: token.expiresAt,
+        usedAt: token.usedAt,
+        expireOn: new Date(token.expiresAt),
+      });
+    },
+    async consumePasswordToken({ hash, now }) {
+      const doc = await tokens.findOneAndUpdate({ _id: hash, usedAt: null, expiresAt: { $gt: now } }, { $set: { usedAt: now } }, { returnDocument: 'after' });
+      return doc ? toToken(doc) : null;
+    },
+    async insertSession(session) {
+      await sessions.insertOne({
+        _id: session.hash,
+        operatorId: session.operatorId,
+        createdAt: session.createdAt,
+        lastSeenAt: session.lastSeenAt,
+        expiresAt: session.expiresAt,
+        expireOn: new Date(session.expiresAt),
+      });
+    },
+    async findSession(hash) {
+      const doc = await sessions.findOne({ _id: hash });
+      return doc ? toSession(doc) : null;
+    },
+    async touchSession({ hash, lastSeenAt }) {
+      await sessions.updateOne({ _id: hash, lastSeenAt: { $lt: lastSeenAt } }, { $set: { lastSeenAt } });
+    },
+    async deleteSession(hash) {
+      return (await sessions.deleteOne({ _id: hash })).deletedCount > 0;
+    },
+    async trimSessionsOf({ operatorId, keep }) {
+      const beyond = await sessions.find({ operatorId }, { projection: { _id: 1 } }).sort({ createdAt: -1, _id: -1 }).skip(keep).toArray();
+      if (beyond.length === 0) return 0;
+      return (await sessions.deleteMany({ operatorId, _id: { $in: beyond.map((d) => d._id) } })).deletedCount;
+    },
+    async deleteSessionsOf(operatorId) {
+      return (await sessions.deleteMany({ operatorId })).deletedCount;
+    },
+    async pruneExpired({ before, limit }) {
+      if (limit <= 0) return 0;
+      const expired = { expireOn: { $lt: new Date(before) } };
+      const sessionIds = (await sessions.find(expired, { projection: { _id: 1 } }).limit(limit).toArray()).map((d) => d._id);
+      const tokenIds = (await tokens.find(expired, { projection: { _id: 1 } }).limit(limit).toArray()).map((d) => d._id);
+      const s = sessionIds.length > 0 ? (await sessions.deleteMany({ _id: { $in: sessionIds } })).deletedCount : 0;
+      const t = tokenIds.length > 0 ? (await tokens.deleteMany({ _id: { $in: tokenIds } })).deletedCount : 0;
+      return s + t;
+    },
+  };
+}
+
+const toEntry = (d: AuditDoc): AuditEntry => ({
+  id: d._id,
+  at: d.at,
+  actorKind: d.actorKind,
+  actorId: d.actorId,
+  actorEmail: d.actorEmail,
+  action: d.action,
+  targetType: d.targetType,
+  targetId: d.targetId,
+  before: d.before,
+  after: d.after,
+});
+
+export function createMongoAuditRepository(database: MongoDatabase): AuditRepository {
+  const { auditLog } = database.collections;
+  return {
+    async append(entry) {
+      const { id, ...rest } = entry;
+      await auditLog.insertOne({ _id: id, ...rest, actor: entry.actorId ?? entry.actorKind });
+    },
+    async list({ filter, limit, beforeId }) {
+      const query: Filter<AuditDoc> = {};
+      if (filter.actor !== undefined) query.actor = filter.actor;
+      if (filter.action !== undefined) query.action = filter.action;
+      if (filter.targetType !== undefined) query.targetType = filter.targetType;
+      if (filter.targetId !== undefined) query.targetId = filter.targetId;
+      if (filter.from !== undefined || filter.to !== undefined) query.at = { ...(filter.from !== undefined && { $gte: filter.from }), ...(filter.to !== undefined && { $lt: filter.to }) };
+      if (beforeId !== undefined) query._id = { $lt: beforeId };
+      return (await auditLog.find(query).sort({ _id: -1 }).limit(limit).toArray()).map(toEntry);
+    },
+    async prune({ before, limit }) {
+      if (limit <= 0) return 0;
+      const ids = (await auditLog.find({ at: { $lt: before } }, { projection: { _id: 1 } }).sort({ at: 1 }).limit(limit).toArray()).map((d) => d._id);
+      return ids.length > 0 ? (await auditLog.deleteMany({ _id: { $in: ids } })).deletedCount : 0;
+    },
+  };
+}

@@ -1,0 +1,212 @@
+import type { AuditEntry, Operator, OperatorPasswordToken, OperatorSession } from '../../domain/types.js';
+import type { AuditRepository, OperatorRepository } from '../../ports/operators.js';
+import type { SqliteDatabase } from './database.js';
+
+interface OperatorRow {
+  id: string;
+  email: string;
+  role: Operator['role'];
+  status: Operator['status'];
+  password_hash: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+interface TokenRow {
+  hash: string;
+  operator_id: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+interface SessionRow {
+  hash: string;
+  operator_id: string;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+}
+
+const toOperator = (r: OperatorRow): Operator => ({
+  id: r.id,
+  email: r.email,
+  role: r.role,
+  status: r.status,
+  passwordHash: r.password_hash,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+const toToken = (r: TokenRow): OperatorPasswordToken => ({ hash: r.hash, operatorId: r.operator_id, createdAt: r.created_at, expiresAt: r.expires_at, usedAt: r.used_at });
+
+const toSession = (r: SessionRow): OperatorSession => ({
+  hash: r.hash,
+  operatorId: r.operator_id,
+  createdAt: r.created_at,
+  lastSeenAt: r.last_seen_at,
+  expiresAt: r.expires_at,
+});
+
+export function createSqliteOperatorRepository(db: SqliteDatabase): OperatorRepository {
+  const insert = db.prepare(
+    `INSERT INTO operators (id, email, role, status, password_hash, created_at, updated_at)
+     VALUES (@id, @email, @role, @status, @passwordHash, @createdAt, @updatedAt) ON CONFLICT (email) DO NOTHING`,
+  );
+  const byId = db.prepare<[string], OperatorRow>('SELECT * FROM operators WHERE id = ?');
+  const byEmail = db.prepare<[string], OperatorRow>('SELECT * FROM operators WHERE email = ?');
+  const all = db.prepare<[], OperatorRow>('SELECT * FROM operators ORDER BY created_at, id');
+  const update = db.prepare<{ id: string; role: string | null; status: string | null; passwordHash: string | null; updatedAt: string }, OperatorRow>(
+    `UPDATE operators SET role = coalesce(@role, role), status = coalesce(@status, status),
+       password_hash = coalesce(@passwordHash, password_hash), updated_at = @updatedAt WHERE id = @id RETURNING *`,
+  );
+  const deleteUnusedTokensOf = db.prepare<[string]>('DELETE FROM operator_password_tokens WHERE operator_id = ? AND used_at IS NULL');
+  const insertToken = db.prepare(
+    `INSERT INTO operator_password_tokens (hash, operator_id, created_at, expires_at, used_at)
+     VALUES (@hash, @operatorId, @createdAt, @expiresAt, @usedAt)`,
+  );
+  const consumeToken = db.prepare<[string, string, string], TokenRow>(
+    'UPDATE operator_password_tokens SET used_at = ? WHERE hash = ? AND used_at IS NULL AND expires_at > ? RETURNING *',
+  );
+  const insertSession = db.prepare(
+    `INSERT INTO operator_sessions (hash, operator_id, created_at, last_seen_at, expires_at)
+     VALUES (@hash, @operatorId, @createdAt, @lastSeenAt, @expiresAt)`,
+  );
+  const sessionByHash = db.prepare<[string], SessionRow>('SELECT * FROM operator_sessions WHERE hash = ?');
+  const touch = db.prepare<[string, string, string]>('UPDATE operator_sessions SET last_seen_at = ? WHERE hash = ? AND last_seen_at < ?');
+  const deleteSession = db.prepare<[string]>('DELETE FROM operator_sessions WHERE hash = ?');
+  const deleteSessionsOf = db.prepare<[string]>('DELETE FROM operator_sessions WHERE operator_id = ?');
+  const trimSessionsOf = db.prepare<{ operatorId: string; keep: number }>(
+    `DELETE FROM operator_sessions WHERE operator_id = @operatorId AND hash IN (
+       SELECT hash FROM operator_sessions WHERE operator_id = @operatorId ORDER BY created_at DESC, hash DESC LIMIT -1 OFFSET @keep)`,
+  );
+  const pruneSessions = db.prepare<[string, number]>('DELETE FROM operator_sessions WHERE rowid IN (SELECT rowid FROM operator_sessions WHERE expires_at < ? LIMIT ?)');
+  const pruneTokens = db.prepare<[string, number]>(
+    'DELETE FROM operator_password_tokens WHERE rowid IN (SELECT rowid FROM operator_password_tokens WHERE expires_at < ? LIMIT ?)',
+  );
+  const replaceToken = db.transaction((token: OperatorPasswordToken) => {
+    deleteUnusedTokensOf.run(token.operatorId);
+    insertToken.run(token);
+  });
+  const prune = db.transaction((before: string, limit: number) => pruneSessions.run(before, limit).changes + pruneTokens.run(before, limit).changes);
+
+  return {
+    async insert(operator) {
+      return insert.run(operator).changes === 1;
+    },
+    async findById(id) {
+      const row = byId.get(id);
+      return row ? toOperator(row) : null;
+    },
+    async findByEmail(email) {
+      const row = byEmail.get(email);
+      return row ? toOperator(row) : null;
+    },
+    async list() {
+      return all.all().map(toOperator);
+    },
+    async update({ id, patch, updatedAt }) {
+      const row = update.get({ id, role: patch.role ?? null, status: patch.status ?? null, passwordHash: patch.passwordHash ?? null, updatedAt });
+      return row ? toOperator(row) : null;
+    },
+    async replacePasswordToken(token) {
+      replaceToken.immediate(token);
+    },
+    async consumePasswordToken({ hash, now }) {
+      const row = consumeToken.get(now, hash, now);
+      return row ? toToken(row) : null;
+    },
+    async insertSession(session) {
+      insertSession.run(session);
+    },
+    async findSession(hash) {
+      const row = sessionByHash.get(hash);
+      return row ? toSession(row) : null;
+    },
+    async touchSession({ hash, lastSeenAt }) {
+      touch.run(lastSeenAt, hash, lastSeenAt);
+    },
+    async deleteSession(hash) {
+      return deleteSession.run(hash).changes > 0;
+    },
+    async trimSessionsOf({ operatorId, keep }) {
+      return trimSessionsOf.run({ operatorId, keep }).changes;
+    },
+    async deleteSessionsOf(operatorId) {
+      return deleteSessionsOf.run(operatorId).changes;
+    },
+    async pruneExpired({ before, limit }) {
+      return prune.immediate(before, limit);
+    },
+  };
+}
+
+interface AuditRow {
+  id: string;
+  at: string;
+  actor: string;
+  actor_kind: AuditEntry['actorKind'];
+  actor_id: string | null;
+  actor_email: string | null;
+  action: string;
+  target_type: AuditEntry['targetType'];
+  target_id: string;
+  before: string | null;
+  after: string | null;
+}
+
+const toEntry = (r: AuditRow): AuditEntry => ({
+  id: r.id,
+  at: r.at,
+  actorKind: r.actor_kind,
+  actorId: r.actor_id,
+  actorEmail: r.actor_email,
+  action: r.action,
+  targetType: r.target_type,
+  targetId: r.target_id,
+  before: r.before === null ? null : (JSON.parse(r.before) as Record<string, unknown>),
+  after: r.after === null ? null : (JSON.parse(r.after) as Record<string, unknown>),
+});
+
+/** The filter's `actor`: an operator's id, or the kind (`admin_token`, `cli`) for the others. */
+export const auditActorKey = (entry: Pick<AuditEntry, 'actorKind' | 'actorId'>) => entry.actorId ?? entry.actorKind;
+
+export function createSqliteAuditRepository(db: SqliteDatabase): AuditRepository {
+  const insert = db.prepare(
+    `INSERT INTO audit_log (id, at, actor, actor_kind, actor_id, actor_email, action, target_type, target_id, before, after)
+     VALUES (@id, @at, @actor, @actorKind, @actorId, @actorEmail, @action, @targetType, @targetId, @before, @after)`,
+  );
+  const prune = db.prepare<[string, number]>('DELETE FROM audit_log WHERE rowid IN (SELECT rowid FROM audit_log WHERE at < ? ORDER BY at LIMIT ?)');
+  return {
+    async append(entry) {
+      insert.run({
+        ...entry,
+        actor: auditActorKey(entry),
+        before: entry.before === null ? null : JSON.stringify(entry.before),
+        after: entry.after === null ? null : JSON.stringify(entry.after),
+      });
+    },
+    async list({ filter, limit, beforeId }) {
+      // Built from a closed set of clauses; every value is a bound parameter.
+      const where: string[] = [];
+      const params: Record<string, string | number> = { limit };
+      const add = (clause: string, name: string, value: string | undefined) => {
+        if (value === undefined) return;
+        where.push(clause);
+        params[name] = value;
+      };
+      add('actor = @actor', 'actor', filter.actor);
+      add('action = @action', 'action', filter.action);
+      add('target_type = @targetType', 'targetType', filter.targetType);
+      add('target_id = @targetId', 'targetId', filter.targetId);
+      add('at >= @from', 'from', filter.from);
+      add('at < @to', 'to', filter.to);
+      add('id < @beforeId', 'beforeId', beforeId);
+      const sql = `SELECT * FROM audit_log ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT @limit`;
+      return db.prepare<Record<string, string | number>, AuditRow>(sql).all(params).map(toEntry);
+    },
+    async prune({ before, limit }) {
+      return prune.run(before, limit).changes;
+    },
+  };
+}

@@ -1,0 +1,121 @@
+import type { Store } from '../../ports/store.js';
+import type { AdminService } from '../admin.js';
+import type { MemberService } from '../members/service.js';
+import type { AuditActor, Merchant, Operator } from '../types.js';
+import { parseInput } from '../validation.js';
+import type { AuditLog } from './audit.js';
+import { addNoteCommandSchema } from './schemas.js';
+import type { OperatorService } from './service.js';
+
+/** A string field of an unparsed input (the wrapped operation validates it; the snapshot read only tries). */
+const field = (input: unknown, name: string): string | undefined => {
+  const value = (input as Record<string, unknown> | null | undefined)?.[name];
+  return typeof value === 'string' && value.length <= 64 ? value : undefined;
+};
+
+const merchantSnapshot = (m: Merchant | null) =>
+  m && { name: m.name, status: m.status, integrations: { ...m.integrations }, rateLimitPerMin: m.rateLimitPerMin };
+const operatorSnapshot = (o: Operator) => ({ email: o.email, role: o.role, status: o.status });
+
+export type AuditedAdmin = ReturnType<ReturnType<typeof createAuditedAdmin>['as']>;
+
+/**
+ * Every administrative action, whoever asks (an operator, the ADMIN_TOKEN, the CLI), goes through
+ * here and is recorded in the audit log once it succeeded: `as(actor)` gives the admin service's
+ * operations with that actor bound. Reads pass through unrecorded. Snapshots are small and carry
+ * no secret (keys, tokens, secrets and links are never recorded: auditSnapshot drops them by name too).
+ */
+export function createAuditedAdmin(deps: { admin: AdminService; members: MemberService; operators: OperatorService; audit: AuditLog; store: Store }) {
+  const { admin, members, operators, audit, store } = deps;
+  const merchantBefore = async (input: unknown) => {
+    const id = field(input, 'merchantId');
+    return id ? merchantSnapshot(await store.merchants.findById(id)) : null;
+  };
+  const courierBefore = async (input: unknown) => {
+    const id = field(input, 'courierId');
+    const courier = id ? await store.couriers.findById(id) : null;
+    return courier && { accountStatus: courier.accountStatus, dutyStatus: courier.status };
+  };
+
+  function as(actor: AuditActor) {
+    const record = (action: string, type: Parameters<AuditLog['record']>[0]['target']['type'], id: string, before: Record<string, unknown> | null, after: Record<string, unknown> | null) =>
+      audit.record({ actor, action, target: { type, id }, before, after });
+
+    /** A merchant change: the merchant before, the operation, the merchant after. */
+    const onMerchant = <R extends object>(action: string, run: (o: { input: unknown }) => Promise<R>, after: (result: R, merchant: Merchant | null) => Record<string, unknown> | null) =>
+      async (options: { input: unknown }): Promise<R> => {
+        const before = await merchantBefore(options.input);
+        const result = await run(options);
+        const merchantId = (result as { merchantId?: string; id?: string }).merchantId ?? (result as { id?: string }).id!;
+        await record(action, 'merchant', merchantId, before, after(result, await store.merchants.findById(merchantId)));
+        return result;
+      };
+    const onCourier = <R extends { courierId: string }>(action: string, run: (o: { input: unknown }) => Promise<R>, after: (result: R) => Record<string, unknown>) =>
+      async (options: { input: unknown }): Promise<R> => {
+        const before = await courierBefore(options.input);
+        const result = await run(options);
+        await record(action, 'courier', result.courierId, before, after(result));
+        return result;
+      };
+
+    return Object.assign({}, admin, {
+      createMerchant: onMerchant('merchant.create', admin.createMerchant, (_r, m) => merchantSnapshot(m)),
+      rotateApiKey: onMerchant('api_key.rotate', admin.rotateApiKey, (r) => ({ mode: r.mode, revoked: r.revoked })),
+      revokeApiKeys: onMerchant('api_key.revoke', admin.revokeApiKeys, (r) => ({ mode: r.mode, revoked: r.revoked })),
+      rotateApiSecret: onMerchant('api_secret.rotate', admin.rotateApiSecret, (r) => ({ previousExpiresAt: r.previousExpiresAt })),
+      setMerchantStatus: onMerchant('merchant.set_status', admin.setMerchantStatus, (_r, m) => merchantSnapshot(m)),
+      setIntegrationStatus: onMerchant('integration.set_status', admin.setIntegrationStatus, (_r, m) => merchantSnapshot(m)),
+      setMerchantRateLimit: onMerchant('merchant.set_rate_limit', admin.setMerchantRateLimit, (_r, m) => merchantSnapshot(m)),
+      createCourier: onCourier('courier.create', admin.createCourier, (r) => ({ mode: r.mode, accountStatus: 'active' })),
+      rotateCourierToken: onCourier('courier.rotate_token', admin.rotateCourierToken, (r) => ({ accountStatus: r.accountStatus })),
+      disableCourier: onCourier('courier.disable', admin.disableCourier, (r) => ({
+        accountStatus: r.accountStatus, dutyStatus: r.dutyStatus, releasedOrderIds: r.releasedOrderIds, keptOrderIds: r.keptOrderIds,
+      })),
+      enableCourier: onCourier('courier.enable', admin.enableCourier, (r) => ({ accountStatus: r.accountStatus, dutyStatus: r.dutyStatus })),
+      async createUser(options: { input: unknown }) {
+        const result = await admin.createUser(options);
+        // The RUT identifies a person: the entry names the user id only.
+        await record('user.create', 'user', result.userId, null, {});
+        return result;
+      },
+      async inviteMember(options: { input: unknown }) {
+        const invitation = await members.adminInviteMember(options);
+        const { member } = invitation;
+        await record('member.invite', 'member', member.id, null, { merchantId: member.merchantId, email: member.email, role: member.role, status: member.status });
+        return invitation;
+      },
+      async resetMemberPassword(options: { input: unknown }) {
+        const invitation = await members.adminResetMemberPassword(options);
+        await record('member.reset_password', 'member', invitation.member.id, null, { merchantId: invitation.member.merchantId, email: invitation.member.email });
+        return invitation;
+      },
+      async inviteOperator(options: { input: unknown }) {
+        const invitation = await operators.inviteOperator(options);
+        await record('operator.invite', 'operator', invitation.operator.id, null, operatorSnapshot(invitation.operator));
+        return invitation;
+      },
+      async resetOperatorPassword(options: { input: unknown }) {
+        const invitation = await operators.resetOperatorPassword(options);
+        await record('operator.reset_password', 'operator', invitation.operator.id, null, { email: invitation.operator.email });
+        return invitation;
+      },
+      async setOperatorStatus(options: { input: unknown }) {
+        const { before, after } = await operators.setOperatorStatus(options);
+        await record('operator.set_status', 'operator', after.id, operatorSnapshot(before), operatorSnapshot(after));
+        return after;
+      },
+      async setOperatorRole(options: { input: unknown }) {
+        const { before, after } = await operators.setOperatorRole(options);
+        await record('operator.set_role', 'operator', after.id, operatorSnapshot(before), operatorSnapshot(after));
+        return after;
+      },
+      /** A note on anything (support's one write): an audit entry of its own, listed with the target's history. */
+      async addNote(options: { input: unknown }) {
+        const input = parseInput(addNoteCommandSchema, options.input);
+        return audit.record({ actor, action: 'note.add', target: { type: input.targetType, id: input.targetId }, before: null, after: { text: input.text } });
+      },
+    });
+  }
+
+  return { as };
+}
