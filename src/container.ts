@@ -11,6 +11,8 @@ import { createAdminService } from './domain/admin.js';
 import { createAuthService } from './domain/auth.js';
 import { createFrontDoor } from './domain/front-door.js';
 import { createCourierSessionService } from './domain/courier-sessions.js';
+import { createProofService } from './domain/proofs/service.js';
+import { createProofUrlSigner, PROOF_WEBHOOK_URL_TTL_MS } from './domain/proofs/signed-urls.js';
 import { createMemberService } from './domain/members/service.js';
 import { createPasswordHasher } from './domain/members/passwords.js';
 import { createScryptWorkers } from './adapters/scrypt-workers.js';
@@ -183,12 +185,17 @@ function buildServices(deps: {
   const secretBox = createSecretBox(deps.masterKey);
   const sender = createHttpWebhookSender();
   const quotes = createQuoteService({ geocoder, tariff, clock, store, ids });
-  const outbox = createWebhookOutbox({ store, clock, ids, publicBaseUrl: () => config.publicBaseUrl, backlogMax: config.webhooks.backlogMax });
+  const proofUrls = createProofUrlSigner({ masterKey: deps.masterKey, clock, publicBaseUrl: () => config.publicBaseUrl });
+  const proofs = createProofService({ store, clock, ids, signer: proofUrls, maxBytes: config.proofs.maxBytes, retentionMs: config.proofs.retentionMs });
+  const outbox = createWebhookOutbox({
+    store, clock, ids, publicBaseUrl: () => config.publicBaseUrl, backlogMax: config.webhooks.backlogMax,
+    proofUrl: (id) => proofUrls.sign(id, PROOF_WEBHOOK_URL_TTL_MS),
+  });
   const transitions = createOrderTransitions({ store, bus, outbox, clock, ids });
   const dispatch = createDispatchService({ store, geoIndex, transitions, clock, tariff, sandboxSpeed: config.sandbox.speed, staleAfterMs: config.dispatch.staleAfterMs });
   const orders = createOrderService({ store, geocoder, quotes, dispatch, bus, transitions, outbox, clock, ids, tariff, sandboxSpeed: config.sandbox.speed });
   const batches = createBatchService({ store, dispatch, transitions, outbox, bus, clock, ids, tariff });
-  const delivery = createDeliveryService({ orders, transitions, clock, store });
+  const delivery = createDeliveryService({ orders, transitions, clock, store, proofs });
   const liveEta = createLiveEtaService({ store, outbox, tariff, sandboxSpeed: config.sandbox.speed });
   const couriers = createCourierService({ store, geoIndex, dispatch, delivery, transitions, outbox, liveEta, bus, clock });
   const watchers = createOrderWatch({ fanOut: deps.fanOut, store, clock, getOrder: orders.getOrder });
@@ -200,6 +207,7 @@ function buildServices(deps: {
   const admin = createAdminService({ store, clock, ids, secretBox, couriers, courierSessions, credentialsChanged: auth.credentialsChanged });
   return {
     courierSessions,
+    proofs,
     auth,
     members,
     /** Every password hash of the node, bounded (stats: running, waiting, computed). */
@@ -233,7 +241,7 @@ function buildServices(deps: {
     couriers: Object.assign(couriers, watchers.couriers),
     batches,
     reconciler: createDispatchReconciler({ store, geoIndex, dispatch, batches, clock, graceMs: config.dispatch.graceMs, vehicles: tariff.vehicles.map((v) => v.type) }),
-    retention: createRetention({ store, clock, webhookMs: config.retention.webhookMs, orderEventsMs: config.retention.orderEventsMs }),
+    retention: createRetention({ store, clock, webhookMs: config.retention.webhookMs, orderEventsMs: config.retention.orderEventsMs, pruneProofs: proofs.prune }),
     tracking: createTrackingService({ store, geocoder, fanOut: deps.fanOut, onSnapshotError: deps.onWatchError }),
     sandbox: createSandboxService({ store, couriers, dispatch, orders, clock, ids, tariff }),
     webhookEndpoints: createWebhookEndpointService({ store, sender, clock, ids, sandboxReach: config.webhooks.sandboxReach }),

@@ -92,6 +92,6 @@ export function courierRoutes(router: Router, edge: Edge): void {
     const result = await idempotently(edge, req, res, {
       scope: courierScope(courier, 'couriers.deliver'), request: { ref, input }, execute: () => couriers.confirmDelivery({ courier, ref, input }),
     });
-    sendOk(res, { booking_id: result.order.id, status: result.order.status, message: 'Delivery confirmed', proof: presentProof(result.proof) });
+    sendOk(res, { booking_id: result.order.id, status: result.order.status, message: 'Delivery confirmed', proof: presentProof(result.proof, (id) => edge.services.proofs.signedUrl(id)) });
   });
 }

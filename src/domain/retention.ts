@@ -29,6 +29,9 @@ export interface RetentionReport {
   idempotentWrites: number;
   /** Quotes expired for more than a day. */
   quotes: number;
+  /** Hosted proofs older than PROOF_RETENTION_DAYS, and expired courier app sessions and sign-in codes (issue #27). */
+  proofs: number;
+  courierSessions: number;
   /** Team members' sessions past their absolute expiry and set-password links past theirs. */
   members: number;
 }
@@ -49,7 +52,15 @@ export type Retention = ReturnType<typeof createRetention>;
  * earlier one did, so a run stopped anywhere (shutdown, crash, lease lost) loses nothing: the next
  * run goes on from there, and a run with nothing to delete costs a few seeks.
  */
-export function createRetention(deps: { store: Store; clock: Clock; webhookMs: number; orderEventsMs: number; batchSize?: number }) {
+export function createRetention(deps: {
+  store: Store;
+  clock: Clock;
+  webhookMs: number;
+  orderEventsMs: number;
+  batchSize?: number;
+  /** One bounded step of hosted-proof retention (issue #27). */
+  pruneProofs?: (options: { limit: number }) => Promise<number>;
+}) {
   const { store, clock } = deps;
   const limit = deps.batchSize ?? PRUNE_BATCH;
 
@@ -59,7 +70,7 @@ export function createRetention(deps: { store: Store; clock: Clock; webhookMs: n
    */
   async function pruneStorage(options: { signal?: AbortSignal; keepGoing?: () => Promise<boolean> } = {}): Promise<RetentionReport> {
     const now = clock.now().getTime();
-    const report: RetentionReport = { deliveries: 0, orderEvents: 0, leases: 0, quotes: 0, feedEvents: 0, idempotentWrites: 0, members: 0 };
+    const report: RetentionReport = { deliveries: 0, orderEvents: 0, leases: 0, quotes: 0, feedEvents: 0, idempotentWrites: 0, members: 0, proofs: 0, courierSessions: 0 };
     const deliveriesBefore = new Date(now - deps.webhookMs).toISOString();
     const eventsBefore = new Date(now - deps.orderEventsMs).toISOString();
     const quotesBefore = new Date(now - EXPIRED_QUOTE_MARGIN_MS).toISOString();
@@ -71,6 +82,8 @@ export function createRetention(deps: { store: Store; clock: Clock; webhookMs: n
       ['orderEvents', () => store.orders.pruneEvents({ createdBefore: eventsBefore, limit })],
       ['quotes', () => store.quotes.prune({ expiredBefore: quotesBefore, limit })],
       ['members', () => store.members.pruneExpired({ before: nowIso, limit })],
+      ['courierSessions', () => store.courierSessions.pruneExpired({ before: nowIso, limit })],
+      ['proofs', () => deps.pruneProofs?.({ limit }) ?? Promise.resolve(0)],
     ];
     const stopped = async () => options.signal?.aborted || (options.keepGoing && !(await options.keepGoing()));
     report.leases = await store.leases.pruneExpired({ olderThanMs: EXPIRED_LEASE_MARGIN_MS });

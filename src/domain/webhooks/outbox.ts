@@ -19,7 +19,15 @@ type Subscribed = WebhookEndpoint & { backlogFull: boolean };
  * every attempt will send. Order transitions hand the builder to the store, which runs it inside
  * the transaction of the change (transactional outbox).
  */
-export function createWebhookOutbox(deps: { store: Store; clock: Clock; ids: IdSource; publicBaseUrl: () => string; backlogMax?: number }) {
+export function createWebhookOutbox(deps: {
+  store: Store;
+  clock: Clock;
+  ids: IdSource;
+  publicBaseUrl: () => string;
+  backlogMax?: number;
+  /** Signed links to hosted proofs in payloads (issue #27), valid as long as deliveries are retried. */
+  proofUrl?: (proofId: string) => string;
+}) {
   const { store, clock, ids } = deps;
   const lastLocationAt = new Map<string, number>();
 
@@ -42,6 +50,7 @@ export function createWebhookOutbox(deps: { store: Store; clock: Clock; ids: IdS
       order, courier, sequence, at, location,
       trackingUrl: trackingUrlOf(order, base),
       courierImageUrl: `${base}/track/assets/courier.svg`,
+      ...(deps.proofUrl && { proofUrl: deps.proofUrl }),
     };
     return endpoint.payloadShape === 'flat' ? flatShape(context) : eventShape(eventType, context);
   }
@@ -72,7 +81,7 @@ export function createWebhookOutbox(deps: { store: Store; clock: Clock; ids: IdS
 
   /** An order's status change in the merchant's event feed: the `event` shape, whatever the endpoints' shapes. */
   function feedEventOf(order: Order, courier: Courier | null, event: OrderEvent): NewFeedEvent {
-    const context = { order, courier, sequence: event.sequence, at: event.at, trackingUrl: trackingUrlOf(order, deps.publicBaseUrl()), courierImageUrl: '' };
+    const context = { order, courier, sequence: event.sequence, at: event.at, trackingUrl: trackingUrlOf(order, deps.publicBaseUrl()), courierImageUrl: '', ...(deps.proofUrl && { proofUrl: deps.proofUrl }) };
     return {
       id: event.id, merchantId: order.merchantId, mode: order.mode, type: 'order.status_changed', orderId: order.id,
       sequence: event.sequence, body: JSON.stringify(eventShape('order.status_changed', context)), at: event.at,
