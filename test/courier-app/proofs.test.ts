@@ -87,7 +87,7 @@ describe('proof upload and signed links', () => {
   afterAll(() => t?.stop());
 
   const upload = (token: string, id: string, kind: string, body: Buffer, type: string) =>
-    fetch(`${t.url}/api/v1/couriers/me/orders/${id}/proof?kind=${kind}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': type }, body }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+    fetch(`${t.url}/api/v1/couriers/me/orders/${id}/proof?kind=${kind}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': type }, body: new Uint8Array(body) }).then(async (r) => ({ status: r.status, body: (await r.json()) as { proof_id: string; [k: string]: unknown } }));
 
   it('the order\'s courier uploads photo and signature, delivers with their ids; the merchant reads them through signed links only', async () => {
     const { order, courier } = await assignedOrder(t, m.liveKey);
