@@ -14,6 +14,7 @@ import { integrationRoutes } from './routes/integrations.js';
 import { storefrontRoutes } from './routes/storefront.js';
 import { orderRoutes } from './routes/orders.js';
 import { courierRoutes } from './routes/couriers.js';
+import { proofRoutes } from './routes/proofs.js';
 import { trackingRoutes } from './routes/tracking.js';
 import { trackingPageRoutes } from './routes/tracking-page.js';
 import { pageRoutes } from './routes/pages.js';
@@ -49,6 +50,8 @@ export function createRestApp(edge: Edge, metrics: Metrics): Express {
   });
 
   const api = express.Router();
+  // Before the JSON-only rule: proof uploads are image bodies (issue #27).
+  proofRoutes(api, edge);
   api.use(requireJsonBody());
   // Before the JSON parser: storefront signatures are checked over the raw bytes.
   storefrontRoutes(api, edge, BODY_LIMIT);

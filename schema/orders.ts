@@ -62,8 +62,8 @@ export const ProofRef = builder.objectRef<DeliveryProof>('DeliveryProof').implem
     radiusM: t.exposeFloat('radiusM'),
     bypass: t.exposeBoolean('bypass'),
     geofence: t.field({ type: GeofenceOutcomeEnum, resolve: (p) => p.geofence }),
-    photoUrl: t.exposeString('photoUrl'),
-    signatureUrl: t.exposeString('signatureUrl'),
+    photoUrl: t.string({ description: 'An external link, or a signed, expiring link to the hosted proof', resolve: (p, _a, ctx) => (p.photoProofId ? ctx.services.proofs.signedUrl(p.photoProofId) : p.photoUrl) }),
+    signatureUrl: t.string({ resolve: (p, _a, ctx) => (p.signatureProofId ? ctx.services.proofs.signedUrl(p.signatureProofId) : p.signatureUrl) }),
     deliveredAt: t.field({ type: 'DateTime', resolve: (p) => p.deliveredAt }),
   }),
 });

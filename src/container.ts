@@ -10,6 +10,9 @@ import { MasterKeyMismatchError, verifyMasterKey } from './domain/master-key-che
 import { createAdminService } from './domain/admin.js';
 import { createAuthService } from './domain/auth.js';
 import { createFrontDoor } from './domain/front-door.js';
+import { createCourierSessionService } from './domain/courier-sessions.js';
+import { createProofService } from './domain/proofs/service.js';
+import { createProofUrlSigner, PROOF_WEBHOOK_URL_TTL_MS } from './domain/proofs/signed-urls.js';
 import { createMemberService } from './domain/members/service.js';
 import { createOperatorService } from './domain/operators/service.js';
 import { createAuditLog } from './domain/operators/audit.js';
@@ -194,14 +197,19 @@ function buildServices(deps: {
   const sender = createHttpWebhookSender();
   const quotes = createQuoteService({ geocoder, tariff, clock, store, ids });
   const trackingLinks = createTrackingLinks({ masterKey: deps.masterKey, publicBaseUrl: () => config.publicBaseUrl });
-  const outbox = createWebhookOutbox({ store, clock, ids, publicBaseUrl: () => config.publicBaseUrl, trackingLinks, backlogMax: config.webhooks.backlogMax });
+  const proofUrls = createProofUrlSigner({ masterKey: deps.masterKey, clock, publicBaseUrl: () => config.publicBaseUrl });
+  const proofs = createProofService({ store, clock, ids, signer: proofUrls, maxBytes: config.proofs.maxBytes, retentionMs: config.proofs.retentionMs });
+  const outbox = createWebhookOutbox({
+    store, clock, ids, publicBaseUrl: () => config.publicBaseUrl, trackingLinks, backlogMax: config.webhooks.backlogMax,
+    proofUrl: (id) => proofUrls.sign(id, PROOF_WEBHOOK_URL_TTL_MS),
+  });
   const notificationOutbox = createNotificationOutbox({ store, clock, ids, trackingLinks });
   const notifier = createNotifier(config.notifications.providers);
   const transitions = createOrderTransitions({ store, bus, outbox, clock, ids, notifications: notificationOutbox });
   const dispatch = createDispatchService({ store, geoIndex, transitions, clock, tariff, sandboxSpeed: config.sandbox.speed, staleAfterMs: config.dispatch.staleAfterMs });
   const orders = createOrderService({ store, geocoder, quotes, dispatch, bus, transitions, outbox, notifications: notificationOutbox, clock, ids, tariff, sandboxSpeed: config.sandbox.speed });
   const batches = createBatchService({ store, dispatch, transitions, outbox, bus, clock, ids, tariff });
-  const delivery = createDeliveryService({ orders, transitions, clock, store });
+  const delivery = createDeliveryService({ orders, transitions, clock, store, proofs });
   const liveEta = createLiveEtaService({ store, outbox, tariff, sandboxSpeed: config.sandbox.speed });
   const couriers = createCourierService({ store, geoIndex, dispatch, delivery, transitions, outbox, liveEta, bus, clock });
   const watchers = createOrderWatch({ fanOut: deps.fanOut, store, clock, getOrder: orders.getOrder });
@@ -210,11 +218,14 @@ function buildServices(deps: {
   const passwords = createPasswordHasher({ derive: passwordWorkers.derive, concurrency, queueLimit });
   const members = createMemberService({ store, clock, ids, passwords, policy: config.members, publicBaseUrl: () => config.publicBaseUrl });
   const signingKeys = createSigningKeyService({ store, secretBox, clock });
-  const admin = createAdminService({ store, clock, ids, secretBox, couriers, credentialsChanged: auth.credentialsChanged });
-  // Operators sign in under the members' rules (links, sessions, cap, expiry): one policy.
+    // Operators sign in under the members' rules (links, sessions, cap, expiry): one policy.
   const operators = createOperatorService({ store, clock, ids, passwords, policy: config.members, publicBaseUrl: () => config.publicBaseUrl });
   const audit = createAuditLog({ store, clock, ids });
+  const courierSessions = createCourierSessionService({ store, clock, policy: config.courierSessions, publicBaseUrl: () => config.publicBaseUrl });
+  const admin = createAdminService({ store, clock, ids, secretBox, couriers, courierSessions, credentialsChanged: auth.credentialsChanged });
   return {
+    courierSessions,
+    proofs,
     auth,
     members,
     operators,
@@ -230,6 +241,7 @@ function buildServices(deps: {
       auth,
       members,
       operators,
+      courierSessions,
       rateLimiter: deps.rateLimiter,
       log: deps.logger,
       limits: {
@@ -253,7 +265,7 @@ function buildServices(deps: {
     couriers: Object.assign(couriers, watchers.couriers),
     batches,
     reconciler: createDispatchReconciler({ store, geoIndex, dispatch, batches, clock, graceMs: config.dispatch.graceMs, vehicles: tariff.vehicles.map((v) => v.type) }),
-    retention: createRetention({ store, clock, webhookMs: config.retention.webhookMs, orderEventsMs: config.retention.orderEventsMs, notificationMs: config.retention.notificationMs, auditMs: config.retention.auditMs }),
+    retention: createRetention({ store, clock, webhookMs: config.retention.webhookMs, orderEventsMs: config.retention.orderEventsMs, notificationMs: config.retention.notificationMs, auditMs: config.retention.auditMs, pruneProofs: proofs.prune }),
     /** Recipient notifications: the merchant's settings and outbox; the worker that sends live ones. */
     notifications: createNotificationService({ store, clock, configuredChannels: notifier.channels, credentialsChanged: auth.credentialsChanged }),
     notificationWorker: createNotificationWorker({ store, notifier, clock, config: config.notifications }),

@@ -43,7 +43,7 @@ export function presentOrderCreated(order: Order, links: Pick<TrackingLinks, 'ur
 }
 
 /** Order details: the union of both documented forms (A: order_id, pickup, dropoff; B: booking_id, driver, tracking_url). */
-export function presentOrder(order: Order, courier: Courier | null, links: Pick<TrackingLinks, 'urlOf'>) {
+export function presentOrder(order: Order, courier: Courier | null, links: Pick<TrackingLinks, 'urlOf'>, proofUrl?: (proofId: string) => string) {
   // Led by a member, not the spread: Object.assign of 25 members would leave a slow dictionary object.
   return {
     order_id: order.id,
@@ -70,7 +70,7 @@ export function presentOrder(order: Order, courier: Courier | null, links: Pick<
     delivery_pin_locked: order.deliveryPin ? order.deliveryPin.failedAttempts >= DELIVERY_PIN_MAX_ATTEMPTS : false,
     driver: presentDriver(courier),
     batch_id: order.batchId,
-    proof: order.proof ? presentProof(order.proof) : null,
+    proof: order.proof ? presentProof(order.proof, proofUrl) : null,
     cancellation: order.cancellation,
     created_at: order.createdAt,
     updated_at: order.updatedAt,

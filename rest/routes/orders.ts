@@ -22,7 +22,7 @@ export function hotOrderHandlers(edge: Edge) {
     },
     async readOrder({ res, principal, params }: HotCall) {
       const { order, courier } = await orders.getOrderDetails({ principal, ref: String(params.id) });
-      sendOk(res, presentOrder(order, courier, edge.services.trackingLinks));
+      sendOk(res, presentOrder(order, courier, edge.services.trackingLinks, (id) => edge.services.proofs.signedUrl(id)));
     },
   };
 }
@@ -36,7 +36,7 @@ export function orderRoutes(router: Router, edge: Edge): void {
 
   router.get('/orders', operate, async (req, res) => {
     const page = await orders.listOrders({ principal: principalOf(res), input: listOrdersQuery(req.query) });
-    sendOk(res, { orders: page.orders.map((o) => presentOrder(o, null, edge.services.trackingLinks)), next_cursor: page.nextCursor });
+    sendOk(res, { orders: page.orders.map((o) => presentOrder(o, null, edge.services.trackingLinks, (id) => edge.services.proofs.signedUrl(id))), next_cursor: page.nextCursor });
   });
 
   router.post('/orders/consolidate', operate, async (req, res) => {
@@ -67,7 +67,7 @@ export function orderRoutes(router: Router, edge: Edge): void {
     const result = await idempotently(edge, req, res, {
       scope: merchantScope(principal, 'orders.deliver'), request: { ref, input }, execute: () => delivery.confirmDelivery({ principal, ref, input }),
     });
-    sendOk(res, { booking_id: result.order.id, status: result.order.status, message: 'Delivery confirmed', proof: presentProof(result.proof) });
+    sendOk(res, { booking_id: result.order.id, status: result.order.status, message: 'Delivery confirmed', proof: presentProof(result.proof, (id) => edge.services.proofs.signedUrl(id)) });
   });
 
   router.post('/orders/:id/delivery-pin/reset', operate, async (req, res) => {

@@ -109,6 +109,8 @@ export const deliverOrderBody = z.strictObject({
   coords: delivery.coords,
   photo_url: delivery.photoUrl,
   signature_url: delivery.signatureUrl,
+  photo_proof_id: delivery.photoProofId,
+  signature_proof_id: delivery.signatureProofId,
   geofence_radius: delivery.geofenceRadius,
   bypass: delivery.bypass,
   pin: delivery.pin,
@@ -118,6 +120,8 @@ export function confirmDeliveryCommand(body: unknown): ConfirmDeliveryCommand {
   const b = parseInput(deliverOrderBody, body);
   return {
     driverId: b.driver_id, coords: b.coords, photoUrl: b.photo_url, signatureUrl: b.signature_url, geofenceRadius: b.geofence_radius, bypass: b.bypass,
+    ...(b.photo_proof_id !== undefined && { photoProofId: b.photo_proof_id }),
+    ...(b.signature_proof_id !== undefined && { signatureProofId: b.signature_proof_id }),
     ...(b.pin !== undefined && { pin: b.pin }),
   };
 }

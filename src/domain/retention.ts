@@ -32,6 +32,9 @@ export interface RetentionReport {
   idempotentWrites: number;
   /** Quotes expired for more than a day. */
   quotes: number;
+  /** Hosted proofs older than PROOF_RETENTION_DAYS, and expired courier app sessions and sign-in codes (issue #27). */
+  proofs: number;
+  courierSessions: number;
   /** Team members' sessions past their absolute expiry and set-password links past theirs. */
   members: number;
   /** Recipient notifications older than `notificationMs` (sent, failed or sandboxed alike). */
@@ -58,7 +61,17 @@ export type Retention = ReturnType<typeof createRetention>;
  * earlier one did, so a run stopped anywhere (shutdown, crash, lease lost) loses nothing: the next
  * run goes on from there, and a run with nothing to delete costs a few seeks.
  */
-export function createRetention(deps: { store: Store; clock: Clock; webhookMs: number; orderEventsMs: number; notificationMs?: number; auditMs?: number; batchSize?: number }) {
+export function createRetention(deps: {
+  store: Store;
+  clock: Clock;
+  webhookMs: number;
+  orderEventsMs: number;
+  notificationMs?: number;
+  auditMs?: number;
+  batchSize?: number;
+  /** One bounded step of hosted-proof retention (issue #27). */
+  pruneProofs?: (options: { limit: number }) => Promise<number>;
+}) {
   const { store, clock } = deps;
   const limit = deps.batchSize ?? PRUNE_BATCH;
 
@@ -68,7 +81,7 @@ export function createRetention(deps: { store: Store; clock: Clock; webhookMs: n
    */
   async function pruneStorage(options: { signal?: AbortSignal; keepGoing?: () => Promise<boolean> } = {}): Promise<RetentionReport> {
     const now = clock.now().getTime();
-    const report: RetentionReport = { deliveries: 0, orderEvents: 0, leases: 0, quotes: 0, feedEvents: 0, idempotentWrites: 0, members: 0, notifications: 0, operators: 0, audit: 0 };
+    const report: RetentionReport = { deliveries: 0, orderEvents: 0, leases: 0, quotes: 0, feedEvents: 0, idempotentWrites: 0, members: 0, notifications: 0, operators: 0, audit: 0, proofs: 0, courierSessions: 0 };
     const notificationsBefore = new Date(now - (deps.notificationMs ?? deps.webhookMs)).toISOString();
     const deliveriesBefore = new Date(now - deps.webhookMs).toISOString();
     const eventsBefore = new Date(now - deps.orderEventsMs).toISOString();
@@ -85,6 +98,8 @@ export function createRetention(deps: { store: Store; clock: Clock; webhookMs: n
       ['notifications', () => store.notifications.prune({ createdBefore: notificationsBefore, limit })],
       ['operators', () => store.operators.pruneExpired({ before: nowIso, limit })],
       ['audit', () => store.audit.prune({ before: auditBefore, limit })],
+      ['courierSessions', () => store.courierSessions.pruneExpired({ before: nowIso, limit })],
+      ['proofs', () => deps.pruneProofs?.({ limit }) ?? Promise.resolve(0)],
     ];
     const stopped = async () => options.signal?.aborted || (options.keepGoing && !(await options.keepGoing()));
     report.leases = await store.leases.pruneExpired({ olderThanMs: EXPIRED_LEASE_MARGIN_MS });

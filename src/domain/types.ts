@@ -160,8 +160,12 @@ export interface DeliveryProof {
   radiusM: number;
   bypass: boolean;
   geofence: GeofenceOutcome;
+  /** An external link, or '' when the photo is a hosted proof (photoProofId). */
   photoUrl: string;
   signatureUrl: string;
+  /** Hosted proofs (issue #27): presented as signed, expiring links. */
+  photoProofId?: string | null;
+  signatureProofId?: string | null;
   deliveredAt: string;
 }
 

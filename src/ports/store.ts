@@ -1,3 +1,5 @@
+import type { ProofStore } from './proof-store.js';
+import type { CourierSessionRepository } from './courier-sessions.js';
 import type {
   ApiKeyRecord,
   IntegrationTelemetry,
@@ -46,6 +48,10 @@ export interface Store {
   /** The audit log of operator, admin-token and CLI actions. */
   audit: AuditRepository;
   couriers: CourierRepository;
+  /** Couriers' one-time sign-in codes and app sessions (issue #27). */
+  courierSessions: CourierSessionRepository;
+  /** Hosted proofs of delivery (issue #27): files under DATA_DIR, or GridFS. */
+  proofs: ProofStore;
   telemetry: TelemetryRepository;
   orders: OrderRepository;
   batches: BatchRepository;

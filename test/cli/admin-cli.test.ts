@@ -179,7 +179,9 @@ describe('admin CLI (npm run admin)', { timeout: 60_000 }, () => {
       cli('courier:create', '--name', 'Ana Rider', '--phone', '+56 9 1234 5678', '--vehicle', 'motorcycle', '--plate', 'ab12cd', '--mode', 'test'),
       cli('user:create', '--rut', ruts.valid[0]!.rut, '--name', 'Juan Pérez', '--phone', '+56912345678'),
     ]);
-    expect(courier.out).toEqual({ success: true, courier_id: expect.stringMatching(/^cr_/), token: expect.stringMatching(/^ct_/), mode: 'test' });
+    expect(courier.out).toEqual({ success: true, courier_id: expect.stringMatching(/^cr_/), token: expect.stringMatching(/^ct_/), mode: 'test',
+      sign_in_url: expect.stringMatching(/\/courier\/welcome#code=cc_[A-Za-z0-9_-]{43}$/), sign_in_expires_at: expect.any(String),
+    });
     expect(user.out).toEqual({ success: true, user_id: expect.stringMatching(/^usr_/), rut: '12345678-5' });
 
     const db = openDb();
@@ -258,7 +260,7 @@ describe('admin CLI (npm run admin)', { timeout: 60_000 }, () => {
 
     expect(help.code).toBe(0);
     expect(help.out).toMatchObject({ success: true, usage: expect.stringContaining('<command>') });
-    expect(Object.keys(help.out.commands)).toHaveLength(25);
+    expect(Object.keys(help.out.commands)).toHaveLength(26);
     expect(Object.keys(help.out.commands)).toContain('user:reset-password');
     expect(Object.keys(help.out.commands)).toContain('backup');
   });

@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import { courierReleaseBody, courierStatusBody, dutyBody, positionBody } from '../../wire/couriers.js';
+import { courierReleaseBody, courierSignInBody, courierStatusBody, dutyBody, positionBody } from '../../wire/couriers.js';
 import { deliverOrderBody } from '../../wire/orders.js';
 import { registerEndpoint } from '../registry.js';
 import {
   courierArrivalsResponseSchema,
   courierOrdersResponseSchema,
   courierResponseSchema,
+  courierSessionResponseSchema,
   deliveryConfirmedResponseSchema,
   orderStatusResponseSchema,
 } from '../responses-orders.js';
@@ -15,6 +16,35 @@ const ownOrder = z.object({
 });
 
 const TAG = ['Couriers'];
+
+registerEndpoint({
+  method: 'post',
+  path: '/couriers/sessions',
+  operationId: 'signInCourier',
+  summary: "The courier app's sign-in: a one-time link's code for a session cookie",
+  description:
+    'The code is the `code` of the link `courier:create` / `courier:invite` printed (`/courier/welcome#code=…`); it works once, until it ' +
+    'expires or a newer link replaces it. Sets the HttpOnly, SameSite=Strict cookie `exd_courier_session` (`__Host-exd_courier_session`, ' +
+    'Secure, over HTTPS). Failed codes are counted per client address like the console sign-in (429 past the bound).',
+  tags: TAG,
+  auth: 'public',
+  body: courierSignInBody,
+  bodyExample: { code: 'cc_3q2+7w…' },
+  responses: { 201: { description: 'Signed in; the cookie is set', schema: courierSessionResponseSchema } },
+  errors: ['SIGN_IN_LINK_INVALID'],
+});
+
+registerEndpoint({
+  method: 'delete',
+  path: '/couriers/sessions/current',
+  operationId: 'signOutCourier',
+  summary: "Sign the courier app out: ends the session and clears its cookie",
+  description: 'Idempotent (no session, or an ended one, is still 204). With the cookie, send `X-Courier-CSRF`.',
+  tags: TAG,
+  auth: 'public',
+  responses: { 204: { description: 'Signed out' } },
+  errors: ['CSRF_REQUIRED'],
+});
 
 registerEndpoint({
   method: 'get',
@@ -120,4 +150,49 @@ registerEndpoint({
   },
   responses: { 200: { description: 'Delivered: the stored proof', schema: deliveryConfirmedResponseSchema } },
   errors: ['ORDER_NOT_FOUND', 'GEOFENCE_FAILED', 'FORBIDDEN', 'INVALID_STATUS_TRANSITION', 'DELIVERY_PIN_INVALID', 'DELIVERY_PIN_LOCKED'],
+});
+
+registerEndpoint({
+  method: 'post',
+  path: '/couriers/me/orders/:id/proof',
+  operationId: 'uploadCourierProof',
+  summary: 'Upload a proof of delivery image (photo or signature) for your order',
+  description:
+    'The body is the raw image (Content-Type image/jpeg, image/png or image/webp), checked by its bytes: another type, or bytes of another ' +
+    'type than declared, is 415. At most PROOF_MAX_BYTES (default 2 MB, else 413). Metadata is stripped but a simple EXIF orientation. ' +
+    'Then name the proof in the delivery as `photo_proof_id` / `signature_proof_id`.',
+  tags: TAG,
+  auth: 'courierToken',
+  params: ownOrder,
+  query: z.object({ kind: z.enum(['photo', 'signature']) }),
+  responses: {
+    201: {
+      description: 'Stored',
+      schema: z.object({
+        success: z.literal(true),
+        proof_id: z.string(),
+        kind: z.enum(['photo', 'signature']),
+        content_type: z.enum(['image/jpeg', 'image/png', 'image/webp']),
+        bytes: z.number().int(),
+        sha256: z.string(),
+      }),
+    },
+  },
+  errors: ['ORDER_NOT_FOUND', 'INVALID_STATUS_TRANSITION'],
+});
+
+registerEndpoint({
+  method: 'get',
+  path: '/proofs/:id',
+  operationId: 'getProofImage',
+  summary: 'A hosted proof image, through its signed, expiring link',
+  description: 'Links appear as photo_url / signature_url of a delivery proof (REST order details, GraphQL, webhooks). Tampered: 404; expired: 403.',
+  tags: TAG,
+  auth: 'public',
+  params: z.object({ id: z.string() }),
+  query: z.object({ expires: z.string(), sig: z.string() }),
+  responses: {
+    200: { description: 'The image bytes (Cache-Control: private, nosniff, CSP default-src none)', contentType: 'image/*' },
+  },
+  errors: ['NOT_FOUND', 'FORBIDDEN'],
 });

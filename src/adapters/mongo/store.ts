@@ -1,3 +1,5 @@
+import { createGridFsProofStore } from './proof-gridfs.js';
+import { createMongoCourierSessionRepository } from './courier-sessions.js';
 import type { Store } from '../../ports/store.js';
 import { createMongoApiKeyRepository } from './api-keys.js';
 import { createMongoBatchRepository } from './batches.js';
@@ -38,6 +40,8 @@ export async function createMongoStore(options: { url: string; dbName: string; o
     members: guard('members', createMongoMemberRepository(database)),
     operators: guard('operators', createMongoOperatorRepository(database)),
     audit: guard('audit', createMongoAuditRepository(database)),
+    courierSessions: guard('courierSessions', createMongoCourierSessionRepository(database)),
+    proofs: guard('proofs', createGridFsProofStore({ db: database.db })),
     couriers: guard('couriers', createMongoCourierRepository(database)),
     telemetry: guard('telemetry', createMongoTelemetryRepository(database)),
     orders: guard('orders', createMongoOrderRepository(database)),

@@ -1,3 +1,4 @@
+import type { ProofService } from '../proofs/service.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Store } from '../../ports/store.js';
 import { AppError, GeofenceError } from '../errors.js';
@@ -36,7 +37,25 @@ function geofenceOutcome(options: { order: Order; bypass: boolean }): GeofenceOu
  * recorded), with photo and signature.
  * From `picked_up` the arrival is recorded first, then the completion.
  */
-export function createDeliveryService(deps: { orders: OrderService; transitions: OrderTransitions; clock: Clock; store: Store }) {
+/** Each of photo and signature is given once: an external URL or an uploaded proof (issue #27). */
+function assertEvidence(input: ConfirmDeliveryCommand): void {
+  for (const [url, id, name] of [[input.photoUrl, input.photoProofId, 'photo'], [input.signatureUrl, input.signatureProofId, 'signature']] as const) {
+    if ((url === undefined) === (id === undefined)) {
+      throw new AppError('VALIDATION_ERROR', `Give the ${name} either as ${name}_url or as ${name}_proof_id (one of the two)`, {
+        fields: [{ field: `${name}_url`, message: `exactly one of ${name}_url and ${name}_proof_id is required` }],
+      });
+    }
+  }
+}
+
+export function createDeliveryService(deps: {
+  orders: OrderService;
+  transitions: OrderTransitions;
+  clock: Clock;
+  store: Store;
+  /** Hosted proofs (issue #27): the proof ids a delivery names must be its order's. */
+  proofs?: Pick<ProofService, 'assertDeliveryProofs'>;
+}) {
   const { orders, transitions, clock, store } = deps;
 
   /**
@@ -71,6 +90,7 @@ export function createDeliveryService(deps: { orders: OrderService; transitions:
     if (order.courierId !== input.driverId) {
       throw new AppError('FORBIDDEN', 'driver_id is not the courier assigned to this order');
     }
+    assertEvidence(input);
     // The state comes before the geofence: a delivery the table forbids is refused whatever the position.
     assertReachable(order.status, 'completed');
     const distanceM = Math.round(distanceMeters(input.coords, order.dropoff) * 10) / 10;
@@ -78,11 +98,15 @@ export function createDeliveryService(deps: { orders: OrderService; transitions:
     if (geofence === 'passed' && distanceM > input.geofenceRadius) {
       throw new GeofenceError({ distanceM, radiusM: input.geofenceRadius });
     }
+    await deps.proofs?.assertDeliveryProofs({ order, photoProofId: input.photoProofId, signatureProofId: input.signatureProofId });
     // Last: a try is only counted for a delivery that would otherwise be accepted.
     await checkDeliveryPin(order, input.pin);
     const proof: DeliveryProof = {
       driverId: input.driverId, coords: input.coords, distanceM, radiusM: input.geofenceRadius, bypass: input.bypass, geofence,
-      photoUrl: input.photoUrl, signatureUrl: input.signatureUrl, deliveredAt: clock.now().toISOString(),
+      photoUrl: input.photoProofId !== undefined ? '' : (input.photoUrl ?? ''), signatureUrl: input.signatureProofId !== undefined ? '' : (input.signatureUrl ?? ''),
+      ...(input.photoProofId !== undefined && { photoProofId: input.photoProofId }),
+      ...(input.signatureProofId !== undefined && { signatureProofId: input.signatureProofId }),
+      deliveredAt: clock.now().toISOString(),
     };
     const completed = await transitions.transition({
       order, to: 'completed', actor: options.actor, patch: { proof }, location: input.coords, reason: GEOFENCE_REASONS[geofence],

@@ -133,8 +133,11 @@ const evidenceUrl = z.url({ protocol: /^https?$/ }).max(2000);
 export const confirmDeliveryCommandSchema = z.strictObject({
   driverId: z.string().trim().min(1).max(64),
   coords: latLngSchema,
-  photoUrl: evidenceUrl,
-  signatureUrl: evidenceUrl,
+  /** Each of photo and signature: an external URL, or a proof uploaded for the order (issue #27). */
+  photoUrl: evidenceUrl.optional(),
+  signatureUrl: evidenceUrl.optional(),
+  photoProofId: z.string().trim().min(1).max(64).optional(),
+  signatureProofId: z.string().trim().min(1).max(64).optional(),
   geofenceRadius: z.number().positive().max(5000).default(20),
   bypass: z.boolean().default(false),
   /** The recipient's delivery PIN, required when the order has one. */

@@ -30,6 +30,8 @@ export function createWebhookOutbox(deps: {
   backlogMax?: number;
   /** When deliveries are due (default: the event's time). A sandbox run's events are on a virtual clock, their deliveries due at once. */
   dueAt?: () => string;
+  /** Signed links to hosted proofs in payloads (issue #27), valid as long as deliveries are retried. */
+  proofUrl?: (proofId: string) => string;
 }) {
   const { store, clock, ids } = deps;
   const lastLocationAt = new Map<string, number>();
@@ -54,6 +56,7 @@ export function createWebhookOutbox(deps: {
       order, courier, sequence, at, location,
       trackingUrl: linkOf(order),
       courierImageUrl: `${base}/track/assets/courier.svg`,
+      ...(deps.proofUrl && { proofUrl: deps.proofUrl }),
     };
     return endpoint.payloadShape === 'flat' ? flatShape(context) : eventShape(eventType, context);
   }
@@ -84,7 +87,7 @@ export function createWebhookOutbox(deps: {
 
   /** An order's status change in the merchant's event feed: the `event` shape, whatever the endpoints' shapes. */
   function feedEventOf(order: Order, courier: Courier | null, event: OrderEvent): NewFeedEvent {
-    const context = { order, courier, sequence: event.sequence, at: event.at, trackingUrl: linkOf(order), courierImageUrl: '' };
+    const context = { order, courier, sequence: event.sequence, at: event.at, trackingUrl: linkOf(order), courierImageUrl: '', ...(deps.proofUrl && { proofUrl: deps.proofUrl }) };
     return {
       id: event.id, merchantId: order.merchantId, mode: order.mode, type: 'order.status_changed', orderId: order.id,
       sequence: event.sequence, body: JSON.stringify(eventShape('order.status_changed', context)), at: event.at,

@@ -13,10 +13,12 @@ export interface PayloadContext {
   trackingUrl: string;
   courierImageUrl: string;
   location?: LatLng;
+  /** A signed link to a hosted proof (issue #27); without it a hosted proof shows as ''. */
+  proofUrl?: (proofId: string) => string;
 }
 
 /** The delivery proof as every answer shows it (REST, webhooks): `geofence` says whether the position was checked. */
-export function proofPayload(proof: DeliveryProof) {
+export function proofPayload(proof: DeliveryProof, proofUrl?: (proofId: string) => string) {
   return {
     driver_id: proof.driverId,
     coords: proof.coords,
@@ -24,14 +26,14 @@ export function proofPayload(proof: DeliveryProof) {
     radius_m: proof.radiusM,
     bypass: proof.bypass,
     geofence: proof.geofence,
-    photo_url: proof.photoUrl,
-    signature_url: proof.signatureUrl,
+    photo_url: proof.photoProofId && proofUrl ? proofUrl(proof.photoProofId) : proof.photoUrl,
+    signature_url: proof.signatureProofId && proofUrl ? proofUrl(proof.signatureProofId) : proof.signatureUrl,
     delivered_at: proof.deliveredAt,
   };
 }
 
 /** Status changes to `completed` carry the proof. */
-const proofOf = (c: PayloadContext) => (c.order.status === 'completed' && c.order.proof && !c.location ? { proof: proofPayload(c.order.proof) } : undefined);
+const proofOf = (c: PayloadContext) => (c.order.status === 'completed' && c.order.proof && !c.location ? { proof: proofPayload(c.order.proof, c.proofUrl) } : undefined);
 
 /** Spec shape 2: event, booking_id, status, timestamp, driver{name, phone} — plus the per-order sequence. */
 export function eventShape(eventType: WebhookEventType, c: PayloadContext) {
