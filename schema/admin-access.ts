@@ -20,6 +20,7 @@ export const ADMIN_FIELD_PERMISSIONS = {
   adminAddNote: 'notes',
   // Couriers (and, later, orders): dispatchers and admins.
   adminCreateCourier: 'dispatch',
+  adminInviteCourier: 'dispatch',
   adminRotateCourierToken: 'dispatch',
   adminDisableCourier: 'dispatch',
   adminEnableCourier: 'dispatch',

@@ -222,10 +222,10 @@ builder.mutationFields((t) => ({
   adminInviteCourier: t.field({
     type: CourierSignInLinkRef,
     description: "A new one-time sign-in link for the courier app; the courier's older unused links stop working.",
-    authScopes: { admin: true },
+    authScopes: adminScopes('adminInviteCourier'),
     errors: {},
     args: { courierId: t.arg.id({ required: true }) },
-    resolve: (_r, args, ctx) => ctx.services.admin.inviteCourier({ input: { courierId: String(args.courierId) } }),
+    resolve: (_r, args, ctx) => adminOf(ctx).inviteCourier({ input: { courierId: String(args.courierId) } }),
   }),
   adminRotateCourierToken: t.field({
     type: RotatedCourierTokenRef,

@@ -67,6 +67,8 @@ export function createAuditedAdmin(deps: { admin: AdminService; members: MemberS
       setIntegrationStatus: onMerchant('integration.set_status', admin.setIntegrationStatus, (_r, m) => merchantSnapshot(m)),
       setMerchantRateLimit: onMerchant('merchant.set_rate_limit', admin.setMerchantRateLimit, (_r, m) => merchantSnapshot(m)),
       createCourier: onCourier('courier.create', admin.createCourier, (r) => ({ mode: r.mode, accountStatus: 'active' })),
+      // The link itself is a credential: the entry says only when it runs out.
+      inviteCourier: onCourier('courier.invite', admin.inviteCourier, (r) => ({ signInExpiresAt: r.signInExpiresAt })),
       rotateCourierToken: onCourier('courier.rotate_token', admin.rotateCourierToken, (r) => ({ accountStatus: r.accountStatus })),
       disableCourier: onCourier('courier.disable', admin.disableCourier, (r) => ({
         accountStatus: r.accountStatus, dutyStatus: r.dutyStatus, releasedOrderIds: r.releasedOrderIds, keptOrderIds: r.keptOrderIds,
