@@ -1,0 +1,11 @@
+import 'leaflet/dist/leaflet.css';
+import './styles.css';
+import { render } from 'preact';
+import { App } from './app.js';
+
+render(<App />, document.getElementById('app')!);
+
+// Installable and openable without a network: the worker keeps the shell (web/courier/sw.ts).
+if ('serviceWorker' in navigator) {
+  addEventListener('load', () => void navigator.serviceWorker.register('/courier/sw.js', { scope: '/courier' }).catch(() => undefined));
+}

@@ -1,0 +1,56 @@
+/**
+ * The courier app's service worker (scope /courier): keeps the app shell — the page, its script,
+ * stylesheet, manifest and icon — so the app opens in a dead zone. Pages: network first, the kept
+ * shell when there is no network. The shell's files (content-hashed): kept, served from the cache.
+ * /api/v1 and the socket: never touched (positions wait in IndexedDB, not here).
+ * SHELL_FILES and SHELL_VERSION are written in by the build (web/scripts/build.ts).
+ */
+declare const SHELL_FILES: string[];
+declare const SHELL_VERSION: string;
+
+interface ExtendableEvent extends Event { waitUntil(promise: Promise<unknown>): void }
+interface FetchEvent extends ExtendableEvent { request: Request; respondWith(response: Promise<Response> | Response): void }
+interface WorkerScope {
+  addEventListener(type: 'install' | 'activate', listener: (event: ExtendableEvent) => void): void;
+  addEventListener(type: 'fetch', listener: (event: FetchEvent) => void): void;
+  skipWaiting(): Promise<void>;
+  clients: { claim(): Promise<void> };
+  location: Location;
+}
+const worker = self as unknown as WorkerScope;
+
+const CACHE = `exd-courier-${SHELL_VERSION}`;
+const SHELL = '/courier';
+
+worker.addEventListener('install', (event) => {
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll([SHELL, ...SHELL_FILES])).then(() => worker.skipWaiting()));
+});
+
+worker.addEventListener('activate', (event) => {
+  event.waitUntil(
+    caches.keys()
+      .then((keys) => Promise.all(keys.filter((key) => key.startsWith('exd-courier-') && key !== CACHE).map((key) => caches.delete(key))))
+      .then(() => worker.clients.claim()),
+  );
+});
+
+worker.addEventListener('fetch', (event) => {
+  const { request } = event;
+  const url = new URL(request.url);
+  if (request.method !== 'GET' || url.origin !== worker.location.origin) return;
+  if (request.mode === 'navigate' && (url.pathname === SHELL || url.pathname.startsWith(`${SHELL}/`))) {
+    // Every /courier page is the same shell: the newest when online, the kept one otherwise.
+    event.respondWith(
+      fetch(request)
+        .then((response) => {
+          if (response.ok) void caches.open(CACHE).then((cache) => cache.put(SHELL, response.clone()));
+          return response;
+        })
+        .catch(() => caches.match(SHELL).then((kept) => kept ?? Response.error())),
+    );
+    return;
+  }
+  if (SHELL_FILES.includes(url.pathname) || url.pathname.startsWith(`${SHELL}/assets/`)) {
+    event.respondWith(caches.match(request).then((kept) => kept ?? fetch(request)));
+  }
+});
