@@ -21,6 +21,8 @@ const worker = self as unknown as WorkerScope;
 
 const CACHE = `exd-courier-${SHELL_VERSION}`;
 const SHELL = '/courier';
+/** A network this slow to answer a page is a dead zone: the kept shell answers instead (the network's answer still refreshes it). */
+const NAVIGATION_WAIT_MS = 4000;
 
 worker.addEventListener('install', (event) => {
   event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll([SHELL, ...SHELL_FILES])).then(() => worker.skipWaiting()));
@@ -40,13 +42,16 @@ worker.addEventListener('fetch', (event) => {
   if (request.method !== 'GET' || url.origin !== worker.location.origin) return;
   if (request.mode === 'navigate' && (url.pathname === SHELL || url.pathname.startsWith(`${SHELL}/`))) {
     // Every /courier page is the same shell: the newest when online, the kept one otherwise.
+    const network = fetch(request).then((response) => {
+      if (response.ok) void caches.open(CACHE).then((cache) => cache.put(SHELL, response.clone()));
+      return response;
+    });
+    const kept = () => caches.match(SHELL);
+    const slow = new Promise<Response | undefined>((resolve) => setTimeout(() => void kept().then(resolve), NAVIGATION_WAIT_MS));
     event.respondWith(
-      fetch(request)
-        .then((response) => {
-          if (response.ok) void caches.open(CACHE).then((cache) => cache.put(SHELL, response.clone()));
-          return response;
-        })
-        .catch(() => caches.match(SHELL).then((kept) => kept ?? Response.error())),
+      Promise.race([network.catch(() => kept()), slow])
+        .then((first) => first ?? network)
+        .catch(() => Response.error()),
     );
     return;
   }
