@@ -89,6 +89,9 @@ ${page.installable ? `<link rel="manifest" href="/${page.app}/manifest.webmanife
 `;
 }
 
+/** The service worker's own policy (the API's default, `default-src 'none'`, would forbid its fetches). */
+const WORKER_CSP = "default-src 'none'; connect-src 'self'; frame-ancestors 'none'";
+
 /** A built file, gzipped when the client takes it. */
 function sendAsset(req: Request, res: Response, name: string, asset: Asset): void {
   res.setHeader('Content-Type', TYPES[extname(name)] ?? 'application/octet-stream');
@@ -129,7 +132,11 @@ export function webAppRoutes(edge: Edge, pages: readonly WebAppPage[] = WEB_APP_
       router.get(`/${page.app}/${name}`, (req, res) => {
         res.setHeader('Cache-Control', 'no-cache');
         // The worker lives at /<app>/sw.js and controls /<app> itself as well as /<app>/…
-        if (name === 'sw.js') res.setHeader('Service-Worker-Allowed', `/${page.app}`);
+        if (name === 'sw.js') {
+          res.setHeader('Service-Worker-Allowed', `/${page.app}`);
+          // A worker runs under its own script's CSP: it may fetch this origin (to keep the shell), nothing else.
+          res.setHeader('Content-Security-Policy', WORKER_CSP);
+        }
         sendAsset(req, res, name, asset);
       });
     }

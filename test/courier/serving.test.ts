@@ -42,6 +42,8 @@ describe('courier app: shell, manifest and service worker', () => {
     expect(sw.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     expect(sw.headers.get('service-worker-allowed')).toBe('/courier');
     expect(sw.headers.get('cache-control')).toBe('no-cache');
+    // The worker runs under its own script's policy: fetches to this origin only.
+    expect(sw.headers.get('content-security-policy')).toBe("default-src 'none'; connect-src 'self'; frame-ancestors 'none'");
     const code = await sw.text();
     const shell = await (await fetch(`${t.url}/courier`)).text();
     const script = /src="(\/courier\/assets\/courier-\w+\.js)"/.exec(shell)![1]!;
