@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import type { Edge } from '../src/edge/edge.js';
 import { rateLimitHeaders } from '../src/edge/door.js';
+import { upgradeFromSameOrigin } from '../src/edge/session-cookie.js';
 import { reportPositionCommand } from '../src/edge/position-wire.js';
 import { AppError, isAppError, presentError } from '../src/domain/errors.js';
 import { RateLimitedError, type Caller } from '../src/domain/front-door.js';
@@ -102,7 +103,7 @@ export function attachCourierSockets(options: { edge: Edge }) {
       const appError = errorOf(error);
       counters.refusedFrames++;
       send(session, { type: 'error', ...(id !== undefined && { id }), error: presentError(appError).error });
-      if (appError.code === 'INVALID_COURIER_TOKEN') session.ws.close(COURIER_SOCKET_CLOSE.forbidden, 'credentials no longer valid');
+      if (appError.code === 'INVALID_COURIER_TOKEN' || appError.code === 'INVALID_SESSION') session.ws.close(COURIER_SOCKET_CLOSE.forbidden, 'credentials no longer valid');
     }
   }
 
@@ -138,7 +139,11 @@ export function attachCourierSockets(options: { edge: Edge }) {
   }
 
   async function admit(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
-    const credentials = door.credentialsOf(req);
+    const credentials = door.courierCredentialsOf(req);
+    // The courier app's cookie rides on the socket only from a page of this server (issue #27).
+    if (!credentials.token && credentials.courierSession && !upgradeFromSameOrigin(req)) {
+      return refuse(socket, new AppError('FORBIDDEN', 'A socket signed in with the courier session cookie must come from this origin'));
+    }
     let entered: { caller: Caller };
     try {
       entered = await door.frontDoor.enter(credentials, 'courier');
@@ -147,7 +152,7 @@ export function attachCourierSockets(options: { edge: Edge }) {
       return refuse(socket, appError, error instanceof RateLimitedError ? rateLimitHeaders(error.decision) : appError.code === 'SERVICE_UNAVAILABLE' ? { 'Retry-After': '5' } : {});
     }
     const caller = entered.caller as Session['caller'];
-    const releaseSlot = door.sockets.takeCredentialSlot(credentials.token!);
+    const releaseSlot = door.sockets.takeCredentialSlot(credentials.token ?? `courier:${caller.courier.courier.id}`);
     if (!releaseSlot) return refuse(socket, new AppError('RATE_LIMITED', 'Too many open sockets for this courier token'));
     if (closing || socket.destroyed) return releaseSlot();
     wss.handleUpgrade(req, socket, head, (ws) => open(ws, caller, credentials, releaseSlot));

@@ -42,11 +42,23 @@ const RotatedSecretRef = builder.objectRef<{ merchantId: string; apiSecret: stri
   }),
 });
 
-const CreatedCourierRef = builder.objectRef<{ courierId: string; token: string; mode: 'live' | 'test' }>('CreatedCourier').implement({
+const CreatedCourierRef = builder
+  .objectRef<{ courierId: string; token: string; mode: 'live' | 'test'; signInUrl: string; signInExpiresAt: string }>('CreatedCourier')
+  .implement({
+    fields: (t) => ({
+      courierId: t.exposeID('courierId'),
+      token: t.exposeString('token'),
+      mode: t.field({ type: ModeEnum, resolve: (r) => r.mode }),
+      signInUrl: t.exposeString('signInUrl', { description: "The courier app's one-time sign-in link (`/courier/welcome#code=…`), single use, expiring" }),
+      signInExpiresAt: t.exposeString('signInExpiresAt'),
+    }),
+  });
+
+const CourierSignInLinkRef = builder.objectRef<{ courierId: string; signInUrl: string; signInExpiresAt: string }>('CourierSignInLink').implement({
   fields: (t) => ({
     courierId: t.exposeID('courierId'),
-    token: t.exposeString('token'),
-    mode: t.field({ type: ModeEnum, resolve: (r) => r.mode }),
+    signInUrl: t.exposeString('signInUrl'),
+    signInExpiresAt: t.exposeString('signInExpiresAt'),
   }),
 });
 
@@ -205,6 +217,14 @@ builder.mutationFields((t) => ({
       ctx.services.admin.createCourier({
         input: { name: args.name, phone: args.phone, vehicle: args.vehicle, plate: args.plate, ...(args.mode && { mode: args.mode }) },
       }),
+  }),
+  adminInviteCourier: t.field({
+    type: CourierSignInLinkRef,
+    description: "A new one-time sign-in link for the courier app; the courier's older unused links stop working.",
+    authScopes: { admin: true },
+    errors: {},
+    args: { courierId: t.arg.id({ required: true }) },
+    resolve: (_r, args, ctx) => ctx.services.admin.inviteCourier({ input: { courierId: String(args.courierId) } }),
   }),
   adminRotateCourierToken: t.field({
     type: RotatedCourierTokenRef,

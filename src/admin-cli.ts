@@ -127,10 +127,16 @@ const COMMANDS: Record<string, Command> = {
   'integration:reject': setIntegration('rejected', 'Reject one integration of a merchant'),
   'courier:create': {
     args: '--name N --phone P --vehicle bike|motorcycle|car|van --plate X [--mode test|live]',
-    summary: 'Create a courier (default mode live); prints its token once',
+    summary: "Create a courier (default mode live); prints its token and the courier app's one-time sign-in link once",
     options: ['name', 'phone', 'vehicle', 'plate', 'mode'],
     run: async (admin, v) =>
       snakeKeys(await admin.createCourier({ input: { name: v.name, phone: v.phone, vehicle: v.vehicle, plate: v.plate, mode: v.mode } })),
+  },
+  'courier:invite': {
+    args: '--courier C',
+    summary: "Issue a new one-time sign-in link for the courier app (printed once); the courier's older unused links stop working",
+    options: ['courier'],
+    run: async (admin, v) => snakeKeys(await admin.inviteCourier({ input: { courierId: v.courier } })),
   },
   'courier:rotate-token': {
     args: '--courier C',

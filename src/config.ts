@@ -59,6 +59,11 @@ const envSchema = z.object({
   MEMBER_SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(120),
   MEMBER_SESSION_MAX_HOURS: z.coerce.number().positive().max(24 * 30).default(12),
   MEMBER_MAX_SESSIONS: z.coerce.number().int().min(1).max(1000).default(10),
+  /** The courier app (issue #27): its sessions, and the proofs of delivery it uploads. */
+  COURIER_SESSION_MAX_HOURS: z.coerce.number().positive().max(24 * 90).default(24 * 30),
+  COURIER_MAX_SESSIONS: z.coerce.number().int().min(1).max(100).default(3),
+  PROOF_MAX_BYTES: z.coerce.number().int().min(1024).max(20 * 1024 * 1024).default(2 * 1024 * 1024),
+  PROOF_RETENTION_DAYS: z.coerce.number().positive().max(36500).default(90),
   LOGIN_MAX_FAILURES_PER_EMAIL: z.coerce.number().int().min(1).default(5),
   LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
   LOGIN_LOCKOUT_SECONDS: z.coerce.number().int().min(1).default(900),
@@ -173,6 +178,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       sessionMaxMs: e.MEMBER_SESSION_MAX_HOURS * 3_600_000,
       maxSessions: e.MEMBER_MAX_SESSIONS,
     },
+    /** Courier app sessions (issue #27): links expire like team invitations. */
+    courierSessions: {
+      codeTtlMs: e.MEMBER_INVITATION_TTL_HOURS * 3_600_000,
+      sessionMaxMs: e.COURIER_SESSION_MAX_HOURS * 3_600_000,
+      maxSessions: e.COURIER_MAX_SESSIONS,
+    },
+    /** Hosted proofs of delivery (issue #27): the upload's size limit and how long they are kept. */
+    proofs: { maxBytes: e.PROOF_MAX_BYTES, retentionMs: e.PROOF_RETENTION_DAYS * 86_400_000 },
     /** Failed sign-ins before an email (per merchant) or an address is refused for `seconds`. */
     loginLockout: { perEmail: e.LOGIN_MAX_FAILURES_PER_EMAIL, perAddress: e.LOGIN_MAX_FAILURES_PER_ADDRESS, seconds: e.LOGIN_LOCKOUT_SECONDS },
     /** Password hashing: how many at once (worker threads), how many may wait, at which CPU priority. */

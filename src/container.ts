@@ -10,6 +10,7 @@ import { MasterKeyMismatchError, verifyMasterKey } from './domain/master-key-che
 import { createAdminService } from './domain/admin.js';
 import { createAuthService } from './domain/auth.js';
 import { createFrontDoor } from './domain/front-door.js';
+import { createCourierSessionService } from './domain/courier-sessions.js';
 import { createMemberService } from './domain/members/service.js';
 import { createPasswordHasher } from './domain/members/passwords.js';
 import { createScryptWorkers } from './adapters/scrypt-workers.js';
@@ -195,8 +196,10 @@ function buildServices(deps: {
   const passwordWorkers = createScryptWorkers({ threads: concurrency, niceness });
   const passwords = createPasswordHasher({ derive: passwordWorkers.derive, concurrency, queueLimit });
   const members = createMemberService({ store, clock, ids, passwords, policy: config.members, publicBaseUrl: () => config.publicBaseUrl });
-  const admin = createAdminService({ store, clock, ids, secretBox, couriers, credentialsChanged: auth.credentialsChanged });
+  const courierSessions = createCourierSessionService({ store, clock, policy: config.courierSessions, publicBaseUrl: () => config.publicBaseUrl });
+  const admin = createAdminService({ store, clock, ids, secretBox, couriers, courierSessions, credentialsChanged: auth.credentialsChanged });
   return {
+    courierSessions,
     auth,
     members,
     /** Every password hash of the node, bounded (stats: running, waiting, computed). */
@@ -207,6 +210,7 @@ function buildServices(deps: {
     frontDoor: createFrontDoor({
       auth,
       members,
+      courierSessions,
       rateLimiter: deps.rateLimiter,
       log: deps.logger,
       limits: {

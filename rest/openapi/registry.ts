@@ -62,6 +62,16 @@ registry.registerComponent('securitySchemes', 'courierToken', {
   description: 'Authorization: Bearer ct_… — the token an admin issued to the courier; its mode (live or sandbox) is the courier\'s.',
 });
 
+// Or the courier app's session cookie (issue #27); non-GET requests with it carry X-Courier-CSRF.
+registry.registerComponent('securitySchemes', 'courierSession', {
+  type: 'apiKey',
+  in: 'cookie',
+  name: 'exd_courier_session',
+  description:
+    'The courier app\'s session (`__Host-exd_courier_session` over HTTPS), set by POST /couriers/sessions from a one-time sign-in link. ' +
+    'With it, every request but GET must send `X-Courier-CSRF` (any non-empty value), else 403 CSRF_REQUIRED; an ended session is 401 INVALID_SESSION.',
+});
+
 const RATE_LIMIT_HEADERS = {
   'RateLimit-Limit': 'Requests allowed per minute for this API key or courier token (on public endpoints: the anonymous budget of the client address).',
   'RateLimit-Remaining': 'Requests left in the current window.',
@@ -238,7 +248,7 @@ const SECURITY: Record<EndpointAuth, SecurityRequirements> = {
   public: [],
   apiKey: API_KEY_SECURITY,
   apiKeyOrStorefrontHmac: [...API_KEY_SECURITY, { storefrontHmac: [], storefrontShopDomain: [] }],
-  courierToken: [{ courierToken: [] }],
+  courierToken: [{ courierToken: [] }, { courierSession: [] }],
 };
 
 /**
@@ -274,7 +284,11 @@ export function errorCodesOf(spec: EndpointSpec, rateLimited = spec.rateLimited 
   // Authorization and X-API-Key carrying two different keys.
   if (spec.auth !== 'public') codes.add('VALIDATION_ERROR');
   if (spec.auth === 'apiKeyOrStorefrontHmac') codes.add('INVALID_SIGNATURE');
-  if (spec.auth === 'courierToken') codes.add('INVALID_COURIER_TOKEN');
+  if (spec.auth === 'courierToken') {
+    codes.add('INVALID_COURIER_TOKEN');
+    codes.add('INVALID_SESSION');
+    if (spec.method !== 'get') codes.add('CSRF_REQUIRED');
+  }
   else if (spec.auth !== 'public') {
     codes.add('INVALID_API_KEY');
     codes.add('TEST_MODE_MISMATCH');

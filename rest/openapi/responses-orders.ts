@@ -251,6 +251,11 @@ export const courierSchema = registry.register(
 
 export const courierResponseSchema = registry.register('CourierResponse', z.object({ success: z.literal(true), courier: courierSchema }));
 
+export const courierSessionResponseSchema = registry.register(
+  'CourierSessionResponse',
+  z.object({ success: z.literal(true), courier: courierSchema, expires_at: z.string().openapi({ description: 'When the session ends, however used' }) }),
+);
+
 export const courierOrdersResponseSchema = registry.register(
   'CourierOrdersResponse',
   z.object({

@@ -8,17 +8,42 @@ import { idempotently } from '../idempotency.js';
 import { courierScope } from '../../src/domain/idempotency.js';
 import { advanceOrderCommand, releaseOrderCommand, reportPositionCommand, setDutyCommand } from '../wire/couriers.js';
 import { confirmDeliveryCommand } from '../wire/orders.js';
+import { courierSignInCommand } from '../wire/couriers.js';
+import { courierSessionCookies } from '../../src/edge/session-cookie.js';
+import { AppError } from '../../src/domain/errors.js';
 
-function presentCourier(c: Courier) {
+export function presentCourier(c: Courier) {
   return {
     id: c.id, name: c.name, phone: c.phone, vehicle_type: c.vehicle, vehicle_plate: c.plate, status: c.status,
     is_test: c.mode === 'test', location: c.location, location_at: c.locationAt, job: c.job,
   };
 }
 
-/** The courier app's API: the courier token, never a merchant key. */
+/** The courier app's API: the courier token or the courier app's session, never a merchant key or a member's session. */
 export function courierRoutes(router: Router, edge: Edge): void {
   const { couriers } = edge.services;
+  const { door } = edge;
+
+  // The courier app's sign-in (issue #27): a one-time link's code for a session cookie.
+  router.post('/couriers/sessions', async (req, res) => {
+    const address = door.addressOf(req);
+    await door.frontDoor.admit({ kind: 'anonymous', address });
+    const signedIn = await door.frontDoor.signInCourier({ address, input: courierSignInCommand(req.body) });
+    res.setHeader('Set-Cookie', courierSessionCookies({ sessionId: signedIn.sessionId, expiresAt: signedIn.expiresAt, secure: door.overTls(req) }));
+    res.setHeader('Cache-Control', 'no-store');
+    sendOk(res, { courier: presentCourier(signedIn.courier), expires_at: signedIn.expiresAt }, 201);
+  });
+
+  router.delete('/couriers/sessions/current', async (req, res) => {
+    const credentials = door.courierCredentialsOf(req);
+    if (credentials.courierSession && !door.hasCourierCsrfHeader(req)) {
+      throw new AppError('CSRF_REQUIRED', 'Signing out with the courier session cookie needs the x-courier-csrf header');
+    }
+    await edge.services.courierSessions.signOut({ sessionId: credentials.courierSession });
+    res.setHeader('Set-Cookie', courierSessionCookies({ sessionId: null, secure: door.overTls(req) }));
+    res.status(204).end();
+  });
+
   router.use('/couriers/me', requireCourier(edge));
 
   router.get('/couriers/me', async (_req, res) => {

@@ -9,6 +9,7 @@ import {
   type SetDutyCommand,
 } from '../../src/domain/couriers.js';
 import { parseInput } from '../../src/domain/validation.js';
+import { courierSignInCommandSchema, type CourierSignInCommand } from '../../src/domain/courier-sessions.js';
 
 export const dutyBody = z.strictObject({ on_duty: setDutyCommandSchema.shape.onDuty });
 
@@ -29,4 +30,11 @@ export function advanceOrderCommand(body: unknown): AdvanceOrderCommand {
 
 export function releaseOrderCommand(body: unknown): ReleaseOrderCommand {
   return parseInput(courierReleaseBody, body ?? {});
+}
+
+/** POST /couriers/sessions: the sign-in link's code. */
+export const courierSignInBody = courierSignInCommandSchema;
+
+export function courierSignInCommand(body: unknown): CourierSignInCommand {
+  return parseInput(courierSignInBody, body);
 }

@@ -3,6 +3,7 @@ import type { Clock } from '../ports/clock.js';
 import type { IdSource } from '../ports/ids.js';
 import type { Store } from '../ports/store.js';
 import type { CourierService } from './couriers.js';
+import type { CourierSessionService } from './courier-sessions.js';
 import {
   type SecretBox,
   displayPrefix,
@@ -73,10 +74,12 @@ export function createAdminService(deps: {
   ids: IdSource;
   secretBox: SecretBox;
   couriers: Pick<CourierService, 'withdrawCourier' | 'activeOrders'>;
+  /** The courier app's sign-in links and sessions (issue #27). */
+  courierSessions: Pick<CourierSessionService, 'issueSignInLink' | 'inviteCourier' | 'revokeAll'>;
   /** Every node's credential caches forget the merchant (revocation, rotation, status). */
   credentialsChanged?: (options: { merchantId: string }) => Promise<void>;
 }) {
-  const { store, clock, ids, secretBox, couriers } = deps;
+  const { store, clock, ids, secretBox, couriers, courierSessions } = deps;
   const changed = async <T>(merchantId: string, result: T): Promise<T> => {
     await deps.credentialsChanged?.({ merchantId });
     return result;
@@ -177,7 +180,15 @@ export function createAdminService(deps: {
       id: courierId, mode: input.mode, name: input.name, phone: input.phone, vehicle: input.vehicle, plate: input.plate,
       tokenHash: hashToken(token), accountStatus: 'active', status: 'off_duty', job: null, location: null, locationAt: null, createdAt: at, updatedAt: at,
     });
-    return { courierId, token, mode: input.mode };
+    const link = await courierSessions.issueSignInLink({ courierId });
+    return { courierId, token, mode: input.mode, signInUrl: link.signInUrl, signInExpiresAt: link.expiresAt };
+  }
+
+  /** A new one-time sign-in link for the courier app; the courier's older unused links stop working. */
+  async function inviteCourier(options: { input: unknown }) {
+    const { courierId } = parseInput(adminInputSchemas.courierRef, options.input);
+    const link = await courierSessions.inviteCourier({ courierId });
+    return { courierId, signInUrl: link.signInUrl, signInExpiresAt: link.expiresAt };
   }
 
   const courierNotFound = (courierId: string) => new AppError('COURIER_NOT_FOUND', `No courier ${courierId}`);
@@ -188,6 +199,8 @@ export function createAdminService(deps: {
     const token = generateCourierToken();
     const courier = await store.couriers.replaceTokenHash({ id: courierId, tokenHash: hashToken(token), updatedAt: now() });
     if (!courier) throw courierNotFound(courierId);
+    // The courier app's sessions end with the old token (sockets within the credential recheck).
+    await courierSessions.revokeAll({ courierId });
     return { courierId, token, accountStatus: courier.accountStatus };
   }
 
@@ -195,6 +208,7 @@ export function createAdminService(deps: {
   async function disableCourier(options: { input: unknown }) {
     const { courierId } = parseInput(adminInputSchemas.courierRef, options.input);
     if (!(await store.couriers.setAccountStatus({ id: courierId, accountStatus: 'disabled', updatedAt: now() }))) throw courierNotFound(courierId);
+    await courierSessions.revokeAll({ courierId });
     const withdrawn = await couriers.withdrawCourier({ courierId, reason: 'courier disabled by an administrator' });
     return {
       courierId, accountStatus: withdrawn.courier.accountStatus, dutyStatus: withdrawn.courier.status,
@@ -234,6 +248,6 @@ export function createAdminService(deps: {
 
   return {
     createMerchant, rotateApiKey, revokeApiKeys, setMerchantStatus, setIntegrationStatus,
-    setMerchantRateLimit, rotateApiSecret, createCourier, rotateCourierToken, disableCourier, enableCourier, createUser, listMerchants, listIntegrationTelemetry, getMerchant: requireMerchant,
+    setMerchantRateLimit, rotateApiSecret, createCourier, inviteCourier, rotateCourierToken, disableCourier, enableCourier, createUser, listMerchants, listIntegrationTelemetry, getMerchant: requireMerchant,
   };
 }

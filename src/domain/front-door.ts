@@ -1,6 +1,7 @@
 import type { RateLimitDecision, RateLimitOptions, RateLimiter } from '../ports/rate-limiter.js';
 import type { AuthService, CourierPrincipal, MerchantPrincipal } from './auth.js';
 import { AppError, isAppError } from './errors.js';
+import type { CourierSessionService } from './courier-sessions.js';
 import type { MemberService } from './members/service.js';
 import type { LoginCommand } from './members/schemas.js';
 import type { Member, Mode } from './types.js';
@@ -14,6 +15,11 @@ export interface Credentials {
    * API key always wins. Edges accept it only where they enforce CSRF protection (GraphQL).
    */
   session?: string | undefined;
+  /**
+   * A courier app's session id (its `exd_courier_session` cookie, issue #27). Used only when no token
+   * is presented, and only by courier entrances (which enforce their CSRF header or Origin check).
+   */
+  courierSession?: string | undefined;
   /** The mode a session caller chose for this request or socket (`X-Mode` / connection_init `mode`): `live` or `test` (default). */
   sessionMode?: string | undefined;
   /** The client's address bucket (src/edge/client-address.ts): IPv4 address or IPv6 /64. */
@@ -68,7 +74,7 @@ const SWEEP_CONCURRENCY = 32;
  * pages): who the caller is, which budget an operation draws from, and which open sessions lose
  * their right to stay open. Transports only extract the credentials and present the answers.
  */
-export function createFrontDoor(deps: { auth: AuthService; members: MemberService; rateLimiter: RateLimiter; limits: FrontDoorLimits; log: FrontDoorLog }) {
+export function createFrontDoor(deps: { auth: AuthService; members: MemberService; courierSessions: CourierSessionService; rateLimiter: RateLimiter; limits: FrontDoorLimits; log: FrontDoorLog }) {
   const { auth, members, rateLimiter, limits, log } = deps;
   const lockout = (address: string) => ({ key: `admin-fail:${address}`, limitPerMin: limits.adminFailures, windowSeconds: limits.adminLockoutSeconds });
 
@@ -102,6 +108,9 @@ export function createFrontDoor(deps: { auth: AuthService; members: MemberServic
     const { token, address } = credentials;
     if (as === 'merchant' || (as === 'any' && token?.startsWith('ak_'))) {
       return { kind: 'merchant', merchant: await auth.authenticateApiKey({ apiKey: token, testModeHeader: credentials.testMode }), address };
+    }
+    if (as === 'courier' && !token && credentials.courierSession) {
+      return { kind: 'courier', courier: await deps.courierSessions.authenticateSession({ sessionId: credentials.courierSession }), address };
     }
     if (as === 'courier' || (as === 'any' && token?.startsWith('ct_'))) return { kind: 'courier', courier: await auth.authenticateCourier({ token }), address };
     if (!token && credentials.session) return { kind: 'merchant', merchant: await authenticateSession(credentials, credentials.session), address };
@@ -139,6 +148,25 @@ export function createFrontDoor(deps: { auth: AuthService; members: MemberServic
     } catch (error) {
       failed = isAppError(error) && error.code === 'INVALID_CREDENTIALS';
       if (failed) log.warn({ address: options.address }, 'sign-in refused');
+      throw error;
+    } finally {
+      if (!failed) await giveBack(reservations);
+    }
+  }
+
+  /**
+   * A courier app's sign-in with a link's code (issue #27), rate-limited per address like the
+   * members' sign-in: each attempt reserves a unit before the code is checked; a wrong code keeps it.
+   */
+  async function signInCourier(options: { address: string; input: { code: string } }) {
+    const locks = [{ key: `courier-sign-in-fail:${options.address}`, limitPerMin: limits.login.perAddress, windowSeconds: limits.login.lockoutSeconds }];
+    const reservations = await reserve(options.address, locks);
+    let failed = false;
+    try {
+      return await deps.courierSessions.signIn({ input: options.input });
+    } catch (error) {
+      failed = isAppError(error) && error.code === 'SIGN_IN_LINK_INVALID';
+      if (failed) log.warn({ address: options.address }, 'courier sign-in link refused');
       throw error;
     } finally {
       if (!failed) await giveBack(reservations);
@@ -196,7 +224,7 @@ export function createFrontDoor(deps: { auth: AuthService; members: MemberServic
   /** Whether the credentials still admit the caller (null: they do; else the refusal). Store failures are not refusals. */
   async function checkStillAdmitted(credentials: Credentials): Promise<AppError | null> {
     try {
-      const caller = await identify(credentials);
+      const caller = await identify(credentials, !credentials.token && credentials.courierSession ? 'courier' : 'any');
       if (caller.kind === 'merchant') auth.assertMerchantAccess(caller.merchant, { level: 'settings' });
       return null;
     } catch (error) {
@@ -241,8 +269,12 @@ export function createFrontDoor(deps: { auth: AuthService; members: MemberServic
    */
   function holdSession(options: { credentials: Credentials; end: (reason: AppError) => void }): () => void {
     const { credentials } = options;
-    if (!credentials.token && !credentials.session) return () => {};
-    const token = credentials.token ? `${credentials.token}\n${credentials.testMode ?? ''}` : `session\n${credentials.session}\n${credentials.sessionMode ?? ''}`;
+    if (!credentials.token && !credentials.session && !credentials.courierSession) return () => {};
+    const token = credentials.token
+      ? `${credentials.token}\n${credentials.testMode ?? ''}`
+      : credentials.courierSession
+        ? `courier-session\n${credentials.courierSession}`
+        : `session\n${credentials.session}\n${credentials.sessionMode ?? ''}`;
     let session = sessions.get(token);
     if (!session) sessions.set(token, (session = { credentials: options.credentials, ends: new Set() }));
     const { end } = options;
@@ -290,6 +322,7 @@ export function createFrontDoor(deps: { auth: AuthService; members: MemberServic
     admit,
     enter,
     logIn,
+    signInCourier,
     holdSession,
     holdStream,
     stats: () => ({ heldCredentials: sessions.size }),

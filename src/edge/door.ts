@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { BudgetDecision as RateLimitDecision, Caller, Credentials, FrontDoor } from '../domain/front-door.js';
 import { createClientAddressResolver, type TrustProxy } from './client-address.js';
-import { cameOverTls, CSRF_HEADER, sessionFromCookie } from './session-cookie.js';
+import { cameOverTls, COURIER_CSRF_HEADER, courierSessionFromCookie, CSRF_HEADER, sessionFromCookie } from './session-cookie.js';
 import { createUnpaidWindows, UNPAID_MESSAGES } from './unpaid-messages.js';
 
 export interface SocketCaps {
@@ -104,6 +104,18 @@ export function createEdgeDoor(options: { frontDoor: FrontDoor; trustProxy: Trus
       credentials.sessionMode = header(req.headers, 'x-mode');
       return credentials;
     },
+    /**
+     * A courier entrance's credentials: the headers' token, or else the courier app's session cookie
+     * (issue #27). Only the courier REST paths and the courier socket call this.
+     */
+    courierCredentialsOf(req: IncomingMessage): Credentials {
+      const credentials = this.credentialsOf(req);
+      if (credentials.token) return credentials;
+      credentials.courierSession = courierSessionFromCookie(header(req.headers, 'cookie'));
+      return credentials;
+    },
+    /** Whether the request carries the courier app's CSRF header (non-empty). */
+    hasCourierCsrfHeader: (req: IncomingMessage) => !!header(req.headers, COURIER_CSRF_HEADER)?.trim(),
     /** Whether the request carries the CSRF header (non-empty). */
     hasCsrfHeader: (req: IncomingMessage) => !!header(req.headers, CSRF_HEADER)?.trim(),
     /** Whether the browser reached us over TLS (directly or through a trusted proxy): the cookie is Secure then. */

@@ -82,3 +82,43 @@ export function upgradeFromSameOrigin(req: IncomingMessage): boolean {
     return false;
   }
 }
+
+/**
+ * The courier app's session cookie (issue #27): accepted only by the courier entrances (REST under
+ * /api/v1/couriers/me and the courier socket), never by merchant REST or GraphQL; SameSite=Strict.
+ */
+export const COURIER_SESSION_COOKIE = 'exd_courier_session';
+export const SECURE_COURIER_SESSION_COOKIE = `__Host-${COURIER_SESSION_COOKIE}`;
+/** The header a cookie-authenticated courier request that changes something must carry (any non-empty value). */
+export const COURIER_CSRF_HEADER = 'x-courier-csrf';
+
+/** The courier session id from a Cookie header: the `__Host-` one first, else the bare name. */
+export function courierSessionFromCookie(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  let plain: string | undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq <= 0) continue;
+    const name = part.slice(0, eq).trim();
+    if (name === SECURE_COURIER_SESSION_COOKIE) {
+      const value = part.slice(eq + 1).trim();
+      if (value) return value;
+    } else if (name === COURIER_SESSION_COOKIE && plain === undefined) {
+      plain = part.slice(eq + 1).trim() || undefined;
+    }
+  }
+  return plain;
+}
+
+/** `Set-Cookie` values for a courier session, or (null) those clearing it; `__Host-` and Secure over TLS. */
+export function courierSessionCookies(options: { sessionId: string | null; expiresAt?: string; secure: boolean }): string[] {
+  const attributes = ['Path=/', 'HttpOnly', 'SameSite=Strict'];
+  if (options.secure) attributes.push('Secure');
+  const name = options.secure ? SECURE_COURIER_SESSION_COOKIE : COURIER_SESSION_COOKIE;
+  if (options.sessionId === null) {
+    const cleared = [[`${name}=`, 'Max-Age=0', ...attributes].join('; ')];
+    if (options.secure) cleared.push([`${COURIER_SESSION_COOKIE}=`, 'Max-Age=0', 'Path=/', 'HttpOnly', 'SameSite=Strict'].join('; '));
+    return cleared;
+  }
+  return [[`${name}=${options.sessionId}`, `Expires=${new Date(options.expiresAt!).toUTCString()}`, ...attributes].join('; ')];
+}

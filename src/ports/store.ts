@@ -1,3 +1,4 @@
+import type { CourierSessionRepository } from './courier-sessions.js';
 import type {
   ApiKeyRecord,
   IntegrationTelemetry,
@@ -40,6 +41,8 @@ export interface Store {
   /** Merchant team members (people of the console), their set-password tokens and sessions. */
   members: MemberRepository;
   couriers: CourierRepository;
+  /** Couriers' one-time sign-in codes and app sessions (issue #27). */
+  courierSessions: CourierSessionRepository;
   telemetry: TelemetryRepository;
   orders: OrderRepository;
   batches: BatchRepository;

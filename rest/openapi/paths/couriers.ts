@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import { courierReleaseBody, courierStatusBody, dutyBody, positionBody } from '../../wire/couriers.js';
+import { courierReleaseBody, courierSignInBody, courierStatusBody, dutyBody, positionBody } from '../../wire/couriers.js';
 import { deliverOrderBody } from '../../wire/orders.js';
 import { registerEndpoint } from '../registry.js';
 import {
   courierArrivalsResponseSchema,
   courierOrdersResponseSchema,
   courierResponseSchema,
+  courierSessionResponseSchema,
   deliveryConfirmedResponseSchema,
   orderStatusResponseSchema,
 } from '../responses-orders.js';
@@ -15,6 +16,35 @@ const ownOrder = z.object({
 });
 
 const TAG = ['Couriers'];
+
+registerEndpoint({
+  method: 'post',
+  path: '/couriers/sessions',
+  operationId: 'signInCourier',
+  summary: "The courier app's sign-in: a one-time link's code for a session cookie",
+  description:
+    'The code is the `code` of the link `courier:create` / `courier:invite` printed (`/courier/welcome#code=…`); it works once, until it ' +
+    'expires or a newer link replaces it. Sets the HttpOnly, SameSite=Strict cookie `exd_courier_session` (`__Host-exd_courier_session`, ' +
+    'Secure, over HTTPS). Failed codes are counted per client address like the console sign-in (429 past the bound).',
+  tags: TAG,
+  auth: 'public',
+  body: courierSignInBody,
+  bodyExample: { code: 'cc_3q2+7w…' },
+  responses: { 201: { description: 'Signed in; the cookie is set', schema: courierSessionResponseSchema } },
+  errors: ['SIGN_IN_LINK_INVALID'],
+});
+
+registerEndpoint({
+  method: 'delete',
+  path: '/couriers/sessions/current',
+  operationId: 'signOutCourier',
+  summary: "Sign the courier app out: ends the session and clears its cookie",
+  description: 'Idempotent (no session, or an ended one, is still 204). With the cookie, send `X-Courier-CSRF`.',
+  tags: TAG,
+  auth: 'public',
+  responses: { 204: { description: 'Signed out' } },
+  errors: ['CSRF_REQUIRED'],
+});
 
 registerEndpoint({
   method: 'get',

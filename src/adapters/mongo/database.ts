@@ -18,6 +18,7 @@ import type {
   WebhookEndpoint,
 } from '../../domain/types.js';
 import type { FeedEvent, IdempotencyRecord, IdempotentWriteRecord, IntegrationTelemetry } from '../../ports/store.js';
+import type { CourierSession, CourierSignInCode } from '../../ports/courier-sessions.js';
 import { isTransientTransactionError, isUnknownCommitResult } from './failures.js';
 
 /*
@@ -59,6 +60,9 @@ export type MemberDoc = Omit<Member, 'id'> & { _id: string };
 export type MemberPasswordTokenDoc = Omit<MemberPasswordToken, 'hash'> & { _id: string; expireOn: Date };
 /** `_id` is the session id's SHA-256; `expireOn` is the absolute expiry as a BSON Date for the TTL index. */
 export type MemberSessionDoc = Omit<MemberSession, 'hash'> & { _id: string; expireOn: Date };
+/** `_id` is the code's / session id's SHA-256; `expireOn` is expiresAt as a BSON Date for the TTL index (issue #27). */
+export type CourierSignInCodeDoc = Omit<CourierSignInCode, 'hash'> & { _id: string; expireOn: Date };
+export type CourierSessionDoc = Omit<CourierSession, 'hash'> & { _id: string; expireOn: Date };
 /** `_id` is JSON [ownerId, mode, operation, key]; `expireAt` is expiresAt as a BSON Date for the TTL index. */
 export type IdempotentWriteDoc = IdempotentWriteRecord & { _id: string; expireAt: Date };
 /** `position` is null until the feed's sequencer gives it one (see events.ts). */
@@ -90,6 +94,8 @@ export interface MongoCollections {
   members: Collection<MemberDoc>;
   memberPasswordTokens: Collection<MemberPasswordTokenDoc>;
   memberSessions: Collection<MemberSessionDoc>;
+  courierSignInCodes: Collection<CourierSignInCodeDoc>;
+  courierSessions: Collection<CourierSessionDoc>;
   quotes: Collection<QuoteDoc>;
 }
 
@@ -259,6 +265,8 @@ function collectionsOf(db: Db, maxTimeMS: number | null): MongoCollections {
     members: open<MemberDoc>('members'),
     memberPasswordTokens: open<MemberPasswordTokenDoc>('member_password_tokens'),
     memberSessions: open<MemberSessionDoc>('member_sessions'),
+    courierSignInCodes: open<CourierSignInCodeDoc>('courier_sign_in_codes'),
+    courierSessions: open<CourierSessionDoc>('courier_sessions'),
     quotes: open<QuoteDoc>('quotes'),
   };
 }
@@ -366,6 +374,11 @@ async function createIndexes(c: MongoCollections, db: Db, webhookRetentionSecond
     c.memberPasswordTokens.createIndex({ expireOn: 1 }, { expireAfterSeconds: 0, name: 'member_password_tokens_ttl' }),
     c.memberSessions.createIndex({ memberId: 1 }, { name: 'member_sessions_member' }),
     c.memberSessions.createIndex({ expireOn: 1 }, { expireAfterSeconds: 0, name: 'member_sessions_ttl' }),
+    // Couriers' sign-in codes and app sessions (issue #27), the same way.
+    c.courierSignInCodes.createIndex({ courierId: 1 }, { name: 'courier_sign_in_codes_courier' }),
+    c.courierSignInCodes.createIndex({ expireOn: 1 }, { expireAfterSeconds: 0, name: 'courier_sign_in_codes_ttl' }),
+    c.courierSessions.createIndex({ courierId: 1 }, { name: 'courier_sessions_courier' }),
+    c.courierSessions.createIndex({ expireOn: 1 }, { expireAfterSeconds: 0, name: 'courier_sessions_ttl' }),
     // Quotes go a day after they expire (until then an order naming one gets QUOTE_EXPIRED, not QUOTE_NOT_FOUND).
     c.quotes.createIndex({ expireAt: 1 }, { expireAfterSeconds: 86_400, name: 'quotes_ttl' }),
     c.quotes.createIndex({ expiresAt: 1 }, { name: 'quotes_expiry' }),

@@ -1,3 +1,4 @@
+import { createMongoCourierSessionRepository } from './courier-sessions.js';
 import type { Store } from '../../ports/store.js';
 import { createMongoApiKeyRepository } from './api-keys.js';
 import { createMongoBatchRepository } from './batches.js';
@@ -34,6 +35,7 @@ export async function createMongoStore(options: { url: string; dbName: string; o
     apiKeys: guard('apiKeys', createMongoApiKeyRepository(database)),
     users: guard('users', createMongoUserRepository(database)),
     members: guard('members', createMongoMemberRepository(database)),
+    courierSessions: guard('courierSessions', createMongoCourierSessionRepository(database)),
     couriers: guard('couriers', createMongoCourierRepository(database)),
     telemetry: guard('telemetry', createMongoTelemetryRepository(database)),
     orders: guard('orders', createMongoOrderRepository(database)),

@@ -345,4 +345,24 @@ export const MIGRATIONS: string[] = [
   CREATE INDEX orders_merchant_status ON orders (merchant_id, mode, status, created_at, id);
   DROP INDEX orders_merchant;
   `,
+  `
+  -- Couriers' one-time sign-in codes and their app's browser sessions (issue #27), by SHA-256.
+  CREATE TABLE courier_sign_in_codes (
+    hash TEXT PRIMARY KEY,
+    courier_id TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    expires_at TEXT NOT NULL,
+    used_at TEXT
+  );
+  CREATE INDEX courier_sign_in_codes_courier ON courier_sign_in_codes (courier_id);
+  CREATE INDEX courier_sign_in_codes_expiry ON courier_sign_in_codes (expires_at);
+  CREATE TABLE courier_sessions (
+    hash TEXT PRIMARY KEY,
+    courier_id TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    expires_at TEXT NOT NULL
+  );
+  CREATE INDEX courier_sessions_courier ON courier_sessions (courier_id, created_at);
+  CREATE INDEX courier_sessions_expiry ON courier_sessions (expires_at);
+  `,
 ];

@@ -1,3 +1,4 @@
+import { createSqliteCourierSessionRepository } from './courier-sessions.js';
 import { dirname, join } from 'node:path';
 import type { Store } from '../../ports/store.js';
 import { createSqliteApiKeyRepository } from './api-keys.js';
@@ -45,6 +46,7 @@ export function createSqliteStore(options: ({ dataDir: string } | { file: string
     apiKeys: guard.repository(createSqliteApiKeyRepository(db, countCredentialWrite)),
     users: guard.repository(createSqliteUserRepository(db)),
     members: guard.repository(createSqliteMemberRepository(db)),
+    courierSessions: guard.repository(createSqliteCourierSessionRepository(db)),
     couriers: guard.repository(createSqliteCourierRepository(db, writes)),
     telemetry: guard.repository(createSqliteTelemetryRepository(db)),
     orders: guard.repository(createSqliteOrderRepository(db, writes)),
