@@ -79,7 +79,7 @@ describe.skipIf(SKIP !== null)('courier app: the whole job on a phone', () => {
     orderId = created.body.booking_id;
     pin = created.body.delivery_pin;
     expect(created.body.status).toBe('assigned');
-    await page().locator(`#job[data-order-id="${orderId}"][data-status=assigned]`).waitFor({ timeout: 15_000 });
+    await page().locator(`#job[data-order-id="${orderId}"][data-status=assigned]`).waitFor({ timeout: 45_000 });
     expect(await stillSameDocument(page())).toBe(true);
     expect(await page().locator('#pickup-address').textContent()).toBe('Av. Providencia 1234');
     expect(await page().locator('#dropoff-address').textContent()).toBe('Av. Apoquindo 3000, Las Condes');
@@ -93,7 +93,7 @@ describe.skipIf(SKIP !== null)('courier app: the whole job on a phone', () => {
     expect(await page().locator('.map[data-map=schematic] .map-canvas').getAttribute('data-courier')).toBe(`${north(PLACES.providencia, 1000).lat},${PLACES.providencia.lng}`);
     expect(await page().locator('#job-alert').textContent()).toBe('Nuevo pedido asignado');
     expect(await seriousViolations(page())).toEqual([]);
-  });
+  }, 90_000);
 
   it('step 4: arrives at the pickup and picks up, each step confirmed first', async () => {
     for (const [label, status] of [['Llegué al retiro', 'arrived_pickup'], ['Retiré el pedido', 'picked_up']] as const) {
@@ -133,7 +133,7 @@ describe.skipIf(SKIP !== null)('courier app: the whole job on a phone', () => {
     const stale = await api(`${t.url}/api/v1/couriers/me/location`, { key: courier.token, body: { ...path[0], recorded_at: new Date(times[0]! - 1000).toISOString() } });
     expect(stale.status).toBeLessThan(500);
     expect((await courierMe(t, courier.token)).location).toEqual(path[2]);
-  });
+  }, 90_000);
 
   it('step 6: at the drop-off, proof of delivery: photo made small on the phone, a signature, the PIN; refusals in Spanish', async () => {
     await moveTo(page(), north(PLACES.lasCondes, 300));
@@ -197,7 +197,7 @@ describe.skipIf(SKIP !== null)('courier app: the whole job on a phone', () => {
     await page().reload();
     await page().locator('#signed-out').waitFor();
     expect(await seriousViolations(page())).toEqual([]);
-  });
+  }, 60_000);
 
   it('asked no other host and logged no console error', () => {
     expect(b.foreign).toEqual([]);

@@ -28,7 +28,7 @@ export function phone(at: LatLng, options: BrowserContextOptions = {}): BrowserC
 export async function courierWithLink(t: TestApp, name: string): Promise<{ id: string; token: string; link: string }> {
   const admin = t.app.container.services.admin as unknown as Record<string, (options: { input: Record<string, unknown> }) => Promise<Record<string, unknown>>>;
   const created = await admin.createCourier!({ input: { name, phone: '+56955550001', vehicle: 'motorcycle', plate: 'CR1234', mode: 'live' } });
-  const link = (created.signInLink ?? created.sign_in_link ?? created.link) as string | undefined;
+  const link = created.signInUrl as string | undefined;
   expect(link, `createCourier returned ${Object.keys(created).join(', ')}`).toMatch(/\/courier\/welcome#code=/);
   // The link names the configured public address; the test's server is on another port.
   return { id: created.courierId as string, token: created.token as string, link: `${t.url}${new URL(link!).pathname}${new URL(link!).hash}` };

@@ -15,6 +15,7 @@ import { alertNewJob, unlockSound } from './ui/alert.js';
 type Phase = 'welcome' | 'checking' | 'signed-out' | 'unreachable' | 'ready';
 
 const isWelcome = () => location.pathname.replace(/\/+$/, '') === '/courier/welcome';
+const ORDERS_POLL_MS = 20_000;
 const ENDED = new Set(['INVALID_SESSION', 'INVALID_COURIER_TOKEN']);
 
 export function App() {
@@ -29,6 +30,7 @@ export function App() {
   const [announcement, setAnnouncement] = useState('');
   const linkRef = useRef<CourierLink | null>(null);
   const known = useRef(new Set<string>());
+  const loaded = useRef(false);
 
   useEffect(() => { document.documentElement.lang = lang === 'es' ? 'es-CL' : 'en'; }, [lang]);
 
@@ -48,7 +50,14 @@ export function App() {
     setCourier(me);
     setOrders(active);
     storeSnapshot({ courier: me, orders: active });
+    const fresh = active.filter((o) => !known.current.has(o.booking_id));
     for (const o of active) known.current.add(o.booking_id);
+    // A job this phone had not seen yet (not on the first read): tell the courier.
+    if (fresh.length && loaded.current) {
+      alertNewJob();
+      setAnnouncement(`${Date.now()}`);
+    }
+    loaded.current = true;
   }, []);
 
   /** Signed in: the socket's first check, or a stored snapshot when there is no network. */
@@ -73,14 +82,8 @@ export function App() {
     return () => removeEventListener('online', online);
   }, [phase]);
 
-  const onOrder = useCallback((event: OrderEvent) => {
-    if (event.status === 'assigned' && !known.current.has(event.booking_id)) {
-      known.current.add(event.booking_id);
-      alertNewJob();
-      setAnnouncement(`${Date.now()}`);
-    }
-    void refresh().catch(() => undefined);
-  }, []);
+  // A change to one of the courier's orders (a new assignment among them): read them again.
+  const onOrder = useCallback((_event: OrderEvent) => void refresh().catch(() => undefined), []);
 
   // The socket while signed in.
   useEffect(() => {
@@ -99,6 +102,14 @@ export function App() {
       if (linkRef.current === live) linkRef.current = null;
     };
   }, [phase]);
+
+  // A safety net under the socket's `order` frames (a server without them, a frame lost in a
+  // reconnect): the orders are read again every ORDERS_POLL_MS while on duty and connected.
+  useEffect(() => {
+    if (phase !== 'ready' || !courier || courier.status === 'off_duty') return;
+    const timer = setInterval(() => { if (navigator.onLine) void refresh().catch(() => undefined).then(() => undefined); }, ORDERS_POLL_MS);
+    return () => clearInterval(timer);
+  }, [phase, courier?.status === 'off_duty']);
 
   // Positions while on duty: every fix kept by the coalescer goes to the device, then to the socket.
   const onDuty = phase === 'ready' && !!courier && courier.status !== 'off_duty';

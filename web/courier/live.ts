@@ -37,6 +37,11 @@ export class CourierLink {
   private nextId = 1;
   private stopped = false;
   private maxBatch = BATCH;
+  /**
+   * A server without the backlog frames (it refuses `positions` and `recorded_at`): one fix per
+   * frame, in order, without its fix time (the server then stamps it on arrival).
+   */
+  private legacy = false;
 
   constructor(private readonly handlers: Handlers) {
     addEventListener('online', this.onOnline);
@@ -60,7 +65,7 @@ export class CourierLink {
     const ws = this.ws;
     const id = this.nextId++;
     this.inFlight = { id, keys: [] };
-    oldestFixes(this.maxBatch).then(
+    oldestFixes(this.legacy ? 1 : this.maxBatch).then(
       (rows) => {
         if (ws !== this.ws || !this.ready || !rows.length) {
           this.inFlight = null;
@@ -68,7 +73,12 @@ export class CourierLink {
         }
         this.inFlight = { id, keys: rows.map((row) => row.key) };
         const fixes = rows.map((row) => row.fix);
-        ws.send(JSON.stringify(fixes.length === 1 ? { type: 'position', id, ...fixes[0] } : { type: 'positions', id, positions: fixes }));
+        if (this.legacy) {
+          const { recorded_at: _at, ...fix } = fixes[0]!;
+          ws.send(JSON.stringify({ type: 'position', id, ...fix }));
+        } else {
+          ws.send(JSON.stringify(fixes.length === 1 ? { type: 'position', id, ...fixes[0] } : { type: 'positions', id, positions: fixes }));
+        }
       },
       () => (this.inFlight = null),
     );
@@ -126,7 +136,7 @@ export class CourierLink {
 
   private receive(ws: WebSocket, text: string): void {
     if (ws !== this.ws) return;
-    let frame: { type?: string; id?: number; arrivals?: unknown[]; max_batch?: number; error?: { code?: string } } & Partial<OrderEvent>;
+    let frame: { type?: string; id?: number; arrivals?: unknown[]; max_batch?: number; error?: { code?: string; fields?: Array<{ field: string }> } } & Partial<OrderEvent>;
     try {
       frame = JSON.parse(text) as typeof frame;
     } catch {
@@ -142,6 +152,13 @@ export class CourierLink {
       this.handlers.order({ booking_id: frame.booking_id, status: frame.status, from: frame.from ?? null, ...(frame.at && { at: frame.at }) });
     } else if ((frame.type === 'ack' || frame.type === 'error') && this.inFlight && frame.id === this.inFlight.id) {
       const { keys } = this.inFlight;
+      const fields = frame.error?.fields?.map((f) => f.field) ?? [];
+      if (!this.legacy && frame.type === 'error' && frame.error?.code === 'VALIDATION_ERROR' && (fields.includes('recorded_at') || fields.includes('type'))) {
+        this.legacy = true;
+        this.inFlight = null;
+        this.flush();
+        return;
+      }
       // Refused as invalid (e.g. older than the server keeps): sending them again would not help.
       const done = frame.type === 'ack' || frame.error?.code === 'VALIDATION_ERROR';
       if (frame.type === 'ack' && frame.arrivals?.length) this.handlers.arrivals();

@@ -1,6 +1,6 @@
 import { ApiError, refusal } from './errors.js';
 
-/** A call to /api/v1 with the page's cookie: JSON (or raw bytes) in, the envelope's `data` out. */
+/** A call to /api/v1 with the page's cookie: JSON (or raw bytes) in, the answer's fields out. */
 export interface RestCall {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Sent as JSON. */
@@ -11,11 +11,11 @@ export interface RestCall {
   headers?: Record<string, string>;
 }
 
-interface Envelope { success?: boolean; data?: unknown; error?: { code?: string; message?: string; details?: Record<string, unknown> } }
+interface Envelope { success?: boolean; error?: { code?: string; message?: string; details?: Record<string, unknown> } }
 
 /**
- * The REST API as the room's apps call it: same origin, the session cookie, the `{ success, data }`
- * envelope unwrapped; a refusal becomes an ApiError with the API's code (an ended session also tells
+ * The REST API as the room's apps call it: same origin, the session cookie, the answer's fields
+ * (`{ success: true, …fields }`, success dropped); a refusal becomes an ApiError with the API's code (an ended session also tells
  * the app, see onSessionEnded); no answer at all becomes a NETWORK error.
  */
 export async function rest<T>(path: string, call: RestCall = {}): Promise<T> {
@@ -40,5 +40,6 @@ export async function rest<T>(path: string, call: RestCall = {}): Promise<T> {
     const error = envelope.error ?? {};
     throw refusal(error.code ?? (response.status >= 500 ? 'SERVICE_UNAVAILABLE' : 'INTERNAL_ERROR'), error.message ?? `HTTP ${response.status}`, error.details);
   }
-  return envelope.data as T;
+  const { success: _success, ...fields } = envelope;
+  return fields as T;
 }
