@@ -205,3 +205,30 @@ describe.skipIf(SKIP !== null)('courier app: the whole job on a phone', () => {
     expect(b.problems.filter((p) => !/401/.test(p))).toEqual([]);
   });
 });
+
+describe.skipIf(SKIP !== null)('courier app: on a wide screen (1280 px)', () => {
+  let t: TestApp;
+  let b: OfflinePage;
+  beforeAll(async () => {
+    t = await startCourierApp();
+    b = await openOfflinePage(phone(PLACES.providencia, { viewport: { width: 1280, height: 800 }, isMobile: false, hasTouch: false, deviceScaleFactor: 1, serviceWorkers: 'block' }));
+  });
+  afterAll(async () => {
+    await b?.browser.close();
+    await t?.stop();
+  });
+
+  it('keeps one readable column, goes on duty, no serious axe finding, no other host', async () => {
+    const courier = await courierWithLink(t, 'Beto Repartidor');
+    await b.page.goto(courier.link);
+    await b.page.locator('#duty-toggle').click();
+    await b.page.locator('#duty-status[data-status=available]').waitFor();
+    await b.page.locator('#no-job').waitFor();
+    const box = (await b.page.locator('main').boundingBox())!;
+    expect(box.width).toBeLessThanOrEqual(480);
+    expect(Math.abs(box.x + box.width / 2 - 640)).toBeLessThan(2);
+    expect(await seriousViolations(b.page)).toEqual([]);
+    expect(b.foreign).toEqual([]);
+    expect(b.problems).toEqual([]);
+  }, 60_000);
+});

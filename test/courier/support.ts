@@ -34,7 +34,7 @@ export async function courierWithLink(t: TestApp, name: string): Promise<{ id: s
   return { id: created.courierId as string, token: created.token as string, link: `${t.url}${new URL(link!).pathname}${new URL(link!).hash}` };
 }
 
-export const courierMe = async (t: TestApp, token: string) => (await api(`${t.url}/api/v1/couriers/me`, { key: token })).body.data.courier;
+export const courierMe = async (t: TestApp, token: string) => (await api(`${t.url}/api/v1/couriers/me`, { key: token })).body.courier;
 
 /** Moves the phone (Chromium's emulated position: watchPosition fires). */
 export const moveTo = (page: Page, p: LatLng) => page.context().setGeolocation({ latitude: p.lat, longitude: p.lng, accuracy: 5 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { COALESCE, coalesceSettings, createCoalescer, distanceM, fixOf, type Fix } from '../../web/courier/coalesce.js';
 import { fitWithin } from '../../web/courier/proof.js';
-import { GEOFENCE_RADIUS_M, geofenceVerdict } from '../../web/courier/ui/proof-form.js';
+import { GEOFENCE_RADIUS_M, geofenceVerdict } from '../../web/courier/geofence.js';
 
 const METRES_PER_DEGREE_LAT = 111_195.08;
 const start = { lat: -33.4214, lng: -70.6033 };

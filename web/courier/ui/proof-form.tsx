@@ -4,14 +4,11 @@ import { useStrings, type Strings } from '../../shared/i18n.js';
 import { ConfirmButton } from '../../shared/ui/confirm-button.js';
 import { ErrorNote } from '../../shared/ui/error-note.js';
 import { courierApi, type CourierOrder } from '../api.js';
-import { distanceM } from '../coalesce.js';
+import { GEOFENCE_RADIUS_M, geofenceVerdict } from '../geofence.js';
 import { downscalePhoto, signaturePng } from '../proof.js';
 import { useCourier } from '../state.js';
 import { COURIER_ERRORS } from '../words.js';
 import { SignaturePad } from './signature-pad.js';
-
-/** The server's default geofence (metres around a precise drop-off): the app sends no other. */
-export const GEOFENCE_RADIUS_M = 20;
 
 const S: Strings<
   'title' | 'photo' | 'photoHint' | 'photoReady' | 'uploading' | 'signature' | 'pin' | 'pinHint' | 'deliver' | 'question'
@@ -34,16 +31,6 @@ const S: Strings<
     missing: 'The photo or the signature is missing.', photoAlt: 'Delivery photo, preview',
   },
 };
-
-type Verdict = 'inside' | 'outside' | 'unverified' | 'noFix';
-
-/** What the server's geofence will say, from this phone's newest fix, before the attempt. */
-export function geofenceVerdict(order: Pick<CourierOrder, 'dropoff'>, here: { lat: number; lng: number } | null): { verdict: Verdict; distance: number | null } {
-  if (order.dropoff.precision === 'locality') return { verdict: 'unverified', distance: null };
-  if (!here) return { verdict: 'noFix', distance: null };
-  const distance = Math.round(distanceM(here, order.dropoff.coords));
-  return { verdict: distance <= GEOFENCE_RADIUS_M ? 'inside' : 'outside', distance };
-}
 
 export function ProofForm({ order, onDelivered }: { order: CourierOrder; onDelivered: () => void }) {
   const t = useStrings(S);
