@@ -145,6 +145,7 @@ describe.skipIf(SKIP !== null)('courier app: the whole job on a phone', () => {
     expect(await page().locator('#geofence').textContent()).toContain('300 m');
     await page().locator('#photo-input').setInputFiles({ name: 'entrega.jpg', mimeType: 'image/jpeg', buffer: PHOTO });
     await page().locator('#photo-preview[data-uploaded=true]').waitFor({ timeout: 20_000 });
+    await page().locator('#signature-pad').scrollIntoViewIfNeeded();
     const pad = (await page().locator('#signature-pad').boundingBox())!;
     await page().mouse.move(pad.x + 20, pad.y + pad.height * 0.7);
     await page().mouse.down();

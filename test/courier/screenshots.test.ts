@@ -45,13 +45,15 @@ describe.skipIf(SKIP !== null)('courier app screenshots', () => {
     await moveTo(page, north(PLACES.lasCondes, 8));
     await page.locator('#job[data-status=arrived_dropoff]').waitFor({ timeout: 30_000 });
     await page.locator('#geofence[data-verdict=inside]').waitFor();
+    await page.locator('#signature-pad').scrollIntoViewIfNeeded();
     const pad = (await page.locator('#signature-pad').boundingBox())!;
     await page.mouse.move(pad.x + 20, pad.y + pad.height * 0.7);
     await page.mouse.down();
     for (let i = 1; i <= 12; i++) await page.mouse.move(pad.x + 20 + i * 22, pad.y + pad.height * (0.7 - 0.4 * Math.sin(i / 2)), { steps: 3 });
     await page.mouse.up();
     await page.locator('#pin').fill('1234');
-    await page.locator('#proof-title').scrollIntoViewIfNeeded();
+    await page.locator('#geofence').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await page.mouse.wheel(0, -60);
     await page.screenshot({ path: `${OUT}/proof.png` });
   }, 120_000);
 });
