@@ -1,3 +1,4 @@
+import type { ProofStore } from './proof-store.js';
 import type { CourierSessionRepository } from './courier-sessions.js';
 import type {
   ApiKeyRecord,
@@ -43,6 +44,8 @@ export interface Store {
   couriers: CourierRepository;
   /** Couriers' one-time sign-in codes and app sessions (issue #27). */
   courierSessions: CourierSessionRepository;
+  /** Hosted proofs of delivery (issue #27): files under DATA_DIR, or GridFS. */
+  proofs: ProofStore;
   telemetry: TelemetryRepository;
   orders: OrderRepository;
   batches: BatchRepository;

@@ -1,3 +1,4 @@
+import { createGridFsProofStore } from './proof-gridfs.js';
 import { createMongoCourierSessionRepository } from './courier-sessions.js';
 import type { Store } from '../../ports/store.js';
 import { createMongoApiKeyRepository } from './api-keys.js';
@@ -36,6 +37,7 @@ export async function createMongoStore(options: { url: string; dbName: string; o
     users: guard('users', createMongoUserRepository(database)),
     members: guard('members', createMongoMemberRepository(database)),
     courierSessions: guard('courierSessions', createMongoCourierSessionRepository(database)),
+    proofs: guard('proofs', createGridFsProofStore({ db: database.db })),
     couriers: guard('couriers', createMongoCourierRepository(database)),
     telemetry: guard('telemetry', createMongoTelemetryRepository(database)),
     orders: guard('orders', createMongoOrderRepository(database)),

@@ -1,5 +1,8 @@
 import { createSqliteCourierSessionRepository } from './courier-sessions.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { createFileProofStore } from '../proof-files.js';
 import type { Store } from '../../ports/store.js';
 import { createSqliteApiKeyRepository } from './api-keys.js';
 import { createSqliteCourierRepository } from './couriers.js';
@@ -47,6 +50,8 @@ export function createSqliteStore(options: ({ dataDir: string } | { file: string
     users: guard.repository(createSqliteUserRepository(db)),
     members: guard.repository(createSqliteMemberRepository(db)),
     courierSessions: guard.repository(createSqliteCourierSessionRepository(db)),
+    // DATA_DIR/proofs; beside a database file named alone, `<file>-proofs`; a private temporary directory for an in-memory one.
+    proofs: createFileProofStore({ dir: 'dataDir' in options ? join(options.dataDir, 'proofs') : file === ':memory:' ? mkdtempSync(join(tmpdir(), 'exd-proofs-')) : `${file}-proofs` }),
     couriers: guard.repository(createSqliteCourierRepository(db, writes)),
     telemetry: guard.repository(createSqliteTelemetryRepository(db)),
     orders: guard.repository(createSqliteOrderRepository(db, writes)),

@@ -1,0 +1,117 @@
+import { createHash } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect } from 'vitest';
+import type { ProofRecord } from '../../src/ports/proof-store.js';
+import type { Store } from '../../src/ports/store.js';
+import { contractCases, type ContractOptions } from './cases.js';
+import { at, DAY, hashHex, ulid } from './fixtures.js';
+
+function proof(data: Buffer, overrides: Partial<ProofRecord> = {}): ProofRecord {
+  return {
+    id: `pf_${ulid()}`,
+    orderId: 'bk_1',
+    courierId: 'cr_1',
+    kind: 'photo',
+    contentType: 'image/png',
+    bytes: data.length,
+    sha256: createHash('sha256').update(data).digest('hex'),
+    createdAt: at(100),
+    ...overrides,
+  };
+}
+
+/**
+ * The courier app's side of every Store adapter (issue #27): the proof store (embedded files or
+ * GridFS) and the courier sign-in codes and sessions. makeStore returns a fresh store per case.
+ */
+export function describeCourierAppStoreContract(name: string, makeStore: () => Promise<Store>, options: ContractOptions = {}): void {
+  const { test, checkSkips } = contractCases('courier app store contract', options);
+  let store: Store;
+
+  describe(`Courier app store contract: ${name}`, () => {
+    beforeEach(async () => {
+      store = await makeStore();
+    });
+    afterEach(async () => {
+      await store.close();
+    });
+
+    test('proofs.put stores the bytes; read answers them with the record; find the record; unknown ids are null', async () => {
+      const data = Buffer.from('a proof image, byte for byte \u0000\u00ff');
+      const record = proof(data, { kind: 'signature', contentType: 'image/webp' });
+      await store.proofs.put({ record, data });
+      expect(await store.proofs.find(record.id)).toStrictEqual(record);
+      const read = await store.proofs.read(record.id);
+      expect(read?.record).toStrictEqual(record);
+      expect(read?.data.equals(data)).toBe(true);
+      expect(await store.proofs.find(`pf_${ulid()}`)).toBeNull();
+      expect(await store.proofs.read('../../etc/passwd')).toBeNull();
+      expect(await store.proofs.find('pf_x'.repeat(40))).toBeNull();
+    });
+
+    test('two proofs with the same bytes are two proofs; pruning one keeps the other readable', async () => {
+      const data = Buffer.alloc(300_000, 7);
+      const a = proof(data, { createdAt: at(10) });
+      const b = proof(data, { createdAt: at(20 * DAY) });
+      await store.proofs.put({ record: a, data });
+      await store.proofs.put({ record: b, data });
+      expect(await store.proofs.prune({ createdBefore: at(DAY), limit: 10 })).toBe(1);
+      expect(await store.proofs.read(a.id)).toBeNull();
+      expect((await store.proofs.read(b.id))?.data.equals(data)).toBe(true);
+    });
+
+    test('proofs.prune removes only proofs created before the bound, oldest first, at most `limit` per call', async () => {
+      const records: ProofRecord[] = [];
+      for (let i = 0; i < 5; i++) {
+        const data = Buffer.from(`proof ${i}`);
+        const record = proof(data, { createdAt: at(10 + i) });
+        records.push(record);
+        await store.proofs.put({ record, data });
+      }
+      const late = proof(Buffer.from('late'), { createdAt: at(DAY) });
+      await store.proofs.put({ record: late, data: Buffer.from('late') });
+      expect(await store.proofs.prune({ createdBefore: at(100), limit: 2 })).toBe(2);
+      expect(await store.proofs.find(records[0]!.id)).toBeNull();
+      expect(await store.proofs.find(records[1]!.id)).toBeNull();
+      expect(await store.proofs.find(records[2]!.id)).not.toBeNull();
+      expect(await store.proofs.prune({ createdBefore: at(100), limit: 10 })).toBe(3);
+      expect(await store.proofs.prune({ createdBefore: at(100), limit: 10 })).toBe(0);
+      expect(await store.proofs.find(late.id)).not.toBeNull();
+      expect(await store.proofs.prune({ createdBefore: at(100), limit: 0 })).toBe(0);
+    });
+
+    test('courier sign-in codes: used once, never after expiry; a new code replaces the unused one; deleteAllOf drops codes and sessions', async () => {
+      const first = { hash: hashHex(), courierId: 'cr_a', createdAt: at(0), expiresAt: at(DAY), usedAt: null };
+      await store.courierSessions.replaceSignInCode(first);
+      const second = { ...first, hash: hashHex(), createdAt: at(10) };
+      await store.courierSessions.replaceSignInCode(second);
+      expect(await store.courierSessions.consumeSignInCode({ hash: first.hash, now: at(20) })).toBeNull();
+      expect(await store.courierSessions.consumeSignInCode({ hash: second.hash, now: at(2 * DAY) })).toBeNull();
+      expect(await store.courierSessions.consumeSignInCode({ hash: second.hash, now: at(20) })).toStrictEqual({ ...second, usedAt: at(20) });
+      expect(await store.courierSessions.consumeSignInCode({ hash: second.hash, now: at(21) })).toBeNull();
+
+      const session = { hash: hashHex(), courierId: 'cr_a', createdAt: at(30), expiresAt: at(30 + DAY) };
+      await store.courierSessions.insertSession(session);
+      expect(await store.courierSessions.findSession(session.hash)).toStrictEqual(session);
+      const third = { ...first, hash: hashHex() };
+      await store.courierSessions.replaceSignInCode(third);
+      expect(await store.courierSessions.deleteAllOf('cr_a')).toBe(1);
+      expect(await store.courierSessions.findSession(session.hash)).toBeNull();
+      expect(await store.courierSessions.consumeSignInCode({ hash: third.hash, now: at(40) })).toBeNull();
+    });
+
+    test('courier sessions: delete one, keep the newest N, prune the expired', async () => {
+      const mk = (n: number, expiresAt = at(n + DAY)) => ({ hash: hashHex(), courierId: 'cr_b', createdAt: at(n), expiresAt });
+      const sessions = [mk(1, at(5)), mk(2), mk(3), mk(4)];
+      for (const s of sessions) await store.courierSessions.insertSession(s);
+      expect(await store.courierSessions.deleteSession(sessions[3]!.hash)).toBe(true);
+      expect(await store.courierSessions.deleteSession(sessions[3]!.hash)).toBe(false);
+      expect(await store.courierSessions.trimSessionsOf({ courierId: 'cr_b', keep: 2 })).toBe(1);
+      expect(await store.courierSessions.findSession(sessions[0]!.hash)).toBeNull();
+      await store.courierSessions.insertSession(mk(6, at(7)));
+      expect(await store.courierSessions.pruneExpired({ before: at(100), limit: 10 })).toBe(1);
+      expect(await store.courierSessions.findSession(sessions[1]!.hash)).not.toBeNull();
+    });
+
+    checkSkips();
+  });
+}
