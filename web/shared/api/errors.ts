@@ -2,7 +2,7 @@ import type { Lang } from '../i18n.js';
 
 /** A refusal from the API: the AppError code (typed result or GraphQL error) and its message. */
 export class ApiError extends Error {
-  constructor(readonly code: string, message: string) {
+  constructor(readonly code: string, message: string, readonly details?: Record<string, unknown>) {
     super(message);
   }
 }
@@ -15,9 +15,9 @@ export function onSessionEnded(handler: () => void): void {
 }
 
 /** The API's refusal as an error to throw; an ended session also tells the app (back to sign-in). */
-export function refusal(code: string, message: string): ApiError {
+export function refusal(code: string, message: string, details?: Record<string, unknown>): ApiError {
   if (code === 'INVALID_SESSION') sessionEnded();
-  return new ApiError(code, message);
+  return new ApiError(code, message, details);
 }
 
 /** A typed result: `…Success { data }` or `AppError { code message }` (both selected with __typename). */
@@ -53,8 +53,11 @@ const KNOWN: Record<Lang, Record<string, string>> = {
   },
 };
 
+/** An app's own wording for some codes (its audience's words), before the room's. */
+export type ErrorWords = Record<Lang, Record<string, string>>;
+
 /** What the page shows for a failure: our wording for the codes people meet, else the server's message. */
-export function messageOf(error: unknown, lang: Lang): { code: string; text: string } {
-  if (error instanceof ApiError) return { code: error.code, text: KNOWN[lang][error.code] ?? error.message };
-  return { code: 'NETWORK', text: KNOWN[lang].NETWORK! };
+export function messageOf(error: unknown, lang: Lang, words?: ErrorWords): { code: string; text: string } {
+  if (error instanceof ApiError) return { code: error.code, text: words?.[lang][error.code] ?? KNOWN[lang][error.code] ?? error.message };
+  return { code: 'NETWORK', text: words?.[lang].NETWORK ?? KNOWN[lang].NETWORK! };
 }

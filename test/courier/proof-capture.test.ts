@@ -1,0 +1,66 @@
+import { readFileSync } from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, type TestApp } from '../helpers/app.js';
+import { browserSkipReason, CHROMIUM } from '../helpers/browser.js';
+import { PLACES, formA, merchantApi, north } from '../orders/support.js';
+import { courierWithLink, jpegSize, phone, startCourierApp } from './support.js';
+
+const SKIP = browserSkipReason('the courier app proof capture');
+const PHOTO = readFileSync(new URL('../fixtures/courier-photo.jpg', import.meta.url));
+
+/**
+ * What the phone uploads, whatever the server then does with it: the camera's 2000×1500 picture as
+ * a JPEG of 1280×960, the signature as a PNG, each to the order's proof path with the CSRF header.
+ */
+describe.skipIf(SKIP !== null)('courier app: the proof the phone makes', () => {
+  let t: TestApp;
+  let browser: Browser;
+  beforeAll(async () => {
+    t = await startCourierApp();
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await t?.stop();
+  });
+
+  it('downscales the photo on the device and sends the signature as a PNG', async () => {
+    const m = await t.createMerchant();
+    const courier = await courierWithLink(t, 'Ana');
+    const as = (path: string, body: unknown) => api(`${t.url}/api/v1/couriers/me${path}`, { key: courier.token, body });
+    await as('/duty', { on_duty: true });
+    await as('/location', north(PLACES.providencia, 1000));
+    const id = (await merchantApi(t, m.liveKey).create(formA())).body.booking_id as string;
+    for (const status of ['arrived_pickup', 'picked_up', 'arrived_dropoff']) expect((await as(`/orders/${id}/status`, { status })).status).toBe(200);
+    const context = await browser.newContext(phone(north(PLACES.lasCondes, 5), { serviceWorkers: 'block' }));
+    const page = await context.newPage();
+    const uploads: Array<{ kind: string; type: string; csrf: string | undefined; body: Buffer }> = [];
+    await page.route('**/api/v1/couriers/me/orders/*/proof?*', async (route) => {
+      const request = route.request();
+      const kind = new URL(request.url()).searchParams.get('kind')!;
+      uploads.push({ kind, type: request.headers()['content-type']!, csrf: request.headers()['x-courier-csrf'], body: request.postDataBuffer()! });
+      await route.fulfill({ status: 201, contentType: 'application/json', body: JSON.stringify({ success: true, proof_id: `pf_${kind}`, kind, content_type: request.headers()['content-type'], bytes: 1 }) });
+    });
+    await page.goto(courier.link);
+    await page.locator('#job[data-status=arrived_dropoff]').waitFor({ timeout: 20_000 });
+    await page.locator('#photo-input').setInputFiles({ name: 'entrega.jpg', mimeType: 'image/jpeg', buffer: PHOTO });
+    await page.locator('#photo-preview[data-uploaded=true]').waitFor({ timeout: 20_000 });
+    expect(uploads[0]).toMatchObject({ kind: 'photo', type: 'image/jpeg', csrf: '1' });
+    expect(jpegSize(uploads[0]!.body)).toEqual({ width: 1280, height: 960 });
+    // The preview is a data: URL (the CSP has no blob:).
+    expect(await page.locator('#photo-preview').getAttribute('src')).toMatch(/^data:image\/jpeg;base64,/);
+    await page.locator('#signature-pad').scrollIntoViewIfNeeded();
+    const pad = (await page.locator('#signature-pad').boundingBox())!;
+    await page.mouse.move(pad.x + 20, pad.y + 60);
+    await page.mouse.down();
+    for (let i = 1; i <= 10; i++) await page.mouse.move(pad.x + 20 + i * 25, pad.y + 60 + (i % 2) * 40, { steps: 3 });
+    await page.mouse.up();
+    await page.locator('#deliver').click();
+    await page.locator('#deliver-confirm').click();
+    await expect.poll(() => uploads.length, { timeout: 20_000 }).toBe(2);
+    expect(uploads[1]).toMatchObject({ kind: 'signature', type: 'image/png', csrf: '1' });
+    expect(uploads[1]!.body.subarray(1, 4).toString()).toBe('PNG');
+    await context.close();
+  }, 90_000);
+});

@@ -1,0 +1,63 @@
+import { rest } from '../shared/api/rest.js';
+import type { Status } from '../shared/ui/status.js';
+import type { Fix } from './coalesce.js';
+
+/** The courier app's REST calls (docs/courier-app-api.md): the session cookie, the CSRF header on every write. */
+const CSRF = { 'x-courier-csrf': '1' };
+
+export interface LatLng { lat: number; lng: number }
+
+export interface Courier {
+  id: string;
+  name: string;
+  phone: string;
+  vehicle_type: string;
+  vehicle_plate: string;
+  status: 'off_duty' | 'available' | 'busy';
+  is_test: boolean;
+  location: LatLng | null;
+  location_at: string | null;
+}
+
+export interface Stop { address: string | null; number: string | null; instructions: string | null; coords: LatLng; precision: 'coordinates' | 'street' | 'locality' }
+
+export interface CourierOrder {
+  booking_id: string;
+  status: Status;
+  tracking_number: string;
+  order_number?: string | null;
+  reference_id?: string | null;
+  pickup: Stop;
+  dropoff: Stop;
+  customer_name: string;
+  customer_phone: string;
+  payment_mode: 'prepaid' | 'cash_on_delivery' | null;
+  items: Array<{ name?: string; quantity?: number; weight_kg?: number }> | null;
+  order_notes: string | null;
+  price: number;
+  currency: string;
+  estimated_pickup_time: string | null;
+  estimated_delivery_time: string | null;
+  delivery_pin_required: boolean;
+}
+
+export interface UploadedProof { proof_id: string; kind: 'photo' | 'signature'; content_type: string; bytes: number }
+
+const order = (id: string) => `/couriers/me/orders/${encodeURIComponent(id)}`;
+/** One key per attempt: a retry after a dead zone is not done twice. */
+const idempotent = () => ({ ...CSRF, 'idempotency-key': `app-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}` });
+
+export const courierApi = {
+  signIn: (code: string) => rest<{ courier: Courier; expires_at: string }>('/couriers/sessions', { json: { code } }),
+  signOut: () => rest<void>('/couriers/sessions/current', { method: 'DELETE', headers: CSRF }),
+  me: () => rest<{ courier: Courier }>('/couriers/me').then((d) => d.courier),
+  orders: () => rest<{ orders: CourierOrder[] }>('/couriers/me/orders').then((d) => d.orders),
+  duty: (onDuty: boolean) => rest<{ courier: Courier }>('/couriers/me/duty', { json: { on_duty: onDuty }, headers: idempotent() }).then((d) => d.courier),
+  position: (fix: Fix) => rest<{ arrivals: unknown[] }>('/couriers/me/location', { json: fix, headers: CSRF }),
+  advance: (id: string, status: 'arrived_pickup' | 'picked_up' | 'arrived_dropoff') =>
+    rest<{ booking_id: string; status: Status }>(`${order(id)}/status`, { json: { status }, headers: idempotent() }),
+  uploadProof: (id: string, kind: 'photo' | 'signature', image: Blob) =>
+    rest<UploadedProof>(`${order(id)}/proof?kind=${kind}`, { bytes: image, headers: CSRF }),
+  deliver: (id: string, body: { driver_id: string; coords: LatLng; photo_proof_id: string; signature_proof_id: string; pin?: string }) =>
+    rest<{ booking_id: string; status: Status }>(`${order(id)}/deliver`, { json: body, headers: idempotent() }),
+};

@@ -1,0 +1,112 @@
+import { useState } from 'preact/hooks';
+import { placeOf, time } from '../../shared/format.js';
+import { useStrings, type Strings } from '../../shared/i18n.js';
+import { ConfirmButton } from '../../shared/ui/confirm-button.js';
+import { ErrorNote } from '../../shared/ui/error-note.js';
+import { DeliveryMap, type MapPoint } from '../../shared/ui/map.js';
+import { hasTiles, SchematicMap } from '../../shared/ui/schematic-map.js';
+import { STATUS_LABELS } from '../../shared/ui/status.js';
+import { courierApi, type CourierOrder, type Stop } from '../api.js';
+import { useCourier } from '../state.js';
+import { COURIER_ERRORS } from '../words.js';
+import { ProofForm } from './proof-form.js';
+
+const S: Strings<
+  'order' | 'pickup' | 'dropoff' | 'customer' | 'call' | 'items' | 'payment' | 'prepaid' | 'cod' | 'notes' | 'navigate' | 'mapsApp' | 'map'
+  | 'you' | 'arrived_pickup' | 'picked_up' | 'arrived_dropoff' | 'qArrivedPickup' | 'qPickedUp' | 'qArrivedDropoff' | 'unit' | 'by' | 'floor'
+> = {
+  es: {
+    order: 'Pedido', pickup: 'Retiro', dropoff: 'Entrega', customer: 'Cliente', call: 'Llamar', items: 'Productos', payment: 'Pago',
+    prepaid: 'Pagado: no cobrar', cod: 'Cobrar al entregar', notes: 'Notas', navigate: 'Navegar', mapsApp: 'Mapa web', map: 'Mapa del pedido',
+    you: 'Tú', arrived_pickup: 'Llegué al retiro', picked_up: 'Retiré el pedido', arrived_dropoff: 'Llegué a la entrega',
+    qArrivedPickup: '¿Estás en el punto de retiro?', qPickedUp: '¿Tienes el pedido contigo?', qArrivedDropoff: '¿Estás en la dirección de entrega?',
+    unit: 'Depto./oficina', by: 'antes de las', floor: 'Indicaciones',
+  },
+  en: {
+    order: 'Order', pickup: 'Pickup', dropoff: 'Drop-off', customer: 'Customer', call: 'Call', items: 'Items', payment: 'Payment',
+    prepaid: 'Prepaid: collect nothing', cod: 'Collect on delivery', notes: 'Notes', navigate: 'Navigate', mapsApp: 'Web map', map: 'Order map',
+    you: 'You', arrived_pickup: 'At the pickup', picked_up: 'Picked up the order', arrived_dropoff: 'At the drop-off',
+    qArrivedPickup: 'Are you at the pickup point?', qPickedUp: 'Do you have the order with you?', qArrivedDropoff: 'Are you at the drop-off address?',
+    unit: 'Unit', by: 'by', floor: 'Instructions',
+  },
+};
+
+type Step = 'arrived_pickup' | 'picked_up' | 'arrived_dropoff';
+const NEXT: Partial<Record<CourierOrder['status'], Step>> = { assigned: 'arrived_pickup', arrived_pickup: 'picked_up', picked_up: 'arrived_dropoff' };
+const QUESTION = { arrived_pickup: 'qArrivedPickup', picked_up: 'qPickedUp', arrived_dropoff: 'qArrivedDropoff' } as const;
+
+/** A `geo:` URI (the phone's navigation app) and a web map URL for a stop. */
+function NavLinks({ stop, label, id }: { stop: Stop; label: string; id: string }) {
+  const t = useStrings(S);
+  const { lat, lng } = stop.coords;
+  return (
+    <p class="nav-links">
+      <a class="button" id={`${id}-geo`} href={`geo:${lat},${lng}?q=${lat},${lng}(${encodeURIComponent(label)})`}>{t.navigate}</a>
+      <a class="button secondary" id={`${id}-maps`} href={`https://www.google.com/maps/dir/?api=1&destination=${lat},${lng}`} target="_blank" rel="noopener noreferrer">{t.mapsApp}</a>
+    </p>
+  );
+}
+
+function StopView({ id, title, stop, when }: { id: string; title: string; stop: Stop; when: string | null }) {
+  const t = useStrings(S);
+  const c = useCourier();
+  return (
+    <section class={`stop ${id}`} aria-labelledby={`${id}-title`}>
+      <h3 id={`${id}-title`}><span class={`dot ${id}`} />{title}{when && <small> · {t.by} {time(when, c.lang)}</small>}</h3>
+      <p class="address" id={`${id}-address`}>{placeOf({ address: stop.address, lat: stop.coords.lat, lng: stop.coords.lng, precision: stop.precision })}</p>
+      {stop.number && <p>{t.unit}: {stop.number}</p>}
+      {stop.instructions && <p class="instructions">{t.floor}: {stop.instructions}</p>}
+      <NavLinks stop={stop} label={title} id={id} />
+    </section>
+  );
+}
+
+export function JobCard({ order, onDelivered }: { order: CourierOrder; onDelivered: (id: string) => void }) {
+  const t = useStrings(S);
+  const c = useCourier();
+  const [error, setError] = useState<unknown>(null);
+  const [pending, setPending] = useState(false);
+  const next = NEXT[order.status];
+  const points: MapPoint[] = [
+    { kind: 'pickup', lat: order.pickup.coords.lat, lng: order.pickup.coords.lng, label: t.pickup },
+    { kind: 'dropoff', lat: order.dropoff.coords.lat, lng: order.dropoff.coords.lng, label: t.dropoff },
+    ...(c.here ? [{ kind: 'courier' as const, lat: c.here.lat, lng: c.here.lng, label: t.you }] : []),
+  ];
+  const advance = (step: Step) => {
+    setPending(true);
+    setError(null);
+    courierApi.advance(order.booking_id, step).then(
+      () => c.reloadOrders(),
+      (e: unknown) => setError(e),
+    ).catch(setError).finally(() => setPending(false));
+  };
+  const label = order.order_number ?? order.tracking_number;
+  return (
+    <article class="card job" id="job" data-order-id={order.booking_id} data-status={order.status} aria-labelledby="job-title">
+      <h2 id="job-title">{t.order} {label} <span class={`badge ${order.status}`} id="job-status">{STATUS_LABELS[c.lang][order.status]}</span></h2>
+      {hasTiles() ? <DeliveryMap points={points} label={t.map} /> : <SchematicMap points={points} label={t.map} />}
+      <StopView id="pickup" title={t.pickup} stop={order.pickup} when={order.estimated_pickup_time} />
+      <StopView id="dropoff" title={t.dropoff} stop={order.dropoff} when={order.estimated_delivery_time} />
+      <dl class="facts">
+        <dt>{t.customer}</dt>
+        <dd><span id="customer-name">{order.customer_name}</span> · <a id="customer-call" href={`tel:${order.customer_phone.replace(/[^\d+]/g, '')}`}>{t.call} {order.customer_phone}</a></dd>
+        <dt>{t.payment}</dt>
+        <dd id="payment" data-mode={order.payment_mode ?? 'prepaid'} class={order.payment_mode === 'cash_on_delivery' ? 'collect' : undefined}>
+          {order.payment_mode === 'cash_on_delivery' ? t.cod : t.prepaid}
+        </dd>
+        {order.order_notes && <><dt>{t.notes}</dt><dd id="notes">{order.order_notes}</dd></>}
+        {!!order.items?.length && <>
+          <dt>{t.items}</dt>
+          <dd><ul id="items">{order.items.map((item, i) => <li key={i}>{item.quantity ?? 1} × {item.name ?? '—'}{item.weight_kg !== undefined && ` (${item.weight_kg} kg)`}</li>)}</ul></dd>
+        </>}
+      </dl>
+      {next && (
+        <div class="step">
+          <ConfirmButton id="step" label={t[next]} question={t[QUESTION[next]]} disabled={pending} onConfirm={() => advance(next)} />
+        </div>
+      )}
+      <ErrorNote id="step-error" error={error} words={COURIER_ERRORS} />
+      {order.status === 'arrived_dropoff' && <ProofForm order={order} onDelivered={() => { onDelivered(order.booking_id); void c.reloadOrders(); }} />}
+    </article>
+  );
+}

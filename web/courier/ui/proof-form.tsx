@@ -1,0 +1,116 @@
+import { useState } from 'preact/hooks';
+import { ApiError } from '../../shared/api/errors.js';
+import { useStrings, type Strings } from '../../shared/i18n.js';
+import { ConfirmButton } from '../../shared/ui/confirm-button.js';
+import { ErrorNote } from '../../shared/ui/error-note.js';
+import { courierApi, type CourierOrder } from '../api.js';
+import { GEOFENCE_RADIUS_M, geofenceVerdict } from '../geofence.js';
+import { downscalePhoto, signaturePng } from '../proof.js';
+import { useCourier } from '../state.js';
+import { COURIER_ERRORS } from '../words.js';
+import { SignaturePad } from './signature-pad.js';
+
+const S: Strings<
+  'title' | 'photo' | 'photoHint' | 'photoReady' | 'uploading' | 'signature' | 'pin' | 'pinHint' | 'deliver' | 'question'
+  | 'inside' | 'outside' | 'unverified' | 'noFix' | 'geofence' | 'missing' | 'photoAlt'
+> = {
+  es: {
+    title: 'Prueba de entrega', photo: 'Foto de la entrega', photoHint: 'Fotografía el paquete entregado (se reduce en el teléfono antes de subirla).',
+    photoReady: 'Foto lista', uploading: 'Subiendo…', signature: 'Firma del cliente', pin: 'PIN de entrega', pinHint: 'El cliente tiene un PIN de 4 dígitos.',
+    deliver: 'Entregar pedido', question: '¿Confirmas la entrega con esta foto y firma?',
+    inside: 'Dentro del radio de entrega: a {d} m del destino (máximo {r} m).', outside: 'Estás a {d} m del destino; se aceptan {r} m: la entrega será rechazada. Acércate.',
+    unverified: 'El destino se conoce solo por su comuna: la distancia no se verificará.', noFix: 'Esperando tu ubicación…', geofence: 'Ubicación',
+    missing: 'Falta la foto o la firma.', photoAlt: 'Foto de la entrega, vista previa',
+  },
+  en: {
+    title: 'Proof of delivery', photo: 'Delivery photo', photoHint: 'Take a photo of the delivered parcel (made smaller on the phone before upload).',
+    photoReady: 'Photo ready', uploading: 'Uploading…', signature: 'Customer signature', pin: 'Delivery PIN', pinHint: 'The customer has a 4-digit PIN.',
+    deliver: 'Deliver the order', question: 'Confirm the delivery with this photo and signature?',
+    inside: 'Inside the delivery radius: {d} m from the drop-off (at most {r} m).', outside: 'You are {d} m from the drop-off; {r} m are allowed: the delivery will be refused. Get closer.',
+    unverified: 'The drop-off is known only to its comuna: the distance will not be checked.', noFix: 'Waiting for your location…', geofence: 'Location',
+    missing: 'The photo or the signature is missing.', photoAlt: 'Delivery photo, preview',
+  },
+};
+
+export function ProofForm({ order, onDelivered }: { order: CourierOrder; onDelivered: () => void }) {
+  const t = useStrings(S);
+  const c = useCourier();
+  const [photo, setPhoto] = useState<{ preview: string; proofId: string | null; jpeg: Blob } | null>(null);
+  const [uploading, setUploading] = useState(false);
+  const [signature, setSignature] = useState<HTMLCanvasElement | null>(null);
+  const [pin, setPin] = useState('');
+  const [error, setError] = useState<unknown>(null);
+  const [sending, setSending] = useState(false);
+  const { verdict, distance } = geofenceVerdict(order, c.here);
+  const words = (text: string) => text.replace('{d}', String(distance)).replace('{r}', String(GEOFENCE_RADIUS_M));
+
+  const takePhoto = async (file: File | undefined) => {
+    if (!file) return;
+    setError(null);
+    setUploading(true);
+    try {
+      const small = await downscalePhoto(file);
+      setPhoto({ preview: small.preview, proofId: null, jpeg: small.jpeg });
+      const uploaded = await courierApi.uploadProof(order.booking_id, 'photo', small.jpeg);
+      setPhoto({ preview: small.preview, proofId: uploaded.proof_id, jpeg: small.jpeg });
+    } catch (e) {
+      setError(e);
+    } finally {
+      setUploading(false);
+    }
+  };
+
+  const deliver = async () => {
+    setError(null);
+    if (!photo || !signature) return setError(new ApiError('VALIDATION_ERROR', t.missing));
+    if (!c.here) return setError(new ApiError('NETWORK', t.noFix));
+    setSending(true);
+    try {
+      const photoId = photo.proofId ?? (await courierApi.uploadProof(order.booking_id, 'photo', photo.jpeg)).proof_id;
+      if (!photo.proofId) setPhoto({ ...photo, proofId: photoId });
+      const signed = await courierApi.uploadProof(order.booking_id, 'signature', await signaturePng(signature));
+      await courierApi.deliver(order.booking_id, {
+        driver_id: c.courier.id,
+        coords: { lat: c.here.lat, lng: c.here.lng },
+        photo_proof_id: photoId,
+        signature_proof_id: signed.proof_id,
+        ...(order.delivery_pin_required && { pin }),
+      });
+      onDelivered();
+    } catch (e) {
+      setError(e);
+    } finally {
+      setSending(false);
+    }
+  };
+
+  const ready = !!photo && !!signature && !!c.here && !uploading && (!order.delivery_pin_required || /^\d{4}$/.test(pin));
+  return (
+    <section class="proof" aria-labelledby="proof-title">
+      <h3 id="proof-title">{t.title}</h3>
+      <p id="geofence" class={`verdict ${verdict}`} data-verdict={verdict} role="status">
+        <strong>{t.geofence}:</strong> {verdict === 'noFix' ? t.noFix : verdict === 'unverified' ? t.unverified : words(t[verdict])}
+      </p>
+      <label class="photo-input">
+        {t.photo}
+        <input type="file" id="photo-input" accept="image/*" capture="environment" aria-describedby="photo-hint" onChange={(e) => void takePhoto(e.currentTarget.files?.[0])} />
+      </label>
+      <p class="note" id="photo-hint">{t.photoHint}</p>
+      {uploading && <p role="status">{t.uploading}</p>}
+      {photo && <p class="photo-preview"><img id="photo-preview" src={photo.preview} alt={t.photoAlt} data-uploaded={photo.proofId ? 'true' : 'false'} /> {photo.proofId && <span>{t.photoReady}</span>}</p>}
+      <h4>{t.signature}</h4>
+      <SignaturePad label={t.signature} onChange={setSignature} />
+      {order.delivery_pin_required && (
+        <label>
+          {t.pin}
+          <input id="pin" inputMode="numeric" autoComplete="off" pattern="\d{4}" maxLength={4} value={pin} aria-describedby="pin-hint" onInput={(e) => setPin(e.currentTarget.value.replace(/\D/g, '').slice(0, 4))} />
+          <small id="pin-hint">{t.pinHint}</small>
+        </label>
+      )}
+      <div class="step">
+        <ConfirmButton id="deliver" label={t.deliver} question={t.question} disabled={!ready || sending} onConfirm={() => void deliver()} />
+      </div>
+      <ErrorNote id="deliver-error" error={error} words={COURIER_ERRORS} />
+    </section>
+  );
+}

@@ -1,0 +1,39 @@
+import type { ErrorWords } from '../shared/api/errors.js';
+
+/** The refusals a courier meets, in the courier's words (by the API's error code). */
+export const COURIER_ERRORS: ErrorWords = {
+  es: {
+    INVALID_SESSION: 'Tu sesión terminó: abre un enlace de acceso nuevo.',
+    SIGN_IN_LINK_INVALID: 'Este enlace no es válido, ya se usó o venció: pide uno nuevo a tu central.',
+    INVALID_STATUS_TRANSITION: 'Ese paso no corresponde al estado actual del pedido.',
+    GEOFENCE_FAILED: 'Estás demasiado lejos del destino para entregar: acércate a la dirección.',
+    DELIVERY_PIN_INVALID: 'El PIN no es correcto: pídeselo de nuevo al cliente.',
+    DELIVERY_PIN_LOCKED: 'Demasiados PIN incorrectos: el pedido quedó bloqueado. Llama a tu central.',
+    FORBIDDEN: 'Este pedido ya no está asignado a ti.',
+    ORDER_NOT_FOUND: 'Este pedido ya no está asignado a ti.',
+    PAYLOAD_TOO_LARGE: 'La imagen es demasiado grande.',
+    UNSUPPORTED_MEDIA_TYPE: 'La imagen debe ser JPEG, PNG o WebP.',
+    VALIDATION_ERROR: 'Faltan datos o no son válidos.',
+    CSRF_REQUIRED: 'La app no pudo enviar la solicitud: recárgala.',
+    RATE_LIMITED: 'Demasiadas solicitudes: espera un momento.',
+    SERVICE_UNAVAILABLE: 'El servicio no responde: inténtalo en un momento.',
+    NETWORK: 'Sin conexión: inténtalo cuando vuelva la señal.',
+  },
+  en: {
+    INVALID_SESSION: 'Your session has ended: open a new sign-in link.',
+    SIGN_IN_LINK_INVALID: 'This link is invalid, already used or expired: ask your dispatcher for a new one.',
+    INVALID_STATUS_TRANSITION: 'That step does not fit the order\'s current status.',
+    GEOFENCE_FAILED: 'You are too far from the drop-off to deliver: get closer to the address.',
+    DELIVERY_PIN_INVALID: 'The PIN is wrong: ask the customer again.',
+    DELIVERY_PIN_LOCKED: 'Too many wrong PINs: the order is locked. Call your dispatcher.',
+    FORBIDDEN: 'This order is no longer assigned to you.',
+    ORDER_NOT_FOUND: 'This order is no longer assigned to you.',
+    PAYLOAD_TOO_LARGE: 'The image is too large.',
+    UNSUPPORTED_MEDIA_TYPE: 'The image must be a JPEG, PNG or WebP.',
+    VALIDATION_ERROR: 'Some details are missing or invalid.',
+    CSRF_REQUIRED: 'The app could not send the request: reload it.',
+    RATE_LIMITED: 'Too many requests: wait a moment.',
+    SERVICE_UNAVAILABLE: 'The service is not answering: try again shortly.',
+    NETWORK: 'No connection: try again when the signal is back.',
+  },
+};
