@@ -14,7 +14,9 @@ import { startHeartbeat } from './heartbeat.js';
 
 const LIVE_PATH = /^\/api\/v1\/couriers\/me\/live\/?(?:\?.*)?$/;
 /** A position frame is ~100 bytes; anything past this closes the socket (1009). */
-const MAX_FRAME_BYTES = 1024;
+const MAX_FRAME_BYTES = 16_384;
+/** Fixes in one `positions` frame (a backlog kept on the phone through a dead zone). */
+const MAX_BATCH = 50;
 /** Frames waiting behind the one being handled; past this a frame is refused at once (RATE_LIMITED). */
 const MAX_QUEUED_FRAMES = 8;
 
@@ -32,9 +34,24 @@ interface Session {
   release: () => void;
 }
 
-type Frame = { type: 'ack'; id?: string | number; arrivals: Array<{ booking_id: string; status: string }> } | { type: 'error'; id?: string | number; error: ReturnType<typeof presentError>['error'] };
+type Frame = { type: 'ack'; id?: string | number; arrivals: Array<{ booking_id: string; status: string }>; applied?: number; stale?: number } | { type: 'error'; id?: string | number; error: ReturnType<typeof presentError>['error'] };
 
 /** The frame's envelope: `type`, and `id` (optional) echoed in the answer; the rest is the report. */
+/** The fixes of a `positions` frame: 1–MAX_BATCH, each with its `recorded_at`, in time order. */
+function backlogOf(body: Record<string, unknown>): Array<Record<string, unknown>> {
+  const { positions } = body;
+  const refuse = (message: string) => new AppError('VALIDATION_ERROR', `positions ${message}`, { fields: [{ field: 'positions', message }] });
+  if (!Array.isArray(positions) || positions.length === 0 || positions.length > MAX_BATCH) throw refuse(`must be an array of 1 to ${MAX_BATCH} fixes`);
+  let last = -Infinity;
+  for (const fix of positions as unknown[]) {
+    const at = fix && typeof fix === 'object' ? Date.parse(String((fix as Record<string, unknown>).recorded_at)) : NaN;
+    if (!Number.isFinite(at)) throw refuse('must each carry recorded_at');
+    if (at < last) throw refuse('must be in time order (oldest first)');
+    last = at;
+  }
+  return positions as Array<Record<string, unknown>>;
+}
+
 function readFrame(data: RawData, isBinary: boolean): { type: unknown; id: string | number | undefined; body: Record<string, unknown> } {
   if (isBinary) throw new AppError('VALIDATION_ERROR', 'Frames are JSON text');
   let message: unknown;
@@ -94,11 +111,25 @@ export function attachCourierSockets(options: { edge: Edge }) {
     try {
       const frame = readFrame(data, isBinary);
       id = frame.id;
-      if (frame.type !== 'position') throw new AppError('VALIDATION_ERROR', 'type must be "position"', { fields: [{ field: 'type', message: 'must be "position"' }] });
+      if (frame.type !== 'position' && frame.type !== 'positions') {
+        throw new AppError('VALIDATION_ERROR', 'type must be "position" or "positions"', { fields: [{ field: 'type', message: 'must be "position" or "positions"' }] });
+      }
       await door.frontDoor.admit(session.caller);
-      const input = reportPositionCommand(frame.body);
-      const { arrivals } = await couriers.reportSessionPosition({ courierId: session.caller.courier.courier.id, input });
-      send(session, { type: 'ack', ...(id !== undefined && { id }), arrivals: arrivals.map((o) => ({ booking_id: o.id, status: o.status })) });
+      const courierId = session.caller.courier.courier.id;
+      if (frame.type === 'position') {
+        const { arrivals } = await couriers.reportSessionPosition({ courierId, input: reportPositionCommand(frame.body) });
+        return send(session, { type: 'ack', ...(id !== undefined && { id }), arrivals: arrivals.map((o) => ({ booking_id: o.id, status: o.status })) });
+      }
+      // A backlog, oldest first: every fix parsed before any is applied, then applied in order.
+      const inputs = backlogOf(frame.body).map((fix) => reportPositionCommand(fix));
+      const arrivals: Array<{ booking_id: string; status: string }> = [];
+      let stale = 0;
+      for (const input of inputs) {
+        const reported = await couriers.reportSessionPosition({ courierId, input });
+        if (reported.stale) stale++;
+        for (const o of reported.arrivals) arrivals.push({ booking_id: o.id, status: o.status });
+      }
+      send(session, { type: 'ack', ...(id !== undefined && { id }), arrivals, applied: inputs.length - stale, stale });
     } catch (error) {
       const appError = errorOf(error);
       counters.refusedFrames++;
@@ -135,7 +166,7 @@ export function attachCourierSockets(options: { edge: Edge }) {
     });
     ws.on('message', (data, isBinary) => receive(session, data, isBinary));
     const { courier } = caller.courier;
-    guard.send(JSON.stringify({ type: 'ready', courier: { id: courier.id, status: courier.status }, max_frame_bytes: MAX_FRAME_BYTES }));
+    guard.send(JSON.stringify({ type: 'ready', courier: { id: courier.id, status: courier.status }, max_frame_bytes: MAX_FRAME_BYTES, max_batch: MAX_BATCH }));
   }
 
   async function admit(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {

@@ -26,6 +26,8 @@ export const reportPositionCommandSchema = latLngSchema.extend({
   heading: z.number().min(0).max(360).optional(),
   speedKmh: z.number().min(0).max(250).optional(),
   accuracyM: z.number().min(0).max(10_000).optional(),
+  /** When the phone took the fix (a backlog sent after a dead zone); default: when it arrives. */
+  recordedAt: z.iso.datetime({ offset: true }).optional(),
 });
 export type ReportPositionCommand = z.output<typeof reportPositionCommandSchema>;
 /** The moves a courier makes itself (the delivery has its own command). */
@@ -92,15 +94,32 @@ export function createCourierService(deps: {
   }
 
   /** Stores and publishes the position; the orders' estimates follow it (live ETA); marks arrivals at the stops of the courier's orders. */
-  async function reportPosition(options: { courier: Courier; input: ReportPositionCommand }): Promise<{ courier: Courier; arrivals: Order[] }> {
+  /**
+   * The time a fix counts at: when the phone took it, when given (never later than now, never more
+   * than a minute ahead of the server nor older than a day: a phone's clock is not trusted further).
+   */
+  function fixTime(recordedAt: string | undefined): string {
+    const arrived = now();
+    if (recordedAt === undefined) return arrived;
+    const taken = Date.parse(recordedAt);
+    const nowMs = Date.parse(arrived);
+    if (taken > nowMs + 60_000 || taken < nowMs - 86_400_000) {
+      throw new AppError('VALIDATION_ERROR', 'recorded_at must be within the last 24 hours and at most a minute ahead', { fields: [{ field: 'recorded_at', message: 'out of range' }] });
+    }
+    return new Date(Math.min(taken, nowMs)).toISOString();
+  }
+
+  async function reportPosition(options: { courier: Courier; input: ReportPositionCommand }): Promise<{ courier: Courier; arrivals: Order[]; stale?: boolean }> {
     return report(options);
   }
 
   /** `orders`: the courier's active orders when already in hand (a snapshot), else read here. */
-  async function report(options: { courier: Courier; orders?: Order[]; input: ReportPositionCommand }): Promise<{ courier: Courier; arrivals: Order[] }> {
+  async function report(options: { courier: Courier; orders?: Order[]; input: ReportPositionCommand }): Promise<{ courier: Courier; arrivals: Order[]; stale?: boolean }> {
     const location: LatLng = { lat: options.input.lat, lng: options.input.lng };
     if (!isInServiceArea(location)) throw new AppError('OUTSIDE_SERVICE_AREA', 'The position is outside the service area');
-    const at = now();
+    const at = fixTime(options.input.recordedAt);
+    // A fix older than the one stored (a backlog behind a newer report) never replaces it.
+    if (options.courier.locationAt !== null && at < options.courier.locationAt) return { courier: options.courier, arrivals: [], stale: true };
     // A courier that is not (or soon not) live as stored: other nodes read the store before they
     // dispatch to an index entry, so this position is written at once rather than with the next batch.
     const prompt = options.courier.status === 'available' && !dispatch.isLive(options.courier, PROMPT_WRITE_MARGIN_MS);
@@ -139,7 +158,7 @@ export function createCourierService(deps: {
    * now, since its status and job may have changed since it connected — from the session's
    * snapshot while no change was published, else read from the store.
    */
-  async function reportSessionPosition(options: { courierId: string; input: ReportPositionCommand }): Promise<{ courier: Courier; arrivals: Order[] }> {
+  async function reportSessionPosition(options: { courierId: string; input: ReportPositionCommand }): Promise<{ courier: Courier; arrivals: Order[]; stale?: boolean }> {
     const snapshot = await snapshots.get(options.courierId);
     if (!snapshot || snapshot.courier.accountStatus !== 'active') throw new AppError('INVALID_COURIER_TOKEN', 'Courier token no longer valid');
     const reported = await report({ courier: snapshot.courier, orders: snapshot.orders, input: options.input });

@@ -77,7 +77,7 @@ describe('courier socket', () => {
       const viewer = openLive(t.url, order.tracking_number);
       await viewer.waitFor((f: LiveMessage) => f.type === 'snapshot', 'snapshot');
       const socket = await connect(t, courier.token);
-      expect(socket.frames[0]).toEqual({ type: 'ready', courier: { id: courier.id, status: 'busy' }, max_frame_bytes: 1024 });
+      expect(socket.frames[0]).toEqual({ type: 'ready', courier: { id: courier.id, status: 'busy' }, max_frame_bytes: 16_384, max_batch: 50 });
 
       const between = along(pickup, PLACES.lasCondes, 0.5);
       const ack = await socket.report({ lat: between.lat, lng: between.lng, heading: 90, speed_kmh: 30, accuracy_m: 5 });
@@ -135,10 +135,31 @@ describe('courier socket', () => {
       expect(socket.ws.readyState).toBe(WebSocket.OPEN);
     });
 
+    it('a positions backlog is applied oldest first; a fix older than the stored one is counted stale, never stored; a batch out of order is refused whole', async () => {
+      // A new courier: nothing stored yet, so the backlog's own times decide.
+      const courier = await createCourier(t, { mode: 'test' });
+      const socket = await connect(t, courier.token);
+      const base = Date.now() - 60_000;
+      const at = (s: number) => new Date(base + s * 1000).toISOString();
+      const [first, second, older] = [north(PLACES.santiago, 100), north(PLACES.santiago, 200), north(PLACES.santiago, 300)];
+      const batch = (id: string, positions: object[]) => {
+        socket.ws.send(JSON.stringify({ type: 'positions', id, positions }));
+        return socket.waitFor((f) => f.id === id, `the answer to ${id}`);
+      };
+      expect(await batch('b1', [{ ...first, recorded_at: at(0) }, { ...second, recorded_at: at(10) }])).toMatchObject({ type: 'ack', applied: 2, stale: 0 });
+      expect(await batch('b2', [{ ...older, recorded_at: at(5) }])).toMatchObject({ type: 'ack', applied: 0, stale: 1 });
+      const me = expectOk(await courier.me()).body.courier;
+      expect(me.location).toEqual(second);
+      expect(Date.parse(me.location_at)).toBe(base + 10_000);
+      expect(await batch('b3', [{ ...first, recorded_at: at(30) }, { ...second, recorded_at: at(20) }])).toMatchObject({ type: 'error', error: { code: 'VALIDATION_ERROR' } });
+      expect(await batch('b4', [{ ...first }])).toMatchObject({ type: 'error', error: { code: 'VALIDATION_ERROR' } });
+      socket.ws.close();
+    });
+
     it('an oversized frame closes the socket with 1009', async () => {
       const courier = await courierOnDuty(t, { mode: 'test', at: PLACES.santiago });
       const big = await connect(t, courier.token);
-      big.ws.send(JSON.stringify({ type: 'position', lat: -33.44, lng: -70.65, pad: 'x'.repeat(2000) }));
+      big.ws.send(JSON.stringify({ type: 'position', lat: -33.44, lng: -70.65, pad: 'x'.repeat(20_000) }));
       expect((await big.closed).code).toBe(1009);
     });
   });
