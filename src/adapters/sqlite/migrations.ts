@@ -345,4 +345,8 @@ export const MIGRATIONS: string[] = [
   CREATE INDEX orders_merchant_status ON orders (merchant_id, mode, status, created_at, id);
   DROP INDEX orders_merchant;
   `,
+  `
+  -- An email-only sign-in finds the person's memberships across merchants (issue #28).
+  CREATE INDEX members_by_email ON members (email, created_at, id);
+  `,
 ];
