@@ -1,5 +1,5 @@
 import { AppError } from '../src/domain/errors.js';
-import type { Invitation } from '../src/domain/members/service.js';
+import type { Invitation, SignedIn } from '../src/domain/members/service.js';
 import { changeMemberRoleCommandSchema, inviteMemberCommandSchema, loginCommandSchema, setPasswordCommandSchema } from '../src/domain/members/schemas.js';
 import { MEMBER_ROLES, type Member, type MemberRole, type Merchant, type Mode } from '../src/domain/types.js';
 import { builder } from './builder.js';
@@ -42,9 +42,23 @@ const InvitationRef = builder.objectRef<Invitation>('MemberInvitation').implemen
   }),
 });
 
-const SignedInRef = builder.objectRef<{ member: Member; expiresAt: string }>('SignedIn').implement({
+const MembershipRef = builder.objectRef<SignedIn['memberships'][number]>('Membership').implement({
+  description: 'A merchant the signed-in person belongs to, and the member it is there.',
+  fields: (t) => ({
+    merchant: t.field({ type: MerchantRef, resolve: (m) => m.merchant }),
+    member: t.field({ type: MemberRef, resolve: (m) => m.member }),
+  }),
+});
+
+const SignedInRef = builder.objectRef<SignedIn>('SignedIn').implement({
   fields: (t) => ({
     member: t.field({ type: MemberRef, resolve: (s) => s.member }),
+    merchant: t.field({ type: MerchantRef, description: 'The merchant the session is in.', resolve: (s) => s.memberships.find((m) => m.member.id === s.member.id)!.merchant }),
+    memberships: t.field({
+      type: [MembershipRef],
+      description: 'Every merchant this email and password opened (at most 5, oldest first). With more than one, the person chooses: signing in again with `merchantId` moves the session there.',
+      resolve: (s) => s.memberships,
+    }),
     expiresAt: t.field({ type: 'DateTime', description: 'The session ends then at the latest (and earlier when left unused).', resolve: (s) => s.expiresAt }),
   }),
 });
@@ -55,7 +69,11 @@ const PasswordSetRef = builder.objectRef<{ merchantId: string; email: string }>(
 });
 
 const LogInInput = builder.inputType('LogInInput', {
-  fields: (t) => ({ merchantId: t.id({ required: true }), email: t.string({ required: true }), password: t.string({ required: true }) }),
+  fields: (t) => ({
+    merchantId: t.id({ required: false, description: 'Optional: the merchant to sign into. Without it the session opens in the oldest membership the password opens (see SignedIn.memberships).' }),
+    email: t.string({ required: true }),
+    password: t.string({ required: true }),
+  }),
 });
 const SetPasswordInput = builder.inputType('SetPasswordInput', {
   fields: (t) => ({ token: t.string({ required: true }), password: t.string({ required: true }) }),
@@ -98,13 +116,13 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   logIn: t.field({
     type: SignedInRef,
-    description: 'Email and password → the session cookie (HttpOnly, SameSite=Lax). Any wrong part is the same INVALID_CREDENTIALS.',
+    description: 'Email and password (and optionally the merchant) → the session cookie (HttpOnly, SameSite=Lax). Any wrong part is the same INVALID_CREDENTIALS.',
     errors: {},
     args: { input: t.arg({ type: LogInInput, required: true }) },
     resolve: async (_r, { input }, ctx) => {
       const browser = browserOf(ctx);
       await chargeHashingField(ctx);
-      const signedIn = await ctx.services.frontDoor.logIn({ address: ctx.caller.address, input: commandOf(loginCommandSchema, Object.assign({}, input, { merchantId: String(input.merchantId) })) });
+      const signedIn = await ctx.services.frontDoor.logIn({ address: ctx.caller.address, input: commandOf(loginCommandSchema, { email: input.email, password: input.password, ...(input.merchantId != null && { merchantId: String(input.merchantId) }) }) });
       // A browser signing in again ends the session it had.
       if (browser.sessionId) await ctx.services.members.logOut({ sessionId: browser.sessionId });
       browser.setSession({ sessionId: signedIn.sessionId, expiresAt: signedIn.expiresAt });

@@ -2,7 +2,7 @@ import type { RateLimitDecision, RateLimitOptions, RateLimiter } from '../ports/
 import type { AuthService, CourierPrincipal, MerchantPrincipal } from './auth.js';
 import { AppError, isAppError } from './errors.js';
 import type { CourierSessionService } from './courier-sessions.js';
-import type { MemberService } from './members/service.js';
+import type { MemberService, SignedIn } from './members/service.js';
 import type { LoginCommand } from './members/schemas.js';
 import type { Member, Mode, Operator } from './types.js';
 import type { OperatorPrincipal, OperatorService } from './operators/service.js';
@@ -64,7 +64,7 @@ export interface FrontDoorLimits {
   adminLockoutSeconds: number;
   /** How often open sessions' credentials are checked again (revocation reaches them within it). */
   recheckMs: number;
-  /** Failed sign-ins per email (within a merchant) and per address before refusals for `lockoutSeconds`. */
+  /** Failed sign-ins per email (the account, whatever merchant) and per address before refusals for `lockoutSeconds`. */
   login: { perEmail: number; perAddress: number; lockoutSeconds: number };
 }
 
@@ -148,12 +148,13 @@ export function createFrontDoor(deps: { auth: AuthService; members: MemberServic
 
   const loginLocks = (address: string, input: LoginCommand) => [
     { key: `login-fail-addr:${address}`, limitPerMin: limits.login.perAddress, windowSeconds: limits.login.lockoutSeconds },
-    { key: `login-fail-email:${input.merchantId}:${input.email}`, limitPerMin: limits.login.perEmail, windowSeconds: limits.login.lockoutSeconds },
+    // Per account: the email (a person's memberships share one count, whether the sign-in names a merchant or not).
+    { key: `login-fail-email:${input.email}`, limitPerMin: limits.login.perEmail, windowSeconds: limits.login.lockoutSeconds },
   ];
 
   /**
    * A team member's sign-in, rate-limited like the admin token: failures are counted per address and
-   * per email (within the merchant); past either bound the sign-in is refused (RATE_LIMITED, even
+   * per email (the account, across its merchants); past either bound the sign-in is refused (RATE_LIMITED, even
    * with the right password) until the window ends. Failures are logged with the address only.
    *
    * Exact under any concurrency: each attempt reserves its unit in both counters (an atomic
@@ -162,7 +163,7 @@ export function createFrontDoor(deps: { auth: AuthService; members: MemberServic
    * while earlier hashes run finds their reservations already counted, so at most the bound of
    * guesses is ever evaluated, on one node or many.
    */
-  async function logIn(options: { address: string; input: LoginCommand }): Promise<{ sessionId: string; member: Member; expiresAt: string }> {
+  async function logIn(options: { address: string; input: LoginCommand }): Promise<SignedIn> {
     return guardedSignIn({ address: options.address, locks: loginLocks(options.address, options.input), attempt: () => members.logIn({ input: options.input }) });
   }
 

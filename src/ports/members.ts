@@ -28,6 +28,11 @@ export interface MemberRepository {
   findById(options: { id: string; merchantId: string }): Promise<Member | null>;
   /** By normalised email within one merchant. */
   findByEmail(options: { merchantId: string; email: string }): Promise<Member | null>;
+  /**
+   * Every merchant's active member with this normalised email and a password set, oldest first, at
+   * most `limit`: the memberships an email-only sign-in may open (issue #28).
+   */
+  listActiveByEmail(options: { email: string; limit: number }): Promise<Member[]>;
   /** The merchant's members, oldest first. */
   listByMerchant(merchantId: string): Promise<Member[]>;
   /**

@@ -79,6 +79,18 @@ export function describeMemberStoreContract(name: string, makeStore: () => Promi
       expect((await store.members.findByEmail({ merchantId: a, email: 'ana@tienda.cl' }))?.role).toBe('viewer');
     });
 
+    test('members.listActiveByEmail finds the email’s active members with a password in every merchant, oldest first, bounded', async () => {
+      const [a, b, c, d] = [await storeMerchant(store), await storeMerchant(store), await storeMerchant(store), await storeMerchant(store)];
+      const email = `${nextId('p')}@tienda.cl`;
+      const second = await stored({ merchantId: b, email, status: 'active', passwordHash: 'scrypt$b', createdAt: at(2) });
+      const first = await stored({ merchantId: a, email, status: 'active', passwordHash: 'scrypt$a', createdAt: at(1) });
+      await stored({ merchantId: c, email, status: 'invited', createdAt: at(3) });
+      await stored({ merchantId: d, email: `other-${email}`, status: 'active', passwordHash: 'scrypt$d', createdAt: at(1) });
+      expect(await store.members.listActiveByEmail({ email, limit: 5 })).toStrictEqual([first, second]);
+      expect(await store.members.listActiveByEmail({ email, limit: 1 })).toStrictEqual([first]);
+      expect(await store.members.listActiveByEmail({ email: 'nobody@tienda.cl', limit: 5 })).toEqual([]);
+    });
+
     test('members.listByMerchant lists one merchant’s members oldest first', async () => {
       const a = await storeMerchant(store);
       const b = await storeMerchant(store);

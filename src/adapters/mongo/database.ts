@@ -401,6 +401,8 @@ async function createIndexes(c: MongoCollections, db: Db, webhookRetentionSecond
     c.webhookDeliveries.createIndex({ endpointId: 1, status: 1 }, { name: 'webhook_deliveries_endpoint' }),
     // Team members: one email per merchant; tokens and sessions go at their expiry (pruneExpired does the same on demand).
     c.members.createIndex({ merchantId: 1, email: 1 }, { unique: true, name: 'members_email' }),
+    // An email-only sign-in finds the person's memberships across merchants (issue #28).
+    c.members.createIndex({ email: 1, createdAt: 1 }, { name: 'members_by_email' }),
     c.memberPasswordTokens.createIndex({ memberId: 1 }, { name: 'member_password_tokens_member' }),
     c.memberPasswordTokens.createIndex({ expireOn: 1 }, { expireAfterSeconds: 0, name: 'member_password_tokens_ttl' }),
     c.memberSessions.createIndex({ memberId: 1 }, { name: 'member_sessions_member' }),

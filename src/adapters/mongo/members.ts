@@ -80,6 +80,10 @@ export function createMongoMemberRepository(database: MongoDatabase): MemberRepo
       const doc = await members.findOne({ merchantId, email });
       return doc ? toMember(doc) : null;
     },
+    async listActiveByEmail({ email, limit }) {
+      const docs = await members.find({ email, status: 'active', passwordHash: { $ne: null } }).sort({ createdAt: 1, _id: 1 }).limit(limit).toArray();
+      return docs.map(toMember);
+    },
     async listByMerchant(merchantId) {
       const docs = await members.find({ merchantId }).sort({ createdAt: 1, _id: 1 }).toArray();
       return docs.map(toMember);

@@ -68,6 +68,9 @@ export function createSqliteMemberRepository(db: SqliteDatabase): MemberReposito
   );
   const byId = db.prepare<[string, string], MemberRow>('SELECT * FROM members WHERE id = ? AND merchant_id = ?');
   const byEmail = db.prepare<[string, string], MemberRow>('SELECT * FROM members WHERE merchant_id = ? AND email = ?');
+  const activeByEmail = db.prepare<[string, number], MemberRow>(
+    "SELECT * FROM members WHERE email = ? AND status = 'active' AND password_hash IS NOT NULL ORDER BY created_at, id LIMIT ?",
+  );
   const byMerchant = db.prepare<[string], MemberRow>('SELECT * FROM members WHERE merchant_id = ? ORDER BY created_at, id');
   const update = db.prepare<{ id: string; merchantId: string; role: string | null; status: string | null; passwordHash: string | null; updatedAt: string }>(
     `UPDATE members SET role = coalesce(@role, role), status = coalesce(@status, status),
@@ -137,6 +140,9 @@ export function createSqliteMemberRepository(db: SqliteDatabase): MemberReposito
     async findByEmail({ merchantId, email }) {
       const row = byEmail.get(merchantId, email);
       return row ? toMember(row) : null;
+    },
+    async listActiveByEmail({ email, limit }) {
+      return activeByEmail.all(email, limit).map(toMember);
     },
     async listByMerchant(merchantId) {
       return byMerchant.all(merchantId).map(toMember);

@@ -442,4 +442,8 @@ export const MIGRATIONS: string[] = [
   CREATE INDEX courier_sessions_courier ON courier_sessions (courier_id, created_at);
   CREATE INDEX courier_sessions_expiry ON courier_sessions (expires_at);
   `,
+  `
+  -- An email-only sign-in finds the person's memberships across merchants (issue #28).
+  CREATE INDEX members_by_email ON members (email, created_at, id);
+  `,
 ];

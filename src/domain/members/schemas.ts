@@ -22,12 +22,13 @@ export const setPasswordCommandSchema = z.strictObject({ token: z.string().min(1
 export type SetPasswordCommand = z.output<typeof setPasswordCommandSchema>;
 
 /**
- * Emails are unique per merchant (one person may belong to several merchants), so a login names
- * the merchant. The password is not length-checked here beyond the bound: a wrong one is the same
- * generic refusal as any other.
+ * Email and password (issue #28): one person may belong to several merchants, and the sign-in
+ * finds every membership the password opens. `merchantId` (the sign-in before issue #28, still
+ * accepted) names the one merchant to sign into. The password is not length-checked here beyond the
+ * bound: a wrong one is the same generic refusal as any other.
  */
 export const loginCommandSchema = z.strictObject({
-  merchantId: idSchema,
+  merchantId: idSchema.optional(),
   email: z.string().trim().toLowerCase().min(1).max(254),
   password: z.string().min(1).max(PASSWORD_MAX_LENGTH),
 });

@@ -23,7 +23,22 @@ export type MemberPolicy = SessionPolicy;
 
 const newSecret = newAccountSecret;
 
-const invalidCredentials = () => new AppError('INVALID_CREDENTIALS', 'Email, password or merchant is not right');
+const invalidCredentials = () => new AppError('INVALID_CREDENTIALS', 'Email or password is not right');
+
+/**
+ * Memberships one email-only sign-in checks the password against (each costs one scrypt
+ * verification): a person invited by more merchants signs into the oldest ones, or names the merchant.
+ */
+export const MAX_SIGN_IN_MEMBERSHIPS = 5;
+
+export interface SignedIn {
+  sessionId: string;
+  /** The member the session is for: the merchant named, else the oldest membership the password opened. */
+  member: Member;
+  expiresAt: string;
+  /** Every membership the email and password opened, oldest first (the console lets the person choose among them). */
+  memberships: Array<{ member: Member; merchant: Merchant }>;
+}
 const invalidSession = () => new AppError('INVALID_SESSION', 'Not signed in, or the session has ended: sign in again');
 const invalidToken = () => new AppError('PASSWORD_TOKEN_INVALID', 'This set-password link is not valid: it was used, has expired or was replaced');
 
@@ -119,23 +134,34 @@ export function createMemberService(deps: { store: Store; clock: Clock; ids: IdS
   }
 
   /**
-   * Email and password → a new session. Every failure is the same INVALID_CREDENTIALS, and an
-   * unknown email (or a member without a password yet) still costs one scrypt verification, so
-   * neither the answer nor its time tells which emails exist.
+   * Email and password → a new session. Without a merchant, the email's active memberships (at most
+   * MAX_SIGN_IN_MEMBERSHIPS, oldest first) are each checked against the password, and the session
+   * opens in the oldest that matches; every match is answered, so a member of several merchants
+   * chooses (signing in again naming it). Every failure is the same INVALID_CREDENTIALS, and an
+   * unknown email (or a member without a password yet) still costs one scrypt verification.
    */
-  async function logIn(options: { input: LoginCommand }): Promise<{ sessionId: string; member: Member; expiresAt: string }> {
+  async function logIn(options: { input: LoginCommand }): Promise<SignedIn> {
     const { merchantId, email, password } = options.input;
-    const member = await store.members.findByEmail({ merchantId, email });
-    const usable = member?.status === 'active' && member.passwordHash !== null;
-    const matches = await passwords.verifyPassword(password, usable ? member.passwordHash! : await passwords.decoyHash());
-    if (!usable || !matches) throw invalidCredentials();
+    const candidates = merchantId
+      ? [await store.members.findByEmail({ merchantId, email })].filter((m): m is Member => m?.status === 'active' && m.passwordHash !== null)
+      : await store.members.listActiveByEmail({ email, limit: MAX_SIGN_IN_MEMBERSHIPS });
+    if (candidates.length === 0) {
+      await passwords.verifyPassword(password, await passwords.decoyHash());
+      throw invalidCredentials();
+    }
+    const opened: Member[] = [];
+    for (const candidate of candidates) if (await passwords.verifyPassword(password, candidate.passwordHash!)) opened.push(candidate);
+    const memberships = (await Promise.all(opened.map(async (m) => ({ member: m, merchant: await store.merchants.findById(m.merchantId) }))))
+      .filter((o): o is { member: Member; merchant: Merchant } => o.merchant !== null);
+    const member = memberships[0]?.member;
+    if (!member) throw invalidCredentials();
     const sessionId = newSecret('ms_');
     const at = nowIso();
     const expiresAt = later(policy.sessionMaxMs);
     await store.members.insertSession({ hash: hashToken(sessionId), memberId: member.id, merchantId: member.merchantId, createdAt: at, lastSeenAt: at, expiresAt });
     // Sessions are rows: a script signing in forever must not grow them without bound.
     await store.members.trimSessionsOf({ memberId: member.id, keep: policy.maxSessions });
-    return { sessionId, member, expiresAt };
+    return { sessionId, member, expiresAt, memberships };
   }
 
   /** Ends the session (idempotent: an unknown or ended one is no error). */
