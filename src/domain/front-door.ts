@@ -4,7 +4,7 @@ import { AppError, isAppError } from './errors.js';
 import type { CourierSessionService } from './courier-sessions.js';
 import type { MemberService, SignedIn } from './members/service.js';
 import type { LoginCommand } from './members/schemas.js';
-import type { Member, Mode, Operator } from './types.js';
+import type { Mode, Operator } from './types.js';
 import type { OperatorPrincipal, OperatorService } from './operators/service.js';
 import type { OperatorLoginCommand } from './operators/schemas.js';
 
