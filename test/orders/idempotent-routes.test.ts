@@ -107,6 +107,11 @@ const CASES: Record<string, () => Promise<Case>> = {
     const { id } = await carried('assigned');
     return { auth: m.testKey, method: 'POST', call: { path: `/sandbox/orders/${id}/advance`, body: {} }, other: { path: '/sandbox/orders/EXD-OTHER/advance', body: {} } };
   },
+  'POST /sandbox/runs': async () => {
+    const order = formA();
+    const body = { scenario: 'cancelled_after_assignment', seed: 'idempotent-route', start_time: '2026-06-01T15:00:00.000Z', order };
+    return { auth: m.testKey, method: 'POST', status: 201, call: { path: '/sandbox/runs', body }, other: { path: '/sandbox/runs', body: { ...body, seed: 'another-seed' } } };
+  },
   'POST /merchants/settings': async () => ({
     auth: m.testKey, method: 'POST', call: { path: '/merchants/settings', body: { prep_time_mins: 7 } }, other: { path: '/merchants/settings', body: { prep_time_mins: 8 } },
   }),

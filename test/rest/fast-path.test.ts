@@ -29,7 +29,8 @@ async function startSide(fastPath: boolean): Promise<Side> {
     return (req, res) => {
       if (!fastPath || !restFastPath!.serve(req, res)) rest(req, res);
     };
-  }, { PUBLIC_RATE_LIMIT_PER_MIN: String(ANONYMOUS_PER_MIN) });
+    // One master key for both sides: the tracking links' capability is derived from it (and must match).
+  }, { PUBLIC_RATE_LIMIT_PER_MIN: String(ANONYMOUS_PER_MIN), MASTER_KEY: Buffer.alloc(32, 5).toString('base64') });
   const { admin } = server;
   const address = 'Av. Providencia 1234, Providencia';
   const shop = await admin.createMerchant({ input: { name: 'Fast Shop', address } });

@@ -21,8 +21,11 @@ function identifiersFor(op: Operation, r: TenantResources): string[] {
   return [];
 }
 
-/** Public by design: any tracking number or order number is meant to be looked up without a key. */
-const PUBLIC_BY_REFERENCE = ['/tracking/{reference}'];
+/**
+ * Public by design: any tracking number or order number is meant to be looked up without a key; a
+ * hosted proof is served only through a signed, expiring link (test/courier-app/proofs.test.ts).
+ */
+const PUBLIC_BY_REFERENCE = ['/tracking/{reference}', '/proofs/{id}'];
 
 describe('API1: object-level authorisation', () => {
   let t: TestApp;
@@ -131,7 +134,9 @@ describe('API1: object-level authorisation', () => {
     for (const op of ops) {
       for (const id of orderIdentifiers(aRes.test)) {
         for (const courier of [otherCourier.test, otherCourier.live, bTest.courier]) {
-          const res = await call(t, op, pathWith(op, id), { authorization: `Bearer ${courier.token}` });
+          // The proof upload checks the order before anything about the image: a valid kind reaches that check.
+          const path = pathWith(op, id) + (op.path.endsWith('/proof') ? '?kind=photo' : '');
+          const res = await call(t, op, path, { authorization: `Bearer ${courier.token}` });
           expect(res.status, `${op.method} ${op.path} (${id}) by courier ${courier.id} → ${JSON.stringify(res.body)}`).toBe(404);
         }
       }

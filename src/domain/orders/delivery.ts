@@ -39,12 +39,12 @@ function geofenceOutcome(options: { order: Order; bypass: boolean }): GeofenceOu
  */
 /** Each of photo and signature is given once: an external URL or an uploaded proof (issue #27). */
 function assertEvidence(input: ConfirmDeliveryCommand): void {
+  const missing: Array<{ field: string; message: string }> = [];
   for (const [url, id, name] of [[input.photoUrl, input.photoProofId, 'photo'], [input.signatureUrl, input.signatureProofId, 'signature']] as const) {
-    if ((url === undefined) === (id === undefined)) {
-      throw new AppError('VALIDATION_ERROR', `Give the ${name} either as ${name}_url or as ${name}_proof_id (one of the two)`, {
-        fields: [{ field: `${name}_url`, message: `exactly one of ${name}_url and ${name}_proof_id is required` }],
-      });
-    }
+    if ((url === undefined) === (id === undefined)) missing.push({ field: `${name}_url`, message: `exactly one of ${name}_url and ${name}_proof_id is required` });
+  }
+  if (missing.length > 0) {
+    throw new AppError('VALIDATION_ERROR', `Give each of photo and signature either as a URL or as an uploaded proof id (one of the two): ${missing.map((m) => m.field).join(', ')}`, { fields: missing });
   }
 }
 
