@@ -62,7 +62,7 @@ describe('Team members: set password, sign in and out, the session cookie', () =
       logIn(t, shop.merchantId, 'pending@tienda.cl'),
     ]);
     for (const res of answers) {
-      expect(res.body.data.logIn).toEqual({ __typename: 'AppError', code: 'INVALID_CREDENTIALS', message: 'Email, password or merchant is not right' });
+      expect(res.body.data.logIn).toEqual({ __typename: 'AppError', code: 'INVALID_CREDENTIALS', message: 'Email or password is not right' });
       expect(res.headers.getSetCookie()).toEqual([]);
     }
   });

@@ -46,7 +46,8 @@ describe('API2/API5: authentication and function-level authorisation', () => {
     it('the document has the three groups (public, merchant key, courier token)', () => {
       expect(new Set(ops.map((op) => op.auth))).toEqual(new Set(['public', 'merchant', 'courier']));
       expect(ops.filter((op) => op.auth === 'public').map((op) => `${op.method} ${op.path}`).sort()).toEqual(
-        ['GET /docs', 'GET /health', 'GET /openapi.json', 'GET /tracking/{reference}'].sort(),
+        // The courier app's sign-in (a one-time code) and sign-out (of whatever session the cookie names), and hosted proofs (a signed link).
+        ['GET /docs', 'GET /health', 'GET /openapi.json', 'GET /tracking/{reference}', 'POST /couriers/sessions', 'DELETE /couriers/sessions/current', 'GET /proofs/{id}'].sort(),
       );
     });
 
