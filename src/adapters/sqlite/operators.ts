@@ -179,12 +179,11 @@ export function createSqliteAuditRepository(db: SqliteDatabase): AuditRepository
   const prune = db.prepare<[string, number]>('DELETE FROM audit_log WHERE rowid IN (SELECT rowid FROM audit_log WHERE at < ? ORDER BY at LIMIT ?)');
   return {
     async append(entry) {
-      insert.run({
-        ...entry,
+      insert.run(Object.assign({}, entry, {
         actor: auditActorKey(entry),
         before: entry.before === null ? null : JSON.stringify(entry.before),
         after: entry.after === null ? null : JSON.stringify(entry.after),
-      });
+      }));
     },
     async list({ filter, limit, beforeId }) {
       // Built from a closed set of clauses; every value is a bound parameter.
