@@ -1,3 +1,4 @@
+import { pruneExpiredDocs } from './expired.js';
 import type { CourierSessionRepository } from '../../ports/courier-sessions.js';
 import type { CourierSessionDoc, CourierSignInCodeDoc, MongoDatabase } from './database.js';
 
@@ -34,13 +35,7 @@ export function createMongoCourierSessionRepository(database: MongoDatabase): Co
       return (await sessions.deleteMany({ courierId, _id: { $in: beyond.map((d) => d._id) } })).deletedCount;
     },
     async pruneExpired({ before, limit }) {
-      if (limit <= 0) return 0;
-      const expired = { expireOn: { $lt: new Date(before) } };
-      const sessionIds = (await sessions.find(expired, { projection: { _id: 1 } }).limit(limit).toArray()).map((d) => d._id);
-      const codeIds = (await codes.find(expired, { projection: { _id: 1 } }).limit(limit).toArray()).map((d) => d._id);
-      const s = sessionIds.length > 0 ? (await sessions.deleteMany({ _id: { $in: sessionIds } })).deletedCount : 0;
-      const c = codeIds.length > 0 ? (await codes.deleteMany({ _id: { $in: codeIds } })).deletedCount : 0;
-      return s + c;
+      return (await pruneExpiredDocs(sessions, { before, limit })) + (await pruneExpiredDocs(codes, { before, limit }));
     },
   };
 }

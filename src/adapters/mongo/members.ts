@@ -1,3 +1,4 @@
+import { pruneExpiredDocs } from './expired.js';
 import type { Member, MemberPasswordToken, MemberSession } from '../../domain/types.js';
 import type { ClientSession } from 'mongodb';
 import { endsOwnership, mayEndOwnership, type MemberPatch, type MemberRepository } from '../../ports/members.js';
@@ -151,14 +152,7 @@ export function createMongoMemberRepository(database: MongoDatabase): MemberRepo
       return (await sessions.deleteMany({ memberId })).deletedCount;
     },
     async pruneExpired({ before, limit }) {
-      // On `expireOn` (expiresAt as a Date), the field the TTL indexes cover; at most `limit` of each.
-      if (limit <= 0) return 0;
-      const expired = { expireOn: { $lt: new Date(before) } };
-      const sessionIds = (await sessions.find(expired, { projection: { _id: 1 } }).limit(limit).toArray()).map((d) => d._id);
-      const tokenIds = (await tokens.find(expired, { projection: { _id: 1 } }).limit(limit).toArray()).map((d) => d._id);
-      const s = sessionIds.length > 0 ? (await sessions.deleteMany({ _id: { $in: sessionIds } })).deletedCount : 0;
-      const t = tokenIds.length > 0 ? (await tokens.deleteMany({ _id: { $in: tokenIds } })).deletedCount : 0;
-      return s + t;
+      return (await pruneExpiredDocs(sessions, { before, limit })) + (await pruneExpiredDocs(tokens, { before, limit }));
     },
   };
 }

@@ -1,3 +1,4 @@
+import { pruneExpiredDocs } from './expired.js';
 import type { Filter } from 'mongodb';
 import type { AuditEntry, Operator, OperatorPasswordToken, OperatorSession } from '../../domain/types.js';
 import type { AuditRepository, OperatorPatch, OperatorRepository } from '../../ports/operators.js';
@@ -110,13 +111,7 @@ export function createMongoOperatorRepository(database: MongoDatabase): Operator
       return (await sessions.deleteMany({ operatorId })).deletedCount;
     },
     async pruneExpired({ before, limit }) {
-      if (limit <= 0) return 0;
-      const expired = { expireOn: { $lt: new Date(before) } };
-      const sessionIds = (await sessions.find(expired, { projection: { _id: 1 } }).limit(limit).toArray()).map((d) => d._id);
-      const tokenIds = (await tokens.find(expired, { projection: { _id: 1 } }).limit(limit).toArray()).map((d) => d._id);
-      const s = sessionIds.length > 0 ? (await sessions.deleteMany({ _id: { $in: sessionIds } })).deletedCount : 0;
-      const t = tokenIds.length > 0 ? (await tokens.deleteMany({ _id: { $in: tokenIds } })).deletedCount : 0;
-      return s + t;
+      return (await pruneExpiredDocs(sessions, { before, limit })) + (await pruneExpiredDocs(tokens, { before, limit }));
     },
   };
 }
