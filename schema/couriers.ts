@@ -36,6 +36,7 @@ const PositionInput = builder.inputType('PositionInput', {
     heading: t.float(),
     speedKmh: t.float(),
     accuracyM: t.float(),
+    recordedAt: t.field({ type: 'DateTime', description: 'When the phone took the fix (a backlog after a dead zone): within the last 24 h; a fix older than the stored one is not stored.' }),
   }),
 });
 

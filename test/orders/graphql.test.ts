@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/ports/clock.js';
-import { gql, type MerchantCredentials, type TestApp } from '../helpers/app.js';
-import { EVIDENCE, PLACES, createCourier, expectOk, merchantApi, north, startOrdersApp, type CourierClient } from './support.js';
+import { api, gql, type MerchantCredentials, type TestApp } from '../helpers/app.js';
+import { EVIDENCE, PLACES, createCourier, expectError, expectOk, merchantApi, north, startOrdersApp, type CourierClient } from './support.js';
 
 type Wire = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- parsed JSON
 
@@ -168,6 +168,20 @@ describe('GraphQL orders and couriers', () => {
     // A page size out of range is a typed validation error.
     expect((await q(ORDERS, { first: 500 })).orders).toMatchObject({ __typename: 'AppError', code: 'VALIDATION_ERROR' });
     for (const id of [ids[0], ids[2], ids[4]]) await q(CANCEL, { id });
+  });
+
+  it('a fix with its recorded time (GraphQL recordedAt, REST recorded_at): an older one than the stored fix is not stored; out of range is a validation error', async () => {
+    const courier = await createCourier(t, { mode: 'test', name: 'Backlog Rider' });
+    const rider = as(courier.token);
+    const ago = (s: number) => new Date(now - s * 1000).toISOString();
+    const [newer, older] = [north(PLACES.providencia, 100), north(PLACES.providencia, 900)];
+    expect((await rider(POSITION, { input: { ...newer, recordedAt: ago(10) } })).courierReportPosition.data).toEqual([]);
+    expectOk(await api(`${t.url}/api/v1/couriers/me/location`, { headers: { authorization: `Bearer ${courier.token}` }, body: { ...older, recorded_at: ago(30) } }));
+    expect((await rider(POSITION, { input: { ...older, recordedAt: ago(20) } })).courierReportPosition.data).toEqual([]);
+    const me = expectOk(await courier.me()).body.courier;
+    expect([me.location, me.location_at]).toEqual([newer, ago(10)]);
+    expect((await rider(POSITION, { input: { ...older, recordedAt: ago(2 * 86_400) } })).courierReportPosition).toMatchObject({ __typename: 'AppError', code: 'VALIDATION_ERROR', fields: [{ field: 'recorded_at' }] });
+    expectError(await api(`${t.url}/api/v1/couriers/me/location`, { headers: { authorization: `Bearer ${courier.token}` }, body: { ...older, recorded_at: new Date(now + 300_000).toISOString() } }), 400, 'VALIDATION_ERROR');
   });
 
   it('the courier drives an order end to end through its mutations; the merchant confirms the delivery', async () => {
