@@ -183,18 +183,20 @@ describe('geofence outcome in the webhook payloads', () => {
     expectOk(await courier.status(id, 'picked_up'));
     expectOk(await orders.deliver(id, { driver_id: courier.id, coords: DOOR, ...EVIDENCE }));
 
+    // Deliveries of one order go out concurrently: wait for the earlier ones too, not only the last.
     const completed = await waitFor(() => {
       const bodies = receiver.receipts.map((r) => ({ path: r.path, body: JSON.parse(r.body) as Record<string, any> })); // eslint-disable-line @typescript-eslint/no-explicit-any -- parsed JSON
       const done = bodies.filter((b) => b.body.booking_id === id && ['completed', 'delivered'].includes(b.body.status as string));
-      return done.length === 2 ? done : null;
-    }, { what: 'both completed deliveries' });
+      const pickedUp = bodies.filter((b) => b.body.booking_id === id && b.body.status === 'picked_up');
+      return done.length === 2 && pickedUp.length === 2 ? done : null;
+    }, { what: 'both completed and both picked_up deliveries' });
     for (const { body } of completed) {
       expect(body.proof).toMatchObject({ geofence: 'unverified', bypass: false, driver_id: courier.id, coords: DOOR });
       expect(body.proof.distance_m).toBeCloseTo(DOOR_TO_COMUNA_M, 1);
     }
     // Earlier status changes carry no proof.
     const earlier = receiver.receipts.map((r) => JSON.parse(r.body) as Record<string, unknown>).filter((b) => b.booking_id === id && b.status === 'picked_up');
-    expect(earlier.length).toBeGreaterThan(0);
+    expect(earlier).toHaveLength(2);
     for (const body of earlier) expect(body).not.toHaveProperty('proof');
   });
 });
