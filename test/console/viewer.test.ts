@@ -59,7 +59,7 @@ describe.skipIf(SKIP !== null)('merchant console: sign-in refusals, a viewer, pa
     await page().locator('#sign-in button[type=submit]').click();
     const alert = page().getByRole('alert');
     expect(await alert.getAttribute('data-code')).toBe('INVALID_CREDENTIALS');
-    expect(await alert.textContent()).toContain('Comercio, correo o contraseña incorrectos.');
+    expect(await alert.textContent()).toContain('Correo o contraseña incorrectos.');
     expect(await seriousViolations(page())).toEqual([]);
 
     await page().getByLabel('Contraseña').fill(PASSWORD);

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { dataOf } from '../../shared/api/errors.js';
 import { request } from '../../shared/api/http.js';
 import { useApp } from '../app-state.js';
+import { actorText, noteText, VEHICLE_LABELS } from '../../shared/catalog.js';
 import { clp, dateTime, placeOf } from '../../shared/format.js';
 import { graphql } from '../../shared/graphql.js';
 import { useStrings, type Strings } from '../../shared/i18n.js';
@@ -62,7 +63,7 @@ export function OrderPage({ params }: PageProps) {
         <dt>{t.customer}</dt><dd>{o.customerName} {o.customerPhone && `· ${o.customerPhone}`}</dd>
         <dt>{t.price}</dt><dd>{clp(o.price)}</dd>
         <dt>{t.eta}</dt><dd>{dateTime(o.estimatedDeliveryTime, lang)}</dd>
-        <dt>{t.courier}</dt><dd id="courier">{o.driver ? `${o.driver.name} · ${o.driver.vehicleType} ${o.driver.vehiclePlate}` : t.noCourier}</dd>
+        <dt>{t.courier}</dt><dd id="courier">{o.driver ? `${o.driver.name} · ${VEHICLE_LABELS[lang][o.driver.vehicleType]} ${o.driver.vehiclePlate}` : t.noCourier}</dd>
         <dt>{t.tracking}</dt><dd><a href={o.trackingUrl}>{o.trackingNumber}</a></dd>
         {o.cancellationReason && <><dt>{t.reason}</dt><dd id="cancellation-reason">{o.cancellationReason}</dd></>}
       </dl>
@@ -82,7 +83,7 @@ export function OrderPage({ params }: PageProps) {
         <h2 id="timeline-title">{t.timeline}</h2>
         <ol id="timeline" class="timeline">
           {o.events.map((e) => (
-            <li key={e.sequence} data-status={e.status}><time dateTime={e.at}>{dateTime(e.at, lang)}</time> {STATUS_LABELS[lang][e.status]}{e.reason ? ` · ${e.reason}` : ''}</li>
+            <li key={e.sequence} data-status={e.status}><time dateTime={e.at}>{dateTime(e.at, lang)}</time> {STATUS_LABELS[lang][e.status]} · {actorText(e.actorKind, lang)}{e.reason ? ` · ${noteText(e.reason, lang)}` : ''}</li>
           ))}
         </ol>
       </section>
