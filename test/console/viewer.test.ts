@@ -91,6 +91,7 @@ describe.skipIf(SKIP !== null)('merchant console: sign-in refusals, a viewer, pa
     await page().locator('#cancel-order').evaluate((form) => form.removeAttribute('hidden'));
     await page().getByLabel('Motivo').fill('forzado');
     await page().locator('#cancel-button').click();
+    await page().locator('#cancel-confirm').click();
     const alert = page().getByRole('alert');
     expect(await alert.getAttribute('data-code')).toBe('FORBIDDEN_ROLE');
     expect(await alert.textContent()).toContain('Tu rol no permite esta acción.');
