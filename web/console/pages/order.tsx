@@ -8,7 +8,7 @@ import { graphql } from '../../shared/graphql.js';
 import { useStrings, type Strings } from '../../shared/i18n.js';
 import type { PageProps } from '../router.js';
 import { ErrorNote } from '../../shared/ui/error-note.js';
-import { useLoad, useSubscription } from '../../shared/ui/hooks.js';
+import { useLoad, useReconnected, useSubscription } from '../../shared/ui/hooks.js';
 import { DeliveryMap, type MapPoint } from '../../shared/ui/map.js';
 import { STATUS_LABELS } from '../../shared/ui/status.js';
 import { CancelOrder } from './order-cancel.js';
@@ -44,6 +44,7 @@ export function OrderPage({ params }: PageProps) {
   const o = order.data;
   // Subscribed by booking id once the order is known (the page's id may be a tracking number).
   useSubscription(STATUS_CHANGED, o ? { id: o.id } : null, () => order.reload());
+  useReconnected(order.reload);
   useSubscription(COURIER, o ? { id: o.id } : null, ({ courierPosition }) => setCourier(courierPosition.location));
 
   if (!o) return <section><h1>{t.order}</h1><ErrorNote error={order.error} /></section>;
