@@ -53,7 +53,6 @@ describe.skipIf(SKIP !== null)('merchant console: sign-in refusals, a viewer, pa
     expect(await seriousViolations(page())).toEqual([]);
 
     await page().goto(`${t.url}/console/sign-in`);
-    await page().getByLabel('ID del comercio').fill(m.merchantId);
     await page().getByLabel('Correo').fill('lector@losandes.cl');
     await page().getByLabel('Contraseña').fill('not the password');
     await page().locator('#sign-in button[type=submit]').click();
@@ -143,7 +142,6 @@ describe.skipIf(SKIP !== null)('merchant console: sign-in refusals, a viewer, pa
     await page().getByLabel('Teléfono del cliente').fill('+56933334444');
     await page().locator('#get-quote').click();
     await page().waitForURL(/\/console\/sign-in\?next=%2Fconsole%2Forders%2Fnew$/);
-    await page().getByLabel('ID del comercio').fill(m.merchantId);
     await page().getByLabel('Correo').fill('lector@losandes.cl');
     await page().getByLabel('Contraseña').fill(PASSWORD);
     await page().locator('#sign-in button[type=submit]').click();
