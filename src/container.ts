@@ -53,6 +53,7 @@ import { createTrackingService } from './domain/tracking.js';
 import { createTrackingLinks } from './domain/tracking-links.js';
 import { createWatchFanOut, type WatchFanOut } from './domain/watch/fan-out.js';
 import { createOrderWatch, createWebhookWorkWatch } from './domain/watch/orders.js';
+import { createCourierJobWatch } from './domain/watch/courier-job.js';
 import { createSandboxService } from './domain/sandbox.js';
 import { createSandboxRunService, type SandboxRuntime } from './domain/sandbox-runs.js';
 import { createOrderTransitions } from './domain/orders/transitions.js';
@@ -262,7 +263,7 @@ function buildServices(deps: {
     dispatch,
     orders: Object.assign(orders, watchers.orders),
     delivery,
-    couriers: Object.assign(couriers, watchers.couriers),
+    couriers: Object.assign(couriers, watchers.couriers, createCourierJobWatch({ fanOut: deps.fanOut, store, activeOrders: couriers.activeOrders })),
     batches,
     reconciler: createDispatchReconciler({ store, geoIndex, dispatch, batches, clock, graceMs: config.dispatch.graceMs, vehicles: tariff.vehicles.map((v) => v.type) }),
     retention: createRetention({ store, clock, webhookMs: config.retention.webhookMs, orderEventsMs: config.retention.orderEventsMs, notificationMs: config.retention.notificationMs, auditMs: config.retention.auditMs, pruneProofs: proofs.prune }),
