@@ -39,7 +39,8 @@ interface Session {
 type Frame =
   | { type: 'ack'; id?: string | number; arrivals: Array<{ booking_id: string; status: string }>; applied?: number; stale?: number }
   | { type: 'error'; id?: string | number; error: ReturnType<typeof presentError>['error'] }
-  | { type: 'order'; booking_id: string; status: string | null; order: object | null };
+  | { type: 'order'; booking_id: string; status: string | null; order: object | null }
+  | { type: 'courier'; courier: { id: string; status: string } };
 
 /** The order as the app reads it from GET /couriers/me/orders (the REST presenter, handed in by src/app.ts). */
 export type PresentCourierOrder = (order: Order, courier: Courier) => object;
@@ -161,10 +162,12 @@ export function attachCourierSockets(options: { edge: Edge; presentOrder: Presen
 
   /**
    * The job pushed as `order` frames: each order the app would read differently now than in the
-   * frame last sent (new, moved on, a new estimate), and each one it no longer holds (`order: null`).
+   * frame last sent (new, moved on, a new estimate), and each one it no longer holds (`order: null`);
+   * then a `courier` frame when its status moved (busy with the job, available again).
    */
   function pushJob(session: Session): () => void {
     const shown = new Map<string, string>();
+    let status: string = session.caller.courier.courier.status;
     return couriers.watchJob({
       courierId: session.caller.courier.courier.id,
       failed: (error) => edge.logger.warn({ err: (error as Error).message }, 'courier job read failed'),
@@ -180,6 +183,10 @@ export function attachCourierSockets(options: { edge: Edge; presentOrder: Presen
           if (shown.get(order.id) === text) continue;
           shown.set(order.id, text);
           send(session, { type: 'order', booking_id: order.id, status: order.status, order: view });
+        }
+        if (courier.status !== status) {
+          status = courier.status;
+          send(session, { type: 'courier', courier: { id: courier.id, status } });
         }
       },
     });

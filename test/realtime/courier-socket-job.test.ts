@@ -9,7 +9,7 @@ import type { MerchantCredentials, TestApp } from '../helpers/app.js';
 import { PLACES, courierOnDuty, expectOk, merchantApi, north, standDown, startOrdersApp, type CourierClient } from '../orders/support.js';
 import { assignedOrder, until } from './support.js';
 
-type Frame = { type: string; booking_id?: string; status?: string | null; order?: Record<string, unknown> | null };
+type Frame = { type: string; booking_id?: string; status?: string | null; order?: Record<string, unknown> | null; courier?: { id: string; status: string } };
 
 async function connect(t: TestApp, token: string) {
   const ws = new WebSocket(`${t.url.replace(/^http/, 'ws')}/api/v1/couriers/me/live`, { headers: { authorization: `Bearer ${token}` } });
@@ -57,6 +57,8 @@ describe('courier socket: the job pushed as order frames', () => {
     expect(created.status).toBe('assigned');
     const pushed = await socket.waitFor((f) => f.booking_id === created.booking_id, 'the assigned order');
     expect(pushed).toMatchObject({ type: 'order', status: 'assigned' });
+    // Busy with it: the courier's status follows in its own frame.
+    await until(() => socket.frames.find((f) => f.type === 'courier' && f.courier?.status === 'busy'), 'the courier busy');
     expect(pushed.order).toEqual(await restView(courier, created.booking_id));
     // The courier's own step is pushed too (a second phone, or the app after a dead zone, learns of it).
     expectOk(await courier.status(created.booking_id, 'arrived_pickup'));
@@ -82,6 +84,7 @@ describe('courier socket: the job pushed as order frames', () => {
     await socket.waitFor((f) => f.booking_id === order.booking_id, 'the current job');
     expectOk(await merchantApi(t, m.liveKey).cancel(order.booking_id, { reason: 'customer changed their mind' }));
     expect(await socket.waitFor((f) => f.booking_id === order.booking_id && f.order === null, 'the cancellation')).toEqual({ type: 'order', booking_id: order.booking_id, status: 'cancelled', order: null });
+    await until(() => socket.frames.find((f) => f.type === 'courier' && f.courier?.status === 'available'), 'the courier available again');
   });
 
   it('a released order (dispatched to a courier nearer the pickup): order null, status null — where it went is not this courier\'s business', async () => {
@@ -99,14 +102,14 @@ describe('courier socket: the job pushed as order frames', () => {
     await standDown(nearer);
   });
 
-  it('a courier without a job gets no order frame; a closed socket stops listening', async () => {
+  it('a courier without a job gets no order frame (nor a courier frame while its status holds); a closed socket stops listening', async () => {
     const courier = await courierOnDuty(t, { mode: 'test', at: PLACES.santiago });
     const before = t.app.container.fanOut.sizes().sinks;
     const socket = await connect(t, courier.token);
     await until(() => t.app.container.fanOut.sizes().sinks > before, 'the job watch');
     socket.ws.send(JSON.stringify({ type: 'position', id: 1, ...north(PLACES.santiago, 50) }));
     await until(() => socket.frames.find((f) => f.type === 'ack'), 'the ack');
-    expect(socket.orderFrames()).toEqual([]);
+    expect(socket.frames.filter((f) => f.type !== 'ready' && f.type !== 'ack')).toEqual([]);
     socket.ws.close();
     await until(() => t.app.container.fanOut.sizes().sinks === before, 'the job watch to stop');
   });
