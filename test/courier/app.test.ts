@@ -56,6 +56,8 @@ describe.skipIf(SKIP !== null)('courier app: the whole job on a phone', () => {
     await page().waitForURL(/\/courier$/);
     await page().locator('#duty-toggle').waitFor();
     expect(page().url()).not.toContain('code');
+    // The shell's static screen gave way to the app.
+    expect(await page().locator('#boot').count()).toBe(0);
     expect(await page().locator('#courier-name').textContent()).toBe('Ana Repartidora');
     expect(await page().locator('#duty-status').getAttribute('data-status')).toBe('off_duty');
     expect(await page().locator('#duty-toggle').textContent()).toBe('Comenzar turno');

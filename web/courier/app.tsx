@@ -36,6 +36,8 @@ export function App() {
   const current = useRef<{ courier: Courier; orders: CourierOrder[] } | null>(null);
 
   useEffect(() => { document.documentElement.lang = lang === 'es' ? 'es-CL' : 'en'; }, [lang]);
+  // The shell's static screen (rest/routes/web-apps.ts) holds the wait until the first answer.
+  useEffect(() => { if (phase !== 'checking') document.getElementById('boot')?.remove(); }, [phase]);
 
   const endSession = useCallback(() => {
     linkRef.current?.stop();
@@ -180,7 +182,8 @@ export function App() {
   if (phase === 'welcome') content = <WelcomePage setLang={setLang} onSignedIn={() => setPhase('checking')} />;
   else if (phase === 'signed-out') content = <SignedOutPage setLang={setLang} />;
   else if (phase === 'unreachable') content = <SignedOutPage setLang={setLang} unreachable onRetry={() => setPhase('checking')} />;
-  else if (phase === 'checking' || !state) content = <main id="main" aria-busy="true" />;
+  else if (phase === 'checking') content = document.getElementById('boot') ? null : <main id="main" aria-busy="true" />;
+  else if (!state) content = <main id="main" aria-busy="true" />;
   else content = <CourierContext.Provider value={state}><HomePage announcement={announcement} /></CourierContext.Provider>;
   return <LangContext.Provider value={lang}>{content}</LangContext.Provider>;
 }
