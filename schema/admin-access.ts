@@ -18,6 +18,8 @@ export const ADMIN_FIELD_PERMISSIONS = {
   adminOperators: 'read',
   adminOrders: 'read',
   adminOrder: 'read',
+  // Subscriptions: every role watches.
+  adminFleet: 'read',
   // Notes: every role.
   adminAddNote: 'notes',
   // Couriers and orders: dispatchers and admins.

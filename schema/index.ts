@@ -14,6 +14,7 @@ import './notifications.js';
 import './members.js';
 import './operators.js';
 import './admin-orders.js';
+import './admin-fleet.js';
 import './api-keys.js';
 
 let schema: GraphQLSchema | undefined;

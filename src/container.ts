@@ -54,6 +54,7 @@ import { createTrackingService } from './domain/tracking.js';
 import { createTrackingLinks } from './domain/tracking-links.js';
 import { createWatchFanOut, type WatchFanOut } from './domain/watch/fan-out.js';
 import { createOrderWatch, createWebhookWorkWatch } from './domain/watch/orders.js';
+import { createFleetWatch } from './domain/watch/fleet.js';
 import { createSandboxService } from './domain/sandbox.js';
 import { createSandboxRunService, type SandboxRuntime } from './domain/sandbox-runs.js';
 import { createOrderTransitions } from './domain/orders/transitions.js';
@@ -236,6 +237,8 @@ function buildServices(deps: {
     auditedAdmin: createAuditedAdmin({ admin, members, operators, orders: operatorOrders, audit, store }),
     /** Every merchant's orders for operators (issue #29): reads here, overrides through auditedAdmin. */
     operatorOrders,
+    /** The operators' live fleet: every courier's position and status, at most once per courier per second. */
+    fleet: createFleetWatch({ fanOut: deps.fanOut, store, now: () => clock.now().toISOString() }),
     /** Every password hash of the node, bounded (stats: running, waiting, computed). */
     passwords,
     passwordWorkers,
