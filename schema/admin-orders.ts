@@ -40,7 +40,6 @@ builder.queryFields((t) => ({
     type: AdminOrderPageRef,
     description: 'Every merchant’s orders, newest first. late: past the ETA or window end and in progress. createdFrom inclusive, createdTo exclusive.',
     authScopes: adminScopes('adminOrders'),
-    errors: {},
     args: {
       status: t.arg({ type: [OrderStatusEnum] }),
       merchantId: t.arg.id(),
@@ -57,7 +56,6 @@ builder.queryFields((t) => ({
   adminOrder: t.field({
     type: AdminOrderDetailRef,
     authScopes: adminScopes('adminOrder'),
-    errors: {},
     args: { id: t.arg.id({ required: true }) },
     resolve: (_r, args, ctx) => ctx.services.operatorOrders.getOrder({ input: { orderId: String(args.id) } }),
   }),
