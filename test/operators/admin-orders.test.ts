@@ -158,4 +158,31 @@ describe('operators: orders across merchants and overrides (issue #29)', { timeo
     expect((await c1!.me()).body.courier.status).toBe('available');
     expect((await c2!.me()).body.courier.status).toBe('available');
   });
+
+  it('two operators assigning one order to different couriers at once: one wins, the other courier is free again', async () => {
+    const near = north(PLACES.providencia, 500);
+    const shop = merchantApi(t, shopB.testKey);
+    for (let trial = 0; trial < 3; trial++) {
+      const [a, b] = [await courierOnDuty(t, { mode: 'test', at: near }), await courierOnDuty(t, { mode: 'test', at: near })];
+      couriers.push(a, b);
+      const orderId = expectOk(await shop.create(formA({ pickup_after: inMinutes(120) })), 201).body.booking_id as string;
+      const [ra, rb] = await Promise.all([
+        ops('dispatcher', ASSIGN, { orderId, courierId: a.id }),
+        ops('admin', ASSIGN, { orderId, courierId: b.id }),
+      ]);
+      const outcomes = [codeOf(ra.body, 'adminAssignOrder'), codeOf(rb.body, 'adminAssignOrder')];
+      expect(outcomes.filter((code) => code === null), JSON.stringify(outcomes)).toHaveLength(1);
+      expect(outcomes.filter((code) => code !== null)).toEqual(['INVALID_STATUS_TRANSITION']);
+      const winner = outcomes[0] === null ? a : b;
+      const loser = winner === a ? b : a;
+      const detail = dataOf((await ops('support', DETAIL, { id: orderId })).body, 'adminOrder');
+      expect(detail.order).toMatchObject({ status: 'assigned', courierId: winner.id });
+      expect(detail.timeline.map((e: { status: string }) => e.status)).toEqual(['new', 'assigned']);
+      expect((await loser.me()).body.courier.status).toBe('available');
+      // Put it back for the next trial's couriers: cancelled on the merchant's behalf, the winner freed.
+      dataOf((await ops('dispatcher', CANCEL, { orderId, reason: 'prueba' })).body, 'adminCancelOrder');
+      expect((await winner.me()).body.courier.status).toBe('available');
+      await standDown(a, b);
+    }
+  });
 });
