@@ -155,6 +155,20 @@ describe('operators: orders across merchants and overrides (issue #29)', { timeo
     const seen = (await shop.get(now.booking_id)).body;
     expect(JSON.stringify(seen)).toContain('tienda cerrada');
     expect(codeOf((await ops('dispatcher', CANCEL, { orderId: now.booking_id, reason: 'otra vez' })).body, 'adminCancelOrder')).toBe('ORDER_NOT_CANCELLABLE');
+    // The merchant's feed (what its webhooks carry) has the cancellation, as for its own cancel.
+    const cancelledInFeed = async () => {
+      let query = '?limit=100';
+      for (let page = 0; page < 50; page++) {
+        const res = (await api(`${t.url}/api/v1/events${query}`, { key: shopA.testKey })).body;
+        const events = res.events as Array<{ type: string; order_id: string; payload: unknown }>;
+        if (events.some((e) => e.type === 'order.status_changed' && e.order_id === now.booking_id && JSON.stringify(e.payload).includes('"status":"cancelled"'))) return true;
+        if (!res.has_more) return false;
+        query = `?limit=100&after=${encodeURIComponent(res.next_cursor)}`;
+      }
+      return false;
+    };
+    for (let tries = 0; !(await cancelledInFeed()) && tries < 200; tries++) await new Promise((r) => setTimeout(r, 50));
+    expect(await cancelledInFeed()).toBe(true);
     expect((await c1!.me()).body.courier.status).toBe('available');
     expect((await c2!.me()).body.courier.status).toBe('available');
   });
