@@ -11,6 +11,8 @@ const FleetCourierRef = builder.objectRef<FleetCourier>('FleetCourier').implemen
     name: t.exposeString('name'),
     vehicle: t.exposeString('vehicle'),
     dutyStatus: t.exposeString('status', { description: 'off_duty, available or busy.' }),
+    jobKind: t.string({ nullable: true, description: 'order or batch, while busy.', resolve: (c) => c.job?.kind ?? null }),
+    jobId: t.id({ nullable: true, description: 'The order or batch the courier is on.', resolve: (c) => c.job?.id ?? null }),
     active: t.exposeBoolean('active', { description: 'False once the account is disabled.' }),
     location: t.field({ type: LatLngRef, nullable: true, resolve: (c) => c.location }),
     locationAt: t.field({ type: 'DateTime', nullable: true, resolve: (c) => c.locationAt }),

@@ -4,14 +4,14 @@ import { WebSocket } from 'ws';
 import type { TestApp } from '../helpers/app.js';
 import { signedIn as memberSignedIn } from '../members/support.js';
 import { courier as courierFixture } from '../contract/fixtures.js';
-import { courierOnDuty, createCourier, expectOk, north, PLACES, startOrdersApp } from '../orders/support.js';
+import { courierOnDuty, createCourier, expectOk, formA, merchantApi, north, PLACES, startOrdersApp } from '../orders/support.js';
 import { signedInOperator } from './support.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read the parsed JSON freely
 type Data = any;
-interface Frame { couriers: Array<{ courierId: string; mode: string; dutyStatus: string; active: boolean; location: { lat: number; lng: number } | null }>; at: string }
+interface Frame { couriers: Array<{ courierId: string; mode: string; dutyStatus: string; jobKind: string | null; jobId: string | null; active: boolean; location: { lat: number; lng: number } | null }>; at: string }
 
-const FLEET = 'subscription ($mode: Mode) { adminFleet(mode: $mode) { at couriers { courierId mode dutyStatus active location { lat lng } } } }';
+const FLEET = 'subscription ($mode: Mode) { adminFleet(mode: $mode) { at couriers { courierId mode dutyStatus jobKind jobId active location { lat lng } } } }';
 
 /** Polls until `check` holds (generous, for a busy machine); the last failure otherwise. */
 async function eventually(check: () => void, timeoutMs = 30_000): Promise<void> {
@@ -75,6 +75,12 @@ describe('adminFleet: the operators’ live fleet over graphql-ws (issue #29)', 
       expectOk(await live.position(target));
       const last = () => stream.frames.flatMap((f) => f.couriers).filter((c) => c.courierId === moving.id).at(-1);
       await eventually(() => expect(last()).toMatchObject({ dutyStatus: 'available', location: { lat: expect.closeTo(target.lat, 5), lng: expect.closeTo(target.lng, 5) } }));
+      // Given an order, it is busy on that job.
+      const shop = await t.createMerchant({ name: 'Tienda Mapa' });
+      const created = expectOk(await merchantApi(t, shop.testKey).create(formA()), 201).body;
+      await eventually(() => expect(last()).toMatchObject({ dutyStatus: 'busy', jobKind: 'order', jobId: created.booking_id }));
+      expectOk(await merchantApi(t, shop.testKey).cancel(created.booking_id));
+      await eventually(() => expect(last()).toMatchObject({ dutyStatus: 'available', jobId: null }));
       expectOk(await moving.duty(false));
       await eventually(() => expect(last()?.dutyStatus).toBe('off_duty'));
       expect(stream.frames.flatMap((f) => f.couriers).some((c) => c.courierId === live.id || c.mode !== 'test')).toBe(false);

@@ -1,6 +1,6 @@
 import type { BusMessage, CourierPositionMessage } from '../../ports/event-bus.js';
 import type { Store } from '../../ports/store.js';
-import { MODES, type Courier, type CourierDutyStatus, type LatLng, type Mode, type VehicleType } from '../types.js';
+import { MODES, type Courier, type CourierDutyStatus, type CourierJob, type LatLng, type Mode, type VehicleType } from '../types.js';
 import type { WatchFanOut } from './fan-out.js';
 import { watchIterator } from './iterator.js';
 
@@ -11,6 +11,8 @@ export interface FleetCourier {
   name: string;
   vehicle: VehicleType;
   status: CourierDutyStatus;
+  /** The order or batch it is on (busy), else null. */
+  job: CourierJob | null;
   /** False once the account is disabled (the map drops it). */
   active: boolean;
   location: LatLng | null;
@@ -26,7 +28,7 @@ export interface FleetFrame {
 export const FLEET_INTERVAL_MS = 1000;
 
 const frameOf = (c: Courier): FleetCourier => ({
-  courierId: c.id, mode: c.mode, name: c.name, vehicle: c.vehicle, status: c.status, active: c.accountStatus === 'active', location: c.location, locationAt: c.locationAt,
+  courierId: c.id, mode: c.mode, name: c.name, vehicle: c.vehicle, status: c.status, job: c.job, active: c.accountStatus === 'active', location: c.location, locationAt: c.locationAt,
 });
 
 export type FleetWatch = ReturnType<typeof createFleetWatch>;
