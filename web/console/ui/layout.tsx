@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
 import { useApp } from '../app-state.js';
 import { LANGS, useStrings, type Strings } from '../../shared/i18n.js';
 import { Link, ROUTES } from '../router.js';
@@ -15,11 +16,15 @@ export function Layout({ pathname, children }: { pathname: string; children: Com
   const app = useApp();
   const t = useStrings(STRINGS);
   const me = app.me!;
+  // On a phone the menu folds behind a button (styles.css); a navigation closes it again.
+  const [menuOpen, setMenuOpen] = useState(false);
+  useEffect(() => setMenuOpen(false), [pathname]);
   return (
     <div class={`shell mode-${app.mode}`}>
       <header class="top">
         <div class="brand"><strong>Express Delivery</strong> · {t.console} · <span id="merchant-name">{me.merchant.name}</span></div>
-        <nav aria-label={t.menu}>
+        <button type="button" id="menu-toggle" class="menu-toggle" aria-expanded={menuOpen} aria-controls="console-nav" onClick={() => setMenuOpen(!menuOpen)}>{t.menu}</button>
+        <nav id="console-nav" aria-label={t.menu} class={menuOpen ? 'open' : undefined}>
           {ROUTES.filter((r) => r.nav).map((r) => (
             <Link key={r.path} href={r.path} aria-current={r.path === pathname ? 'page' : undefined}>{r.nav![app.lang]}</Link>
           ))}
