@@ -10,6 +10,7 @@ import { acceptInvitation, invitationLink, seriousViolations, startConsoleApp } 
 
 const SKIP = browserSkipReason('the console phone layout test');
 const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1280, height: 800 };
 const CREATE = `mutation ($input: CreateOrderInput!) { createOrder(input: $input) { ... on MutationCreateOrderSuccess { data { id } } ... on AppError { code message } } }`;
 const ENDPOINT = `mutation ($input: WebhookEndpointInput!) { createWebhookEndpoint(input: $input) { ... on MutationCreateWebhookEndpointSuccess { data { id } } ... on AppError { code message } } }`;
 const CONSOLIDATE = `mutation ($zone: String!) { consolidateOrders(geohashZone: $zone, targetCarType: car) { ... on MutationConsolidateOrdersSuccess { data { batches { id } } } ... on AppError { code message } } }`;
@@ -143,8 +144,34 @@ describe.skipIf(SKIP !== null)('the console on a 390×844 phone', () => {
       await link.click();
       await page.waitForURL((url) => url.pathname === route.path);
       await settled(page);
+      if (await menu.isVisible()) expect(await menu.getAttribute('aria-expanded'), 'the menu closes on navigation').toBe('false');
       expect(await page.locator('#main h1').first().isVisible()).toBe(true);
     }
+  }, 180_000);
+
+  it('at 1280×800 (desktop) the menu is the header\'s row of links, no button, and every page still fits', async () => {
+    const page = b.page;
+    await page.setViewportSize(DESKTOP);
+    const problems: string[] = [];
+    for (const route of ROUTES.filter((r) => !r.public)) {
+      const { url, mode } = address(route.path);
+      await page.evaluate((value) => localStorage.setItem('exd.console.mode', value), mode);
+      await page.goto(url);
+      await settled(page);
+      expect(await page.locator('#menu-toggle').isVisible()).toBe(false);
+      const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+      if (scrollWidth > DESKTOP.width) problems.push(`${route.path}: document ${scrollWidth} px wide`);
+    }
+    expect(problems).toEqual([]);
+    const links = page.getByRole('navigation').getByRole('link');
+    expect(await links.count()).toBe(ROUTES.filter((r) => r.nav).length);
+    const tops = new Set<number>();
+    for (const link of await links.all()) {
+      expect(await link.isVisible()).toBe(true);
+      tops.add(Math.round((await link.boundingBox())!.y));
+    }
+    expect(tops.size, 'the menu is one row').toBe(1);
+    expect(await seriousViolations(page)).toEqual([]);
   }, 180_000);
 
   it('asked nothing of another host and hit no script error', () => {
