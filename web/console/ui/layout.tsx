@@ -16,7 +16,7 @@ export function Layout({ pathname, children }: { pathname: string; children: Com
   const app = useApp();
   const t = useStrings(STRINGS);
   const me = app.me!;
-  // On a phone the menu folds behind a button (styles.css); a navigation closes it again.
+  // On a phone the menu folds behind a button (styles.css); choosing an item, or going back, closes it.
   const [menuOpen, setMenuOpen] = useState(false);
   useEffect(() => setMenuOpen(false), [pathname]);
   return (
@@ -24,7 +24,7 @@ export function Layout({ pathname, children }: { pathname: string; children: Com
       <header class="top">
         <div class="brand"><strong>Express Delivery</strong> · {t.console} · <span id="merchant-name">{me.merchant.name}</span></div>
         <button type="button" id="menu-toggle" class="menu-toggle" aria-expanded={menuOpen} aria-controls="console-nav" onClick={() => setMenuOpen(!menuOpen)}>{t.menu}</button>
-        <nav id="console-nav" aria-label={t.menu} class={menuOpen ? 'open' : undefined}>
+        <nav id="console-nav" aria-label={t.menu} class={menuOpen ? 'open' : undefined} onClick={() => setMenuOpen(false)}>
           {ROUTES.filter((r) => r.nav).map((r) => (
             <Link key={r.path} href={r.path} aria-current={r.path === pathname ? 'page' : undefined}>{r.nav![app.lang]}</Link>
           ))}
