@@ -149,6 +149,19 @@ describe.skipIf(SKIP !== null)('the console on a 390×844 phone', () => {
     }
   }, 180_000);
 
+  it('Escape closes the open menu and gives the focus back to its button', async () => {
+    const page = b.page;
+    await page.goto(`${t.url}/console`);
+    await settled(page);
+    const menu = page.locator('#menu-toggle');
+    await menu.click();
+    await page.locator('#console-nav').getByRole('link').first().focus();
+    await page.keyboard.press('Escape');
+    expect(await menu.getAttribute('aria-expanded')).toBe('false');
+    expect(await page.locator('#console-nav').isVisible()).toBe(false);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('menu-toggle');
+  });
+
   it('at 1280×800 (desktop) the menu is the header\'s row of links, no button, and every page still fits', async () => {
     const page = b.page;
     await page.setViewportSize(DESKTOP);

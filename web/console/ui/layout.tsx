@@ -16,9 +16,19 @@ export function Layout({ pathname, children }: { pathname: string; children: Com
   const app = useApp();
   const t = useStrings(STRINGS);
   const me = app.me!;
-  // On a phone the menu folds behind a button (styles.css); choosing an item, or going back, closes it.
+  // On a phone the menu folds behind a button (styles.css); choosing an item, going back or Escape closes it.
   const [menuOpen, setMenuOpen] = useState(false);
   useEffect(() => setMenuOpen(false), [pathname]);
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setMenuOpen(false);
+      document.getElementById('menu-toggle')?.focus();
+    };
+    addEventListener('keydown', onKey);
+    return () => removeEventListener('keydown', onKey);
+  }, [menuOpen]);
   return (
     <div class={`shell mode-${app.mode}`}>
       <header class="top">
