@@ -315,14 +315,23 @@ export function createOrderService(deps: {
   /** Cancels a new or assigned order; the courier (if any) is freed and a live charge reversed. */
   async function cancelOrder(options: { principal: MerchantPrincipal; ref: string; input: CancelOrderCommand }): Promise<Order> {
     assertPermitted(options.principal, 'dispatch');
-    const { input } = options;
     const order = await getOrder(options);
+    return cancel({ order, actor: { kind: 'merchant', id: order.merchantId }, reason: options.input.reason ?? null });
+  }
+
+  /** An operator cancels on the merchant's behalf: the same rules, reversal and webhooks as the merchant's own cancel. */
+  async function cancelOnBehalf(options: { order: Order; actor: Actor; reason: string }): Promise<Order> {
+    return cancel(options);
+  }
+
+  async function cancel(options: { order: Order; actor: Actor; reason: string | null }): Promise<Order> {
+    const { order, reason } = options;
     const cancelled = await transitions.transition({
       order,
       to: 'cancelled',
-      actor: { kind: 'merchant', id: order.merchantId },
-      patch: { cancellation: { reason: input.reason ?? null, at: clock.now().toISOString() } },
-      reason: input.reason ?? null,
+      actor: options.actor,
+      patch: { cancellation: { reason, at: clock.now().toISOString() } },
+      reason,
       ledger: ledgerEntry(order, 'reversal'),
     });
     await afterOrderEnded(cancelled);
@@ -344,5 +353,5 @@ export function createOrderService(deps: {
     if (order.courierId) await dispatch.releaseCourier({ courierId: order.courierId, jobId: order.id });
   }
 
-  return { createOrder, createOrderFromDraft, getOrder, getOrderDetails, driverOf, eventsOf, listOrders, listOrderEvents, cancelOrder, afterOrderEnded };
+  return { createOrder, createOrderFromDraft, getOrder, getOrderDetails, driverOf, eventsOf, listOrders, listOrderEvents, cancelOrder, cancelOnBehalf, afterOrderEnded };
 }
