@@ -314,9 +314,14 @@ export function createOrderService(deps: {
     return eventsOf({ order: await getOrder(options) });
   }
 
-  /** What cancelling the order now would cost, and until when that holds. */
-  async function previewOrderCancellation(options: { principal: MerchantPrincipal; ref: string }): Promise<CancellationPreview> {
-    return previewCancellation({ order: await getOrder(options), at: clock.now(), tariff });
+  /** What cancelling an order the caller already holds would cost now, and until when that holds. */
+  function cancellationOf(options: { order: Order }): CancellationPreview {
+    return previewCancellation({ order: options.order, at: clock.now(), tariff });
+  }
+
+  async function previewOrderCancellation(options: { principal: MerchantPrincipal; ref: string }) {
+    const order = await getOrder(options);
+    return { order, preview: cancellationOf({ order }) };
   }
 
   /**
@@ -356,5 +361,5 @@ export function createOrderService(deps: {
     if (order.courierId) await dispatch.releaseCourier({ courierId: order.courierId, jobId: order.id });
   }
 
-  return { createOrder, createOrderFromDraft, getOrder, getOrderDetails, driverOf, eventsOf, listOrders, listOrderEvents, previewOrderCancellation, cancelOrder, afterOrderEnded };
+  return { createOrder, createOrderFromDraft, getOrder, getOrderDetails, driverOf, eventsOf, listOrders, listOrderEvents, cancellationOf, previewOrderCancellation, cancelOrder, afterOrderEnded };
 }
