@@ -31,6 +31,8 @@ async function hire(mode: Mode): Promise<CourierClient> {
   return courier;
 }
 
+const priceOf = async (key: string, id: string): Promise<number> => expectOk(await merchantApi(t, key).get(id)).body.price;
+
 const ledgerOf = async (mode: Mode, orderId: string) =>
   (await t.app.container.store.ledger.listByMerchant({ merchantId: m.merchantId, mode })).filter((e) => e.orderId === orderId).map((e) => [e.kind, e.amount]);
 
@@ -48,16 +50,18 @@ afterEach(async () => {
 describe.each(['live', 'test'] as const)('cancellation fees over REST in %s mode', (mode) => {
   it('free while new: the preview says 0 with no end known, the cancel keeps nothing and reverses the whole charge', async () => {
     const orders = merchantApi(t, keyOf(mode));
-    const created = expectOk(await orders.create(formA()), 201).body;
+    const form = formA();
+    const created = expectOk(await orders.create(form), 201).body;
     expect(created.status).toBe('new');
     // Every identifier the other order routes accept.
-    for (const ref of [created.booking_id, created.reference_id, created.tracking_number, String(created.order_id)]) {
+    for (const ref of [created.booking_id, form.reference_id, created.tracking_number, created.order_number]) {
       const preview = expectOk(await orders.cancellation(ref)).body;
       expectWireShape(cancellationPreviewResponseSchema, preview);
       expect(preview, ref).toEqual({ success: true, booking_id: created.booking_id, cancellable: true, fee: 0, currency: 'CLP', status: 'new', valid_until: null });
     }
+    const price = await priceOf(keyOf(mode), created.booking_id);
     expect(expectOk(await orders.cancel(created.booking_id)).body.cancellation_fee).toBe(0);
-    expect(await ledgerOf(mode, created.booking_id)).toEqual(mode === 'live' ? [['charge', created.price], ['reversal', -created.price]] : []);
+    expect(await ledgerOf(mode, created.booking_id)).toEqual(mode === 'live' ? [['charge', price], ['reversal', -price]] : []);
   });
 
   it('at the pickup the fee is higher; the cancel keeps it, frees the courier, and picked up orders are refused', async () => {
@@ -65,6 +69,7 @@ describe.each(['live', 'test'] as const)('cancellation fees over REST in %s mode
     const courier = await hire(mode);
     const created = expectOk(await orders.create(formA()), 201).body;
     const id: string = created.booking_id;
+    const price = await priceOf(keyOf(mode), id);
     const assigned = expectOk(await orders.cancellation(id)).body;
     expect(assigned).toMatchObject({ cancellable: true, fee: ASSIGNED_FEE, status: 'assigned' });
     // While assigned, the fee holds until the courier is due at the pickup.
@@ -76,7 +81,7 @@ describe.each(['live', 'test'] as const)('cancellation fees over REST in %s mode
     expect(expectOk(await orders.cancel(id)).body).toMatchObject({ status: 'cancelled', cancellation_fee: AT_PICKUP_FEE });
     expect(expectOk(await orders.get(id)).body.cancellation_fee).toBe(AT_PICKUP_FEE);
     expect(expectOk(await courier.me()).body.courier).toMatchObject({ status: 'available', job: null });
-    expect(await ledgerOf(mode, id)).toEqual(mode === 'live' ? [['charge', created.price], ['reversal', -(created.price - AT_PICKUP_FEE)]] : []);
+    expect(await ledgerOf(mode, id)).toEqual(mode === 'live' ? [['charge', price], ['reversal', -(price - AT_PICKUP_FEE)]] : []);
 
     const second = expectOk(await orders.create(formA()), 201).body.booking_id as string;
     expectOk(await courier.status(second, 'picked_up'));
@@ -104,6 +109,7 @@ describe('cancellation fees over GraphQL', () => {
     await hire('live');
     const created = expectOk(await merchantApi(t, m.liveKey).create(formA()), 201).body;
     const id: string = created.booking_id;
+    const price = await priceOf(m.liveKey, id);
     const rest = expectOk(await merchantApi(t, m.liveKey).cancellation(id)).body;
     expect((await merchant(PREVIEW, { id })).order.data.cancellationPreview).toEqual({
       cancellable: true, fee: ASSIGNED_FEE, currency: 'CLP', basis: 'assigned', validUntil: rest.valid_until,
@@ -111,7 +117,7 @@ describe('cancellation fees over GraphQL', () => {
     const first = (await merchant(CANCEL, { id, key: `cancel-${id}` })).cancelOrder;
     expect(first).toEqual({ __typename: 'MutationCancelOrderSuccess', data: { id, status: 'cancelled', cancellationFee: ASSIGNED_FEE } });
     expect((await merchant(CANCEL, { id, key: `cancel-${id}` })).cancelOrder).toEqual(first);
-    expect(await ledgerOf('live', id)).toEqual([['charge', created.price], ['reversal', -(created.price - ASSIGNED_FEE)]]);
+    expect(await ledgerOf('live', id)).toEqual([['charge', price], ['reversal', -(price - ASSIGNED_FEE)]]);
     expect((await merchant(PREVIEW, { id })).order.data.cancellationPreview).toMatchObject({ cancellable: false, fee: null, basis: 'cancelled' });
   });
 });
