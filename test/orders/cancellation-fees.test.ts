@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cancellationPreviewResponseSchema } from '../../rest/openapi/responses-orders.js';
 import { DEFAULT_SANTIAGO_TARIFF } from '../../src/domain/tariffs.js';
 import type { Mode } from '../../src/domain/types.js';
-import { gql, type MerchantCredentials, type TestApp } from '../helpers/app.js';
+import { api, gql, type MerchantCredentials, type TestApp } from '../helpers/app.js';
 import { expectWireShape } from '../helpers/openapi.js';
 import { PLACES, courierOnDuty, expectError, expectOk, formA, merchantApi, north, standDown, startOrdersApp, type CourierClient } from './support.js';
 
@@ -82,6 +82,10 @@ describe.each(['live', 'test'] as const)('cancellation fees over REST in %s mode
     expect(expectOk(await orders.get(id)).body.cancellation_fee).toBe(AT_PICKUP_FEE);
     expect(expectOk(await courier.me()).body.courier).toMatchObject({ status: 'available', job: null });
     expect(await ledgerOf(mode, id)).toEqual(mode === 'live' ? [['charge', price], ['reversal', -(price - AT_PICKUP_FEE)]] : []);
+    // The event feed carries the webhook's event shape: the cancellation with its fee.
+    const feed = expectOk(await api(`${t.url}/api/v1/events?limit=100`, { key: keyOf(mode) })).body.events as Wire[];
+    const change = feed.find((e) => e.order_id === id && e.payload.status === 'cancelled');
+    expect(change?.payload).toMatchObject({ event: 'order.status_changed', booking_id: id, cancellation_fee: AT_PICKUP_FEE });
 
     const second = expectOk(await orders.create(formA()), 201).body.booking_id as string;
     expectOk(await courier.status(second, 'picked_up'));
