@@ -1,4 +1,8 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
 import { previewCancellation } from '../../src/domain/orders/cancellation.js';
 import { DEFAULT_SANTIAGO_TARIFF, tariffSchema } from '../../src/domain/tariffs.js';
 import type { OrderStatus } from '../../src/domain/types.js';
@@ -54,5 +58,18 @@ describe('the tariff file cancellation policy', () => {
     expect(issues({ assigned_fee: 990.5, at_pickup_fee: 1990 })).toEqual(['cancellation.assigned_fee']);
     expect(issues({ assigned_fee: 990, at_pickup_fee: 1990, after_pickup_fee: 5000 })).toEqual(['cancellation']);
     expect(issues({ assigned_fee: 1990, at_pickup_fee: 990 })).toEqual(['cancellation.at_pickup_fee']);
+  });
+
+  it('a TARIFF_FILE with a bad policy stops the boot with a message naming the field; a good one is loaded', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'exd-tariff-'));
+    try {
+      const file = join(dir, 'tariff.json');
+      writeFileSync(file, JSON.stringify({ ...withoutPolicy, cancellation: { assigned_fee: -1, at_pickup_fee: 1990 } }));
+      expect(() => loadConfig({ DATA_DIR: dir, TARIFF_FILE: file })).toThrow(/TARIFF_FILE cancellation\.assigned_fee:/);
+      writeFileSync(file, JSON.stringify({ ...withoutPolicy, cancellation: { assigned_fee: 500, at_pickup_fee: 1500 } }));
+      expect(loadConfig({ DATA_DIR: dir, TARIFF_FILE: file }).tariff.cancellation).toEqual({ assigned_fee: 500, at_pickup_fee: 1500 });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
