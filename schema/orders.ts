@@ -80,7 +80,7 @@ export const ProofRef = builder.objectRef<DeliveryProof>('DeliveryProof').implem
   }),
 });
 
-const OrderEventRef = builder.objectRef<OrderEvent>('OrderEvent').implement({
+export const OrderEventRef = builder.objectRef<OrderEvent>('OrderEvent').implement({
   fields: (t) => ({
     sequence: t.exposeInt('sequence'),
     from: t.field({ type: OrderStatusEnum, nullable: true, resolve: (e) => e.from }),

@@ -330,16 +330,25 @@ export function createOrderService(deps: {
    */
   async function cancelOrder(options: { principal: MerchantPrincipal; ref: string; input: CancelOrderCommand }): Promise<Order> {
     assertPermitted(options.principal, 'dispatch');
-    const { input } = options;
     const order = await getOrder(options);
+    return cancel({ order, actor: { kind: 'merchant', id: order.merchantId }, reason: options.input.reason ?? null });
+  }
+
+  /** An operator cancels on the merchant's behalf: the same rules, fee, reversal and webhooks as the merchant's own cancel. */
+  async function cancelOnBehalf(options: { order: Order; actor: Actor; reason: string }): Promise<Order> {
+    return cancel(options);
+  }
+
+  async function cancel(options: { order: Order; actor: Actor; reason: string | null }): Promise<Order> {
+    const { order, reason } = options;
     const cancelled = await transitions.transition({
       order,
       to: 'cancelled',
-      actor: { kind: 'merchant', id: order.merchantId },
-      reason: input.reason ?? null,
+      actor: options.actor,
+      reason,
       settle: (from) => {
         const fee = previewCancellation({ order: from, at: clock.now(), tariff }).fee ?? 0;
-        return { patch: { cancellation: { reason: input.reason ?? null, at: clock.now().toISOString(), fee } }, ledger: ledgerEntry(from, 'reversal', fee) };
+        return { patch: { cancellation: { reason, at: clock.now().toISOString(), fee } }, ledger: ledgerEntry(from, 'reversal', fee) };
       },
     });
     await afterOrderEnded(cancelled);
@@ -361,5 +370,5 @@ export function createOrderService(deps: {
     if (order.courierId) await dispatch.releaseCourier({ courierId: order.courierId, jobId: order.id });
   }
 
-  return { createOrder, createOrderFromDraft, getOrder, getOrderDetails, driverOf, eventsOf, listOrders, listOrderEvents, cancellationOf, previewOrderCancellation, cancelOrder, afterOrderEnded };
+  return { createOrder, createOrderFromDraft, getOrder, getOrderDetails, driverOf, eventsOf, listOrders, listOrderEvents, cancellationOf, previewOrderCancellation, cancelOrder, cancelOnBehalf, afterOrderEnded };
 }
