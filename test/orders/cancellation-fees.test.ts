@@ -8,6 +8,7 @@ import { DEFAULT_SANTIAGO_TARIFF } from '../../src/domain/tariffs.js';
 import type { Mode } from '../../src/domain/types.js';
 import { api, gql, type MerchantCredentials, type TestApp } from '../helpers/app.js';
 import { expectWireShape } from '../helpers/openapi.js';
+import { gqlOps, signedInOperator } from '../operators/support.js';
 import { PLACES, courierOnDuty, expectError, expectOk, formA, merchantApi, north, standDown, startOrdersApp, type CourierClient } from './support.js';
 
 type Wire = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- parsed JSON
@@ -123,5 +124,20 @@ describe('cancellation fees over GraphQL', () => {
     expect((await merchant(CANCEL, { id, key: `cancel-${id}` })).cancelOrder).toEqual(first);
     expect(await ledgerOf('live', id)).toEqual([['charge', price], ['reversal', -(price - ASSIGNED_FEE)]]);
     expect((await merchant(PREVIEW, { id })).order.data.cancellationPreview).toMatchObject({ cancellable: false, fee: null, basis: 'cancelled' });
+  });
+});
+
+describe('an operator cancelling on the merchant\'s behalf', () => {
+  it('keeps the same fee as the merchant\'s own cancel, and the live ledger nets it', async () => {
+    const { cookie } = await signedInOperator(t, 'dispatcher-fees@ops.example.cl', 'dispatcher');
+    await hire('live');
+    const id = expectOk(await merchantApi(t, m.liveKey).create(formA()), 201).body.booking_id as string;
+    const price = await priceOf(m.liveKey, id);
+    const CANCEL_AS_OPERATOR = `mutation ($id: ID!) { adminCancelOrder(orderId: $id, reason: "tienda cerrada") {
+      __typename ... on MutationAdminCancelOrderSuccess { data { status } } ... on AppError { code message } } }`;
+    const answer = await gqlOps(t, cookie, CANCEL_AS_OPERATOR, { variables: { id } });
+    expect(answer.body.data.adminCancelOrder, JSON.stringify(answer.body)).toMatchObject({ data: { status: 'cancelled' } });
+    expect(expectOk(await merchantApi(t, m.liveKey).get(id)).body.cancellation_fee).toBe(ASSIGNED_FEE);
+    expect(await ledgerOf('live', id)).toEqual([['charge', price], ['reversal', -(price - ASSIGNED_FEE)]]);
   });
 });
