@@ -144,12 +144,16 @@ export const NOTE_LABELS: Record<Lang, Record<string, string>> = {
     'courier disabled by an administrator': 'un administrador desactivó al repartidor',
     'sandbox run: cancelled after assignment': 'prueba: cancelado tras la asignación',
     'sandbox run: the courier dropped out': 'prueba: el repartidor se retiró',
+    'released by an operator': 'liberado por un operador',
+    'reassigned by an operator': 'reasignado por un operador',
   },
   en: {
     'consolidated into a batch': 'consolidated into a batch',
     'courier disabled by an administrator': 'courier disabled by an administrator',
     'sandbox run: cancelled after assignment': 'sandbox run: cancelled after assignment',
     'sandbox run: the courier dropped out': 'sandbox run: the courier dropped out',
+    'released by an operator': 'released by an operator',
+    'reassigned by an operator': 'reassigned by an operator',
   },
 };
 

@@ -7,4 +7,6 @@ export const ORDER_NOTES = {
   courierDisabled: 'courier disabled by an administrator',
   sandboxCancelled: 'sandbox run: cancelled after assignment',
   sandboxDroppedOut: 'sandbox run: the courier dropped out',
+  operatorReleased: 'released by an operator',
+  operatorReassigned: 'reassigned by an operator',
 } as const;
