@@ -148,6 +148,8 @@ describe.skipIf(SKIP !== null)('merchant console: order flows in headless Chromi
     await page().locator('#cancel-button').click();
     expect(await page().locator('#cancel-question').textContent()).toMatch(/^¿Cancelar el pedido .+\? No se puede deshacer\.$/);
     expect(await page().evaluate(() => document.activeElement?.id)).toBe('cancel-confirm');
+    // The API's preview: a new order (no courier yet) cancels free.
+    expect(await page().locator('#cancel-fee').textContent()).toBe('Cancelarlo ahora no tiene cargo.');
     await page().locator('#cancel-back').click();
     expect(await page().locator('#cancel-confirm').count()).toBe(0);
     expect((await orderOf(m.liveKey, id)).data.status).toBe('new');
@@ -157,6 +159,7 @@ describe.skipIf(SKIP !== null)('merchant console: order flows in headless Chromi
     await page().locator('#cancel-confirm').click();
     await page().waitForFunction(() => document.getElementById('order')?.dataset.status === 'cancelled');
     expect(await page().locator('#cancellation-reason').textContent()).toBe('El cliente ya no lo necesita');
+    expect(await page().locator('#cancellation-fee').textContent()).toBe(pesos(0));
     expect((await orderOf(m.liveKey, id)).data).toMatchObject({ status: 'cancelled', cancellationReason: 'El cliente ya no lo necesita' });
     // Never mixed: the live order is not there for test mode, and the test orders not for live.
     expect((await orderOf(m.testKey, id)).code).toBe('ORDER_NOT_FOUND');

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { dataOf } from '../../shared/api/errors.js';
 import { request } from '../../shared/api/http.js';
 import { useApp } from '../app-state.js';
+import { clp } from '../../shared/format.js';
 import { graphql } from '../../shared/graphql.js';
 import { useStrings, type Strings } from '../../shared/i18n.js';
 import { ErrorNote } from '../../shared/ui/error-note.js';
@@ -9,9 +10,9 @@ import { ErrorNote } from '../../shared/ui/error-note.js';
 const CANCEL = graphql(`mutation ConsoleCancelOrder($id: String!, $reason: String, $key: String) { cancelOrder(id: $id, reason: $reason, idempotencyKey: $key) {
   __typename ... on MutationCancelOrderSuccess { data { id status } } ... on AppError { code message fields { field message } } } }`);
 
-const S: Strings<'title' | 'reason' | 'reasonHint' | 'submit' | 'question' | 'confirm' | 'back'> = {
-  es: { title: 'Cancelar el pedido', reason: 'Motivo (opcional)', reasonHint: 'Queda en el historial del pedido.', submit: 'Cancelar pedido', question: '¿Cancelar el pedido {order}? No se puede deshacer.', confirm: 'Sí, cancelar el pedido', back: 'No, volver' },
-  en: { title: 'Cancel the order', reason: 'Reason (optional)', reasonHint: "It stays in the order's history.", submit: 'Cancel order', question: 'Cancel order {order}? This cannot be undone.', confirm: 'Yes, cancel the order', back: 'No, go back' },
+const S: Strings<'title' | 'reason' | 'reasonHint' | 'submit' | 'question' | 'fee' | 'free' | 'confirm' | 'back'> = {
+  es: { title: 'Cancelar el pedido', reason: 'Motivo (opcional)', reasonHint: 'Queda en el historial del pedido.', submit: 'Cancelar pedido', question: '¿Cancelar el pedido {order}? No se puede deshacer.', fee: 'Cargo por cancelar ahora: {fee} (el resto del precio se devuelve).', free: 'Cancelarlo ahora no tiene cargo.', confirm: 'Sí, cancelar el pedido', back: 'No, volver' },
+  en: { title: 'Cancel the order', reason: 'Reason (optional)', reasonHint: "It stays in the order's history.", submit: 'Cancel order', question: 'Cancel order {order}? This cannot be undone.', fee: 'Fee for cancelling now: {fee} (the rest of the price is refunded).', free: 'Cancelling it now is free of charge.', confirm: 'Yes, cancel the order', back: 'No, go back' },
 };
 
 const CANCELLABLE = ['new', 'assigned', 'arrived_pickup'];
@@ -21,7 +22,7 @@ const CANCELLABLE = ['new', 'assigned', 'arrived_pickup'];
  * Hidden (not left out) for a viewer: the role rule lives in the API, so a forced submit is still
  * sent and its FORBIDDEN_ROLE shown.
  */
-export function CancelOrder({ order, onCancelled }: { order: { id: string; orderNumber: string; status: string }; onCancelled: () => void }) {
+export function CancelOrder({ order, onCancelled }: { order: { id: string; orderNumber: string; status: string; cancellationPreview: { cancellable: boolean; fee: number | null } | null }; onCancelled: () => void }) {
   const app = useApp();
   const t = useStrings(S);
   const [error, setError] = useState<unknown>(null);
@@ -30,6 +31,8 @@ export function CancelOrder({ order, onCancelled }: { order: { id: string; order
   const confirm = useRef<HTMLButtonElement>(null);
   useEffect(() => void (asking && confirm.current?.focus()), [asking]);
   if (!CANCELLABLE.includes(order.status)) return null;
+  // What cancelling costs now, as the API computes it (read with the order, fresh after each status change).
+  const fee = order.cancellationPreview?.fee ?? null;
 
   const onSubmit = async (event: SubmitEvent) => {
     event.preventDefault();
@@ -52,6 +55,7 @@ export function CancelOrder({ order, onCancelled }: { order: { id: string; order
         {asking ? (
           <div class="confirm" role="group" aria-labelledby="cancel-question">
             <p id="cancel-question">{t.question.replace('{order}', order.orderNumber)}</p>
+            {fee !== null && <p id="cancel-fee" data-fee={fee}>{fee > 0 ? t.fee.replace('{fee}', clp(fee)) : t.free}</p>}
             <button type="submit" ref={confirm} class="danger" id="cancel-confirm">{t.confirm}</button>
             <button type="button" class="secondary" id="cancel-back" onClick={() => setAsking(false)}>{t.back}</button>
           </div>

@@ -15,7 +15,7 @@ import { CancelOrder } from './order-cancel.js';
 
 const ORDER = graphql(`query ConsoleOrder($id: String!) { order(id: $id) { __typename
   ... on QueryOrderSuccess { data { id orderNumber trackingNumber trackingUrl status isTest customerName customerPhone price paymentMode
-    estimatedDeliveryTime cancellationReason createdAt
+    estimatedDeliveryTime cancellationReason cancellationFee cancellationPreview { cancellable fee } createdAt
     pickup { address lat lng precision } dropoff { address lat lng precision }
     driver { name vehicleType vehiclePlate currentLocation { lat lng } }
     proof { deliveredAt geofence distanceM photoUrl signatureUrl }
@@ -25,9 +25,9 @@ const ORDER = graphql(`query ConsoleOrder($id: String!) { order(id: $id) { __typ
 const STATUS_CHANGED = graphql(`subscription ConsoleOrderStatus($id: String!) { orderStatusChanged(id: $id) { status sequence } }`);
 const COURIER = graphql(`subscription ConsoleCourier($id: String!) { courierPosition(id: $id) { location { lat lng } at } }`);
 
-const S: Strings<'order' | 'status' | 'customer' | 'price' | 'eta' | 'tracking' | 'timeline' | 'courier' | 'noCourier' | 'map' | 'pickup' | 'dropoff' | 'proof' | 'delivered' | 'geofence' | 'photo' | 'signature' | 'reason'> = {
-  es: { order: 'Pedido', status: 'Estado', customer: 'Cliente', price: 'Precio', eta: 'Entrega estimada', tracking: 'Seguimiento público', timeline: 'Historial', courier: 'Repartidor', noCourier: 'Aún sin repartidor', map: 'Mapa del pedido y el repartidor', pickup: 'Retiro', dropoff: 'Entrega', proof: 'Prueba de entrega', delivered: 'Entregado', geofence: 'Geocerca', photo: 'Foto', signature: 'Firma', reason: 'Motivo' },
-  en: { order: 'Order', status: 'Status', customer: 'Customer', price: 'Price', eta: 'Estimated delivery', tracking: 'Public tracking', timeline: 'Timeline', courier: 'Courier', noCourier: 'No courier yet', map: 'Map of the order and its courier', pickup: 'Pickup', dropoff: 'Drop-off', proof: 'Proof of delivery', delivered: 'Delivered', geofence: 'Geofence', photo: 'Photo', signature: 'Signature', reason: 'Reason' },
+const S: Strings<'order' | 'status' | 'customer' | 'price' | 'eta' | 'tracking' | 'timeline' | 'courier' | 'noCourier' | 'map' | 'pickup' | 'dropoff' | 'proof' | 'delivered' | 'geofence' | 'photo' | 'signature' | 'reason' | 'fee'> = {
+  es: { order: 'Pedido', status: 'Estado', customer: 'Cliente', price: 'Precio', eta: 'Entrega estimada', tracking: 'Seguimiento público', timeline: 'Historial', courier: 'Repartidor', noCourier: 'Aún sin repartidor', map: 'Mapa del pedido y el repartidor', pickup: 'Retiro', dropoff: 'Entrega', proof: 'Prueba de entrega', delivered: 'Entregado', geofence: 'Geocerca', photo: 'Foto', signature: 'Firma', reason: 'Motivo', fee: 'Cargo por cancelar' },
+  en: { order: 'Order', status: 'Status', customer: 'Customer', price: 'Price', eta: 'Estimated delivery', tracking: 'Public tracking', timeline: 'Timeline', courier: 'Courier', noCourier: 'No courier yet', map: 'Map of the order and its courier', pickup: 'Pickup', dropoff: 'Drop-off', proof: 'Proof of delivery', delivered: 'Delivered', geofence: 'Geofence', photo: 'Photo', signature: 'Signature', reason: 'Reason', fee: 'Cancellation fee' },
 };
 
 const GEOFENCE: Strings<'passed' | 'bypassed' | 'unverified'> = {
@@ -83,6 +83,7 @@ export function OrderPage({ params }: PageProps) {
         <dt>{t.courier}</dt><dd id="courier">{o.driver ? `${o.driver.name} · ${VEHICLE_LABELS[lang][o.driver.vehicleType]} ${o.driver.vehiclePlate}` : t.noCourier}</dd>
         <dt>{t.tracking}</dt><dd><a href={o.trackingUrl}>{o.trackingNumber}</a></dd>
         {o.cancellationReason && <><dt>{t.reason}</dt><dd id="cancellation-reason">{o.cancellationReason}</dd></>}
+        {o.cancellationFee !== null && <><dt>{t.fee}</dt><dd id="cancellation-fee">{clp(o.cancellationFee)}</dd></>}
       </dl>
       <DeliveryMap label={t.map} points={points} />
       {o.proof && (
