@@ -56,7 +56,7 @@ import { createWatchFanOut, type WatchFanOut } from './domain/watch/fan-out.js';
 import { createOrderWatch, createWebhookWorkWatch } from './domain/watch/orders.js';
 import { createFleetWatch } from './domain/watch/fleet.js';
 import { createSandboxService } from './domain/sandbox.js';
-import { createSandboxRunService, type SandboxRuntime } from './domain/sandbox-runs.js';
+import { createSandboxRunService, RUN_DELIVERIES_HELD_UNTIL, type SandboxRuntime } from './domain/sandbox-runs.js';
 import { createOrderTransitions } from './domain/orders/transitions.js';
 import { createWebhookOutbox } from './domain/webhooks/outbox.js';
 import { createNotificationOutbox } from './domain/notifications/outbox.js';
@@ -306,7 +306,7 @@ function buildRunRuntime(deps: { config: Config; store: Store; bus: EventBus; ge
   const { tariff } = config;
   const geoIndex = createMemoryGeoIndex();
   const quotes = createQuoteService({ geocoder, tariff, clock, store, ids });
-  const outbox = createWebhookOutbox({ store, clock, ids, publicBaseUrl: () => config.publicBaseUrl, backlogMax: config.webhooks.backlogMax, dueAt: () => new Date().toISOString() });
+  const outbox = createWebhookOutbox({ store, clock, ids, publicBaseUrl: () => config.publicBaseUrl, backlogMax: config.webhooks.backlogMax, dueAt: () => RUN_DELIVERIES_HELD_UNTIL });
   const transitions = createOrderTransitions({ store, bus, outbox, clock, ids });
   const shared = createDispatchService({ store, geoIndex, transitions, clock, tariff, sandboxSpeed: config.sandbox.speed, staleAfterMs: config.dispatch.staleAfterMs });
   const dispatch: typeof shared = Object.assign({}, shared, {

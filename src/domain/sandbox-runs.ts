@@ -74,6 +74,12 @@ const MAX_TICKS = 5_000;
 /** Where a run's couriers start: this far north of the city centre's reference point, in degrees of latitude. */
 const COURIER_START: LatLng = { lat: -33.4372, lng: -70.6506 };
 const RUN_PLATE_PREFIX = 'RUN-';
+/**
+ * When a run's deliveries are due while it plays: never. The run releases them when it ends, so
+ * the worker's writes to the deliveries never interleave with the run's own (jongodb, the MongoDB
+ * test server, loses an insert made while another connection's transaction on the collection is open).
+ */
+export const RUN_DELIVERIES_HELD_UNTIL = '9999-12-31T23:59:59.999Z';
 
 export type SandboxRunService = ReturnType<typeof createSandboxRunService>;
 
@@ -112,20 +118,27 @@ export function createSandboxRunService(deps: {
 
     const first = await newCourier(run, ids, clock, 1);
     const made = [first.id];
+    let orderId: string | undefined;
+    let done = false;
     try {
-      return await play({ principal, input, run, ids, clock, order, first, made, runId, start });
+      const result = await play({ principal, input, run, ids, clock, order, first, made, runId, start, onOrder: (id) => void (orderId = id) });
+      const released = await releaseDeliveries(principal, result.deliveries);
+      done = true;
+      return Object.assign(result, { deliveries: result.deliveries.map((d) => (d.status === 'pending' ? Object.assign({}, d, { nextAttemptAt: released }) : d)) });
     } finally {
-      // The run's couriers never take other work, whatever happened.
+      // The run's couriers never take other work, whatever happened; its held deliveries go out even when it failed.
       for (const id of made) await store.couriers.setStatus({ id, status: 'off_duty', job: null, updatedAt: clock.now().toISOString() }).catch(() => null);
+      if (orderId && !done) await releaseDeliveries(principal, await deliveriesOf(principal, orderId, new Date(start).toISOString(), clock.now())).catch(() => null);
     }
   }
 
   async function play(options: {
     principal: MerchantPrincipal; input: SandboxRunCommand; run: SandboxRuntime; ids: IdSource; clock: VirtualClock; order: CreateOrderCommand;
-    first: Courier; made: string[]; runId: string; start: number;
+    first: Courier; made: string[]; runId: string; start: number; onOrder: (id: string) => void;
   }): Promise<SandboxRunResult> {
     const { principal, input, run, ids, clock, order, first, made, runId, start } = options;
     const created = (await run.orders.createOrder({ principal, input: order })).order;
+    options.onOrder(created.id);
     if (!created.courierId) {
       throw new AppError('CONFLICT', `The order ${created.id} was not dispatched at once (scheduled, or held for batching): a run plays orders dispatched when created`);
     }
@@ -182,7 +195,7 @@ export function createSandboxRunService(deps: {
     const final = (await store.orders.findById(created.id))!;
     return {
       id: runId, scenario: input.scenario, seed: input.seed, startTime: new Date(start).toISOString(), endTime: clock.now().toISOString(), order: final,
-      events: await store.orders.listEvents(created.id), positions, deliveries: await deliveriesOf(principal, final, new Date(start).toISOString(), clock.now()),
+      events: await store.orders.listEvents(created.id), positions, deliveries: await deliveriesOf(principal, final.id, new Date(start).toISOString(), clock.now()),
     };
   }
 
@@ -240,18 +253,26 @@ export function createSandboxRunService(deps: {
   }
 
   /** The run's deliveries: the merchant's test deliveries of this order created within the run's virtual time. */
-  async function deliveriesOf(principal: MerchantPrincipal, order: Order, from: string, end: Date): Promise<WebhookDelivery[]> {
+  async function deliveriesOf(principal: MerchantPrincipal, orderId: string, from: string, end: Date): Promise<WebhookDelivery[]> {
     const out: WebhookDelivery[] = [];
     let after: string | undefined;
     for (;;) {
       const page = await store.webhooks.listDeliveries({
         merchantId: principal.merchant.id, mode: 'test', createdFrom: from, createdTo: new Date(end.getTime() + 1).toISOString(), limit: 100, ...(after && { after }),
       });
-      out.push(...page.filter((d) => d.orderId === order.id));
+      out.push(...page.filter((d) => d.orderId === orderId));
       if (page.length < 100) break;
       after = page.at(-1)!.id;
     }
     return out.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  /** Makes the run's held deliveries due now (those written as failed, an endpoint's backlog full, stay so); returns that time. */
+  async function releaseDeliveries(principal: MerchantPrincipal, deliveries: WebhookDelivery[]): Promise<string> {
+    const now = new Date().toISOString();
+    const held = deliveries.filter((d) => d.status === 'pending' && d.nextAttemptAt === RUN_DELIVERIES_HELD_UNTIL).map((d) => d.id);
+    if (held.length > 0) await store.webhooks.requeue({ merchantId: principal.merchant.id, mode: 'test', ids: held, now });
+    return now;
   }
 
   return { startRun };

@@ -91,10 +91,6 @@ for (const store of stores) {
 
     it('REST: a delivered run plays the whole lifecycle; its history, positions, feed and webhook bodies match the fixture byte for byte; v1a verifies', { timeout: 120_000 }, async (ctx) => {
       if (!t) return ctx.skip(skip);
-      // Known defect (2026-11-28): on MongoDB (jongodb) one courier_location delivery of the run goes
-      // missing at random (a different one each run): a real-time dependency not yet found. The
-      // SQLite run below matches the fixture byte for byte; the MongoDB one must too once it is fixed.
-      if (store.name.startsWith('distributed')) return ctx.skip('known defect: a courier_location delivery goes missing at random on MongoDB (see docs/decisions.md)');
       const path = `/run-${store.name.length}`;
       const hooks = webhooksApi(t.url, m.testKey);
       expect((await hooks.create({ url: `${receiver.url}${path}`, events: ALL_EVENTS, signing: 'asymmetric' })).status).toBe(201);
