@@ -284,6 +284,7 @@ function buildServices(deps: {
     sandboxRuns: createSandboxRunService({
       store, secretBox, tariff, defaultSpeed: config.sandbox.speed,
       runtime: (run) => buildRunRuntime({ config, store, bus, geocoder, clock: run.clock, ids: run.ids }),
+      getOrder: orders.getOrder,
     }),
     webhookEndpoints: createWebhookEndpointService({ store, sender, clock, ids, sandboxReach: config.webhooks.sandboxReach }),
     /** The webhook signing keys in force (secrets and Ed25519 key pairs) and the published public keys. */

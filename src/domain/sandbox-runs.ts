@@ -31,7 +31,8 @@ export const sandboxRunCommandSchema = z.strictObject({
   /** When the run's virtual clock starts: any time in 2000–2099 (past or future: nothing waits for it). */
   startTime: z.iso.datetime({ offset: true }).refine((v) => Date.parse(v) >= Date.UTC(2000, 0, 1) && Date.parse(v) < Date.UTC(2100, 0, 1), 'must be in the years 2000 to 2099'),
 });
-export type SandboxRunCommand = z.output<typeof sandboxRunCommandSchema> & { order: CreateOrderCommand };
+/** A run creates its order (`order`) or plays the merchant's own existing test order (`orderId`, any id form the order routes accept). */
+export type SandboxRunCommand = z.output<typeof sandboxRunCommandSchema> & ({ order: CreateOrderCommand; orderId?: never } | { orderId: string; order?: never });
 
 /** A clock the run moves by hand. */
 export interface VirtualClock extends Clock {
@@ -98,6 +99,8 @@ export function createSandboxRunService(deps: {
   tariff: Tariff;
   defaultSpeed: number;
   runtime: (options: { clock: Clock; ids: IdSource }) => SandboxRuntime;
+  /** The merchant's order by any id form (404 ORDER_NOT_FOUND across modes and merchants). */
+  getOrder: (options: { principal: MerchantPrincipal; ref: string }) => Promise<Order>;
 }) {
   const { store, secretBox, tariff } = deps;
 
@@ -110,11 +113,16 @@ export function createSandboxRunService(deps: {
     }
     const start = Date.parse(input.startTime);
     const clock = virtualClock(start);
-    const key = secretBox.derive(`sandbox-run:${JSON.stringify([principal.merchant.id, input.seed, input.scenario, new Date(start).toISOString(), input.order])}`);
+    // An existing order is looked up as the order routes do: a live or another merchant's order is 404.
+    const existing = input.orderId !== undefined ? playable(await deps.getOrder({ principal, ref: input.orderId })) : null;
+    const key = secretBox.derive(`sandbox-run:${JSON.stringify([principal.merchant.id, input.seed, input.scenario, new Date(start).toISOString(), existing ? { order_id: existing.id } : input.order])}`);
     const ids = createSeededIdSource({ key, clock });
     const runId = ids.next('run');
     const run = deps.runtime({ clock, ids });
-    const order = input.scenario === 'delivered_with_pin' ? Object.assign({}, input.order, { deliveryPin: true }) : input.order;
+    if (existing && input.scenario === 'delivered_with_pin' && !existing.deliveryPin) {
+      throw new AppError('CONFLICT', `The order ${existing.id} has no delivery PIN: delivered_with_pin plays orders created with one`);
+    }
+    const order: CreateOrderCommand | Order = existing ?? (input.scenario === 'delivered_with_pin' ? Object.assign({}, input.order!, { deliveryPin: true }) : input.order!);
 
     const first = await newCourier(run, ids, clock, 1);
     const made = [first.id];
@@ -133,14 +141,14 @@ export function createSandboxRunService(deps: {
   }
 
   async function play(options: {
-    principal: MerchantPrincipal; input: SandboxRunCommand; run: SandboxRuntime; ids: IdSource; clock: VirtualClock; order: CreateOrderCommand;
+    principal: MerchantPrincipal; input: SandboxRunCommand; run: SandboxRuntime; ids: IdSource; clock: VirtualClock; order: CreateOrderCommand | Order;
     first: Courier; made: string[]; runId: string; start: number; onOrder: (id: string) => void;
   }): Promise<SandboxRunResult> {
     const { principal, input, run, ids, clock, order, first, made, runId, start } = options;
-    const created = (await run.orders.createOrder({ principal, input: order })).order;
+    const created = 'id' in order ? await run.dispatch.dispatchOrder({ order }) : (await run.orders.createOrder({ principal, input: order })).order;
     options.onOrder(created.id);
     if (!created.courierId) {
-      throw new AppError('CONFLICT', `The order ${created.id} was not dispatched at once (scheduled, or held for batching): a run plays orders dispatched when created`);
+      throw new AppError('CONFLICT', `The order ${created.id} was not dispatched at once (scheduled, held for batching, or just taken by another courier): a run plays orders dispatched when it starts`);
     }
     const positions: SandboxRunResult['positions'] = [];
     const speed = timeScaleOf({ mode: 'test', merchant: await store.merchants.findById(principal.merchant.id), defaultSpeed: deps.defaultSpeed });
@@ -197,6 +205,14 @@ export function createSandboxRunService(deps: {
       id: runId, scenario: input.scenario, seed: input.seed, startTime: new Date(start).toISOString(), endTime: clock.now().toISOString(), order: final,
       events: await store.orders.listEvents(created.id), positions, deliveries: await deliveriesOf(principal, final.id, new Date(start).toISOString(), clock.now()),
     };
+  }
+
+  /** An existing order a run may play: still `new`, with no courier, not scheduled and not held for batching. */
+  function playable(order: Order): Order {
+    if (order.status !== 'new' || order.courierId || order.batchId || order.batchWindow || order.dispatchAfter) {
+      throw new AppError('CONFLICT', `The order ${order.id} is ${order.status}${order.courierId ? ', assigned' : ''}${order.batchId || order.batchWindow ? ', held for batching' : ''}${order.dispatchAfter ? ', scheduled' : ''}: a run plays an order that is new and not yet dispatched`);
+    }
+    return order;
   }
 
   /** A courier of the run: simulated, nobody holds its token, only the run's dispatch knows it. */
