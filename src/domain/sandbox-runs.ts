@@ -115,6 +115,10 @@ export function createSandboxRunService(deps: {
     const clock = virtualClock(start);
     // An existing order is looked up as the order routes do: a live or another merchant's order is 404.
     const existing = input.orderId !== undefined ? playable(await deps.getOrder({ principal, ref: input.orderId })) : null;
+    // The history must not go back in time: an existing order's run starts after its creation.
+    if (existing && start < Date.parse(existing.createdAt)) {
+      throw new AppError('VALIDATION_ERROR', 'Invalid request: start_time', { fields: [{ field: 'start_time', message: `must not be before the order was created (${existing.createdAt})` }] });
+    }
     const key = secretBox.derive(`sandbox-run:${JSON.stringify([principal.merchant.id, input.seed, input.scenario, new Date(start).toISOString(), existing ? { order_id: existing.id } : input.order])}`);
     const ids = createSeededIdSource({ key, clock });
     const runId = ids.next('run');
