@@ -51,7 +51,7 @@ const sandboxRunResponseSchema = registry.register(
       events: z.array(orderEventSchema).openapi({ description: 'The order\'s history (GET /orders/{id}/events), with virtual times.' }),
       positions: z.array(z.object({ at: z.iso.datetime({ offset: true }), lat: z.number(), lng: z.number() })).openapi({ description: 'Every position the run\'s courier reported.' }),
       webhooks: z.array(webhookDeliverySchema).openapi({
-        description: 'Every webhook delivery the run wrote, in the order written (their `id`s sort in that order too), with the exact body each attempt sends; they are due at once and appear in GET /webhooks/deliveries.',
+        description: 'Every webhook delivery the run wrote, in the order written (their `id`s sort in that order too), with the exact body each attempt sends; they are due when the run ends (held while it plays) and appear in GET /webhooks/deliveries.',
       }),
     }),
   }),
