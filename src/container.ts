@@ -300,7 +300,7 @@ function buildServices(deps: {
 /**
  * The order services of one sandbox run (issue #31): over the shared store and bus, with the run's
  * virtual clock and seeded ids, a geo index of its own (its dispatch sees only the run's couriers),
- * deliveries due at once, and couriers that are never offered other work when freed.
+ * deliveries held until the run ends, and couriers that are never offered other work when freed.
  */
 function buildRunRuntime(deps: { config: Config; store: Store; bus: EventBus; geocoder: Geocoder; clock: Clock; ids: IdSource }): SandboxRuntime {
   const { config, store, bus, geocoder, clock, ids } = deps;

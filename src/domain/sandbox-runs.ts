@@ -90,8 +90,9 @@ export type SandboxRunService = ReturnType<typeof createSandboxRunService>;
  * webhook bodies), with the run's own couriers (plate `RUN-…`, never offered other work, off duty
  * when the run ends) and ids drawn from a stream keyed by the master key, the merchant and the
  * request: the same request gives the same ids, numbers, times and bodies. Webhook deliveries are
- * due at once (the worker sends them with the real time in `webhook-timestamp`, which receivers
- * check against their clock).
+ * held while it plays and due when it ends (the worker sends them with the real time in
+ * `webhook-timestamp`, which receivers check against their clock). An existing order (`orderId`)
+ * plays too, when still new and undispatched.
  */
 export function createSandboxRunService(deps: {
   store: Store;
