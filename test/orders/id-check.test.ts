@@ -1,6 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { flatPayloadSchema, eventPayloadSchema } from '../../rest/openapi/responses-webhooks.js';
 import { courierOrdersResponseSchema, deliveryConfirmedResponseSchema, orderDetailsResponseSchema } from '../../rest/openapi/responses-orders.js';
+import { createLogger } from '../../src/logger.js';
+import { memoryStream } from '../helpers/memory-log.js';
 import { api, gql, type MerchantCredentials, type TestApp } from '../helpers/app.js';
 import { FAST_WEBHOOKS, startReceiver, waitFor, webhooksApi, type Receiver } from '../webhooks/support.js';
 import { EVIDENCE, PLACES, courierOnDuty, expectError, expectOk, expectWireShape, formA, formB, merchantApi, north, standDown, startOrdersApp, type CourierClient } from './support.js';
@@ -18,10 +20,11 @@ describe('ID check at the door (issue #30 item 7)', () => {
   let m: MerchantCredentials;
   let receiver: Receiver;
   let courier: CourierClient;
+  const logs = memoryStream();
 
   beforeAll(async () => {
     receiver = await startReceiver();
-    t = await startOrdersApp({ env: FAST_WEBHOOKS });
+    t = await startOrdersApp({ env: FAST_WEBHOOKS, logger: createLogger({ level: 'debug', destination: logs.stream }) });
     m = await t.createMerchant({ name: 'ID Check Merchant' });
     const hooks = webhooksApi(t.url, m.testKey);
     expectOk(await hooks.create({ url: `${receiver.url}/event`, payload_shape: 'event', events: ['order.status_changed'] }), 201);
@@ -88,6 +91,8 @@ describe('ID check at the door (issue #30 item 7)', () => {
       expect(payload.proof.id_check).toEqual(idCheck);
       expect(receipt.body).not.toMatch(/15\.?432\.?98/);
     }
+    expect(logs.text().length).toBeGreaterThan(0);
+    expect(logs.text()).not.toMatch(/15\.?432\.?98|1990-05-04/);
   });
 
   it('an order without the flag is delivered as before, its proof without id_check', async () => {
