@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
-import { normalizeRut } from '../../../src/domain/rut.js';
 import { useStrings, type Strings } from '../../shared/i18n.js';
+import { isValidRut } from '../../shared/rut.js';
 
 /** What the courier read off the recipient's ID, ready to send once both fields are well formed. */
 export interface IdCheckValue { document_number: string; date_of_birth: string }
@@ -18,17 +18,17 @@ const S: Strings<'title' | 'hint' | 'rut' | 'rutInvalid' | 'birth'> = {
 
 /**
  * The ID check an order asks for, before the proof (issue #30). The RUT's check digit is checked here
- * with the server's own rule so a typo shows at once; the age is the server's to decide.
+ * with the server's rule so a typo shows at once; the age is the server's to decide.
  */
 export function IdCheckFields({ minAge, onChange }: { minAge: number; onChange: (value: IdCheckValue | null) => void }) {
   const t = useStrings(S);
   const [rut, setRut] = useState('');
   const [birth, setBirth] = useState('');
-  const rutValid = normalizeRut(rut) !== null;
+  const rutValid = isValidRut(rut);
   const update = (nextRut: string, nextBirth: string) => {
     setRut(nextRut);
     setBirth(nextBirth);
-    const ok = normalizeRut(nextRut) !== null && /^\d{4}-\d{2}-\d{2}$/.test(nextBirth);
+    const ok = isValidRut(nextRut) && /^\d{4}-\d{2}-\d{2}$/.test(nextBirth);
     onChange(ok ? { document_number: nextRut.trim(), date_of_birth: nextBirth } : null);
   };
   return (
