@@ -38,6 +38,7 @@ describe.skipIf(SKIP !== null)('courier app: the ID check before the proof', () 
     const page = await context.newPage();
     await page.goto(courier.link);
     await page.locator('#job[data-status=arrived_dropoff]').waitFor({ timeout: 20_000 });
+    expect(await page.locator('#id-check-fact').textContent()).toBe('Cédula del cliente y 21 años o más, antes de entregar');
     await expect.poll(() => page.locator('#id-check-hint').textContent()).toContain('21 años');
 
     await page.locator('#id-document').fill('15.432.987-5');

@@ -5,14 +5,16 @@ import { isValidRut } from '../../shared/rut.js';
 /** What the courier read off the recipient's ID, ready to send once both fields are well formed. */
 export interface IdCheckValue { document_number: string; date_of_birth: string }
 
-const S: Strings<'title' | 'hint' | 'rut' | 'rutInvalid' | 'birth'> = {
+const S: Strings<'title' | 'hint' | 'rut' | 'rutInvalid' | 'birth' | 'fact'> = {
   es: {
     title: 'Verificación de identidad', hint: 'Pide la cédula al cliente: debe tener {age} años o más. Solo se guardan los últimos 4 caracteres del RUT.',
     rut: 'RUT del cliente', rutInvalid: 'RUT no válido: revisa el dígito verificador.', birth: 'Fecha de nacimiento',
+    fact: 'Cédula del cliente y {age} años o más, antes de entregar',
   },
   en: {
     title: 'ID check', hint: "Ask for the customer's ID card: they must be {age} or older. Only the RUT's last 4 characters are kept.",
     rut: "Customer's RUT", rutInvalid: 'Invalid RUT: check the check digit.', birth: 'Date of birth',
+    fact: "The customer's ID card, {age} or older, before the delivery",
   },
 };
 
@@ -47,4 +49,10 @@ export function IdCheckFields({ minAge, onChange }: { minAge: number; onChange: 
       </label>
     </fieldset>
   );
+}
+
+/** The job's fact, from the assignment on: this order will need the customer's ID at the door. */
+export function IdCheckFact({ minAge }: { minAge: number }) {
+  const t = useStrings(S);
+  return <><dt>{t.title}</dt><dd id="id-check-fact" data-min-age={minAge}>{t.fact.replace('{age}', String(minAge))}</dd></>;
 }
