@@ -214,7 +214,8 @@ export interface Order {
   courierId: string | null;
   batchId: string | null;
   proof: DeliveryProof | null;
-  cancellation: { reason: string | null; at: string } | null;
+  /** `fee`: CLP kept on cancelling (absent on orders cancelled before fees existed). */
+  cancellation: { reason: string | null; at: string; fee?: number } | null;
   /** Number of the last event of this order; each transition adds one (the webhook sequence). */
   sequence: number;
   createdAt: string;
@@ -286,7 +287,8 @@ export interface StoredQuote {
   expiresAt: string;
 }
 
-export type ActorKind = 'merchant' | 'courier' | 'system' | 'admin';
+export const ACTOR_KINDS = ['merchant', 'courier', 'system', 'admin'] as const;
+export type ActorKind = (typeof ACTOR_KINDS)[number];
 
 /** One transition of an order's history: who, when, where. */
 export interface OrderEvent {

@@ -354,6 +354,29 @@ export function describeOrderStoreContract(name: string, makeStore: () => Promis
       expect(await store.ledger.listByMerchant({ merchantId: m, mode: 'live' })).toStrictEqual([ledgerEntry(o, 'charge', o.createdAt, true), reversal]);
     });
 
+    test('orders.apply writes a cancellation fee with the status change: the order keeps it, the ledger nets it', async () => {
+      const m = await newMerchant();
+      const o = await created(order({ merchantId: m, status: 'arrived_pickup', courierId: nextId('c') }));
+      const fee = 1990;
+      const reversal = { ...ledgerEntry(o, 'reversal', at(120)), amount: -(o.price - fee) };
+      const cancelled = await store.orders.apply({
+        id: o.id,
+        from: ['arrived_pickup'],
+        to: 'cancelled',
+        patch: { cancellation: { reason: null, at: at(120), fee } },
+        event: transition(o, 'arrived_pickup', 'cancelled', at(120), { kind: 'merchant', id: m }),
+        ledger: reversal,
+      });
+      expect(cancelled?.cancellation).toStrictEqual({ reason: null, at: at(120), fee });
+      expect((await store.orders.findById(o.id))?.cancellation).toStrictEqual({ reason: null, at: at(120), fee });
+      const entries = await store.ledger.listByMerchant({ merchantId: m, mode: 'live' });
+      expect(entries).toStrictEqual([ledgerEntry(o, 'charge', o.createdAt, true), reversal]);
+      expect(entries.reduce((sum, e) => sum + e.amount, 0)).toBe(fee);
+      // A lost compare-and-set writes neither the fee nor a second reversal.
+      expect(await store.orders.apply({ id: o.id, from: ['arrived_pickup'], to: 'cancelled', patch: { cancellation: { reason: null, at: at(130), fee } }, event: transition(o, 'arrived_pickup', 'cancelled', at(130), { kind: 'merchant', id: m }), ledger: { ...reversal, id: nextId('led') } })).toBeNull();
+      expect(await store.ledger.listByMerchant({ merchantId: m, mode: 'live' })).toHaveLength(2);
+    });
+
     test('orders.apply records the delivery proof', async () => {
       const m = await newMerchant();
       const o = await created(order({ merchantId: m, status: 'arrived_dropoff', courierId: 'c_1' }));
