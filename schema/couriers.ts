@@ -10,6 +10,7 @@ import { courierScope } from '../src/domain/idempotency.js';
 import { LatLngRef } from './locations.js';
 import { DriverRef, OrderRef, OrderStatusEnum } from './orders.js';
 import { LatLngInput } from './locations.js';
+import { IdCheckInput } from './id-checks.js';
 
 function courierOf(ctx: GraphQLContext): Courier {
   if (!ctx.courier) throw new AppError('INVALID_COURIER_TOKEN', 'Courier token missing or invalid');
@@ -113,6 +114,7 @@ builder.mutationFields((t) => ({
       geofenceRadius: t.arg.float(),
       bypass: t.arg.boolean(),
       pin: t.arg.string({ description: "The recipient's 4-digit delivery PIN, when the order has one (deliveryPinRequired)." }),
+      idCheck: t.arg({ type: IdCheckInput, description: "The recipient's ID (RUT and date of birth), when the order has idCheck." }),
       idempotencyKey: t.arg.string({ description: IDEMPOTENCY_KEY_DESCRIPTION }),
     },
     resolve: async (_r, { id, idempotencyKey, ...args }, ctx) => {

@@ -16,6 +16,7 @@ import { merchantScope } from '../src/domain/idempotency.js';
 import { LatLngInput, LatLngRef, LocationInput, toLocationInput } from './locations.js';
 import { merchantOf } from './merchants.js';
 import { DimensionsInput, DimensionsRef } from './parcels.js';
+import { IdCheckInput, IdCheckRef, IdCheckRequirementInput, IdCheckRequirementRef } from './id-checks.js';
 import { GeofenceError, ParcelCapacityError } from '../src/domain/errors.js';
 
 export const OrderStatusEnum = builder.enumType('OrderStatus', { values: ORDER_STATUSES });
@@ -77,6 +78,7 @@ export const ProofRef = builder.objectRef<DeliveryProof>('DeliveryProof').implem
     photoUrl: t.string({ description: 'An external link, or a signed, expiring link to the hosted proof', resolve: (p, _a, ctx) => (p.photoProofId ? ctx.services.proofs.signedUrl(p.photoProofId) : p.photoUrl) }),
     signatureUrl: t.string({ resolve: (p, _a, ctx) => (p.signatureProofId ? ctx.services.proofs.signedUrl(p.signatureProofId) : p.signatureUrl) }),
     deliveredAt: t.field({ type: 'DateTime', resolve: (p) => p.deliveredAt }),
+    idCheck: t.field({ type: IdCheckRef, nullable: true, resolve: (p) => p.idCheck ?? null }),
   }),
 });
 
@@ -139,6 +141,7 @@ export const OrderRef = builder.objectRef<Order>('Order').implement({
       description: '5 wrong PINs were tried: the delivery is refused until the merchant resets the PIN (resetDeliveryPin).',
       resolve: (o) => !!o.deliveryPin && o.deliveryPin.failedAttempts >= DELIVERY_PIN_MAX_ATTEMPTS,
     }),
+    idCheck: t.field({ type: IdCheckRequirementRef, nullable: true, resolve: (o) => o.idCheck ?? null }),
     driver: t.field({
       type: DriverRef,
       nullable: true,
@@ -261,6 +264,7 @@ export const CreateOrderInput = builder.inputType('CreateOrderInput', {
     pickupAfter: t.field({ type: 'DateTime', description: 'Scheduled pickup, up to 7 days ahead.' }),
     deliverBefore: t.field({ type: 'DateTime' }),
     deliveryPin: t.boolean({ description: 'Issue a 4-digit delivery PIN for the recipient.' }),
+    idCheck: t.field({ type: IdCheckRequirementInput, description: "The courier checks the recipient's ID (RUT and age) before the delivery." }),
   }),
 });
 
@@ -273,6 +277,7 @@ const DeliveryInput = builder.inputType('ConfirmDeliveryInput', {
     geofenceRadius: t.float(),
     bypass: t.boolean(),
     pin: t.string({ description: "The recipient's 4-digit delivery PIN, when the order has one." }),
+    idCheck: t.field({ type: IdCheckInput, description: "The recipient's ID, when the order has idCheck." }),
   }),
 });
 

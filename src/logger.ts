@@ -24,6 +24,8 @@ export const REDACTED_PATHS = [
   '*.*.pin',
   '*.*.deliveryPin',
   '*.*.delivery_pin',
+  // The recipient's ID (issue #30): only its last 4 characters are kept, so none of it is logged.
+  ...['documentNumber', 'document_number', 'dateOfBirth', 'date_of_birth'].flatMap((key) => [key, `*.${key}`, `*.*.${key}`, `*.*.*.${key}`]),
 ];
 
 /** Lines kept while the log cannot be written (its disk is full): past this, new lines are dropped. */

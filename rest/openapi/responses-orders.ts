@@ -67,6 +67,15 @@ export const deliveryProofSchema = registry.register(
     photo_url: z.string(),
     signature_url: z.string(),
     delivered_at: timestamp,
+    id_check: z
+      .object({
+        verified: z.literal(true),
+        min_age: z.number().int().min(18).max(99),
+        document_last4: z.string().openapi({ description: "The RUT's last 4 characters (check digit included, no hyphen); the full number is never stored.", example: '6785' }),
+        checked_at: timestamp,
+      })
+      .optional()
+      .openapi({ description: "Orders created with id_check only: the recipient's ID was checked at the door." }),
   }),
 );
 
@@ -130,6 +139,10 @@ export const orderSchema = registry.register(
       quote_id: z.string().nullable().openapi({ description: 'The quote the order was booked from (its price is the quoted rate); null when priced at creation.' }),
       rate_id: z.enum(RATE_IDS).nullable().openapi({ description: 'The quoted rate booked (with quote_id).' }),
       delivery_pin_locked: z.boolean().openapi({ description: '5 wrong delivery PINs were tried: the delivery is refused (409 DELIVERY_PIN_LOCKED) until POST /orders/{id}/delivery-pin/reset.' }),
+      id_check: z
+        .object({ required: z.literal(true), min_age: z.number().int().min(18).max(99) })
+        .nullable()
+        .openapi({ description: "The courier checks the recipient's ID (RUT, age ≥ min_age) before the delivery; null when not asked." }),
       driver: driverSchema.nullable().openapi({ description: 'The assigned courier (null while queued, and in lists).' }),
       batch_id: z.string().nullable(),
       proof: deliveryProofSchema.nullable(),

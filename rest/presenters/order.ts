@@ -69,6 +69,7 @@ export function presentOrder(order: Order, courier: Courier | null, links: Pick<
     quote_id: order.quote?.id ?? null,
     rate_id: order.quote?.rateId ?? null,
     delivery_pin_locked: order.deliveryPin ? order.deliveryPin.failedAttempts >= DELIVERY_PIN_MAX_ATTEMPTS : false,
+    id_check: order.idCheck ? { required: true, min_age: order.idCheck.minAge } : null,
     driver: presentDriver(courier),
     batch_id: order.batchId,
     proof: order.proof ? presentProof(order.proof, proofUrl) : null,

@@ -19,6 +19,7 @@ import {
   type CreateOrderCommand,
   type ListOrdersQuery,
 } from '../../src/domain/orders/schemas.js';
+import { idCheckInputSchema } from '../../src/domain/orders/id-check.js';
 import { parseInput } from '../../src/domain/validation.js';
 import { IDEMPOTENCY_FIELD_NAMES } from '../idempotency.js';
 
@@ -33,6 +34,16 @@ export const dimensionsBody = z
 export function dimensionsOf(d: z.output<typeof dimensionsBody> | undefined): Dimensions | undefined {
   return d && { lengthCm: d.length_cm, widthCm: d.width_cm, heightCm: d.height_cm };
 }
+
+/** The order's ID-check flag on the wire. */
+export const idCheckRequirementBody = z
+  .strictObject({ required: z.literal(true), min_age: order.idCheck.unwrap().shape.minAge })
+  .describe("The courier checks the recipient's ID at the door (a RUT with a valid check digit, and the age from the date of birth) before the delivery. min_age: 18–99, default 18.");
+
+/** The courier's ID check in a delivery body. */
+export const idCheckBody = z
+  .strictObject({ document_number: idCheckInputSchema.shape.documentNumber, date_of_birth: idCheckInputSchema.shape.dateOfBirth })
+  .describe("The recipient's ID as read at the door: document_number is the RUT (its check digit is validated; only its last 4 characters are kept), date_of_birth an ISO date (YYYY-MM-DD).");
 
 /**
  * POST /orders, both documented forms in one schema. Form A: pickup/dropoff Address objects,
@@ -60,6 +71,7 @@ export const createOrderBody = z
     pickup_after: order.pickupAfter,
     deliver_before: order.deliverBefore,
     delivery_pin: order.deliveryPin,
+    id_check: idCheckRequirementBody.optional(),
   })
   .superRefine((v, ctx) => {
     if (v.dropoff === undefined && v.dropoff_address === undefined) {
@@ -80,6 +92,7 @@ export function createOrderCommand(body: unknown): CreateOrderCommand {
     customerRut: b.customer_rut, paymentMode: b.payment_mode, referenceId: b.reference_id, items: b.items,
     totalWeightKg: b.total_weight_kg, dimensions: dimensionsOf(b.dimensions), prepTimeMins: b.prep_time_mins, notes: b.order_notes,
     quoteId: b.quote_id, rateId: b.rate_id, pickupAfter: b.pickup_after, deliverBefore: b.deliver_before, deliveryPin: b.delivery_pin,
+    ...(b.id_check !== undefined && { idCheck: { required: true, ...(b.id_check.min_age !== undefined && { minAge: b.id_check.min_age }) } }),
   };
 }
 
@@ -114,6 +127,7 @@ export const deliverOrderBody = z.strictObject({
   geofence_radius: delivery.geofenceRadius,
   bypass: delivery.bypass,
   pin: delivery.pin,
+  id_check: idCheckBody.optional(),
 });
 
 export function confirmDeliveryCommand(body: unknown): ConfirmDeliveryCommand {
@@ -123,6 +137,7 @@ export function confirmDeliveryCommand(body: unknown): ConfirmDeliveryCommand {
     ...(b.photo_proof_id !== undefined && { photoProofId: b.photo_proof_id }),
     ...(b.signature_proof_id !== undefined && { signatureProofId: b.signature_proof_id }),
     ...(b.pin !== undefined && { pin: b.pin }),
+    ...(b.id_check !== undefined && { idCheck: { documentNumber: b.id_check.document_number, dateOfBirth: b.id_check.date_of_birth } }),
   };
 }
 

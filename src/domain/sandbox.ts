@@ -18,9 +18,15 @@ import { assertPermitted } from './members/roles.js';
 export const SIMULATED_PLATE_PREFIX = 'SIM-';
 const SANDBOX_EVIDENCE = { photoUrl: 'https://sandbox.invalid/proof/photo.jpg', signatureUrl: 'https://sandbox.invalid/proof/signature.png', geofenceRadius: 20, bypass: false };
 
-/** A simulated delivery at the drop-off, with the recipient's PIN when the order has one (the simulated recipient hands it over). */
+/** The simulated recipient's ID: a valid RUT, old enough for any minimum age (up to 99). */
+const SANDBOX_ID = { documentNumber: '12345678-5', dateOfBirth: '1900-01-01' };
+
+/** A simulated delivery at the drop-off, with the recipient's PIN and ID when the order asks for them (the simulated recipient hands them over). */
 export function sandboxDelivery(courier: Courier, order: Order) {
-  return { driverId: courier.id, coords: { lat: order.dropoff.lat, lng: order.dropoff.lng }, ...SANDBOX_EVIDENCE, ...(order.deliveryPin && { pin: order.deliveryPin.pin }) };
+  return {
+    driverId: courier.id, coords: { lat: order.dropoff.lat, lng: order.dropoff.lng }, ...SANDBOX_EVIDENCE,
+    ...(order.deliveryPin && { pin: order.deliveryPin.pin }), ...(order.idCheck && { idCheck: SANDBOX_ID }),
+  };
 }
 
 /** How often an idle simulated courier reports its (unchanged) position: well inside any liveness window. */

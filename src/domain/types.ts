@@ -167,6 +167,22 @@ export interface DeliveryProof {
   photoProofId?: string | null;
   signatureProofId?: string | null;
   deliveredAt: string;
+  /** The recipient's ID check, for an order that required one (absent otherwise). */
+  idCheck?: IdCheckProof | null;
+}
+
+/** The order needs the recipient's ID checked at the door: at least this age on the delivery date. */
+export interface IdCheckRequirement {
+  minAge: number;
+}
+
+/** A passed ID check: never the full document number, only its last 4 characters. */
+export interface IdCheckProof {
+  verified: true;
+  minAge: number;
+  documentLast4: string;
+  checkedAt: string;
+  courierId: string;
 }
 
 export interface Order {
@@ -219,6 +235,8 @@ export interface Order {
   batchWindow?: BatchWindow | null;
   /** The recipient's delivery PIN, required to confirm the delivery; never shown outside the merchant's own reads. */
   deliveryPin?: DeliveryPin | null;
+  /** The recipient's ID is checked before the delivery (issue #30). */
+  idCheck?: IdCheckRequirement | null;
   /** The live ETA's last announcement (order.eta_changed); absent until the ETA first follows the courier. */
   etaAnnounced?: EtaAnnouncement | null;
 }

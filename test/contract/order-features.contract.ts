@@ -85,6 +85,20 @@ export function describeOrderFeaturesContract(name: string, makeStore: () => Pro
       expect(await store.orders.findByAnyId({ merchantId: m, mode: o.mode, ref: o.trackingNumber })).toStrictEqual(o);
     });
 
+    test('orders keep the ID-check flag, and a completed proof keeps its ID check, exactly', async () => {
+      const m = await storeMerchant(store);
+      const o = await created(order({ merchantId: m, status: 'arrived_dropoff', idCheck: { minAge: 21 } }));
+      expect(await store.orders.findById(o.id)).toStrictEqual(o);
+      const proof = {
+        driverId: 'cr_1', coords: { lat: -33.4154, lng: -70.5837 }, distanceM: 3, radiusM: 20, bypass: false, geofence: 'passed' as const,
+        photoUrl: 'https://cdn.example.com/p.jpg', signatureUrl: 'https://cdn.example.com/s.png', deliveredAt: at(60),
+        idCheck: { verified: true as const, minAge: 21, documentLast4: '6785', checkedAt: at(60), courierId: 'cr_1' },
+      };
+      const done = await store.orders.apply({ id: o.id, from: ['arrived_dropoff'], patch: { proof } });
+      expect(done).toStrictEqual({ ...o, proof });
+      expect(await store.orders.findById(o.id)).toStrictEqual({ ...o, proof });
+    });
+
     test('orders.listQueued with dueBy leaves out scheduled orders not yet due; without it, lists them all', async () => {
       const m = await storeMerchant(store);
       const now = await created(order({ merchantId: m, createdAt: at(0) }));

@@ -39,6 +39,8 @@ export interface CourierOrder {
   estimated_pickup_time: string | null;
   estimated_delivery_time: string | null;
   delivery_pin_required: boolean;
+  /** The recipient's ID is checked before the delivery (null: not asked). */
+  id_check?: { required: true; min_age: number } | null;
 }
 
 export interface UploadedProof { proof_id: string; kind: 'photo' | 'signature'; content_type: string; bytes: number }
@@ -58,6 +60,6 @@ export const courierApi = {
     rest<{ booking_id: string; status: Status }>(`${order(id)}/status`, { json: { status }, headers: idempotent() }),
   uploadProof: (id: string, kind: 'photo' | 'signature', image: Blob) =>
     rest<UploadedProof>(`${order(id)}/proof?kind=${kind}`, { bytes: image, headers: CSRF }),
-  deliver: (id: string, body: { driver_id: string; coords: LatLng; photo_proof_id: string; signature_proof_id: string; pin?: string }) =>
+  deliver: (id: string, body: { driver_id: string; coords: LatLng; photo_proof_id: string; signature_proof_id: string; pin?: string; id_check?: { document_number: string; date_of_birth: string } }) =>
     rest<{ booking_id: string; status: Status }>(`${order(id)}/deliver`, { json: body, headers: idempotent() }),
 };

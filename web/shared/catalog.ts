@@ -14,7 +14,7 @@ export const ERROR_CODES = [
   'QUOTE_NOT_FOUND', 'METHOD_NOT_ALLOWED', 'CONFLICT', 'ORDER_NOT_CANCELLABLE', 'INVALID_STATUS_TRANSITION', 'QUOTE_EXPIRED',
   'DELIVERY_PIN_LOCKED', 'IDEMPOTENCY_KEY_IN_FLIGHT', 'EVENT_CURSOR_EXPIRED', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE',
   'IDEMPOTENCY_KEY_REUSED', 'QUOTE_MISMATCH', 'PARCEL_EXCEEDS_CAPACITY', 'DELIVERY_WINDOW_UNREACHABLE', 'SCENARIO_NOT_SUPPORTED',
-  'RATE_LIMITED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE',
+  'ID_CHECK_REQUIRED', 'ID_DOCUMENT_INVALID', 'ID_CHECK_FAILED', 'RATE_LIMITED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE',
 ] as const;
 /** NETWORK is the client's own: no answer from the server at all. */
 export type ErrorCode = (typeof ERROR_CODES)[number] | 'NETWORK';
@@ -62,6 +62,9 @@ export const ERROR_TEXT: Strings<ErrorCode> = {
     PARCEL_EXCEEDS_CAPACITY: 'El paquete no cabe en ningún vehículo.',
     DELIVERY_WINDOW_UNREACHABLE: 'No se alcanza a entregar en ese horario.',
     SCENARIO_NOT_SUPPORTED: 'Ese escenario de prueba no está disponible.',
+    ID_CHECK_REQUIRED: 'Este pedido exige verificar la identidad del destinatario (RUT y fecha de nacimiento).',
+    ID_DOCUMENT_INVALID: 'El RUT no es válido (formato o dígito verificador).',
+    ID_CHECK_FAILED: 'El destinatario no tiene la edad mínima: no se entrega.',
     RATE_LIMITED: 'Demasiados intentos: espera un momento.',
     INTERNAL_ERROR: 'Algo falló en el servidor: inténtalo de nuevo.',
     SERVICE_UNAVAILABLE: 'El servicio no está disponible ahora: inténtalo en un momento.',
@@ -109,6 +112,9 @@ export const ERROR_TEXT: Strings<ErrorCode> = {
     PARCEL_EXCEEDS_CAPACITY: 'The parcel fits no vehicle.',
     DELIVERY_WINDOW_UNREACHABLE: 'Delivery cannot make that time window.',
     SCENARIO_NOT_SUPPORTED: 'That test scenario is not available.',
+    ID_CHECK_REQUIRED: "This order needs the recipient's ID checked (RUT and date of birth).",
+    ID_DOCUMENT_INVALID: 'The RUT is invalid (format or check digit).',
+    ID_CHECK_FAILED: 'The recipient is under the minimum age: no delivery.',
     RATE_LIMITED: 'Too many attempts: wait a moment.',
     INTERNAL_ERROR: 'Something failed on the server: try again.',
     SERVICE_UNAVAILABLE: 'The service is unavailable right now: try again shortly.',

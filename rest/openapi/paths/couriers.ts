@@ -137,7 +137,7 @@ registerEndpoint({
   idempotent: true,
   operationId: 'confirmCourierDelivery',
   summary: 'Confirm the delivery of your order with proof',
-  description: 'As POST /orders/{id}/deliver; `driver_id` must be your own courier id. When the order lists `delivery_pin_required`, send the recipient\'s 4 digits as `pin`.',
+  description: 'As POST /orders/{id}/deliver; `driver_id` must be your own courier id. When the order lists `delivery_pin_required`, send the recipient\'s 4 digits as `pin`; when it lists `id_check`, send the recipient\'s RUT and date of birth as `id_check`.',
   tags: TAG,
   auth: 'courierToken',
   params: ownOrder,
@@ -149,7 +149,7 @@ registerEndpoint({
     signature_url: 'https://cdn.example.com/pod/signature-123.png',
   },
   responses: { 200: { description: 'Delivered: the stored proof', schema: deliveryConfirmedResponseSchema } },
-  errors: ['ORDER_NOT_FOUND', 'GEOFENCE_FAILED', 'FORBIDDEN', 'INVALID_STATUS_TRANSITION', 'DELIVERY_PIN_INVALID', 'DELIVERY_PIN_LOCKED'],
+  errors: ['ORDER_NOT_FOUND', 'GEOFENCE_FAILED', 'FORBIDDEN', 'INVALID_STATUS_TRANSITION', 'DELIVERY_PIN_INVALID', 'DELIVERY_PIN_LOCKED', 'ID_CHECK_REQUIRED', 'ID_DOCUMENT_INVALID', 'ID_CHECK_FAILED'],
 });
 
 registerEndpoint({

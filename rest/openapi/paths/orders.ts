@@ -68,7 +68,10 @@ the order gives none.
 unreachable deadline: 422 DELIVERY_WINDOW_UNREACHABLE; a malformed date: 400 VALIDATION_ERROR.
 
 **Delivery PIN.** \`delivery_pin: true\` issues a 4-digit \`delivery_pin\` (in this answer and the merchant's reads only) for the
-recipient; confirming the delivery then needs it as \`pin\`.`,
+recipient; confirming the delivery then needs it as \`pin\`.
+
+**ID check at the door.** \`id_check: { required: true, min_age }\` (min_age 18–99, default 18) makes the courier check the
+recipient's ID before the delivery: the deliver body then needs \`id_check\` (RUT and date of birth).`,
   tags: ['Orders'],
   auth: 'apiKey',
   headers: idempotencyHeader,
@@ -187,7 +190,10 @@ must be within \`geofence_radius\` metres (default 20), else 400 GEOFENCE_FAILED
 \`picked_up\` (the arrival is recorded first); otherwise 409 INVALID_STATUS_TRANSITION.
 An order created with \`delivery_pin: true\` also needs \`pin\` (the 4 digits the recipient gives): missing or wrong, 400
 DELIVERY_PIN_INVALID (\`error.details.attempts_left\` after a wrong one); after 5 wrong ones the order is locked, 409
-DELIVERY_PIN_LOCKED, until the merchant resets the PIN. Tries are counted atomically: concurrent ones never exceed 5.`,
+DELIVERY_PIN_LOCKED, until the merchant resets the PIN. Tries are counted atomically: concurrent ones never exceed 5.
+An order created with \`id_check\` also needs \`id_check: { document_number, date_of_birth }\` (the recipient's RUT and birth date):
+missing, 422 ID_CHECK_REQUIRED; a RUT with a wrong format or check digit, 422 ID_DOCUMENT_INVALID; under \`min_age\` on the delivery
+date (America/Santiago), 422 ID_CHECK_FAILED. The proof records \`id_check\` with the RUT's last 4 characters only.`,
   tags: ['Orders'],
   auth: 'apiKey',
   params: orderRef,
@@ -200,7 +206,7 @@ DELIVERY_PIN_LOCKED, until the merchant resets the PIN. Tries are counted atomic
     geofence_radius: 20,
   },
   responses: { 200: { description: 'Delivered: the stored proof', schema: deliveryConfirmedResponseSchema } },
-  errors: ['ORDER_NOT_FOUND', 'GEOFENCE_FAILED', 'FORBIDDEN', 'INVALID_STATUS_TRANSITION', 'DELIVERY_PIN_INVALID', 'DELIVERY_PIN_LOCKED'],
+  errors: ['ORDER_NOT_FOUND', 'GEOFENCE_FAILED', 'FORBIDDEN', 'INVALID_STATUS_TRANSITION', 'DELIVERY_PIN_INVALID', 'DELIVERY_PIN_LOCKED', 'ID_CHECK_REQUIRED', 'ID_DOCUMENT_INVALID', 'ID_CHECK_FAILED'],
 });
 
 registerEndpoint({

@@ -44,6 +44,7 @@ const toOrderDoc = (o: Order): OrderDoc => ({
   ...(o.deliverBefore && { deliverBefore: o.deliverBefore }),
   ...(o.dispatchAfter && { dispatchAfter: o.dispatchAfter }),
   ...(o.deliveryPin && { deliveryPin: o.deliveryPin }),
+  ...(o.idCheck && { idCheck: o.idCheck }),
   ...(o.etaAnnounced && { etaAnnounced: o.etaAnnounced }),
 });
 
@@ -83,6 +84,7 @@ const toOrder = (d: OrderDoc): Order => ({
   ...(d.deliverBefore && { deliverBefore: d.deliverBefore }),
   ...(d.dispatchAfter && { dispatchAfter: d.dispatchAfter }),
   ...(d.deliveryPin && { deliveryPin: d.deliveryPin }),
+  ...(d.idCheck && { idCheck: d.idCheck }),
   ...(d.etaAnnounced && { etaAnnounced: d.etaAnnounced }),
 });
 

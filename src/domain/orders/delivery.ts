@@ -7,6 +7,7 @@ import type { DeliveryProof, GeofenceOutcome, Order } from '../types.js';
 import type { MerchantPrincipal } from '../auth.js';
 import type { ConfirmDeliveryCommand } from './schemas.js';
 import { newDeliveryPin, type OrderService } from './service.js';
+import { verifyIdCheck } from './id-check.js';
 import { assertReachable } from './state-machine.js';
 import type { Actor, OrderTransitions } from './transitions.js';
 import { assertPermitted } from '../members/roles.js';
@@ -99,6 +100,7 @@ export function createDeliveryService(deps: {
       throw new GeofenceError({ distanceM, radiusM: input.geofenceRadius });
     }
     await deps.proofs?.assertDeliveryProofs({ order, photoProofId: input.photoProofId, signatureProofId: input.signatureProofId });
+    const idCheck = verifyIdCheck({ order, input: input.idCheck, courierId: input.driverId, at: clock.now() });
     // Last: a try is only counted for a delivery that would otherwise be accepted.
     await checkDeliveryPin(order, input.pin);
     const proof: DeliveryProof = {
@@ -107,6 +109,7 @@ export function createDeliveryService(deps: {
       ...(input.photoProofId !== undefined && { photoProofId: input.photoProofId }),
       ...(input.signatureProofId !== undefined && { signatureProofId: input.signatureProofId }),
       deliveredAt: clock.now().toISOString(),
+      ...(idCheck && { idCheck }),
     };
     const completed = await transitions.transition({
       order, to: 'completed', actor: options.actor, patch: { proof }, location: input.coords, reason: GEOFENCE_REASONS[geofence],

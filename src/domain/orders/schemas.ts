@@ -10,6 +10,7 @@ import { normalizeRut } from '../rut.js';
 import { scheduleTimeSchema } from '../scheduling.js';
 import { ORDER_STATUSES, PAYMENT_MODES, RATE_IDS, VEHICLE_TYPES, type PaymentMode, type RateId } from '../types.js';
 import { GEOHASH_ZONE_PATTERN } from './identifiers.js';
+import { DEFAULT_ID_CHECK_MIN_AGE, idCheckInputSchema, idCheckRequirementSchema } from './id-check.js';
 
 const sideCm = z.number().positive().max(1000).optional();
 
@@ -72,6 +73,8 @@ export const createOrderCommandSchema = z.strictObject({
   deliverBefore: scheduleTimeSchema.optional(),
   /** Issue a 4-digit PIN the recipient gives the courier; the delivery is confirmed only with it. */
   deliveryPin: z.boolean().optional(),
+  /** The courier checks the recipient's ID (RUT and age) at the door before the delivery. */
+  idCheck: idCheckRequirementSchema.optional(),
 });
 export type CreateOrderCommand = z.output<typeof createOrderCommandSchema>;
 
@@ -96,6 +99,7 @@ export interface OrderDraft {
   pickupAfter?: string;
   deliverBefore?: string;
   deliveryPin?: boolean;
+  idCheck?: { minAge: number };
 }
 
 export function draftFromCommand(input: CreateOrderCommand): OrderDraft {
@@ -121,6 +125,7 @@ export function draftFromCommand(input: CreateOrderCommand): OrderDraft {
     ...(input.pickupAfter !== undefined && { pickupAfter: input.pickupAfter }),
     ...(input.deliverBefore !== undefined && { deliverBefore: input.deliverBefore }),
     ...(input.deliveryPin !== undefined && { deliveryPin: input.deliveryPin }),
+    ...(input.idCheck !== undefined && { idCheck: { minAge: input.idCheck.minAge ?? DEFAULT_ID_CHECK_MIN_AGE } }),
   };
 }
 
@@ -142,6 +147,8 @@ export const confirmDeliveryCommandSchema = z.strictObject({
   bypass: z.boolean().default(false),
   /** The recipient's delivery PIN, required when the order has one. */
   pin: z.string().regex(/^\d{4}$/, 'must be 4 digits').optional(),
+  /** The recipient's ID as the courier read it, required when the order has an ID check. */
+  idCheck: idCheckInputSchema.optional(),
 });
 export type ConfirmDeliveryCommand = z.output<typeof confirmDeliveryCommandSchema>;
 

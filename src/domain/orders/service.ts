@@ -164,6 +164,7 @@ export function createOrderService(deps: {
       dispatchAfter: plan.dispatchAfter,
       batchWindow: plan.batchWindow,
       deliveryPin: draft.deliveryPin ? newDeliveryPin(now.toISOString()) : null,
+      idCheck: draft.idCheck ?? null,
     };
   }
 

@@ -29,6 +29,8 @@ export function proofPayload(proof: DeliveryProof, proofUrl?: (proofId: string) 
     photo_url: proof.photoProofId && proofUrl ? proofUrl(proof.photoProofId) : proof.photoUrl,
     signature_url: proof.signatureProofId && proofUrl ? proofUrl(proof.signatureProofId) : proof.signatureUrl,
     delivered_at: proof.deliveredAt,
+    // Only on an order that required the check, so earlier proofs keep their shape.
+    ...(proof.idCheck && { id_check: { verified: true, min_age: proof.idCheck.minAge, document_last4: proof.idCheck.documentLast4, checked_at: proof.idCheck.checkedAt } }),
   };
 }
 

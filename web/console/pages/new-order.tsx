@@ -9,6 +9,7 @@ import { useStrings, type Strings } from '../../shared/i18n.js';
 import { navigate, type PageProps } from '../router.js';
 import { ErrorNote } from '../../shared/ui/error-note.js';
 import { DeliveryMap } from '../../shared/ui/map.js';
+import { IdCheckOption, idCheckInputOf } from '../ui/id-check.js';
 
 const QUOTE = graphql(`query ConsoleQuote($input: QuoteInput!) { quote(input: $input) { __typename
   ... on QueryQuoteSuccess { data { quoteId expiresAt price distanceM estimatedDeliveryTime origin { lat lng } destination { lat lng }
@@ -66,6 +67,7 @@ export function NewOrderPage(_props: PageProps) {
       pickup: origin, dropoff: destination, customerName: text(data, 'customer'), customerPhone: text(data, 'phone'),
       paymentMode: data.get('payment') === 'cash_on_delivery' ? 'cash_on_delivery' as const : 'prepaid' as const,
       totalWeightKg: Number(text(data, 'weight')) || undefined, notes: text(data, 'notes') || undefined, quoteId: quote?.quoteId, rateId: quote ? rateId : undefined,
+      idCheck: idCheckInputOf(data),
     };
     const order = dataOf((await request(CREATE_ORDER, { input, key }, app.mode)).createOrder);
     navigate(`/console/orders/${encodeURIComponent(order.id)}`);
@@ -100,6 +102,7 @@ export function NewOrderPage(_props: PageProps) {
           <label>{t.payment}<select name="payment"><option value="prepaid">{t.prepaid}</option><option value="cash_on_delivery">{t.cod}</option></select></label>
           <label>{t.weight}<input name="weight" type="number" step="0.1" min="0.1" defaultValue="1" /></label>
           <label>{t.notes}<input name="notes" autocomplete="off" /></label>
+          <IdCheckOption />
         </fieldset>
         <div class="actions">
           <button type="button" id="get-quote" disabled={busy} onClick={(e) => { const f = e.currentTarget.form!; if (f.reportValidity()) void onQuote(f); }}>{t.quote}</button>

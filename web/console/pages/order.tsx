@@ -12,13 +12,14 @@ import { useLoad, useReconnected, useSubscription } from '../../shared/ui/hooks.
 import { DeliveryMap, type MapPoint } from '../../shared/ui/map.js';
 import { STATUS_LABELS } from '../../shared/ui/status.js';
 import { CancelOrder } from './order-cancel.js';
+import { IdCheckFacts } from '../ui/id-check.js';
 
 const ORDER = graphql(`query ConsoleOrder($id: String!) { order(id: $id) { __typename
   ... on QueryOrderSuccess { data { id orderNumber trackingNumber trackingUrl status isTest customerName customerPhone price paymentMode
-    estimatedDeliveryTime cancellationReason cancellationFee cancellationPreview { cancellable fee } createdAt
+    estimatedDeliveryTime cancellationReason cancellationFee cancellationPreview { cancellable fee } createdAt idCheck { minAge }
     pickup { address lat lng precision } dropoff { address lat lng precision }
     driver { name vehicleType vehiclePlate currentLocation { lat lng } }
-    proof { deliveredAt geofence distanceM photoUrl signatureUrl }
+    proof { deliveredAt geofence distanceM photoUrl signatureUrl idCheck { minAge documentLast4 checkedAt } }
     events { sequence status reason at actorKind } } }
   ... on AppError { code message } } }`);
 
@@ -82,6 +83,7 @@ export function OrderPage({ params }: PageProps) {
         <dt>{t.eta}</dt><dd>{dateTime(o.estimatedDeliveryTime, lang)}</dd>
         <dt>{t.courier}</dt><dd id="courier">{o.driver ? `${o.driver.name} · ${VEHICLE_LABELS[lang][o.driver.vehicleType]} ${o.driver.vehiclePlate}` : t.noCourier}</dd>
         <dt>{t.tracking}</dt><dd><a href={o.trackingUrl}>{o.trackingNumber}</a></dd>
+        <IdCheckFacts asked={o.idCheck} checked={o.proof?.idCheck} />
         {o.cancellationReason && <><dt>{t.reason}</dt><dd id="cancellation-reason">{o.cancellationReason}</dd></>}
         {o.cancellationFee !== null && <><dt>{t.fee}</dt><dd id="cancellation-fee">{clp(o.cancellationFee)}</dd></>}
       </dl>

@@ -9,6 +9,7 @@ import { STATUS_LABELS } from '../../shared/ui/status.js';
 import { courierApi, type CourierOrder, type Stop } from '../api.js';
 import { useCourier } from '../state.js';
 import { COURIER_ERRORS } from '../words.js';
+import { IdCheckFact } from './id-check-fields.js';
 import { ProofForm } from './proof-form.js';
 
 const S: Strings<
@@ -94,6 +95,7 @@ export function JobCard({ order, onDelivered }: { order: CourierOrder; onDeliver
         <dd id="payment" data-mode={order.payment_mode ?? 'prepaid'} class={order.payment_mode === 'cash_on_delivery' ? 'collect' : undefined}>
           {order.payment_mode === 'cash_on_delivery' ? t.cod : t.prepaid}
         </dd>
+        {order.id_check && <IdCheckFact minAge={order.id_check.min_age} />}
         {order.order_notes && <><dt>{t.notes}</dt><dd id="notes">{order.order_notes}</dd></>}
         {!!order.items?.length && <>
           <dt>{t.items}</dt>

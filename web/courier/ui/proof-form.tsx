@@ -8,6 +8,7 @@ import { GEOFENCE_RADIUS_M, geofenceVerdict } from '../geofence.js';
 import { downscalePhoto, signaturePng } from '../proof.js';
 import { useCourier } from '../state.js';
 import { COURIER_ERRORS } from '../words.js';
+import { IdCheckFields, type IdCheckValue } from './id-check-fields.js';
 import { SignaturePad } from './signature-pad.js';
 
 const S: Strings<
@@ -39,6 +40,7 @@ export function ProofForm({ order, onDelivered }: { order: CourierOrder; onDeliv
   const [uploading, setUploading] = useState(false);
   const [signature, setSignature] = useState<HTMLCanvasElement | null>(null);
   const [pin, setPin] = useState('');
+  const [idCheck, setIdCheck] = useState<IdCheckValue | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [sending, setSending] = useState(false);
   const { verdict, distance } = geofenceVerdict(order, c.here);
@@ -75,6 +77,7 @@ export function ProofForm({ order, onDelivered }: { order: CourierOrder; onDeliv
         photo_proof_id: photoId,
         signature_proof_id: signed.proof_id,
         ...(order.delivery_pin_required && { pin }),
+        ...(order.id_check && idCheck && { id_check: idCheck }),
       });
       onDelivered();
     } catch (e) {
@@ -84,10 +87,11 @@ export function ProofForm({ order, onDelivered }: { order: CourierOrder; onDeliv
     }
   };
 
-  const ready = !!photo && !!signature && !!c.here && !uploading && (!order.delivery_pin_required || /^\d{4}$/.test(pin));
+  const ready = !!photo && !!signature && !!c.here && !uploading && (!order.delivery_pin_required || /^\d{4}$/.test(pin)) && (!order.id_check || !!idCheck);
   return (
     <section class="proof" aria-labelledby="proof-title">
       <h3 id="proof-title">{t.title}</h3>
+      {order.id_check && <IdCheckFields minAge={order.id_check.min_age} onChange={setIdCheck} />}
       <p id="geofence" class={`verdict ${verdict}`} data-verdict={verdict} role="status">
         <strong>{t.geofence}:</strong> {verdict === 'noFix' ? t.noFix : verdict === 'unverified' ? t.unverified : words(t[verdict])}
       </p>
