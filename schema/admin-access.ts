@@ -16,6 +16,7 @@ export const ADMIN_FIELD_PERMISSIONS = {
   adminMerchant: 'read',
   adminAuditLog: 'read',
   adminOperators: 'read',
+  adminCouriers: 'read',
   // Notes: every role.
   adminAddNote: 'notes',
   // Couriers (and, later, orders): dispatchers and admins.
