@@ -28,7 +28,7 @@ const AdminCourierRef = builder.objectRef<Courier>('AdminCourier').implement({
       type: PositionRef,
       nullable: true,
       description: 'The latest reported position and when it was recorded; null before the first.',
-      resolve: (c) => (c.location && c.locationAt ? { ...c.location, at: c.locationAt } : null),
+      resolve: (c) => (c.location && c.locationAt ? { lat: c.location.lat, lng: c.location.lng, at: c.locationAt } : null),
     }),
     job: t.field({ type: CourierJobRef, nullable: true, description: 'The order or batch the courier is on while busy.', resolve: (c) => c.job }),
   }),
