@@ -1,0 +1,124 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../helpers/app.js';
+import { browserSkipReason, openOfflinePage, type OfflinePage } from '../helpers/browser.js';
+import { seriousViolations, startConsoleApp } from '../console/support.js';
+import { gqlOps, PASSWORD, signedInOperator } from '../operators/support.js';
+
+const SKIP = browserSkipReason('the operators app /ops');
+
+const INVITE_URL = (t: TestApp, url: string) => `${t.url}${new URL(url).pathname}${new URL(url).hash}`;
+
+describe.skipIf(SKIP !== null)('the ops app: an invited admin moderates a plugin and disables a courier; support only reads (headless Chromium)', () => {
+  let t: TestApp;
+  let b: OfflinePage;
+  let merchantId: string;
+  let courierId: string;
+
+  beforeAll(async () => {
+    t = await startConsoleApp({ SANDBOX_SIMULATOR: 'false' });
+    merchantId = (await t.createMerchant({ name: 'Ferretería Los Andes', approveIntegrations: false })).merchantId;
+    // The plugin called from one shop: what the admin reads before approving it.
+    await t.app.container.store.telemetry.record({
+      merchantId, mode: 'live', integration: 'plugin', site: 'https://ferreteria-andes.cl', pluginVersion: '2.3.1', userAgent: 'WordPress/6.5', at: new Date().toISOString(),
+    });
+    const cli = t.app.container.services.auditedAdmin.as({ kind: 'cli' });
+    courierId = (await cli.createCourier({ input: { name: 'Pedro Rojas', phone: '+56987654321', vehicle: 'motorcycle', plate: 'KXLT21', mode: 'live' } })).courierId;
+    b = await openOfflinePage({ viewport: { width: 1280, height: 800 } });
+    b.page.setDefaultTimeout(15_000);
+  });
+  afterAll(async () => {
+    await b?.browser.close();
+    await t?.stop();
+  });
+  const page = () => b.page;
+  const noHorizontalScroll = () => page().evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
+
+  it('an operator invited from the CLI sets a password from the link, signs in and sees its role', async () => {
+    const invitation = await t.app.container.services.auditedAdmin.as({ kind: 'cli' }).inviteOperator({ input: { email: 'ana@ops.cl', role: 'admin' } });
+    expect(invitation.setPasswordUrl).toMatch(/\/ops\/set-password#token=pt_/);
+    await page().goto(INVITE_URL(t, invitation.setPasswordUrl));
+    await page().getByLabel('Contraseña nueva').fill(PASSWORD);
+    await page().getByLabel('Repite la contraseña').fill(PASSWORD);
+    await page().locator('#set-password button[type=submit]').click();
+    await page().waitForURL(/\/ops\/sign-in\?email=/);
+    expect(page().url()).not.toContain('token');
+    await page().getByLabel(/^Contraseña$/).fill(PASSWORD);
+    await page().locator('#sign-in button[type=submit]').click();
+    await page().locator('#merchants').waitFor();
+    expect(await page().locator('#operator-role').getAttribute('data-role')).toBe('admin');
+    expect(await page().locator('#operator-role').textContent()).toBe('administrador');
+    expect(await seriousViolations(page())).toEqual([]);
+  });
+
+  it('finds the merchant, reads its plugin telemetry and approves the plugin', async () => {
+    await page().locator('#merchant-search').fill('andes');
+    await page().locator(`tr[data-merchant="${merchantId}"] a`).click();
+    await page().locator('#integration-plugin table').waitFor();
+    const telemetry = await page().locator('#integration-plugin table').textContent();
+    expect(telemetry).toContain('https://ferreteria-andes.cl');
+    expect(telemetry).toContain('2.3.1');
+    expect(await page().locator('#integration-plugin-status').getAttribute('data-status')).toBe('pending_approval');
+    await page().locator('#integration-plugin-approve').click();
+    await page().locator('#integration-plugin-status[data-status="approved"]').waitFor();
+    const merchant = await t.app.container.store.merchants.findById(merchantId);
+    expect(merchant!.integrations.plugin).toBe('approved');
+    expect(await seriousViolations(page())).toEqual([]);
+  });
+
+  it('disables a courier from the couriers page (after confirming)', async () => {
+    await page().getByRole('link', { name: 'Repartidores' }).click();
+    const row = page().locator(`tr[data-courier="${courierId}"]`);
+    await row.waitFor();
+    expect(await row.textContent()).toContain('Pedro Rojas');
+    await page().locator(`#disable-${courierId}`).click();
+    await page().locator(`#disable-${courierId}-confirm`).click();
+    await page().locator(`#account-${courierId}[data-status="disabled"]`).waitFor();
+    expect((await t.app.container.store.couriers.findById(courierId))!.accountStatus).toBe('disabled');
+  });
+
+  it('finds both actions in the audit log, filtered by action, with the operator as actor', async () => {
+    await page().getByRole('link', { name: 'Auditoría' }).click();
+    await page().locator('#audit').waitFor();
+    await page().locator(`#audit tr[data-action="courier.disable"][data-target="${courierId}"]`).waitFor();
+    await page().locator(`#audit tr[data-action="integration.set_status"][data-target="${merchantId}"]`).waitFor();
+    await page().getByLabel('Acción').fill('courier.disable');
+    await page().locator('#audit-filters button[type=submit]').click();
+    await page().waitForFunction(() => [...document.querySelectorAll('#audit tbody tr')].every((r) => r.getAttribute('data-action') === 'courier.disable'));
+    expect(await page().locator('#audit tbody tr').first().textContent()).toContain('ana@ops.cl');
+  });
+
+  it('fits 390×844 and 1280×800 without horizontal scroll, in English too', async () => {
+    for (const path of ['/ops', `/ops/merchants/${merchantId}`, '/ops/couriers', '/ops/audit']) {
+      for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 800 }]) {
+        await page().setViewportSize(viewport);
+        await page().goto(`${t.url}${path}`);
+        await page().locator('#main h1').waitFor();
+        expect(await noHorizontalScroll(), `${path} at ${viewport.width}px`).toBe(true);
+      }
+    }
+    await page().locator('#lang-switch').selectOption('en');
+    await page().getByRole('link', { name: 'Couriers' }).waitFor();
+    await page().locator('#sign-out').click();
+    await page().waitForURL(/\/ops\/sign-in/);
+  });
+
+  it('a support operator sees no action buttons, and the server refuses the mutation anyway', async () => {
+    const support = await signedInOperator(t, 'sol@ops.cl', 'support');
+    await page().goto(`${t.url}/ops/sign-in`);
+    await page().getByLabel(/^(Correo|Email)$/).fill('sol@ops.cl');
+    await page().getByLabel(/^(Contraseña|Password)$/).fill(PASSWORD);
+    await page().locator('#sign-in button[type=submit]').click();
+    await page().locator('#merchants').waitFor();
+    await page().goto(`${t.url}/ops/merchants/${merchantId}`);
+    await page().locator('#integration-plugin').waitFor();
+    expect(await page().locator('#main button:not([type=submit])').count()).toBe(0);
+    expect(await page().locator('#rate-limit button').count()).toBe(0);
+    await page().locator('#note-form').waitFor();
+    await page().goto(`${t.url}/ops/couriers`);
+    await page().locator(`tr[data-courier="${courierId}"]`).waitFor();
+    expect(await page().locator(`#enable-${courierId}, #rotate-${courierId}, #create-courier`).count()).toBe(0);
+    const refused = await gqlOps(t, support.cookie, 'mutation ($id: ID!) { adminEnableCourier(courierId: $id) { __typename } }', { variables: { id: courierId } });
+    expect(refused.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN_ROLE');
+    expect((await t.app.container.store.couriers.findById(courierId))!.accountStatus).toBe('disabled');
+  });
+});
