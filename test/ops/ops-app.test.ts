@@ -74,6 +74,11 @@ describe.skipIf(SKIP !== null)('the ops app: an invited admin moderates a plugin
     await page().locator(`#disable-${courierId}-confirm`).click();
     await page().locator(`#account-${courierId}[data-status="disabled"]`).waitFor();
     expect((await t.app.container.store.couriers.findById(courierId))!.accountStatus).toBe('disabled');
+    // A fresh sign-in link for another courier, shown once.
+    const other = (await t.app.container.services.auditedAdmin.as({ kind: 'cli' }).createCourier({ input: { name: 'Luz Soto', phone: '+56911112222', vehicle: 'bike', plate: 'BIKE01', mode: 'test' } })).courierId;
+    await page().reload();
+    await page().locator(`#invite-${other}`).click();
+    expect(await page().locator('#courier-secret-value').inputValue()).toMatch(/\/courier\/welcome#code=/);
   });
 
   it('finds both actions in the audit log, filtered by action, with the operator as actor', async () => {
@@ -120,5 +125,6 @@ describe.skipIf(SKIP !== null)('the ops app: an invited admin moderates a plugin
     const refused = await gqlOps(t, support.cookie, 'mutation ($id: ID!) { adminEnableCourier(courierId: $id) { __typename } }', { variables: { id: courierId } });
     expect(refused.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN_ROLE');
     expect((await t.app.container.store.couriers.findById(courierId))!.accountStatus).toBe('disabled');
+    expect(b.problems).toEqual([]);
   });
 });

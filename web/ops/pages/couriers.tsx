@@ -24,13 +24,15 @@ const ENABLE = graphql(`mutation OpsEnableCourier($id: ID!) { adminEnableCourier
   __typename ... on MutationAdminEnableCourierSuccess { data { courierId } } ... on AppError { code message } } }`);
 const ROTATE = graphql(`mutation OpsRotateCourierToken($id: ID!) { adminRotateCourierToken(courierId: $id) {
   __typename ... on MutationAdminRotateCourierTokenSuccess { data { courierId token } } ... on AppError { code message } } }`);
+const INVITE = graphql(`mutation OpsInviteCourier($id: ID!) { adminInviteCourier(courierId: $id) {
+  __typename ... on MutationAdminInviteCourierSuccess { data { courierId signInUrl } } ... on AppError { code message } } }`);
 type Filters = Omit<VariablesOf<typeof COURIERS>, 'after'>;
 
 const VEHICLES = ['bike', 'motorcycle', 'car', 'van'] as const;
 
-const STRINGS: Strings<'title' | 'mode' | 'status' | 'all' | 'live' | 'test' | 'apply' | 'name' | 'vehicle' | 'account' | 'position' | 'job' | 'actions' | 'empty' | 'next' | 'first' | 'create' | 'phone' | 'plate' | 'add' | 'link' | 'token' | 'disable' | 'disableQ' | 'enable' | 'rotate' | 'rotateQ' | 'bike' | 'motorcycle' | 'car' | 'van' | 'off_duty' | 'available' | 'busy'> = {
-  es: { title: 'Repartidores', mode: 'Modo', status: 'Estado', all: 'Todos', live: 'Real', test: 'Prueba', apply: 'Filtrar', name: 'Nombre', vehicle: 'Vehículo', account: 'Cuenta', position: 'Última posición', job: 'Trabajo', actions: 'Acciones', empty: 'Ningún repartidor coincide.', next: 'Siguientes', first: 'Primeros', create: 'Nuevo repartidor', phone: 'Teléfono', plate: 'Patente', add: 'Crear repartidor', link: 'Enlace de ingreso para la app', token: 'Token nuevo', disable: 'Deshabilitar', disableQ: '¿Deshabilitar? Sus pedidos asignados vuelven a despacho.', enable: 'Habilitar', rotate: 'Rotar token', rotateQ: '¿Rotar? El token actual deja de servir.', bike: 'Bicicleta', motorcycle: 'Moto', car: 'Auto', van: 'Furgón', off_duty: 'Fuera de turno', available: 'Disponible', busy: 'Ocupado' },
-  en: { title: 'Couriers', mode: 'Mode', status: 'Status', all: 'All', live: 'Live', test: 'Test', apply: 'Filter', name: 'Name', vehicle: 'Vehicle', account: 'Account', position: 'Last position', job: 'Job', actions: 'Actions', empty: 'No courier matches.', next: 'Next', first: 'First', create: 'New courier', phone: 'Phone', plate: 'Plate', add: 'Create courier', link: "The app's sign-in link", token: 'New token', disable: 'Disable', disableQ: 'Disable? Its assigned orders go back to dispatch.', enable: 'Enable', rotate: 'Rotate token', rotateQ: 'Rotate? The current token stops working.', bike: 'Bike', motorcycle: 'Motorcycle', car: 'Car', van: 'Van', off_duty: 'Off duty', available: 'Available', busy: 'Busy' },
+const STRINGS: Strings<'title' | 'mode' | 'status' | 'all' | 'live' | 'test' | 'apply' | 'name' | 'vehicle' | 'account' | 'position' | 'job' | 'actions' | 'empty' | 'next' | 'first' | 'create' | 'phone' | 'plate' | 'add' | 'link' | 'token' | 'disable' | 'disableQ' | 'enable' | 'rotate' | 'rotateQ' | 'invite' | 'bike' | 'motorcycle' | 'car' | 'van' | 'off_duty' | 'available' | 'busy'> = {
+  es: { title: 'Repartidores', mode: 'Modo', status: 'Estado', all: 'Todos', live: 'Real', test: 'Prueba', apply: 'Filtrar', name: 'Nombre', vehicle: 'Vehículo', account: 'Cuenta', position: 'Última posición', job: 'Trabajo', actions: 'Acciones', empty: 'Ningún repartidor coincide.', next: 'Siguientes', first: 'Primeros', create: 'Nuevo repartidor', phone: 'Teléfono', plate: 'Patente', add: 'Crear repartidor', link: 'Enlace de ingreso para la app', token: 'Token nuevo', disable: 'Deshabilitar', disableQ: '¿Deshabilitar? Sus pedidos asignados vuelven a despacho.', enable: 'Habilitar', rotate: 'Rotar token', invite: 'Enlace nuevo', rotateQ: '¿Rotar? El token actual deja de servir.', bike: 'Bicicleta', motorcycle: 'Moto', car: 'Auto', van: 'Furgón', off_duty: 'Fuera de turno', available: 'Disponible', busy: 'Ocupado' },
+  en: { title: 'Couriers', mode: 'Mode', status: 'Status', all: 'All', live: 'Live', test: 'Test', apply: 'Filter', name: 'Name', vehicle: 'Vehicle', account: 'Account', position: 'Last position', job: 'Job', actions: 'Actions', empty: 'No courier matches.', next: 'Next', first: 'First', create: 'New courier', phone: 'Phone', plate: 'Plate', add: 'Create courier', link: "The app's sign-in link", token: 'New token', disable: 'Disable', disableQ: 'Disable? Its assigned orders go back to dispatch.', enable: 'Enable', rotate: 'Rotate token', invite: 'New link', rotateQ: 'Rotate? The current token stops working.', bike: 'Bike', motorcycle: 'Motorcycle', car: 'Car', van: 'Van', off_duty: 'Off duty', available: 'Available', busy: 'Busy' },
 };
 
 /** Every courier, 50 a page, filtered by mode and duty status; dispatchers and admins act on them. */
@@ -79,6 +81,10 @@ export function CouriersPage(_props: PageProps) {
     const rotated = dataOf((await operatorRequest(ROTATE, { id })).adminRotateCourierToken);
     setSecret({ kind: 'token', courierId: rotated.courierId, value: rotated.token });
   });
+  const invite = (id: string) => act(async () => {
+    const link = dataOf((await operatorRequest(INVITE, { id })).adminInviteCourier);
+    setSecret({ kind: 'link', courierId: link.courierId, value: link.signInUrl });
+  });
   const page = list.data;
 
   return (
@@ -111,6 +117,7 @@ export function CouriersPage(_props: PageProps) {
                       {c.accountStatus === 'active'
                         ? <ConfirmButton id={`disable-${c.id}`} label={t.disable} question={t.disableQ} danger onConfirm={() => void disable(c.id)} />
                         : <button type="button" id={`enable-${c.id}`} onClick={() => void enable(c.id)}>{t.enable}</button>}
+                      {c.accountStatus === 'active' && <button type="button" id={`invite-${c.id}`} class="secondary" onClick={() => void invite(c.id)}>{t.invite}</button>}
                       <ConfirmButton id={`rotate-${c.id}`} label={t.rotate} question={t.rotateQ} onConfirm={() => void rotate(c.id)} />
                     </td>
                   )}
