@@ -23,6 +23,7 @@ describe.skipIf(SKIP !== null)('the ops app: an invited admin moderates a plugin
     });
     const cli = t.app.container.services.auditedAdmin.as({ kind: 'cli' });
     courierId = (await cli.createCourier({ input: { name: 'Pedro Rojas', phone: '+56987654321', vehicle: 'motorcycle', plate: 'KXLT21', mode: 'live' } })).courierId;
+    await t.app.container.store.couriers.setLocations([{ id: courierId, location: { lat: -33.4372, lng: -70.6506 }, at: new Date().toISOString(), prompt: true }]);
     b = await openOfflinePage({ viewport: { width: 1280, height: 800 } });
     b.page.setDefaultTimeout(15_000);
   });
@@ -70,6 +71,10 @@ describe.skipIf(SKIP !== null)('the ops app: an invited admin moderates a plugin
     const row = page().locator(`tr[data-courier="${courierId}"]`);
     await row.waitFor();
     expect(await row.textContent()).toContain('Pedro Rojas');
+    expect(await row.textContent()).toContain('-33.43720, -70.65060');
+    // The page's couriers' last positions on the map: one marker for the one courier with a position.
+    await page().locator('.map-canvas[data-courier="-33.4372,-70.6506"]').waitFor();
+    expect(await page().locator('.map-canvas path.leaflet-interactive').count()).toBe(1);
     await page().locator(`#disable-${courierId}`).click();
     await page().locator(`#disable-${courierId}-confirm`).click();
     await page().locator(`#account-${courierId}[data-status="disabled"]`).waitFor();

@@ -5,6 +5,7 @@ import { dateTime } from '../../shared/format.js';
 import { graphql, type VariablesOf } from '../../shared/graphql.js';
 import { useStrings, type Strings } from '../../shared/i18n.js';
 import { ConfirmButton } from '../../shared/ui/confirm-button.js';
+import { DeliveryMap } from '../../shared/ui/map.js';
 import { ErrorNote } from '../../shared/ui/error-note.js';
 import { useLoad } from '../../shared/ui/hooks.js';
 import { OneTimeSecret } from '../../shared/ui/one-time-secret.js';
@@ -30,9 +31,9 @@ type Filters = Omit<VariablesOf<typeof COURIERS>, 'after'>;
 
 const VEHICLES = ['bike', 'motorcycle', 'car', 'van'] as const;
 
-const STRINGS: Strings<'title' | 'mode' | 'status' | 'all' | 'live' | 'test' | 'apply' | 'name' | 'vehicle' | 'account' | 'position' | 'job' | 'actions' | 'empty' | 'next' | 'first' | 'create' | 'phone' | 'plate' | 'add' | 'link' | 'token' | 'disable' | 'disableQ' | 'enable' | 'rotate' | 'rotateQ' | 'invite' | 'bike' | 'motorcycle' | 'car' | 'van' | 'off_duty' | 'available' | 'busy'> = {
-  es: { title: 'Repartidores', mode: 'Modo', status: 'Estado', all: 'Todos', live: 'Real', test: 'Prueba', apply: 'Filtrar', name: 'Nombre', vehicle: 'Vehículo', account: 'Cuenta', position: 'Última posición', job: 'Trabajo', actions: 'Acciones', empty: 'Ningún repartidor coincide.', next: 'Siguientes', first: 'Primeros', create: 'Nuevo repartidor', phone: 'Teléfono', plate: 'Patente', add: 'Crear repartidor', link: 'Enlace de ingreso para la app', token: 'Token nuevo', disable: 'Deshabilitar', disableQ: '¿Deshabilitar? Sus pedidos asignados vuelven a despacho.', enable: 'Habilitar', rotate: 'Rotar token', invite: 'Enlace nuevo', rotateQ: '¿Rotar? El token actual deja de servir.', bike: 'Bicicleta', motorcycle: 'Moto', car: 'Auto', van: 'Furgón', off_duty: 'Fuera de turno', available: 'Disponible', busy: 'Ocupado' },
-  en: { title: 'Couriers', mode: 'Mode', status: 'Status', all: 'All', live: 'Live', test: 'Test', apply: 'Filter', name: 'Name', vehicle: 'Vehicle', account: 'Account', position: 'Last position', job: 'Job', actions: 'Actions', empty: 'No courier matches.', next: 'Next', first: 'First', create: 'New courier', phone: 'Phone', plate: 'Plate', add: 'Create courier', link: "The app's sign-in link", token: 'New token', disable: 'Disable', disableQ: 'Disable? Its assigned orders go back to dispatch.', enable: 'Enable', rotate: 'Rotate token', invite: 'New link', rotateQ: 'Rotate? The current token stops working.', bike: 'Bike', motorcycle: 'Motorcycle', car: 'Car', van: 'Van', off_duty: 'Off duty', available: 'Available', busy: 'Busy' },
+const STRINGS: Strings<'title' | 'mode' | 'status' | 'all' | 'live' | 'test' | 'apply' | 'name' | 'vehicle' | 'account' | 'position' | 'job' | 'actions' | 'empty' | 'next' | 'first' | 'create' | 'phone' | 'plate' | 'add' | 'link' | 'token' | 'disable' | 'disableQ' | 'enable' | 'rotate' | 'rotateQ' | 'invite' | 'map' | 'mapNote' | 'bike' | 'motorcycle' | 'car' | 'van' | 'off_duty' | 'available' | 'busy'> = {
+  es: { title: 'Repartidores', mode: 'Modo', status: 'Estado', all: 'Todos', live: 'Real', test: 'Prueba', apply: 'Filtrar', name: 'Nombre', vehicle: 'Vehículo', account: 'Cuenta', position: 'Última posición', job: 'Trabajo', actions: 'Acciones', empty: 'Ningún repartidor coincide.', next: 'Siguientes', first: 'Primeros', create: 'Nuevo repartidor', phone: 'Teléfono', plate: 'Patente', add: 'Crear repartidor', link: 'Enlace de ingreso para la app', token: 'Token nuevo', disable: 'Deshabilitar', disableQ: '¿Deshabilitar? Sus pedidos asignados vuelven a despacho.', enable: 'Habilitar', rotate: 'Rotar token', invite: 'Enlace nuevo', map: 'Mapa de las últimas posiciones', mapNote: 'Última posición conocida de los repartidores de esta página (no es en vivo).', rotateQ: '¿Rotar? El token actual deja de servir.', bike: 'Bicicleta', motorcycle: 'Moto', car: 'Auto', van: 'Furgón', off_duty: 'Fuera de turno', available: 'Disponible', busy: 'Ocupado' },
+  en: { title: 'Couriers', mode: 'Mode', status: 'Status', all: 'All', live: 'Live', test: 'Test', apply: 'Filter', name: 'Name', vehicle: 'Vehicle', account: 'Account', position: 'Last position', job: 'Job', actions: 'Actions', empty: 'No courier matches.', next: 'Next', first: 'First', create: 'New courier', phone: 'Phone', plate: 'Plate', add: 'Create courier', link: "The app's sign-in link", token: 'New token', disable: 'Disable', disableQ: 'Disable? Its assigned orders go back to dispatch.', enable: 'Enable', rotate: 'Rotate token', invite: 'New link', map: 'Map of the last positions', mapNote: 'Last known position of the couriers on this page (not live).', rotateQ: 'Rotate? The current token stops working.', bike: 'Bike', motorcycle: 'Motorcycle', car: 'Car', van: 'Van', off_duty: 'Off duty', available: 'Available', busy: 'Busy' },
 };
 
 /** Every courier, 50 a page, filtered by mode and duty status; dispatchers and admins act on them. */
@@ -98,6 +99,13 @@ export function CouriersPage(_props: PageProps) {
       {secret && <OneTimeSecret id="courier-secret" label={`${secret.kind === 'link' ? t.link : t.token} · ${secret.courierId}`} value={secret.value} />}
       <ErrorNote error={list.error ?? error} id="couriers-error" />
       {page && page.couriers.length === 0 && <p id="couriers-empty">{t.empty}</p>}
+      {page && page.couriers.some((c) => c.lastPosition) && (
+        <DeliveryMap
+          label={t.map}
+          caption={t.mapNote}
+          points={page.couriers.flatMap((c) => (c.lastPosition ? [{ lat: c.lastPosition.lat, lng: c.lastPosition.lng, kind: 'courier' as const, label: `${c.name} · ${dateTime(c.lastPosition.at, app.lang)}` }] : []))}
+        />
+      )}
       {page && page.couriers.length > 0 && (
         <div class="table-wrap card">
           <table id="couriers">
