@@ -97,8 +97,20 @@ describe.skipIf(SKIP !== null)('the ops app: an invited admin moderates a plugin
     expect(await page().locator('#audit tbody tr').first().textContent()).toContain('ana@ops.cl');
   });
 
+  it('invites another operator from the operators page: the set-password link is shown once', async () => {
+    await page().getByRole('link', { name: 'Operadores' }).click();
+    await page().locator('#invite-operator input[name=email]').fill('nuevo@ops.cl');
+    await page().locator('#invite-operator select[name=role]').selectOption('dispatcher');
+    await page().locator('#invite-operator button[type=submit]').click();
+    expect(await page().locator('#operator-link-value').inputValue()).toMatch(/\/ops\/set-password#token=pt_/);
+    await page().locator('#operators tr', { hasText: 'nuevo@ops.cl' }).waitFor();
+    const invited = (await t.app.container.services.operators.listOperators()).find((o) => o.email === 'nuevo@ops.cl');
+    expect(invited).toMatchObject({ role: 'dispatcher', status: 'invited' });
+    expect(await seriousViolations(page())).toEqual([]);
+  });
+
   it('fits 390×844 and 1280×800 without horizontal scroll, in English too', async () => {
-    for (const path of ['/ops', `/ops/merchants/${merchantId}`, '/ops/couriers', '/ops/audit']) {
+    for (const path of ['/ops', `/ops/merchants/${merchantId}`, '/ops/couriers', '/ops/audit', '/ops/operators']) {
       for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 800 }]) {
         await page().setViewportSize(viewport);
         await page().goto(`${t.url}${path}`);
@@ -124,6 +136,9 @@ describe.skipIf(SKIP !== null)('the ops app: an invited admin moderates a plugin
     expect(await page().locator('#main button:not([type=submit])').count()).toBe(0);
     expect(await page().locator('#rate-limit button').count()).toBe(0);
     await page().locator('#note-form').waitFor();
+    await page().goto(`${t.url}/ops/operators`);
+    await page().locator('#operators').waitFor();
+    expect(await page().locator('#invite-operator, #operators select, #operators button').count()).toBe(0);
     await page().goto(`${t.url}/ops/couriers`);
     await page().locator(`tr[data-courier="${courierId}"]`).waitFor();
     expect(await page().locator(`#enable-${courierId}, #rotate-${courierId}, #create-courier`).count()).toBe(0);

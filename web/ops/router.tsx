@@ -8,6 +8,7 @@ import { AuditPage } from './pages/audit.js';
 import { CouriersPage } from './pages/couriers.js';
 import { MerchantPage } from './pages/merchant.js';
 import { MerchantsPage } from './pages/merchants.js';
+import { OperatorsPage } from './pages/operators.js';
 import { SetPasswordPage } from './pages/set-password.js';
 import { SignInPage } from './pages/sign-in.js';
 
@@ -29,6 +30,7 @@ export const ROUTES: Route[] = [
   { path: '/ops/merchants/:id', page: MerchantPage },
   { path: '/ops/couriers', page: CouriersPage, nav: { es: 'Repartidores', en: 'Couriers' } },
   { path: '/ops/audit', page: AuditPage, nav: { es: 'Auditoría', en: 'Audit log' } },
+  { path: '/ops/operators', page: OperatorsPage, nav: { es: 'Operadores', en: 'Operators' } },
 ];
 
 export const match = (pathname: string) => matchRoute(ROUTES, pathname);

@@ -9,9 +9,9 @@ const ROLES: Strings<OperatorRole> = {
 export const RoleName = ({ role }: { role: OperatorRole }) => <>{ROLES[useLang()][role]}</>;
 
 /** Statuses of merchants, integrations and couriers, as the badges read. */
-export const STATUS_WORDS: Strings<'in_review' | 'pending_approval' | 'active' | 'suspended' | 'approved' | 'rejected' | 'disabled' | 'off_duty' | 'available' | 'busy' | 'none'> = {
-  es: { in_review: 'en revisión', pending_approval: 'por aprobar', active: 'activo', suspended: 'suspendido', approved: 'aprobada', rejected: 'rechazada', disabled: 'deshabilitado', off_duty: 'fuera de turno', available: 'disponible', busy: 'ocupado', none: 'sin uso' },
-  en: { in_review: 'in review', pending_approval: 'awaiting approval', active: 'active', suspended: 'suspended', approved: 'approved', rejected: 'rejected', disabled: 'disabled', off_duty: 'off duty', available: 'available', busy: 'busy', none: 'not used' },
+export const STATUS_WORDS: Strings<'invited' | 'in_review' | 'pending_approval' | 'active' | 'suspended' | 'approved' | 'rejected' | 'disabled' | 'off_duty' | 'available' | 'busy' | 'none'> = {
+  es: { invited: 'invitado', in_review: 'en revisión', pending_approval: 'por aprobar', active: 'activo', suspended: 'suspendido', approved: 'aprobada', rejected: 'rechazada', disabled: 'deshabilitado', off_duty: 'fuera de turno', available: 'disponible', busy: 'ocupado', none: 'sin uso' },
+  en: { invited: 'invited', in_review: 'in review', pending_approval: 'awaiting approval', active: 'active', suspended: 'suspended', approved: 'approved', rejected: 'rejected', disabled: 'disabled', off_duty: 'off duty', available: 'available', busy: 'busy', none: 'not used' },
 };
 export function StatusBadge({ status, id }: { status: string; id?: string }) {
   const words = STATUS_WORDS[useLang()] as Record<string, string>;
