@@ -97,6 +97,24 @@ describe.skipIf(SKIP !== null)('the ops app: an invited admin moderates a plugin
     expect(await page().locator('#audit tbody tr').first().textContent()).toContain('ana@ops.cl');
   });
 
+  it('pages the audit log 50 at a time, and a time range after now finds nothing', async () => {
+    const cli = t.app.container.services.auditedAdmin.as({ kind: 'cli' });
+    for (let n = 0; n < 60; n++) await cli.addNote({ input: { targetType: 'merchant', targetId: merchantId, text: `nota ${n}` } });
+    await page().goto(`${t.url}/ops/audit`);
+    await page().locator('#audit-older').waitFor();
+    expect(await page().locator('#audit tbody tr').count()).toBe(50);
+    const newestId = await page().locator('#audit tbody tr').first().textContent();
+    await page().locator('#audit-older').click();
+    await page().locator('#audit-newer').waitFor();
+    await page().waitForFunction((first) => document.querySelector('#audit tbody tr')?.textContent !== first, newestId);
+    expect(await page().locator('#audit tbody tr').count()).toBeLessThan(50);
+    await page().locator('#audit-newer').click();
+    await page().waitForFunction((first) => document.querySelector('#audit tbody tr')?.textContent === first, newestId);
+    await page().getByLabel('Desde (Santiago)').fill('2099-01-01T00:00');
+    await page().locator('#audit-filters button[type=submit]').click();
+    await page().locator('#audit-empty').waitFor();
+  });
+
   it('invites another operator from the operators page: the set-password link is shown once', async () => {
     await page().getByRole('link', { name: 'Operadores' }).click();
     await page().locator('#invite-operator input[name=email]').fill('nuevo@ops.cl');
