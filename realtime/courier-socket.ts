@@ -8,6 +8,8 @@ import { reportPositionCommand } from '../src/edge/position-wire.js';
 import { AppError, isAppError, presentError } from '../src/domain/errors.js';
 import { RateLimitedError, type Caller } from '../src/domain/front-door.js';
 import { isUnavailable } from '../src/ports/unavailable.js';
+import type { Courier, Order } from '../src/domain/types.js';
+import type { CourierJobUpdate } from '../src/domain/watch/courier-job.js';
 import { closeGracefully } from './close.js';
 import { FLOOD_CLOSE, guardSocket, type FloodGuard } from './flood-guard.js';
 import { startHeartbeat } from './heartbeat.js';
@@ -34,7 +36,14 @@ interface Session {
   release: () => void;
 }
 
-type Frame = { type: 'ack'; id?: string | number; arrivals: Array<{ booking_id: string; status: string }>; applied?: number; stale?: number } | { type: 'error'; id?: string | number; error: ReturnType<typeof presentError>['error'] };
+type Frame =
+  | { type: 'ack'; id?: string | number; arrivals: Array<{ booking_id: string; status: string }>; applied?: number; stale?: number }
+  | { type: 'error'; id?: string | number; error: ReturnType<typeof presentError>['error'] }
+  | { type: 'order'; booking_id: string; status: string | null; order: object | null }
+  | { type: 'courier'; courier: { id: string; status: string } };
+
+/** The order as the app reads it from GET /couriers/me/orders (the REST presenter, handed in by src/app.ts). */
+export type PresentCourierOrder = (order: Order, courier: Courier) => object;
 
 /** The frame's envelope: `type`, and `id` (optional) echoed in the answer; the rest is the report. */
 /** The fixes of a `positions` frame: 1–MAX_BATCH, each with its `recorded_at`, in time order. */
@@ -83,9 +92,10 @@ function refuse(socket: Duplex, error: AppError, headers: Record<string, string>
  * arrival and storage as POST /couriers/me/location, without an HTTP request per report. Closed with
  * 4403 when the token is rotated or the courier disabled, 1009 for an oversized frame; refused frames
  * are unpaid messages of the flood guard (4429 past its allowance, 1008 past the send buffer's limit).
+ * The courier's job comes the other way as `order` frames (pushJob), so the app needs no polling.
  */
-export function attachCourierSockets(options: { edge: Edge }) {
-  const { edge } = options;
+export function attachCourierSockets(options: { edge: Edge; presentOrder: PresentCourierOrder }) {
+  const { edge, presentOrder } = options;
   const { door } = edge;
   const { couriers } = edge.services;
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false, clientTracking: false, autoPong: false });
@@ -150,13 +160,46 @@ export function attachCourierSockets(options: { edge: Edge }) {
     session.tail = session.tail.then(() => handle(session, data, isBinary)).finally(() => session.queued--);
   }
 
+  /**
+   * The job pushed as `order` frames: each order the app would read differently now than in the
+   * frame last sent (new, moved on, a new estimate), and each one it no longer holds (`order: null`);
+   * then a `courier` frame when its status moved (busy with the job, available again).
+   */
+  function pushJob(session: Session): () => void {
+    const shown = new Map<string, string>();
+    let status: string = session.caller.courier.courier.status;
+    return couriers.watchJob({
+      courierId: session.caller.courier.courier.id,
+      failed: (error) => edge.logger.warn({ err: (error as Error).message }, 'courier job read failed'),
+      push: ({ courier, orders, gone }: CourierJobUpdate) => {
+        if (session.ws.readyState !== WebSocket.OPEN) return;
+        for (const { id, status } of gone) {
+          shown.delete(id);
+          send(session, { type: 'order', booking_id: id, status, order: null });
+        }
+        for (const order of orders) {
+          const view = presentOrder(order, courier);
+          const text = JSON.stringify(view);
+          if (shown.get(order.id) === text) continue;
+          shown.set(order.id, text);
+          send(session, { type: 'order', booking_id: order.id, status: order.status, order: view });
+        }
+        if (courier.status !== status) {
+          status = courier.status;
+          send(session, { type: 'courier', courier: { id: courier.id, status } });
+        }
+      },
+    });
+  }
+
   const heartbeat = startHeartbeat({ everyMs: edge.config.tracking.heartbeatMs, sockets: () => sessions });
 
   function open(ws: WebSocket, caller: Session['caller'], credentials: ReturnType<typeof door.credentialsOf>, releaseSlot: () => void): void {
     const stopHolding = door.frontDoor.holdSession({ credentials, end: (reason) => ws.close(COURIER_SOCKET_CLOSE.forbidden, `credentials no longer valid: ${reason.code}`) });
     const stopSnapshot = couriers.holdSession({ courierId: caller.courier.courier.id });
     const guard = guardSocket(ws, { kind: 'courier', hardBufferBytes: edge.config.tracking.hardBufferBytes, logger: edge.logger, account: () => `courier:${caller.courier.courier.id}`, takeSharedUnpaid: door.sockets.takeUnpaid });
-    const session: Session = { ws, guard, caller, queued: 0, tail: Promise.resolve(), alive: true, release: () => (stopHolding(), stopSnapshot(), releaseSlot()) };
+    let stopJob = () => {};
+    const session: Session = { ws, guard, caller, queued: 0, tail: Promise.resolve(), alive: true, release: () => (stopHolding(), stopSnapshot(), stopJob(), releaseSlot()) };
     sessions.add(session);
     ws.on('pong', () => (session.alive = true));
     ws.on('error', () => ws.terminate());
@@ -167,6 +210,7 @@ export function attachCourierSockets(options: { edge: Edge }) {
     ws.on('message', (data, isBinary) => receive(session, data, isBinary));
     const { courier } = caller.courier;
     guard.send(JSON.stringify({ type: 'ready', courier: { id: courier.id, status: courier.status }, max_frame_bytes: MAX_FRAME_BYTES, max_batch: MAX_BATCH }));
+    stopJob = pushJob(session);
   }
 
   async function admit(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {

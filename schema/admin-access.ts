@@ -16,15 +16,23 @@ export const ADMIN_FIELD_PERMISSIONS = {
   adminMerchant: 'read',
   adminAuditLog: 'read',
   adminOperators: 'read',
+  adminOrders: 'read',
+  adminOrder: 'read',
   adminCouriers: 'read',
+  // Subscriptions: every role watches.
+  adminFleet: 'read',
   // Notes: every role.
   adminAddNote: 'notes',
-  // Couriers (and, later, orders): dispatchers and admins.
+  // Couriers and orders: dispatchers and admins.
   adminCreateCourier: 'dispatch',
   adminInviteCourier: 'dispatch',
   adminRotateCourierToken: 'dispatch',
   adminDisableCourier: 'dispatch',
   adminEnableCourier: 'dispatch',
+  adminAssignOrder: 'dispatch',
+  adminReleaseOrder: 'dispatch',
+  adminReassignOrder: 'dispatch',
+  adminCancelOrder: 'dispatch',
   // Merchants, their credentials and integrations, users, operators: admins only.
   adminCreateMerchant: 'manage',
   adminRotateApiKey: 'manage',

@@ -106,8 +106,10 @@ builder.mutationFields((t) => ({
     args: {
       id: t.arg.id({ required: true }),
       coords: t.arg({ type: LatLngInput, required: true }),
-      photoUrl: t.arg.string({ required: true }),
-      signatureUrl: t.arg.string({ required: true }),
+      photoUrl: t.arg.string({ description: 'An external https URL of the photo; or give photoProofId.' }),
+      signatureUrl: t.arg.string({ description: 'An external https URL of the signature; or give signatureProofId.' }),
+      photoProofId: t.arg.string({ description: 'A photo uploaded for this order (POST /api/v1/couriers/me/orders/{id}/proof?kind=photo); or give photoUrl.' }),
+      signatureProofId: t.arg.string({ description: 'A signature uploaded for this order (…/proof?kind=signature); or give signatureUrl.' }),
       geofenceRadius: t.arg.float(),
       bypass: t.arg.boolean(),
       pin: t.arg.string({ description: "The recipient's 4-digit delivery PIN, when the order has one (deliveryPinRequired)." }),

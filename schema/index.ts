@@ -14,6 +14,8 @@ import './events.js';
 import './notifications.js';
 import './members.js';
 import './operators.js';
+import './admin-orders.js';
+import './admin-fleet.js';
 import './api-keys.js';
 
 let schema: GraphQLSchema | undefined;

@@ -6,6 +6,7 @@ import {
   createOrderCommandSchema,
   listOrdersQuerySchema,
 } from '../src/domain/orders/schemas.js';
+import type { CancellationPreview } from '../src/domain/orders/cancellation.js';
 import { DELIVERY_PIN_MAX_ATTEMPTS } from '../src/domain/orders/delivery.js';
 import { GEOFENCE_OUTCOMES, LOCATION_PRECISIONS, ORDER_STATUSES, PAYMENT_MODES, RATE_IDS, VEHICLE_TYPES } from '../src/domain/types.js';
 import { builder } from './builder.js';
@@ -29,6 +30,17 @@ export const LocationPrecisionEnum = builder.enumType('LocationPrecision', {
 const GeofenceOutcomeEnum = builder.enumType('GeofenceOutcome', {
   values: GEOFENCE_OUTCOMES,
   description: 'passed: within the radius of a precise drop-off; bypassed: skipped on request; unverified: a locality-precision drop-off, accepted unchecked.',
+});
+
+const CancellationPreviewRef = builder.objectRef<CancellationPreview>('CancellationPreview').implement({
+  description: 'Free while new; the tariff\'s fee once a courier is assigned, a higher one once at the pickup; not cancellable after pickup.',
+  fields: (t) => ({
+    cancellable: t.exposeBoolean('cancellable'),
+    fee: t.exposeInt('fee', { nullable: true, description: 'CLP (never more than the price); null when not cancellable.' }),
+    currency: t.exposeString('currency'),
+    basis: t.field({ type: OrderStatusEnum, description: 'The status the fee is read from.', resolve: (p) => p.basis }),
+    validUntil: t.field({ type: 'DateTime', nullable: true, description: 'When the fee is expected to change (the courier due at the pickup); null: unknown or never.', resolve: (p) => p.validUntil }),
+  }),
 });
 
 const StopRef = builder.objectRef<Stop>('Stop').implement({
@@ -68,7 +80,7 @@ export const ProofRef = builder.objectRef<DeliveryProof>('DeliveryProof').implem
   }),
 });
 
-const OrderEventRef = builder.objectRef<OrderEvent>('OrderEvent').implement({
+export const OrderEventRef = builder.objectRef<OrderEvent>('OrderEvent').implement({
   fields: (t) => ({
     sequence: t.exposeInt('sequence'),
     from: t.field({ type: OrderStatusEnum, nullable: true, resolve: (e) => e.from }),
@@ -135,6 +147,17 @@ export const OrderRef = builder.objectRef<Order>('Order').implement({
     batchId: t.exposeID('batchId', { nullable: true }),
     proof: t.field({ type: ProofRef, nullable: true, resolve: (o) => o.proof }),
     cancellationReason: t.string({ nullable: true, resolve: (o) => o.cancellation?.reason ?? null }),
+    cancellationFee: t.int({
+      nullable: true,
+      description: "CLP kept on cancelling (the rest of the price is reversed); null unless cancelled. Test mode: computed the same, never charged.",
+      resolve: (o) => o.cancellation?.fee ?? null,
+    }),
+    cancellationPreview: t.field({
+      type: CancellationPreviewRef,
+      nullable: true,
+      description: "What cancelling now would cost and until when: only to the order's merchant (null for anyone else).",
+      resolve: (o, _a, ctx) => (ctx.merchant?.merchant.id === o.merchantId ? ctx.services.orders.cancellationOf({ order: o }) : null),
+    }),
     events: t.field({ type: [OrderEventRef], resolve: (order, _a, ctx) => ctx.services.orders.eventsOf({ order }) }),
     createdAt: t.field({ type: 'DateTime', resolve: (o) => o.createdAt }),
     updatedAt: t.field({ type: 'DateTime', resolve: (o) => o.updatedAt }),

@@ -12,6 +12,7 @@ import { createRestFastPath } from '../rest/fast-path.js';
 import { accessLog } from '../rest/middleware/access-log.js';
 import { sendError } from '../rest/middleware/errors.js';
 import { setSecurityHeaders } from '../rest/middleware/security.js';
+import { presentCourierOrder } from '../rest/presenters/order.js';
 import { createGraphQLHttp, maskGraphQLError } from '../schema/yoga.js';
 import { serveGraphQLHttp } from '../schema/http.js';
 import { attachGraphQLWebSocket } from '../realtime/graphql-ws.js';
@@ -84,7 +85,7 @@ export async function buildApp(options: { config?: Config; overrides?: Container
 
   const graphqlWs = attachGraphQLWebSocket({ edge, yoga, mask: (error) => maskGraphQLError(error, edge), maxPayload: 100 * 1024 });
   const trackingSockets = attachTrackingSockets({ edge });
-  const courierSockets = attachCourierSockets({ edge });
+  const courierSockets = attachCourierSockets({ edge, presentOrder: (order, courier) => presentCourierOrder(order, courier, edge.services.trackingLinks) });
   server.on('upgrade', (req, socket: Socket, head) => {
     if (drain.draining) {
       socket.end(`HTTP/1.1 503 Service Unavailable\r\nRetry-After: ${DRAINING_RETRY_AFTER_SECONDS}\r\nConnection: close\r\n\r\n`);

@@ -44,6 +44,7 @@ import { createDispatchService } from './domain/dispatch.js';
 import { createDispatchReconciler } from './domain/reconciler.js';
 import { createRetention } from './domain/retention.js';
 import { createOrderService } from './domain/orders/service.js';
+import { createOperatorOrders } from './domain/orders/operator-orders.js';
 import { createDeliveryService } from './domain/orders/delivery.js';
 import { createCourierService } from './domain/couriers.js';
 import { withCourierChanges } from './domain/courier-changes.js';
@@ -53,6 +54,8 @@ import { createTrackingService } from './domain/tracking.js';
 import { createTrackingLinks } from './domain/tracking-links.js';
 import { createWatchFanOut, type WatchFanOut } from './domain/watch/fan-out.js';
 import { createOrderWatch, createWebhookWorkWatch } from './domain/watch/orders.js';
+import { createCourierJobWatch } from './domain/watch/courier-job.js';
+import { createFleetWatch } from './domain/watch/fleet.js';
 import { createSandboxService } from './domain/sandbox.js';
 import { createSandboxRunService, type SandboxRuntime } from './domain/sandbox-runs.js';
 import { createOrderTransitions } from './domain/orders/transitions.js';
@@ -223,6 +226,7 @@ function buildServices(deps: {
   const audit = createAuditLog({ store, clock, ids });
   const courierSessions = createCourierSessionService({ store, clock, policy: config.courierSessions, publicBaseUrl: () => config.publicBaseUrl });
   const admin = createAdminService({ store, clock, ids, secretBox, couriers, courierSessions, credentialsChanged: auth.credentialsChanged });
+  const operatorOrders = createOperatorOrders({ store, geoIndex, dispatch, transitions, orders, clock });
   return {
     courierSessions,
     proofs,
@@ -231,7 +235,11 @@ function buildServices(deps: {
     operators,
     audit,
     /** The admin operations with an actor bound (`as(actor)`): each one recorded in the audit log. */
-    auditedAdmin: createAuditedAdmin({ admin, members, operators, audit, store }),
+    auditedAdmin: createAuditedAdmin({ admin, members, operators, orders: operatorOrders, audit, store }),
+    /** Every merchant's orders for operators (issue #29): reads here, overrides through auditedAdmin. */
+    operatorOrders,
+    /** The operators' live fleet: every courier's position and status, at most once per courier per second. */
+    fleet: createFleetWatch({ fanOut: deps.fanOut, store, now: () => clock.now().toISOString() }),
     /** Every password hash of the node, bounded (stats: running, waiting, computed). */
     passwords,
     passwordWorkers,
@@ -262,7 +270,7 @@ function buildServices(deps: {
     dispatch,
     orders: Object.assign(orders, watchers.orders),
     delivery,
-    couriers: Object.assign(couriers, watchers.couriers),
+    couriers: Object.assign(couriers, watchers.couriers, createCourierJobWatch({ fanOut: deps.fanOut, store, activeOrders: couriers.activeOrders })),
     batches,
     reconciler: createDispatchReconciler({ store, geoIndex, dispatch, batches, clock, graceMs: config.dispatch.graceMs, vehicles: tariff.vehicles.map((v) => v.type) }),
     retention: createRetention({ store, clock, webhookMs: config.retention.webhookMs, orderEventsMs: config.retention.orderEventsMs, notificationMs: config.retention.notificationMs, auditMs: config.retention.auditMs, pruneProofs: proofs.prune }),

@@ -134,6 +134,7 @@ export const orderSchema = registry.register(
       batch_id: z.string().nullable(),
       proof: deliveryProofSchema.nullable(),
       cancellation: z.object({ reason: z.string().nullable(), at: timestamp }).nullable(),
+      cancellation_fee: z.number().int().min(0).nullable().openapi({ description: 'CLP kept on cancelling (the tariff\'s fee for the status the order left); null unless cancelled. Test mode: computed the same, never charged.' }),
       created_at: timestamp,
       updated_at: timestamp,
     })
@@ -184,6 +185,20 @@ export const orderCancelledResponseSchema = registry.register(
     status: z.literal('cancelled'),
     message: z.string().openapi({ example: 'Order cancelled' }),
     reason: z.string().nullable(),
+    cancellation_fee: z.number().int().min(0).openapi({ description: 'CLP kept (0: free); the rest of the price is reversed. Test mode: computed the same, never charged.', example: 990 }),
+  }),
+);
+
+export const cancellationPreviewResponseSchema = registry.register(
+  'CancellationPreviewResponse',
+  z.object({
+    success: z.literal(true),
+    booking_id: bookingId,
+    cancellable: z.boolean().openapi({ description: 'false once picked up (and when completed or cancelled): POST /cancel would answer 409 ORDER_NOT_CANCELLABLE.' }),
+    fee: z.number().int().min(0).nullable().openapi({ description: 'CLP cancelling now would cost (never more than the price); null when not cancellable.', example: 990 }),
+    currency: z.literal('CLP'),
+    status: orderStatus.openapi({ description: 'The status the fee is read from: `new` free, `assigned` and `arrived_pickup` the tariff\'s fees.' }),
+    valid_until: timestamp.nullable().openapi({ description: 'When the fee is expected to change (while assigned: the estimated pickup time, when the courier is due); null when unknown or never.' }),
   }),
 );
 

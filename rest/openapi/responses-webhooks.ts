@@ -168,6 +168,8 @@ export const webhookHeaderParameters = [
 
 const webhookProof = deliveryProofSchema.optional().openapi({ description: 'The status change to `completed` (flat: `delivered`) only: the delivery proof, with its geofence outcome.' });
 
+const webhookCancellationFee = z.number().int().min(0).optional().openapi({ description: 'The status change to `cancelled` only: CLP kept on cancelling (0: free), as in the cancel response. Test mode: computed the same, never charged.' });
+
 /** order.eta_changed only: the live ETA moved. */
 const etaChange = registry
   .register(
@@ -213,6 +215,7 @@ export const flatPayloadSchema = registry.register(
       lng: z.number().optional().openapi({ description: 'order.courier_location only.' }),
       eta: etaChange,
       proof: webhookProof,
+      cancellation_fee: webhookCancellationFee,
     })
     .openapi({ description: 'Spec shape 1 (`payload_shape: flat`), plus `sequence` and `timestamp` (and `lat`/`lng` for positions, `eta` for ETA changes).' }),
 );
@@ -230,6 +233,7 @@ export const eventPayloadSchema = registry.register(
       location: latLngWireSchema.optional().openapi({ description: 'order.courier_location only: the courier position.' }),
       eta: etaChange,
       proof: webhookProof,
+      cancellation_fee: webhookCancellationFee,
     })
     .openapi({ description: 'Spec shape 2 (`payload_shape: event`, the default), plus `sequence` (and `location` for positions, `eta` for ETA changes).' }),
 );

@@ -1,3 +1,4 @@
+import type { CancellationPreview } from '../../src/domain/orders/cancellation.js';
 import type { TrackingLinks } from '../../src/domain/tracking-links.js';
 import type { Batch, Courier, Order, OrderEvent, Stop } from '../../src/domain/types.js';
 import { DELIVERY_PIN_MAX_ATTEMPTS } from '../../src/domain/orders/delivery.js';
@@ -71,7 +72,8 @@ export function presentOrder(order: Order, courier: Courier | null, links: Pick<
     driver: presentDriver(courier),
     batch_id: order.batchId,
     proof: order.proof ? presentProof(order.proof, proofUrl) : null,
-    cancellation: order.cancellation,
+    cancellation: order.cancellation ? { reason: order.cancellation.reason, at: order.cancellation.at } : null,
+    cancellation_fee: order.cancellation?.fee ?? null,
     created_at: order.createdAt,
     updated_at: order.updatedAt,
   };
@@ -107,5 +109,17 @@ export function presentBatch(batch: Batch) {
     courier_id: batch.courierId,
     is_test: batch.mode === 'test',
     created_at: batch.createdAt,
+  };
+}
+
+/** What cancelling now would cost (GET /orders/{id}/cancellation). */
+export function presentCancellationPreview(order: Order, preview: CancellationPreview) {
+  return {
+    booking_id: order.id,
+    cancellable: preview.cancellable,
+    fee: preview.fee,
+    currency: preview.currency,
+    status: preview.basis,
+    valid_until: preview.validUntil,
   };
 }

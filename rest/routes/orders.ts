@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import type { Edge } from '../../src/edge/edge.js';
 import { requireMerchant } from '../middleware/auth.js';
-import { presentBatch, presentEvent, presentOrder, presentOrderCreated, presentProof } from '../presenters/order.js';
+import { presentBatch, presentCancellationPreview, presentEvent, presentOrder, presentOrderCreated, presentProof } from '../presenters/order.js';
 import { callOf, inCallerTerms, principalOf, sendOk, type HotCall } from '../respond.js';
 import { idempotencyKeyOf, idempotently, markReplayed } from '../idempotency.js';
 import { merchantScope } from '../../src/domain/idempotency.js';
@@ -59,7 +59,12 @@ export function orderRoutes(router: Router, edge: Edge): void {
     const order = await idempotently(edge, req, res, {
       scope: merchantScope(principal, 'orders.cancel'), request: { ref, input }, execute: () => orders.cancelOrder({ principal, ref, input }),
     });
-    sendOk(res, { booking_id: order.id, status: order.status, message: 'Order cancelled', reason: order.cancellation?.reason ?? null });
+    sendOk(res, { booking_id: order.id, status: order.status, message: 'Order cancelled', reason: order.cancellation?.reason ?? null, cancellation_fee: order.cancellation?.fee ?? 0 });
+  });
+
+  router.get('/orders/:id/cancellation', operate, async (req, res) => {
+    const { order, preview } = await orders.previewOrderCancellation({ principal: principalOf(res), ref: String(req.params.id) });
+    sendOk(res, presentCancellationPreview(order, preview));
   });
 
   router.post('/orders/:id/deliver', operate, async (req, res) => {

@@ -32,13 +32,27 @@ export interface WebAppPage {
    * and names its theme colour; its service worker (/<app>/sw.js) may control every /<app> path.
    */
   installable?: { themeColor: string };
+  /**
+   * Static markup drawn before the script has loaded (a slow link's first visit): removed by the
+   * app when it draws itself. Styled by the app's stylesheet, which arrives long before the script.
+   */
+  boot?: string;
 }
 
 /** The apps the server serves; each is a folder of web/ with a main.tsx. */
 export const WEB_APP_PAGES: readonly WebAppPage[] = [
   { app: 'console', title: 'Consola · Express Delivery', noscript: 'La consola necesita JavaScript. · The console needs JavaScript.' },
   { app: 'ops', title: 'Operaciones · Express Delivery', noscript: 'La consola de operaciones necesita JavaScript. · The operations console needs JavaScript.' },
-  { app: 'courier', title: 'Repartidor · Express Delivery', noscript: 'La app de repartidor necesita JavaScript. · The courier app needs JavaScript.', installable: { themeColor: '#0f766e' } },
+  {
+    app: 'courier', title: 'Repartidor · Express Delivery', noscript: 'La app de repartidor necesita JavaScript. · The courier app needs JavaScript.', installable: { themeColor: '#0f766e' },
+    // One shell for every courier, signed in or not (the worker keeps it): the way in, for whoever has none yet.
+    boot: `<main id="boot" class="narrow boot" aria-busy="true">
+<h1>Repartidor · Express Delivery</h1>
+<p role="status">Abriendo la app…</p>
+<p>¿Aún no entras? Abre en este teléfono el enlace de acceso que te envió tu central.</p>
+<p lang="en">Opening the app… Not signed in yet? Open the sign-in link your dispatcher sent you on this phone.</p>
+</main>`,
+  },
 ];
 
 interface Asset { body: Buffer; gzipped: Buffer | null }
@@ -83,6 +97,7 @@ ${page.installable ? `<link rel="manifest" href="/${page.app}/manifest.webmanife
 <script type="module" src="/${page.app}/assets/${files.script}"></script>
 </head>
 <body>
+${page.boot ?? ''}
 <div id="app" data-tile-url="${escapeAttribute(map.tileUrl ?? '')}" data-attribution="${escapeAttribute(map.attribution)}"></div>
 <noscript>${page.noscript}</noscript>
 </body>

@@ -4,7 +4,7 @@ import type { Store } from '../ports/store.js';
 import { distanceMeters } from './geo.js';
 import { vehicleTariff, type Tariff } from './tariffs.js';
 import type { Batch, Courier, CourierJob, Order, VehicleType } from './types.js';
-import type { OrderTransitions } from './orders/transitions.js';
+import type { Actor, OrderTransitions } from './orders/transitions.js';
 import { timeScaleOf } from './sandbox-time.js';
 
 /**
@@ -66,8 +66,8 @@ export function createDispatchService(deps: {
     return store.couriers.setStatus({ id: courierId, status: 'busy', from: ['available'], job, updatedAt: clock.now().toISOString() });
   }
 
-  /** Assigns a claimed courier to a `new` order; on losing the race, gives the courier back. */
-  async function assign(order: Order, courier: Courier): Promise<Order | null> {
+  /** Assigns a claimed courier to a `new` order (by dispatch, or an operator's choice); null when the order moved meanwhile. */
+  async function assign(order: Order, courier: Courier, actor: Actor = { kind: 'system', id: null }): Promise<Order | null> {
     const now = clock.now();
     const travelMs = Date.parse(order.estimatedDeliveryAt) - Date.parse(order.estimatedPickupAt);
     const waitMins = Math.max(order.prepTimeMins, approachMinutes(courier, order));
@@ -79,7 +79,7 @@ export function createDispatchService(deps: {
     return transitions.tryTransition({
       order,
       to: 'assigned',
-      actor: { kind: 'system', id: null },
+      actor,
       patch: {
         courierId: courier.id,
         estimatedPickupAt: pickupAt.toISOString(),
@@ -111,9 +111,9 @@ export function createDispatchService(deps: {
    * The assignment after a claim. When it throws (store unavailable), the claim is undone at once
    * if the store lets us; if this node dies in between, the reconciler frees the courier.
    */
-  async function assignOrRelease(order: Order, courier: Courier): Promise<Order | null> {
+  async function assignOrRelease(order: Order, courier: Courier, actor?: Actor): Promise<Order | null> {
     try {
-      return await assign(order, courier);
+      return await assign(order, courier, actor);
     } catch (error) {
       await store.couriers
         .setStatus({ id: courier.id, status: 'available', from: ['busy'], fromJobId: order.id, job: null, updatedAt: clock.now().toISOString() })

@@ -29,6 +29,17 @@ export const tariffSchema = z
     batched_discount: z.number().min(0).max(0.9),
     batched_extra_mins: z.number().int().min(0).max(24 * 60),
     vehicles: z.array(vehicleTariffSchema).min(1),
+    /**
+     * What cancelling costs (CLP), by how far the order got: free while `new`; after pickup it is
+     * refused. Absent from a file: cancelling stays free, as before the policy existed.
+     */
+    cancellation: z
+      .strictObject({
+        assigned_fee: z.number().int().nonnegative(),
+        at_pickup_fee: z.number().int().nonnegative(),
+      })
+      .refine((c) => c.at_pickup_fee >= c.assigned_fee, { message: 'at_pickup_fee must not be less than assigned_fee', path: ['at_pickup_fee'] })
+      .default({ assigned_fee: 0, at_pickup_fee: 0 }),
   })
   .superRefine((t, ctx) => {
     for (let i = 1; i < t.vehicles.length; i++) {
@@ -54,6 +65,7 @@ export const DEFAULT_SANTIAGO_TARIFF: Tariff = {
   default_approach_mins: 10,
   batched_discount: 0.25,
   batched_extra_mins: 90,
+  cancellation: { assigned_fee: 990, at_pickup_fee: 1990 },
   vehicles: [
     // Volumes: a courier backpack, a motorcycle top box, a hatchback's boot, a small van's load space.
     { type: 'bike', max_kg: 6, base_fare: 1990, per_km: 390, speed_kmh: 14, max_volume_l: 40, max_length_cm: 50 },

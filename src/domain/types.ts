@@ -198,7 +198,8 @@ export interface Order {
   courierId: string | null;
   batchId: string | null;
   proof: DeliveryProof | null;
-  cancellation: { reason: string | null; at: string } | null;
+  /** `fee`: CLP kept on cancelling (absent on orders cancelled before fees existed). */
+  cancellation: { reason: string | null; at: string; fee?: number } | null;
   /** Number of the last event of this order; each transition adds one (the webhook sequence). */
   sequence: number;
   createdAt: string;

@@ -1,5 +1,12 @@
 import type { AuditEntry, AuditTargetType, Operator, OperatorPasswordToken, OperatorRole, OperatorSession, OperatorStatus } from '../domain/types.js';
 
+/** Whether the operator, changed by `patch`, stops being an active admin. */
+export function endsAdmin(operator: Pick<Operator, 'role' | 'status'>, patch: OperatorPatch): boolean {
+  const demoted = patch.role !== undefined && patch.role !== 'admin';
+  const stopped = patch.status !== undefined && patch.status !== 'active';
+  return operator.role === 'admin' && operator.status === 'active' && (demoted || stopped);
+}
+
 export interface OperatorPatch {
   role?: OperatorRole;
   status?: OperatorStatus;
@@ -18,7 +25,12 @@ export interface OperatorRepository {
   findByEmail(email: string): Promise<Operator | null>;
   /** Every operator, oldest first. */
   list(): Promise<Operator[]>;
-  update(options: { id: string; patch: OperatorPatch; updatedAt: string }): Promise<Operator | null>;
+  /**
+   * Applies the patch; null for an unknown id; 'last_admin' (nothing written) when the operator is
+   * the only active admin and the patch would end that. Checked and written as one unit: two
+   * admins demoting each other at once cannot both succeed.
+   */
+  update(options: { id: string; patch: OperatorPatch; updatedAt: string }): Promise<Operator | null | 'last_admin'>;
 
   /** Stores a token, replacing the operator's unused ones (only the newest link works). */
   replacePasswordToken(token: OperatorPasswordToken): Promise<void>;

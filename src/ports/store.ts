@@ -233,6 +233,17 @@ export interface QueuePosition {
   id: string;
 }
 
+export interface AcrossMerchantsPage {
+  modes: Mode[];
+  statuses: OrderStatus[];
+  merchantId?: string;
+  createdFrom?: string;
+  createdTo?: string;
+  lateAt?: string;
+  after?: string;
+  limit: number;
+}
+
 export interface OrderRepository {
   /**
    * Creates the order with its first event and ledger entry. With an idempotency claim, the key is
@@ -293,6 +304,13 @@ export interface OrderRepository {
     limit: number;
   }): Promise<Order[]>;
   listEvents(orderId: string): Promise<OrderEvent[]>;
+  /**
+   * Operators' view (issue #29): orders of every merchant (or one), newest first (createdAt, then
+   * id), in keyset pages; `after` is the id of the last order of the previous page. Every (mode,
+   * status) pair asked is one seek, merged in order. `lateAt`: only orders whose ETA or delivery
+   * window end is before that instant (the caller asks only for statuses still in progress).
+   */
+  listAcrossMerchants(options: AcrossMerchantsPage): Promise<Order[]>;
   /**
    * The live ETA, not a transition (no event, the sequence and updatedAt unchanged): sets
    * estimatedDeliveryAt (and etaAnnounced when given; `etaBaseline` only when the order has none yet;

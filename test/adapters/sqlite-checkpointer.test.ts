@@ -1,10 +1,12 @@
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqliteDatabase, type SqliteDatabase } from '../../src/adapters/sqlite/database.js';
 import { CHECKPOINT_INTERVAL_MS, startCheckpointer, type Checkpointer } from '../../src/adapters/sqlite/checkpointer.js';
 import { createSqliteStore, SQLITE_FILE_NAME } from '../../src/adapters/sqlite/store.js';
+import { createWriteGuard, writeFaultOf } from '../../src/adapters/sqlite/write-guard.js';
 
 const sizeOf = (path: string) => (existsSync(path) ? statSync(path).size : 0);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -53,7 +55,7 @@ describe('SQLite checkpointer', () => {
     expect(sizeOf(file)).toBe(before);
   });
 
-  it('keeps the WAL bounded under steady writes: past the restart size the serving connection finishes the checkpoint', async () => {
+  it('keeps the WAL bounded under steady writes: past the restart size the checkpointer finishes a checkpoint (RESTART) in its thread', async () => {
     // ~20 MB/s in small commits a millisecond apart: the worker never sees the WAL fully copied,
     // so without the finishing step the WAL grows by all of it (measured: 78 MB in 2 s).
     const restartBytes = 4 * 1024 * 1024;
@@ -78,7 +80,7 @@ describe('SQLite checkpointer', () => {
       await sleep(10);
     }
     await sleep(CHECKPOINT_INTERVAL_MS * 4);
-    insertRows(1); // the first write after the serving connection finished: the WAL starts over
+    insertRows(1); // the first write after the finished checkpoint: the WAL starts over
     await sleep(CHECKPOINT_INTERVAL_MS * 3);
     const walSize = sizeOf(`${file}-wal`);
     expect(walSize).toBeLessThanOrEqual(restartBytes);
@@ -89,6 +91,47 @@ describe('SQLite checkpointer', () => {
       expect(sizeOf(`${file}-wal`)).toBe(walSize);
       expect(sizeOf(file) - before).toBeGreaterThan(250_000);
     }
+  });
+
+  it("our writes wait out the checkpointer's RESTART: not unavailable past their deadline, /health never degraded by it", async () => {
+    // A reader that stays in the WAL makes each RESTART hold the write lock for RESTART_WAIT_MS
+    // before it gives up; a 1 ms lock wait is far shorter, so without telling our lock from another
+    // process's every collision would end in a 503.
+    const restartBytes = 1024 * 1024;
+    insertRows(400); // past the restart size before the reader starts
+    const reader = new Database(file, { readonly: true });
+    reader.exec('BEGIN');
+    reader.prepare('SELECT count(*) FROM t').get();
+    checkpointer = startCheckpointer(db, file, { restartBytes });
+    const guard = createWriteGuard(db, { lockWaitMs: 1, lockIsOurs: checkpointer.holdsWriteLock });
+    const insert = db.prepare('INSERT INTO t (body) VALUES (?)');
+    const writeRows = db.transaction((count: number) => {
+      for (let i = 0; i < count; i++) insert.run(ROW);
+    });
+    let collisions = 0;
+    let failures = 0;
+    const degraded: string[] = [];
+    const until = Date.now() + 3000;
+    while (Date.now() < until && collisions < 5) {
+      await guard
+        .run(async () => {
+          try {
+            writeRows(10);
+          } catch (error) {
+            if (writeFaultOf(error) === 'lock') collisions++;
+            throw error;
+          }
+        })
+        .catch(() => failures++);
+      const health = guard.probe();
+        if (health.status === 'degraded') degraded.push(health.reason);
+      await sleep(1);
+    }
+    reader.exec('COMMIT');
+    reader.close();
+    expect(collisions).toBeGreaterThan(0);
+    expect(failures).toBe(0);
+    expect(degraded).toEqual([]);
   });
 
   it('a checkpointer that fails leaves SQLite its own automatic checkpoint', async () => {

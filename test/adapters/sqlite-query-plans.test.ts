@@ -45,6 +45,9 @@ const EXPECTED: Array<{ sql: RegExp; indexes: string[] }> = [
   { sql: /FROM batches WHERE mode = \? AND status = 'pending'/, indexes: ['batches_pending_fifo'] },
   { sql: /FROM \( SELECT doc, 0 AS rank/, indexes: ['orders_reference', 'orders_ecommerce'] },
   { sql: /FROM orders WHERE merchant_id = @merchantId AND mode = @mode/, indexes: ['orders_merchant_status'] },
+  // Operators' orders across merchants: the queue's index serves every (mode, status) arm; one merchant's, its own.
+  { sql: /^SELECT doc, created_at, id FROM orders WHERE mode = @m0 AND status = @s0(?! AND merchant_id)/, indexes: ['orders_queue_fifo'] },
+  { sql: /^SELECT doc, created_at, id FROM orders WHERE mode = @m0 AND status = @s0 AND merchant_id = @merchantId/, indexes: ['orders_merchant_status'] },
   { sql: /FROM webhook_deliveries WHERE merchant_id = @merchantId AND status = 'pending'/, indexes: ['webhook_deliveries_due_merchant'] },
   { sql: /FROM webhook_deliveries WHERE status = 'pending' AND lease_until > @dbNow/, indexes: ['webhook_deliveries_leased'] },
   // The merchants with due webhooks: one seek per merchant, never a read of every due delivery.
@@ -84,6 +87,7 @@ async function exerciseDynamicQueries(store: Store): Promise<void> {
   const page = { merchantId: 'm', mode: 'test' as const, limit: 10 };
   const range = { createdFrom: '2020-01-01T00:00:00.000Z', createdTo: '2030-01-01T00:00:00.000Z', after: 'x' };
   await exerciseOrderList(store);
+  await exerciseAcrossMerchants(store);
   await store.orders.listQueued({ mode: 'test', vehicleTypes: ['motorcycle', 'car'], limit: 10 });
   await store.orders.listQueued({ mode: 'test', vehicleTypes: ['motorcycle', 'car'], limit: 10, dueBy: '2030-01-01T00:00:00.000Z' });
   await store.orders.listNewInBatches({ mode: 'test', limit: 10 });
@@ -118,6 +122,48 @@ async function exerciseOrderList(store: Store): Promise<void> {
       }
     }
   }
+}
+
+/** Operators' list across merchants: one or both modes, few or every status, one merchant or all, each bound, late or not. */
+async function exerciseAcrossMerchants(store: Store): Promise<void> {
+  const merchantId = await storeMerchant(store);
+  const cursor = order({ merchantId, mode: 'live', createdAt: at(100) });
+  await store.orders.create(creation(cursor));
+  for (const modes of [['live'], ['live', 'test']] as const) {
+    for (const statuses of [['new'], ['new', 'assigned', 'arrived_pickup', 'picked_up', 'arrived_dropoff', 'completed', 'cancelled']] as const) {
+      for (const one of [undefined, merchantId]) {
+        for (const lateAt of [undefined, at(500)]) {
+          for (const [createdFrom, createdTo, after] of [[undefined, undefined, undefined], [at(0), at(200), undefined], [undefined, undefined, cursor.id]] as const) {
+            await store.orders.listAcrossMerchants({
+              modes: [...modes], statuses: [...statuses], limit: 21,
+              ...(one && { merchantId: one }), ...(lateAt && { lateAt }), ...(createdFrom && { createdFrom }), ...(createdTo && { createdTo }), ...(after && { after }),
+            });
+          }
+        }
+      }
+    }
+  }
+}
+
+/**
+ * The operators' list must seek like the merchant's: each arm a SEARCH on mode and status (and
+ * the merchant when asked), and the date range or cursor.
+ */
+function acrossSeekProblems(sql: string, plan: string[]): string[] {
+  if (!/^SELECT doc, created_at, id FROM orders WHERE mode = @m0 AND status = @s0/.test(sql)) return [];
+  const needed = ['mode=?', 'status=?'];
+  if (/merchant_id = @merchantId/.test(sql)) needed.push('merchant_id=?');
+  if (/created_at >= @createdFrom/.test(sql)) needed.push('created_at>?');
+  if (/created_at < @createdTo/.test(sql)) needed.push('created_at<?');
+  if (/\(created_at, id\) < \(@cursorAt, @cursorId\)/.test(sql)) needed.push('(created_at,id)<(?,?)');
+  const reads = plan.filter((step) => /^(SEARCH|SCAN) orders\b/.test(step));
+  const arms = (sql.match(/ FROM orders /g) ?? []).length;
+  const problems = reads.length === arms ? [] : [`${arms} reads of orders expected, the plan has ${reads.length}`];
+  for (const step of reads) {
+    const missing = needed.filter((c) => !seekOf(step).includes(c));
+    if (missing.length > 0) problems.push(`${step}: does not seek on ${missing.join(', ')}`);
+  }
+  return problems;
 }
 
 /** Named parameters get null, positional ones too: the plan does not depend on the values. */
@@ -194,9 +240,14 @@ describe('SQLite query plans: every query of the adapters uses an index', () => 
     const plan = planOf(planner, sql);
     expect(problemsOf(sql, plan), `plan:\n  ${plan.join('\n  ')}`).toEqual([]);
     expect(listSeekProblems(sql, plan), `plan:\n  ${plan.join('\n  ')}`).toEqual([]);
+    expect(acrossSeekProblems(sql, plan), `plan:\n  ${plan.join('\n  ')}`).toEqual([]);
     for (const expected of EXPECTED.filter((e) => e.sql.test(sql))) {
       for (const index of expected.indexes) expect(plan.some((step) => step.includes(`INDEX ${index} `)), `${index} in:\n  ${plan.join('\n  ')}`).toBe(true);
     }
+  });
+
+  it("the operators' list across merchants is planned for every shape (modes × statuses × merchant × late × bounds)", () => {
+    expect(statements.filter((sql) => /^SELECT doc, created_at, id FROM orders WHERE mode = @m0/.test(sql))).toHaveLength(2 * 2 * 2 * 2 * 3);
   });
 
   it('every expected index is checked against a statement the adapters prepare', () => {

@@ -78,6 +78,45 @@ export function describeOperatorStoreContract(name: string, makeStore: () => Pro
       expect(await store.operators.update({ id: 'op_unknown', patch: { role: 'admin' }, updatedAt: at(5) })).toBeNull();
     });
 
+    test('operators.update never ends the last active admin (last_admin, nothing written)', async () => {
+      const only = operator({ role: 'admin', status: 'active', passwordHash: 'scrypt$x' });
+      const invitedAdmin = operator({ role: 'admin', status: 'invited' });
+      await store.operators.insert(only);
+      await store.operators.insert(invitedAdmin);
+      expect(await store.operators.update({ id: only.id, patch: { role: 'dispatcher' }, updatedAt: at(5) })).toBe('last_admin');
+      expect(await store.operators.update({ id: only.id, patch: { status: 'disabled' }, updatedAt: at(5) })).toBe('last_admin');
+      expect(await store.operators.findById(only.id)).toStrictEqual(only);
+      // A password change, an invited admin's change: not refused (an invited admin does not count).
+      expect(await store.operators.update({ id: only.id, patch: { passwordHash: 'scrypt$y' }, updatedAt: at(6) })).toMatchObject({ role: 'admin', passwordHash: 'scrypt$y' });
+      expect(await store.operators.update({ id: invitedAdmin.id, patch: { role: 'support' }, updatedAt: at(6) })).toMatchObject({ role: 'support' });
+      const second = operator({ role: 'admin', status: 'active' });
+      await store.operators.insert(second);
+      expect(await store.operators.update({ id: only.id, patch: { role: 'support' }, updatedAt: at(7) })).toMatchObject({ role: 'support' });
+      expect(await store.operators.update({ id: second.id, patch: { status: 'disabled' }, updatedAt: at(7) })).toBe('last_admin');
+    });
+
+    test('two admins demoting or disabling each other at once: never both, an active admin always stays', async () => {
+      for (let trial = 0; trial < 5; trial++) {
+        // A fresh store per trial: the previous trial's remaining admin would count as another.
+        if (trial > 0) {
+          await store.close();
+          store = await makeStore();
+        }
+        const first = operator({ role: 'admin', status: 'active' });
+        const second = operator({ role: 'admin', status: 'active' });
+        await store.operators.insert(first);
+        await store.operators.insert(second);
+        const outcomes = await Promise.allSettled([
+          store.operators.update({ id: first.id, patch: { role: 'dispatcher' }, updatedAt: at(5) }),
+          store.operators.update({ id: second.id, patch: trial % 2 === 0 ? { role: 'support' } : { status: 'disabled' }, updatedAt: at(5) }),
+        ]);
+        const succeeded = outcomes.filter((o) => o.status === 'fulfilled' && o.value !== 'last_admin');
+        // The loser is refused, or (MongoDB, when its one retry conflicts again) fails: it never succeeds too.
+        expect(succeeded).toHaveLength(1);
+        expect((await store.operators.list()).filter((o) => o.role === 'admin' && o.status === 'active')).toHaveLength(1);
+      }
+    });
+
     test('password tokens: the newest replaces unused ones; consumed once, never when expired', async () => {
       const o = operator();
       await store.operators.insert(o);

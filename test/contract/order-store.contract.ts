@@ -354,6 +354,29 @@ export function describeOrderStoreContract(name: string, makeStore: () => Promis
       expect(await store.ledger.listByMerchant({ merchantId: m, mode: 'live' })).toStrictEqual([ledgerEntry(o, 'charge', o.createdAt, true), reversal]);
     });
 
+    test('orders.apply writes a cancellation fee with the status change: the order keeps it, the ledger nets it', async () => {
+      const m = await newMerchant();
+      const o = await created(order({ merchantId: m, status: 'arrived_pickup', courierId: nextId('c') }));
+      const fee = 1990;
+      const reversal = { ...ledgerEntry(o, 'reversal', at(120)), amount: -(o.price - fee) };
+      const cancelled = await store.orders.apply({
+        id: o.id,
+        from: ['arrived_pickup'],
+        to: 'cancelled',
+        patch: { cancellation: { reason: null, at: at(120), fee } },
+        event: transition(o, 'arrived_pickup', 'cancelled', at(120), { kind: 'merchant', id: m }),
+        ledger: reversal,
+      });
+      expect(cancelled?.cancellation).toStrictEqual({ reason: null, at: at(120), fee });
+      expect((await store.orders.findById(o.id))?.cancellation).toStrictEqual({ reason: null, at: at(120), fee });
+      const entries = await store.ledger.listByMerchant({ merchantId: m, mode: 'live' });
+      expect(entries).toStrictEqual([ledgerEntry(o, 'charge', o.createdAt, true), reversal]);
+      expect(entries.reduce((sum, e) => sum + e.amount, 0)).toBe(fee);
+      // A lost compare-and-set writes neither the fee nor a second reversal.
+      expect(await store.orders.apply({ id: o.id, from: ['arrived_pickup'], to: 'cancelled', patch: { cancellation: { reason: null, at: at(130), fee } }, event: transition(o, 'arrived_pickup', 'cancelled', at(130), { kind: 'merchant', id: m }), ledger: { ...reversal, id: nextId('led') } })).toBeNull();
+      expect(await store.ledger.listByMerchant({ merchantId: m, mode: 'live' })).toHaveLength(2);
+    });
+
     test('orders.apply records the delivery proof', async () => {
       const m = await newMerchant();
       const o = await created(order({ merchantId: m, status: 'arrived_dropoff', courierId: 'c_1' }));
@@ -549,6 +572,40 @@ export function describeOrderStoreContract(name: string, makeStore: () => Promis
       expect(page3).toStrictEqual(newestFirst.slice(4));
       expect(await store.orders.list({ merchantId: m, mode: 'live', limit: 2, after: page3[0]!.id })).toEqual([]);
       expect(await store.orders.list({ merchantId: m, mode: 'live', limit: 0 })).toEqual([]);
+    });
+
+    test('orders.listAcrossMerchants: every merchant newest first, keyset pages, filters by mode, status, merchant, time and lateness', async () => {
+      const a = await newMerchant();
+      const b = await newMerchant();
+      const plan: Array<[string, Mode, OrderStatus, number, number]> = [
+        // merchant, mode, status, created at, ETA (seconds)
+        [a, 'live', 'new', 10, 5000], [b, 'live', 'assigned', 20, 30], [a, 'test', 'new', 30, 40], [b, 'live', 'completed', 40, 50],
+        [a, 'live', 'picked_up', 50, 60], [b, 'test', 'cancelled', 60, 70], [a, 'live', 'new', 70, 5000],
+      ];
+      const all: Order[] = [];
+      for (const [merchantId, mode, status, createdAt, eta] of plan) {
+        all.push(await created(order({ merchantId, mode, status, createdAt: at(createdAt), estimatedDeliveryAt: at(eta) })));
+      }
+      const ids = (orders: Order[]) => orders.map((o) => o.id);
+      const pick = (...indexes: number[]) => indexes.map((i) => all[i]!.id);
+      const every = { modes: ['live', 'test'] as Mode[], statuses: [...ORDER_STATUSES] };
+      // Other cases' orders may be in the store: bound the range to this case's times and merchants.
+      const mine = (orders: Order[]) => orders.filter((o) => o.merchantId === a || o.merchantId === b);
+      const first = mine(await store.orders.listAcrossMerchants({ ...every, createdFrom: at(10), createdTo: at(71), limit: 3 }));
+      expect(ids(first)).toEqual(pick(6, 5, 4));
+      const second = mine(await store.orders.listAcrossMerchants({ ...every, createdFrom: at(10), createdTo: at(71), after: first[2]!.id, limit: 3 }));
+      expect(ids(second)).toEqual(pick(3, 2, 1));
+      expect(ids(await store.orders.listAcrossMerchants({ ...every, merchantId: a, limit: 10 }))).toEqual(pick(6, 4, 2, 0));
+      expect(ids(await store.orders.listAcrossMerchants({ modes: ['live'], statuses: ['new', 'assigned'], createdFrom: at(10), createdTo: at(71), limit: 10 }).then(mine))).toEqual(pick(6, 1, 0));
+      expect(ids(await store.orders.listAcrossMerchants({ modes: ['test'], statuses: [...ORDER_STATUSES], merchantId: b, limit: 10 }))).toEqual(pick(5));
+      // Late at 1000 s: in progress and past the ETA (the ones with an ETA at 5000 s are not).
+      const inProgress: OrderStatus[] = ['new', 'assigned', 'arrived_pickup', 'picked_up', 'arrived_dropoff'];
+      expect(ids(await store.orders.listAcrossMerchants({ ...every, statuses: inProgress, lateAt: at(1000), createdFrom: at(10), createdTo: at(71), limit: 10 }).then(mine))).toEqual(pick(4, 2, 1));
+      // A delivery window end past makes an order late even with a later ETA.
+      const windowed = await created(order({ merchantId: a, status: 'new', createdAt: at(80), estimatedDeliveryAt: at(5000), deliverBefore: at(500) }));
+      expect(ids(await store.orders.listAcrossMerchants({ ...every, statuses: inProgress, merchantId: a, lateAt: at(1000), limit: 10 }))).toEqual([windowed.id, ...pick(4, 2)]);
+      expect(await store.orders.listAcrossMerchants({ ...every, after: 'bk_unknown', limit: 10 })).toEqual([]);
+      expect(await store.orders.listAcrossMerchants({ ...every, limit: 0 })).toEqual([]);
     });
 
     test('orders.list filters by statuses and by created time (from inclusive, to exclusive)', async () => {

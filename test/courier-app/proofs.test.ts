@@ -4,7 +4,7 @@
  */
 import { crc32 } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, type MerchantCredentials, type TestApp } from '../helpers/app.js';
+import { api, gql, type MerchantCredentials, type TestApp } from '../helpers/app.js';
 import { PLACES, createCourier, expectOk, startOrdersApp } from '../orders/support.js';
 import { assignedOrder } from '../realtime/support.js';
 import { stripJpeg, stripPng, sniffImageType } from '../../src/domain/proofs/images.js';
@@ -136,5 +136,41 @@ describe('proof upload and signed links', () => {
 
     const tracking = await api(`${t.url}/api/v1/tracking/${order.tracking_number}`);
     expect(JSON.stringify(tracking.body)).not.toContain('/api/v1/proofs/');
+  });
+
+  const DELIVER = `mutation ($id: ID!, $coords: LatLngInput!, $photo: String, $signature: String, $photoProof: String, $signatureProof: String) {
+    courierConfirmDelivery(id: $id, coords: $coords, photoUrl: $photo, signatureUrl: $signature, photoProofId: $photoProof, signatureProofId: $signatureProof) {
+      __typename ... on MutationCourierConfirmDeliverySuccess { data { id status proof { photoUrl signatureUrl geofence } } }
+      ... on AppError { code message fields { field message } } } }`;
+
+  it('GraphQL courierConfirmDelivery names uploaded proofs like REST: only this order\'s, of the right kind; the merchant reads signed links', async () => {
+    const { order, courier } = await assignedOrder(t, m.liveKey);
+    const elsewhere = await assignedOrder(t, m.liveKey);
+    const photo = (await upload(courier.token, order.booking_id, 'photo', jpeg(), 'image/jpeg')).body.proof_id;
+    const signature = (await upload(courier.token, order.booking_id, 'signature', png(), 'image/png')).body.proof_id;
+    const foreign = (await upload(elsewhere.courier.token, elsewhere.order.booking_id, 'photo', jpeg(), 'image/jpeg')).body.proof_id;
+    for (const status of ['picked_up', 'arrived_dropoff']) expectOk(await courier.status(order.booking_id, status));
+    const deliver = async (variables: Record<string, unknown>) =>
+      (await gql(t.url, DELIVER, { key: courier.token, variables: { id: order.booking_id, coords: PLACES.lasCondes, ...variables } })).body.data.courierConfirmDelivery;
+
+    // Another order's photo, a signature given as the photo, neither a URL nor a proof: refused, nothing delivered.
+    const other = await deliver({ photoProof: foreign, signatureProof: signature });
+    expect(other).toMatchObject({ __typename: 'AppError', code: 'VALIDATION_ERROR', fields: [{ field: 'photo_proof_id' }] });
+    expect(await deliver({ photoProof: signature, signatureProof: signature })).toMatchObject({ __typename: 'AppError', code: 'VALIDATION_ERROR', fields: [{ field: 'photo_proof_id' }] });
+    expect(await deliver({ signatureProof: signature })).toMatchObject({ __typename: 'AppError', code: 'VALIDATION_ERROR', fields: [{ field: 'photo_url' }] });
+    expect(await deliver({ photo: 'https://cdn.example.com/p.jpg', photoProof: photo, signatureProof: signature })).toMatchObject({ __typename: 'AppError', code: 'VALIDATION_ERROR' });
+    expect((await api(`${t.url}/api/v1/orders/${order.booking_id}`, { key: m.liveKey })).body.status).toBe('arrived_dropoff');
+
+    const done = await deliver({ photoProof: photo, signatureProof: signature });
+    expect(done).toMatchObject({ __typename: 'MutationCourierConfirmDeliverySuccess', data: { id: order.booking_id, status: 'completed', proof: { geofence: 'passed' } } });
+    expect(done.data.proof.photoUrl).toMatch(new RegExp(`/api/v1/proofs/${photo}\\?expires=\\d+&sig=`));
+    // The merchant's GraphQL order: signed links that serve the uploaded bytes.
+    const read = await gql(t.url, `query ($id: String!) { order(id: $id) { ... on QueryOrderSuccess { data { proof { photoUrl signatureUrl } } } } }`, { key: m.liveKey, variables: { id: order.booking_id } });
+    const { photoUrl, signatureUrl } = read.body.data.order.data.proof as { photoUrl: string; signatureUrl: string };
+    for (const [url, type] of [[photoUrl, 'image/jpeg'], [signatureUrl, 'image/png']] as const) {
+      const served = await fetch(url.replace(/^https?:\/\/[^/]+/, t.url));
+      expect(served.status).toBe(200);
+      expect(served.headers.get('content-type')).toBe(type);
+    }
   });
 });

@@ -23,6 +23,8 @@ describe.skipIf(SKIP !== null)('courier app: the whole job on a phone', () => {
   const page = () => b.page;
   /** Every positions frame the page sent on the courier socket, in order. */
   const sent: Array<{ type: string; fixes: Array<{ lat: number; recorded_at?: string }> }> = [];
+  /** Every read of the job (GET /couriers/me/orders) the page made, in order. */
+  const jobReads: number[] = [];
 
   beforeAll(async () => {
     t = await startCourierApp();
@@ -30,6 +32,14 @@ describe.skipIf(SKIP !== null)('courier app: the whole job on a phone', () => {
     courier = await courierWithLink(t, 'Ana Repartidora');
     // Blocked workers: the page's own requests stay visible to the test's router (the worker has a test of its own).
     b = await openOfflinePage(phone(north(PLACES.providencia, 1000), { serviceWorkers: 'block' }));
+    // The phone's vibration, recorded (Chromium has no motor to ask).
+    await page().addInitScript(() => {
+      const calls: unknown[] = ((window as unknown as { __vibrations: unknown[] }).__vibrations = []);
+      Object.defineProperty(navigator, 'vibrate', { value: (pattern: unknown) => (calls.push(pattern), true) });
+    });
+    page().on('request', (request) => {
+      if (request.method() === 'GET' && new URL(request.url()).pathname === '/api/v1/couriers/me/orders') jobReads.push(Date.now());
+    });
     page().on('websocket', (socket) => socket.on('framesent', ({ payload }) => {
       const frame = JSON.parse(String(payload)) as { type: string; positions?: Array<{ lat: number; recorded_at?: string }>; lat?: number; recorded_at?: string };
       if (frame.type === 'positions') sent.push({ type: frame.type, fixes: frame.positions! });
@@ -46,6 +56,8 @@ describe.skipIf(SKIP !== null)('courier app: the whole job on a phone', () => {
     await page().waitForURL(/\/courier$/);
     await page().locator('#duty-toggle').waitFor();
     expect(page().url()).not.toContain('code');
+    // The shell's static screen gave way to the app.
+    expect(await page().locator('#boot').count()).toBe(0);
     expect(await page().locator('#courier-name').textContent()).toBe('Ana Repartidora');
     expect(await page().locator('#duty-status').getAttribute('data-status')).toBe('off_duty');
     expect(await page().locator('#duty-toggle').textContent()).toBe('Comenzar turno');
@@ -72,8 +84,9 @@ describe.skipIf(SKIP !== null)('courier app: the whole job on a phone', () => {
     expect(await seriousViolations(page())).toEqual([]);
   });
 
-  it('step 3: a live order booked by the merchant is assigned to this courier and appears without a reload', async () => {
+  it('step 3: a live order booked by the merchant is assigned to this courier and appears without a reload, pushed over the socket', async () => {
     await markNoReload(page());
+    const readsBefore = jobReads.length;
     const created = await merchantApi(t, m.liveKey).create(formA({ payment_mode: 'cash_on_delivery', delivery_pin: true, order_notes: 'Frágil: llevar derecho' }));
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     orderId = created.body.booking_id;
@@ -81,6 +94,10 @@ describe.skipIf(SKIP !== null)('courier app: the whole job on a phone', () => {
     expect(created.body.status).toBe('assigned');
     await page().locator(`#job[data-order-id="${orderId}"][data-status=assigned]`).waitFor({ timeout: 45_000 });
     expect(await stillSameDocument(page())).toBe(true);
+    // The socket's order frame brought it: the page did not read the job again (no poll while live).
+    expect(jobReads.length).toBe(readsBefore);
+    expect(await page().locator('#duty-status').getAttribute('data-status')).toBe('busy');
+    expect(await page().evaluate(() => (window as unknown as { __vibrations: unknown[] }).__vibrations)).toEqual([[200, 100, 200]]);
     expect(await page().locator('#pickup-address').textContent()).toBe('Av. Providencia 1234');
     expect(await page().locator('#dropoff-address').textContent()).toBe('Av. Apoquindo 3000, Las Condes');
     expect(await page().locator('#customer-call').getAttribute('href')).toBe('tel:+56912345678');
@@ -191,7 +208,8 @@ describe.skipIf(SKIP !== null)('courier app: the whole job on a phone', () => {
   it('step 8: English on request; a disabled courier is signed out', async () => {
     await page().locator('#lang-switch').selectOption('en');
     await page().locator('#duty-toggle', { hasText: 'Go off duty' }).waitFor();
-    expect(await page().evaluate(() => document.documentElement.lang)).toBe('en');
+    // Set by an effect, which may run just after the render the locator saw.
+    await expect.poll(() => page().evaluate(() => document.documentElement.lang)).toBe('en');
     await t.app.container.services.admin.disableCourier({ input: { courierId: courier.id } });
     await page().locator('#signed-out').waitFor({ timeout: 20_000 });
     expect(await page().locator('#signed-out').textContent()).toBe('Signed out');

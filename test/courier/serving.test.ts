@@ -26,6 +26,8 @@ describe('courier app: shell, manifest and service worker', () => {
     expect(shell).toContain('<link rel="manifest" href="/courier/manifest.webmanifest">');
     expect(shell.match(/<script[^>]*>/g)).toHaveLength(1);
     expect(shell).not.toMatch(/<style|https?:\/\//);
+    // A screen before the script (a first visit on a slow link): the way in, in the HTML itself, before #app.
+    expect(shell).toMatch(/<main id="boot"[^>]*>[\s\S]*Abre en este teléfono el enlace de acceso[\s\S]*<\/main>\s*<div id="app"/);
     // The console keeps its CSP without the worker.
     expect((await fetch(`${t.url}/console`)).headers.get('content-security-policy')).not.toContain('worker-src');
   });

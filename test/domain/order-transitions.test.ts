@@ -24,7 +24,8 @@ describe('the state machine table', () => {
     expect(stepsTo('picked_up', 'completed')).toEqual(['arrived_dropoff', 'completed']);
     expect(stepsTo('new', 'picked_up')).toBeNull();
     expect(stepsTo('assigned', 'completed')).toBeNull();
-    expect(stepsTo('arrived_pickup', 'cancelled')).toBeNull();
+    expect(stepsTo('arrived_pickup', 'cancelled')).toEqual(['cancelled']);
+    expect(stepsTo('picked_up', 'cancelled')).toBeNull();
   });
 
   it('every status can be left except the terminal ones', () => {
@@ -60,7 +61,7 @@ describe('transition(): the one place the table is enforced', () => {
 
   const forbidden: Array<[OrderStatus, OrderStatus, string]> = [
     ['new', 'picked_up', 'INVALID_STATUS_TRANSITION'],
-    ['arrived_pickup', 'cancelled', 'ORDER_NOT_CANCELLABLE'],
+    ['picked_up', 'cancelled', 'ORDER_NOT_CANCELLABLE'],
     ['completed', 'cancelled', 'ORDER_NOT_CANCELLABLE'],
     ['cancelled', 'assigned', 'INVALID_STATUS_TRANSITION'],
     ['arrived_dropoff', 'new', 'INVALID_STATUS_TRANSITION'],
@@ -78,10 +79,27 @@ describe('transition(): the one place the table is enforced', () => {
 
   it('refuses a move that was legal when the order was read but no longer is (a lost race), from the status found', async () => {
     const o = await stored('assigned');
-    await transitions.transition({ order: o, to: 'arrived_pickup', actor });
-    await expect(transitions.transition({ order: o, to: 'cancelled', actor })).rejects.toMatchObject({ code: 'ORDER_NOT_CANCELLABLE', message: expect.stringContaining('arrived_pickup') });
+    await transitions.transition({ order: o, to: 'picked_up', actor });
+    await expect(transitions.transition({ order: o, to: 'cancelled', actor })).rejects.toMatchObject({ code: 'ORDER_NOT_CANCELLABLE', message: expect.stringContaining('picked_up') });
     expect(await transitions.tryTransition({ order: o, to: 'new', actor })).toBeNull();
-    expect((await store.orders.listEvents(o.id)).map((e) => e.to)).toEqual(['assigned', 'arrived_pickup']);
+    expect((await store.orders.listEvents(o.id)).map((e) => e.to)).toEqual(['assigned', 'arrived_pickup', 'picked_up']);
+  });
+
+  it('settles a re-planned move by the status it really leaves: a cancel read as assigned, found at the pickup, pays the pickup fee', async () => {
+    const o = await stored('assigned');
+    await transitions.transition({ order: o, to: 'arrived_pickup', actor });
+    const seen: OrderStatus[] = [];
+    const fee = (status: OrderStatus) => (status === 'arrived_pickup' ? 1990 : 990);
+    const moved = await transitions.transition({
+      order: o, to: 'cancelled', actor,
+      settle: (from) => {
+        seen.push(from.status);
+        return { patch: { cancellation: { reason: null, at: from.updatedAt, fee: fee(from.status) } }, ledger: null };
+      },
+    });
+    expect(seen).toEqual(['assigned', 'arrived_pickup']);
+    expect(moved.cancellation?.fee).toBe(1990);
+    expect((await store.orders.findById(o.id))?.cancellation?.fee).toBe(1990);
   });
 
   it('plans again from the status found when the move is still legal from it, and records a skipped arrival first', async () => {

@@ -1,38 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
 import { api, startTestApp, type MerchantCredentials, type TestApp } from '../helpers/app.js';
 import { browserSkipReason, openOfflinePage, type OfflinePage } from '../helpers/browser.js';
+import { openTab, replaceLine2Value, textOf } from './graphiql-support.js';
 
 const SKIP = browserSkipReason('the GraphiQL browser test');
 // A sandbox fleet that never drives on its own (a tick far away): the test's steps move the order.
 const ENV = { PUBLIC_RATE_LIMIT_PER_MIN: '100000', RATE_LIMIT_PER_MIN: '100000', SANDBOX_SIMULATOR: 'true', SANDBOX_TICK_MS: '60000', SANDBOX_COURIERS_PER_VEHICLE: '1' };
-
-/** The visible editor of the Variables pane: put the caret between the quotes of line 2 (`"reference": "…"`). */
-async function replaceLine2Value(page: Page, value: string, { select = 0 } = {}) {
-  await page.locator('.graphiql-editor-tool .monaco-editor:visible').first().click();
-  await page.keyboard.press('ControlOrMeta+End');
-  await page.keyboard.press('ArrowUp');
-  await page.keyboard.press('End');
-  await page.keyboard.press('ArrowLeft');
-  for (let i = 0; i < select; i++) await page.keyboard.press('Shift+ArrowLeft');
-  await page.keyboard.insertText(value);
-}
-
-/**
- * Opens an example tab. GraphiQL may leave the first switch after load half done (the tab marked,
- * the editors still showing the previous one): click until the query editor shows the tab's query.
- */
-async function openTab(page: Page, name: string) {
-  await expect
-    .poll(async () => {
-      await page.locator('.graphiql-tab-button', { hasText: name }).click();
-      return textOf(page, '.graphiql-query-editor');
-    }, { timeout: 10_000, interval: 500 })
-    .toContain(`subscription ${name}`);
-}
-
-/** Monaco lays text out with non-breaking spaces. */
-const textOf = async (page: Page, selector: string) => (await page.locator(selector).first().innerText()).replace(/\s+/g, ' ');
 
 describe.skipIf(SKIP !== null)('GraphiQL at /graphql, offline in headless Chromium', () => {
   let t: TestApp;

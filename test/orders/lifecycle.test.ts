@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { orderCreatedSchema, orderDetailsResponseSchema, orderEventsResponseSchema, courierResponseSchema, orderCancelledResponseSchema, deliveryConfirmedResponseSchema, orderListResponseSchema } from '../../rest/openapi/responses-orders.js';
+import { orderCreatedSchema, orderDetailsResponseSchema, orderEventsResponseSchema, courierResponseSchema, orderCancelledResponseSchema, deliveryConfirmedResponseSchema, orderListResponseSchema, cancellationPreviewResponseSchema } from '../../rest/openapi/responses-orders.js';
 import type { Mode } from '../../src/domain/types.js';
+import { DEFAULT_SANTIAGO_TARIFF } from '../../src/domain/tariffs.js';
 import type { MerchantCredentials, TestApp } from '../helpers/app.js';
 import {
   EVIDENCE,
@@ -144,30 +145,38 @@ describe.each(['test', 'live'] as const)('full lifecycle in %s mode', (mode) => 
     expect(me.body.courier).toMatchObject({ id: courier.id, status: 'available', job: null, is_test: mode === 'test' });
   });
 
-  it('cancelling an assigned order frees the courier; a live charge is reversed, the sandbox has none', async () => {
+  it('cancelling an assigned order frees the courier; a live charge is reversed but for the fee, the sandbox has none', async () => {
     const orders = ordersOf(mode);
     const courier = await hire({ mode, at: north(PLACES.providencia, 500) });
     const id: string = expectOk(await orders.create(formA()), 201).body.booking_id;
     expect(expectOk(await courier.me()).body.courier).toMatchObject({ status: 'busy', job: { kind: 'order', id } });
+    // Both modes are quoted the same fee; only live money moves.
+    const fee = DEFAULT_SANTIAGO_TARIFF.cancellation.assigned_fee;
+    const preview = expectOk(await orders.cancellation(id)).body;
+    expectWireShape(cancellationPreviewResponseSchema, preview);
+    expect(preview).toMatchObject({ booking_id: id, cancellable: true, fee, currency: 'CLP', status: 'assigned' });
 
     const cancelled = expectOk(await orders.cancel(id, { reason: 'Customer no longer home' }));
     expectWireShape(orderCancelledResponseSchema, cancelled.body);
-    expect(cancelled.body).toMatchObject({ booking_id: id, status: 'cancelled', reason: 'Customer no longer home' });
+    expect(cancelled.body).toMatchObject({ booking_id: id, status: 'cancelled', reason: 'Customer no longer home', cancellation_fee: fee });
     expect(cancelled.body.message).toEqual(expect.any(String));
 
     expect(expectOk(await courier.me()).body.courier).toMatchObject({ status: 'available', job: null });
     const events = expectOk(await orders.events(id)).body.events;
     expect(historyOf(events)).toEqual(['new', 'assigned', 'cancelled']);
     expect(events[2]).toMatchObject({ actor: { kind: 'merchant', id: m.merchantId }, reason: 'Customer no longer home' });
-    expect(expectOk(await orders.get(id)).body.cancellation).toEqual({ reason: 'Customer no longer home', at: expect.any(String) });
+    const details = expectOk(await orders.get(id)).body;
+    expect(details.cancellation).toEqual({ reason: 'Customer no longer home', at: expect.any(String) });
+    expect(details.cancellation_fee).toBe(fee);
+    expect(expectOk(await orders.cancellation(id)).body).toMatchObject({ cancellable: false, fee: null, status: 'cancelled', valid_until: null });
 
     const entries = (await t.app.container.store.ledger.listByMerchant({ merchantId: m.merchantId, mode })).filter((e) => e.orderId === id);
     if (mode === 'live') {
       expect(entries.map((e) => [e.kind, e.amount])).toEqual([
         ['charge', entries[0]!.amount],
-        ['reversal', -entries[0]!.amount],
+        ['reversal', -(entries[0]!.amount - fee)],
       ]);
-      expect(entries.reduce((sum, e) => sum + e.amount, 0)).toBe(0);
+      expect(entries.reduce((sum, e) => sum + e.amount, 0)).toBe(fee);
     } else {
       expect(entries).toEqual([]);
     }
@@ -213,7 +222,7 @@ const NOT_YOURS: Outcome = [404, 'ORDER_NOT_FOUND'];
 const MATRIX: Record<State, Record<Action, Outcome>> = {
   new: { cancel: 'cancelled', 'courier:arrived_pickup': NOT_YOURS, 'courier:picked_up': NOT_YOURS, 'courier:arrived_dropoff': NOT_YOURS, 'courier:release': NOT_YOURS, deliver: [403, 'FORBIDDEN'] },
   assigned: { cancel: 'cancelled', 'courier:arrived_pickup': 'arrived_pickup', 'courier:picked_up': 'picked_up', 'courier:arrived_dropoff': IST, 'courier:release': 'new', deliver: IST },
-  arrived_pickup: { cancel: NC, 'courier:arrived_pickup': IST, 'courier:picked_up': 'picked_up', 'courier:arrived_dropoff': IST, 'courier:release': IST, deliver: IST },
+  arrived_pickup: { cancel: 'cancelled', 'courier:arrived_pickup': IST, 'courier:picked_up': 'picked_up', 'courier:arrived_dropoff': IST, 'courier:release': IST, deliver: IST },
   picked_up: { cancel: NC, 'courier:arrived_pickup': IST, 'courier:picked_up': IST, 'courier:arrived_dropoff': 'arrived_dropoff', 'courier:release': IST, deliver: 'completed' },
   arrived_dropoff: { cancel: NC, 'courier:arrived_pickup': IST, 'courier:picked_up': IST, 'courier:arrived_dropoff': IST, 'courier:release': IST, deliver: 'completed' },
   completed: { cancel: NC, 'courier:arrived_pickup': IST, 'courier:picked_up': IST, 'courier:arrived_dropoff': IST, 'courier:release': IST, deliver: IST },

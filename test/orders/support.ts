@@ -71,6 +71,7 @@ export function merchantApi(t: TestApp, key: string) {
       api(at('/orders'), { key, body, ...(idempotencyKey !== undefined && { headers: { 'idempotency-key': idempotencyKey } }) }),
     get: (id: string) => api(at(`/orders/${ref(id)}`), { key }),
     events: (id: string) => api(at(`/orders/${ref(id)}/events`), { key }),
+    cancellation: (id: string) => api(at(`/orders/${ref(id)}/cancellation`), { key }),
     cancel: (id: string, body: unknown = {}) => api(at(`/orders/${ref(id)}/cancel`), { key, body }),
     deliver: (id: string, body: unknown) => api(at(`/orders/${ref(id)}/deliver`), { key, body }),
     list: (query = '') => api(at(`/orders${query}`), { key }),

@@ -26,6 +26,8 @@ const SHAPE_2_EXTRA: Record<string, FieldType> = { sequence: 'integer' };
 const SHAPE_2_LOCATION: Record<string, FieldType> = { location: 'latlng' };
 /** What we add to both shapes on the status change to completed: the delivery proof (as in GET /orders/{id}). */
 const COMPLETED_EXTRA: Record<string, FieldType> = { proof: 'proof' };
+/** What we add to both shapes on the status change to cancelled: what cancelling cost (CLP, as in the cancel response). */
+const CANCELLED_EXTRA: Record<string, FieldType> = { cancellation_fee: 'integer' };
 
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
@@ -198,8 +200,11 @@ describe('order.status_changed payloads', () => {
     const event = s.at('event', booking).sort(bySequence);
     expect(flat.map((r) => [r.payload.sequence, r.payload.status])).toEqual([[1, 'new'], [2, 'cancelled']]);
     expect(event.map((r) => [r.payload.sequence, r.payload.status])).toEqual([[1, 'new'], [2, 'cancelled']]);
-    for (const r of flat) expectFields(r.payload, { ...SHAPE_1, ...SHAPE_1_EXTRA }, { hasDriver: false });
-    for (const r of event) expectFields(r.payload, { ...SHAPE_2, ...SHAPE_2_EXTRA }, { hasDriver: false });
+    const cancelled = (r: { payload: Json }) => (r.payload.status === 'cancelled' ? CANCELLED_EXTRA : {});
+    for (const r of flat) expectFields(r.payload, { ...SHAPE_1, ...SHAPE_1_EXTRA, ...cancelled(r) }, { hasDriver: false });
+    for (const r of event) expectFields(r.payload, { ...SHAPE_2, ...SHAPE_2_EXTRA, ...cancelled(r) }, { hasDriver: false });
+    // Cancelled while new: free, and both shapes say so.
+    expect([flat[1]!.payload.cancellation_fee, event[1]!.payload.cancellation_fee]).toEqual([0, 0]);
     // No shop order id and a reference_id given: ecommerce_order_id is '', reference is the merchant's reference.
     const order = expectOk(await s.orders.get(booking)).body as Json;
     expect(flat[0]!.payload).toMatchObject({ ecommerce_order_id: '', reference: order.reference_id, driver_image: '' });

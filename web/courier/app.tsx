@@ -15,7 +15,8 @@ import { alertNewJob, unlockSound } from './ui/alert.js';
 type Phase = 'welcome' | 'checking' | 'signed-out' | 'unreachable' | 'ready';
 
 const isWelcome = () => location.pathname.replace(/\/+$/, '') === '/courier/welcome';
-const ORDERS_POLL_MS = 20_000;
+/** Only while the socket is down (its `order` frames bring the job): a slow read of the orders. */
+const ORDERS_FALLBACK_POLL_MS = 60_000;
 const ENDED = new Set(['INVALID_SESSION', 'INVALID_COURIER_TOKEN']);
 
 export function App() {
@@ -31,8 +32,12 @@ export function App() {
   const linkRef = useRef<CourierLink | null>(null);
   const known = useRef(new Set<string>());
   const loaded = useRef(false);
+  /** What is shown, for the socket's handlers (two frames may come before the next render). */
+  const current = useRef<{ courier: Courier; orders: CourierOrder[] } | null>(null);
 
   useEffect(() => { document.documentElement.lang = lang === 'es' ? 'es-CL' : 'en'; }, [lang]);
+  // The shell's static screen (rest/routes/web-apps.ts) holds the wait until the first answer.
+  useEffect(() => { if (phase !== 'checking') document.getElementById('boot')?.remove(); }, [phase]);
 
   const endSession = useCallback(() => {
     linkRef.current?.stop();
@@ -45,19 +50,25 @@ export function App() {
   }, []);
   useEffect(() => onSessionEnded(endSession), []);
 
-  const refresh = useCallback(async () => {
-    const [me, active] = await Promise.all([courierApi.me(), courierApi.orders()]);
+  /** The job as now known: kept for a start without network; a job this phone had not seen yet (not on the first read) is announced. */
+  const show = useCallback((me: Courier, active: CourierOrder[]) => {
+    current.current = { courier: me, orders: active };
     setCourier(me);
     setOrders(active);
     storeSnapshot({ courier: me, orders: active });
     const fresh = active.filter((o) => !known.current.has(o.booking_id));
     for (const o of active) known.current.add(o.booking_id);
-    // A job this phone had not seen yet (not on the first read): tell the courier.
     if (fresh.length && loaded.current) {
       alertNewJob();
       setAnnouncement(`${Date.now()}`);
     }
     loaded.current = true;
+  }, []);
+  useEffect(() => { current.current = courier && { courier, orders }; }, [courier, orders]);
+
+  const refresh = useCallback(async () => {
+    const [me, active] = await Promise.all([courierApi.me(), courierApi.orders()]);
+    show(me, active);
   }, []);
 
   /** Signed in: the socket's first check, or a stored snapshot when there is no network. */
@@ -82,16 +93,29 @@ export function App() {
     return () => removeEventListener('online', online);
   }, [phase]);
 
-  // A change to one of the courier's orders (a new assignment among them): read them again.
-  const onOrder = useCallback((_event: OrderEvent) => void refresh().catch(() => undefined), []);
+  // The socket's pushes: an order new, changed or gone; the courier's status.
+  const onOrder = useCallback((event: OrderEvent) => {
+    const now = current.current;
+    if (!now) return;
+    const others = now.orders.filter((o) => o.booking_id !== event.booking_id);
+    const at = now.orders.findIndex((o) => o.booking_id === event.booking_id);
+    if (!event.order) return show(now.courier, others);
+    show(now.courier, at < 0 ? [...others, event.order] : now.orders.map((o) => (o.booking_id === event.booking_id ? event.order! : o)));
+  }, []);
+  const onCourierStatus = useCallback((status: Courier['status']) => {
+    const now = current.current;
+    if (now) show({ ...now.courier, status }, now.orders);
+  }, []);
 
   // The socket while signed in.
   useEffect(() => {
     if (phase !== 'ready') return;
     const live = new CourierLink({
       state: setLink,
+      // Back after a drop: an order may have left meanwhile (the socket pushes only what it saw go).
+      ready: (again) => { if (again) void refresh().catch(() => undefined); },
       order: onOrder,
-      arrivals: () => void refresh().catch(() => undefined),
+      courier: onCourierStatus,
       ended: () => void courierApi.me().catch(() => undefined),
       backlog: () => void countFixes().then(setBacklog, () => undefined),
     });
@@ -103,13 +127,13 @@ export function App() {
     };
   }, [phase]);
 
-  // A safety net under the socket's `order` frames (a server without them, a frame lost in a
-  // reconnect): the orders are read again every ORDERS_POLL_MS while on duty and connected.
+  // A safety net while the socket is down but the network is not (a proxy that refuses sockets):
+  // the orders are read every ORDERS_FALLBACK_POLL_MS on duty. While it is live, its frames suffice.
   useEffect(() => {
-    if (phase !== 'ready' || !courier || courier.status === 'off_duty') return;
-    const timer = setInterval(() => { if (navigator.onLine) void refresh().catch(() => undefined).then(() => undefined); }, ORDERS_POLL_MS);
+    if (phase !== 'ready' || !courier || courier.status === 'off_duty' || link === 'live') return;
+    const timer = setInterval(() => { if (navigator.onLine) void refresh().catch(() => undefined); }, ORDERS_FALLBACK_POLL_MS);
     return () => clearInterval(timer);
-  }, [phase, courier?.status === 'off_duty']);
+  }, [phase, courier?.status === 'off_duty', link === 'live']);
 
   // Positions while on duty: every fix kept by the coalescer goes to the device, then to the socket.
   const onDuty = phase === 'ready' && !!courier && courier.status !== 'off_duty';
@@ -158,7 +182,8 @@ export function App() {
   if (phase === 'welcome') content = <WelcomePage setLang={setLang} onSignedIn={() => setPhase('checking')} />;
   else if (phase === 'signed-out') content = <SignedOutPage setLang={setLang} />;
   else if (phase === 'unreachable') content = <SignedOutPage setLang={setLang} unreachable onRetry={() => setPhase('checking')} />;
-  else if (phase === 'checking' || !state) content = <main id="main" aria-busy="true" />;
+  else if (phase === 'checking') content = document.getElementById('boot') ? null : <main id="main" aria-busy="true" />;
+  else if (!state) content = <main id="main" aria-busy="true" />;
   else content = <CourierContext.Provider value={state}><HomePage announcement={announcement} /></CourierContext.Provider>;
   return <LangContext.Provider value={lang}>{content}</LangContext.Provider>;
 }

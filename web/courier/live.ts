@@ -1,16 +1,20 @@
+import type { Courier, CourierOrder } from './api.js';
 import { dropFixes, oldestFixes } from './backlog.js';
 
 /** The courier socket, /api/v1/couriers/me/live (docs/courier-app-api.md, section 4). */
 export type LinkState = 'connecting' | 'live' | 'offline';
 
-export interface OrderEvent { booking_id: string; status: string; from?: string | null; at?: string }
+/** One of the courier's orders as the server pushes it: `order` null once it is no longer this courier's. */
+export interface OrderEvent { booking_id: string; status: string | null; order: CourierOrder | null }
 
 interface Handlers {
   state(state: LinkState): void;
-  /** One of the courier's orders changed (a new assignment: status "assigned"). */
+  /** The socket is up (`ready`); `again`: not its first time on this page (frames may have been missed). */
+  ready(again: boolean): void;
+  /** One of the courier's orders is new, changed, or left the courier. */
   order(event: OrderEvent): void;
-  /** The server marked arrivals from positions (reload the orders). */
-  arrivals(): void;
+  /** The courier's status moved (busy with a job, available again). */
+  courier(status: Courier['status']): void;
   /** Closed for the credential (4403) or refused before `ready`: check the session. */
   ended(): void;
   /** Positions still on the device changed (sent or kept). */
@@ -36,6 +40,7 @@ export class CourierLink {
   private inFlight: { id: number; keys: number[] } | null = null;
   private nextId = 1;
   private stopped = false;
+  private wasReady = false;
   private maxBatch = BATCH;
   /**
    * A server without the backlog frames (it refuses `positions` and `recorded_at`): one fix per
@@ -136,7 +141,10 @@ export class CourierLink {
 
   private receive(ws: WebSocket, text: string): void {
     if (ws !== this.ws) return;
-    let frame: { type?: string; id?: number; arrivals?: unknown[]; max_batch?: number; error?: { code?: string; fields?: Array<{ field: string }> } } & Partial<OrderEvent>;
+    let frame: {
+      type?: string; id?: number; max_batch?: number; error?: { code?: string; fields?: Array<{ field: string }> };
+      courier?: { status?: Courier['status'] };
+    } & Partial<OrderEvent>;
     try {
       frame = JSON.parse(text) as typeof frame;
     } catch {
@@ -147,9 +155,13 @@ export class CourierLink {
       this.retryMs = BACKOFF.firstMs;
       if (typeof frame.max_batch === 'number' && frame.max_batch > 0) this.maxBatch = Math.min(BATCH, frame.max_batch);
       this.setState('live');
+      this.handlers.ready(this.wasReady);
+      this.wasReady = true;
       this.flush();
-    } else if (frame.type === 'order' && frame.booking_id && frame.status) {
-      this.handlers.order({ booking_id: frame.booking_id, status: frame.status, from: frame.from ?? null, ...(frame.at && { at: frame.at }) });
+    } else if (frame.type === 'order' && frame.booking_id) {
+      this.handlers.order({ booking_id: frame.booking_id, status: frame.status ?? null, order: frame.order ?? null });
+    } else if (frame.type === 'courier' && frame.courier?.status) {
+      this.handlers.courier(frame.courier.status);
     } else if ((frame.type === 'ack' || frame.type === 'error') && this.inFlight && frame.id === this.inFlight.id) {
       const { keys } = this.inFlight;
       const fields = frame.error?.fields?.map((f) => f.field) ?? [];
@@ -161,7 +173,6 @@ export class CourierLink {
       }
       // Refused as invalid (e.g. older than the server keeps): sending them again would not help.
       const done = frame.type === 'ack' || frame.error?.code === 'VALIDATION_ERROR';
-      if (frame.type === 'ack' && frame.arrivals?.length) this.handlers.arrivals();
       if (!done) {
         this.inFlight = null;
         this.retryTimer = setTimeout(() => this.flush(), 2000);

@@ -10,6 +10,7 @@ import {
   consolidationResponseSchema,
   deliveryConfirmedResponseSchema,
   deliveryPinResetResponseSchema,
+  cancellationPreviewResponseSchema,
   orderCancelledResponseSchema,
   orderCreatedSchema,
   orderDetailsResponseSchema,
@@ -145,12 +146,25 @@ registerEndpoint({
 });
 
 registerEndpoint({
+  method: 'get',
+  path: '/orders/:id/cancellation',
+  operationId: 'previewCancellation',
+  summary: 'What cancelling the order now would cost, and until when that holds',
+  description: 'Free while `new`; the tariff\'s fee once a courier is assigned, a higher one once at the pickup; not cancellable after pickup. Test mode answers the same fees (never charged).',
+  tags: ['Orders'],
+  auth: 'apiKey',
+  params: orderRef,
+  responses: { 200: { description: 'The cancellation preview', schema: cancellationPreviewResponseSchema } },
+  errors: ['ORDER_NOT_FOUND'],
+});
+
+registerEndpoint({
   method: 'post',
   path: '/orders/:id/cancel',
   idempotent: true,
   operationId: 'cancelOrder',
   summary: 'Cancel an order that is not picked up yet',
-  description: 'Allowed from `new` and `assigned`; otherwise 409 ORDER_NOT_CANCELLABLE. Frees the courier; a live charge is reversed.',
+  description: 'Allowed from `new`, `assigned` and `arrived_pickup`; otherwise 409 ORDER_NOT_CANCELLABLE. Frees the courier; a live charge is reversed but for `cancellation_fee` (see GET /orders/{id}/cancellation).',
   tags: ['Orders'],
   auth: 'apiKey',
   params: orderRef,

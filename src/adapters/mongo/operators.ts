@@ -1,7 +1,7 @@
 import { pruneExpiredDocs } from './expired.js';
-import type { Filter } from 'mongodb';
+import type { ClientSession, Filter } from 'mongodb';
 import type { AuditEntry, Operator, OperatorPasswordToken, OperatorSession } from '../../domain/types.js';
-import type { AuditRepository, OperatorPatch, OperatorRepository } from '../../ports/operators.js';
+import { endsAdmin, type AuditRepository, type OperatorPatch, type OperatorRepository } from '../../ports/operators.js';
 import type { AuditDoc, MongoDatabase, OperatorDoc, OperatorPasswordTokenDoc, OperatorSessionDoc } from './database.js';
 
 const toOperator = (d: OperatorDoc): Operator => ({
@@ -32,7 +32,18 @@ const patchOf = (patch: OperatorPatch, updatedAt: string) => ({
 });
 
 export function createMongoOperatorRepository(database: MongoDatabase): OperatorRepository {
-  const { operators, operatorPasswordTokens: tokens, operatorSessions: sessions } = database.collections;
+  const { operators, operatorPasswordTokens: tokens, operatorSessions: sessions, leases } = database.collections;
+
+  /**
+   * Inside a transaction. Every guarded change first writes the same guard document, so two at once
+   * conflict: the driver retries the loser, whose new snapshot sees the winner's change (as members' owners).
+   */
+  async function wouldLeaveNoAdmin(session: ClientSession, id: string, patch: OperatorPatch): Promise<boolean> {
+    await leases.updateOne({ _id: 'operators:admins' }, { $set: { owner: 'admin-guard', until: new Date() } }, { upsert: true, session });
+    const operator = await operators.findOne({ _id: id }, { session });
+    if (!operator || !endsAdmin(operator, patch)) return false;
+    return (await operators.countDocuments({ _id: { $ne: id }, role: 'admin', status: 'active' }, { session })) === 0;
+  }
   return {
     async insert(operator) {
       // Insert-if-absent on the unique email index.
@@ -64,8 +75,13 @@ export function createMongoOperatorRepository(database: MongoDatabase): Operator
       return (await operators.find({}).sort({ createdAt: 1, _id: 1 }).toArray()).map(toOperator);
     },
     async update({ id, patch, updatedAt }) {
-      const doc = await operators.findOneAndUpdate({ _id: id }, { $set: patchOf(patch, updatedAt) }, { returnDocument: 'after' });
-      return doc ? toOperator(doc) : null;
+      const apply = async (session?: ClientSession) => {
+        const doc = await operators.findOneAndUpdate({ _id: id }, { $set: patchOf(patch, updatedAt) }, { returnDocument: 'after', session });
+        return doc ? toOperator(doc) : null;
+      };
+      const mayEndAdmin = (patch.role !== undefined && patch.role !== 'admin') || (patch.status !== undefined && patch.status !== 'active');
+      if (!mayEndAdmin) return apply();
+      return database.inTransaction(async (session) => ((await wouldLeaveNoAdmin(session, id, patch)) ? ('last_admin' as const) : apply(session)));
     },
     async replacePasswordToken(token) {
       await tokens.deleteMany({ operatorId: token.operatorId, usedAt: null });

@@ -337,6 +337,30 @@ export function createMongoOrderRepository(database: MongoDatabase): OrderReposi
       return docs.map(toOrder);
     },
 
+    async listAcrossMerchants({ modes, statuses, merchantId, createdFrom, createdTo, lateAt, after, limit }) {
+      if (limit <= 0 || modes.length === 0 || statuses.length === 0) return [];
+      // Newest first by (createdAt, _id): on orders_queue_fifo (mode, status, createdAt, _id) read
+      // backwards, one scan per (mode, status) merged in order; on orders_merchant_status for one merchant.
+      const one = <T>(values: T[]) => (values.length === 1 ? values[0]! : { $in: [...new Set(values)] });
+      const filter: Filter<OrderDoc> = { mode: one(modes), status: one(statuses), ...(merchantId && { merchantId }) };
+      const createdAt: { $gte?: string; $lt?: string; $lte?: string } = {};
+      if (createdFrom) createdAt.$gte = createdFrom;
+      if (createdTo) createdAt.$lt = createdTo;
+      if (after) {
+        const cursor = await orders.findOne({ _id: after }, { projection: { createdAt: 1 } });
+        if (!cursor) return [];
+        if (!createdTo || cursor.createdAt < createdTo) {
+          delete createdAt.$lt;
+          createdAt.$lte = cursor.createdAt;
+          filter.$nor = [{ createdAt: cursor.createdAt, _id: { $gte: after } }];
+        }
+      }
+      if (Object.keys(createdAt).length) filter.createdAt = createdAt;
+      if (lateAt) filter.$or = [{ estimatedDeliveryAt: { $lt: lateAt } }, { deliverBefore: { $lt: lateAt } }];
+      const docs = await orders.find(filter).sort({ createdAt: -1, _id: -1 }).limit(limit).toArray();
+      return docs.map(toOrder);
+    },
+
     async listEvents(orderId) {
       const docs = await orderEvents.find({ orderId }).sort({ sequence: 1 }).toArray();
       return docs.map(toEvent);

@@ -113,7 +113,7 @@ export function createWriteQueue(db: SqliteDatabase, guard: WriteGuard = createW
   }
   function waitForLock(writes: QueuedWrite[], error: unknown): void {
     const now = Date.now();
-    const waiting = writes.filter((write) => write.deadline > now || void write.reject(guard.failure(error)));
+    const waiting = writes.filter((write) => write.deadline > now || guard.lockIsOurs() || void write.reject(guard.failure(error)));
     pending = waiting.concat(pending);
     if (pending.length === 0) return void (attempt = 0);
     waitingForLock = setTimeout(commit, guard.backoffMs(attempt++));

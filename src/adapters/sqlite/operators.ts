@@ -1,5 +1,5 @@
 import type { AuditEntry, Operator, OperatorPasswordToken, OperatorSession } from '../../domain/types.js';
-import type { AuditRepository, OperatorRepository } from '../../ports/operators.js';
+import { endsAdmin, type AuditRepository, type OperatorPatch, type OperatorRepository } from '../../ports/operators.js';
 import type { SqliteDatabase } from './database.js';
 
 interface OperatorRow {
@@ -89,6 +89,15 @@ export function createSqliteOperatorRepository(db: SqliteDatabase): OperatorRepo
     insertToken.run(token);
   });
   const prune = db.transaction((before: string, limit: number) => pruneSessions.run(before, limit).changes + pruneTokens.run(before, limit).changes);
+  const otherActiveAdmins = db.prepare<[string], { n: number }>("SELECT COUNT(*) AS n FROM operators WHERE id <> ? AND role = 'admin' AND status = 'active'");
+  /** Run immediate (other writers wait), so the count cannot change before the write. */
+  const updateOperator = db.transaction((id: string, patch: OperatorPatch, updatedAt: string) => {
+    const current = byId.get(id);
+    if (!current) return null;
+    if (endsAdmin(toOperator(current), patch) && otherActiveAdmins.get(id)!.n === 0) return 'last_admin' as const;
+    const row = update.get({ id, role: patch.role ?? null, status: patch.status ?? null, passwordHash: patch.passwordHash ?? null, updatedAt });
+    return row ? toOperator(row) : null;
+  });
 
   return {
     async insert(operator) {
@@ -106,8 +115,7 @@ export function createSqliteOperatorRepository(db: SqliteDatabase): OperatorRepo
       return all.all().map(toOperator);
     },
     async update({ id, patch, updatedAt }) {
-      const row = update.get({ id, role: patch.role ?? null, status: patch.status ?? null, passwordHash: patch.passwordHash ?? null, updatedAt });
-      return row ? toOperator(row) : null;
+      return updateOperator.immediate(id, patch, updatedAt);
     },
     async replacePasswordToken(token) {
       replaceToken.immediate(token);

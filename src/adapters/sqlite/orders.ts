@@ -6,6 +6,7 @@ import type { SqliteDatabase, WriteQueue } from './database.js';
 import { createDeliveryWriter } from './webhooks.js';
 import { createFeedWriter } from './events.js';
 import { createNotificationWriter } from './notifications.js';
+import { createAcrossMerchantsList } from './orders-across.js';
 
 type DocRow = { doc: string };
 /** A stored order; rows from before precision and geofence outcomes were recorded get them here. */
@@ -121,6 +122,7 @@ export function createSqliteOrderRepository(db: SqliteDatabase, inTransaction: W
     if (!statement) pages.set(shape, (statement = db.prepare<Record<string, unknown>, DocRow>(listPageSql(statuses, from, upper))));
     return statement;
   };
+  const acrossMerchants = createAcrossMerchantsList(db);
   const writeOutbox = createDeliveryWriter(db);
   const writeFeed = createFeedWriter(db);
   const writeNotifications = createNotificationWriter(db);
@@ -258,6 +260,9 @@ export function createSqliteOrderRepository(db: SqliteDatabase, inTransaction: W
       const distinct = statuses?.length ? [...new Set(statuses)] : ORDER_STATUSES;
       distinct.forEach((s, i) => (params[`s${i}`] = s));
       return pageOf(distinct.length, Boolean(createdFrom), upper).all(params).map((r) => orderOf(r.doc));
+    },
+    async listAcrossMerchants(options) {
+      return acrossMerchants(options).map(orderOf);
     },
     async listEvents(orderId) {
       return eventsOf.all(orderId).map((r) => JSON.parse(r.doc) as OrderEvent);

@@ -38,7 +38,7 @@ export function createSqliteStore(options: ({ dataDir: string } | { file: string
   const db = openSqliteDatabase(file);
   const checkpointer = file === ':memory:' ? null : startCheckpointer(db, file);
   // Every write goes through the guard (the queue, or each repository method): WAL reads never wait.
-  const guard = createWriteGuard(db, { lockWaitMs: options.lockWaitMs, ...(file !== ':memory:' && { dir: dirname(file) }) });
+  const guard = createWriteGuard(db, { lockWaitMs: options.lockWaitMs, ...(checkpointer && { dir: dirname(file), lockIsOurs: checkpointer.holdsWriteLock }) });
   const writes = createWriteQueue(db, guard);
   // data_version moves when another connection (or process) commits; this connection's own
   // merchant and key writes are counted here.

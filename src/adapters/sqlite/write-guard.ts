@@ -58,6 +58,8 @@ export interface WriteGuard {
   committed(): void;
   /** The pause before the attempt after `attempt` failed ones. */
   backoffMs(attempt: number): number;
+  /** The lock is held by this process's own checkpointer: a write waits it out, past its deadline. */
+  lockIsOurs(): boolean;
   /**
    * The health probe, never waiting longer than LOCK_BUSY_TIMEOUT_MS: can the write lock be had
    * now? After a disk fault: what the last write met, or, when writes have been quiet for
@@ -69,8 +71,9 @@ export interface WriteGuard {
 /**
  * Sets the connection's busy_timeout to LOCK_BUSY_TIMEOUT_MS: every write on it must go through
  * the guard. `dir`: the database's directory, whose free space ends a disk-full condition.
+ * `lockIsOurs`: the lock is held by this process's own checkpointer (briefly), not another process.
  */
-export function createWriteGuard(db: SqliteDatabase, options: { lockWaitMs?: number; dir?: string } = {}): WriteGuard {
+export function createWriteGuard(db: SqliteDatabase, options: { lockWaitMs?: number; dir?: string; lockIsOurs?: () => boolean } = {}): WriteGuard {
   const lockWaitMs = options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS;
   const { dir } = options;
   db.pragma(`busy_timeout = ${LOCK_BUSY_TIMEOUT_MS}`);
@@ -85,6 +88,7 @@ export function createWriteGuard(db: SqliteDatabase, options: { lockWaitMs?: num
     deleteProbe.run();
   });
 
+  const lockIsOurs = () => options.lockIsOurs?.() ?? false;
   const backoffMs = (attempt: number) => Math.min(5 * 2 ** attempt, 100);
   const spaceIsBack = () => {
     if (!dir) return true;
@@ -101,7 +105,7 @@ export function createWriteGuard(db: SqliteDatabase, options: { lockWaitMs?: num
   async function retry<T>(call: () => Promise<T>, first: unknown): Promise<T> {
     const deadline = Date.now() + lockWaitMs;
     let error = first;
-    for (let attempt = 0; writeFaultOf(error) === 'lock' && Date.now() < deadline; attempt++) {
+    for (let attempt = 0; writeFaultOf(error) === 'lock' && (Date.now() < deadline || lockIsOurs()); attempt++) {
       await sleep(Math.min(backoffMs(attempt), Math.max(deadline - Date.now(), 1)));
       try {
         return await call();
@@ -129,6 +133,7 @@ export function createWriteGuard(db: SqliteDatabase, options: { lockWaitMs?: num
       if (fault && (fault !== 'full' || spaceIsBack())) fault = null;
     },
     backoffMs,
+    lockIsOurs,
     probe() {
       const diskFault = fault === 'full' || fault === 'unwritable';
       if (diskFault && Date.now() - lastWriteAt < DISK_RECHECK_MS) return { status: 'degraded', reason: REASONS[fault!] };
@@ -139,7 +144,7 @@ export function createWriteGuard(db: SqliteDatabase, options: { lockWaitMs?: num
       } catch (error) {
         const kind = writeFaultOf(error);
         if (!kind) throw error;
-        fault = kind;
+        if (kind !== 'lock' || !lockIsOurs()) fault = kind;
       }
       return fault ? { status: 'degraded', reason: REASONS[fault] } : STORE_OK;
     },

@@ -1,7 +1,9 @@
 import type { Store } from '../../ports/store.js';
 import type { AdminService } from '../admin.js';
 import type { MemberService } from '../members/service.js';
-import type { AuditActor, Merchant, Operator } from '../types.js';
+import type { OperatorOrders } from '../orders/operator-orders.js';
+import type { Actor } from '../orders/transitions.js';
+import type { AuditActor, Merchant, Operator, Order } from '../types.js';
 import { parseInput } from '../validation.js';
 import type { AuditLog } from './audit.js';
 import { addNoteCommandSchema } from './schemas.js';
@@ -16,6 +18,7 @@ const field = (input: unknown, name: string): string | undefined => {
 const merchantSnapshot = (m: Merchant | null) =>
   m && { name: m.name, status: m.status, integrations: { ...m.integrations }, rateLimitPerMin: m.rateLimitPerMin };
 const operatorSnapshot = (o: Operator) => ({ email: o.email, role: o.role, status: o.status });
+const orderSnapshot = (o: Order | null) => o && { status: o.status, courierId: o.courierId, merchantId: o.merchantId };
 
 export type AuditedAdmin = ReturnType<ReturnType<typeof createAuditedAdmin>['as']>;
 
@@ -25,8 +28,8 @@ export type AuditedAdmin = ReturnType<ReturnType<typeof createAuditedAdmin>['as'
  * operations with that actor bound. Reads pass through unrecorded. Snapshots are small and carry
  * no secret (keys, tokens, secrets and links are never recorded: auditSnapshot drops them by name too).
  */
-export function createAuditedAdmin(deps: { admin: AdminService; members: MemberService; operators: OperatorService; audit: AuditLog; store: Store }) {
-  const { admin, members, operators, audit, store } = deps;
+export function createAuditedAdmin(deps: { admin: AdminService; members: MemberService; operators: OperatorService; orders: OperatorOrders; audit: AuditLog; store: Store }) {
+  const { admin, members, operators, orders, audit, store } = deps;
   const merchantBefore = async (input: unknown) => {
     const id = field(input, 'merchantId');
     return id ? merchantSnapshot(await store.merchants.findById(id)) : null;
@@ -58,7 +61,23 @@ export function createAuditedAdmin(deps: { admin: AdminService; members: MemberS
         return result;
       };
 
+    /** The order's events name the operator (or `admin` with no id for the token and the CLI). */
+    const orderActor: Actor = { kind: 'admin', id: actor.kind === 'operator' ? actor.id : null };
+    /** An order override: the order before, the move through the lifecycle, the order after. */
+    const onOrder = (action: string, run: (o: { input: unknown; actor: Actor }) => Promise<Order>, extra: (input: unknown) => Record<string, unknown> = () => ({})) =>
+      async (options: { input: unknown }): Promise<Order> => {
+        const id = field(options.input, 'orderId');
+        const before = id ? orderSnapshot(await store.orders.findById(id)) : null;
+        const result = await run({ input: options.input, actor: orderActor });
+        await record(action, 'order', result.id, before, { ...orderSnapshot(result), ...extra(options.input) });
+        return result;
+      };
+
     return Object.assign({}, admin, {
+      assignOrder: onOrder('order.assign', orders.assignOrder),
+      releaseOrder: onOrder('order.release', orders.releaseOrder, (input) => ({ reason: field(input, 'reason') ?? null })),
+      reassignOrder: onOrder('order.reassign', orders.reassignOrder),
+      cancelOrder: onOrder('order.cancel', orders.cancelOrder, (input) => ({ reason: (input as { reason?: unknown }).reason ?? null })),
       createMerchant: onMerchant('merchant.create', admin.createMerchant, (_r, m) => merchantSnapshot(m)),
       rotateApiKey: onMerchant('api_key.rotate', admin.rotateApiKey, (r) => ({ mode: r.mode, revoked: r.revoked })),
       revokeApiKeys: onMerchant('api_key.revoke', admin.revokeApiKeys, (r) => ({ mode: r.mode, revoked: r.revoked })),

@@ -72,8 +72,9 @@ export function createOperatorService(deps: { store: Store; clock: Clock; ids: I
     const existing = await store.operators.findByEmail(input.email);
     if (!existing) throw new AppError('CONFLICT', 'This email was invited concurrently; try again');
     if (existing.status !== 'invited') throw new AppError('CONFLICT', `This email already belongs to an operator (${existing.status})`);
+    // Invited, so not an admin whose loss could leave none: the update is never refused as 'last_admin'.
     const updated = existing.role === input.role ? existing : await store.operators.update({ id: existing.id, patch: { role: input.role }, updatedAt: at });
-    return issueLink(updated ?? existing);
+    return issueLink(updated && updated !== 'last_admin' ? updated : existing);
   }
 
   /** A new link for an operator who forgot the password: the old password works until the link is used. */
@@ -94,7 +95,8 @@ export function createOperatorService(deps: { store: Store; clock: Clock; ids: I
     // A link issued before the operator was disabled does not bring it back.
     if (!current || current.status === 'disabled') throw invalidToken();
     const operator = await store.operators.update({ id: current.id, patch: { passwordHash: claimed.passwordHash, status: 'active' }, updatedAt: nowIso() });
-    if (!operator) throw invalidToken();
+    // Making an operator active never ends an admin, so 'last_admin' cannot come back.
+    if (!operator || operator === 'last_admin') throw invalidToken();
     await store.operators.deleteSessionsOf(operator.id);
     return { email: operator.email };
   }
@@ -146,12 +148,16 @@ export function createOperatorService(deps: { store: Store; clock: Clock; ids: I
     return operator;
   }
 
+  /** At least one active admin always stays: the store refuses the change that would end the last one (atomically). */
+  const lastAdmin = () => new AppError('CONFLICT', 'At least one active admin operator must stay: make another operator admin first', { details: { reason: 'last_admin' } });
+
   /** Disables (its sessions end at once) or enables an operator; enabled without a password, it stays invited. */
   async function setOperatorStatus(options: { input: unknown }): Promise<{ before: Operator; after: Operator }> {
     const input = parseInput(setOperatorStatusCommandSchema, options.input);
     const before = await getOperator(input.operatorId);
     const status = input.status === 'disabled' ? 'disabled' : before.passwordHash === null ? 'invited' : 'active';
     const after = (await store.operators.update({ id: before.id, patch: { status }, updatedAt: nowIso() })) ?? before;
+    if (after === 'last_admin') throw lastAdmin();
     if (status === 'disabled') await store.operators.deleteSessionsOf(before.id);
     return { before, after };
   }
@@ -162,6 +168,7 @@ export function createOperatorService(deps: { store: Store; clock: Clock; ids: I
     const before = await getOperator(input.operatorId);
     if (before.role === input.role) return { before, after: before };
     const after = (await store.operators.update({ id: before.id, patch: { role: input.role }, updatedAt: nowIso() })) ?? before;
+    if (after === 'last_admin') throw lastAdmin();
     await store.operators.deleteSessionsOf(before.id);
     return { before, after };
   }

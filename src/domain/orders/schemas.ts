@@ -176,3 +176,24 @@ export function parseIdempotencyKey(key: string): string {
   const message = parsed.error.issues[0]?.message ?? 'is invalid';
   throw new AppError('VALIDATION_ERROR', `Invalid idempotency key: ${message}`, { fields: [{ field: 'idempotencyKey', message }] });
 }
+
+const operatorIdSchema = z.string().trim().min(1).max(64);
+const instantSchema = z.iso.datetime({ offset: true }).transform((s) => new Date(s).toISOString());
+
+/** Operators' orders across merchants (issue #29): every filter optional, newest first. */
+export const operatorListOrdersSchema = z.strictObject({
+  status: z.array(z.enum(ORDER_STATUSES)).max(7).optional(),
+  merchantId: operatorIdSchema.optional(),
+  mode: z.enum(['live', 'test']).optional(),
+  /** Past its ETA or delivery window end and still in progress. */
+  late: z.boolean().optional(),
+  createdFrom: instantSchema.optional(),
+  createdTo: instantSchema.optional(),
+  first: z.number().int().min(1).max(ORDER_PAGE_MAX).default(20),
+  /** The previous page's last booking id. */
+  after: idCursorSchema('bk').optional(),
+});
+export const operatorOrderRefSchema = z.strictObject({ orderId: operatorIdSchema });
+export const operatorAssignSchema = z.strictObject({ orderId: operatorIdSchema, courierId: operatorIdSchema });
+export const operatorReleaseSchema = z.strictObject({ orderId: operatorIdSchema, reason: z.string().trim().min(1).max(500).optional() });
+export const operatorCancelSchema = z.strictObject({ orderId: operatorIdSchema, reason: z.string().trim().min(1).max(500) });

@@ -29,6 +29,7 @@ import {
   type OrderDraft,
 } from './schemas.js';
 import { isOrderActive } from './state-machine.js';
+import { previewCancellation, type CancellationPreview } from './cancellation.js';
 import { timeScaleOf } from '../sandbox-time.js';
 import { assertPermitted } from '../members/roles.js';
 
@@ -78,11 +79,12 @@ export function createOrderService(deps: {
 }) {
   const { store, geocoder, quotes, dispatch, bus, transitions, outbox, clock, ids, tariff } = deps;
 
-  function ledgerEntry(order: Order, kind: LedgerEntry['kind']): LedgerEntry | null {
+  /** A reversal gives back the price less what the merchant still owes (the cancellation fee). */
+  function ledgerEntry(order: Order, kind: LedgerEntry['kind'], kept = 0): LedgerEntry | null {
     if (order.mode !== 'live') return null; // the sandbox never charges
     return {
       id: ids.next('led'), merchantId: order.merchantId, mode: order.mode, orderId: order.id, kind,
-      amount: kind === 'charge' ? order.price : -order.price, at: clock.now().toISOString(),
+      amount: kind === 'charge' ? order.price : -(order.price - kept), at: clock.now().toISOString(),
     };
   }
 
@@ -312,18 +314,42 @@ export function createOrderService(deps: {
     return eventsOf({ order: await getOrder(options) });
   }
 
-  /** Cancels a new or assigned order; the courier (if any) is freed and a live charge reversed. */
+  /** What cancelling an order the caller already holds would cost now, and until when that holds. */
+  function cancellationOf(options: { order: Order }): CancellationPreview {
+    return previewCancellation({ order: options.order, at: clock.now(), tariff });
+  }
+
+  async function previewOrderCancellation(options: { principal: MerchantPrincipal; ref: string }) {
+    const order = await getOrder(options);
+    return { order, preview: cancellationOf({ order }) };
+  }
+
+  /**
+   * Cancels an order not yet picked up; the courier (if any) is freed and a live charge reversed
+   * but for the cancellation fee of the status it left, written in the same store change.
+   */
   async function cancelOrder(options: { principal: MerchantPrincipal; ref: string; input: CancelOrderCommand }): Promise<Order> {
     assertPermitted(options.principal, 'dispatch');
-    const { input } = options;
     const order = await getOrder(options);
+    return cancel({ order, actor: { kind: 'merchant', id: order.merchantId }, reason: options.input.reason ?? null });
+  }
+
+  /** An operator cancels on the merchant's behalf: the same rules, fee, reversal and webhooks as the merchant's own cancel. */
+  async function cancelOnBehalf(options: { order: Order; actor: Actor; reason: string }): Promise<Order> {
+    return cancel(options);
+  }
+
+  async function cancel(options: { order: Order; actor: Actor; reason: string | null }): Promise<Order> {
+    const { order, reason } = options;
     const cancelled = await transitions.transition({
       order,
       to: 'cancelled',
-      actor: { kind: 'merchant', id: order.merchantId },
-      patch: { cancellation: { reason: input.reason ?? null, at: clock.now().toISOString() } },
-      reason: input.reason ?? null,
-      ledger: ledgerEntry(order, 'reversal'),
+      actor: options.actor,
+      reason,
+      settle: (from) => {
+        const fee = previewCancellation({ order: from, at: clock.now(), tariff }).fee ?? 0;
+        return { patch: { cancellation: { reason, at: clock.now().toISOString(), fee } }, ledger: ledgerEntry(from, 'reversal', fee) };
+      },
     });
     await afterOrderEnded(cancelled);
     return cancelled;
@@ -344,5 +370,5 @@ export function createOrderService(deps: {
     if (order.courierId) await dispatch.releaseCourier({ courierId: order.courierId, jobId: order.id });
   }
 
-  return { createOrder, createOrderFromDraft, getOrder, getOrderDetails, driverOf, eventsOf, listOrders, listOrderEvents, cancelOrder, afterOrderEnded };
+  return { createOrder, createOrderFromDraft, getOrder, getOrderDetails, driverOf, eventsOf, listOrders, listOrderEvents, cancellationOf, previewOrderCancellation, cancelOrder, cancelOnBehalf, afterOrderEnded };
 }

@@ -8,7 +8,7 @@ import type { Order, OrderStatus } from '../types.js';
 export const TRANSITIONS: Record<OrderStatus, readonly OrderStatus[]> = {
   new: ['assigned', 'cancelled'],
   assigned: ['arrived_pickup', 'new', 'cancelled'],
-  arrived_pickup: ['picked_up'],
+  arrived_pickup: ['picked_up', 'cancelled'],
   picked_up: ['arrived_dropoff'],
   arrived_dropoff: ['completed'],
   completed: [],

@@ -25,6 +25,11 @@ interface TransitionOptions {
   location?: LatLng | null;
   reason?: string | null;
   ledger?: LedgerEntry | null;
+  /**
+   * Patch and ledger entry read from the order as the move finds it (they win over `patch` and
+   * `ledger`): a move re-planned after a lost race is charged for the status it really leaves.
+   */
+  settle?: (order: Order) => { patch: OrderPatch; ledger: LedgerEntry | null };
 }
 
 /** A lost race is re-planned from the status found this many times before it is reported. */
@@ -47,7 +52,9 @@ export function createOrderTransitions(deps: { store: Store; bus: EventBus; outb
 
   /** One move, if the order is still in the status it was read with; null when it moved meanwhile. */
   async function step(order: Order, to: OrderStatus, options: TransitionOptions, last: boolean): Promise<Order | null> {
-    const patch = last ? options.patch : undefined;
+    const settled = last && options.settle ? options.settle(order) : undefined;
+    const patch = settled ? settled.patch : last ? options.patch : undefined;
+    const ledger = settled ? settled.ledger : options.ledger;
     const courierId = patch && 'courierId' in patch ? (patch.courierId ?? null) : order.courierId;
     const [{ outbox: buildOutbox, feed }, notify] = await Promise.all([outbox.prepareChange(order, courierId), deps.notifications?.prepare(order)]);
     const updated = await store.orders.apply({
@@ -56,7 +63,7 @@ export function createOrderTransitions(deps: { store: Store; bus: EventBus; outb
       to,
       ...(patch && { patch }),
       event: newEvent(order, to, options.actor, { location: options.location ?? null, reason: last ? (options.reason ?? null) : null }),
-      ...(last && options.ledger !== undefined && { ledger: options.ledger }),
+      ...(last && ledger !== undefined && { ledger }),
       ...(buildOutbox && { outbox: buildOutbox }),
       feed,
       ...(notify && { notifications: notify }),

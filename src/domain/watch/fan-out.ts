@@ -1,4 +1,4 @@
-import type { BusMessage, CourierPositionMessage, EventBus, OrderStatusMessage } from '../../ports/event-bus.js';
+import type { BusMessage, CourierChangedMessage, CourierPositionMessage, EventBus, OrderStatusMessage } from '../../ports/event-bus.js';
 import type { Mode } from '../types.js';
 
 export type OrderMessage = OrderStatusMessage | CourierPositionMessage;
@@ -16,6 +16,7 @@ export function createWatchFanOut(deps: { bus: EventBus }) {
   const byOrder = new Map<string, Set<Sink<OrderMessage>>>();
   const byMerchant = new Map<string, Set<Sink<OrderStatusMessage>>>();
   const byCourier = new Map<string, Set<Sink<OrderStatusMessage>>>();
+  const byCourierChange = new Map<string, Set<Sink<CourierChangedMessage>>>();
   /** Every message: for the node's few whole-stream listeners (the webhook worker's wake-ups). */
   const everything = new Set<Sink<BusMessage>>();
   let sinkCount = 0;
@@ -62,6 +63,8 @@ export function createWatchFanOut(deps: { bus: EventBus }) {
       if (message.courierId) send(byCourier.get(message.courierId), message);
     } else if (message.type === 'courier.position') {
       for (const orderId of message.orderIds) send(byOrder.get(orderId), message);
+    } else if (message.type === 'courier.changed' && message.courierId) {
+      send(byCourierChange.get(message.courierId), message);
     }
     send(everything, message);
   });
@@ -73,6 +76,8 @@ export function createWatchFanOut(deps: { bus: EventBus }) {
     onMerchant: (merchantId: string, mode: Mode, sink: Sink<OrderStatusMessage>) => add(byMerchant, `${merchantId}:${mode}`, sink),
     /** Status changes of the orders a courier is assigned to (at the time of the change). */
     onCourier: (courierId: string, sink: Sink<OrderStatusMessage>) => add(byCourier, courierId, sink),
+    /** Writes to a courier's record or to an order it holds (courier-changes.ts), by courier. */
+    onCourierChanged: (courierId: string, sink: Sink<CourierChangedMessage>) => add(byCourierChange, courierId, sink),
     onEverything(sink: Sink<BusMessage>): () => void {
       everything.add(sink);
       return () => void everything.delete(sink);
@@ -83,7 +88,7 @@ export function createWatchFanOut(deps: { bus: EventBus }) {
       return () => void resyncSinks.delete(sink);
     },
     /** Keys with at least one sink, indexed sinks in all, and whole-stream listeners: what tests and metrics read. */
-    sizes: () => ({ orders: byOrder.size, merchants: byMerchant.size, couriers: byCourier.size, sinks: sinkCount, everything: everything.size }),
+    sizes: () => ({ orders: byOrder.size, merchants: byMerchant.size, couriers: byCourier.size + byCourierChange.size, sinks: sinkCount, everything: everything.size }),
     close: () => {
       unsubscribe();
       stopResync();

@@ -35,6 +35,9 @@ export function proofPayload(proof: DeliveryProof, proofUrl?: (proofId: string) 
 /** Status changes to `completed` carry the proof. */
 const proofOf = (c: PayloadContext) => (c.order.status === 'completed' && c.order.proof && !c.location ? { proof: proofPayload(c.order.proof, c.proofUrl) } : undefined);
 
+/** The status change to `cancelled` carries what cancelling cost (CLP; 0: free; test mode: computed, never charged). */
+const feeOf = (c: PayloadContext) => (c.order.status === 'cancelled' && c.order.cancellation && !c.location ? { cancellation_fee: c.order.cancellation.fee ?? 0 } : undefined);
+
 /** Spec shape 2: event, booking_id, status, timestamp, driver{name, phone} — plus the per-order sequence. */
 export function eventShape(eventType: WebhookEventType, c: PayloadContext) {
   return {
@@ -46,6 +49,7 @@ export function eventShape(eventType: WebhookEventType, c: PayloadContext) {
     sequence: c.sequence,
     ...(c.location && { location: c.location }),
     ...proofOf(c),
+    ...feeOf(c),
   };
 }
 
@@ -67,6 +71,7 @@ export function flatShape(c: PayloadContext) {
     timestamp: c.at,
     ...(c.location && { lat: c.location.lat, lng: c.location.lng }),
     ...proofOf(c),
+    ...feeOf(c),
   };
 }
 

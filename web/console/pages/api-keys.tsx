@@ -82,11 +82,11 @@ export function ApiKeysPage(_props: PageProps) {
               <tbody>
                 {keys.data.map((k) => (
                   <tr key={k.id} data-mode={k.mode} data-status={k.status}>
-                    <td>{t[k.mode]}</td>
-                    <td class="mono">{k.prefix}</td>
-                    <td><span class={`badge ${k.status === 'active' ? 'delivered' : 'revoked'}`}>{k.status === 'active' ? t.active : t.revoked}</span></td>
-                    <td>{dateTime(k.createdAt, app.lang)}</td>
-                    <td>{k.revokedAt ? dateTime(k.revokedAt, app.lang) : '—'}</td>
+                    <td data-label={t.mode}>{t[k.mode]}</td>
+                    <td class="mono" data-label={t.prefix}>{k.prefix}</td>
+                    <td data-label={t.status}><span class={`badge ${k.status === 'active' ? 'delivered' : 'revoked'}`}>{k.status === 'active' ? t.active : t.revoked}</span></td>
+                    <td data-label={t.created}>{dateTime(k.createdAt, app.lang)}</td>
+                    <td data-label={t.revokedAt}>{k.revokedAt ? dateTime(k.revokedAt, app.lang) : '—'}</td>
                   </tr>
                 ))}
               </tbody>

@@ -51,11 +51,11 @@ export function BatchPage({ params }: PageProps) {
                 <tbody>
                   {b.orders.map((o) => (
                     <tr key={o.id} data-order-id={o.id}>
-                      <td><Link href={`/console/orders/${encodeURIComponent(o.id)}`}>{o.orderNumber}</Link></td>
-                      <td>{o.customerName}</td>
-                      <td>{placeOf(o.dropoff)}</td>
-                      <td><span class={`badge ${o.status}`}>{STATUS_LABELS[lang][o.status]}</span></td>
-                      <td class="num">{clp(o.price)}</td>
+                      <td data-label={t.order}><Link href={`/console/orders/${encodeURIComponent(o.id)}`}>{o.orderNumber}</Link></td>
+                      <td data-label={t.customer}>{o.customerName}</td>
+                      <td data-label={t.dropoff}>{placeOf(o.dropoff)}</td>
+                      <td data-label={t.status}><span class={`badge ${o.status}`}>{STATUS_LABELS[lang][o.status]}</span></td>
+                      <td class="num" data-label={t.price}>{clp(o.price)}</td>
                     </tr>
                   ))}
                 </tbody>

@@ -43,13 +43,13 @@ export function BatchesPage(_props: PageProps) {
             <tbody>
               {page.data.rows.map((b) => (
                 <tr key={b.id} data-batch-id={b.id}>
-                  <td><Link href={`/console/batches/${encodeURIComponent(b.id)}`}>{b.id}</Link></td>
-                  <td>{BATCH_STATUS[lang][b.status as keyof (typeof BATCH_STATUS)['es']] ?? b.status}</td>
-                  <td>{VEHICLES[lang][b.vehicleType]}</td>
-                  <td class="num">{b.orders.length}</td>
-                  <td class="num">{b.totalWeightKg} kg</td>
-                  <td class="mono">{b.geohashZone}</td>
-                  <td>{dateTime(b.createdAt, lang)}</td>
+                  <td data-label={t.batch}><Link href={`/console/batches/${encodeURIComponent(b.id)}`}>{b.id}</Link></td>
+                  <td data-label={t.status}>{BATCH_STATUS[lang][b.status as keyof (typeof BATCH_STATUS)['es']] ?? b.status}</td>
+                  <td data-label={t.vehicle}>{VEHICLES[lang][b.vehicleType]}</td>
+                  <td class="num" data-label={t.orders}>{b.orders.length}</td>
+                  <td class="num" data-label={t.weight}>{b.totalWeightKg} kg</td>
+                  <td class="mono" data-label={t.zone}>{b.geohashZone}</td>
+                  <td data-label={t.created}>{dateTime(b.createdAt, lang)}</td>
                 </tr>
               ))}
             </tbody>

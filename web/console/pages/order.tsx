@@ -34,6 +34,22 @@ const GEOFENCE: Strings<'passed' | 'bypassed' | 'unverified'> = {
   en: { passed: 'passed', bypassed: 'bypassed', unverified: 'unverified (approximate address)' },
 };
 
+/**
+ * A proof hosted here (a signed `/api/v1/proofs/…` link) is shown, read from this origin whatever
+ * public address the link names; an external URL (a delivery made with `photo_url`) stays a link,
+ * since the page's CSP loads images from this origin only.
+ */
+function ProofImage({ id, url, label }: { id: string; url: string; label: string }) {
+  const link = new URL(url, location.origin);
+  const hosted = link.pathname.startsWith('/api/v1/proofs/') ? `${link.pathname}${link.search}` : null;
+  return (
+    <figure id={id}>
+      {hosted ? <a href={hosted} target="_blank" rel="noreferrer"><img src={hosted} alt={label} /></a> : <a href={url} rel="noreferrer" target="_blank">{label}</a>}
+      <figcaption>{label}</figcaption>
+    </figure>
+  );
+}
+
 export function OrderPage({ params }: PageProps) {
   const { lang } = useApp();
   const t = useStrings(S);
@@ -72,10 +88,12 @@ export function OrderPage({ params }: PageProps) {
           <h2 id="proof-title">{t.proof}</h2>
           <dl class="facts">
             <dt>{t.delivered}</dt><dd>{dateTime(o.proof.deliveredAt, lang)}</dd>
-            <dt>{t.geofence}</dt><dd>{GEOFENCE[lang][o.proof.geofence]} · {Math.round(o.proof.distanceM)} m</dd>
-            <dt>{t.photo}</dt><dd><a href={o.proof.photoUrl} rel="noreferrer" target="_blank">{t.photo}</a></dd>
-            <dt>{t.signature}</dt><dd><a href={o.proof.signatureUrl} rel="noreferrer" target="_blank">{t.signature}</a></dd>
+            <dt>{t.geofence}</dt><dd id="proof-geofence" data-geofence={o.proof.geofence}>{GEOFENCE[lang][o.proof.geofence]} · {Math.round(o.proof.distanceM)} m</dd>
           </dl>
+          <div class="proof-images">
+            <ProofImage id="proof-photo" url={o.proof.photoUrl} label={t.photo} />
+            <ProofImage id="proof-signature" url={o.proof.signatureUrl} label={t.signature} />
+          </div>
         </section>
       )}
       <section class="card" aria-labelledby="timeline-title">

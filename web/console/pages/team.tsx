@@ -109,12 +109,12 @@ export function TeamPage(_props: PageProps) {
               <tbody>
                 {members.data.map((m) => (
                   <tr key={m.id} data-member-id={m.id} data-email={m.email} data-role={m.role} data-status={m.status}>
-                    <td>{m.email} {m.email === app.me?.email && t.you}</td>
-                    <td>{ROLE_NAMES[app.lang][m.role]}</td>
-                    <td>{m.status === 'active' ? t.active : t.invited}</td>
-                    <td>{dateTime(m.createdAt, app.lang)}</td>
+                    <td data-label={t.email}>{m.email} {m.email === app.me?.email && t.you}</td>
+                    <td data-label={t.role}>{ROLE_NAMES[app.lang][m.role]}</td>
+                    <td data-label={t.status}>{m.status === 'active' ? t.active : t.invited}</td>
+                    <td data-label={t.since}>{dateTime(m.createdAt, app.lang)}</td>
                     {owner && (
-                      <td><div class="row-actions">
+                      <td data-label={t.actions}><div class="row-actions">
                         <label><span class="visually-hidden">{t.roleOf} {m.email}</span>
                           <select class="member-role" value={roles[m.id] ?? m.role} onChange={(e) => setRoles({ ...roles, [m.id]: e.currentTarget.value as Role })}>
                             {ROLES.map((r) => <option key={r} value={r}>{ROLE_NAMES[app.lang][r]}</option>)}

@@ -80,13 +80,13 @@ export function WebhookDeliveries({ endpoints }: { endpoints: Endpoint[] }) {
             <tbody>
               {log.data.rows.map((d) => (
                 <tr key={d.id} data-delivery-id={d.id} data-status={d.status} data-endpoint-id={d.endpointId}>
-                  <td><Link href={`/console/webhooks/deliveries/${encodeURIComponent(d.id)}`}>{dateTime(d.createdAt, lang)}<span class="visually-hidden"> · {t.view}</span></Link></td>
-                  <td>{EVENT_LABELS[lang][d.event]}</td>
-                  <td class="endpoint">{nameOf(d.endpointId)}</td>
-                  <td class="order">{d.orderId ? <Link href={`/console/orders/${encodeURIComponent(d.orderId)}`}>{d.orderId}</Link> : '—'}</td>
-                  <td><span class={`badge ${d.status}`}>{DELIVERY_STATUS_LABELS[lang][d.status]}</span></td>
-                  <td class="num">{d.attempts}</td>
-                  <td class="num">{d.lastStatusCode ?? '—'}</td>
+                  <td data-label={t.created}><Link href={`/console/webhooks/deliveries/${encodeURIComponent(d.id)}`}>{dateTime(d.createdAt, lang)}<span class="visually-hidden"> · {t.view}</span></Link></td>
+                  <td data-label={t.event}>{EVENT_LABELS[lang][d.event]}</td>
+                  <td class="endpoint" data-label={t.endpoint}>{nameOf(d.endpointId)}</td>
+                  <td class="order" data-label={t.order}>{d.orderId ? <Link href={`/console/orders/${encodeURIComponent(d.orderId)}`}>{d.orderId}</Link> : '—'}</td>
+                  <td data-label={t.status}><span class={`badge ${d.status}`}>{DELIVERY_STATUS_LABELS[lang][d.status]}</span></td>
+                  <td class="num" data-label={t.attempts}>{d.attempts}</td>
+                  <td class="num" data-label={t.lastCode}>{d.lastStatusCode ?? '—'}</td>
                 </tr>
               ))}
             </tbody>

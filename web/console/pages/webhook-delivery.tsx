@@ -95,11 +95,11 @@ export function WebhookDeliveryPage({ params }: PageProps) {
                     {d.attemptLog.map((a, i) => (
                       // Keyed by position: a redelivery numbers its attempts from 1 again.
                       <tr key={i} data-status-code={a.statusCode ?? ''}>
-                        <td class="num">{a.attempt}</td>
-                        <td><time dateTime={a.at}>{dateTime(a.at, app.lang)}</time></td>
-                        <td class="num">{a.statusCode ?? '—'}</td>
-                        <td class="num">{a.latencyMs} ms</td>
-                        <td>{a.error ?? '—'}</td>
+                        <td class="num" data-label={t.attempt}>{a.attempt}</td>
+                        <td data-label={t.at}><time dateTime={a.at}>{dateTime(a.at, app.lang)}</time></td>
+                        <td class="num" data-label={t.code}>{a.statusCode ?? '—'}</td>
+                        <td class="num" data-label={t.latency}>{a.latencyMs} ms</td>
+                        <td data-label={t.error}>{a.error ?? '—'}</td>
                       </tr>
                     ))}
                   </tbody>

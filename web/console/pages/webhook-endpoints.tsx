@@ -77,13 +77,13 @@ export function WebhookEndpoints({ endpoints, onChanged }: { endpoints: Endpoint
             <tbody>
               {endpoints.map((e) => (
                 <tr key={e.id} data-endpoint-id={e.id} data-enabled={String(e.enabled)}>
-                  <td class="wrap mono">{e.url}</td>
-                  <td>{e.description ?? '—'}</td>
-                  <td class="wrap">{e.events.map((ev) => EVENT_LABELS[app.lang][ev]).join(', ')}</td>
-                  <td>{e.enabled ? t.yes : t.no}{e.disabledReason ? ` · ${e.disabledReason}` : ''}{e.failingSince ? ` · ${t.failingSince} ${dateTime(e.failingSince, app.lang)}` : ''}</td>
-                  <td>{dateTime(e.createdAt, app.lang)}</td>
+                  <td class="wrap mono" data-label={t.url}>{e.url}</td>
+                  <td data-label={t.description}>{e.description ?? '—'}</td>
+                  <td class="wrap" data-label={t.events}>{e.events.map((ev) => EVENT_LABELS[app.lang][ev]).join(', ')}</td>
+                  <td data-label={t.enabled}>{e.enabled ? t.yes : t.no}{e.disabledReason ? ` · ${e.disabledReason}` : ''}{e.failingSince ? ` · ${t.failingSince} ${dateTime(e.failingSince, app.lang)}` : ''}</td>
+                  <td data-label={t.created}>{dateTime(e.createdAt, app.lang)}</td>
                   {owner && (
-                    <td><div class="row-actions">
+                    <td data-label={t.actions}><div class="row-actions">
                       <button type="button" class="secondary" aria-label={`${t.edit}: ${e.url}`} onClick={() => { setEditing(e); setError(null); }}>{t.edit}</button>
                       <ConfirmButton id={`delete-${e.id}`} label={t.delete} question={t.deleteQuestion} danger onConfirm={() => void run(async () => dataOf((await request(DELETE, { id: e.id }, app.mode)).deleteWebhookEndpoint))} />
                     </div></td>
