@@ -136,6 +136,14 @@ describe.skipIf(SKIP !== null)('the ops app: an invited admin moderates a plugin
         expect(await noHorizontalScroll(), `${path} at ${viewport.width}px`).toBe(true);
       }
     }
+    // On a phone the menu folds behind its button.
+    await page().setViewportSize({ width: 390, height: 844 });
+    expect(await page().getByRole('link', { name: 'Repartidores' }).isVisible()).toBe(false);
+    await page().locator('#menu-toggle').click();
+    await page().getByRole('link', { name: 'Repartidores' }).click();
+    await page().locator('#couriers').waitFor();
+    expect(await noHorizontalScroll()).toBe(true);
+    await page().setViewportSize({ width: 1280, height: 800 });
     await page().locator('#lang-switch').selectOption('en');
     await page().getByRole('link', { name: 'Couriers' }).waitFor();
     await page().locator('#sign-out').click();

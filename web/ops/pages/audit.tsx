@@ -79,11 +79,11 @@ export function AuditPage(_props: PageProps) {
             <tbody>
               {page.entries.map((e) => (
                 <tr key={e.id} data-action={e.action} data-target={e.targetId}>
-                  <td>{dateTime(e.at, app.lang)}</td>
-                  <td><ActorName actor={e.actor} /></td>
-                  <td><code>{e.action}</code></td>
-                  <td>{e.targetType} <code>{e.targetId}</code></td>
-                  <td class="wrap"><span class="snapshot">{e.before ?? '∅'} → {e.after ?? '∅'}</span></td>
+                  <td data-label={t.at}>{dateTime(e.at, app.lang)}</td>
+                  <td data-label={t.actor}><ActorName actor={e.actor} /></td>
+                  <td data-label={t.action}><code>{e.action}</code></td>
+                  <td data-label={t.target}>{e.targetType} <code>{e.targetId}</code></td>
+                  <td class="wrap" data-label={t.change}><span class="snapshot">{e.before ?? '∅'} → {e.after ?? '∅'}</span></td>
                 </tr>
               ))}
             </tbody>

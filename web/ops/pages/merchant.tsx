@@ -100,8 +100,8 @@ export function MerchantPage({ params }: PageProps) {
                     <tbody>
                       {rows.map((r) => (
                         <tr key={`${r.mode}:${r.site}`}>
-                          <td class="wrap">{r.site ?? '—'}</td><td>{r.mode}</td><td class="wrap">{r.pluginVersion ?? r.userAgent ?? '—'}</td>
-                          <td class="num">{r.callCount}</td><td>{dateTime(r.firstSeenAt, app.lang)}</td><td>{dateTime(r.lastSeenAt, app.lang)}</td>
+                          <td class="wrap" data-label={t.site}>{r.site ?? '—'}</td><td data-label={t.mode}>{r.mode}</td><td class="wrap" data-label={t.version}>{r.pluginVersion ?? r.userAgent ?? '—'}</td>
+                          <td class="num" data-label={t.calls}>{r.callCount}</td><td data-label={t.first}>{dateTime(r.firstSeenAt, app.lang)}</td><td data-label={t.last}>{dateTime(r.lastSeenAt, app.lang)}</td>
                         </tr>
                       ))}
                     </tbody>

@@ -56,10 +56,10 @@ export function MerchantsPage(_props: PageProps) {
             <tbody>
               {shown.map((m) => (
                 <tr key={m.id} data-merchant={m.id}>
-                  <td><Link href={`/ops/merchants/${m.id}`}>{m.name}</Link></td>
-                  <td><code>{m.id}</code></td>
-                  <td><StatusBadge status={m.status} /></td>
-                  <td><StatusBadge status={m.integrations.plugin} /></td>
+                  <td data-label={t.name}><Link href={`/ops/merchants/${m.id}`}>{m.name}</Link></td>
+                  <td data-label="ID"><code>{m.id}</code></td>
+                  <td data-label={t.status}><StatusBadge status={m.status} /></td>
+                  <td data-label={t.plugin}><StatusBadge status={m.integrations.plugin} /></td>
                 </tr>
               ))}
             </tbody>

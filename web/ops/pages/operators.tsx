@@ -70,8 +70,8 @@ export function OperatorsPage(_props: PageProps) {
             <tbody>
               {list.data.map((o) => (
                 <tr key={o.id} data-operator={o.id}>
-                  <td>{o.email}</td>
-                  <td>
+                  <td data-label={t.email}>{o.email}</td>
+                  <td data-label={t.role}>
                     {manage && o.id !== app.me?.id ? (
                       <label><span class="visually-hidden">{t.roleOf} {o.email}</span>
                         <select value={o.role} title={t.roleNote} onChange={(e) => void act(async () => void dataOf((await operatorRequest(SET_ROLE, { id: o.id, role: e.currentTarget.value as OperatorRole })).adminSetOperatorRole))}>
@@ -80,10 +80,10 @@ export function OperatorsPage(_props: PageProps) {
                       </label>
                     ) : <RoleName role={o.role} />}
                   </td>
-                  <td><StatusBadge status={o.status} /></td>
-                  <td>{dateTime(o.createdAt, app.lang)}</td>
+                  <td data-label={t.status}><StatusBadge status={o.status} /></td>
+                  <td data-label={t.since}>{dateTime(o.createdAt, app.lang)}</td>
                   {manage && (
-                    <td class="actions">
+                    <td class="actions" data-label={t.actions}>
                       {o.id !== app.me?.id && (o.status === 'disabled'
                         ? <button type="button" onClick={() => void act(async () => void dataOf((await operatorRequest(SET_STATUS, { id: o.id, status: 'active' })).adminSetOperatorStatus))}>{t.enable}</button>
                         : <ConfirmButton id={`disable-${o.id}`} label={t.disable} question={t.disableQ} danger onConfirm={() => void act(async () => void dataOf((await operatorRequest(SET_STATUS, { id: o.id, status: 'disabled' })).adminSetOperatorStatus))} />)}

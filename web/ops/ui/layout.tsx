@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
 import { LANGS, useStrings, type Strings } from '../../shared/i18n.js';
 import { useApp } from '../app-state.js';
 import { Link, ROUTES } from '../router.js';
@@ -15,12 +16,26 @@ export function Layout({ pathname, children }: { pathname: string; children: Com
   const app = useApp();
   const t = useStrings(STRINGS);
   const me = app.me!;
+  // On a phone the menu folds behind a button (the console's styles.css); an item, going back or Escape closes it.
+  const [menuOpen, setMenuOpen] = useState(false);
+  useEffect(() => setMenuOpen(false), [pathname]);
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setMenuOpen(false);
+      document.getElementById('menu-toggle')?.focus();
+    };
+    addEventListener('keydown', onKey);
+    return () => removeEventListener('keydown', onKey);
+  }, [menuOpen]);
   const current = (path: string) => path === pathname || (path === '/ops' && pathname.startsWith('/ops/merchants/'));
   return (
     <div class="shell">
       <header class="top">
         <div class="brand"><strong>Express Delivery</strong> · {t.ops}</div>
-        <nav aria-label={t.menu}>
+        <button type="button" id="menu-toggle" class="menu-toggle" aria-expanded={menuOpen} aria-controls="ops-nav" onClick={() => setMenuOpen(!menuOpen)}>{t.menu}</button>
+        <nav id="ops-nav" aria-label={t.menu} class={menuOpen ? 'open' : undefined} onClick={() => setMenuOpen(false)}>
           {ROUTES.filter((r) => r.nav).map((r) => (
             <Link key={r.path} href={r.path} aria-current={current(r.path) ? 'page' : undefined}>{r.nav![app.lang]}</Link>
           ))}
