@@ -113,21 +113,21 @@ export function CouriersPage(_props: PageProps) {
             <tbody>
               {page.couriers.map((c) => (
                 <tr key={c.id} data-courier={c.id}>
-                  <td data-label={t.name}>{c.name}<br /><code>{c.id}</code></td>
+                  <td class="wrap" data-label={t.name}>{c.name}<br /><code>{c.id}</code></td>
                   <td data-label={t.mode}>{t[c.mode]}</td>
-                  <td data-label={t.vehicle}>{t[c.vehicle]} · {c.plate}</td>
+                  <td class="wrap" data-label={t.vehicle}>{t[c.vehicle]} · {c.plate}</td>
                   <td data-label={t.status}><StatusBadge status={c.dutyStatus} /></td>
                   <td data-label={t.account}><StatusBadge status={c.accountStatus} id={`account-${c.id}`} /></td>
-                  <td data-label={t.position}>{c.lastPosition ? <>{c.lastPosition.lat.toFixed(5)}, {c.lastPosition.lng.toFixed(5)}<br /><small>{dateTime(c.lastPosition.at, app.lang)}</small></> : '—'}</td>
+                  <td class="wrap" data-label={t.position}>{c.lastPosition ? <>{c.lastPosition.lat.toFixed(5)}, {c.lastPosition.lng.toFixed(5)}<br /><small>{dateTime(c.lastPosition.at, app.lang)}</small></> : '—'}</td>
                   <td data-label={t.job}>{c.job ? <code>{c.job.id}</code> : '—'}</td>
                   {dispatch && (
-                    <td class="actions" data-label={t.actions}>
+                    <td class="wrap" data-label={t.actions}><div class="row-actions">
                       {c.accountStatus === 'active'
                         ? <ConfirmButton id={`disable-${c.id}`} label={t.disable} question={t.disableQ} danger onConfirm={() => void disable(c.id)} />
                         : <button type="button" id={`enable-${c.id}`} onClick={() => void enable(c.id)}>{t.enable}</button>}
                       {c.accountStatus === 'active' && <button type="button" id={`invite-${c.id}`} class="secondary" onClick={() => void invite(c.id)}>{t.invite}</button>}
                       <ConfirmButton id={`rotate-${c.id}`} label={t.rotate} question={t.rotateQ} onConfirm={() => void rotate(c.id)} />
-                    </td>
+                    </div></td>
                   )}
                 </tr>
               ))}

@@ -83,12 +83,12 @@ export function OperatorsPage(_props: PageProps) {
                   <td data-label={t.status}><StatusBadge status={o.status} /></td>
                   <td data-label={t.since}>{dateTime(o.createdAt, app.lang)}</td>
                   {manage && (
-                    <td class="actions" data-label={t.actions}>
+                    <td class="wrap" data-label={t.actions}><div class="row-actions">
                       {o.id !== app.me?.id && (o.status === 'disabled'
                         ? <button type="button" onClick={() => void act(async () => void dataOf((await operatorRequest(SET_STATUS, { id: o.id, status: 'active' })).adminSetOperatorStatus))}>{t.enable}</button>
                         : <ConfirmButton id={`disable-${o.id}`} label={t.disable} question={t.disableQ} danger onConfirm={() => void act(async () => void dataOf((await operatorRequest(SET_STATUS, { id: o.id, status: 'disabled' })).adminSetOperatorStatus))} />)}
                       <button type="button" class="secondary" onClick={() => void act(async () => setLink(dataOf((await operatorRequest(RESET, { email: o.email })).adminResetOperatorPassword).setPasswordUrl))}>{t.reset}</button>
-                    </td>
+                    </div></td>
                   )}
                 </tr>
               ))}
