@@ -54,7 +54,7 @@ export function History({ targetType, targetId, version }: { targetType: 'mercha
         {history.data?.map((e) => (
           <li key={e.id} data-action={e.action}>
             <time dateTime={e.at}>{dateTime(e.at, app.lang)}</time> <strong>{e.action}</strong> · <ActorName actor={e.actor} />
-            {e.action === 'note.add' && e.after && <q>{(JSON.parse(e.after) as { text?: string }).text}</q>}
+            {e.action === 'note.add' && e.after && <> <q>{(JSON.parse(e.after) as { text?: string }).text}</q></>}
           </li>
         ))}
       </ol>
