@@ -30,6 +30,7 @@ import {
   VEHICLE_TYPES,
 } from './types.js';
 import { parseInput } from './validation.js';
+import { ORDER_NOTES } from './orders/notes.js';
 
 const idSchema = z.string().trim().min(1).max(64);
 
@@ -211,7 +212,7 @@ export function createAdminService(deps: {
     const { courierId } = parseInput(adminInputSchemas.courierRef, options.input);
     if (!(await store.couriers.setAccountStatus({ id: courierId, accountStatus: 'disabled', updatedAt: now() }))) throw courierNotFound(courierId);
     await courierSessions.revokeAll({ courierId });
-    const withdrawn = await couriers.withdrawCourier({ courierId, reason: 'courier disabled by an administrator' });
+    const withdrawn = await couriers.withdrawCourier({ courierId, reason: ORDER_NOTES.courierDisabled });
     return {
       courierId, accountStatus: withdrawn.courier.accountStatus, dutyStatus: withdrawn.courier.status,
       releasedOrderIds: withdrawn.releasedOrderIds, keptOrderIds: withdrawn.keptOrderIds,

@@ -12,6 +12,7 @@ import type { ConsolidateCommand } from './orders/schemas.js';
 import { vehicleTariff, type Tariff } from './tariffs.js';
 import type { Batch, Order } from './types.js';
 import { assertPermitted } from './members/roles.js';
+import { ORDER_NOTES } from './orders/notes.js';
 
 /** A batch holds at most this many stops: a longer route would break every delivery estimate. */
 export const MAX_ORDERS_PER_BATCH = 8;
@@ -59,7 +60,7 @@ export function createBatchService(deps: { store: Store; dispatch: DispatchServi
   async function unassign(order: Order): Promise<Order | null> {
     if (order.status === 'new') return order;
     return transitions.tryTransition({
-      order, to: 'new', actor: { kind: 'system', id: null }, patch: { courierId: null }, reason: 'consolidated into a batch',
+      order, to: 'new', actor: { kind: 'system', id: null }, patch: { courierId: null }, reason: ORDER_NOTES.consolidated,
     });
   }
 

@@ -16,6 +16,7 @@ import { sandboxDelivery } from './sandbox.js';
 import { timeScaleOf } from './sandbox-time.js';
 import { vehicleTariff, type Tariff } from './tariffs.js';
 import type { Courier, LatLng, Order, OrderEvent, WebhookDelivery } from './types.js';
+import { ORDER_NOTES } from './orders/notes.js';
 
 /**
  * What a run plays. `failed_attempt_then_return` is named by the issue but the service has no
@@ -165,7 +166,7 @@ export function createSandboxRunService(deps: {
         let ticks = 0;
         await drive(first, { until: () => ++ticks > 4 });
         dwell();
-        await run.orders.cancelOrder({ principal, ref: created.id, input: { reason: 'sandbox run: cancelled after assignment' } });
+        await run.orders.cancelOrder({ principal, ref: created.id, input: { reason: ORDER_NOTES.sandboxCancelled } });
         break;
       }
       case 'courier_reassigned': {
@@ -174,7 +175,7 @@ export function createSandboxRunService(deps: {
         const second = await newCourier(run, ids, clock, 2);
         made.push(second.id);
         dwell();
-        await run.couriers.releaseOrder({ courier: await courierNow(first.id), ref: created.id, input: { reason: 'sandbox run: the courier dropped out' } });
+        await run.couriers.releaseOrder({ courier: await courierNow(first.id), ref: created.id, input: { reason: ORDER_NOTES.sandboxDroppedOut } });
         await drive(second, { until: () => false });
         break;
       }

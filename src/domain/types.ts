@@ -269,7 +269,8 @@ export interface StoredQuote {
   expiresAt: string;
 }
 
-export type ActorKind = 'merchant' | 'courier' | 'system' | 'admin';
+export const ACTOR_KINDS = ['merchant', 'courier', 'system', 'admin'] as const;
+export type ActorKind = (typeof ACTOR_KINDS)[number];
 
 /** One transition of an order's history: who, when, where. */
 export interface OrderEvent {

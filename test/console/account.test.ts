@@ -150,14 +150,14 @@ describe.skipIf(SKIP !== null)('merchant console: API keys, settings, team, a vi
     await page().getByLabel('Correo').fill('dueno@floreria.cl');
     await page().locator('#invite-submit').click();
     expect(await page().locator('#invite-section [role=alert]').getAttribute('data-code')).toBe('CONFLICT');
-    expect(await page().locator('#invite-section [role=alert]').textContent()).toContain('already belongs to a member');
+    expect(await page().locator('#invite-section [role=alert]').textContent()).toContain('Ese correo ya pertenece a un miembro del equipo.');
 
     const self = page().locator('#members tr[data-email="dueno@floreria.cl"]');
     await self.locator('button', { hasText: 'Quitar' }).click();
     await self.locator('button', { hasText: 'Sí, confirmar' }).click();
     const alert = page().getByRole('alert');
     expect(await alert.getAttribute('data-code')).toBe('CONFLICT');
-    expect(await alert.textContent()).toContain('A merchant keeps at least one active owner');
+    expect(await alert.textContent()).toContain('El comercio debe conservar al menos un dueño activo.');
     expect((await gql(t.url, MEMBERS, { key: testKey })).body.data.members).toEqual([
       { email: 'dueno@floreria.cl', role: 'owner', status: 'active' },
       { email: 'lector@floreria.cl', role: 'viewer', status: 'invited' },

@@ -143,10 +143,23 @@ describe.skipIf(SKIP !== null)('merchant console: order flows in headless Chromi
     const id = (await page().locator('#order').getAttribute('data-order-id'))!;
     expect(await page().locator('#order').getAttribute('data-status')).toBe('new');
     expect(await page().locator('#dropoff').textContent()).toBe(`${PLACES.lasCondes.lat.toFixed(5)}, ${PLACES.lasCondes.lng.toFixed(5)}`);
-    await page().getByLabel('Motivo').fill('El cliente ya no lo necesita');
+    // Cancel asks first, the reason (optional) still in view; "no" goes back and nothing is sent.
+    expect(await page().getByLabel('Motivo (opcional)').isVisible()).toBe(true);
     await page().locator('#cancel-button').click();
+    expect(await page().locator('#cancel-question').textContent()).toMatch(/^¿Cancelar el pedido .+\? No se puede deshacer\.$/);
+    expect(await page().evaluate(() => document.activeElement?.id)).toBe('cancel-confirm');
+    // The API's preview: a new order (no courier yet) cancels free.
+    expect(await page().locator('#cancel-fee').textContent()).toBe('Cancelarlo ahora no tiene cargo.');
+    await page().locator('#cancel-back').click();
+    expect(await page().locator('#cancel-confirm').count()).toBe(0);
+    expect((await orderOf(m.liveKey, id)).data.status).toBe('new');
+    await page().locator('#cancel-button').click();
+    await page().getByLabel('Motivo (opcional)').fill('El cliente ya no lo necesita');
+    expect(await seriousViolations(page())).toEqual([]);
+    await page().locator('#cancel-confirm').click();
     await page().waitForFunction(() => document.getElementById('order')?.dataset.status === 'cancelled');
     expect(await page().locator('#cancellation-reason').textContent()).toBe('El cliente ya no lo necesita');
+    expect(await page().locator('#cancellation-fee').textContent()).toBe(pesos(0));
     expect((await orderOf(m.liveKey, id)).data).toMatchObject({ status: 'cancelled', cancellationReason: 'El cliente ya no lo necesita' });
     // Never mixed: the live order is not there for test mode, and the test orders not for live.
     expect((await orderOf(m.testKey, id)).code).toBe('ORDER_NOT_FOUND');

@@ -33,9 +33,10 @@ export async function acceptInvitation(page: Page, link: string, password = PASS
   await page.getByLabel(/^(Contraseña nueva|New password)/).fill(password);
   await page.getByLabel(/^(Repite la contraseña|Repeat the password)/).fill(password);
   await page.locator('#set-password button[type=submit]').click();
-  await page.waitForURL(/\/console\/sign-in\?merchant=/);
-  // The token left the address bar; merchant and email are filled in.
+  await page.waitForURL(/\/console\/sign-in\?email=/);
+  // The token left the address bar; the email is filled in (sign-in asks no merchant id).
   expect(page.url()).not.toContain('token');
+  expect(await page.getByLabel(/^(Correo|Email)$/).inputValue()).not.toBe('');
   await page.getByLabel(/^(Contraseña|Password)$/).fill(password);
   await page.locator('#sign-in button[type=submit]').click();
   await page.locator('#orders, #orders-empty').first().waitFor();

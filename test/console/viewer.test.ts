@@ -53,13 +53,12 @@ describe.skipIf(SKIP !== null)('merchant console: sign-in refusals, a viewer, pa
     expect(await seriousViolations(page())).toEqual([]);
 
     await page().goto(`${t.url}/console/sign-in`);
-    await page().getByLabel('ID del comercio').fill(m.merchantId);
     await page().getByLabel('Correo').fill('lector@losandes.cl');
     await page().getByLabel('Contraseña').fill('not the password');
     await page().locator('#sign-in button[type=submit]').click();
     const alert = page().getByRole('alert');
     expect(await alert.getAttribute('data-code')).toBe('INVALID_CREDENTIALS');
-    expect(await alert.textContent()).toContain('Comercio, correo o contraseña incorrectos.');
+    expect(await alert.textContent()).toContain('Correo o contraseña incorrectos.');
     expect(await seriousViolations(page())).toEqual([]);
 
     await page().getByLabel('Contraseña').fill(PASSWORD);
@@ -91,6 +90,7 @@ describe.skipIf(SKIP !== null)('merchant console: sign-in refusals, a viewer, pa
     await page().locator('#cancel-order').evaluate((form) => form.removeAttribute('hidden'));
     await page().getByLabel('Motivo').fill('forzado');
     await page().locator('#cancel-button').click();
+    await page().locator('#cancel-confirm').click();
     const alert = page().getByRole('alert');
     expect(await alert.getAttribute('data-code')).toBe('FORBIDDEN_ROLE');
     expect(await alert.textContent()).toContain('Tu rol no permite esta acción.');
@@ -142,7 +142,6 @@ describe.skipIf(SKIP !== null)('merchant console: sign-in refusals, a viewer, pa
     await page().getByLabel('Teléfono del cliente').fill('+56933334444');
     await page().locator('#get-quote').click();
     await page().waitForURL(/\/console\/sign-in\?next=%2Fconsole%2Forders%2Fnew$/);
-    await page().getByLabel('ID del comercio').fill(m.merchantId);
     await page().getByLabel('Correo').fill('lector@losandes.cl');
     await page().getByLabel('Contraseña').fill(PASSWORD);
     await page().locator('#sign-in button[type=submit]').click();

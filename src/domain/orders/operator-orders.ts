@@ -9,6 +9,7 @@ import { operatorAssignSchema, operatorCancelSchema, operatorListOrdersSchema, o
 import type { OrderService } from './service.js';
 import { isOrderActive } from './state-machine.js';
 import type { Actor, OrderTransitions } from './transitions.js';
+import { ORDER_NOTES } from './notes.js';
 
 const IN_PROGRESS: OrderStatus[] = ORDER_STATUSES.filter((s) => isOrderActive({ status: s }));
 
@@ -112,7 +113,7 @@ export function createOperatorOrders(deps: {
     const input = parseInput(operatorReleaseSchema, options.input);
     const order = await findOrder(input.orderId);
     const released = await transitions.transition({
-      order, to: 'new', actor: options.actor, patch: { courierId: null, batchId: null }, reason: input.reason ?? 'released by an operator',
+      order, to: 'new', actor: options.actor, patch: { courierId: null, batchId: null }, reason: input.reason ?? ORDER_NOTES.operatorReleased,
     });
     const freed = await freeCourierOf(order);
     const redispatched = await dispatch.dispatchOrder({ order: released });
@@ -129,7 +130,7 @@ export function createOperatorOrders(deps: {
     const courier = await claim(await eligibleCourier(input.courierId, order), order);
     let released: Order;
     try {
-      released = await transitions.transition({ order, to: 'new', actor: options.actor, patch: { courierId: null, batchId: null }, reason: 'reassigned by an operator' });
+      released = await transitions.transition({ order, to: 'new', actor: options.actor, patch: { courierId: null, batchId: null }, reason: ORDER_NOTES.operatorReassigned });
     } catch (error) {
       await dispatch.releaseCourier({ courierId: courier.id, jobId: order.id });
       throw error;

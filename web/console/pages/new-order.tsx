@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { dataOf } from '../../shared/api/errors.js';
 import { request } from '../../shared/api/http.js';
 import { useApp } from '../app-state.js';
+import { rateText } from '../../shared/catalog.js';
 import { clp, time } from '../../shared/format.js';
 import { graphql, type ResultOf, type VariablesOf } from '../../shared/graphql.js';
 import { useStrings, type Strings } from '../../shared/i18n.js';
@@ -12,10 +13,10 @@ import { DeliveryMap } from '../../shared/ui/map.js';
 const QUOTE = graphql(`query ConsoleQuote($input: QuoteInput!) { quote(input: $input) { __typename
   ... on QueryQuoteSuccess { data { quoteId expiresAt price distanceM estimatedDeliveryTime origin { lat lng } destination { lat lng }
     rates { id name cost estimatedMinutes recommended } } }
-  ... on AppError { code message } } }`);
+  ... on AppError { code message fields { field message } } } }`);
 
 const CREATE_ORDER = graphql(`mutation ConsoleCreateOrder($input: CreateOrderInput!, $key: String) { createOrder(input: $input, idempotencyKey: $key) {
-  __typename ... on MutationCreateOrderSuccess { data { id } } ... on AppError { code message } } }`);
+  __typename ... on MutationCreateOrderSuccess { data { id } } ... on AppError { code message fields { field message } } } }`);
 
 type Location = NonNullable<VariablesOf<typeof QUOTE>['input']['destination']>;
 type Quote = Extract<ResultOf<typeof QUOTE>['quote'], { data: unknown }>['data'];
@@ -116,7 +117,7 @@ export function NewOrderPage(_props: PageProps) {
             </dl>
             <fieldset class="radios"><legend>{t.rate}</legend>
               {quote.rates.map((r) => (
-                <label key={r.id}><input type="radio" name="rate" value={r.id} defaultChecked={r.id === 'express'} />{r.name}: {clp(r.cost)} · {r.estimatedMinutes} min</label>
+                <label key={r.id}><input type="radio" name="rate" value={r.id} defaultChecked={r.id === 'express'} />{rateText(r.id, app.lang)}: {clp(r.cost)} · {r.estimatedMinutes} min</label>
               ))}
             </fieldset>
             <DeliveryMap label={t.map} points={[{ ...quote.origin, kind: 'pickup', label: t.origin }, { ...quote.destination, kind: 'dropoff', label: t.destination }]} />

@@ -2,19 +2,20 @@ import { useState } from 'preact/hooks';
 import { dataOf } from '../../shared/api/errors.js';
 import { request } from '../../shared/api/http.js';
 import { useApp } from '../app-state.js';
+import { actorText, noteText, VEHICLE_LABELS } from '../../shared/catalog.js';
 import { clp, dateTime, placeOf } from '../../shared/format.js';
 import { graphql } from '../../shared/graphql.js';
 import { useStrings, type Strings } from '../../shared/i18n.js';
 import type { PageProps } from '../router.js';
 import { ErrorNote } from '../../shared/ui/error-note.js';
-import { useLoad, useSubscription } from '../../shared/ui/hooks.js';
+import { useLoad, useReconnected, useSubscription } from '../../shared/ui/hooks.js';
 import { DeliveryMap, type MapPoint } from '../../shared/ui/map.js';
 import { STATUS_LABELS } from '../../shared/ui/status.js';
 import { CancelOrder } from './order-cancel.js';
 
 const ORDER = graphql(`query ConsoleOrder($id: String!) { order(id: $id) { __typename
   ... on QueryOrderSuccess { data { id orderNumber trackingNumber trackingUrl status isTest customerName customerPhone price paymentMode
-    estimatedDeliveryTime cancellationReason createdAt
+    estimatedDeliveryTime cancellationReason cancellationFee cancellationPreview { cancellable fee } createdAt
     pickup { address lat lng precision } dropoff { address lat lng precision }
     driver { name vehicleType vehiclePlate currentLocation { lat lng } }
     proof { deliveredAt geofence distanceM photoUrl signatureUrl }
@@ -24,9 +25,9 @@ const ORDER = graphql(`query ConsoleOrder($id: String!) { order(id: $id) { __typ
 const STATUS_CHANGED = graphql(`subscription ConsoleOrderStatus($id: String!) { orderStatusChanged(id: $id) { status sequence } }`);
 const COURIER = graphql(`subscription ConsoleCourier($id: String!) { courierPosition(id: $id) { location { lat lng } at } }`);
 
-const S: Strings<'order' | 'status' | 'customer' | 'price' | 'eta' | 'tracking' | 'timeline' | 'courier' | 'noCourier' | 'map' | 'pickup' | 'dropoff' | 'proof' | 'delivered' | 'geofence' | 'photo' | 'signature' | 'reason'> = {
-  es: { order: 'Pedido', status: 'Estado', customer: 'Cliente', price: 'Precio', eta: 'Entrega estimada', tracking: 'Seguimiento público', timeline: 'Historial', courier: 'Repartidor', noCourier: 'Aún sin repartidor', map: 'Mapa del pedido y el repartidor', pickup: 'Retiro', dropoff: 'Entrega', proof: 'Prueba de entrega', delivered: 'Entregado', geofence: 'Geocerca', photo: 'Foto', signature: 'Firma', reason: 'Motivo' },
-  en: { order: 'Order', status: 'Status', customer: 'Customer', price: 'Price', eta: 'Estimated delivery', tracking: 'Public tracking', timeline: 'Timeline', courier: 'Courier', noCourier: 'No courier yet', map: 'Map of the order and its courier', pickup: 'Pickup', dropoff: 'Drop-off', proof: 'Proof of delivery', delivered: 'Delivered', geofence: 'Geofence', photo: 'Photo', signature: 'Signature', reason: 'Reason' },
+const S: Strings<'order' | 'status' | 'customer' | 'price' | 'eta' | 'tracking' | 'timeline' | 'courier' | 'noCourier' | 'map' | 'pickup' | 'dropoff' | 'proof' | 'delivered' | 'geofence' | 'photo' | 'signature' | 'reason' | 'fee'> = {
+  es: { order: 'Pedido', status: 'Estado', customer: 'Cliente', price: 'Precio', eta: 'Entrega estimada', tracking: 'Seguimiento público', timeline: 'Historial', courier: 'Repartidor', noCourier: 'Aún sin repartidor', map: 'Mapa del pedido y el repartidor', pickup: 'Retiro', dropoff: 'Entrega', proof: 'Prueba de entrega', delivered: 'Entregado', geofence: 'Geocerca', photo: 'Foto', signature: 'Firma', reason: 'Motivo', fee: 'Cargo por cancelar' },
+  en: { order: 'Order', status: 'Status', customer: 'Customer', price: 'Price', eta: 'Estimated delivery', tracking: 'Public tracking', timeline: 'Timeline', courier: 'Courier', noCourier: 'No courier yet', map: 'Map of the order and its courier', pickup: 'Pickup', dropoff: 'Drop-off', proof: 'Proof of delivery', delivered: 'Delivered', geofence: 'Geofence', photo: 'Photo', signature: 'Signature', reason: 'Reason', fee: 'Cancellation fee' },
 };
 
 const GEOFENCE: Strings<'passed' | 'bypassed' | 'unverified'> = {
@@ -59,6 +60,7 @@ export function OrderPage({ params }: PageProps) {
   const o = order.data;
   // Subscribed by booking id once the order is known (the page's id may be a tracking number).
   useSubscription(STATUS_CHANGED, o ? { id: o.id } : null, () => order.reload());
+  useReconnected(order.reload);
   useSubscription(COURIER, o ? { id: o.id } : null, ({ courierPosition }) => setCourier(courierPosition.location));
 
   if (!o) return <section><h1>{t.order}</h1><ErrorNote error={order.error} /></section>;
@@ -78,9 +80,10 @@ export function OrderPage({ params }: PageProps) {
         <dt>{t.customer}</dt><dd>{o.customerName} {o.customerPhone && `· ${o.customerPhone}`}</dd>
         <dt>{t.price}</dt><dd>{clp(o.price)}</dd>
         <dt>{t.eta}</dt><dd>{dateTime(o.estimatedDeliveryTime, lang)}</dd>
-        <dt>{t.courier}</dt><dd id="courier">{o.driver ? `${o.driver.name} · ${o.driver.vehicleType} ${o.driver.vehiclePlate}` : t.noCourier}</dd>
+        <dt>{t.courier}</dt><dd id="courier">{o.driver ? `${o.driver.name} · ${VEHICLE_LABELS[lang][o.driver.vehicleType]} ${o.driver.vehiclePlate}` : t.noCourier}</dd>
         <dt>{t.tracking}</dt><dd><a href={o.trackingUrl}>{o.trackingNumber}</a></dd>
         {o.cancellationReason && <><dt>{t.reason}</dt><dd id="cancellation-reason">{o.cancellationReason}</dd></>}
+        {o.cancellationFee !== null && <><dt>{t.fee}</dt><dd id="cancellation-fee">{clp(o.cancellationFee)}</dd></>}
       </dl>
       <DeliveryMap label={t.map} points={points} />
       {o.proof && (
@@ -100,7 +103,7 @@ export function OrderPage({ params }: PageProps) {
         <h2 id="timeline-title">{t.timeline}</h2>
         <ol id="timeline" class="timeline">
           {o.events.map((e) => (
-            <li key={e.sequence} data-status={e.status}><time dateTime={e.at}>{dateTime(e.at, lang)}</time> {STATUS_LABELS[lang][e.status]}{e.reason ? ` · ${e.reason}` : ''}</li>
+            <li key={e.sequence} data-status={e.status}><time dateTime={e.at}>{dateTime(e.at, lang)}</time> {STATUS_LABELS[lang][e.status]} · {actorText(e.actorKind, lang)}{e.reason ? ` · ${noteText(e.reason, lang)}` : ''}</li>
           ))}
         </ol>
       </section>

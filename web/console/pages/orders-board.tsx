@@ -7,7 +7,7 @@ import { graphql, type ResultOf } from '../../shared/graphql.js';
 import { useStrings, type Strings } from '../../shared/i18n.js';
 import { Link, type PageProps } from '../router.js';
 import { ErrorNote } from '../../shared/ui/error-note.js';
-import { useLoad, useSocketState, useSubscription } from '../../shared/ui/hooks.js';
+import { useLoad, useReconnected, useSocketState, useSubscription } from '../../shared/ui/hooks.js';
 import { STATUS_LABELS, STATUSES, type Status } from '../../shared/ui/status.js';
 
 const PAGE_SIZE = 20;
@@ -51,6 +51,8 @@ export function OrdersBoard(_props: PageProps) {
     if (!known && fits && after === null) nodes = [row, ...nodes].slice(0, PAGE_SIZE);
     page.setData({ nodes, pageInfo: current.pageInfo });
   });
+
+  useReconnected(page.reload);
 
   const filter = (value: string) => {
     setStatus(value as Status | '');

@@ -32,7 +32,7 @@ export function SetPasswordPage(_props: PageProps) {
     try {
       const set = dataOf((await request(SET_PASSWORD, { input: { token, password } }, app.mode)).setPassword);
       // The token has done its work: drop it from the address bar and history.
-      navigate(`/console/sign-in?${new URLSearchParams({ merchant: set.merchantId, email: set.email })}`, { replace: true });
+      navigate(`/console/sign-in?${new URLSearchParams({ email: set.email })}`, { replace: true });
     } catch (failure) {
       setError(failure);
     }

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { dataOf } from '../../shared/api/errors.js';
 import { request } from '../../shared/api/http.js';
+import { closeSocket } from '../../shared/api/socket.js';
 import { useApp } from '../app-state.js';
 import { graphql } from '../../shared/graphql.js';
 import { useStrings, type Strings } from '../../shared/i18n.js';
@@ -8,12 +9,15 @@ import { navigate, type PageProps } from '../router.js';
 import { ErrorNote } from '../../shared/ui/error-note.js';
 
 const LOG_IN = graphql(`mutation ConsoleLogIn($input: LogInInput!) { logIn(input: $input) {
-  __typename ... on MutationLogInSuccess { data { member { email role } } } ... on AppError { code message } } }`);
+  __typename ... on MutationLogInSuccess { data { merchant { id } memberships { merchant { id name } member { role } } } }
+  ... on AppError { code message fields { field message } } } }`);
 
-const STRINGS: Strings<'title' | 'merchant' | 'merchantHint' | 'email' | 'password' | 'submit' | 'busy'> = {
-  es: { title: 'Iniciar sesión', merchant: 'ID del comercio', merchantHint: 'Empieza con m_ (viene en tu invitación).', email: 'Correo', password: 'Contraseña', submit: 'Entrar', busy: 'Entrando…' },
-  en: { title: 'Sign in', merchant: 'Merchant ID', merchantHint: 'Starts with m_ (it is in your invitation).', email: 'Email', password: 'Password', submit: 'Sign in', busy: 'Signing in…' },
+const STRINGS: Strings<'title' | 'email' | 'password' | 'submit' | 'busy' | 'choose' | 'chooseHint' | 'role_owner' | 'role_dispatcher' | 'role_viewer'> = {
+  es: { title: 'Iniciar sesión', email: 'Correo', password: 'Contraseña', submit: 'Entrar', busy: 'Entrando…', choose: 'Elige el comercio', chooseHint: 'Tu correo pertenece a varios comercios.', role_owner: 'dueño', role_dispatcher: 'despachador', role_viewer: 'lector' },
+  en: { title: 'Sign in', email: 'Email', password: 'Password', submit: 'Sign in', busy: 'Signing in…', choose: 'Choose the merchant', chooseHint: 'Your email belongs to several merchants.', role_owner: 'owner', role_dispatcher: 'dispatcher', role_viewer: 'viewer' },
 };
+
+type Membership = { merchant: { id: string; name: string }; member: { role: 'owner' | 'dispatcher' | 'viewer' } };
 
 /** Where to go after signing in: ?next= when it is a console path, else the orders board. */
 export function nextPath(): string {
@@ -21,21 +25,26 @@ export function nextPath(): string {
   return next.startsWith('/console') && !next.startsWith('/console/sign-in') ? next : '/console';
 }
 
+/**
+ * Email and password only: the session opens in the oldest merchant they open; with several, the
+ * person chooses, and choosing another signs in again with its id (the password is kept only here).
+ */
 export function SignInPage(_props: PageProps) {
   const app = useApp();
   const t = useStrings(STRINGS);
-  const remembered = new URLSearchParams(location.search);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
+  const [choice, setChoice] = useState<{ email: string; password: string; current: string; memberships: Membership[] } | null>(null);
 
-  const onSubmit = async (event: SubmitEvent) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget as HTMLFormElement);
+  const signIn = async (input: { email: string; password: string; merchantId?: string }) => {
     setBusy(true);
     setError(null);
     try {
-      const input = { merchantId: String(form.get('merchantId')).trim(), email: String(form.get('email')).trim(), password: String(form.get('password')) };
-      dataOf((await request(LOG_IN, { input }, app.mode)).logIn);
+      const signedIn = dataOf((await request(LOG_IN, { input }, app.mode)).logIn);
+      if (!input.merchantId && signedIn.memberships.length > 1) {
+        return setChoice({ email: input.email, password: input.password, current: signedIn.merchant.id, memberships: signedIn.memberships });
+      }
+      closeSocket();
       await app.refreshMe();
       navigate(nextPath(), { replace: true });
     } catch (failure) {
@@ -44,18 +53,44 @@ export function SignInPage(_props: PageProps) {
       setBusy(false);
     }
   };
+  const choose = async (merchantId: string) => {
+    if (!choice) return;
+    if (merchantId !== choice.current) return signIn({ email: choice.email, password: choice.password, merchantId });
+    await app.refreshMe();
+    navigate(nextPath(), { replace: true });
+  };
+
+  const onSubmit = (event: SubmitEvent) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget as HTMLFormElement);
+    void signIn({ email: String(form.get('email')).trim(), password: String(form.get('password')) });
+  };
 
   return (
     <main id="main" class="narrow">
-      <h1>{t.title}</h1>
-      <form id="sign-in" class="card" onSubmit={(e) => void onSubmit(e)}>
-        <label>{t.merchant}<input name="merchantId" required autocomplete="organization" defaultValue={remembered.get('merchant') ?? ''} aria-describedby="merchant-hint" /></label>
-        <small id="merchant-hint">{t.merchantHint}</small>
-        <label>{t.email}<input name="email" type="email" required autocomplete="username" defaultValue={remembered.get('email') ?? ''} /></label>
-        <label>{t.password}<input name="password" type="password" required autocomplete="current-password" /></label>
-        <ErrorNote error={error} />
-        <button type="submit" disabled={busy}>{busy ? t.busy : t.submit}</button>
-      </form>
+      <h1>{choice ? t.choose : t.title}</h1>
+      {choice ? (
+        <section id="merchant-choice" class="card" aria-describedby="choice-hint">
+          <p id="choice-hint">{t.chooseHint}</p>
+          <ul class="choices">
+            {choice.memberships.map((m) => (
+              <li key={m.merchant.id}>
+                <button type="button" data-merchant-id={m.merchant.id} disabled={busy} onClick={() => void choose(m.merchant.id)}>
+                  {m.merchant.name} ({t[`role_${m.member.role}`]})
+                </button>
+              </li>
+            ))}
+          </ul>
+          <ErrorNote error={error} />
+        </section>
+      ) : (
+        <form id="sign-in" class="card" onSubmit={onSubmit}>
+          <label>{t.email}<input name="email" type="email" required autocomplete="username" defaultValue={new URLSearchParams(location.search).get('email') ?? ''} /></label>
+          <label>{t.password}<input name="password" type="password" required autocomplete="current-password" /></label>
+          <ErrorNote error={error} />
+          <button type="submit" disabled={busy}>{busy ? t.busy : t.submit}</button>
+        </form>
+      )}
     </main>
   );
 }

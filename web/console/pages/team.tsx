@@ -7,6 +7,7 @@ import { graphql } from '../../shared/graphql.js';
 import { useStrings, type Strings } from '../../shared/i18n.js';
 import type { PageProps } from '../router.js';
 import { ConfirmButton } from '../../shared/ui/confirm-button.js';
+import type { ErrorWords } from '../../shared/api/errors.js';
 import { ErrorNote } from '../../shared/ui/error-note.js';
 import { useLoad } from '../../shared/ui/hooks.js';
 import { OneTimeSecret } from '../../shared/ui/one-time-secret.js';
@@ -49,6 +50,16 @@ const S: Strings<'title' | 'members' | 'email' | 'role' | 'status' | 'since' | '
     roleOf: 'Role of', reset: 'New password link',
     resetLink: 'New set-password link (the current password works until it is used; using it ends their sessions)',
   },
+};
+
+/** CONFLICT means one thing per section: the last active owner stays; an email already in the team. */
+const MEMBERS_CONFLICT: ErrorWords = {
+  es: { CONFLICT: 'El comercio debe conservar al menos un dueño activo.' },
+  en: { CONFLICT: 'A merchant keeps at least one active owner.' },
+};
+const INVITE_CONFLICT: ErrorWords = {
+  es: { CONFLICT: 'Ese correo ya pertenece a un miembro del equipo.' },
+  en: { CONFLICT: 'That email already belongs to a member of the team.' },
 };
 
 /** Members; owner: invite (the one-time link shown), change role, a new password link, remove. The domain keeps one owner: its refusal is shown. */
@@ -133,7 +144,7 @@ export function TeamPage(_props: PageProps) {
         )}
         {!owner && <p class="note">{t.ownerNote}</p>}
         {resetLink && oneTimeLink('reset-link', t.resetLink, resetLink)}
-        <ErrorNote error={error?.where === 'members' && error.failure} />
+        <ErrorNote error={error?.where === 'members' && error.failure} words={MEMBERS_CONFLICT} />
       </section>
       <section class="card" aria-labelledby="invite-title" id="invite-section" hidden={!owner}>
         <h2 id="invite-title">{t.inviteTitle}</h2>
@@ -144,7 +155,7 @@ export function TeamPage(_props: PageProps) {
           </div>
           <div class="actions"><button type="submit" id="invite-submit">{t.invite}</button></div>
         </form>
-        <ErrorNote error={error?.where === 'invite' && error.failure} />
+        <ErrorNote error={error?.where === 'invite' && error.failure} words={INVITE_CONFLICT} />
         {invitation && oneTimeLink('invitation', t.link, invitation)}
       </section>
     </section>

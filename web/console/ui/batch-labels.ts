@@ -5,7 +5,4 @@ export const BATCH_STATUS: Strings<'pending' | 'assigned' | 'completed' | 'cance
   en: { pending: 'Pending', assigned: 'Assigned', completed: 'Completed', cancelled: 'Cancelled' },
 };
 
-export const VEHICLES: Strings<'bike' | 'motorcycle' | 'car' | 'van'> = {
-  es: { bike: 'Bicicleta', motorcycle: 'Moto', car: 'Auto', van: 'Furgón' },
-  en: { bike: 'Bike', motorcycle: 'Motorcycle', car: 'Car', van: 'Van' },
-};
+export { VEHICLE_LABELS as VEHICLES } from '../../shared/catalog.js';

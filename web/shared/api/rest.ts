@@ -1,4 +1,4 @@
-import { ApiError, refusal } from './errors.js';
+import { ApiError, refusal, type FieldProblem } from './errors.js';
 
 /** A call to /api/v1 with the page's cookie: JSON (or raw bytes) in, the answer's fields out. */
 export interface RestCall {
@@ -11,7 +11,7 @@ export interface RestCall {
   headers?: Record<string, string>;
 }
 
-interface Envelope { success?: boolean; error?: { code?: string; message?: string; details?: Record<string, unknown> } }
+interface Envelope { success?: boolean; error?: { code?: string; message?: string; details?: Record<string, unknown>; fields?: FieldProblem[] } }
 
 /**
  * The REST API as the room's apps call it: same origin, the session cookie, the answer's fields
@@ -38,7 +38,7 @@ export async function rest<T>(path: string, call: RestCall = {}): Promise<T> {
   const envelope = (await response.json().catch(() => ({}))) as Envelope;
   if (!response.ok || envelope.success === false) {
     const error = envelope.error ?? {};
-    throw refusal(error.code ?? (response.status >= 500 ? 'SERVICE_UNAVAILABLE' : 'INTERNAL_ERROR'), error.message ?? `HTTP ${response.status}`, error.details);
+    throw refusal(error.code ?? (response.status >= 500 ? 'SERVICE_UNAVAILABLE' : 'INTERNAL_ERROR'), error.message ?? `HTTP ${response.status}`, error.details, error.fields);
   }
   const { success: _success, ...fields } = envelope;
   return fields as T;

@@ -5,6 +5,11 @@ import { useLang } from '../context.js';
 export function ErrorNote({ error, words, id }: { error: unknown; words?: ErrorWords; id?: string }) {
   const lang = useLang();
   if (!error) return null;
-  const { code, text } = messageOf(error, lang, words);
-  return <p class="error" role="alert" id={id} data-code={code}>{text} <span class="code">({code})</span></p>;
+  const { code, text, fields } = messageOf(error, lang, words);
+  return (
+    <div class="error" role="alert" id={id} data-code={code}>
+      {text} <span class="code">({code})</span>
+      {fields.length > 0 && <ul class="field-errors">{fields.map((field) => <li key={field}>{field}</li>)}</ul>}
+    </div>
+  );
 }

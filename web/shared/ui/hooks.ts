@@ -40,3 +40,19 @@ export function useSocketState(): SocketState {
   useEffect(() => onSocketState(setState), []);
   return state;
 }
+
+/**
+ * Runs `onBack` each time the socket is live again after a drop: what happened meanwhile was never
+ * pushed (a subscription does not replay), so the page fetches what it shows again.
+ */
+export function useReconnected(onBack: () => void): void {
+  const handler = useRef(onBack);
+  handler.current = onBack;
+  useEffect(() => {
+    let previous: SocketState | null = null;
+    return onSocketState((next) => {
+      if (previous === 'reconnecting' && next === 'live') handler.current();
+      previous = next;
+    });
+  }, []);
+}

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { describe, expect, it } from 'vitest';
+import { ERROR_CODES, presentError } from '../../src/domain/errors.js';
+import { ORDER_NOTES } from '../../src/domain/orders/notes.js';
+import { ACTOR_KINDS, ORDER_STATUSES, RATE_IDS, VEHICLE_TYPES } from '../../src/domain/types.js';
+import { FIELD_MESSAGES, validationError } from '../../src/domain/validation.js';
+import { messageOf, refusal } from '../../web/shared/api/errors.js';
+import { ACTOR_LABELS, ERROR_CODES as CONSOLE_CODES, ERROR_TEXT, FIELD_TEXT, NOTE_LABELS, RATE_LABELS, VEHICLE_LABELS } from '../../web/shared/catalog.js';
+import { LANGS } from '../../web/shared/i18n.js';
+import { STATUS_LABELS } from '../../web/shared/ui/status.js';
+
+/** The keys of `labels` in each language that have no non-empty text. */
+function untranslated(labels: Record<string, Record<string, string>>, keys: readonly string[]): string[] {
+  return LANGS.flatMap((lang) => keys.filter((key) => !labels[lang]?.[key]?.trim()).map((key) => `${lang}:${key}`));
+}
+
+describe('the console catalog speaks for every code and label the server sends', () => {
+  it('lists exactly the API error codes, each in Spanish and English', () => {
+    expect([...CONSOLE_CODES].sort()).toEqual([...ERROR_CODES].sort());
+    expect(untranslated(ERROR_TEXT, [...ERROR_CODES, 'NETWORK'])).toEqual([]);
+    // Spanish first: a copied English text is not a translation.
+    expect(ERROR_CODES.filter((code) => ERROR_TEXT.es[code] === ERROR_TEXT.en[code])).toEqual([]);
+  });
+
+  it('translates every order status, vehicle, rate, actor and history note', () => {
+    expect(untranslated(STATUS_LABELS, ORDER_STATUSES)).toEqual([]);
+    expect(untranslated(VEHICLE_LABELS, VEHICLE_TYPES)).toEqual([]);
+    expect(untranslated(RATE_LABELS, RATE_IDS)).toEqual([]);
+    expect(untranslated(ACTOR_LABELS, ACTOR_KINDS)).toEqual([]);
+    expect(untranslated(NOTE_LABELS, Object.values(ORDER_NOTES))).toEqual([]);
+    expect(untranslated(FIELD_TEXT, [...Object.values(FIELD_MESSAGES), 'invalid'])).toEqual([]);
+  });
+
+  it("words a real validation refusal's fields in the page's language, never the server's English", () => {
+    const schema = z.object({ email: z.string(), weight: z.number().positive() }).strict();
+    const wire = presentError(validationError(schema.safeParse({ weight: -1, colour: 'red' }).error!, { weight: -1, colour: 'red' })).error;
+    const error = refusal(wire.code, wire.message, wire.details, wire.fields);
+
+    const es = messageOf(error, 'es');
+    expect(es.text).toBe(ERROR_TEXT.es.VALIDATION_ERROR);
+    expect(es.fields.sort()).toEqual(['colour: no es un campo conocido', 'email: es obligatorio', 'weight: no es válido'].sort());
+    expect(messageOf(error, 'en').fields.sort()).toEqual(['colour: is not a known field', 'email: is required', 'weight: is not valid'].sort());
+    expect(es.fields.join(' ')).not.toMatch(/Number must|greater than/i);
+  });
+});

@@ -1,0 +1,172 @@
+import type { Lang, Strings } from './i18n.js';
+
+/**
+ * The console's one catalog of what the server says: every error code of the API's closed list
+ * (src/domain/errors.ts) and every label the server sends as data (statuses, vehicles, rates,
+ * history notes, field messages), in both languages. test/console/catalog.test.ts compares these
+ * keys with the server's lists, so a code or label added there fails until it is translated here.
+ */
+export const ERROR_CODES = [
+  'VALIDATION_ERROR', 'MALFORMED_JSON', 'GEOCODING_FAILED', 'OUTSIDE_SERVICE_AREA', 'WEIGHT_EXCEEDS_CAPACITY', 'GEOFENCE_FAILED',
+  'TEST_MODE_MISMATCH', 'PASSWORD_TOKEN_INVALID', 'SIGN_IN_LINK_INVALID', 'DELIVERY_PIN_INVALID', 'INVALID_API_KEY', 'INVALID_SIGNATURE',
+  'INVALID_ADMIN_TOKEN', 'INVALID_COURIER_TOKEN', 'INVALID_CREDENTIALS', 'INVALID_SESSION', 'ACCOUNT_SUSPENDED', 'INTEGRATION_IN_REVIEW',
+  'FORBIDDEN', 'FORBIDDEN_ROLE', 'CSRF_REQUIRED', 'NOT_FOUND', 'MERCHANT_NOT_FOUND', 'ORDER_NOT_FOUND', 'COURIER_NOT_FOUND',
+  'QUOTE_NOT_FOUND', 'METHOD_NOT_ALLOWED', 'CONFLICT', 'ORDER_NOT_CANCELLABLE', 'INVALID_STATUS_TRANSITION', 'QUOTE_EXPIRED',
+  'DELIVERY_PIN_LOCKED', 'IDEMPOTENCY_KEY_IN_FLIGHT', 'EVENT_CURSOR_EXPIRED', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE',
+  'IDEMPOTENCY_KEY_REUSED', 'QUOTE_MISMATCH', 'PARCEL_EXCEEDS_CAPACITY', 'DELIVERY_WINDOW_UNREACHABLE', 'SCENARIO_NOT_SUPPORTED',
+  'RATE_LIMITED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE',
+] as const;
+/** NETWORK is the client's own: no answer from the server at all. */
+export type ErrorCode = (typeof ERROR_CODES)[number] | 'NETWORK';
+
+export const ERROR_TEXT: Strings<ErrorCode> = {
+  es: {
+    VALIDATION_ERROR: 'Revisa los datos marcados.',
+    MALFORMED_JSON: 'La solicitud llegó dañada: inténtalo de nuevo.',
+    GEOCODING_FAILED: 'No encontramos esa dirección: revísala o usa coordenadas.',
+    OUTSIDE_SERVICE_AREA: 'La dirección está fuera de la zona de reparto.',
+    WEIGHT_EXCEEDS_CAPACITY: 'El peso supera lo que lleva cualquier vehículo.',
+    GEOFENCE_FAILED: 'El repartidor está demasiado lejos del destino.',
+    TEST_MODE_MISMATCH: 'Eso pertenece al otro modo (prueba / real).',
+    PASSWORD_TOKEN_INVALID: 'El enlace no es válido o ya se usó: pide una nueva invitación.',
+    SIGN_IN_LINK_INVALID: 'El enlace de acceso no es válido o ya se usó.',
+    DELIVERY_PIN_INVALID: 'El PIN de entrega no es correcto.',
+    INVALID_API_KEY: 'La clave de API no es válida.',
+    INVALID_SIGNATURE: 'La firma de la solicitud no es válida.',
+    INVALID_ADMIN_TOKEN: 'La credencial de administración no es válida.',
+    INVALID_COURIER_TOKEN: 'La credencial del repartidor no es válida.',
+    INVALID_CREDENTIALS: 'Correo o contraseña incorrectos.',
+    INVALID_SESSION: 'Tu sesión terminó: inicia sesión de nuevo.',
+    ACCOUNT_SUSPENDED: 'La cuenta del comercio está suspendida.',
+    INTEGRATION_IN_REVIEW: 'La integración aún está en revisión.',
+    FORBIDDEN: 'No tienes acceso a esto.',
+    FORBIDDEN_ROLE: 'Tu rol no permite esta acción.',
+    CSRF_REQUIRED: 'La solicitud no vino de la consola: recarga la página.',
+    NOT_FOUND: 'No existe.',
+    MERCHANT_NOT_FOUND: 'No existe ese comercio.',
+    ORDER_NOT_FOUND: 'No existe un pedido con esa referencia en este modo.',
+    COURIER_NOT_FOUND: 'No existe ese repartidor.',
+    QUOTE_NOT_FOUND: 'La cotización no existe: cotiza de nuevo.',
+    METHOD_NOT_ALLOWED: 'Esa operación no está permitida aquí.',
+    CONFLICT: 'Alguien cambió esto al mismo tiempo: recarga y vuelve a intentar.',
+    ORDER_NOT_CANCELLABLE: 'El pedido ya no se puede cancelar.',
+    INVALID_STATUS_TRANSITION: 'El pedido no puede pasar a ese estado ahora.',
+    QUOTE_EXPIRED: 'La cotización venció: cotiza de nuevo.',
+    DELIVERY_PIN_LOCKED: 'Demasiados PIN incorrectos: la entrega quedó bloqueada.',
+    IDEMPOTENCY_KEY_IN_FLIGHT: 'La misma solicitud aún se está procesando: espera un momento.',
+    EVENT_CURSOR_EXPIRED: 'Pasó demasiado tiempo sin conexión: recarga la página.',
+    PAYLOAD_TOO_LARGE: 'Lo enviado es demasiado grande.',
+    UNSUPPORTED_MEDIA_TYPE: 'Ese tipo de archivo no se acepta.',
+    IDEMPOTENCY_KEY_REUSED: 'Esa solicitud ya se envió con otros datos.',
+    QUOTE_MISMATCH: 'Los datos no coinciden con la cotización: cotiza de nuevo.',
+    PARCEL_EXCEEDS_CAPACITY: 'El paquete no cabe en ningún vehículo.',
+    DELIVERY_WINDOW_UNREACHABLE: 'No se alcanza a entregar en ese horario.',
+    SCENARIO_NOT_SUPPORTED: 'Ese escenario de prueba no está disponible.',
+    RATE_LIMITED: 'Demasiados intentos: espera un momento.',
+    INTERNAL_ERROR: 'Algo falló en el servidor: inténtalo de nuevo.',
+    SERVICE_UNAVAILABLE: 'El servicio no está disponible ahora: inténtalo en un momento.',
+    NETWORK: 'Sin conexión con el servidor.',
+  },
+  en: {
+    VALIDATION_ERROR: 'Check the marked fields.',
+    MALFORMED_JSON: 'The request arrived damaged: try again.',
+    GEOCODING_FAILED: 'We could not find that address: check it or use coordinates.',
+    OUTSIDE_SERVICE_AREA: 'The address is outside the delivery area.',
+    WEIGHT_EXCEEDS_CAPACITY: 'The weight is more than any vehicle carries.',
+    GEOFENCE_FAILED: 'The courier is too far from the drop-off.',
+    TEST_MODE_MISMATCH: 'That belongs to the other mode (test / live).',
+    PASSWORD_TOKEN_INVALID: 'The link is invalid or was already used: ask for a new invitation.',
+    SIGN_IN_LINK_INVALID: 'The sign-in link is invalid or was already used.',
+    DELIVERY_PIN_INVALID: 'The delivery PIN is wrong.',
+    INVALID_API_KEY: 'The API key is not valid.',
+    INVALID_SIGNATURE: 'The request signature is not valid.',
+    INVALID_ADMIN_TOKEN: 'The administration credential is not valid.',
+    INVALID_COURIER_TOKEN: "The courier's credential is not valid.",
+    INVALID_CREDENTIALS: 'Wrong email or password.',
+    INVALID_SESSION: 'Your session has ended: sign in again.',
+    ACCOUNT_SUSPENDED: "The merchant's account is suspended.",
+    INTEGRATION_IN_REVIEW: 'The integration is still in review.',
+    FORBIDDEN: 'You have no access to this.',
+    FORBIDDEN_ROLE: 'Your role does not allow this action.',
+    CSRF_REQUIRED: 'The request did not come from the console: reload the page.',
+    NOT_FOUND: 'It does not exist.',
+    MERCHANT_NOT_FOUND: 'No such merchant.',
+    ORDER_NOT_FOUND: 'No order with that reference in this mode.',
+    COURIER_NOT_FOUND: 'No such courier.',
+    QUOTE_NOT_FOUND: 'The quote does not exist: quote again.',
+    METHOD_NOT_ALLOWED: 'That operation is not allowed here.',
+    CONFLICT: 'Someone changed this at the same time: reload and try again.',
+    ORDER_NOT_CANCELLABLE: 'The order can no longer be cancelled.',
+    INVALID_STATUS_TRANSITION: 'The order cannot move to that status now.',
+    QUOTE_EXPIRED: 'The quote has expired: quote again.',
+    DELIVERY_PIN_LOCKED: 'Too many wrong PINs: the delivery is locked.',
+    IDEMPOTENCY_KEY_IN_FLIGHT: 'The same request is still being processed: wait a moment.',
+    EVENT_CURSOR_EXPIRED: 'Offline for too long: reload the page.',
+    PAYLOAD_TOO_LARGE: 'What was sent is too large.',
+    UNSUPPORTED_MEDIA_TYPE: 'That file type is not accepted.',
+    IDEMPOTENCY_KEY_REUSED: 'That request was already sent with other data.',
+    QUOTE_MISMATCH: 'The data do not match the quote: quote again.',
+    PARCEL_EXCEEDS_CAPACITY: 'The parcel fits no vehicle.',
+    DELIVERY_WINDOW_UNREACHABLE: 'Delivery cannot make that time window.',
+    SCENARIO_NOT_SUPPORTED: 'That test scenario is not available.',
+    RATE_LIMITED: 'Too many attempts: wait a moment.',
+    INTERNAL_ERROR: 'Something failed on the server: try again.',
+    SERVICE_UNAVAILABLE: 'The service is unavailable right now: try again shortly.',
+    NETWORK: 'No connection to the server.',
+  },
+};
+
+export const isErrorCode = (code: string): code is ErrorCode => code in ERROR_TEXT.es;
+
+export const VEHICLE_LABELS: Strings<'bike' | 'motorcycle' | 'car' | 'van'> = {
+  es: { bike: 'Bicicleta', motorcycle: 'Moto', car: 'Auto', van: 'Furgón' },
+  en: { bike: 'Bike', motorcycle: 'Motorcycle', car: 'Car', van: 'Van' },
+};
+
+/** Quote rates by id (the server's `name` is English). */
+export const RATE_LABELS: Strings<'express' | 'batched'> = {
+  es: { express: 'Exprés', batched: 'Agrupado (ruta compartida)' },
+  en: { express: 'Express', batched: 'Batched (shared route)' },
+};
+
+export const rateText = (id: string, lang: Lang) => RATE_LABELS[lang][id as 'express'] ?? id;
+
+/** Who moved an order (OrderEvent.actorKind). */
+export const ACTOR_LABELS: Strings<'merchant' | 'courier' | 'system' | 'admin'> = {
+  es: { merchant: 'comercio', courier: 'repartidor', system: 'sistema', admin: 'administración' },
+  en: { merchant: 'merchant', courier: 'courier', system: 'system', admin: 'administration' },
+};
+
+/** The history notes the service writes itself (src/domain/orders/notes.ts), by their English text. */
+export const NOTE_LABELS: Record<Lang, Record<string, string>> = {
+  es: {
+    'consolidated into a batch': 'agrupado en un lote',
+    'courier disabled by an administrator': 'un administrador desactivó al repartidor',
+    'sandbox run: cancelled after assignment': 'prueba: cancelado tras la asignación',
+    'sandbox run: the courier dropped out': 'prueba: el repartidor se retiró',
+    'released by an operator': 'liberado por un operador',
+    'reassigned by an operator': 'reasignado por un operador',
+  },
+  en: {
+    'consolidated into a batch': 'consolidated into a batch',
+    'courier disabled by an administrator': 'courier disabled by an administrator',
+    'sandbox run: cancelled after assignment': 'sandbox run: cancelled after assignment',
+    'sandbox run: the courier dropped out': 'sandbox run: the courier dropped out',
+    'released by an operator': 'released by an operator',
+    'reassigned by an operator': 'reassigned by an operator',
+  },
+};
+
+export const actorText = (kind: string, lang: Lang) => ACTOR_LABELS[lang][kind as 'merchant'] ?? kind;
+
+/** A history note: the service's own in the page's language; a person's (a cancel reason) as written. */
+export const noteText = (note: string, lang: Lang) => NOTE_LABELS[lang][note] ?? note;
+
+/** Field messages the service words itself (src/domain/validation.ts); any other (zod's) becomes `invalid`. */
+export const FIELD_TEXT: Record<Lang, Record<string, string>> = {
+  es: { 'is required': 'es obligatorio', 'unknown field': 'no es un campo conocido', invalid: 'no es válido' },
+  en: { 'is required': 'is required', 'unknown field': 'is not a known field', invalid: 'is not valid' },
+};
+
+export const fieldText = (field: { field: string; message: string }, lang: Lang) =>
+  `${field.field}: ${FIELD_TEXT[lang][field.message] ?? FIELD_TEXT[lang].invalid}`;
