@@ -88,6 +88,12 @@ describe.skipIf(SKIP !== null)('the ops app: an invited admin moderates a plugin
     await page().locator(`#disable-${courierId}-confirm`).click();
     await page().locator(`#account-${courierId}[data-status="disabled"]`).waitFor();
     expect((await t.app.container.store.couriers.findById(courierId))!.accountStatus).toBe('disabled');
+    // The courier's history (its disabling) and a note on it.
+    await page().locator(`#history-${courierId}`).click();
+    await page().locator('#history li[data-action="courier.disable"]').waitFor();
+    await page().locator('#note-form textarea').fill('Se deshabilitó por licencia vencida.');
+    await page().locator('#note-form button[type=submit]').click();
+    await page().locator('#history li[data-action="note.add"]', { hasText: 'licencia vencida' }).waitFor();
     // A fresh sign-in link for another courier, shown once.
     const other = (await t.app.container.services.auditedAdmin.as({ kind: 'cli' }).createCourier({ input: { name: 'Luz Soto', phone: '+56911112222', vehicle: 'bike', plate: 'BIKE01', mode: 'test' } })).courierId;
     await page().reload();

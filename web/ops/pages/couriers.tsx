@@ -11,6 +11,7 @@ import { useLoad } from '../../shared/ui/hooks.js';
 import { OneTimeSecret } from '../../shared/ui/one-time-secret.js';
 import { may, useApp } from '../app-state.js';
 import type { PageProps } from '../router.js';
+import { History } from '../ui/history.js';
 import { StatusBadge } from '../ui/words.js';
 
 const COURIERS = graphql(`query OpsCouriers($mode: Mode, $status: CourierDutyStatus, $after: ID) {
@@ -44,6 +45,7 @@ export function CouriersPage(_props: PageProps) {
   const [after, setAfter] = useState<string | null>(null);
   const [version, setVersion] = useState(0);
   const [error, setError] = useState<unknown>(null);
+  const [shown, setShown] = useState<string | null>(null);
   const [secret, setSecret] = useState<{ kind: 'link' | 'token'; courierId: string; value: string } | null>(null);
   const list = useLoad(async () => (await operatorRequest(COURIERS, { ...filters, ...(after && { after }) })).adminCouriers, [JSON.stringify(filters), after, version]);
   const dispatch = may(app.me, 'dispatch');
@@ -113,7 +115,10 @@ export function CouriersPage(_props: PageProps) {
             <tbody>
               {page.couriers.map((c) => (
                 <tr key={c.id} data-courier={c.id}>
-                  <td class="wrap" data-label={t.name}>{c.name}<br /><code>{c.id}</code></td>
+                  <td class="wrap" data-label={t.name}>
+                    <button type="button" class="link-like" id={`history-${c.id}`} aria-expanded={shown === c.id} onClick={() => setShown(shown === c.id ? null : c.id)}>{c.name}</button>
+                    <br /><code>{c.id}</code>
+                  </td>
                   <td data-label={t.mode}>{t[c.mode]}</td>
                   <td class="wrap" data-label={t.vehicle}>{t[c.vehicle]} · {c.plate}</td>
                   <td data-label={t.status}><StatusBadge status={c.dutyStatus} /></td>
@@ -135,6 +140,7 @@ export function CouriersPage(_props: PageProps) {
           </table>
         </div>
       )}
+      {shown && <History targetType="courier" targetId={shown} version={version} />}
       <div class="pager">
         {after && <button type="button" onClick={() => setAfter(null)}>{t.first}</button>}
         {page?.nextCursor && <button type="button" id="couriers-next" onClick={() => setAfter(page.nextCursor)}>{t.next}</button>}
