@@ -1,4 +1,5 @@
-import { sandboxRunCommandSchema, SANDBOX_SCENARIOS, type SandboxRunResult } from '../src/domain/sandbox-runs.js';
+import { AppError } from '../src/domain/errors.js';
+import { sandboxRunCommandSchema, SANDBOX_SCENARIOS, type SandboxRunCommand, type SandboxRunResult } from '../src/domain/sandbox-runs.js';
 import { merchantScope } from '../src/domain/idempotency.js';
 import { builder } from './builder.js';
 import { commandOf } from './commands.js';
@@ -6,6 +7,8 @@ import { idempotently, IDEMPOTENCY_KEY_DESCRIPTION } from './idempotency.js';
 import { merchantOf } from './merchants.js';
 import { CreateOrderInput, createOrderCommandOf, OrderRef } from './orders.js';
 import { DeliveryRef } from './webhooks.js';
+
+const BOTH_OR_NEITHER = 'give exactly one of order (create one) or orderId (an existing test order)';
 
 const ScenarioEnum = builder.enumType('SandboxScenario', { values: SANDBOX_SCENARIOS });
 
@@ -32,17 +35,22 @@ builder.mutationFields((t) => ({
     type: SandboxRunRef,
     authScopes: { merchant: true },
     errors: {},
-    description: 'Test keys only: create the order and play the scenario from startTime on a virtual clock (see POST /sandbox/runs).',
+    description: 'Test keys only: create the order (`order`) or take an existing new test order (`orderId`), exactly one of the two, and play the scenario from startTime on a virtual clock (see POST /sandbox/runs).',
     args: {
       scenario: t.arg({ type: ScenarioEnum, required: true }),
       seed: t.arg.string({ required: true }),
       startTime: t.arg({ type: 'DateTime', required: true }),
-      order: t.arg({ type: CreateOrderInput, required: true }),
+      order: t.arg({ type: CreateOrderInput, description: 'The order to create and play (or orderId).' }),
+      orderId: t.arg.string({ description: 'An existing test order of this merchant (any id form), still new and not dispatched, scheduled or held (or order).' }),
       idempotencyKey: t.arg.string({ description: IDEMPOTENCY_KEY_DESCRIPTION }),
     },
     resolve: (_r, args, ctx) => {
       const principal = merchantOf(ctx, 'operate');
-      const input = Object.assign(commandOf(sandboxRunCommandSchema, { scenario: args.scenario, seed: args.seed, startTime: args.startTime }), { order: createOrderCommandOf(args.order) });
+      const common = commandOf(sandboxRunCommandSchema, { scenario: args.scenario, seed: args.seed, startTime: args.startTime });
+      if ((args.order == null) === (args.orderId == null)) {
+        throw new AppError('VALIDATION_ERROR', `Invalid request: ${BOTH_OR_NEITHER}`, { fields: [{ field: '(input)', message: BOTH_OR_NEITHER }] });
+      }
+      const input: SandboxRunCommand = args.orderId != null ? Object.assign(common, { orderId: args.orderId }) : Object.assign(common, { order: createOrderCommandOf(args.order!) });
       return idempotently(ctx, {
         scope: merchantScope(principal, 'sandbox.run'), key: args.idempotencyKey, request: { input }, execute: () => ctx.services.sandboxRuns.startRun({ principal, input }),
       });

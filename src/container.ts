@@ -57,7 +57,7 @@ import { createOrderWatch, createWebhookWorkWatch } from './domain/watch/orders.
 import { createCourierJobWatch } from './domain/watch/courier-job.js';
 import { createFleetWatch } from './domain/watch/fleet.js';
 import { createSandboxService } from './domain/sandbox.js';
-import { createSandboxRunService, type SandboxRuntime } from './domain/sandbox-runs.js';
+import { createSandboxRunService, RUN_DELIVERIES_HELD_UNTIL, type SandboxRuntime } from './domain/sandbox-runs.js';
 import { createOrderTransitions } from './domain/orders/transitions.js';
 import { createWebhookOutbox } from './domain/webhooks/outbox.js';
 import { createNotificationOutbox } from './domain/notifications/outbox.js';
@@ -285,6 +285,7 @@ function buildServices(deps: {
     sandboxRuns: createSandboxRunService({
       store, secretBox, tariff, defaultSpeed: config.sandbox.speed,
       runtime: (run) => buildRunRuntime({ config, store, bus, geocoder, clock: run.clock, ids: run.ids }),
+      getOrder: orders.getOrder,
     }),
     webhookEndpoints: createWebhookEndpointService({ store, sender, clock, ids, sandboxReach: config.webhooks.sandboxReach }),
     /** The webhook signing keys in force (secrets and Ed25519 key pairs) and the published public keys. */
@@ -300,14 +301,14 @@ function buildServices(deps: {
 /**
  * The order services of one sandbox run (issue #31): over the shared store and bus, with the run's
  * virtual clock and seeded ids, a geo index of its own (its dispatch sees only the run's couriers),
- * deliveries due at once, and couriers that are never offered other work when freed.
+ * deliveries held until the run ends, and couriers that are never offered other work when freed.
  */
 function buildRunRuntime(deps: { config: Config; store: Store; bus: EventBus; geocoder: Geocoder; clock: Clock; ids: IdSource }): SandboxRuntime {
   const { config, store, bus, geocoder, clock, ids } = deps;
   const { tariff } = config;
   const geoIndex = createMemoryGeoIndex();
   const quotes = createQuoteService({ geocoder, tariff, clock, store, ids });
-  const outbox = createWebhookOutbox({ store, clock, ids, publicBaseUrl: () => config.publicBaseUrl, backlogMax: config.webhooks.backlogMax, dueAt: () => new Date().toISOString() });
+  const outbox = createWebhookOutbox({ store, clock, ids, publicBaseUrl: () => config.publicBaseUrl, backlogMax: config.webhooks.backlogMax, dueAt: () => RUN_DELIVERIES_HELD_UNTIL });
   const transitions = createOrderTransitions({ store, bus, outbox, clock, ids });
   const shared = createDispatchService({ store, geoIndex, transitions, clock, tariff, sandboxSpeed: config.sandbox.speed, staleAfterMs: config.dispatch.staleAfterMs });
   const dispatch: typeof shared = Object.assign({}, shared, {

@@ -17,7 +17,7 @@ import { quoteRequestBody } from '../wire/quotes.js';
 import { registry } from './registry.js';
 
 /** A field this form leaves out (it belongs to the other one). */
-const absent = (description: string) => z.never().openapi({ type: 'null', 'x-never': true, description }).optional();
+export const absent = (description: string) => z.never().openapi({ type: 'null', 'x-never': true, description }).optional();
 
 const { dropoff: _dropoff, dropoff_address: _dropoffAddress, ...orderFields } = createOrderBody.shape;
 

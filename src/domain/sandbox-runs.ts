@@ -32,7 +32,8 @@ export const sandboxRunCommandSchema = z.strictObject({
   /** When the run's virtual clock starts: any time in 2000–2099 (past or future: nothing waits for it). */
   startTime: z.iso.datetime({ offset: true }).refine((v) => Date.parse(v) >= Date.UTC(2000, 0, 1) && Date.parse(v) < Date.UTC(2100, 0, 1), 'must be in the years 2000 to 2099'),
 });
-export type SandboxRunCommand = z.output<typeof sandboxRunCommandSchema> & { order: CreateOrderCommand };
+/** A run creates its order (`order`) or plays the merchant's own existing test order (`orderId`, any id form the order routes accept). */
+export type SandboxRunCommand = z.output<typeof sandboxRunCommandSchema> & ({ order: CreateOrderCommand; orderId?: never } | { orderId: string; order?: never });
 
 /** A clock the run moves by hand. */
 export interface VirtualClock extends Clock {
@@ -75,6 +76,12 @@ const MAX_TICKS = 5_000;
 /** Where a run's couriers start: this far north of the city centre's reference point, in degrees of latitude. */
 const COURIER_START: LatLng = { lat: -33.4372, lng: -70.6506 };
 const RUN_PLATE_PREFIX = 'RUN-';
+/**
+ * When a run's deliveries are due while it plays: never. The run releases them when it ends, so
+ * the worker's writes to the deliveries never interleave with the run's own (jongodb, the MongoDB
+ * test server, loses an insert made while another connection's transaction on the collection is open).
+ */
+export const RUN_DELIVERIES_HELD_UNTIL = '9999-12-31T23:59:59.999Z';
 
 export type SandboxRunService = ReturnType<typeof createSandboxRunService>;
 
@@ -84,8 +91,9 @@ export type SandboxRunService = ReturnType<typeof createSandboxRunService>;
  * webhook bodies), with the run's own couriers (plate `RUN-…`, never offered other work, off duty
  * when the run ends) and ids drawn from a stream keyed by the master key, the merchant and the
  * request: the same request gives the same ids, numbers, times and bodies. Webhook deliveries are
- * due at once (the worker sends them with the real time in `webhook-timestamp`, which receivers
- * check against their clock).
+ * held while it plays and due when it ends (the worker sends them with the real time in
+ * `webhook-timestamp`, which receivers check against their clock). An existing order (`orderId`)
+ * plays too, when still new and undispatched.
  */
 export function createSandboxRunService(deps: {
   store: Store;
@@ -93,6 +101,8 @@ export function createSandboxRunService(deps: {
   tariff: Tariff;
   defaultSpeed: number;
   runtime: (options: { clock: Clock; ids: IdSource }) => SandboxRuntime;
+  /** The merchant's order by any id form (404 ORDER_NOT_FOUND across modes and merchants). */
+  getOrder: (options: { principal: MerchantPrincipal; ref: string }) => Promise<Order>;
 }) {
   const { store, secretBox, tariff } = deps;
 
@@ -105,30 +115,46 @@ export function createSandboxRunService(deps: {
     }
     const start = Date.parse(input.startTime);
     const clock = virtualClock(start);
-    const key = secretBox.derive(`sandbox-run:${JSON.stringify([principal.merchant.id, input.seed, input.scenario, new Date(start).toISOString(), input.order])}`);
+    // An existing order is looked up as the order routes do: a live or another merchant's order is 404.
+    const existing = input.orderId !== undefined ? playable(await deps.getOrder({ principal, ref: input.orderId })) : null;
+    // The history must not go back in time: an existing order's run starts after its creation.
+    if (existing && start < Date.parse(existing.createdAt)) {
+      throw new AppError('VALIDATION_ERROR', 'Invalid request: start_time', { fields: [{ field: 'start_time', message: `must not be before the order was created (${existing.createdAt})` }] });
+    }
+    const key = secretBox.derive(`sandbox-run:${JSON.stringify([principal.merchant.id, input.seed, input.scenario, new Date(start).toISOString(), existing ? { order_id: existing.id } : input.order])}`);
     const ids = createSeededIdSource({ key, clock });
     const runId = ids.next('run');
     const run = deps.runtime({ clock, ids });
-    const order = input.scenario === 'delivered_with_pin' ? Object.assign({}, input.order, { deliveryPin: true }) : input.order;
+    if (existing && input.scenario === 'delivered_with_pin' && !existing.deliveryPin) {
+      throw new AppError('CONFLICT', `The order ${existing.id} has no delivery PIN: delivered_with_pin plays orders created with one`);
+    }
+    const order: CreateOrderCommand | Order = existing ?? (input.scenario === 'delivered_with_pin' ? Object.assign({}, input.order!, { deliveryPin: true }) : input.order!);
 
     const first = await newCourier(run, ids, clock, 1);
     const made = [first.id];
+    let orderId: string | undefined;
+    let done = false;
     try {
-      return await play({ principal, input, run, ids, clock, order, first, made, runId, start });
+      const result = await play({ principal, input, run, ids, clock, order, first, made, runId, start, onOrder: (id) => void (orderId = id) });
+      const released = await releaseDeliveries(principal, result.deliveries);
+      done = true;
+      return Object.assign(result, { deliveries: result.deliveries.map((d) => (d.status === 'pending' ? Object.assign({}, d, { nextAttemptAt: released }) : d)) });
     } finally {
-      // The run's couriers never take other work, whatever happened.
+      // The run's couriers never take other work, whatever happened; its held deliveries go out even when it failed.
       for (const id of made) await store.couriers.setStatus({ id, status: 'off_duty', job: null, updatedAt: clock.now().toISOString() }).catch(() => null);
+      if (orderId && !done) await releaseDeliveries(principal, await deliveriesOf(principal, orderId, new Date(start).toISOString(), clock.now())).catch(() => null);
     }
   }
 
   async function play(options: {
-    principal: MerchantPrincipal; input: SandboxRunCommand; run: SandboxRuntime; ids: IdSource; clock: VirtualClock; order: CreateOrderCommand;
-    first: Courier; made: string[]; runId: string; start: number;
+    principal: MerchantPrincipal; input: SandboxRunCommand; run: SandboxRuntime; ids: IdSource; clock: VirtualClock; order: CreateOrderCommand | Order;
+    first: Courier; made: string[]; runId: string; start: number; onOrder: (id: string) => void;
   }): Promise<SandboxRunResult> {
     const { principal, input, run, ids, clock, order, first, made, runId, start } = options;
-    const created = (await run.orders.createOrder({ principal, input: order })).order;
+    const created = 'id' in order ? await run.dispatch.dispatchOrder({ order }) : (await run.orders.createOrder({ principal, input: order })).order;
+    options.onOrder(created.id);
     if (!created.courierId) {
-      throw new AppError('CONFLICT', `The order ${created.id} was not dispatched at once (scheduled, or held for batching): a run plays orders dispatched when created`);
+      throw new AppError('CONFLICT', `The order ${created.id} was not dispatched at once (scheduled, held for batching, or just taken by another courier): a run plays orders dispatched when it starts`);
     }
     const positions: SandboxRunResult['positions'] = [];
     const speed = timeScaleOf({ mode: 'test', merchant: await store.merchants.findById(principal.merchant.id), defaultSpeed: deps.defaultSpeed });
@@ -183,8 +209,16 @@ export function createSandboxRunService(deps: {
     const final = (await store.orders.findById(created.id))!;
     return {
       id: runId, scenario: input.scenario, seed: input.seed, startTime: new Date(start).toISOString(), endTime: clock.now().toISOString(), order: final,
-      events: await store.orders.listEvents(created.id), positions, deliveries: await deliveriesOf(principal, final, new Date(start).toISOString(), clock.now()),
+      events: await store.orders.listEvents(created.id), positions, deliveries: await deliveriesOf(principal, final.id, new Date(start).toISOString(), clock.now()),
     };
+  }
+
+  /** An existing order a run may play: still `new`, with no courier, not scheduled and not held for batching. */
+  function playable(order: Order): Order {
+    if (order.status !== 'new' || order.courierId || order.batchId || order.batchWindow || order.dispatchAfter) {
+      throw new AppError('CONFLICT', `The order ${order.id} is ${order.status}${order.courierId ? ', assigned' : ''}${order.batchId || order.batchWindow ? ', held for batching' : ''}${order.dispatchAfter ? ', scheduled' : ''}: a run plays an order that is new and not yet dispatched`);
+    }
+    return order;
   }
 
   /** A courier of the run: simulated, nobody holds its token, only the run's dispatch knows it. */
@@ -241,18 +275,26 @@ export function createSandboxRunService(deps: {
   }
 
   /** The run's deliveries: the merchant's test deliveries of this order created within the run's virtual time. */
-  async function deliveriesOf(principal: MerchantPrincipal, order: Order, from: string, end: Date): Promise<WebhookDelivery[]> {
+  async function deliveriesOf(principal: MerchantPrincipal, orderId: string, from: string, end: Date): Promise<WebhookDelivery[]> {
     const out: WebhookDelivery[] = [];
     let after: string | undefined;
     for (;;) {
       const page = await store.webhooks.listDeliveries({
         merchantId: principal.merchant.id, mode: 'test', createdFrom: from, createdTo: new Date(end.getTime() + 1).toISOString(), limit: 100, ...(after && { after }),
       });
-      out.push(...page.filter((d) => d.orderId === order.id));
+      out.push(...page.filter((d) => d.orderId === orderId));
       if (page.length < 100) break;
       after = page.at(-1)!.id;
     }
     return out.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  /** Makes the run's held deliveries due now (those written as failed, an endpoint's backlog full, stay so); returns that time. */
+  async function releaseDeliveries(principal: MerchantPrincipal, deliveries: WebhookDelivery[]): Promise<string> {
+    const now = new Date().toISOString();
+    const held = deliveries.filter((d) => d.status === 'pending' && d.nextAttemptAt === RUN_DELIVERIES_HELD_UNTIL).map((d) => d.id);
+    if (held.length > 0) await store.webhooks.requeue({ merchantId: principal.merchant.id, mode: 'test', ids: held, now });
+    return now;
   }
 
   return { startRun };

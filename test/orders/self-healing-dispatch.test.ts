@@ -108,20 +108,22 @@ describe('self-healing dispatch', () => {
     t = await startOrdersApp({ env: FAST });
     const { testKey, merchantId } = await t.createMerchant();
     const { store } = t.app.container;
-    const carrier = await courierAt(north(PLACES.providencia, 100));
-    const batchId = `bt_repair_${Date.now()}`;
-    // A node died in dispatchBatchTo after claiming the courier and taking the batch, before assigning its orders.
-    await store.couriers.setStatus({ id: carrier.id, status: 'busy', from: ['available'], job: { kind: 'batch', id: batchId }, updatedAt: ago(60_000) });
-    await t.app.container.geoIndex.remove({ courierId: carrier.id, mode: 'test', vehicle: 'motorcycle' });
+    // No courier is on duty yet: the orders stay queued.
     const first = await createOrder(testKey);
     const second = await createOrder(testKey);
     const orphan = await createOrder(testKey);
+    // The batch's courier never goes on duty here (never in the index, so never offered other work).
+    const carrier = { id: (await t.app.container.services.admin.createCourier({ input: { name: 'Batch carrier', phone: '+56987654321', vehicle: 'motorcycle', plate: 'SH0001', mode: 'test' } })).courierId };
+    const batchId = `bt_repair_${Date.now()}`;
     const now = new Date().toISOString();
     await store.batches.insert({
       id: batchId, merchantId, mode: 'test', geohashZone: '66jc', vehicleType: 'motorcycle', orderIds: [first.booking_id, second.booking_id],
       totalWeightKg: 2, courierId: carrier.id, status: 'assigned', createdAt: now, updatedAt: now,
     });
     for (const id of [first.booking_id, second.booking_id]) await store.orders.apply({ id, from: ['new'], patch: { batchId } });
+    // A node died in dispatchBatchTo after claiming the courier and taking the batch, before assigning its orders.
+    // (Made busy only once its batch exists: a reconciler round between the two would rightly free it.)
+    expect(await store.couriers.setStatus({ id: carrier.id, status: 'busy', from: ['off_duty'], job: { kind: 'batch', id: batchId }, updatedAt: ago(60_000) })).toBeTruthy();
     // An order whose batch was cancelled but which kept its batch id: never in the queue again.
     await store.orders.apply({ id: orphan.booking_id, from: ['new'], patch: { batchId: 'bt_cancelled_or_gone' } });
     const spare = await courierAt(north(PLACES.providencia, 500));

@@ -84,6 +84,9 @@ void client.POST('/shipping/quote', { body: { destination: 'Av. Apoquindo 3000, 
 void client.POST('/orders', { body: { ...who, pickup: here, dropoff: here, reference_id: 'R-1', items: [{ name: 'Polera', quantity: 1 }] } });
 void client.POST('/orders', { body: { ...who, dropoff_address: 'Av. Apoquindo 3000', payment_mode: 'prepaid', customer_rut: '12.345.678-5' } });
 void client.POST('/orders', { params: { header: { 'Idempotency-Key': 'k-1' } }, body: { ...who, dropoff: here } });
+const play = { scenario: 'delivered', seed: 'ci-1', start_time: '2026-06-01T15:00:00Z' } as const;
+void client.POST('/sandbox/runs', { body: { ...play, order: { ...who, dropoff: here } } });
+void client.POST('/sandbox/runs', { body: { ...play, order_id: 'bk_01JHX3Z6Q8R2V4N7W9Y1A3C5E7' } });
 
 // A quote without a destination.
 // @ts-expect-error
@@ -106,6 +109,12 @@ void client.POST('/orders', { body: { ...who, dropoff_address: 'Av. Apoquindo 30
 // Both destinations.
 // @ts-expect-error
 void client.POST('/orders', { body: { ...who, dropoff: here, dropoff_address: 'Av. Apoquindo 3000', payment_mode: 'prepaid' } });
+// A sandbox run with both an order to create and an existing one.
+// @ts-expect-error
+void client.POST('/sandbox/runs', { body: { ...play, order: { ...who, dropoff: here }, order_id: 'bk_01JHX3Z6Q8R2V4N7W9Y1A3C5E7' } });
+// A sandbox run with neither.
+// @ts-expect-error
+void client.POST('/sandbox/runs', { body: { ...play } });
 // The header's other spelling.
 // @ts-expect-error
 void client.POST('/orders', { params: { header: { 'idempotency-key': 'k-1' } }, body: { ...who, dropoff: here } });

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, gql, startTestApp, type MerchantCredentials, type TestApp } from '../helpers/app.js';
 import { sequentialIds } from '../helpers/fast-path-sides.js';
 import { mongoForTestFile, mongoNodeEnv, uniqueDbName } from '../helpers/mongo.js';
+import { PLACES, courierOnDuty, north, standDown } from '../orders/support.js';
 import { FAST_WEBHOOKS, startReceiver, waitFor, webhooksApi, type Receipt, type Receiver } from '../webhooks/support.js';
 
 const MASTER_KEY = Buffer.alloc(32, 7).toString('base64');
@@ -91,10 +92,6 @@ for (const store of stores) {
 
     it('REST: a delivered run plays the whole lifecycle; its history, positions, feed and webhook bodies match the fixture byte for byte; v1a verifies', { timeout: 120_000 }, async (ctx) => {
       if (!t) return ctx.skip(skip);
-      // Known defect (2026-11-28): on MongoDB (jongodb) one courier_location delivery of the run goes
-      // missing at random (a different one each run): a real-time dependency not yet found. The
-      // SQLite run below matches the fixture byte for byte; the MongoDB one must too once it is fixed.
-      if (store.name.startsWith('distributed')) return ctx.skip('known defect: a courier_location delivery goes missing at random on MongoDB (see docs/decisions.md)');
       const path = `/run-${store.name.length}`;
       const hooks = webhooksApi(t.url, m.testKey);
       expect((await hooks.create({ url: `${receiver.url}${path}`, events: ALL_EVENTS, signing: 'asymmetric' })).status).toBe(201);
@@ -162,6 +159,74 @@ for (const store of stores) {
         const bad = await run(body);
         expect(bad.status, JSON.stringify(body)).toBe(400);
         expect(bad.body.error.code).toBe('VALIDATION_ERROR');
+      }
+    });
+
+    it('order_id: REST and GraphQL play an existing new test order; both or neither is 400; a live or another merchant\'s order is 404; an assigned one is 409', { timeout: 180_000 }, async (ctx) => {
+      if (!t) return ctx.skip(skip);
+      const create = async (key: string) => {
+        const res = await api(`${t!.url}/api/v1/orders`, { key, body: ORDER });
+        expect(res.status, JSON.stringify(res.body)).toBe(201);
+        return res.body as { booking_id: string; tracking_number: string; status: string };
+      };
+      // After the orders' creation (a run's history never goes back in time), on the virtual clock.
+      const soon = () => new Date(Date.now() + 60_000).toISOString();
+      const existing = await create(m.testKey);
+      expect(existing.status).toBe('new');
+      const early = await run({ scenario: 'delivered', seed: 'existing-0', start_time: START, order_id: existing.booking_id });
+      expect(early.status).toBe(400);
+      expect(early.body.error.fields[0].field).toBe('start_time');
+      const start = soon();
+      // Any id form the order routes accept: here the tracking number.
+      const res = await run({ scenario: 'delivered', seed: 'existing-1', start_time: start, order_id: existing.tracking_number });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      expect(res.body.run).toMatchObject({ booking_id: existing.booking_id, tracking_number: existing.tracking_number, status: 'completed', start_time: start });
+      const events = res.body.run.events as Array<{ status: string; at: string }>;
+      expect(events.map((e) => e.status)).toEqual(['new', 'assigned', 'arrived_pickup', 'picked_up', 'arrived_dropoff', 'completed']);
+      expect(events[1]!.at).toBe(start);
+      expect((res.body.run.webhooks as Array<{ booking_id: string }>).every((w) => w.booking_id === existing.booking_id)).toBe(true);
+      expect((await api(`${t.url}/api/v1/orders/${existing.booking_id}`, { key: m.testKey })).body.status).toBe('completed');
+      // Played: no longer new.
+      const again = await run({ scenario: 'delivered', seed: 'existing-2', start_time: soon(), order_id: existing.booking_id });
+      expect(again.status).toBe(409);
+      expect(again.body.error.code).toBe('CONFLICT');
+
+      const MUTATION = `mutation($orderId: String, $order: CreateOrderInput, $start: DateTime!) { startSandboxRun(scenario: delivered, seed: "gql-existing", startTime: $start, orderId: $orderId, order: $order) {
+        __typename ... on MutationStartSandboxRunSuccess { data { order { id status } } } ... on AppError { code } } }`;
+      const other = await create(m.testKey);
+      const played = await gql(t.url, MUTATION, { key: m.testKey, variables: { orderId: other.booking_id, start: soon() } });
+      expect(played.body.errors).toBeUndefined();
+      expect(played.body.data.startSandboxRun).toEqual({ __typename: 'MutationStartSandboxRunSuccess', data: { order: { id: other.booking_id, status: 'completed' } } });
+      const order = { pickup: { address: ORDER.pickup.address }, dropoff: { address: ORDER.dropoff.address }, customerName: 'Ana Pérez', customerPhone: '+56987654321', paymentMode: 'prepaid' };
+      for (const variables of [{ orderId: other.booking_id, order, start: soon() }, { start: soon() }]) {
+        expect((await gql(t.url, MUTATION, { key: m.testKey, variables })).body.data.startSandboxRun).toEqual({ __typename: 'AppError', code: 'VALIDATION_ERROR' });
+      }
+
+      // Already assigned (a node courier took it): refused, and the order is left as it was.
+      const courier = await courierOnDuty(t, { mode: 'test', at: north(PLACES.providencia, 300) });
+      try {
+        const assigned = await create(m.testKey);
+        expect(assigned.status).toBe('assigned');
+        const refused = await run({ scenario: 'delivered', seed: 'x', start_time: soon(), order_id: assigned.booking_id });
+        expect(refused.status).toBe(409);
+        expect(refused.body.error.message).toMatch(/assigned/);
+        expect((await api(`${t.url}/api/v1/orders/${assigned.booking_id}`, { key: m.testKey })).body.status).toBe('assigned');
+      } finally {
+        await standDown(courier);
+      }
+      for (const body of [{ scenario: 'delivered', seed: 'x', start_time: soon(), order: ORDER, order_id: existing.booking_id }, { scenario: 'delivered', seed: 'x', start_time: soon() }]) {
+        const bad = await run(body);
+        expect(bad.status, JSON.stringify(body)).toBe(400);
+        expect(bad.body.error.code).toBe('VALIDATION_ERROR');
+      }
+      // Mode-crossing and other merchants' orders are not found, as on the order routes.
+      const live = await create(m.liveKey);
+      const stranger = await t.createMerchant({ name: 'Sandbox Runs Stranger' });
+      const theirs = await create(stranger.testKey);
+      for (const id of [live.booking_id, theirs.booking_id]) {
+        const missing = await run({ scenario: 'delivered', seed: 'x', start_time: soon(), order_id: id });
+        expect(missing.status).toBe(404);
+        expect(missing.body.error.code).toBe('ORDER_NOT_FOUND');
       }
     });
 

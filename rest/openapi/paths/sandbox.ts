@@ -5,6 +5,18 @@ import { orderEventSchema } from '../responses-orders.js';
 import { SANDBOX_SCENARIOS } from '../../../src/domain/sandbox-runs.js';
 import { ORDER_STATUSES } from '../../../src/domain/types.js';
 import { sandboxRunBody } from '../../wire/sandbox.js';
+import { absent } from '../request-forms.js';
+
+const { order: orderField, order_id: orderIdField, ...runFields } = sandboxRunBody.shape;
+/** The body's two forms (`oneOf`), as the create-order forms: a generated client builds one or the other. */
+const sandboxRunForms = z
+  .union([
+    registry.register('SandboxRunFormA', z.strictObject({ ...runFields, order: orderField.unwrap(), order_id: absent('Form B only: Form A gives `order`.') })
+      .openapi({ description: 'Form A: create the `order` (the body of POST /orders) and play it.' })),
+    registry.register('SandboxRunFormB', z.strictObject({ ...runFields, order_id: orderIdField.unwrap(), order: absent('Form A only: Form B gives `order_id`.') })
+      .openapi({ description: 'Form B: play the merchant\'s existing test order `order_id`.' })),
+  ])
+  .openapi({}, { unionPreferredType: 'oneOf' });
 
 registerEndpoint({
   method: 'post',
@@ -39,7 +51,7 @@ const sandboxRunResponseSchema = registry.register(
       events: z.array(orderEventSchema).openapi({ description: 'The order\'s history (GET /orders/{id}/events), with virtual times.' }),
       positions: z.array(z.object({ at: z.iso.datetime({ offset: true }), lat: z.number(), lng: z.number() })).openapi({ description: 'Every position the run\'s courier reported.' }),
       webhooks: z.array(webhookDeliverySchema).openapi({
-        description: 'Every webhook delivery the run wrote, in the order written (their `id`s sort in that order too), with the exact body each attempt sends; they are due at once and appear in GET /webhooks/deliveries.',
+        description: 'Every webhook delivery the run wrote, in the order written (their `id`s sort in that order too), with the exact body each attempt sends; they are due when the run ends (held while it plays) and appear in GET /webhooks/deliveries.',
       }),
     }),
   }),
@@ -51,7 +63,7 @@ registerEndpoint({
   idempotent: true,
   operationId: 'startSandboxRun',
   summary: 'Sandbox: play a whole delivery at once on a virtual clock (deterministic)',
-  description: `Test keys only (a live key gets 403 FORBIDDEN). Creates the \`order\` (the body of POST /orders) and plays the
+  description: `Test keys only (a live key gets 403 FORBIDDEN). Creates the \`order\` (the body of POST /orders), or takes an existing one (\`order_id\`, below), and plays the
 \`scenario\` from \`start_time\` on a virtual clock, in well under a second: every status change, courier position (every 10 virtual
 seconds), ETA change and webhook, through the same services as a real order — so the order's history, the event feed
 (GET /events) and the webhook log show it as any other, and webhook bodies and signatures are those of a real run. The run's
@@ -66,14 +78,19 @@ Scenarios: \`delivered\`, \`delivered_with_pin\` (the order gets a delivery PIN;
 \`cancelled_after_assignment\` (the merchant cancels while the courier drives to the pickup), \`courier_reassigned\` (the first courier
 drops out before the pickup, a second one delivers), \`late_with_eta_changes\` (the courier crawls after the pickup: \`order.eta_changed\`
 to endpoints subscribed to it). \`failed_attempt_then_return\` answers 422 SCENARIO_NOT_SUPPORTED: the service has no failed delivery
-attempts yet. An order that is not dispatched when created (scheduled with \`pickup_after\`, or held for batching) answers 409 CONFLICT.`,
+attempts yet. An order that is not dispatched when created (scheduled with \`pickup_after\`, or held for batching) answers 409 CONFLICT.
+
+**An existing order (Form B):** \`order_id\` instead of \`order\` (exactly one of the two, else 400 VALIDATION_ERROR) plays the
+merchant's own test order, which must still be \`new\` and not dispatched, scheduled or held for batching (409 CONFLICT); a live
+order or another merchant's is 404 ORDER_NOT_FOUND. The run's ids and times are still from the keyed stream and the virtual clock,
+but the order keeps its own ids, numbers and tracking number: byte-identical output is promised for created orders only.`,
   tags: ['Sandbox'],
   auth: 'apiKey',
-  body: sandboxRunBody,
+  body: sandboxRunForms,
   bodyExample: {
     scenario: 'delivered', seed: 'ci-42', start_time: '2026-01-15T12:00:00Z',
     order: { dropoff_address: 'Av. Apoquindo 3000, Las Condes', customer_name: 'Ana Pérez', customer_phone: '+56987654321', payment_mode: 'prepaid' },
   },
   responses: { 201: { description: 'The run, played to its end', schema: sandboxRunResponseSchema } },
-  errors: ['FORBIDDEN', 'CONFLICT', 'SCENARIO_NOT_SUPPORTED', 'GEOCODING_FAILED', 'OUTSIDE_SERVICE_AREA', 'WEIGHT_EXCEEDS_CAPACITY', 'QUOTE_NOT_FOUND', 'QUOTE_EXPIRED', 'QUOTE_MISMATCH', 'DELIVERY_WINDOW_UNREACHABLE'],
+  errors: ['FORBIDDEN', 'CONFLICT', 'ORDER_NOT_FOUND', 'SCENARIO_NOT_SUPPORTED', 'GEOCODING_FAILED', 'OUTSIDE_SERVICE_AREA', 'WEIGHT_EXCEEDS_CAPACITY', 'QUOTE_NOT_FOUND', 'QUOTE_EXPIRED', 'QUOTE_MISMATCH', 'DELIVERY_WINDOW_UNREACHABLE'],
 });

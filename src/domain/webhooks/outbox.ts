@@ -28,7 +28,7 @@ export function createWebhookOutbox(deps: {
   /** The customer's capability link of an order (issue #28); without it, the plain link. */
   trackingLinks?: Pick<TrackingLinks, 'urlOf'>;
   backlogMax?: number;
-  /** When deliveries are due (default: the event's time). A sandbox run's events are on a virtual clock, their deliveries due at once. */
+  /** When deliveries are due (default: the event's time). A sandbox run's events are on a virtual clock, their deliveries held until the run ends. */
   dueAt?: () => string;
   /** Signed links to hosted proofs in payloads (issue #27), valid as long as deliveries are retried. */
   proofUrl?: (proofId: string) => string;
