@@ -18,6 +18,7 @@ export const ADMIN_FIELD_PERMISSIONS = {
   adminOperators: 'read',
   adminOrders: 'read',
   adminOrder: 'read',
+  adminCouriers: 'read',
   // Subscriptions: every role watches.
   adminFleet: 'read',
   // Notes: every role.

@@ -4,7 +4,7 @@ import { builder } from './builder.js';
 import { adminOf, adminScopes } from './admin-access.js';
 import { IntegrationEnum, IntegrationStatusEnum, MerchantRef, MerchantStatusEnum, ModeEnum } from './merchants.js';
 
-const VehicleEnum = builder.enumType('VehicleType', { values: VEHICLE_TYPES });
+export const VehicleEnum = builder.enumType('VehicleType', { values: VEHICLE_TYPES });
 
 const CreatedMerchantRef = builder
   .objectRef<{ merchantId: string; liveKey: string; testKey: string; apiSecret: string }>('CreatedMerchant')
@@ -63,8 +63,8 @@ const CourierSignInLinkRef = builder.objectRef<{ courierId: string; signInUrl: s
   }),
 });
 
-const CourierAccountStatusEnum = builder.enumType('CourierAccountStatus', { values: COURIER_ACCOUNT_STATUSES });
-const CourierDutyStatusEnum = builder.enumType('CourierDutyStatus', { values: ['off_duty', 'available', 'busy'] as const });
+export const CourierAccountStatusEnum = builder.enumType('CourierAccountStatus', { values: COURIER_ACCOUNT_STATUSES });
+export const CourierDutyStatusEnum = builder.enumType('CourierDutyStatus', { values: ['off_duty', 'available', 'busy'] as const });
 
 const RotatedCourierTokenRef = builder
   .objectRef<{ courierId: string; token: string; accountStatus: CourierAccountStatus }>('RotatedCourierToken')

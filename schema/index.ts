@@ -3,6 +3,7 @@ import { builder } from './builder.js';
 import './root.js';
 import './merchants.js';
 import './admin.js';
+import './admin-couriers.js';
 import './quotes.js';
 import './orders.js';
 import './couriers.js';

@@ -42,6 +42,7 @@ export interface WebAppPage {
 /** The apps the server serves; each is a folder of web/ with a main.tsx. */
 export const WEB_APP_PAGES: readonly WebAppPage[] = [
   { app: 'console', title: 'Consola · Express Delivery', noscript: 'La consola necesita JavaScript. · The console needs JavaScript.' },
+  { app: 'ops', title: 'Operaciones · Express Delivery', noscript: 'La consola de operaciones necesita JavaScript. · The operations console needs JavaScript.' },
   {
     app: 'courier', title: 'Repartidor · Express Delivery', noscript: 'La app de repartidor necesita JavaScript. · The courier app needs JavaScript.', installable: { themeColor: '#0f766e' },
     // One shell for every courier, signed in or not (the worker keeps it): the way in, for whoever has none yet.

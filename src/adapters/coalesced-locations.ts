@@ -67,6 +67,7 @@ export function withCoalescedLocations(inner: Store, options: { flushMs: number;
     findById: async (id) => overlay(await base.findById(id)),
     findByTokenHash: async (hash) => overlay(await base.findByTokenHash(hash)),
     listByMode: async (mode) => (await base.listByMode(mode)).map(overlay),
+    listPage: async (o) => (await base.listPage(o)).map(overlay),
     setStatus: async (o) => overlay(await base.setStatus(o)),
     replaceTokenHash: async (o) => overlay(await base.replaceTokenHash(o)),
     setAccountStatus: async (o) => overlay(await base.setAccountStatus(o)),

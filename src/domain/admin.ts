@@ -20,6 +20,7 @@ import { phoneSchema } from './phone.js';
 import { normalizeRut } from './rut.js';
 import {
   type ApiKeyRecord,
+  type Courier,
   INTEGRATION_NAMES,
   INTEGRATION_STATUSES,
   MERCHANT_STATUSES,
@@ -248,8 +249,18 @@ export function createAdminService(deps: {
     return store.merchants.list({ limit: Math.min(Math.max(options.limit ?? 50, 1), 200), ...(options.afterId !== undefined && { afterId: parseIdCursor('m', options.afterId) }) });
   }
 
+  /** Every courier, a keyset page at a time (the operators' list); `afterId` is the last id of the previous page. */
+  async function listCouriers(options: { mode?: Mode; status?: Courier['status']; limit?: number; afterId?: string }) {
+    const limit = Math.min(Math.max(options.limit ?? 50, 1), 200);
+    const couriers = await store.couriers.listPage({
+      limit, ...(options.mode && { mode: options.mode }), ...(options.status && { status: options.status }),
+      ...(options.afterId !== undefined && { afterId: parseIdCursor('cr', options.afterId) }),
+    });
+    return { couriers, nextCursor: couriers.length === limit ? couriers.at(-1)!.id : null };
+  }
+
   return {
     createMerchant, rotateApiKey, revokeApiKeys, setMerchantStatus, setIntegrationStatus,
-    setMerchantRateLimit, rotateApiSecret, createCourier, inviteCourier, rotateCourierToken, disableCourier, enableCourier, createUser, listMerchants, listIntegrationTelemetry, getMerchant: requireMerchant,
+    setMerchantRateLimit, rotateApiSecret, createCourier, inviteCourier, rotateCourierToken, disableCourier, enableCourier, createUser, listMerchants, listCouriers, listIntegrationTelemetry, getMerchant: requireMerchant,
   };
 }

@@ -162,6 +162,8 @@ export interface CourierRepository {
   findById(id: string): Promise<Courier | null>;
   findByTokenHash(hash: string): Promise<Courier | null>;
   listByMode(mode: Mode): Promise<Courier[]>;
+  /** One keyset page of every courier in id order, after `afterId`, optionally of one mode and duty status (the operators' list). */
+  listPage(options: { mode?: Mode; status?: CourierDutyStatus; afterId?: string; limit: number }): Promise<Courier[]>;
   /**
    * Replaces the token hash: the old token stops matching at once. Null when the courier does not
    * exist; rejects (changing nothing) when another courier has that hash.

@@ -54,6 +54,8 @@ export const QUERY_PATHS: QueryPath[] = [
   byId('couriers', 'couriers: findById, setStatus, setLocations, rotateToken, setAccountStatus'),
   { name: 'couriers: findByTokenHash', collection: 'couriers', filter: { tokenHash: 'h' }, index: ['couriers_token_hash'] },
   { name: 'couriers: listByMode', collection: 'couriers', filter: { mode: 'test' }, sort: { _id: 1 }, index: ['couriers_mode'] },
+  { name: 'couriers: listPage (mode)', collection: 'couriers', filter: { _id: { $gt: 'c' }, mode: 'test', status: 'available' }, sort: { _id: 1 }, limit: 50, index: ['couriers_mode', '_id_'] },
+  { name: 'couriers: listPage (all)', collection: 'couriers', filter: { _id: { $gt: 'c' } }, sort: { _id: 1 }, limit: 50, index: ['_id_'] },
   // telemetry.ts
   { name: 'telemetry: listByMerchant', collection: 'integration_telemetry', filter: { merchantId: 'm' }, sort: { lastSeenAt: -1, integration: 1, site: 1 }, index: ['telemetry_merchant'] },
   // orders.ts

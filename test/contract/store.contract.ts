@@ -336,6 +336,20 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
       expect(await store.couriers.listByMode('live')).toStrictEqual([live]);
     });
 
+    test('couriers.listPage pages every courier in id order, filtered by mode and duty status', async () => {
+      const a = courier({ id: 'c_a', mode: 'test', status: 'available' });
+      const b = courier({ id: 'c_b', mode: 'live', status: 'busy' });
+      const c = courier({ id: 'c_c', mode: 'test', status: 'off_duty' });
+      const d = courier({ id: 'c_d', mode: 'test', status: 'available' });
+      for (const x of [d, b, c, a]) await store.couriers.insert(x);
+      expect(await store.couriers.listPage({ limit: 2 })).toStrictEqual([a, b]);
+      expect(await store.couriers.listPage({ limit: 2, afterId: 'c_b' })).toStrictEqual([c, d]);
+      expect(await store.couriers.listPage({ limit: 10, afterId: 'c_d' })).toStrictEqual([]);
+      expect(await store.couriers.listPage({ limit: 10, mode: 'test' })).toStrictEqual([a, c, d]);
+      expect(await store.couriers.listPage({ limit: 10, mode: 'test', status: 'available', afterId: 'c_a' })).toStrictEqual([d]);
+      expect(await store.couriers.listPage({ limit: 10, status: 'busy' })).toStrictEqual([b]);
+    });
+
     test('couriers.setStatus without from sets the status and updatedAt', async () => {
       const c = courier({ status: 'busy' });
       await store.couriers.insert(c);

@@ -41,7 +41,7 @@ describe('API9: inventory of everything reachable', () => {
   });
   afterAll(() => t?.stop());
 
-  it('outside /api/v1, Express serves exactly the landing page, the tracking page, the console, the courier app, GraphiQL\'s and their assets, and /metrics', () => {
+  it('outside /api/v1, Express serves exactly the landing page, the tracking page, the console, the ops app, the courier app, GraphiQL\'s and their assets, and /metrics', () => {
     const app = createRestApp(t.app.container, createMetrics());
     const outside = expressRoutes(app).filter((r) => !r.split(' ')[1]!.startsWith('/api/v1/'));
     // /metrics needs METRICS_TOKEN, and without one is 404 in production (test/security/production-mode.test.ts).
@@ -49,6 +49,7 @@ describe('API9: inventory of everything reachable', () => {
       [
         'GET /', 'GET /assets/landing.css', 'GET /graphiql/assets/:file', 'GET /metrics', 'GET /track', 'GET /track/:reference', 'GET /track/assets/:file',
         'GET /console', 'GET /console/{*path}', 'GET /console/assets/:file',
+        'GET /ops', 'GET /ops/{*path}', 'GET /ops/assets/:file',
         'GET /courier', 'GET /courier/{*path}', 'GET /courier/assets/:file', 'GET /courier/icon.svg', 'GET /courier/manifest.webmanifest', 'GET /courier/sw.js',
       ].sort(),
     );

@@ -15,7 +15,7 @@ export const WEB_OUT = {
 };
 
 /** The room's apps: each is web/<app>/main.tsx, served by the API process at /<app>. */
-export const WEB_APPS = ['console', 'courier'] as const;
+export const WEB_APPS = ['console', 'courier', 'ops'] as const;
 export type WebApp = (typeof WEB_APPS)[number];
 
 /**

@@ -56,6 +56,14 @@ export function createMongoCourierRepository(database: MongoDatabase): CourierRe
       const docs = await couriers.find({ mode }).sort({ _id: 1 }).toArray();
       return docs.map(toCourier);
     },
+    async listPage({ mode, status, afterId, limit }) {
+      const filter: Filter<CourierDoc> = {};
+      if (afterId !== undefined) filter._id = { $gt: afterId };
+      if (mode !== undefined) filter.mode = mode;
+      if (status !== undefined) filter.status = status;
+      const docs = await couriers.find(filter).sort({ _id: 1 }).limit(limit).toArray();
+      return docs.map(toCourier);
+    },
     async setStatus({ id, status, from, fromJobId, job, updatedAt }) {
       // Compare-and-set in one document write: the expected status and job are part of the filter.
       const filter: Filter<CourierDoc> = { _id: id };

@@ -21,6 +21,10 @@ export function createSqliteCourierRepository(db: SqliteDatabase, inTransaction:
   const byId = db.prepare<[string], DocRow>(`SELECT ${DOC_COLUMNS} FROM couriers WHERE id = ?`);
   const byToken = db.prepare<[string], DocRow>(`SELECT ${DOC_COLUMNS} FROM couriers WHERE token_hash = ?`);
   const byMode = db.prepare<[string], DocRow>(`SELECT ${DOC_COLUMNS} FROM couriers WHERE mode = ? ORDER BY id`);
+  // A seek on the primary key then a filter: id order is the page order, and couriers are thousands, not millions.
+  const page = db.prepare<{ after: string; mode: string | null; status: string | null; limit: number }, DocRow>(
+    `SELECT ${DOC_COLUMNS} FROM couriers WHERE id > @after AND (@mode IS NULL OR mode = @mode) AND (@status IS NULL OR status = @status) ORDER BY id LIMIT @limit`,
+  );
   // Positions are the one frequent write: three columns, no read and no document rewrite (~2,000 a second).
   const writeLocation = db.prepare<[number, number, string, string, string]>(
     'UPDATE couriers SET location_lat = ?, location_lng = ?, location_at = ? WHERE id = ? AND (location_at IS NULL OR location_at <= ?)',
@@ -71,6 +75,9 @@ export function createSqliteCourierRepository(db: SqliteDatabase, inTransaction:
     },
     async listByMode(mode) {
       return byMode.all(mode).map((r) => parse(r)!);
+    },
+    async listPage({ mode, status, afterId, limit }) {
+      return page.all({ after: afterId ?? '', mode: mode ?? null, status: status ?? null, limit }).map((r) => parse(r)!);
     },
     async setStatus(options) {
       return inTransaction(() => setStatus(options));

@@ -10,15 +10,20 @@ interface GraphQLResponse { data?: unknown; errors?: { message: string; extensio
  * One GraphQL operation over HTTP as a signed-in member: the session cookie (same origin), the
  * CSRF header every cookie request needs, and the mode of this request.
  */
-export async function request<D extends TadaDocumentNode<unknown, never>>(
-  document: D,
-  variables: VariablesOf<D>,
-  mode: Mode,
-): Promise<ResultOf<D>> {
+export function request<D extends TadaDocumentNode<unknown, never>>(document: D, variables: VariablesOf<D>, mode: Mode): Promise<ResultOf<D>> {
+  return post(document, variables, { 'x-mode': mode });
+}
+
+/** As an operator (the ops app): the operator cookie is read only with this scope header. */
+export function operatorRequest<D extends TadaDocumentNode<unknown, never>>(document: D, variables: VariablesOf<D>): Promise<ResultOf<D>> {
+  return post(document, variables, { 'x-session-scope': 'operator' });
+}
+
+async function post<D extends TadaDocumentNode<unknown, never>>(document: D, variables: VariablesOf<D>, scope: Record<string, string>): Promise<ResultOf<D>> {
   const response = await fetch('/graphql', {
     method: 'POST',
     credentials: 'same-origin',
-    headers: { 'content-type': 'application/json', accept: 'application/json', 'x-graphql-csrf': '1', 'x-mode': mode },
+    headers: { 'content-type': 'application/json', accept: 'application/json', 'x-graphql-csrf': '1', ...scope },
     body: JSON.stringify({ query: print(document), variables }),
   });
   const body = (await response.json().catch(() => ({}))) as GraphQLResponse;

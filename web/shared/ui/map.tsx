@@ -14,9 +14,10 @@ function tiles(): { url: string; attribution: string } | null {
 
 /**
  * Leaflet with vector markers (no marker images). Without tiles (MAP_TILE_URL=none, or offline)
- * the points still show on a blank plane, with the line between pickup and drop-off.
+ * the points still show on a blank plane, with the line between pickup and drop-off. `caption`
+ * replaces the per-point legend (a fleet of many couriers).
  */
-export function DeliveryMap({ points, label }: { points: MapPoint[]; label: string }) {
+export function DeliveryMap({ points, label, caption }: { points: MapPoint[]; label: string; caption?: string }) {
   const element = useRef<HTMLDivElement>(null);
   const map = useRef<L.Map | null>(null);
   const layer = useRef<L.LayerGroup | null>(null);
@@ -49,7 +50,7 @@ export function DeliveryMap({ points, label }: { points: MapPoint[]; label: stri
     <figure class="map">
       <div ref={element} class="map-canvas" role="region" aria-label={label} data-courier={courier ? `${courier.lat},${courier.lng}` : ''} />
       <figcaption class="legend">
-        {points.map((p) => <span key={p.kind} class={`dot ${p.kind}`}>{p.label}</span>)}
+        {caption ?? points.map((p) => <span key={p.kind} class={`dot ${p.kind}`}>{p.label}</span>)}
       </figcaption>
     </figure>
   );

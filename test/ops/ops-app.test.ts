@@ -1,0 +1,192 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../helpers/app.js';
+import { browserSkipReason, openOfflinePage, type OfflinePage } from '../helpers/browser.js';
+import { seriousViolations, startConsoleApp } from '../console/support.js';
+import { gqlOps, PASSWORD, signedInOperator } from '../operators/support.js';
+
+const SKIP = browserSkipReason('the operators app /ops');
+
+const INVITE_URL = (t: TestApp, url: string) => `${t.url}${new URL(url).pathname}${new URL(url).hash}`;
+
+describe.skipIf(SKIP !== null)('the ops app: an invited admin moderates a plugin and disables a courier; support only reads (headless Chromium)', () => {
+  let t: TestApp;
+  let b: OfflinePage;
+  let merchantId: string;
+  let courierId: string;
+
+  beforeAll(async () => {
+    t = await startConsoleApp({ SANDBOX_SIMULATOR: 'false' });
+    merchantId = (await t.createMerchant({ name: 'Ferretería Los Andes', approveIntegrations: false })).merchantId;
+    // The plugin called from one shop: what the admin reads before approving it.
+    await t.app.container.store.telemetry.record({
+      merchantId, mode: 'live', integration: 'plugin', site: 'https://ferreteria-andes.cl', pluginVersion: '2.3.1', userAgent: 'WordPress/6.5', at: new Date().toISOString(),
+    });
+    const cli = t.app.container.services.auditedAdmin.as({ kind: 'cli' });
+    courierId = (await cli.createCourier({ input: { name: 'Pedro Rojas', phone: '+56987654321', vehicle: 'motorcycle', plate: 'KXLT21', mode: 'live' } })).courierId;
+    await t.app.container.store.couriers.setLocations([{ id: courierId, location: { lat: -33.4372, lng: -70.6506 }, at: new Date().toISOString(), prompt: true }]);
+    b = await openOfflinePage({ viewport: { width: 1280, height: 800 } });
+    b.page.setDefaultTimeout(15_000);
+  });
+  afterAll(async () => {
+    await b?.browser.close();
+    await t?.stop();
+  });
+  const page = () => b.page;
+  /** No horizontal scroll, and no element (but leaflet's clipped panes) past the viewport's right edge. */
+  const noHorizontalScroll = () => page().evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const wide = [...document.querySelectorAll('body *')].filter((el) => {
+      if (el.closest('.leaflet-container > *')) return false;
+      const box = el.getBoundingClientRect();
+      return box.width > 0 && box.height > 0 && box.right > width + 0.5;
+    });
+    return document.documentElement.scrollWidth <= width && wide.length === 0 ? true : wide.slice(0, 5).map((el) => `${el.tagName}${el.id ? `#${el.id}` : ''}.${el.className}`).join(' ');
+  });
+
+  it('an operator invited from the CLI sets a password from the link, signs in and sees its role', async () => {
+    const invitation = await t.app.container.services.auditedAdmin.as({ kind: 'cli' }).inviteOperator({ input: { email: 'ana@ops.cl', role: 'admin' } });
+    expect(invitation.setPasswordUrl).toMatch(/\/ops\/set-password#token=pt_/);
+    await page().goto(INVITE_URL(t, invitation.setPasswordUrl));
+    await page().getByLabel('Contraseña nueva').fill(PASSWORD);
+    await page().getByLabel('Repite la contraseña').fill(PASSWORD);
+    await page().locator('#set-password button[type=submit]').click();
+    await page().waitForURL(/\/ops\/sign-in\?email=/);
+    expect(page().url()).not.toContain('token');
+    await page().getByLabel(/^Contraseña$/).fill(PASSWORD);
+    await page().locator('#sign-in button[type=submit]').click();
+    await page().locator('#merchants').waitFor();
+    expect(await page().locator('#operator-role').getAttribute('data-role')).toBe('admin');
+    expect(await page().locator('#operator-role').textContent()).toBe('administrador');
+    expect(await seriousViolations(page())).toEqual([]);
+  });
+
+  it('finds the merchant, reads its plugin telemetry and approves the plugin', async () => {
+    await page().locator('#merchant-search').fill('andes');
+    await page().locator(`tr[data-merchant="${merchantId}"] a`).click();
+    await page().locator('#integration-plugin table').waitFor();
+    const telemetry = await page().locator('#integration-plugin table').textContent();
+    expect(telemetry).toContain('https://ferreteria-andes.cl');
+    expect(telemetry).toContain('2.3.1');
+    expect(await page().locator('#integration-plugin-status').getAttribute('data-status')).toBe('pending_approval');
+    await page().locator('#integration-plugin-approve').click();
+    await page().locator('#integration-plugin-status[data-status="approved"]').waitFor();
+    const merchant = await t.app.container.store.merchants.findById(merchantId);
+    expect(merchant!.integrations.plugin).toBe('approved');
+    expect(await seriousViolations(page())).toEqual([]);
+  });
+
+  it('disables a courier from the couriers page (after confirming)', async () => {
+    await page().getByRole('link', { name: 'Repartidores' }).click();
+    const row = page().locator(`tr[data-courier="${courierId}"]`);
+    await row.waitFor();
+    expect(await row.textContent()).toContain('Pedro Rojas');
+    expect(await row.textContent()).toContain('-33.43720, -70.65060');
+    // The page's couriers' last positions on the map: one marker for the one courier with a position.
+    await page().locator('.map-canvas[data-courier="-33.4372,-70.6506"]').waitFor();
+    expect(await page().locator('.map-canvas path.leaflet-interactive').count()).toBe(1);
+    await page().locator(`#disable-${courierId}`).click();
+    await page().locator(`#disable-${courierId}-confirm`).click();
+    await page().locator(`#account-${courierId}[data-status="disabled"]`).waitFor();
+    expect((await t.app.container.store.couriers.findById(courierId))!.accountStatus).toBe('disabled');
+    // The courier's history (its disabling) and a note on it.
+    await page().locator(`#history-${courierId}`).click();
+    await page().locator('#history li[data-action="courier.disable"]').waitFor();
+    await page().locator('#note-form textarea').fill('Se deshabilitó por licencia vencida.');
+    await page().locator('#note-form button[type=submit]').click();
+    await page().locator('#history li[data-action="note.add"]', { hasText: 'licencia vencida' }).waitFor();
+    // A fresh sign-in link for another courier, shown once.
+    const other = (await t.app.container.services.auditedAdmin.as({ kind: 'cli' }).createCourier({ input: { name: 'Luz Soto', phone: '+56911112222', vehicle: 'bike', plate: 'BIKE01', mode: 'test' } })).courierId;
+    await page().reload();
+    await page().locator(`#invite-${other}`).click();
+    expect(await page().locator('#courier-secret-value').inputValue()).toMatch(/\/courier\/welcome#code=/);
+  });
+
+  it('finds both actions in the audit log, filtered by action, with the operator as actor', async () => {
+    await page().getByRole('link', { name: 'Auditoría' }).click();
+    await page().locator('#audit').waitFor();
+    await page().locator(`#audit tr[data-action="courier.disable"][data-target="${courierId}"]`).waitFor();
+    await page().locator(`#audit tr[data-action="integration.set_status"][data-target="${merchantId}"]`).waitFor();
+    await page().getByLabel('Acción').fill('courier.disable');
+    await page().locator('#audit-filters button[type=submit]').click();
+    await page().waitForFunction(() => [...document.querySelectorAll('#audit tbody tr')].every((r) => r.getAttribute('data-action') === 'courier.disable'));
+    expect(await page().locator('#audit tbody tr').first().textContent()).toContain('ana@ops.cl');
+  });
+
+  it('pages the audit log 50 at a time, and a time range after now finds nothing', async () => {
+    const cli = t.app.container.services.auditedAdmin.as({ kind: 'cli' });
+    for (let n = 0; n < 60; n++) await cli.addNote({ input: { targetType: 'merchant', targetId: merchantId, text: `nota ${n}` } });
+    await page().goto(`${t.url}/ops/audit`);
+    await page().locator('#audit-older').waitFor();
+    expect(await page().locator('#audit tbody tr').count()).toBe(50);
+    const newestId = await page().locator('#audit tbody tr').first().textContent();
+    await page().locator('#audit-older').click();
+    await page().locator('#audit-newer').waitFor();
+    await page().waitForFunction((first) => document.querySelector('#audit tbody tr')?.textContent !== first, newestId);
+    expect(await page().locator('#audit tbody tr').count()).toBeLessThan(50);
+    await page().locator('#audit-newer').click();
+    await page().waitForFunction((first) => document.querySelector('#audit tbody tr')?.textContent === first, newestId);
+    await page().getByLabel('Desde (Santiago)').fill('2099-01-01T00:00');
+    await page().locator('#audit-filters button[type=submit]').click();
+    await page().locator('#audit-empty').waitFor();
+  });
+
+  it('invites another operator from the operators page: the set-password link is shown once', async () => {
+    await page().getByRole('link', { name: 'Operadores' }).click();
+    await page().locator('#invite-operator input[name=email]').fill('nuevo@ops.cl');
+    await page().locator('#invite-operator select[name=role]').selectOption('dispatcher');
+    await page().locator('#invite-operator button[type=submit]').click();
+    expect(await page().locator('#operator-link-value').inputValue()).toMatch(/\/ops\/set-password#token=pt_/);
+    await page().locator('#operators tr', { hasText: 'nuevo@ops.cl' }).waitFor();
+    const invited = (await t.app.container.services.operators.listOperators()).find((o) => o.email === 'nuevo@ops.cl');
+    expect(invited).toMatchObject({ role: 'dispatcher', status: 'invited' });
+    expect(await seriousViolations(page())).toEqual([]);
+  });
+
+  it('fits 390×844 and 1280×800 without horizontal scroll, in English too', async () => {
+    const pages = { '/ops': '#merchants', [`/ops/merchants/${merchantId}`]: '#history li', '/ops/couriers': '.map-canvas path.leaflet-interactive', '/ops/audit': '#audit', '/ops/operators': '#operators' };
+    for (const [path, drawn] of Object.entries(pages)) {
+      for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 800 }]) {
+        await page().setViewportSize(viewport);
+        await page().goto(`${t.url}${path}`);
+        await page().locator(drawn).first().waitFor();
+        expect(await noHorizontalScroll(), `${path} at ${viewport.width}px`).toBe(true);
+      }
+    }
+    // On a phone the menu folds behind its button.
+    await page().setViewportSize({ width: 390, height: 844 });
+    expect(await page().getByRole('link', { name: 'Repartidores' }).isVisible()).toBe(false);
+    await page().locator('#menu-toggle').click();
+    await page().getByRole('link', { name: 'Repartidores' }).click();
+    await page().locator('#couriers').waitFor();
+    expect(await noHorizontalScroll()).toBe(true);
+    await page().setViewportSize({ width: 1280, height: 800 });
+    await page().locator('#lang-switch').selectOption('en');
+    await page().getByRole('link', { name: 'Couriers' }).waitFor();
+    await page().locator('#sign-out').click();
+    await page().waitForURL(/\/ops\/sign-in/);
+  });
+
+  it('a support operator sees no action buttons, and the server refuses the mutation anyway', async () => {
+    const support = await signedInOperator(t, 'sol@ops.cl', 'support');
+    await page().goto(`${t.url}/ops/sign-in`);
+    await page().getByLabel(/^(Correo|Email)$/).fill('sol@ops.cl');
+    await page().getByLabel(/^(Contraseña|Password)$/).fill(PASSWORD);
+    await page().locator('#sign-in button[type=submit]').click();
+    await page().locator('#merchants').waitFor();
+    await page().goto(`${t.url}/ops/merchants/${merchantId}`);
+    await page().locator('#integration-plugin').waitFor();
+    expect(await page().locator('#main button:not([type=submit])').count()).toBe(0);
+    expect(await page().locator('#rate-limit button').count()).toBe(0);
+    await page().locator('#note-form').waitFor();
+    await page().goto(`${t.url}/ops/operators`);
+    await page().locator('#operators').waitFor();
+    expect(await page().locator('#invite-operator, #operators select, #operators button').count()).toBe(0);
+    await page().goto(`${t.url}/ops/couriers`);
+    await page().locator(`tr[data-courier="${courierId}"]`).waitFor();
+    expect(await page().locator(`#enable-${courierId}, #rotate-${courierId}, #create-courier`).count()).toBe(0);
+    const refused = await gqlOps(t, support.cookie, 'mutation ($id: ID!) { adminEnableCourier(courierId: $id) { __typename } }', { variables: { id: courierId } });
+    expect(refused.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN_ROLE');
+    expect((await t.app.container.store.couriers.findById(courierId))!.accountStatus).toBe('disabled');
+    expect(b.problems).toEqual([]);
+  });
+});

@@ -1,0 +1,167 @@
+import { useState } from 'preact/hooks';
+import { dataOf } from '../../shared/api/errors.js';
+import { operatorRequest } from '../../shared/api/http.js';
+import { dateTime } from '../../shared/format.js';
+import { graphql, type VariablesOf } from '../../shared/graphql.js';
+import { useStrings, type Strings } from '../../shared/i18n.js';
+import { ConfirmButton } from '../../shared/ui/confirm-button.js';
+import { DeliveryMap } from '../../shared/ui/map.js';
+import { ErrorNote } from '../../shared/ui/error-note.js';
+import { useLoad } from '../../shared/ui/hooks.js';
+import { OneTimeSecret } from '../../shared/ui/one-time-secret.js';
+import { may, useApp } from '../app-state.js';
+import type { PageProps } from '../router.js';
+import { History } from '../ui/history.js';
+import { StatusBadge } from '../ui/words.js';
+
+const COURIERS = graphql(`query OpsCouriers($mode: Mode, $status: CourierDutyStatus, $after: ID) {
+  adminCouriers(mode: $mode, status: $status, first: 50, after: $after) {
+    couriers { id name mode vehicle plate dutyStatus accountStatus lastPosition { lat lng at } job { kind id } } nextCursor } }`);
+const CREATE = graphql(`mutation OpsCreateCourier($name: String!, $phone: String!, $vehicle: VehicleType!, $plate: String!, $mode: Mode) {
+  adminCreateCourier(name: $name, phone: $phone, vehicle: $vehicle, plate: $plate, mode: $mode) {
+  __typename ... on MutationAdminCreateCourierSuccess { data { courierId signInUrl } } ... on AppError { code message } } }`);
+const DISABLE = graphql(`mutation OpsDisableCourier($id: ID!) { adminDisableCourier(courierId: $id) {
+  __typename ... on MutationAdminDisableCourierSuccess { data { courierId } } ... on AppError { code message } } }`);
+const ENABLE = graphql(`mutation OpsEnableCourier($id: ID!) { adminEnableCourier(courierId: $id) {
+  __typename ... on MutationAdminEnableCourierSuccess { data { courierId } } ... on AppError { code message } } }`);
+const ROTATE = graphql(`mutation OpsRotateCourierToken($id: ID!) { adminRotateCourierToken(courierId: $id) {
+  __typename ... on MutationAdminRotateCourierTokenSuccess { data { courierId token } } ... on AppError { code message } } }`);
+const INVITE = graphql(`mutation OpsInviteCourier($id: ID!) { adminInviteCourier(courierId: $id) {
+  __typename ... on MutationAdminInviteCourierSuccess { data { courierId signInUrl } } ... on AppError { code message } } }`);
+type Filters = Omit<VariablesOf<typeof COURIERS>, 'after'>;
+
+const VEHICLES = ['bike', 'motorcycle', 'car', 'van'] as const;
+
+const STRINGS: Strings<'title' | 'mode' | 'status' | 'all' | 'live' | 'test' | 'apply' | 'name' | 'vehicle' | 'account' | 'position' | 'job' | 'actions' | 'empty' | 'next' | 'first' | 'create' | 'phone' | 'plate' | 'add' | 'link' | 'token' | 'disable' | 'disableQ' | 'enable' | 'rotate' | 'rotateQ' | 'invite' | 'map' | 'mapNote' | 'bike' | 'motorcycle' | 'car' | 'van' | 'off_duty' | 'available' | 'busy'> = {
+  es: { title: 'Repartidores', mode: 'Modo', status: 'Estado', all: 'Todos', live: 'Real', test: 'Prueba', apply: 'Filtrar', name: 'Nombre', vehicle: 'Vehículo', account: 'Cuenta', position: 'Última posición', job: 'Trabajo', actions: 'Acciones', empty: 'Ningún repartidor coincide.', next: 'Siguientes', first: 'Primeros', create: 'Nuevo repartidor', phone: 'Teléfono', plate: 'Patente', add: 'Crear repartidor', link: 'Enlace de ingreso para la app', token: 'Token nuevo', disable: 'Deshabilitar', disableQ: '¿Deshabilitar? Sus pedidos asignados vuelven a despacho.', enable: 'Habilitar', rotate: 'Rotar token', invite: 'Enlace nuevo', map: 'Mapa de las últimas posiciones', mapNote: 'Última posición conocida de los repartidores de esta página (no es en vivo).', rotateQ: '¿Rotar? El token actual deja de servir.', bike: 'Bicicleta', motorcycle: 'Moto', car: 'Auto', van: 'Furgón', off_duty: 'Fuera de turno', available: 'Disponible', busy: 'Ocupado' },
+  en: { title: 'Couriers', mode: 'Mode', status: 'Status', all: 'All', live: 'Live', test: 'Test', apply: 'Filter', name: 'Name', vehicle: 'Vehicle', account: 'Account', position: 'Last position', job: 'Job', actions: 'Actions', empty: 'No courier matches.', next: 'Next', first: 'First', create: 'New courier', phone: 'Phone', plate: 'Plate', add: 'Create courier', link: "The app's sign-in link", token: 'New token', disable: 'Disable', disableQ: 'Disable? Its assigned orders go back to dispatch.', enable: 'Enable', rotate: 'Rotate token', invite: 'New link', map: 'Map of the last positions', mapNote: 'Last known position of the couriers on this page (not live).', rotateQ: 'Rotate? The current token stops working.', bike: 'Bike', motorcycle: 'Motorcycle', car: 'Car', van: 'Van', off_duty: 'Off duty', available: 'Available', busy: 'Busy' },
+};
+
+/** Every courier, 50 a page, filtered by mode and duty status; dispatchers and admins act on them. */
+export function CouriersPage(_props: PageProps) {
+  const app = useApp();
+  const t = useStrings(STRINGS);
+  const [filters, setFilters] = useState<Filters>({});
+  const [after, setAfter] = useState<string | null>(null);
+  const [version, setVersion] = useState(0);
+  const [error, setError] = useState<unknown>(null);
+  const [shown, setShown] = useState<string | null>(null);
+  const [secret, setSecret] = useState<{ kind: 'link' | 'token'; courierId: string; value: string } | null>(null);
+  const list = useLoad(async () => (await operatorRequest(COURIERS, { ...filters, ...(after && { after }) })).adminCouriers, [JSON.stringify(filters), after, version]);
+  const dispatch = may(app.me, 'dispatch');
+
+  const act = async (run: () => Promise<void>) => {
+    try {
+      await run();
+      setError(null);
+      setVersion((v) => v + 1);
+    } catch (failure) {
+      setError(failure);
+    }
+  };
+  const onFilter = (event: SubmitEvent) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget as HTMLFormElement);
+    const mode = String(form.get('mode') ?? '');
+    const status = String(form.get('status') ?? '');
+    setFilters({ ...(mode && { mode: mode as 'live' | 'test' }), ...(status && { status: status as 'off_duty' | 'available' | 'busy' }) });
+    setAfter(null);
+  };
+  const onCreate = (event: SubmitEvent) => {
+    event.preventDefault();
+    const formElement = event.currentTarget as HTMLFormElement;
+    const form = new FormData(formElement);
+    const text = (name: string) => String(form.get(name) ?? '').trim();
+    void act(async () => {
+      const created = dataOf((await operatorRequest(CREATE, { name: text('name'), phone: text('phone'), vehicle: text('vehicle') as (typeof VEHICLES)[number], plate: text('plate'), mode: text('mode') as 'live' | 'test' })).adminCreateCourier);
+      setSecret({ kind: 'link', courierId: created.courierId, value: created.signInUrl });
+      formElement.reset();
+    });
+  };
+  const disable = (id: string) => act(async () => void dataOf((await operatorRequest(DISABLE, { id })).adminDisableCourier));
+  const enable = (id: string) => act(async () => void dataOf((await operatorRequest(ENABLE, { id })).adminEnableCourier));
+  const rotate = (id: string) => act(async () => {
+    const rotated = dataOf((await operatorRequest(ROTATE, { id })).adminRotateCourierToken);
+    setSecret({ kind: 'token', courierId: rotated.courierId, value: rotated.token });
+  });
+  const invite = (id: string) => act(async () => {
+    const link = dataOf((await operatorRequest(INVITE, { id })).adminInviteCourier);
+    setSecret({ kind: 'link', courierId: link.courierId, value: link.signInUrl });
+  });
+  const page = list.data;
+
+  return (
+    <>
+      <h1>{t.title}</h1>
+      <form id="courier-filters" class="card filters" onSubmit={onFilter}>
+        <label>{t.mode}<select name="mode"><option value="">{t.all}</option><option value="live">{t.live}</option><option value="test">{t.test}</option></select></label>
+        <label>{t.status}<select name="status"><option value="">{t.all}</option>{(['off_duty', 'available', 'busy'] as const).map((s) => <option key={s} value={s}>{t[s]}</option>)}</select></label>
+        <button type="submit">{t.apply}</button>
+      </form>
+      {secret && <OneTimeSecret id="courier-secret" label={`${secret.kind === 'link' ? t.link : t.token} · ${secret.courierId}`} value={secret.value} />}
+      <ErrorNote error={list.error ?? error} id="couriers-error" />
+      {page && page.couriers.length === 0 && <p id="couriers-empty">{t.empty}</p>}
+      {page && page.couriers.some((c) => c.lastPosition) && (
+        <DeliveryMap
+          label={t.map}
+          caption={t.mapNote}
+          points={page.couriers.flatMap((c) => (c.lastPosition ? [{ lat: c.lastPosition.lat, lng: c.lastPosition.lng, kind: 'courier' as const, label: `${c.name} · ${dateTime(c.lastPosition.at, app.lang)}` }] : []))}
+        />
+      )}
+      {page && page.couriers.length > 0 && (
+        <div class="table-wrap card">
+          <table id="couriers">
+            <thead><tr><th>{t.name}</th><th>{t.mode}</th><th>{t.vehicle}</th><th>{t.status}</th><th>{t.account}</th><th>{t.position}</th><th>{t.job}</th>{dispatch && <th>{t.actions}</th>}</tr></thead>
+            <tbody>
+              {page.couriers.map((c) => (
+                <tr key={c.id} data-courier={c.id}>
+                  <td class="wrap" data-label={t.name}>
+                    <button type="button" class="link-like" id={`history-${c.id}`} aria-expanded={shown === c.id} onClick={() => setShown(shown === c.id ? null : c.id)}>{c.name}</button>
+                    <br /><code>{c.id}</code>
+                  </td>
+                  <td data-label={t.mode}>{t[c.mode]}</td>
+                  <td class="wrap" data-label={t.vehicle}>{t[c.vehicle]} · {c.plate}</td>
+                  <td data-label={t.status}><StatusBadge status={c.dutyStatus} /></td>
+                  <td data-label={t.account}><StatusBadge status={c.accountStatus} id={`account-${c.id}`} /></td>
+                  <td class="wrap" data-label={t.position}>{c.lastPosition ? <>{c.lastPosition.lat.toFixed(5)}, {c.lastPosition.lng.toFixed(5)}<br /><small>{dateTime(c.lastPosition.at, app.lang)}</small></> : '—'}</td>
+                  <td data-label={t.job}>{c.job ? <code>{c.job.id}</code> : '—'}</td>
+                  {dispatch && (
+                    <td class="wrap" data-label={t.actions}><div class="row-actions">
+                      {c.accountStatus === 'active'
+                        ? <ConfirmButton id={`disable-${c.id}`} label={t.disable} question={t.disableQ} danger onConfirm={() => void disable(c.id)} />
+                        : <button type="button" id={`enable-${c.id}`} onClick={() => void enable(c.id)}>{t.enable}</button>}
+                      {c.accountStatus === 'active' && <button type="button" id={`invite-${c.id}`} class="secondary" onClick={() => void invite(c.id)}>{t.invite}</button>}
+                      <ConfirmButton id={`rotate-${c.id}`} label={t.rotate} question={t.rotateQ} onConfirm={() => void rotate(c.id)} />
+                    </div></td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {shown && <History targetType="courier" targetId={shown} version={version} />}
+      <div class="pager">
+        {after && <button type="button" onClick={() => setAfter(null)}>{t.first}</button>}
+        {page?.nextCursor && <button type="button" id="couriers-next" onClick={() => setAfter(page.nextCursor)}>{t.next}</button>}
+      </div>
+      {dispatch && (
+        <section class="card" aria-labelledby="create-title">
+          <h2 id="create-title">{t.create}</h2>
+          <form id="create-courier" onSubmit={onCreate}>
+            <div class="pair">
+              <label>{t.name}<input name="name" required autocomplete="off" /></label>
+              <label>{t.phone}<input name="phone" type="tel" required autocomplete="off" placeholder="+56 9 1234 5678" /></label>
+            </div>
+            <div class="pair">
+              <label>{t.vehicle}<select name="vehicle">{VEHICLES.map((v) => <option key={v} value={v}>{t[v]}</option>)}</select></label>
+              <label>{t.plate}<input name="plate" required autocomplete="off" /></label>
+              <label>{t.mode}<select name="mode"><option value="live">{t.live}</option><option value="test">{t.test}</option></select></label>
+            </div>
+            <div class="actions"><button type="submit">{t.add}</button></div>
+          </form>
+        </section>
+      )}
+    </>
+  );
+}

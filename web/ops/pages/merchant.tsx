@@ -1,0 +1,124 @@
+import { useState } from 'preact/hooks';
+import { dataOf } from '../../shared/api/errors.js';
+import { operatorRequest } from '../../shared/api/http.js';
+import { dateTime } from '../../shared/format.js';
+import { graphql } from '../../shared/graphql.js';
+import { useStrings, type Strings } from '../../shared/i18n.js';
+import { ErrorNote } from '../../shared/ui/error-note.js';
+import { useLoad } from '../../shared/ui/hooks.js';
+import { may, useApp } from '../app-state.js';
+import type { PageProps } from '../router.js';
+import { History } from '../ui/history.js';
+import { StatusBadge } from '../ui/words.js';
+
+const MERCHANT = graphql(`query OpsMerchant($id: ID!) {
+  adminMerchant(id: $id) { id name status address createdAt rateLimitPerMin integrationPlatform integrations { plugin storefront erp } }
+  adminIntegrationTelemetry(merchantId: $id) { mode integration site pluginVersion userAgent callCount firstSeenAt lastSeenAt } }`);
+const SET_STATUS = graphql(`mutation OpsSetMerchantStatus($id: ID!, $status: MerchantStatus!) { adminSetMerchantStatus(merchantId: $id, status: $status) {
+  __typename ... on MutationAdminSetMerchantStatusSuccess { data { id } } ... on AppError { code message } } }`);
+const SET_INTEGRATION = graphql(`mutation OpsSetIntegration($id: ID!, $integration: Integration!, $status: IntegrationStatus!) {
+  adminSetIntegrationStatus(merchantId: $id, integration: $integration, status: $status) {
+  __typename ... on MutationAdminSetIntegrationStatusSuccess { data { id } } ... on AppError { code message } } }`);
+const SET_RATE_LIMIT = graphql(`mutation OpsSetRateLimit($id: ID!, $perMin: Int) { adminSetMerchantRateLimit(merchantId: $id, perMin: $perMin) {
+  __typename ... on MutationAdminSetMerchantRateLimitSuccess { data { id } } ... on AppError { code message } } }`);
+
+const INTEGRATIONS = ['plugin', 'storefront', 'erp'] as const;
+
+const STRINGS: Strings<'status' | 'address' | 'since' | 'platform' | 'approve' | 'suspend' | 'activate' | 'rateLimit' | 'perMin' | 'perMinHint' | 'save' | 'integrations' | 'integration' | 'site' | 'version' | 'calls' | 'first' | 'last' | 'mode' | 'noTelemetry' | 'approveIntegration' | 'reject' | 'plugin' | 'storefront' | 'erp' | 'loading'> = {
+  es: { status: 'Estado', address: 'Dirección', since: 'Alta', platform: 'Plataforma', approve: 'Aprobar', suspend: 'Suspender', activate: 'Reactivar', rateLimit: 'Límite de solicitudes', perMin: 'Solicitudes por minuto', perMinHint: 'Vacío: el límite general del servicio.', save: 'Guardar límite', integrations: 'Integraciones', integration: 'Integración', site: 'Sitio', version: 'Versión', calls: 'Llamadas', first: 'Primera vez', last: 'Última vez', mode: 'Modo', noTelemetry: 'Sin llamadas registradas.', approveIntegration: 'Aprobar', reject: 'Rechazar', plugin: 'Plugin', storefront: 'Tienda', erp: 'ERP', loading: 'Cargando…' },
+  en: { status: 'Status', address: 'Address', since: 'Since', platform: 'Platform', approve: 'Approve', suspend: 'Suspend', activate: 'Reactivate', rateLimit: 'Rate limit', perMin: 'Requests per minute', perMinHint: "Empty: the service's general limit.", save: 'Save limit', integrations: 'Integrations', integration: 'Integration', site: 'Site', version: 'Version', calls: 'Calls', first: 'First seen', last: 'Last seen', mode: 'Mode', noTelemetry: 'No recorded calls.', approveIntegration: 'Approve', reject: 'Reject', plugin: 'Plugin', storefront: 'Storefront', erp: 'ERP', loading: 'Loading…' },
+};
+
+/** One merchant: its status, rate limit, integrations with what they sent, and its history. */
+export function MerchantPage({ params }: PageProps) {
+  const app = useApp();
+  const t = useStrings(STRINGS);
+  const [error, setError] = useState<unknown>(null);
+  const [version, setVersion] = useState(0);
+  const loaded = useLoad(() => operatorRequest(MERCHANT, { id: params.id! }), [params.id, version]);
+  const manage = may(app.me, 'manage');
+  const act = (run: () => Promise<unknown>) => async () => {
+    try {
+      await run();
+      setError(null);
+      setVersion((v) => v + 1);
+    } catch (failure) {
+      setError(failure);
+    }
+  };
+  if (!loaded.data) return loaded.error ? <ErrorNote error={loaded.error} /> : <p aria-busy="true">{t.loading}</p>;
+  const m = loaded.data.adminMerchant;
+  const id = m.id;
+  const setStatus = (status: 'active' | 'suspended') => act(async () => dataOf((await operatorRequest(SET_STATUS, { id, status })).adminSetMerchantStatus));
+  const setIntegration = (integration: (typeof INTEGRATIONS)[number], status: 'approved' | 'rejected') =>
+    act(async () => dataOf((await operatorRequest(SET_INTEGRATION, { id, integration, status })).adminSetIntegrationStatus));
+  const saveLimit = (event: SubmitEvent) => {
+    event.preventDefault();
+    const raw = String(new FormData(event.currentTarget as HTMLFormElement).get('perMin') ?? '').trim();
+    void act(async () => dataOf((await operatorRequest(SET_RATE_LIMIT, { id, perMin: raw === '' ? null : Number(raw) })).adminSetMerchantRateLimit))();
+  };
+
+  return (
+    <>
+      <h1 id="merchant-name">{m.name}</h1>
+      <section class="card">
+        <dl class="facts">
+          <dt>ID</dt><dd><code>{m.id}</code></dd>
+          <dt>{t.status}</dt><dd><StatusBadge status={m.status} id="merchant-status" /></dd>
+          <dt>{t.address}</dt><dd>{m.address ?? '—'}</dd>
+          <dt>{t.platform}</dt><dd>{m.integrationPlatform ?? '—'}</dd>
+          <dt>{t.since}</dt><dd>{dateTime(m.createdAt, app.lang)}</dd>
+        </dl>
+        {manage && (
+          <div class="actions">
+            {m.status === 'in_review' && <button type="button" id="merchant-approve" onClick={() => void setStatus('active')()}>{t.approve}</button>}
+            {m.status === 'suspended' && <button type="button" id="merchant-activate" onClick={() => void setStatus('active')()}>{t.activate}</button>}
+            {m.status !== 'suspended' && <button type="button" id="merchant-suspend" class="danger" onClick={() => void setStatus('suspended')()}>{t.suspend}</button>}
+          </div>
+        )}
+        <ErrorNote error={error} id="merchant-error" />
+      </section>
+      <section class="card" aria-labelledby="rate-title">
+        <h2 id="rate-title">{t.rateLimit}</h2>
+        <form id="rate-limit" class="filters" onSubmit={saveLimit}>
+          <label>{t.perMin}<input name="perMin" type="number" min={1} defaultValue={String(m.rateLimitPerMin)} disabled={!manage} aria-describedby="per-min-hint" /></label>
+          {manage && <button type="submit">{t.save}</button>}
+        </form>
+        <small id="per-min-hint">{t.perMinHint}</small>
+      </section>
+      <section class="card" aria-labelledby="integrations-title">
+        <h2 id="integrations-title">{t.integrations}</h2>
+        {INTEGRATIONS.map((name) => {
+          const rows = loaded.data!.adminIntegrationTelemetry.filter((r) => r.integration === name);
+          return (
+            <div key={name} id={`integration-${name}`} class="integration">
+              <h3>{t[name]} <StatusBadge status={m.integrations[name]} id={`integration-${name}-status`} /></h3>
+              {rows.length === 0 ? <p class="note">{t.noTelemetry}</p> : (
+                <div class="table-wrap">
+                  <table>
+                    <thead><tr><th>{t.site}</th><th>{t.mode}</th><th>{t.version}</th><th class="num">{t.calls}</th><th>{t.first}</th><th>{t.last}</th></tr></thead>
+                    <tbody>
+                      {rows.map((r) => (
+                        <tr key={`${r.mode}:${r.site}`}>
+                          <td class="wrap" data-label={t.site}>{r.site ?? '—'}</td><td data-label={t.mode}>{r.mode}</td><td class="wrap" data-label={t.version}>{r.pluginVersion ?? r.userAgent ?? '—'}</td>
+                          <td class="num" data-label={t.calls}>{r.callCount}</td><td data-label={t.first}>{dateTime(r.firstSeenAt, app.lang)}</td><td data-label={t.last}>{dateTime(r.lastSeenAt, app.lang)}</td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
+              )}
+              {manage && (
+                <div class="actions">
+                  {m.integrations[name] !== 'approved' && <button type="button" id={`integration-${name}-approve`} onClick={() => void setIntegration(name, 'approved')()}>{t.approveIntegration}</button>}
+                  {m.integrations[name] !== 'rejected' && <button type="button" id={`integration-${name}-reject`} class="danger" onClick={() => void setIntegration(name, 'rejected')()}>{t.reject}</button>}
+                </div>
+              )}
+            </div>
+          );
+        })}
+      </section>
+      <History targetType="merchant" targetId={m.id} version={version} />
+    </>
+  );
+}
