@@ -147,7 +147,8 @@ describe.skipIf(SKIP !== null)('merchant console: order flows in headless Chromi
     expect(await page().getByLabel('Motivo (opcional)').isVisible()).toBe(true);
     await page().locator('#cancel-button').click();
     expect(await page().locator('#cancel-question').textContent()).toMatch(/^¿Cancelar el pedido .+\? No se puede deshacer\.$/);
-    expect(await page().evaluate(() => document.activeElement?.id)).toBe('cancel-confirm');
+    // Focus moves to "yes" after the confirmation renders (an effect): wait for it, do not sample once.
+    await page().waitForFunction(() => document.activeElement?.id === 'cancel-confirm');
     // The API's preview: a new order (no courier yet) cancels free.
     expect(await page().locator('#cancel-fee').textContent()).toBe('Cancelarlo ahora no tiene cargo.');
     await page().locator('#cancel-back').click();
