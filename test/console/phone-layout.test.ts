@@ -157,6 +157,8 @@ describe.skipIf(SKIP !== null)('the console on a 390×844 phone', () => {
     await menu.click();
     await page.locator('#console-nav').getByRole('link').first().focus();
     await page.keyboard.press('Escape');
+    // The menu closes and the focus moves in effects after the key: wait for them, do not sample once.
+    await page.waitForFunction(() => document.activeElement?.id === 'menu-toggle');
     expect(await menu.getAttribute('aria-expanded')).toBe('false');
     expect(await page.locator('#console-nav').isVisible()).toBe(false);
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('menu-toggle');

@@ -1,8 +1,4 @@
-/**
- * The room's client-side routing: history navigation, the current location, in-app links. The ops
- * app uses it; the console still has its own copy (web/console/router.tsx), which its phone-layout
- * test's Escape step was seen to depend on: moving the console here is left for its own change.
- */
+/** The room's client-side routing: history navigation, the current location, in-app links (console and ops). */
 import { useEffect, useState } from 'preact/hooks';
 
 /** The first route whose path (`:name` parts are params) matches `pathname`. */
