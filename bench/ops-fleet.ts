@@ -39,21 +39,15 @@ try {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'es-CL' });
   const [name, value] = cookie.split('=', 2) as [string, string];
   await context.addCookies([{ name, value, url: app.url }]);
-  await context.addInitScript(() => {
+  // A string, not a function: tsx would wrap named functions in a helper the page does not have.
+  await context.addInitScript(`
     localStorage.setItem('exd.ops.signed-in', '1');
-    const w = window as unknown as { benchFrames: number[]; benchLongTasks: number[]; benchMeasure: boolean };
-    w.benchFrames = [];
-    w.benchLongTasks = [];
-    w.benchMeasure = false;
+    window.benchFrames = []; window.benchLongTasks = []; window.benchMeasure = false;
     let last = 0;
-    const tick = (now: number) => {
-      if (w.benchMeasure && last) w.benchFrames.push(now - last);
-      last = now;
-      requestAnimationFrame(tick);
-    };
+    const tick = (now) => { if (window.benchMeasure && last) window.benchFrames.push(now - last); last = now; requestAnimationFrame(tick); };
     requestAnimationFrame(tick);
-    new PerformanceObserver((list) => { if (w.benchMeasure) for (const e of list.getEntries()) w.benchLongTasks.push(e.duration); }).observe({ type: 'longtask', buffered: false });
-  });
+    new PerformanceObserver((list) => { if (window.benchMeasure) for (const e of list.getEntries()) window.benchLongTasks.push(e.duration); }).observe({ type: 'longtask' });
+  `);
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   await cdp.send('Network.enable');
