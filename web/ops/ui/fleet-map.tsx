@@ -4,7 +4,7 @@ import { operatorSubscribe } from '../../shared/api/socket.js';
 import { graphql, type ResultOf } from '../../shared/graphql.js';
 
 const FLEET = graphql(`subscription OpsFleet($mode: Mode) { adminFleet(mode: $mode) {
-  at couriers { courierId mode name dutyStatus jobKind jobId active location { lat lng } locationAt } } }`);
+  at couriers { courierId name dutyStatus active location { lat lng } locationAt } } }`);
 export type FleetCourier = ResultOf<typeof FLEET>['adminFleet']['couriers'][number];
 export interface Seed { courierId: string; name: string; lat: number; lng: number }
 
