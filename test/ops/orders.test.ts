@@ -89,9 +89,14 @@ describe.skipIf(SKIP !== null)('the ops app: orders across merchants with overri
   });
 
   it('a refusal reads from the shared catalog; cancelling on the merchant’s behalf needs a reason and a confirmation', async () => {
+    // A new order is assigned from its page to the chosen courier (A is free again).
     const other = await scheduledOrder();
-    expect((await gqlOps(t, dispatcherCookie, ASSIGN, { variables: { orderId: other, courierId: a.id } })).body.data.adminAssignOrder.data.status).toBe('assigned');
     await page().goto(`${t.url}/ops/orders/${other}`);
+    await page().locator(`#assign-courier option[value="${a.id}"]`).waitFor({ state: 'attached' });
+    await page().locator('#assign-courier').selectOption(a.id);
+    expect(await page().locator('#assign-submit').textContent()).toBe('Asignar');
+    await page().locator('#assign-submit').click();
+    await page().locator(`#order-courier[data-courier="${a.id}"]`).waitFor();
     await page().locator('#release-order').waitFor();
     // The merchant cancels while the page is open: the release is refused, in Spanish, with its code.
     expectOk(await shop.cancel(other));

@@ -45,6 +45,8 @@ export function FleetMap(props: { mode: 'live' | 'test' | null; seed: Seed[]; la
 
     const pending = new Map<string, FleetCourier>();
     let scheduled = 0;
+    // With nothing listed to start from, the first batch frames the map once (never again: it would jump).
+    let framed = props.seed.length > 0;
     const flush = () => {
       scheduled = 0;
       const batch = [...pending.values()];
@@ -56,6 +58,10 @@ export function FleetMap(props: { mode: 'live' | 'test' | null; seed: Seed[]; la
         } else if (c.location) {
           place(c.courierId, c.name, [c.location.lat, c.location.lng], c.dutyStatus);
         }
+      }
+      if (!framed && markers.size) {
+        framed = true;
+        map.fitBounds(L.latLngBounds([...markers.values()].map((m) => m.getLatLng())).pad(0.2), { maxZoom: 16 });
       }
       canvas.dataset.markers = String(markers.size);
       onBatch.current?.(batch);

@@ -91,3 +91,9 @@ export function operatorSubscribe<D extends TadaDocumentNode<unknown, never>>(
     { next: (result) => result.data && onData(result.data), error: () => undefined, complete: () => undefined },
   );
 }
+
+/** On sign-out: the next operator's subscriptions open a socket of their own. */
+export function closeOperatorSocket(): void {
+  void operatorClient?.dispose();
+  operatorClient = null;
+}
