@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { onSessionEnded } from '../shared/api/errors.js';
 import { operatorRequest } from '../shared/api/http.js';
+import { closeOperatorSocket } from '../shared/api/socket.js';
 import { LangContext } from '../shared/context.js';
 import { graphql } from '../shared/graphql.js';
 import type { Lang } from '../shared/i18n.js';
@@ -30,6 +31,7 @@ export function App() {
     },
     signOut: async () => {
       await operatorRequest(SIGN_OUT, {}).catch(() => null);
+      closeOperatorSocket();
       store('signedIn', null);
       setMe(null);
       navigate('/ops/sign-in');
@@ -38,7 +40,7 @@ export function App() {
 
   useEffect(() => { document.documentElement.lang = lang === 'es' ? 'es-CL' : 'en'; }, [lang]);
   useEffect(() => { if (me === undefined) void state.refreshMe(); }, []);
-  useEffect(() => onSessionEnded(() => { store('signedIn', null); setMe(null); }), []);
+  useEffect(() => onSessionEnded(() => { closeOperatorSocket(); store('signedIn', null); setMe(null); }), []);
   const needsSession = !found?.route.public;
   useEffect(() => {
     if (needsSession && me === null) navigate(`/ops/sign-in?next=${encodeURIComponent(pathname + search)}`, { replace: true });

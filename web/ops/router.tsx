@@ -9,6 +9,8 @@ import { CouriersPage } from './pages/couriers.js';
 import { MerchantPage } from './pages/merchant.js';
 import { MerchantsPage } from './pages/merchants.js';
 import { OperatorsPage } from './pages/operators.js';
+import { OrderPage } from './pages/order.js';
+import { OrdersPage } from './pages/orders.js';
 import { SetPasswordPage } from './pages/set-password.js';
 import { SignInPage } from './pages/sign-in.js';
 
@@ -28,6 +30,8 @@ export const ROUTES: Route[] = [
   { path: '/ops/set-password', page: SetPasswordPage, public: true },
   { path: '/ops', page: MerchantsPage, nav: { es: 'Comercios', en: 'Merchants' } },
   { path: '/ops/merchants/:id', page: MerchantPage },
+  { path: '/ops/orders', page: OrdersPage, nav: { es: 'Pedidos', en: 'Orders' } },
+  { path: '/ops/orders/:id', page: OrderPage },
   { path: '/ops/couriers', page: CouriersPage, nav: { es: 'Repartidores', en: 'Couriers' } },
   { path: '/ops/audit', page: AuditPage, nav: { es: 'Auditoría', en: 'Audit log' } },
   { path: '/ops/operators', page: OperatorsPage, nav: { es: 'Operadores', en: 'Operators' } },

@@ -2,15 +2,15 @@ import { useState } from 'preact/hooks';
 import { dataOf } from '../../shared/api/errors.js';
 import { operatorRequest } from '../../shared/api/http.js';
 import { dateTime } from '../../shared/format.js';
-import { graphql, type VariablesOf } from '../../shared/graphql.js';
+import { graphql, type ResultOf, type VariablesOf } from '../../shared/graphql.js';
 import { useStrings, type Strings } from '../../shared/i18n.js';
 import { ConfirmButton } from '../../shared/ui/confirm-button.js';
-import { DeliveryMap } from '../../shared/ui/map.js';
 import { ErrorNote } from '../../shared/ui/error-note.js';
 import { useLoad } from '../../shared/ui/hooks.js';
 import { OneTimeSecret } from '../../shared/ui/one-time-secret.js';
 import { may, useApp } from '../app-state.js';
 import type { PageProps } from '../router.js';
+import { FleetMap, type FleetCourier } from '../ui/fleet-map.js';
 import { History } from '../ui/history.js';
 import { StatusBadge } from '../ui/words.js';
 
@@ -33,8 +33,8 @@ type Filters = Omit<VariablesOf<typeof COURIERS>, 'after'>;
 const VEHICLES = ['bike', 'motorcycle', 'car', 'van'] as const;
 
 const STRINGS: Strings<'title' | 'mode' | 'status' | 'all' | 'live' | 'test' | 'apply' | 'name' | 'vehicle' | 'account' | 'position' | 'job' | 'actions' | 'empty' | 'next' | 'first' | 'create' | 'phone' | 'plate' | 'add' | 'link' | 'token' | 'disable' | 'disableQ' | 'enable' | 'rotate' | 'rotateQ' | 'invite' | 'map' | 'mapNote' | 'bike' | 'motorcycle' | 'car' | 'van' | 'off_duty' | 'available' | 'busy'> = {
-  es: { title: 'Repartidores', mode: 'Modo', status: 'Estado', all: 'Todos', live: 'Real', test: 'Prueba', apply: 'Filtrar', name: 'Nombre', vehicle: 'Vehículo', account: 'Cuenta', position: 'Última posición', job: 'Trabajo', actions: 'Acciones', empty: 'Ningún repartidor coincide.', next: 'Siguientes', first: 'Primeros', create: 'Nuevo repartidor', phone: 'Teléfono', plate: 'Patente', add: 'Crear repartidor', link: 'Enlace de ingreso para la app', token: 'Token nuevo', disable: 'Deshabilitar', disableQ: '¿Deshabilitar? Sus pedidos asignados vuelven a despacho.', enable: 'Habilitar', rotate: 'Rotar token', invite: 'Enlace nuevo', map: 'Mapa de las últimas posiciones', mapNote: 'Última posición conocida de los repartidores de esta página (no es en vivo).', rotateQ: '¿Rotar? El token actual deja de servir.', bike: 'Bicicleta', motorcycle: 'Moto', car: 'Auto', van: 'Furgón', off_duty: 'Fuera de turno', available: 'Disponible', busy: 'Ocupado' },
-  en: { title: 'Couriers', mode: 'Mode', status: 'Status', all: 'All', live: 'Live', test: 'Test', apply: 'Filter', name: 'Name', vehicle: 'Vehicle', account: 'Account', position: 'Last position', job: 'Job', actions: 'Actions', empty: 'No courier matches.', next: 'Next', first: 'First', create: 'New courier', phone: 'Phone', plate: 'Plate', add: 'Create courier', link: "The app's sign-in link", token: 'New token', disable: 'Disable', disableQ: 'Disable? Its assigned orders go back to dispatch.', enable: 'Enable', rotate: 'Rotate token', invite: 'New link', map: 'Map of the last positions', mapNote: 'Last known position of the couriers on this page (not live).', rotateQ: 'Rotate? The current token stops working.', bike: 'Bike', motorcycle: 'Motorcycle', car: 'Car', van: 'Van', off_duty: 'Off duty', available: 'Available', busy: 'Busy' },
+  es: { title: 'Repartidores', mode: 'Modo', status: 'Estado', all: 'Todos', live: 'Real', test: 'Prueba', apply: 'Filtrar', name: 'Nombre', vehicle: 'Vehículo', account: 'Cuenta', position: 'Última posición', job: 'Trabajo', actions: 'Acciones', empty: 'Ningún repartidor coincide.', next: 'Siguientes', first: 'Primeros', create: 'Nuevo repartidor', phone: 'Teléfono', plate: 'Patente', add: 'Crear repartidor', link: 'Enlace de ingreso para la app', token: 'Token nuevo', disable: 'Deshabilitar', disableQ: '¿Deshabilitar? Sus pedidos asignados vuelven a despacho.', enable: 'Habilitar', rotate: 'Rotar token', invite: 'Enlace nuevo', map: 'Mapa de la flota en vivo', mapNote: 'Flota en vivo, al segundo: verde disponible, ámbar ocupado, gris fuera de turno.', rotateQ: '¿Rotar? El token actual deja de servir.', bike: 'Bicicleta', motorcycle: 'Moto', car: 'Auto', van: 'Furgón', off_duty: 'Fuera de turno', available: 'Disponible', busy: 'Ocupado' },
+  en: { title: 'Couriers', mode: 'Mode', status: 'Status', all: 'All', live: 'Live', test: 'Test', apply: 'Filter', name: 'Name', vehicle: 'Vehicle', account: 'Account', position: 'Last position', job: 'Job', actions: 'Actions', empty: 'No courier matches.', next: 'Next', first: 'First', create: 'New courier', phone: 'Phone', plate: 'Plate', add: 'Create courier', link: "The app's sign-in link", token: 'New token', disable: 'Disable', disableQ: 'Disable? Its assigned orders go back to dispatch.', enable: 'Enable', rotate: 'Rotate token', invite: 'New link', map: 'Map of the live fleet', mapNote: 'Live fleet, to the second: green available, amber busy, grey off duty.', rotateQ: 'Rotate? The current token stops working.', bike: 'Bike', motorcycle: 'Motorcycle', car: 'Car', van: 'Van', off_duty: 'Off duty', available: 'Available', busy: 'Busy' },
 };
 
 /** Every courier, 50 a page, filtered by mode and duty status; dispatchers and admins act on them. */
@@ -49,6 +49,12 @@ export function CouriersPage(_props: PageProps) {
   const [secret, setSecret] = useState<{ kind: 'link' | 'token'; courierId: string; value: string } | null>(null);
   const list = useLoad(async () => (await operatorRequest(COURIERS, { ...filters, ...(after && { after }) })).adminCouriers, [JSON.stringify(filters), after, version]);
   const dispatch = may(app.me, 'dispatch');
+  // What the live fleet said since the list loaded, for the rows of this page (one update per batch).
+  const [live, setLive] = useState<Record<string, FleetCourier>>({});
+  const onFleet = (batch: FleetCourier[]) => {
+    const shown = batch.filter((c) => list.data?.couriers.some((row) => row.id === c.courierId));
+    if (shown.length) setLive((before) => ({ ...before, ...Object.fromEntries(shown.map((c) => [c.courierId, c])) }));
+  };
 
   const act = async (run: () => Promise<void>) => {
     try {
@@ -101,11 +107,13 @@ export function CouriersPage(_props: PageProps) {
       {secret && <OneTimeSecret id="courier-secret" label={`${secret.kind === 'link' ? t.link : t.token} · ${secret.courierId}`} value={secret.value} />}
       <ErrorNote error={list.error ?? error} id="couriers-error" />
       {page && page.couriers.length === 0 && <p id="couriers-empty">{t.empty}</p>}
-      {page && page.couriers.some((c) => c.lastPosition) && (
-        <DeliveryMap
+      {page && (
+        <FleetMap
+          mode={filters.mode ?? null}
           label={t.map}
           caption={t.mapNote}
-          points={page.couriers.flatMap((c) => (c.lastPosition ? [{ lat: c.lastPosition.lat, lng: c.lastPosition.lng, kind: 'courier' as const, label: `${c.name} · ${dateTime(c.lastPosition.at, app.lang)}` }] : []))}
+          seed={page.couriers.flatMap((c) => (c.lastPosition ? [{ courierId: c.id, name: c.name, lat: c.lastPosition.lat, lng: c.lastPosition.lng }] : []))}
+          onBatch={onFleet}
         />
       )}
       {page && page.couriers.length > 0 && (
@@ -113,7 +121,7 @@ export function CouriersPage(_props: PageProps) {
           <table id="couriers">
             <thead><tr><th>{t.name}</th><th>{t.mode}</th><th>{t.vehicle}</th><th>{t.status}</th><th>{t.account}</th><th>{t.position}</th><th>{t.job}</th>{dispatch && <th>{t.actions}</th>}</tr></thead>
             <tbody>
-              {page.couriers.map((c) => (
+              {page.couriers.map((listed) => { const c = withLive(listed, live[listed.id]); return (
                 <tr key={c.id} data-courier={c.id}>
                   <td class="wrap" data-label={t.name}>
                     <button type="button" class="link-like" id={`history-${c.id}`} aria-expanded={shown === c.id} onClick={() => setShown(shown === c.id ? null : c.id)}>{c.name}</button>
@@ -135,7 +143,7 @@ export function CouriersPage(_props: PageProps) {
                     </div></td>
                   )}
                 </tr>
-              ))}
+              ); })}
             </tbody>
           </table>
         </div>
@@ -164,4 +172,13 @@ export function CouriersPage(_props: PageProps) {
       )}
     </>
   );
+}
+
+type Courier = ResultOf<typeof COURIERS>['adminCouriers']['couriers'][number];
+
+/** A row as listed, with the live fleet's newer position and duty status when it has one. */
+function withLive(listed: Courier, fleet: FleetCourier | undefined): Courier {
+  if (!fleet) return listed;
+  const at = fleet.locationAt;
+  return { ...listed, dutyStatus: fleet.dutyStatus as Courier['dutyStatus'], lastPosition: fleet.location && at ? { ...fleet.location, at } : listed.lastPosition };
 }

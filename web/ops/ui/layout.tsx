@@ -29,7 +29,7 @@ export function Layout({ pathname, children }: { pathname: string; children: Com
     addEventListener('keydown', onKey);
     return () => removeEventListener('keydown', onKey);
   }, [menuOpen]);
-  const current = (path: string) => path === pathname || (path === '/ops' && pathname.startsWith('/ops/merchants/'));
+  const current = (path: string) => path === pathname || (path === '/ops' && pathname.startsWith('/ops/merchants/')) || (path === '/ops/orders' && pathname.startsWith('/ops/orders/'));
   return (
     <div class="shell">
       <header class="top">

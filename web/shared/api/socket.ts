@@ -67,3 +67,33 @@ export function subscribe<D extends TadaDocumentNode<unknown, never>>(
     { next: (result) => result.data && onData(result.data), error: () => undefined, complete: () => undefined },
   );
 }
+
+let operatorClient: Client | null = null;
+
+/**
+ * As an operator (the ops app): its own socket, scope `operator` at connection_init (the server
+ * reads the operator cookie only then); both modes on one socket, the fleet filters by argument.
+ */
+export function operatorSubscribe<D extends TadaDocumentNode<unknown, never>>(
+  document: D,
+  variables: VariablesOf<D>,
+  onData: (data: ResultOf<D>) => void,
+): () => void {
+  operatorClient ??= createClient({
+    url: `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/graphql`,
+    connectionParams: { scope: 'operator' },
+    lazy: true,
+    retryAttempts: Infinity,
+    shouldRetry: (event) => !endedBySession(event),
+  });
+  return operatorClient.subscribe<ResultOf<D>>(
+    { query: print(document), variables: variables as Record<string, unknown> },
+    { next: (result) => result.data && onData(result.data), error: () => undefined, complete: () => undefined },
+  );
+}
+
+/** On sign-out: the next operator's subscriptions open a socket of their own. */
+export function closeOperatorSocket(): void {
+  void operatorClient?.dispose();
+  operatorClient = null;
+}
