@@ -161,7 +161,7 @@ export type ConsolidateCommand = z.output<typeof consolidateCommandSchema>;
 export const ORDER_PAGE_MAX = 100;
 
 export const listOrdersQuerySchema = z.strictObject({
-  status: z.union([z.enum(ORDER_STATUSES), z.array(z.enum(ORDER_STATUSES)).max(7)]).optional(),
+  status: z.union([z.enum(ORDER_STATUSES), z.array(z.enum(ORDER_STATUSES)).max(ORDER_STATUSES.length)]).optional(),
   createdFrom: z.iso.datetime({ offset: true }).optional(),
   createdTo: z.iso.datetime({ offset: true }).optional(),
   /** The `next_cursor` of the previous page (a booking id). */
@@ -189,7 +189,7 @@ const instantSchema = z.iso.datetime({ offset: true }).transform((s) => new Date
 
 /** Operators' orders across merchants (issue #29): every filter optional, newest first. */
 export const operatorListOrdersSchema = z.strictObject({
-  status: z.array(z.enum(ORDER_STATUSES)).max(7).optional(),
+  status: z.array(z.enum(ORDER_STATUSES)).max(ORDER_STATUSES.length).optional(),
   merchantId: operatorIdSchema.optional(),
   mode: z.enum(['live', 'test']).optional(),
   /** Past its ETA or delivery window end and still in progress. */
