@@ -165,6 +165,7 @@ export function createOrderService(deps: {
       batchWindow: plan.batchWindow,
       deliveryPin: draft.deliveryPin ? newDeliveryPin(now.toISOString()) : null,
       idCheck: draft.idCheck ?? null,
+      ...(draft.failedAttemptPolicy && { failedAttemptPolicy: draft.failedAttemptPolicy }),
     };
   }
 
