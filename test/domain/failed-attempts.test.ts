@@ -83,7 +83,7 @@ describe('the failed attempt service on a SQLite store', () => {
     expect(returning.status).toBe('returning');
     expect(returning.failedAttempts).toEqual([expect.objectContaining({ reason: 'recipient_absent', note: 'Nadie en casa', outcome: 'returning', courierId: o.courierId })]);
     expect(returning.returnLeg).toMatchObject({ fee: 1500, proof: null });
-    expect((await history(o.id)).slice(1)).toEqual([['delivery_failed', 'recipient_absent'], ['returning', 'policy: return']]);
+    expect((await history(o.id)).slice(1)).toEqual([['delivery_failed', 'recipient_absent'], ['returning', null]]);
     const before = await ledger(o);
     expect(before.filter(([kind, amount]) => kind === 'charge' && amount === 1500)).toHaveLength(1);
     expect(ended).toEqual([]);

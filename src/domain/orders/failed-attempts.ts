@@ -86,8 +86,9 @@ export function createFailedAttemptService(deps: {
       order, to: 'delivery_failed', actor, location: input.coords, reason: input.reason, patch: { failedAttempts: [...previous, attempt] },
     });
     const charge = to === 'returning' ? returnCharge(failed) : null;
+    // No note on the policy's move: the attempt's `outcome` says it, and history notes need console translations (ORDER_NOTES).
     const moved = await transitions.transition({
-      order: failed, to, actor, location: input.coords, reason: `policy: ${order.failedAttemptPolicy ?? DEFAULT_FAILED_ATTEMPT_POLICY}`,
+      order: failed, to, actor, location: input.coords,
       ...(charge && { patch: { returnLeg: { fee: charge.fee, startedAt: clock.now().toISOString(), proof: null } }, ledger: charge.ledger }),
     });
     if (to === 'disposed') await deps.orders.afterOrderEnded(moved);
