@@ -12,7 +12,7 @@ import { DriverRef, OrderRef, OrderStatusEnum } from './orders.js';
 import { LatLngInput } from './locations.js';
 import { IdCheckInput } from './id-checks.js';
 import { confirmReturnCommandSchema, reportFailedAttemptCommandSchema } from '../src/domain/orders/failed-attempts.js';
-import { FailedAttemptReasonEnum } from './orders.js';
+import { FailedAttemptReasonEnum } from './failed-attempts.js';
 
 function courierOf(ctx: GraphQLContext): Courier {
   if (!ctx.courier) throw new AppError('INVALID_COURIER_TOKEN', 'Courier token missing or invalid');

@@ -9,7 +9,8 @@ import {
 import type { CancellationPreview } from '../src/domain/orders/cancellation.js';
 import { DELIVERY_PIN_MAX_ATTEMPTS } from '../src/domain/orders/delivery.js';
 import { DEFAULT_FAILED_ATTEMPT_POLICY } from '../src/domain/orders/failed-attempts.js';
-import { FAILED_ATTEMPT_POLICIES, FAILED_ATTEMPT_REASONS, GEOFENCE_OUTCOMES, LOCATION_PRECISIONS, ORDER_STATUSES, PAYMENT_MODES, RATE_IDS, VEHICLE_TYPES } from '../src/domain/types.js';
+import { FailedAttemptPolicyEnum, FailedAttemptReasonEnum } from './failed-attempts.js';
+import { GEOFENCE_OUTCOMES, LOCATION_PRECISIONS, ORDER_STATUSES, PAYMENT_MODES, RATE_IDS, VEHICLE_TYPES } from '../src/domain/types.js';
 import { builder } from './builder.js';
 import { commandOf } from './commands.js';
 import { idempotently, IDEMPOTENCY_KEY_DESCRIPTION } from './idempotency.js';
@@ -21,11 +22,6 @@ import { IdCheckInput, IdCheckRef, IdCheckRequirementInput, IdCheckRequirementRe
 import { GeofenceError, ParcelCapacityError } from '../src/domain/errors.js';
 
 export const OrderStatusEnum = builder.enumType('OrderStatus', { values: ORDER_STATUSES });
-export const FailedAttemptReasonEnum = builder.enumType('FailedAttemptReason', { values: FAILED_ATTEMPT_REASONS });
-const FailedAttemptPolicyEnum = builder.enumType('FailedAttemptPolicy', {
-  values: FAILED_ATTEMPT_POLICIES,
-  description: 'What a failed delivery attempt leads to: retry (up to 3 attempts, then the return), return (the default) or dispose.',
-});
 const PaymentModeEnum = builder.enumType('PaymentMode', { values: PAYMENT_MODES });
 export const VehicleTypeEnum = builder.enumType('Vehicle', { values: VEHICLE_TYPES });
 export const RateIdEnum = builder.enumType('RateId', { values: RATE_IDS });

@@ -37,6 +37,8 @@ export interface MerchantSettings {
   storefrontSharedSecretSet?: boolean;
   /** Recipient notifications: channels and moments (absent: nothing is sent). */
   notifications?: NotificationSettings;
+  /** The failed-attempt policy of new orders that do not name one (absent: `return`). */
+  failedAttemptPolicy?: FailedAttemptPolicy;
 }
 
 export interface Merchant {

@@ -105,6 +105,23 @@ describe('the policy per order', () => {
     expect(details).toMatchObject({ status: 'completed', failed_attempt_policy: 'retry', return_fee: null, failed_attempts: [{ reason: 'unsafe', outcome: 'picked_up' }] });
   });
 
+  it("the merchant's default (settings) applies to orders that name none, copied at creation; an order's own policy wins", async () => {
+    const settings = (body: unknown) => api(`${t.url}/api/v1/merchants/settings`, { key: m.testKey, body });
+    expect(expectOk(await settings({ failed_attempt_policy: 'dispose' })).body.settings).toMatchObject({ failed_attempt_policy: 'dispose' });
+    try {
+      const orders = merchantApi(t, m.testKey);
+      const byDefault = expectOk(await orders.create(formA()), 201).body.booking_id as string;
+      const own = expectOk(await orders.create(formA({ failed_attempt_policy: 'retry' })), 201).body.booking_id as string;
+      expectOk(await settings({ failed_attempt_policy: 'return' }));
+      expect(expectOk(await orders.get(byDefault)).body.failed_attempt_policy).toBe('dispose');
+      expect(expectOk(await orders.get(own)).body.failed_attempt_policy).toBe('retry');
+      expectError(await settings({ failed_attempt_policy: 'burn' }), 400, 'VALIDATION_ERROR');
+      for (const id of [byDefault, own]) expectOk(await orders.cancel(id));
+    } finally {
+      expectOk(await settings({ failed_attempt_policy: 'return' }));
+    }
+  });
+
   it('an unknown policy is refused at creation', async () => {
     expectError(await merchantApi(t, m.testKey).create(formA({ failed_attempt_policy: 'burn' })), 400, 'VALIDATION_ERROR');
   });
