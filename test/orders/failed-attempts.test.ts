@@ -133,6 +133,23 @@ describe('a failed attempt over GraphQL', () => {
     return r.body.data as Wire;
   });
 
+  it("updateMerchantSettings sets the merchant's default policy; createOrder takes an order's own", async () => {
+    const merchant = as(m.testKey);
+    const SETTINGS = `mutation ($p: FailedAttemptPolicy!) { updateMerchantSettings(input: { failedAttemptPolicy: $p }) {
+      __typename ... on MutationUpdateMerchantSettingsSuccess { data { settings { failedAttemptPolicy } } } ${ERR} } }`;
+    expect((await merchant(SETTINGS, { p: 'retry' })).updateMerchantSettings.data.settings).toEqual({ failedAttemptPolicy: 'retry' });
+    expect((await merchant(SETTINGS, { p: 'return' })).updateMerchantSettings.data.settings).toEqual({ failedAttemptPolicy: 'return' });
+    const CREATE = `mutation ($input: CreateOrderInput!) { createOrder(input: $input) {
+      __typename ... on MutationCreateOrderSuccess { data { id failedAttemptPolicy } } ${ERR} } }`;
+    const input = {
+      pickup: { address: 'Av. Providencia 1234', coords: PLACES.providencia }, dropoff: { address: 'Av. Apoquindo 3000, Las Condes', coords: PLACES.lasCondes },
+      customerName: 'Camila Rojas', customerPhone: '+56912345678', totalWeightKg: 1, failedAttemptPolicy: 'dispose',
+    };
+    const created = (await merchant(CREATE, { input })).createOrder;
+    expect(created.data.failedAttemptPolicy, JSON.stringify(created)).toBe('dispose');
+    expectOk(await merchantApi(t, m.testKey).cancel(created.data.id));
+  });
+
   it('dispose ends the order disposed; a move the table forbids is a typed INVALID_STATUS_TRANSITION', async () => {
     const { id, courier } = await pickedUp('test', { failed_attempt_policy: 'dispose' });
     const rider = as(courier.token);
