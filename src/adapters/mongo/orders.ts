@@ -378,9 +378,9 @@ export function createMongoOrderRepository(database: MongoDatabase): OrderReposi
 
     async pruneEvents({ createdBefore, limit }) {
       if (limit <= 0) return 0;
-      // On orders_events_prunable (its partial filter is this $in): an order handled is marked and leaves the seek.
+      // On orders_events_prunable_ended (its partial filter is this $in): an order handled is marked and leaves the seek.
       const over = await orders
-        .find({ status: { $in: ['completed', 'cancelled'] }, eventsPruned: null, createdAt: { $lt: createdBefore } }, { projection: { _id: 1 } })
+        .find({ status: { $in: ['completed', 'cancelled', 'returned', 'disposed'] }, eventsPruned: null, createdAt: { $lt: createdBefore } }, { projection: { _id: 1 } })
         .limit(limit)
         .toArray();
       if (over.length === 0) return 0;
