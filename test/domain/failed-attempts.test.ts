@@ -124,6 +124,17 @@ describe('the failed attempt service on a SQLite store', () => {
     expect(await ledger(t)).toEqual([]);
   });
 
+  it('a report cut off after delivery_failed is finished by the next report, with the outcome recorded then (no second attempt)', async () => {
+    const o = await stored('arrived_dropoff', 'dispose');
+    const attempt = { reason: 'unsafe' as const, note: null, photoProofId: null, coords: input.coords, courierId: o.courierId!, at: o.createdAt, outcome: 'disposed' as const };
+    const stuck = await store.orders.apply({ id: o.id, from: ['arrived_dropoff'], to: 'delivery_failed', patch: { failedAttempts: [attempt] },
+      event: { id: 'evt_stuck', orderId: o.id, merchantId: o.merchantId, mode: o.mode, from: 'arrived_dropoff', to: 'delivery_failed', actor: { kind: 'courier', id: o.courierId }, location: null, reason: 'unsafe', at: o.createdAt } });
+    const finished = await service.reportFailedAttempt({ order: stuck!, courierId: o.courierId!, input });
+    expect(finished.status).toBe('disposed');
+    expect(finished.failedAttempts).toEqual([attempt]);
+    expect(ended).toEqual([o.id]);
+  });
+
   it('refuses a failed attempt before the pickup or after the end with INVALID_STATUS_TRANSITION, leaving no trace', async () => {
     for (const status of ['assigned', 'arrived_pickup', 'completed', 'returning'] as const) {
       const o = await stored(status);

@@ -73,6 +73,9 @@ export function createFailedAttemptService(deps: {
    */
   async function reportFailedAttempt(options: { order: Order; courierId: string; input: ReportFailedAttemptCommand }): Promise<Order> {
     const { order, input } = options;
+    const recorded = order.failedAttempts?.at(-1);
+    // A report cut off between its two moves is finished by the next one, with the outcome recorded then.
+    if (order.status === 'delivery_failed' && recorded) return applyPolicy({ failed: order, to: recorded.outcome, courierId: options.courierId, coords: input.coords });
     assertReachable(order.status, 'delivery_failed');
     if (input.photoProofId !== undefined) await deps.proofs?.assertDeliveryProofs({ order, photoProofId: input.photoProofId });
     const actor: Actor = { kind: 'courier', id: options.courierId };
@@ -85,10 +88,16 @@ export function createFailedAttemptService(deps: {
     const failed = await transitions.transition({
       order, to: 'delivery_failed', actor, location: input.coords, reason: input.reason, patch: { failedAttempts: [...previous, attempt] },
     });
+    return applyPolicy({ failed, to, courierId: options.courierId, coords: input.coords });
+  }
+
+  /** The policy's move out of `delivery_failed`; the return leg starts with its fee. */
+  async function applyPolicy(options: { failed: Order; to: FailedAttempt['outcome']; courierId: string; coords: ReportFailedAttemptCommand['coords'] }): Promise<Order> {
+    const { failed, to } = options;
     const charge = to === 'returning' ? returnCharge(failed) : null;
     // No note on the policy's move: the attempt's `outcome` says it, and history notes need console translations (ORDER_NOTES).
     const moved = await transitions.transition({
-      order: failed, to, actor, location: input.coords,
+      order: failed, to, actor: { kind: 'courier', id: options.courierId }, location: { lat: options.coords.lat, lng: options.coords.lng },
       ...(charge && { patch: { returnLeg: { fee: charge.fee, startedAt: clock.now().toISOString(), proof: null } }, ledger: charge.ledger }),
     });
     if (to === 'disposed') await deps.orders.afterOrderEnded(moved);
