@@ -11,6 +11,8 @@ import { LatLngRef } from './locations.js';
 import { DriverRef, OrderRef, OrderStatusEnum } from './orders.js';
 import { LatLngInput } from './locations.js';
 import { IdCheckInput } from './id-checks.js';
+import { confirmReturnCommandSchema, reportFailedAttemptCommandSchema } from '../src/domain/orders/failed-attempts.js';
+import { FailedAttemptReasonEnum } from './failed-attempts.js';
 
 function courierOf(ctx: GraphQLContext): Courier {
   if (!ctx.courier) throw new AppError('INVALID_COURIER_TOKEN', 'Courier token missing or invalid');
@@ -124,6 +126,49 @@ builder.mutationFields((t) => ({
         scope: courierScope(courier, 'couriers.deliver'), key: idempotencyKey, request: { ref, input }, execute: () => ctx.services.couriers.confirmDelivery({ courier, ref, input }),
       });
       return result.order;
+    },
+  }),
+  courierReportFailedAttempt: t.field({
+    type: OrderRef,
+    description: "A failed delivery attempt: recorded (delivery_failed), then moved on by the order's failedAttemptPolicy (picked_up, returning or disposed).",
+    authScopes: { courier: true },
+    errors: {},
+    args: {
+      id: t.arg.id({ required: true }),
+      reason: t.arg({ type: FailedAttemptReasonEnum, required: true }),
+      note: t.arg.string(),
+      photoProofId: t.arg.string({ description: 'A photo uploaded for this order (…/proof?kind=photo).' }),
+      coords: t.arg({ type: LatLngInput, required: true }),
+      idempotencyKey: t.arg.string({ description: IDEMPOTENCY_KEY_DESCRIPTION }),
+    },
+    resolve: (_r, { id, idempotencyKey, ...args }, ctx) => {
+      const [courier, ref, input] = [courierOf(ctx), String(id), commandOf(reportFailedAttemptCommandSchema, args)];
+      return idempotently(ctx, {
+        scope: courierScope(courier, 'couriers.failed_attempt'), key: idempotencyKey, request: { ref, input }, execute: () => ctx.services.couriers.reportFailedAttempt({ courier, ref, input }),
+      });
+    },
+  }),
+  courierConfirmReturn: t.field({
+    type: OrderRef,
+    description: 'A returning order is back at the pickup: proven like a delivery, geofenced on the pickup; the order ends returned.',
+    authScopes: { courier: true },
+    errors: { types: [GeofenceError] },
+    args: {
+      id: t.arg.id({ required: true }),
+      coords: t.arg({ type: LatLngInput, required: true }),
+      photoUrl: t.arg.string(),
+      signatureUrl: t.arg.string(),
+      photoProofId: t.arg.string(),
+      signatureProofId: t.arg.string(),
+      geofenceRadius: t.arg.float(),
+      bypass: t.arg.boolean(),
+      idempotencyKey: t.arg.string({ description: IDEMPOTENCY_KEY_DESCRIPTION }),
+    },
+    resolve: (_r, { id, idempotencyKey, ...args }, ctx) => {
+      const [courier, ref, input] = [courierOf(ctx), String(id), commandOf(confirmReturnCommandSchema, args)];
+      return idempotently(ctx, {
+        scope: courierScope(courier, 'couriers.return'), key: idempotencyKey, request: { ref, input }, execute: () => ctx.services.couriers.confirmReturn({ courier, ref, input }),
+      });
     },
   }),
 }));

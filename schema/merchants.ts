@@ -3,6 +3,8 @@ import { AppError } from '../src/domain/errors.js';
 import { INTEGRATION_NAMES, INTEGRATION_STATUSES, MERCHANT_STATUSES, MODES, type Merchant } from '../src/domain/types.js';
 import { updateSettingsCommandSchema } from '../src/domain/merchants.js';
 import { builder } from './builder.js';
+import { FailedAttemptPolicyEnum } from './failed-attempts.js';
+import { DEFAULT_FAILED_ATTEMPT_POLICY } from '../src/domain/orders/failed-attempts.js';
 import { commandOf } from './commands.js';
 import { idempotently, IDEMPOTENCY_KEY_DESCRIPTION } from './idempotency.js';
 import { merchantScope } from '../src/domain/idempotency.js';
@@ -34,6 +36,11 @@ const SettingsRef = builder.objectRef<Merchant>('MerchantSettings').implement({
     trackingShowItems: t.boolean({
       description: "Whether the customer's tracking page shows a short summary of the order's items (default true).",
       resolve: (m) => m.settings.trackingShowItems !== false,
+    }),
+    failedAttemptPolicy: t.field({
+      type: FailedAttemptPolicyEnum,
+      description: 'The failed-attempt policy of new orders that do not name one (default return).',
+      resolve: (m) => m.settings.failedAttemptPolicy ?? DEFAULT_FAILED_ATTEMPT_POLICY,
     }),
     storefrontSignatureConfigured: t.boolean({
       description: 'Whether a storefront shared secret is stored (the secret is write-only: never shown).',
@@ -94,6 +101,7 @@ const SettingsInput = builder.inputType('MerchantSettingsInput', {
     webhookCourierLocation: t.boolean(),
     sandboxSpeed: t.float(),
     trackingShowItems: t.boolean({ description: "Whether the customer's tracking page shows a short summary of the order's items." }),
+    failedAttemptPolicy: t.field({ type: FailedAttemptPolicyEnum, description: 'The failed-attempt policy of new orders that do not name one.' }),
     storefrontSharedSecret: t.string({ description: "Write-only: the storefront app's secret that signs its requests (Shopify's app secret); a new value replaces it, null removes it." }),
   }),
 });

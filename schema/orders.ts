@@ -1,4 +1,4 @@
-import type { Batch, Courier, DeliveryProof, Order, OrderEvent, Stop } from '../src/domain/types.js';
+import type { Batch, Courier, DeliveryProof, FailedAttempt, Order, OrderEvent, Stop } from '../src/domain/types.js';
 import {
   cancelOrderCommandSchema,
   confirmDeliveryCommandSchema,
@@ -8,6 +8,8 @@ import {
 } from '../src/domain/orders/schemas.js';
 import type { CancellationPreview } from '../src/domain/orders/cancellation.js';
 import { DELIVERY_PIN_MAX_ATTEMPTS } from '../src/domain/orders/delivery.js';
+import { DEFAULT_FAILED_ATTEMPT_POLICY } from '../src/domain/orders/failed-attempts.js';
+import { FailedAttemptPolicyEnum, FailedAttemptReasonEnum } from './failed-attempts.js';
 import { GEOFENCE_OUTCOMES, LOCATION_PRECISIONS, ORDER_STATUSES, PAYMENT_MODES, RATE_IDS, VEHICLE_TYPES } from '../src/domain/types.js';
 import { builder } from './builder.js';
 import { commandOf } from './commands.js';
@@ -79,6 +81,18 @@ export const ProofRef = builder.objectRef<DeliveryProof>('DeliveryProof').implem
     signatureUrl: t.string({ resolve: (p, _a, ctx) => (p.signatureProofId ? ctx.services.proofs.signedUrl(p.signatureProofId) : p.signatureUrl) }),
     deliveredAt: t.field({ type: 'DateTime', resolve: (p) => p.deliveredAt }),
     idCheck: t.field({ type: IdCheckRef, nullable: true, resolve: (p) => p.idCheck ?? null }),
+  }),
+});
+
+const FailedAttemptRef = builder.objectRef<FailedAttempt>('FailedAttempt').implement({
+  fields: (t) => ({
+    reason: t.field({ type: FailedAttemptReasonEnum, resolve: (a) => a.reason }),
+    note: t.exposeString('note', { nullable: true }),
+    photoUrl: t.string({ nullable: true, description: 'A signed, expiring link to the uploaded photo.', resolve: (a, _x, ctx) => (a.photoProofId ? ctx.services.proofs.signedUrl(a.photoProofId) : null) }),
+    coords: t.field({ type: LatLngRef, resolve: (a) => a.coords }),
+    courierId: t.exposeID('courierId'),
+    at: t.field({ type: 'DateTime', resolve: (a) => a.at }),
+    outcome: t.field({ type: OrderStatusEnum, resolve: (a) => a.outcome }),
   }),
 });
 
@@ -161,6 +175,10 @@ export const OrderRef = builder.objectRef<Order>('Order').implement({
       description: "What cancelling now would cost and until when: only to the order's merchant (null for anyone else).",
       resolve: (o, _a, ctx) => (ctx.merchant?.merchant.id === o.merchantId ? ctx.services.orders.cancellationOf({ order: o }) : null),
     }),
+    failedAttemptPolicy: t.field({ type: FailedAttemptPolicyEnum, resolve: (o) => o.failedAttemptPolicy ?? DEFAULT_FAILED_ATTEMPT_POLICY }),
+    failedAttempts: t.field({ type: [FailedAttemptRef], resolve: (o) => o.failedAttempts ?? [] }),
+    returnFee: t.int({ nullable: true, description: "CLP: the tariff's return fee, charged when the return leg started; null without one. Test mode: never charged.", resolve: (o) => o.returnLeg?.fee ?? null }),
+    returnProof: t.field({ type: ProofRef, nullable: true, description: 'The proof at the pickup once returned.', resolve: (o) => o.returnLeg?.proof ?? null }),
     events: t.field({ type: [OrderEventRef], resolve: (order, _a, ctx) => ctx.services.orders.eventsOf({ order }) }),
     createdAt: t.field({ type: 'DateTime', resolve: (o) => o.createdAt }),
     updatedAt: t.field({ type: 'DateTime', resolve: (o) => o.updatedAt }),
@@ -265,6 +283,7 @@ export const CreateOrderInput = builder.inputType('CreateOrderInput', {
     deliverBefore: t.field({ type: 'DateTime' }),
     deliveryPin: t.boolean({ description: 'Issue a 4-digit delivery PIN for the recipient.' }),
     idCheck: t.field({ type: IdCheckRequirementInput, description: "The courier checks the recipient's ID (RUT and age) before the delivery." }),
+    failedAttemptPolicy: t.field({ type: FailedAttemptPolicyEnum, description: 'What a failed delivery attempt leads to (default return).' }),
   }),
 });
 

@@ -46,6 +46,7 @@ import { createRetention } from './domain/retention.js';
 import { createOrderService } from './domain/orders/service.js';
 import { createOperatorOrders } from './domain/orders/operator-orders.js';
 import { createDeliveryService } from './domain/orders/delivery.js';
+import { createFailedAttemptService } from './domain/orders/failed-attempts.js';
 import { createCourierService } from './domain/couriers.js';
 import { withCourierChanges } from './domain/courier-changes.js';
 import { createLiveEtaService } from './domain/eta/live-eta.js';
@@ -213,8 +214,9 @@ function buildServices(deps: {
   const orders = createOrderService({ store, geocoder, quotes, dispatch, bus, transitions, outbox, notifications: notificationOutbox, clock, ids, tariff, sandboxSpeed: config.sandbox.speed });
   const batches = createBatchService({ store, dispatch, transitions, outbox, bus, clock, ids, tariff });
   const delivery = createDeliveryService({ orders, transitions, clock, store, proofs });
+  const failedAttempts = createFailedAttemptService({ orders, transitions, clock, ids, tariff, proofs });
   const liveEta = createLiveEtaService({ store, outbox, tariff, sandboxSpeed: config.sandbox.speed });
-  const couriers = createCourierService({ store, geoIndex, dispatch, delivery, transitions, outbox, liveEta, bus, clock });
+  const couriers = createCourierService({ store, geoIndex, dispatch, delivery, failedAttempts, transitions, outbox, liveEta, bus, clock });
   const watchers = createOrderWatch({ fanOut: deps.fanOut, store, clock, getOrder: orders.getOrder });
   const { concurrency, queueLimit, niceness } = config.passwordHashing;
   const passwordWorkers = createScryptWorkers({ threads: concurrency, niceness });
@@ -319,8 +321,9 @@ function buildRunRuntime(deps: { config: Config; store: Store; bus: EventBus; ge
   });
   const orders = createOrderService({ store, geocoder, quotes, dispatch, bus, transitions, outbox, clock, ids, tariff, sandboxSpeed: config.sandbox.speed });
   const delivery = createDeliveryService({ orders, transitions, clock, store });
+  const failedAttempts = createFailedAttemptService({ orders, transitions, clock, ids, tariff });
   const liveEta = createLiveEtaService({ store, outbox, tariff, sandboxSpeed: config.sandbox.speed });
-  const couriers = createCourierService({ store, geoIndex, dispatch, delivery, transitions, outbox, liveEta, bus, clock });
+  const couriers = createCourierService({ store, geoIndex, dispatch, delivery, failedAttempts, transitions, outbox, liveEta, bus, clock });
   return { orders, couriers, dispatch, geoIndex };
 }
 

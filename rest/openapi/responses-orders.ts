@@ -4,7 +4,7 @@
  * Request schemas are never defined here: they are the domain's own zod schemas.
  */
 import { z } from 'zod';
-import { GEOFENCE_OUTCOMES, LOCATION_PRECISIONS, ORDER_STATUSES, PAYMENT_MODES, RATE_IDS, VEHICLE_TYPES } from '../../src/domain/types.js';
+import { FAILED_ATTEMPT_POLICIES, FAILED_ATTEMPT_REASONS, GEOFENCE_OUTCOMES, LOCATION_PRECISIONS, ORDER_STATUSES, PAYMENT_MODES, RATE_IDS, VEHICLE_TYPES } from '../../src/domain/types.js';
 import { registry } from './registry.js';
 import { dimensionsBody } from '../wire/orders.js';
 
@@ -79,6 +79,19 @@ export const deliveryProofSchema = registry.register(
   }),
 );
 
+export const failedAttemptSchema = registry.register(
+  'FailedAttempt',
+  z.object({
+    reason: z.enum(FAILED_ATTEMPT_REASONS),
+    note: z.string().nullable(),
+    photo_url: z.string().nullable().openapi({ description: 'A signed, expiring link to the photo the courier uploaded; null without one.' }),
+    coords: latLngWireSchema.openapi({ description: 'Where the courier reported the attempt.' }),
+    courier_id: z.string(),
+    at: timestamp,
+    outcome: z.enum(['picked_up', 'returning', 'disposed']).openapi({ description: 'Where the policy moved the order: `picked_up` (retry later), `returning` or `disposed`.' }),
+  }),
+);
+
 const creationFields = {
   booking_id: bookingId,
   status: orderStatus.openapi({ description: '`new` (queued for a courier) or `assigned` when a courier was found at once.' }),
@@ -148,6 +161,10 @@ export const orderSchema = registry.register(
       proof: deliveryProofSchema.nullable(),
       cancellation: z.object({ reason: z.string().nullable(), at: timestamp }).nullable(),
       cancellation_fee: z.number().int().min(0).nullable().openapi({ description: 'CLP kept on cancelling (the tariff\'s fee for the status the order left); null unless cancelled. Test mode: computed the same, never charged.' }),
+      failed_attempt_policy: z.enum(FAILED_ATTEMPT_POLICIES).openapi({ description: 'What a failed delivery attempt leads to: `retry` (up to 3 attempts, then the return), `return` (default) or `dispose`.' }),
+      failed_attempts: z.array(failedAttemptSchema).openapi({ description: 'Failed delivery attempts, oldest first.' }),
+      return_fee: z.number().int().min(0).nullable().openapi({ description: "CLP: the tariff's return fee, charged when the return leg started; null when there was none. Test mode: never charged." }),
+      return_proof: deliveryProofSchema.nullable().openapi({ description: 'The proof at the pickup once `returned` (`delivered_at`: when it was handed back).' }),
       created_at: timestamp,
       updated_at: timestamp,
     })
@@ -313,6 +330,15 @@ export const courierArrivalsResponseSchema = registry.register(
 export const orderStatusResponseSchema = registry.register(
   'OrderStatusResponse',
   z.object({ success: z.literal(true), booking_id: bookingId, status: orderStatus }),
+);
+
+export const failedAttemptResponseSchema = registry.register(
+  'FailedAttemptResponse',
+  z.object({
+    success: z.literal(true), booking_id: bookingId,
+    status: orderStatus.openapi({ description: 'Where the policy moved the order: `picked_up` (retry), `returning` or `disposed`.' }),
+    attempts: z.number().int().openapi({ description: 'Failed attempts of this order so far.' }),
+  }),
 );
 
 export const storefrontOrderResponseSchema = registry.register(

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { ORDER_STATUSES, VEHICLE_TYPES, WEBHOOK_EVENT_TYPES, WEBHOOK_SIGNINGS } from '../../src/domain/types.js';
 import { ETA_CHANGE_REASONS } from '../../src/domain/webhooks/payloads.js';
-import { deliveryProofSchema, latLngWireSchema } from './responses-orders.js';
+import { deliveryProofSchema, failedAttemptSchema, latLngWireSchema } from './responses-orders.js';
 import { registry } from './registry.js';
 
 const timestamp = z.iso.datetime({ offset: true }).openapi({ example: '2025-01-31T14:05:00.000Z' });
@@ -170,6 +170,14 @@ const webhookProof = deliveryProofSchema.optional().openapi({ description: 'The 
 
 const webhookCancellationFee = z.number().int().min(0).optional().openapi({ description: 'The status change to `cancelled` only: CLP kept on cancelling (0: free), as in the cancel response. Test mode: computed the same, never charged.' });
 
+/** A failed delivery attempt's changes (issue #30): the same fields in both shapes. */
+const webhookAttemptFields = {
+  failed_attempt: failedAttemptSchema.optional().openapi({ description: 'The changes to `delivery_failed`, `returning` and `disposed` only: the failed attempt that led to them.' }),
+  attempts: z.number().int().min(1).optional().openapi({ description: 'With failed_attempt: the failed attempts of the order so far.' }),
+  return_fee: z.number().int().min(0).optional().openapi({ description: "The change to `returning` only: CLP, the tariff's return fee. Test mode: computed the same, never charged." }),
+  return_proof: deliveryProofSchema.optional().openapi({ description: 'The change to `returned` only: the proof at the pickup.' }),
+};
+
 /** order.eta_changed only: the live ETA moved. */
 const etaChange = registry
   .register(
@@ -216,6 +224,7 @@ export const flatPayloadSchema = registry.register(
       eta: etaChange,
       proof: webhookProof,
       cancellation_fee: webhookCancellationFee,
+      ...webhookAttemptFields,
     })
     .openapi({ description: 'Spec shape 1 (`payload_shape: flat`), plus `sequence` and `timestamp` (and `lat`/`lng` for positions, `eta` for ETA changes).' }),
 );
@@ -234,6 +243,7 @@ export const eventPayloadSchema = registry.register(
       eta: etaChange,
       proof: webhookProof,
       cancellation_fee: webhookCancellationFee,
+      ...webhookAttemptFields,
     })
     .openapi({ description: 'Spec shape 2 (`payload_shape: event`, the default), plus `sequence` (and `location` for positions, `eta` for ETA changes).' }),
 );

@@ -3,7 +3,7 @@
  * Request schemas are never defined here: they are the domain's own zod schemas.
  */
 import { z } from 'zod';
-import { INTEGRATION_NAMES, INTEGRATION_STATUSES, MERCHANT_STATUSES, MODES, VEHICLE_TYPES, type WebhookPayloadShape } from '../../src/domain/types.js';
+import { FAILED_ATTEMPT_POLICIES, INTEGRATION_NAMES, INTEGRATION_STATUSES, MERCHANT_STATUSES, MODES, VEHICLE_TYPES, type WebhookPayloadShape } from '../../src/domain/types.js';
 import { errorResponseSchema, registry } from './registry.js';
 import { locationPrecision } from './responses-orders.js';
 
@@ -49,6 +49,7 @@ export const merchantSettingsSchema = registry.register(
       .nullable()
       .openapi({ description: 'Sandbox simulator speed factor for this merchant\'s test orders; null uses the operator default.' }),
     tracking_show_items: z.boolean().openapi({ description: "Whether the customer's tracking page shows a short summary of the order's items (default true)." }),
+    failed_attempt_policy: z.enum(FAILED_ATTEMPT_POLICIES).openapi({ description: 'The failed-attempt policy of new orders that do not name one (default return).' }),
     storefront_signature_configured: z
       .boolean()
       .openapi({ description: 'Whether a storefront shared secret is stored. The secret itself is write-only (`storefront_shared_secret`) and never shown.' }),

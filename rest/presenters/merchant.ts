@@ -1,4 +1,5 @@
 import type { Merchant, Mode } from '../../src/domain/types.js';
+import { DEFAULT_FAILED_ATTEMPT_POLICY } from '../../src/domain/orders/failed-attempts.js';
 
 export function presentSettings(m: Merchant) {
   return {
@@ -10,6 +11,7 @@ export function presentSettings(m: Merchant) {
     webhook_courier_location: m.settings.webhookCourierLocation,
     sandbox_speed: m.settings.sandboxSpeed ?? null,
     tracking_show_items: m.settings.trackingShowItems !== false,
+    failed_attempt_policy: m.settings.failedAttemptPolicy ?? DEFAULT_FAILED_ATTEMPT_POLICY,
     storefront_signature_configured: m.settings.storefrontSharedSecretSet === true,
   };
 }

@@ -2,7 +2,8 @@ import type { CancellationPreview } from '../../src/domain/orders/cancellation.j
 import type { TrackingLinks } from '../../src/domain/tracking-links.js';
 import type { Batch, Courier, Order, OrderEvent, Stop } from '../../src/domain/types.js';
 import { DELIVERY_PIN_MAX_ATTEMPTS } from '../../src/domain/orders/delivery.js';
-import { proofPayload } from '../../src/domain/webhooks/payloads.js';
+import { failedAttemptPayload, proofPayload } from '../../src/domain/webhooks/payloads.js';
+import { DEFAULT_FAILED_ATTEMPT_POLICY } from '../../src/domain/orders/failed-attempts.js';
 
 function presentStop(stop: Stop) {
   return { address: stop.address ?? stop.label, number: stop.number, instructions: stop.instructions, coords: { lat: stop.lat, lng: stop.lng }, precision: stop.precision };
@@ -75,6 +76,10 @@ export function presentOrder(order: Order, courier: Courier | null, links: Pick<
     proof: order.proof ? presentProof(order.proof, proofUrl) : null,
     cancellation: order.cancellation ? { reason: order.cancellation.reason, at: order.cancellation.at } : null,
     cancellation_fee: order.cancellation?.fee ?? null,
+    failed_attempt_policy: order.failedAttemptPolicy ?? DEFAULT_FAILED_ATTEMPT_POLICY,
+    failed_attempts: (order.failedAttempts ?? []).map((a) => failedAttemptPayload(a, proofUrl)),
+    return_fee: order.returnLeg?.fee ?? null,
+    return_proof: order.returnLeg?.proof ? presentProof(order.returnLeg.proof, proofUrl) : null,
     created_at: order.createdAt,
     updated_at: order.updatedAt,
   };

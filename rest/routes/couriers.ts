@@ -6,7 +6,7 @@ import { presentCourierOrder, presentProof } from '../presenters/order.js';
 import { sendOk } from '../respond.js';
 import { idempotently } from '../idempotency.js';
 import { courierScope } from '../../src/domain/idempotency.js';
-import { advanceOrderCommand, releaseOrderCommand, reportPositionCommand, setDutyCommand } from '../wire/couriers.js';
+import { advanceOrderCommand, confirmReturnCommand, releaseOrderCommand, reportFailedAttemptCommand, reportPositionCommand, setDutyCommand } from '../wire/couriers.js';
 import { confirmDeliveryCommand } from '../wire/orders.js';
 import { courierSignInCommand } from '../wire/couriers.js';
 import { courierSessionCookies } from '../../src/edge/session-cookie.js';
@@ -93,5 +93,21 @@ export function courierRoutes(router: Router, edge: Edge): void {
       scope: courierScope(courier, 'couriers.deliver'), request: { ref, input }, execute: () => couriers.confirmDelivery({ courier, ref, input }),
     });
     sendOk(res, { booking_id: result.order.id, status: result.order.status, message: 'Delivery confirmed', proof: presentProof(result.proof, (id) => edge.services.proofs.signedUrl(id)) });
+  });
+
+  router.post('/couriers/me/orders/:id/failed-attempt', async (req, res) => {
+    const [{ courier }, ref, input] = [courierOf(res), String(req.params.id), reportFailedAttemptCommand(req.body)];
+    const order = await idempotently(edge, req, res, {
+      scope: courierScope(courier, 'couriers.failed_attempt'), request: { ref, input }, execute: () => couriers.reportFailedAttempt({ courier, ref, input }),
+    });
+    sendOk(res, { booking_id: order.id, status: order.status, attempts: order.failedAttempts?.length ?? 0 });
+  });
+
+  router.post('/couriers/me/orders/:id/return', async (req, res) => {
+    const [{ courier }, ref, input] = [courierOf(res), String(req.params.id), confirmReturnCommand(req.body)];
+    const order = await idempotently(edge, req, res, {
+      scope: courierScope(courier, 'couriers.return'), request: { ref, input }, execute: () => couriers.confirmReturn({ courier, ref, input }),
+    });
+    sendOk(res, { booking_id: order.id, status: order.status });
   });
 }

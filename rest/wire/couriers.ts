@@ -9,6 +9,12 @@ import {
   type SetDutyCommand,
 } from '../../src/domain/couriers.js';
 import { parseInput } from '../../src/domain/validation.js';
+import {
+  confirmReturnCommandSchema,
+  reportFailedAttemptCommandSchema,
+  type ConfirmReturnCommand,
+  type ReportFailedAttemptCommand,
+} from '../../src/domain/orders/failed-attempts.js';
 import { courierSignInCommandSchema, type CourierSignInCommand } from '../../src/domain/courier-sessions.js';
 
 export const dutyBody = z.strictObject({ on_duty: setDutyCommandSchema.shape.onDuty });
@@ -37,4 +43,35 @@ export const courierSignInBody = courierSignInCommandSchema;
 
 export function courierSignInCommand(body: unknown): CourierSignInCommand {
   return parseInput(courierSignInBody, body);
+}
+
+const failed = reportFailedAttemptCommandSchema.shape;
+/** POST /couriers/me/orders/{id}/failed-attempt. */
+export const failedAttemptBody = z.strictObject({ reason: failed.reason, note: failed.note, photo_proof_id: failed.photoProofId, coords: failed.coords });
+
+export function reportFailedAttemptCommand(body: unknown): ReportFailedAttemptCommand {
+  const b = parseInput(failedAttemptBody, body);
+  return {
+    reason: b.reason, coords: b.coords,
+    ...(b.note !== undefined && { note: b.note }),
+    ...(b.photo_proof_id !== undefined && { photoProofId: b.photo_proof_id }),
+  };
+}
+
+const ret = confirmReturnCommandSchema.shape;
+/** POST /couriers/me/orders/{id}/return: the proof at the pickup, in the delivery's field names. */
+export const returnBody = z.strictObject({
+  coords: ret.coords, photo_url: ret.photoUrl, signature_url: ret.signatureUrl, photo_proof_id: ret.photoProofId, signature_proof_id: ret.signatureProofId,
+  geofence_radius: ret.geofenceRadius, bypass: ret.bypass,
+});
+
+export function confirmReturnCommand(body: unknown): ConfirmReturnCommand {
+  const b = parseInput(returnBody, body);
+  return {
+    coords: b.coords, geofenceRadius: b.geofence_radius, bypass: b.bypass,
+    ...(b.photo_url !== undefined && { photoUrl: b.photo_url }),
+    ...(b.signature_url !== undefined && { signatureUrl: b.signature_url }),
+    ...(b.photo_proof_id !== undefined && { photoProofId: b.photo_proof_id }),
+    ...(b.signature_proof_id !== undefined && { signatureProofId: b.signature_proof_id }),
+  };
 }

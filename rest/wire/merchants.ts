@@ -13,6 +13,7 @@ const settingsFields = {
   webhook_courier_location: settings.webhookCourierLocation,
   sandbox_speed: settings.sandboxSpeed,
   tracking_show_items: settings.trackingShowItems.describe("Whether the customer's tracking page shows a short summary of the order's items (default true)."),
+  failed_attempt_policy: settings.failedAttemptPolicy.describe('The failed-attempt policy of new orders that do not name one: retry, return (default) or dispose.'),
   storefront_shared_secret: settings.storefrontSharedSecret.describe(
     "Write-only: the storefront app's secret that signs its requests (Shopify's app secret). Never shown; a new value replaces it (the old one stays valid for 2 h), null removes it at once.",
   ),
@@ -31,6 +32,6 @@ export function updateSettingsCommand(body: unknown, options: { requirePrepTime:
   return {
     prepTimeMins: b.prep_time_mins, address: b.address, storefrontDomain: b.storefront_domain, integrationPlatform: b.integration_platform,
     webhookPayloadShape: b.webhook_payload_shape, webhookCourierLocation: b.webhook_courier_location, sandboxSpeed: b.sandbox_speed, trackingShowItems: b.tracking_show_items,
-    storefrontSharedSecret: b.storefront_shared_secret,
+    failedAttemptPolicy: b.failed_attempt_policy, storefrontSharedSecret: b.storefront_shared_secret,
   };
 }

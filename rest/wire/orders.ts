@@ -72,6 +72,7 @@ export const createOrderBody = z
     deliver_before: order.deliverBefore,
     delivery_pin: order.deliveryPin,
     id_check: idCheckRequirementBody.optional(),
+    failed_attempt_policy: order.failedAttemptPolicy,
   })
   .superRefine((v, ctx) => {
     if (v.dropoff === undefined && v.dropoff_address === undefined) {
@@ -93,6 +94,7 @@ export function createOrderCommand(body: unknown): CreateOrderCommand {
     totalWeightKg: b.total_weight_kg, dimensions: dimensionsOf(b.dimensions), prepTimeMins: b.prep_time_mins, notes: b.order_notes,
     quoteId: b.quote_id, rateId: b.rate_id, pickupAfter: b.pickup_after, deliverBefore: b.deliver_before, deliveryPin: b.delivery_pin,
     ...(b.id_check !== undefined && { idCheck: { required: true, ...(b.id_check.min_age !== undefined && { minAge: b.id_check.min_age }) } }),
+    ...(b.failed_attempt_policy !== undefined && { failedAttemptPolicy: b.failed_attempt_policy }),
   };
 }
 

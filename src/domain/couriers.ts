@@ -10,6 +10,7 @@ import { distanceMeters, isInServiceArea, isPreciseStop } from './geo.js';
 import { latLngSchema } from './locations.js';
 import type { LiveEtaService } from './eta/live-eta.js';
 import type { DeliveryService } from './orders/delivery.js';
+import type { ConfirmReturnCommand, FailedAttemptService, ReportFailedAttemptCommand } from './orders/failed-attempts.js';
 import type { ConfirmDeliveryCommand } from './orders/schemas.js';
 import type { OrderTransitions } from './orders/transitions.js';
 import type { WebhookOutbox } from './webhooks/outbox.js';
@@ -47,6 +48,7 @@ export function createCourierService(deps: {
   geoIndex: CourierGeoIndex;
   dispatch: DispatchService;
   delivery: DeliveryService;
+  failedAttempts: FailedAttemptService;
   transitions: OrderTransitions;
   outbox: WebhookOutbox;
   liveEta: LiveEtaService;
@@ -222,5 +224,20 @@ export function createCourierService(deps: {
     return delivery.deliverOrder({ order, input: options.input, actor: { kind: 'courier', id: options.courier.id }, courierId: options.courier.id });
   }
 
-  return { getProfile, setDuty, reportPosition, holdSession, reportSessionPosition, snapshotStats: snapshots.stats, advanceOrder, releaseOrder, withdrawCourier, confirmDelivery, activeOrders };
+  /** The courier could not deliver one of its orders: recorded, then moved on by the order's policy. */
+  async function reportFailedAttempt(options: { courier: Courier; ref: string; input: ReportFailedAttemptCommand }): Promise<Order> {
+    const order = await courierOrder(options.courier, options.ref);
+    return deps.failedAttempts.reportFailedAttempt({ order, courierId: options.courier.id, input: options.input });
+  }
+
+  /** The courier brought a returning order back to the pickup. */
+  async function confirmReturn(options: { courier: Courier; ref: string; input: ConfirmReturnCommand }): Promise<Order> {
+    const order = await courierOrder(options.courier, options.ref);
+    return deps.failedAttempts.confirmReturn({ order, courierId: options.courier.id, input: options.input });
+  }
+
+  return {
+    getProfile, setDuty, reportPosition, holdSession, reportSessionPosition, snapshotStats: snapshots.stats, advanceOrder, releaseOrder, withdrawCourier, confirmDelivery,
+    reportFailedAttempt, confirmReturn, activeOrders,
+  };
 }

@@ -26,6 +26,8 @@ export type IdempotentOperation =
   | 'couriers.advance'
   | 'couriers.release'
   | 'couriers.deliver'
+  | 'couriers.failed_attempt'
+  | 'couriers.return'
   | 'merchants.settings'
   | 'webhooks.create'
   | 'webhooks.update'

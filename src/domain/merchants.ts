@@ -5,7 +5,7 @@ import type { SecretBox } from './credentials.js';
 import { AppError } from './errors.js';
 import type { MerchantPrincipal } from './auth.js';
 import { assertPermitted } from './members/roles.js';
-import { INTEGRATION_NAMES, type Merchant, type MerchantSettings } from './types.js';
+import { FAILED_ATTEMPT_POLICIES, INTEGRATION_NAMES, type Merchant, type MerchantSettings } from './types.js';
 
 export const PREP_TIME_MAX_MINS = 240;
 
@@ -42,6 +42,7 @@ export const updateSettingsCommandSchema = z
     webhookCourierLocation: z.boolean().optional(),
     sandboxSpeed: z.number().min(1).max(1000).nullable().optional(),
     trackingShowItems: z.boolean().optional(),
+    failedAttemptPolicy: z.enum(FAILED_ATTEMPT_POLICIES).optional(),
     /** Write-only: the storefront app's secret (Shopify signs with it); null removes it. */
     storefrontSharedSecret: storefrontSecretSchema.nullable().optional(),
   })
@@ -91,6 +92,7 @@ export function createMerchantService(deps: {
       ...(input.webhookCourierLocation !== undefined && { webhookCourierLocation: input.webhookCourierLocation }),
       ...(input.sandboxSpeed !== undefined && { sandboxSpeed: input.sandboxSpeed }),
       ...(input.trackingShowItems !== undefined && { trackingShowItems: input.trackingShowItems }),
+      ...(input.failedAttemptPolicy !== undefined && { failedAttemptPolicy: input.failedAttemptPolicy }),
     };
     const patch = { settings, ...(input.address !== undefined && { address: input.address }) };
     const at = clock.now().toISOString();

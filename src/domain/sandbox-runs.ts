@@ -12,16 +12,15 @@ import type { CourierGeoIndex } from '../ports/geo-index.js';
 import { assertPermitted } from './members/roles.js';
 import type { CreateOrderCommand } from './orders/schemas.js';
 import type { OrderService } from './orders/service.js';
-import { sandboxDelivery } from './sandbox.js';
+import { SANDBOX_EVIDENCE, sandboxDelivery } from './sandbox.js';
+import { DEFAULT_FAILED_ATTEMPT_POLICY } from './orders/failed-attempts.js';
+import { isOrderActive } from './orders/state-machine.js';
 import { timeScaleOf } from './sandbox-time.js';
 import { vehicleTariff, type Tariff } from './tariffs.js';
 import type { Courier, LatLng, Order, OrderEvent, WebhookDelivery } from './types.js';
 import { ORDER_NOTES } from './orders/notes.js';
 
-/**
- * What a run plays. `failed_attempt_then_return` is named by the issue but the service has no
- * failed delivery attempts yet: it is refused with 422 SCENARIO_NOT_SUPPORTED.
- */
+/** What a run plays. `failed_attempt_then_return`: nobody answers at the door, the parcel goes back to the pickup (policy `return`). */
 export const SANDBOX_SCENARIOS = ['delivered', 'delivered_with_pin', 'cancelled_after_assignment', 'courier_reassigned', 'late_with_eta_changes', 'failed_attempt_then_return'] as const;
 export type SandboxScenario = (typeof SANDBOX_SCENARIOS)[number];
 
@@ -110,9 +109,6 @@ export function createSandboxRunService(deps: {
     const { principal, input } = options;
     assertPermitted(principal, 'dispatch');
     if (principal.mode !== 'test') throw new AppError('FORBIDDEN', 'Sandbox runs are for test keys only (ak_test_…)');
-    if (input.scenario === 'failed_attempt_then_return') {
-      throw new AppError('SCENARIO_NOT_SUPPORTED', 'failed_attempt_then_return needs failed delivery attempts, which the service does not have yet');
-    }
     const start = Date.parse(input.startTime);
     const clock = virtualClock(start);
     // An existing order is looked up as the order routes do: a live or another merchant's order is 404.
@@ -128,7 +124,13 @@ export function createSandboxRunService(deps: {
     if (existing && input.scenario === 'delivered_with_pin' && !existing.deliveryPin) {
       throw new AppError('CONFLICT', `The order ${existing.id} has no delivery PIN: delivered_with_pin plays orders created with one`);
     }
-    const order: CreateOrderCommand | Order = existing ?? (input.scenario === 'delivered_with_pin' ? Object.assign({}, input.order!, { deliveryPin: true }) : input.order!);
+    if (existing && input.scenario === 'failed_attempt_then_return' && (existing.failedAttemptPolicy ?? DEFAULT_FAILED_ATTEMPT_POLICY) !== 'return') {
+      throw new AppError('CONFLICT', `The order ${existing.id} has failed_attempt_policy ${existing.failedAttemptPolicy}: failed_attempt_then_return plays orders whose policy is return`);
+    }
+    const order: CreateOrderCommand | Order = existing ?? (
+      input.scenario === 'delivered_with_pin' ? Object.assign({}, input.order!, { deliveryPin: true })
+        : input.scenario === 'failed_attempt_then_return' ? Object.assign({}, input.order!, { failedAttemptPolicy: 'return' as const })
+          : input.order!);
 
     const first = await newCourier(run, ids, clock, 1);
     const made = [first.id];
@@ -165,7 +167,7 @@ export function createSandboxRunService(deps: {
     const drive = async (courier: Courier, options: { until: (o: Order) => boolean; pace?: number }) => {
       for (let tick = 0; tick < MAX_TICKS; tick++) {
         const current = (await store.orders.findById(created.id))!;
-        if (options.until(current) || current.status === 'completed' || current.status === 'cancelled') return current;
+        if (options.until(current) || !isOrderActive(current)) return current;
         const self = await courierNow(courier.id);
         clock.advance(TICK_S * 1000);
         const step = await stepCourier(run, self, current, speed * (options.pace ?? 1));
@@ -193,6 +195,14 @@ export function createSandboxRunService(deps: {
         await drive(first, { until: () => ++ticks > 4 });
         dwell();
         await run.orders.cancelOrder({ principal, ref: created.id, input: { reason: ORDER_NOTES.sandboxCancelled } });
+        break;
+      }
+      case 'failed_attempt_then_return': {
+        const atDoor = await drive(first, { until: (o) => o.status === 'arrived_dropoff' });
+        dwell();
+        const coords = { lat: atDoor.dropoff.lat, lng: atDoor.dropoff.lng };
+        await run.couriers.reportFailedAttempt({ courier: await courierNow(first.id), ref: created.id, input: { reason: 'recipient_absent', coords } });
+        await drive(first, { until: () => false });
         break;
       }
       case 'courier_reassigned': {
@@ -258,6 +268,17 @@ export function createSandboxRunService(deps: {
       case 'arrived_dropoff':
         await run.couriers.confirmDelivery({ courier, ref: order.id, input: sandboxDelivery(courier, order) });
         return null;
+      case 'returning': {
+        // Back to the pickup, then the return is proven there.
+        if (distanceMeters(courier.location, order.pickup) < 1) {
+          const coords = { lat: order.pickup.lat, lng: order.pickup.lng };
+          await run.couriers.confirmReturn({ courier, ref: order.id, input: { coords, ...SANDBOX_EVIDENCE } });
+          return null;
+        }
+        const next = stepToward(courier.location, order.pickup, courier, TICK_S * factor);
+        await run.couriers.reportPosition({ courier, input: next });
+        return next;
+      }
       default:
         return null;
     }

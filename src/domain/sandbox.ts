@@ -16,7 +16,7 @@ import { assertPermitted } from './members/roles.js';
 
 /** Simulated couriers are ordinary sandbox couriers whose plate starts with this. */
 export const SIMULATED_PLATE_PREFIX = 'SIM-';
-const SANDBOX_EVIDENCE = { photoUrl: 'https://sandbox.invalid/proof/photo.jpg', signatureUrl: 'https://sandbox.invalid/proof/signature.png', geofenceRadius: 20, bypass: false };
+export const SANDBOX_EVIDENCE = { photoUrl: 'https://sandbox.invalid/proof/photo.jpg', signatureUrl: 'https://sandbox.invalid/proof/signature.png', geofenceRadius: 20, bypass: false };
 
 /** The simulated recipient's ID: a valid RUT, old enough for any minimum age (up to 99). */
 const SANDBOX_ID = { documentNumber: '12345678-5', dateOfBirth: '1900-01-01' };

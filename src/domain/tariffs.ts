@@ -40,6 +40,11 @@ export const tariffSchema = z
       })
       .refine((c) => c.at_pickup_fee >= c.assigned_fee, { message: 'at_pickup_fee must not be less than assigned_fee', path: ['at_pickup_fee'] })
       .default({ assigned_fee: 0, at_pickup_fee: 0 }),
+    /**
+     * What bringing a parcel back to the pickup after a failed delivery attempt costs (CLP), charged
+     * when the return leg starts. Absent from a file: returns are free.
+     */
+    return_fee: z.number().int().nonnegative().default(0),
   })
   .superRefine((t, ctx) => {
     for (let i = 1; i < t.vehicles.length; i++) {
@@ -66,6 +71,7 @@ export const DEFAULT_SANTIAGO_TARIFF: Tariff = {
   batched_discount: 0.25,
   batched_extra_mins: 90,
   cancellation: { assigned_fee: 990, at_pickup_fee: 1990 },
+  return_fee: 1990,
   vehicles: [
     // Volumes: a courier backpack, a motorcycle top box, a hatchback's boot, a small van's load space.
     { type: 'bike', max_kg: 6, base_fare: 1990, per_km: 390, speed_kmh: 14, max_volume_l: 40, max_length_cm: 50 },

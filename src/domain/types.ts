@@ -37,6 +37,8 @@ export interface MerchantSettings {
   storefrontSharedSecretSet?: boolean;
   /** Recipient notifications: channels and moments (absent: nothing is sent). */
   notifications?: NotificationSettings;
+  /** The failed-attempt policy of new orders that do not name one (absent: `return`). */
+  failedAttemptPolicy?: FailedAttemptPolicy;
 }
 
 export interface Merchant {
@@ -115,8 +117,37 @@ export interface Courier {
   updatedAt: string;
 }
 
-export type OrderStatus = 'new' | 'assigned' | 'arrived_pickup' | 'picked_up' | 'arrived_dropoff' | 'completed' | 'cancelled';
-export const ORDER_STATUSES = ['new', 'assigned', 'arrived_pickup', 'picked_up', 'arrived_dropoff', 'completed', 'cancelled'] as const;
+export const ORDER_STATUSES = [
+  'new', 'assigned', 'arrived_pickup', 'picked_up', 'arrived_dropoff', 'completed', 'cancelled',
+  // A failed delivery attempt and what the order's policy makes of it (issue #30).
+  'delivery_failed', 'returning', 'returned', 'disposed',
+] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+/** What a failed delivery attempt leads to: another try, the parcel back to the pickup, or disposal. */
+export const FAILED_ATTEMPT_POLICIES = ['retry', 'return', 'dispose'] as const;
+export type FailedAttemptPolicy = (typeof FAILED_ATTEMPT_POLICIES)[number];
+export const FAILED_ATTEMPT_REASONS = ['recipient_absent', 'refused', 'wrong_address', 'unsafe', 'other'] as const;
+export type FailedAttemptReason = (typeof FAILED_ATTEMPT_REASONS)[number];
+
+/** One failed delivery attempt as the courier reported it, and the status the policy moved the order to. */
+export interface FailedAttempt {
+  reason: FailedAttemptReason;
+  note: string | null;
+  /** A photo uploaded for the order (issue #27), or null. */
+  photoProofId: string | null;
+  coords: LatLng;
+  courierId: string;
+  at: string;
+  outcome: 'picked_up' | 'returning' | 'disposed';
+}
+
+/** The return leg to the pickup: its fee (CLP, charged when it starts) and, once returned, its proof. */
+export interface ReturnLeg {
+  fee: number;
+  startedAt: string;
+  proof: DeliveryProof | null;
+}
 
 export type PaymentMode = 'prepaid' | 'cash_on_delivery';
 export const PAYMENT_MODES = ['prepaid', 'cash_on_delivery'] as const;
@@ -239,6 +270,12 @@ export interface Order {
   idCheck?: IdCheckRequirement | null;
   /** The live ETA's last announcement (order.eta_changed); absent until the ETA first follows the courier. */
   etaAnnounced?: EtaAnnouncement | null;
+  /** What a failed delivery attempt leads to (absent: the service default, `return`). */
+  failedAttemptPolicy?: FailedAttemptPolicy | null;
+  /** Failed delivery attempts, oldest first (absent: none). */
+  failedAttempts?: FailedAttempt[];
+  /** The return leg, once a failed attempt sent the parcel back (absent: none). */
+  returnLeg?: ReturnLeg | null;
 }
 
 /** The delivery estimate last announced to the merchant, and when; `at` null: the estimate the live ETA started from (never sent). */

@@ -224,7 +224,7 @@ export interface IdempotencyRecord {
 export type NewOrderEvent = Omit<OrderEvent, 'sequence'>;
 
 export type OrderPatch = Partial<
-  Pick<Order, 'courierId' | 'batchId' | 'estimatedPickupAt' | 'estimatedDeliveryAt' | 'proof' | 'cancellation' | 'price' | 'deliveryPin'>
+  Pick<Order, 'courierId' | 'batchId' | 'estimatedPickupAt' | 'estimatedDeliveryAt' | 'proof' | 'cancellation' | 'price' | 'deliveryPin' | 'failedAttempts' | 'returnLeg'>
 >;
 
 /** A place in a walk over orders in creation order: the last order passed. */

@@ -99,6 +99,24 @@ export function describeOrderFeaturesContract(name: string, makeStore: () => Pro
       expect(await store.orders.findById(o.id)).toStrictEqual({ ...o, proof });
     });
 
+    test('orders keep the failed-attempt policy, the attempts and the return leg exactly; the new statuses list and filter', async () => {
+      const m = await storeMerchant(store);
+      const o = await created(order({ merchantId: m, status: 'arrived_dropoff', failedAttemptPolicy: 'retry' }));
+      expect(await store.orders.findById(o.id)).toStrictEqual(o);
+      const failedAttempts = [{
+        reason: 'recipient_absent' as const, note: 'Nadie en casa', photoProofId: 'prf_1', coords: { lat: -33.4154, lng: -70.5837 }, courierId: 'cr_1', at: at(60), outcome: 'returning' as const,
+      }];
+      const returnLeg = { fee: 1990, startedAt: at(61), proof: null };
+      const moved = await store.orders.apply({ id: o.id, from: ['arrived_dropoff'], patch: { failedAttempts, returnLeg } });
+      expect(moved).toStrictEqual({ ...o, failedAttempts, returnLeg });
+      expect(await store.orders.findById(o.id)).toStrictEqual({ ...o, failedAttempts, returnLeg });
+      const returning = await created(order({ merchantId: m, status: 'returning', createdAt: at(1) }));
+      const disposed = await created(order({ merchantId: m, status: 'disposed', createdAt: at(2) }));
+      const listed = async (statuses: Order['status'][]) => (await store.orders.list({ merchantId: m, mode: o.mode, limit: 10, statuses })).map((x) => x.id);
+      expect(await listed(['returning'])).toEqual([returning.id]);
+      expect((await listed(['returning', 'disposed', 'returned'])).sort()).toEqual([returning.id, disposed.id].sort());
+    });
+
     test('orders.listQueued with dueBy leaves out scheduled orders not yet due; without it, lists them all', async () => {
       const m = await storeMerchant(store);
       const now = await created(order({ merchantId: m, createdAt: at(0) }));

@@ -33,16 +33,19 @@ export function describeOrderStoreContract(name: string, makeStore: () => Promis
 
     // ---- create and read ----
 
-    test('orders.pruneEvents deletes the events of completed and cancelled orders created before the cutoff, in both modes; the orders stay', async () => {
+    test('orders.pruneEvents deletes the events of ended orders (completed, cancelled, returned, disposed) created before the cutoff, in both modes; the orders stay', async () => {
       const m = await newMerchant();
       const oldDone = await created(order({ merchantId: m, status: 'completed', createdAt: at(0) }));
       const oldCancelled = await created(order({ merchantId: m, mode: 'test', status: 'cancelled', createdAt: at(5) }));
       const oldActive = await created(order({ merchantId: m, status: 'assigned', createdAt: at(5) }));
+      const oldReturned = await created(order({ merchantId: m, status: 'returned', createdAt: at(6) }));
+      const oldDisposed = await created(order({ merchantId: m, mode: 'test', status: 'disposed', createdAt: at(7) }));
+      const oldReturning = await created(order({ merchantId: m, status: 'returning', createdAt: at(8) }));
       const recentDone = await created(order({ merchantId: m, status: 'completed', createdAt: at(100) }));
-      expect(await store.orders.pruneEvents({ createdBefore: at(100), limit: 10 })).toBe(2);
-      expect(await store.orders.listEvents(oldDone.id)).toEqual([]);
-      expect(await store.orders.listEvents(oldCancelled.id)).toEqual([]);
+      expect(await store.orders.pruneEvents({ createdBefore: at(100), limit: 10 })).toBe(4);
+      for (const ended of [oldDone, oldCancelled, oldReturned, oldDisposed]) expect(await store.orders.listEvents(ended.id), ended.status).toEqual([]);
       expect(await store.orders.listEvents(oldActive.id)).toHaveLength(1);
+      expect(await store.orders.listEvents(oldReturning.id)).toHaveLength(1);
       expect(await store.orders.listEvents(recentDone.id)).toHaveLength(1);
       expect(await store.orders.findById(oldDone.id)).toStrictEqual(oldDone);
       // Nothing left to prune: a second run finds nothing.

@@ -175,6 +175,23 @@ const CASES: Record<string, () => Promise<Case>> = {
       call: { path: `/couriers/me/orders/${id}/deliver`, body }, other: { path: `/couriers/me/orders/${id}/deliver`, body: { ...body, photo_url: 'https://cdn.example.com/pod/other.jpg' } },
     };
   },
+  'POST /couriers/me/orders/:id/failed-attempt': async () => {
+    const { id, courier } = await carried('arrived_dropoff');
+    const body = { reason: 'recipient_absent', coords: dropoff };
+    return {
+      auth: courier.token, method: 'POST',
+      call: { path: `/couriers/me/orders/${id}/failed-attempt`, body }, other: { path: `/couriers/me/orders/${id}/failed-attempt`, body: { ...body, reason: 'refused' } },
+    };
+  },
+  'POST /couriers/me/orders/:id/return': async () => {
+    const { id, courier } = await carried('arrived_dropoff');
+    expectOk(await api(`${t.url}/api/v1/couriers/me/orders/${id}/failed-attempt`, { key: courier.token, body: { reason: 'refused', coords: dropoff } }));
+    const body = { coords: PLACES.providencia, ...EVIDENCE };
+    return {
+      auth: courier.token, method: 'POST',
+      call: { path: `/couriers/me/orders/${id}/return`, body }, other: { path: `/couriers/me/orders/${id}/return`, body: { ...body, photo_url: 'https://cdn.example.com/pod/other.jpg' } },
+    };
+  },
 };
 
 describe('Idempotency-Key on every wrapped REST write', () => {

@@ -125,7 +125,7 @@ for (const store of stores) {
       expect(again.body.error.code).toBe('CONFLICT');
     });
 
-    it('REST: every scenario ends as it says; failed_attempt_then_return is 422; a live key is 403; bad input is 400', { timeout: 180_000 }, async (ctx) => {
+    it('REST: every scenario ends as it says (failed_attempt_then_return ends returned); a live key is 403; bad input is 400', { timeout: 180_000 }, async (ctx) => {
       if (!t) return ctx.skip(skip);
       const hooks = webhooksApi(t.url, m.testKey);
       await hooks.create({ url: `${receiver.url}/scenarios`, events: ALL_EVENTS });
@@ -147,9 +147,15 @@ for (const store of stores) {
       expect(late.status).toBe('completed');
       expect(late.webhooks.some((w) => w.event === 'order.eta_changed')).toBe(true);
 
-      const unsupported = await run({ scenario: 'failed_attempt_then_return', seed: 'x', start_time: START, order: ORDER });
-      expect(unsupported.status).toBe(422);
-      expect(unsupported.body.error.code).toBe('SCENARIO_NOT_SUPPORTED');
+      const returned = await statuses('failed_attempt_then_return');
+      expect(returned.status).toBe('returned');
+      expect(returned.events.map((e) => e.status)).toEqual(['new', 'assigned', 'arrived_pickup', 'picked_up', 'arrived_dropoff', 'delivery_failed', 'returning', 'returned']);
+      // Each subscribed endpoint gets the eight changes; the attempt rides on delivery_failed and returning, the proof on returned.
+      const changes = (returned.webhooks as unknown as Array<{ event: string; sequence: number; payload: Record<string, unknown> }>).filter((w) => w.event === 'order.status_changed');
+      expect([...new Set(changes.map((w) => w.sequence))].sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+      const withAttempt = changes.filter((w) => w.payload.failed_attempt).map((w) => w.payload.status);
+      expect([...new Set(withAttempt)].sort()).toEqual(['delivery_failed', 'returning']);
+      expect(changes.find((w) => w.payload.status === 'returned')!.payload.return_proof).toMatchObject({ geofence: expect.any(String) });
       const live = await run({ scenario: 'delivered', seed: 'x', start_time: START, order: ORDER }, m.liveKey);
       expect(live.status).toBe(403);
       expect(live.body.error.code).toBe('FORBIDDEN');

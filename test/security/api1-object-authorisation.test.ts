@@ -183,6 +183,14 @@ describe('API1: object-level authorisation', () => {
         query: 'mutation ($id: ID!) { courierConfirmDelivery(id: $id, coords: { lat: -33.4, lng: -70.6 }, photoUrl: "https://x.example/p.jpg", signatureUrl: "https://x.example/s.png", bypass: true) { ... on AppError { code } ... on MutationCourierConfirmDeliverySuccess { data { id } } } }',
         variables: { id: r.order.order_number },
       }),
+      'Mutation.courierReportFailedAttempt': (r) => ({
+        query: 'mutation ($id: ID!) { courierReportFailedAttempt(id: $id, reason: other, coords: { lat: -33.4, lng: -70.6 }) { ... on AppError { code } ... on MutationCourierReportFailedAttemptSuccess { data { id } } } }',
+        variables: { id: r.order.booking_id },
+      }),
+      'Mutation.courierConfirmReturn': (r) => ({
+        query: 'mutation ($id: ID!) { courierConfirmReturn(id: $id, coords: { lat: -33.4, lng: -70.6 }, photoUrl: "https://x.example/p.jpg", signatureUrl: "https://x.example/s.png", bypass: true) { ... on AppError { code } ... on MutationCourierConfirmReturnSuccess { data { id } } } }',
+        variables: { id: r.order.booking_id },
+      }),
     };
     /** Admin fields name merchants by design (admin-only: API5 checks nobody else reaches them). */
     const ADMIN_BY_DESIGN = /^(Query|Mutation)\.admin/;

@@ -9,7 +9,7 @@ import { EVIDENCE, PLACES, courierOnDuty, expectOk, formA, formB, merchantApi, n
 import { startReceiver, startWebhooksApp, waitFor, webhooksApi, type Receipt, type Receiver, type WebhooksApi } from './support.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- parsed JSON
-type FieldType = 'number' | 'integer' | 'string' | 'url' | 'datetime' | 'driver' | 'latlng' | 'proof';
+type FieldType = 'number' | 'integer' | 'string' | 'url' | 'datetime' | 'driver' | 'latlng' | 'proof' | 'attempt';
 
 /** Spec shape 1 (flat). */
 const SHAPE_1: Record<string, FieldType> = {
@@ -28,6 +28,10 @@ const SHAPE_2_LOCATION: Record<string, FieldType> = { location: 'latlng' };
 const COMPLETED_EXTRA: Record<string, FieldType> = { proof: 'proof' };
 /** What we add to both shapes on the status change to cancelled: what cancelling cost (CLP, as in the cancel response). */
 const CANCELLED_EXTRA: Record<string, FieldType> = { cancellation_fee: 'integer' };
+/** What we add to both shapes after a failed delivery attempt (issue #30): the attempt and the count; the return fee; the return's proof. */
+const ATTEMPT_EXTRA: Record<string, FieldType> = { failed_attempt: 'attempt', attempts: 'integer' };
+const RETURNING_EXTRA: Record<string, FieldType> = { ...ATTEMPT_EXTRA, return_fee: 'integer' };
+const RETURNED_EXTRA: Record<string, FieldType> = { return_proof: 'proof' };
 
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
@@ -61,6 +65,8 @@ function hasType(value: unknown, type: FieldType): boolean {
       return typeof value === 'object' && value !== null && Object.keys(value).sort().join() === 'lat,lng' && Object.values(value).every((v) => typeof v === 'number');
     case 'proof':
       return typeof value === 'object' && value !== null && ['passed', 'bypassed', 'unverified'].includes((value as Json).geofence as string);
+    case 'attempt':
+      return typeof value === 'object' && value !== null && Object.keys(value).sort().join() === 'at,coords,courier_id,note,outcome,photo_url,reason';
   }
 }
 
@@ -208,6 +214,36 @@ describe('order.status_changed payloads', () => {
     // No shop order id and a reference_id given: ecommerce_order_id is '', reference is the merchant's reference.
     const order = expectOk(await s.orders.get(booking)).body as Json;
     expect(flat[0]!.payload).toMatchObject({ ecommerce_order_id: '', reference: order.reference_id, driver_image: '' });
+  });
+});
+
+describe('failed delivery attempts', () => {
+  it('delivery_failed, returning and returned carry the attempt, the return fee and the proof at the pickup, in both shapes', async () => {
+    const s = await setup('Payload Failed Attempt');
+    const courier = await courierOnDuty(t, { mode: 'test', at: north(PLACES.providencia, 300), vehicle: 'motorcycle' });
+    try {
+      const booking = expectOk(await s.orders.create(formA()), 201).body.booking_id as string;
+      expectOk(await courier.status(booking, 'picked_up'));
+      const call = (action: string, body: unknown) => fetch(`${t.url}/api/v1/couriers/me/orders/${booking}/${action}`, {
+        method: 'POST', headers: { authorization: `Bearer ${courier.token}`, 'content-type': 'application/json' }, body: JSON.stringify(body),
+      });
+      expect((await call('failed-attempt', { reason: 'refused', note: 'El destinatario rechazó el paquete', coords: PLACES.lasCondes })).status).toBe(200);
+      expect((await call('return', { coords: PLACES.providencia, ...EVIDENCE })).status).toBe(200);
+      await waitFor(() => s.at('flat', booking).length === 7 && s.at('event', booking).length === 7, { what: 'seven deliveries per endpoint' });
+      const order = expectOk(await s.orders.get(booking)).body as Json;
+      const extra: Record<string, Record<string, FieldType>> = { delivery_failed: ATTEMPT_EXTRA, returning: RETURNING_EXTRA, returned: RETURNED_EXTRA };
+      for (const [endpoint, base] of [['flat', { ...SHAPE_1, ...SHAPE_1_EXTRA }], ['event', { ...SHAPE_2, ...SHAPE_2_EXTRA }]] as const) {
+        const receipts = s.at(endpoint, booking).sort(bySequence);
+        expect(receipts.map((r) => r.payload.status)).toEqual(['new', 'assigned', 'arrived_pickup', 'picked_up', 'delivery_failed', 'returning', 'returned']);
+        for (const r of receipts) expectFields(r.payload, { ...base, ...extra[r.payload.status as string] }, { hasDriver: r.payload.sequence > 1 });
+        const byStatus = (status: string) => receipts.find((r) => r.payload.status === status)!.payload;
+        expect(byStatus('delivery_failed').failed_attempt).toEqual(order.failed_attempts[0]);
+        expect(byStatus('returning')).toMatchObject({ attempts: 1, return_fee: order.return_fee });
+        expect(byStatus('returned').return_proof).toEqual(order.return_proof);
+      }
+    } finally {
+      await standDown(courier);
+    }
   });
 });
 

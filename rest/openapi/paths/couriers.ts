@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { courierReleaseBody, courierSignInBody, courierStatusBody, dutyBody, positionBody } from '../../wire/couriers.js';
+import { courierReleaseBody, courierSignInBody, courierStatusBody, dutyBody, failedAttemptBody, positionBody, returnBody } from '../../wire/couriers.js';
 import { deliverOrderBody } from '../../wire/orders.js';
 import { registerEndpoint } from '../registry.js';
 import {
@@ -8,6 +8,7 @@ import {
   courierResponseSchema,
   courierSessionResponseSchema,
   deliveryConfirmedResponseSchema,
+  failedAttemptResponseSchema,
   orderStatusResponseSchema,
 } from '../responses-orders.js';
 
@@ -150,6 +151,44 @@ registerEndpoint({
   },
   responses: { 200: { description: 'Delivered: the stored proof', schema: deliveryConfirmedResponseSchema } },
   errors: ['ORDER_NOT_FOUND', 'GEOFENCE_FAILED', 'FORBIDDEN', 'INVALID_STATUS_TRANSITION', 'DELIVERY_PIN_INVALID', 'DELIVERY_PIN_LOCKED', 'ID_CHECK_REQUIRED', 'ID_DOCUMENT_INVALID', 'ID_CHECK_FAILED'],
+});
+
+registerEndpoint({
+  method: 'post',
+  path: '/couriers/me/orders/:id/failed-attempt',
+  idempotent: true,
+  operationId: 'reportCourierFailedAttempt',
+  summary: 'Report a failed delivery attempt of your order',
+  description:
+    'From `picked_up` or `arrived_dropoff`. The attempt (reason, note, an uploaded photo as `photo_proof_id`, where you stood) is recorded as ' +
+    '`delivery_failed`, then the order\'s `failed_attempt_policy` moves it on at once: `retry` → `picked_up` (try again later; the third ' +
+    'failed attempt starts the return instead), `return` → `returning` (the tariff\'s return fee is charged), `dispose` → `disposed`. ' +
+    'Any other status is 409 INVALID_STATUS_TRANSITION.',
+  tags: TAG,
+  auth: 'courierToken',
+  params: ownOrder,
+  body: failedAttemptBody,
+  bodyExample: { reason: 'recipient_absent', note: 'Nadie responde en el depto 402', coords: { lat: -33.4154, lng: -70.5837 } },
+  responses: { 200: { description: 'The status the policy moved the order to, and its failed attempts so far', schema: failedAttemptResponseSchema } },
+  errors: ['ORDER_NOT_FOUND', 'INVALID_STATUS_TRANSITION', 'FORBIDDEN'],
+});
+
+registerEndpoint({
+  method: 'post',
+  path: '/couriers/me/orders/:id/return',
+  idempotent: true,
+  operationId: 'confirmCourierReturn',
+  summary: 'Confirm a returning order is back at the pickup, with proof',
+  description:
+    'Only a `returning` order (else 409 INVALID_STATUS_TRANSITION); proven like a delivery: each of photo and signature as a URL or an uploaded proof, ' +
+    'within `geofence_radius` metres of the pickup where it is precise (unless `bypass`). The order ends `returned`.',
+  tags: TAG,
+  auth: 'courierToken',
+  params: ownOrder,
+  body: returnBody,
+  bodyExample: { coords: { lat: -33.4372, lng: -70.6506 }, photo_url: 'https://cdn.example.com/pod/return-123.jpg', signature_url: 'https://cdn.example.com/pod/return-sig-123.png' },
+  responses: { 200: { description: 'Returned', schema: orderStatusResponseSchema } },
+  errors: ['ORDER_NOT_FOUND', 'GEOFENCE_FAILED', 'INVALID_STATUS_TRANSITION', 'FORBIDDEN'],
 });
 
 registerEndpoint({

@@ -47,7 +47,7 @@ const sandboxRunResponseSchema = registry.register(
       end_time: z.iso.datetime({ offset: true }).openapi({ description: 'The virtual time the run ended at.' }),
       booking_id: z.string(),
       tracking_number: z.string(),
-      status: z.enum(ORDER_STATUSES).openapi({ description: 'The order\'s status at the end: `completed` or `cancelled`.' }),
+      status: z.enum(ORDER_STATUSES).openapi({ description: 'The order\'s status at the end: `completed`, `cancelled` or `returned`.' }),
       events: z.array(orderEventSchema).openapi({ description: 'The order\'s history (GET /orders/{id}/events), with virtual times.' }),
       positions: z.array(z.object({ at: z.iso.datetime({ offset: true }), lat: z.number(), lng: z.number() })).openapi({ description: 'Every position the run\'s courier reported.' }),
       webhooks: z.array(webhookDeliverySchema).openapi({
@@ -77,8 +77,8 @@ each attempt (receivers reject timestamps more than 5 minutes off their clock); 
 Scenarios: \`delivered\`, \`delivered_with_pin\` (the order gets a delivery PIN; the simulated recipient gives it),
 \`cancelled_after_assignment\` (the merchant cancels while the courier drives to the pickup), \`courier_reassigned\` (the first courier
 drops out before the pickup, a second one delivers), \`late_with_eta_changes\` (the courier crawls after the pickup: \`order.eta_changed\`
-to endpoints subscribed to it). \`failed_attempt_then_return\` answers 422 SCENARIO_NOT_SUPPORTED: the service has no failed delivery
-attempts yet. An order that is not dispatched when created (scheduled with \`pickup_after\`, or held for batching) answers 409 CONFLICT.
+to endpoints subscribed to it), \`failed_attempt_then_return\` (nobody answers at the door: the courier reports a failed attempt, the
+order's policy \`return\` sends it back, and the return is proven at the pickup; the run ends \`returned\`). An order that is not dispatched when created (scheduled with \`pickup_after\`, or held for batching) answers 409 CONFLICT.
 
 **An existing order (Form B):** \`order_id\` instead of \`order\` (exactly one of the two, else 400 VALIDATION_ERROR) plays the
 merchant's own test order, which must still be \`new\` and not dispatched, scheduled or held for batching (409 CONFLICT); a live
@@ -92,5 +92,5 @@ but the order keeps its own ids, numbers and tracking number: byte-identical out
     order: { dropoff_address: 'Av. Apoquindo 3000, Las Condes', customer_name: 'Ana Pérez', customer_phone: '+56987654321', payment_mode: 'prepaid' },
   },
   responses: { 201: { description: 'The run, played to its end', schema: sandboxRunResponseSchema } },
-  errors: ['FORBIDDEN', 'CONFLICT', 'ORDER_NOT_FOUND', 'SCENARIO_NOT_SUPPORTED', 'GEOCODING_FAILED', 'OUTSIDE_SERVICE_AREA', 'WEIGHT_EXCEEDS_CAPACITY', 'QUOTE_NOT_FOUND', 'QUOTE_EXPIRED', 'QUOTE_MISMATCH', 'DELIVERY_WINDOW_UNREACHABLE'],
+  errors: ['FORBIDDEN', 'CONFLICT', 'ORDER_NOT_FOUND', 'GEOCODING_FAILED', 'OUTSIDE_SERVICE_AREA', 'WEIGHT_EXCEEDS_CAPACITY', 'QUOTE_NOT_FOUND', 'QUOTE_EXPIRED', 'QUOTE_MISMATCH', 'DELIVERY_WINDOW_UNREACHABLE'],
 });

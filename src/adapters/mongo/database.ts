@@ -312,13 +312,16 @@ async function ttlIndex<T extends object>(db: Db, collection: Collection<T>, fie
 
 /**
  * Indexes earlier versions created that no query reads any more: each one costs every write.
- * orders_merchant served the list in _id order (now orders_merchant_status); the other two are prefixes of
- * their `_fifo` successors.
+ * orders_merchant served the list in _id order (now orders_merchant_status); orders_queue and
+ * batches_pending are prefixes of their `_fifo` successors; orders_events_prunable left out the ends
+ * of a failed delivery (now orders_events_prunable_ended).
  */
 const RETIRED_INDEXES: Array<[keyof MongoCollections, string]> = [
   ['orders', 'orders_merchant'],
   ['orders', 'orders_queue'],
   ['batches', 'batches_pending'],
+  // Superseded by orders_events_prunable_ended, whose filter also holds returned and disposed orders.
+  ['orders', 'orders_events_prunable'],
 ];
 
 async function dropRetiredIndexes(c: MongoCollections): Promise<void> {
@@ -364,7 +367,7 @@ async function createIndexes(c: MongoCollections, db: Db, webhookRetentionSecond
     // order gets its entry when it ends (not at creation). The reconciler's orders still new in a batch.
     c.orders.createIndex(
       { status: 1, eventsPruned: 1, createdAt: 1, _id: 1 },
-      { name: 'orders_events_prunable', partialFilterExpression: { status: { $in: ['completed', 'cancelled'] } } },
+      { name: 'orders_events_prunable_ended', partialFilterExpression: { status: { $in: ['completed', 'cancelled', 'returned', 'disposed'] } } },
     ),
     c.orders.createIndex({ mode: 1, createdAt: 1, _id: 1 }, { name: 'orders_new_in_batch', partialFilterExpression: { status: 'new', batchId: { $type: 'string' } } }),
     // Consolidation reads a geohash prefix as a range ($gte prefix, $lt prefix + '~') on this index.

@@ -46,6 +46,9 @@ const toOrderDoc = (o: Order): OrderDoc => ({
   ...(o.deliveryPin && { deliveryPin: o.deliveryPin }),
   ...(o.idCheck && { idCheck: o.idCheck }),
   ...(o.etaAnnounced && { etaAnnounced: o.etaAnnounced }),
+  ...(o.failedAttemptPolicy && { failedAttemptPolicy: o.failedAttemptPolicy }),
+  ...(o.failedAttempts && { failedAttempts: o.failedAttempts }),
+  ...(o.returnLeg && { returnLeg: o.returnLeg }),
 });
 
 const toOrder = (d: OrderDoc): Order => ({
@@ -86,6 +89,9 @@ const toOrder = (d: OrderDoc): Order => ({
   ...(d.deliveryPin && { deliveryPin: d.deliveryPin }),
   ...(d.idCheck && { idCheck: d.idCheck }),
   ...(d.etaAnnounced && { etaAnnounced: d.etaAnnounced }),
+  ...(d.failedAttemptPolicy && { failedAttemptPolicy: d.failedAttemptPolicy }),
+  ...(d.failedAttempts && { failedAttempts: d.failedAttempts }),
+  ...(d.returnLeg && { returnLeg: d.returnLeg }),
 });
 
 const toEventDoc = (e: OrderEvent): OrderEventDoc => ({
@@ -152,6 +158,8 @@ const PATCH_FIELDS = [
   'cancellation',
   'price',
   'deliveryPin',
+  'failedAttempts',
+  'returnLeg',
 ] as const satisfies readonly (keyof OrderPatch)[];
 
 /** Thrown inside the create transaction when the idempotency key's unique `_id` already exists. */
@@ -370,9 +378,9 @@ export function createMongoOrderRepository(database: MongoDatabase): OrderReposi
 
     async pruneEvents({ createdBefore, limit }) {
       if (limit <= 0) return 0;
-      // On orders_events_prunable (its partial filter is this $in): an order handled is marked and leaves the seek.
+      // On orders_events_prunable_ended (its partial filter is this $in): an order handled is marked and leaves the seek.
       const over = await orders
-        .find({ status: { $in: ['completed', 'cancelled'] }, eventsPruned: null, createdAt: { $lt: createdBefore } }, { projection: { _id: 1 } })
+        .find({ status: { $in: ['completed', 'cancelled', 'returned', 'disposed'] }, eventsPruned: null, createdAt: { $lt: createdBefore } }, { projection: { _id: 1 } })
         .limit(limit)
         .toArray();
       if (over.length === 0) return 0;

@@ -446,4 +446,9 @@ export const MIGRATIONS: string[] = [
   -- An email-only sign-in finds the person's memberships across merchants (issue #28).
   CREATE INDEX members_by_email ON members (email, created_at, id);
   `,
+  `
+  -- Returned and disposed orders are over too (issue #30 item 2): retention prunes their events.
+  DROP INDEX orders_events_prunable;
+  CREATE INDEX orders_events_prunable ON orders (created_at, id) WHERE status IN ('completed', 'cancelled', 'returned', 'disposed') AND events_pruned IS NULL;
+  `,
 ];

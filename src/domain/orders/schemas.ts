@@ -8,7 +8,7 @@ import { dimensionsSchema, type Dimensions } from '../parcels.js';
 import { phoneSchema } from '../phone.js';
 import { normalizeRut } from '../rut.js';
 import { scheduleTimeSchema } from '../scheduling.js';
-import { ORDER_STATUSES, PAYMENT_MODES, RATE_IDS, VEHICLE_TYPES, type PaymentMode, type RateId } from '../types.js';
+import { FAILED_ATTEMPT_POLICIES, ORDER_STATUSES, PAYMENT_MODES, RATE_IDS, VEHICLE_TYPES, type FailedAttemptPolicy, type PaymentMode, type RateId } from '../types.js';
 import { GEOHASH_ZONE_PATTERN } from './identifiers.js';
 import { DEFAULT_ID_CHECK_MIN_AGE, idCheckInputSchema, idCheckRequirementSchema } from './id-check.js';
 
@@ -75,6 +75,8 @@ export const createOrderCommandSchema = z.strictObject({
   deliveryPin: z.boolean().optional(),
   /** The courier checks the recipient's ID (RUT and age) at the door before the delivery. */
   idCheck: idCheckRequirementSchema.optional(),
+  /** What a failed delivery attempt leads to (default `return`): another try, the return leg, or disposal. */
+  failedAttemptPolicy: z.enum(FAILED_ATTEMPT_POLICIES).optional(),
 });
 export type CreateOrderCommand = z.output<typeof createOrderCommandSchema>;
 
@@ -100,6 +102,7 @@ export interface OrderDraft {
   deliverBefore?: string;
   deliveryPin?: boolean;
   idCheck?: { minAge: number };
+  failedAttemptPolicy?: FailedAttemptPolicy;
 }
 
 export function draftFromCommand(input: CreateOrderCommand): OrderDraft {
@@ -126,6 +129,7 @@ export function draftFromCommand(input: CreateOrderCommand): OrderDraft {
     ...(input.deliverBefore !== undefined && { deliverBefore: input.deliverBefore }),
     ...(input.deliveryPin !== undefined && { deliveryPin: input.deliveryPin }),
     ...(input.idCheck !== undefined && { idCheck: { minAge: input.idCheck.minAge ?? DEFAULT_ID_CHECK_MIN_AGE } }),
+    ...(input.failedAttemptPolicy !== undefined && { failedAttemptPolicy: input.failedAttemptPolicy }),
   };
 }
 
@@ -161,7 +165,7 @@ export type ConsolidateCommand = z.output<typeof consolidateCommandSchema>;
 export const ORDER_PAGE_MAX = 100;
 
 export const listOrdersQuerySchema = z.strictObject({
-  status: z.union([z.enum(ORDER_STATUSES), z.array(z.enum(ORDER_STATUSES)).max(7)]).optional(),
+  status: z.union([z.enum(ORDER_STATUSES), z.array(z.enum(ORDER_STATUSES)).max(ORDER_STATUSES.length)]).optional(),
   createdFrom: z.iso.datetime({ offset: true }).optional(),
   createdTo: z.iso.datetime({ offset: true }).optional(),
   /** The `next_cursor` of the previous page (a booking id). */
@@ -189,7 +193,7 @@ const instantSchema = z.iso.datetime({ offset: true }).transform((s) => new Date
 
 /** Operators' orders across merchants (issue #29): every filter optional, newest first. */
 export const operatorListOrdersSchema = z.strictObject({
-  status: z.array(z.enum(ORDER_STATUSES)).max(7).optional(),
+  status: z.array(z.enum(ORDER_STATUSES)).max(ORDER_STATUSES.length).optional(),
   merchantId: operatorIdSchema.optional(),
   mode: z.enum(['live', 'test']).optional(),
   /** Past its ETA or delivery window end and still in progress. */

@@ -165,6 +165,8 @@ export function createOrderService(deps: {
       batchWindow: plan.batchWindow,
       deliveryPin: draft.deliveryPin ? newDeliveryPin(now.toISOString()) : null,
       idCheck: draft.idCheck ?? null,
+      // The merchant's default is copied at creation: a later change of the setting leaves existing orders as booked.
+      ...((draft.failedAttemptPolicy ?? merchant.settings.failedAttemptPolicy) && { failedAttemptPolicy: draft.failedAttemptPolicy ?? merchant.settings.failedAttemptPolicy }),
     };
   }
 

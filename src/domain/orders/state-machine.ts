@@ -9,13 +9,19 @@ export const TRANSITIONS: Record<OrderStatus, readonly OrderStatus[]> = {
   new: ['assigned', 'cancelled'],
   assigned: ['arrived_pickup', 'new', 'cancelled'],
   arrived_pickup: ['picked_up', 'cancelled'],
-  picked_up: ['arrived_dropoff'],
-  arrived_dropoff: ['completed'],
+  picked_up: ['arrived_dropoff', 'delivery_failed'],
+  arrived_dropoff: ['completed', 'delivery_failed'],
   completed: [],
   cancelled: [],
+  // A failed attempt is recorded, then the order's policy moves it on at once (failed-attempts.ts):
+  // retry (the courier still holds the parcel), the return leg, or disposal.
+  delivery_failed: ['picked_up', 'returning', 'disposed'],
+  returning: ['returned'],
+  returned: [],
+  disposed: [],
 };
 
-const TERMINAL: readonly OrderStatus[] = ['completed', 'cancelled'];
+const TERMINAL: readonly OrderStatus[] = ['completed', 'cancelled', 'returned', 'disposed'];
 
 /** Arrivals a courier may skip: moving past one records it first (picking up straight from `assigned`). */
 const SKIPPABLE_ARRIVAL: Partial<Record<OrderStatus, OrderStatus>> = { picked_up: 'arrived_pickup', completed: 'arrived_dropoff' };
@@ -49,7 +55,7 @@ export function assertReachable(from: OrderStatus, to: OrderStatus): void {
   if (!stepsTo(from, to)) throw forbiddenMove(from, to);
 }
 
-/** Still in progress: not completed, not cancelled. */
+/** Still in progress: not completed, cancelled, returned or disposed. */
 export function isOrderActive(order: Pick<Order, 'status'>): boolean {
   return !TERMINAL.includes(order.status);
 }

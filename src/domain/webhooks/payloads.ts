@@ -1,4 +1,4 @@
-import type { Batch, Courier, DeliveryProof, LatLng, Order, WebhookEventType } from '../types.js';
+import type { Batch, Courier, DeliveryProof, FailedAttempt, LatLng, Order, WebhookEventType } from '../types.js';
 
 /** Shape 1 (flat) reports a completed order as `delivered`, as the spec's variant does. */
 const flatStatus = (status: Order['status']) => (status === 'completed' ? 'delivered' : status);
@@ -40,6 +40,31 @@ const proofOf = (c: PayloadContext) => (c.order.status === 'completed' && c.orde
 /** The status change to `cancelled` carries what cancelling cost (CLP; 0: free; test mode: computed, never charged). */
 const feeOf = (c: PayloadContext) => (c.order.status === 'cancelled' && c.order.cancellation && !c.location ? { cancellation_fee: c.order.cancellation.fee ?? 0 } : undefined);
 
+/** A failed delivery attempt as every answer shows it (REST, webhooks); the photo as a signed link when hosted. */
+export function failedAttemptPayload(a: FailedAttempt, proofUrl?: (proofId: string) => string) {
+  return {
+    reason: a.reason, note: a.note, photo_url: a.photoProofId && proofUrl ? proofUrl(a.photoProofId) : null, coords: a.coords, courier_id: a.courierId,
+    at: a.at, outcome: a.outcome,
+  };
+}
+
+const AFTER_ATTEMPT: ReadonlySet<Order['status']> = new Set(['delivery_failed', 'returning', 'disposed']);
+
+/**
+ * A failed attempt's changes (`delivery_failed`, then `returning` or `disposed`) carry the attempt and
+ * the count so far; `returning` also the return fee (CLP); `returned` the proof at the pickup.
+ */
+function attemptOf(c: PayloadContext) {
+  const last = c.order.failedAttempts?.at(-1);
+  if (c.location) return undefined;
+  if (c.order.status === 'returned' && c.order.returnLeg?.proof) return { return_proof: proofPayload(c.order.returnLeg.proof, c.proofUrl) };
+  if (!last || !AFTER_ATTEMPT.has(c.order.status)) return undefined;
+  return {
+    failed_attempt: failedAttemptPayload(last, c.proofUrl), attempts: c.order.failedAttempts!.length,
+    ...(c.order.status === 'returning' && { return_fee: c.order.returnLeg?.fee ?? 0 }),
+  };
+}
+
 /** Spec shape 2: event, booking_id, status, timestamp, driver{name, phone} — plus the per-order sequence. */
 export function eventShape(eventType: WebhookEventType, c: PayloadContext) {
   return {
@@ -52,6 +77,7 @@ export function eventShape(eventType: WebhookEventType, c: PayloadContext) {
     ...(c.location && { location: c.location }),
     ...proofOf(c),
     ...feeOf(c),
+    ...attemptOf(c),
   };
 }
 
@@ -74,6 +100,7 @@ export function flatShape(c: PayloadContext) {
     ...(c.location && { lat: c.location.lat, lng: c.location.lng }),
     ...proofOf(c),
     ...feeOf(c),
+    ...attemptOf(c),
   };
 }
 
