@@ -1,9 +1,9 @@
 import type { Strings } from '../i18n.js';
 
-export const STATUSES = ['new', 'assigned', 'arrived_pickup', 'picked_up', 'arrived_dropoff', 'completed', 'cancelled'] as const;
+export const STATUSES = ['new', 'assigned', 'arrived_pickup', 'picked_up', 'arrived_dropoff', 'completed', 'delivery_failed', 'returning', 'returned', 'disposed', 'cancelled'] as const;
 export type Status = (typeof STATUSES)[number];
 
 export const STATUS_LABELS: Strings<Status> = {
-  es: { new: 'Nuevo', assigned: 'Asignado', arrived_pickup: 'En el retiro', picked_up: 'En camino', arrived_dropoff: 'En el destino', completed: 'Entregado', cancelled: 'Cancelado' },
-  en: { new: 'New', assigned: 'Assigned', arrived_pickup: 'At pickup', picked_up: 'On the way', arrived_dropoff: 'At drop-off', completed: 'Delivered', cancelled: 'Cancelled' },
+  es: { new: 'Nuevo', assigned: 'Asignado', arrived_pickup: 'En el retiro', picked_up: 'En camino', arrived_dropoff: 'En el destino', completed: 'Entregado', delivery_failed: 'Intento fallido', returning: 'En devolución', returned: 'Devuelto', disposed: 'Desechado', cancelled: 'Cancelado' },
+  en: { new: 'New', assigned: 'Assigned', arrived_pickup: 'At pickup', picked_up: 'On the way', arrived_dropoff: 'At drop-off', completed: 'Delivered', delivery_failed: 'Delivery failed', returning: 'Returning', returned: 'Returned', disposed: 'Disposed', cancelled: 'Cancelled' },
 };
