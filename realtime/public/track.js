@@ -13,7 +13,9 @@
   const STEPS = ['new', 'assigned', 'arrived_pickup', 'picked_up', 'arrived_dropoff', 'completed'].map((s) => [s, T.steps[s]]);
   const HEADLINES = T.headlines;
   const VEHICLES = T.vehicles;
-  const FINAL = new Set(['completed', 'cancelled', 'failed']);
+  const FINAL = new Set(['completed', 'cancelled', 'failed', 'returned', 'disposed']);
+  /** States off the way to the door: the steps reached, then this one (cancelled, a failed attempt and its return). */
+  const OFF_PATH = new Set(['cancelled', 'delivery_failed', 'returning', 'returned', 'disposed']);
   const TIME_ZONE = 'America/Santiago';
   const MAP = { width: 360, height: 220, margin: 34 };
   const BACKOFF = { firstMs: 1000, maxMs: 30000 };
@@ -113,7 +115,8 @@
     let eta;
     if (status === 'completed') eta = fill(T.delivered, { when: formatTime(lastAt('completed')) });
     else if (status === 'cancelled') eta = fill(T.cancelled, { shop });
-    else if (status === 'failed') eta = fill(T.failed, { shop });
+    else if (status === 'failed' || status === 'delivery_failed' || status === 'disposed') eta = fill(T.failed, { shop });
+    else if (status === 'returning' || status === 'returned') eta = fill(T[status], { shop });
     else if (!(status in T.steps)) eta = T.unknown;
     else if (status === 'picked_up' || status === 'arrived_dropoff') {
       eta = fill(T.arriving, { when: formatTime(tracking.estimated_delivery_time), relative: minutesFromNow(tracking.estimated_delivery_time) });
@@ -143,20 +146,20 @@
     const list = $('timeline');
     list.replaceChildren();
     const status = tracking.status;
-    const cancelled = status === 'cancelled';
+    const offPath = OFF_PATH.has(status);
     const reached = new Set(tracking.timeline.map((e) => e.status));
     const currentIndex = STEPS.findIndex(([s]) => s === status);
     STEPS.forEach(([step, label], index) => {
-      if (cancelled && !reached.has(step)) return;
+      if (offPath && !reached.has(step)) return;
       const item = document.createElement('li');
       item.dataset.step = step;
-      item.className = index < currentIndex || (cancelled && reached.has(step)) ? 'done' : index === currentIndex ? 'current' : 'upcoming';
+      item.className = index < currentIndex || (offPath && reached.has(step)) ? 'done' : index === currentIndex ? 'current' : 'upcoming';
       if (step === 'completed' && status === 'completed') item.className = 'done current';
       const name = document.createElement('span');
       name.className = 'step';
       name.textContent = label;
       const time = document.createElement('time');
-      const at = index <= currentIndex || cancelled ? lastAt(step) : null;
+      const at = index <= currentIndex || offPath ? lastAt(step) : null;
       if (at) {
         time.dateTime = at;
         time.textContent = formatTime(at);
@@ -164,15 +167,15 @@
       item.append(name, time);
       list.append(item);
     });
-    if (cancelled) {
+    if (offPath) {
       const item = document.createElement('li');
-      item.dataset.step = 'cancelled';
+      item.dataset.step = status;
       item.className = 'cancelled current';
       const name = document.createElement('span');
       name.className = 'step';
-      name.textContent = T.steps.cancelled;
+      name.textContent = T.steps[status];
       const time = document.createElement('time');
-      time.textContent = formatTime(lastAt('cancelled'));
+      time.textContent = formatTime(lastAt(status));
       item.append(name, time);
       list.append(item);
     }

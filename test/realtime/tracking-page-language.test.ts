@@ -153,6 +153,26 @@ describe.skipIf(SKIP !== null)('tracking page languages in headless Chromium', (
     expect(await en.locator('#eta').textContent()).toBe('This delivery was cancelled. If you have questions, contact Empanadas Doña Rosa.');
   });
 
+  it('words a failed attempt and its return for the customer, in both languages', async () => {
+    // A sandbox run plays the failed attempt and the return to the shop (it ends `returned`).
+    const run = expectOk(await api(`${t.url}/api/v1/sandbox/runs`, {
+      key: m.testKey, body: { scenario: 'failed_attempt_then_return', seed: 'tracking-page', start_time: new Date().toISOString(), order: formA() },
+    }), 201).body.run as { booking_id: string; status: string };
+    expect(run.status).toBe('returned');
+    const { tracking_url: url } = expectOk(await api(`${t.url}/api/v1/orders/${run.booking_id}`, { key: m.testKey })).body as Created;
+    const es = await pageFor({ locale: 'es-CL' });
+    await es.goto(`${t.url}${pathOf(url)}`);
+    await es.locator('#tracking').waitFor({ state: 'visible' });
+    expect(await es.locator('#status').textContent()).toBe('Tu pedido volvió a la tienda');
+    expect(await es.locator('#eta').textContent()).toBe('Tu pedido fue devuelto a Empanadas Doña Rosa. Escríbele para coordinar otra entrega.');
+    expect(await es.locator('#timeline li').last().locator('.step').textContent()).toBe('Devuelto a la tienda');
+    const en = await pageFor({ locale: 'en-GB' });
+    await en.goto(`${t.url}${pathOf(url)}`);
+    await en.locator('#tracking').waitFor({ state: 'visible' });
+    expect(await en.locator('#status').textContent()).toBe('Your order went back to the shop');
+    expect(await en.locator('#eta').textContent()).toBe('Your order was returned to Empanadas Doña Rosa. Contact them to arrange another delivery.');
+  });
+
   it('hides the items when the merchant says so (tracking_show_items: false)', async () => {
     expectOk(await api(`${t.url}/api/v1/merchants/settings`, { key: m.testKey, body: { tracking_show_items: false } }));
     const page = await pageFor({ locale: 'es-CL' });
