@@ -155,6 +155,7 @@ describe.skipIf(SKIP !== null)('the console on a 390×844 phone', () => {
     await settled(page);
     const menu = page.locator('#menu-toggle');
     await menu.click();
+    await page.waitForFunction(() => document.getElementById('menu-toggle')?.getAttribute('aria-expanded') === 'true');
     await page.locator('#console-nav').getByRole('link').first().focus();
     await page.keyboard.press('Escape');
     // The menu closes and the focus moves in effects after the key: wait for them, do not sample once.

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useState } from 'preact/hooks';
 import { LANGS, useStrings, type Strings } from '../../shared/i18n.js';
 import { useApp } from '../app-state.js';
 import { Link, ROUTES } from '../router.js';
@@ -19,7 +19,9 @@ export function Layout({ pathname, children }: { pathname: string; children: Com
   // On a phone the menu folds behind a button (the console's styles.css); an item, going back or Escape closes it.
   const [menuOpen, setMenuOpen] = useState(false);
   useEffect(() => setMenuOpen(false), [pathname]);
-  useEffect(() => {
+  // Layout effect: listening as soon as the menu renders open (a plain effect waits for a frame,
+  // and an Escape pressed meanwhile was lost).
+  useLayoutEffect(() => {
     if (!menuOpen) return;
     const onKey = (event: KeyboardEvent) => {
       if (event.key !== 'Escape') return;
