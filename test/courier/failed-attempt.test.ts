@@ -85,5 +85,38 @@ describe.skipIf(SKIP !== null)('courier app: a failed attempt, then the return t
     await page.locator(`#delivered[data-order-id="${id}"][data-outcome=returned]`).waitFor({ timeout: 20_000 });
     expect(await page.locator('#delivered').textContent()).toContain('devuelto');
     await context.close();
+    // Off duty: the next test's order must go to its own courier.
+    expect((await as('/duty', { on_duty: false })).status).toBe(200);
+  }, 120_000);
+
+  it('retry (in English): after the report the job is back on the normal steps, the attempt noted', async () => {
+    const m = await t.createMerchant();
+    const courier = await courierWithLink(t, 'Caro');
+    const as = (path: string, body: unknown) => api(`${t.url}/api/v1/couriers/me${path}`, { key: courier.token, body });
+    await as('/duty', { on_duty: true });
+    await as('/location', north(PLACES.providencia, 300));
+    const merchant = merchantApi(t, m.liveKey);
+    const id = (await merchant.create(formA({ failed_attempt_policy: 'retry' }))).body.booking_id as string;
+    for (const status of ['arrived_pickup', 'picked_up']) expect((await as(`/orders/${id}/status`, { status })).status).toBe(200);
+
+    // Away from the drop-off: the server's arrival marking leaves the job at picked_up.
+    const context = await browser.newContext(phone(north(PLACES.providencia, 2000), { serviceWorkers: 'block' }));
+    const page = await context.newPage();
+    await page.goto(courier.link);
+    await page.locator('#job[data-status=picked_up]').waitFor({ timeout: 20_000 });
+    await page.locator('#lang-switch').selectOption('en');
+    await expect.poll(() => page.locator('#cannot-deliver').textContent()).toBe('I could not deliver');
+    await page.locator('#cannot-deliver').click();
+    expect(await page.locator('#failed-reason option[value=wrong_address]').textContent()).toBe('Wrong address');
+    await page.locator('#failed-reason').selectOption('wrong_address');
+    await page.locator('#failed-report').click();
+    await page.locator('#failed-report-confirm').click();
+    await page.locator('#retry-note').waitFor({ timeout: 20_000 });
+    expect(await page.locator('#retry-note').textContent()).toContain('stays with you');
+    expect(await page.locator('#job').getAttribute('data-status')).toBe('picked_up');
+    expect(await page.locator('#return-proof').count()).toBe(0);
+    expect(await page.locator('#step').isVisible()).toBe(true);
+    expect((await merchant.get(id)).body).toMatchObject({ status: 'picked_up', failed_attempts: [{ reason: 'wrong_address', note: null, photo_url: null, outcome: 'picked_up' }] });
+    await context.close();
   }, 120_000);
 });
