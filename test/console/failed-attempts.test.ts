@@ -1,10 +1,13 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, type MerchantCredentials, type TestApp } from '../helpers/app.js';
 import { browserSkipReason, openOfflinePage, type OfflinePage } from '../helpers/browser.js';
-import { expectOk, formA } from '../orders/support.js';
+import { jpegSize } from '../courier/support.js';
+import { PLACES, courierOnDuty, expectOk, formA, merchantApi, north } from '../orders/support.js';
 import { acceptInvitation, invitationLink, seriousViolations, startConsoleApp } from './support.js';
 
 const SKIP = browserSkipReason('the console order page failed attempts');
+const PHOTO = readFileSync(new URL('../fixtures/courier-photo.jpg', import.meta.url));
 
 /**
  * Issue #30 item 2: the merchant's order page shows a failed attempt (its reason in the console's
@@ -17,7 +20,7 @@ describe.skipIf(SKIP !== null)('console: the order page shows the failed attempt
   let orderId: string;
 
   beforeAll(async () => {
-    t = await startConsoleApp();
+    t = await startConsoleApp({ SANDBOX_SIMULATOR: 'false' });
     m = await t.createMerchant({ name: 'Empanadas Doña Rosa', address: 'Av. Providencia 1234, Providencia' });
     b = await openOfflinePage({ viewport: { width: 1280, height: 900 }, locale: 'es-CL', timezoneId: 'America/Santiago' });
   });
@@ -57,6 +60,33 @@ describe.skipIf(SKIP !== null)('console: the order page shows the failed attempt
     await expect.poll(() => b.page.locator('#failed-attempt-list li .reason').textContent()).toBe('nobody was there');
     expect(await b.page.locator('#failed-policy').textContent()).toBe('return to the shop');
     expect(await b.page.locator('#return-photo figcaption').textContent()).toBe('Photo');
+  });
+
+  it('live: the photos a courier uploaded for the attempt and the return show as images, loaded through their signed links', async () => {
+    const courier = await courierOnDuty(t, { mode: 'live', at: north(PLACES.providencia, 200) });
+    const id = (expectOk(await merchantApi(t, m.liveKey).create(formA()), 201).body as { booking_id: string }).booking_id;
+    const call = (path: string, body: unknown) => api(`${t.url}/api/v1/couriers/me/orders/${id}${path}`, { key: courier.token, body });
+    const upload = async (kind: string) => {
+      const res = await fetch(`${t.url}/api/v1/couriers/me/orders/${id}/proof?kind=${kind}`, { method: 'POST', headers: { authorization: `Bearer ${courier.token}`, 'content-type': 'image/jpeg' }, body: new Uint8Array(PHOTO) });
+      expect(res.status).toBe(201);
+      return ((await res.json()) as { proof_id: string }).proof_id;
+    };
+    expectOk(await courier.status(id, 'picked_up'));
+    expectOk(await call('/failed-attempt', { reason: 'unsafe', note: 'Perro suelto', photo_proof_id: await upload('photo'), coords: PLACES.lasCondes }));
+    expectOk(await call('/return', { coords: PLACES.providencia, photo_proof_id: await upload('photo'), signature_proof_id: await upload('signature') }));
+
+    await b.page.locator('#lang-switch').selectOption('es');
+    await b.page.locator('#mode-switch [data-mode=live]').click();
+    await b.page.goto(`${t.url}/console/orders/${id}`);
+    await b.page.locator('#order[data-status=returned]').waitFor();
+    expect(await b.page.locator('#failed-attempt-list li .reason').textContent()).toBe('lugar inseguro');
+    expect(await b.page.locator('#failed-attempt-list li').textContent()).toContain('“Perro suelto”');
+    expect(await b.page.locator('#return-geofence').textContent()).toBe('verificada · 0 m');
+    for (const img of ['#failed-photo-1 img', '#return-photo img', '#return-signature img']) {
+      expect(await b.page.locator(img).getAttribute('src')).toMatch(/^\/api\/v1\/proofs\/pf_[0-9A-Z]+\?expires=\d+&sig=/);
+      await expect.poll(() => b.page.locator(img).evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth), { timeout: 15_000 }).toBe(jpegSize(PHOTO).width);
+    }
+    expect(await seriousViolations(b.page)).toEqual([]);
   });
 
   it('asked no other host and logged no console error', () => {
