@@ -117,6 +117,36 @@ describe.skipIf(SKIP !== null)('courier app: a failed attempt, then the return t
     expect(await page.locator('#return-proof').count()).toBe(0);
     expect(await page.locator('#step').isVisible()).toBe(true);
     expect((await merchant.get(id)).body).toMatchObject({ status: 'picked_up', failed_attempts: [{ reason: 'wrong_address', note: null, photo_url: null, outcome: 'picked_up' }] });
+
+    // The normal flow goes on from here (and the courier stays busy: the next test's order goes to its own courier).
+    await page.locator('#step').click();
+    await page.locator('#step-confirm').click();
+    await page.locator('#job[data-status=arrived_dropoff]').waitFor({ timeout: 20_000 });
+    expect(await page.locator('#cannot-deliver').count()).toBe(1);
+    await context.close();
+  }, 120_000);
+
+  it('dispose: the report closes the job, with nothing to return', async () => {
+    const m = await t.createMerchant();
+    const courier = await courierWithLink(t, 'Dani');
+    const as = (path: string, body: unknown) => api(`${t.url}/api/v1/couriers/me${path}`, { key: courier.token, body });
+    const merchant = merchantApi(t, m.liveKey);
+    const context = await browser.newContext(phone(north(PLACES.lasCondes, 5), { serviceWorkers: 'block' }));
+    const page = await context.newPage();
+    await page.goto(courier.link);
+    await page.locator('#duty-toggle').click();
+    await expect.poll(async () => (await api(`${t.url}/api/v1/couriers/me`, { key: courier.token })).body.courier.status).toBe('available');
+    await as('/location', north(PLACES.providencia, 300));
+    const id = (await merchant.create(formA({ failed_attempt_policy: 'dispose' }))).body.booking_id as string;
+    for (const status of ['arrived_pickup', 'picked_up', 'arrived_dropoff']) expect((await as(`/orders/${id}/status`, { status })).status).toBe(200);
+    await page.locator('#job[data-status=arrived_dropoff]').waitFor({ timeout: 20_000 });
+    await page.locator('#cannot-deliver').click();
+    await page.locator('#failed-report').click();
+    await page.locator('#failed-report-confirm').click();
+    await page.locator(`#delivered[data-order-id="${id}"][data-outcome=disposed]`).waitFor({ timeout: 20_000 });
+    expect(await page.locator('#delivered').textContent()).toContain('no hay que devolverlo');
+    expect(await page.locator('#job').count()).toBe(0);
+    expect((await merchant.get(id)).body).toMatchObject({ status: 'disposed', failed_attempts: [{ reason: 'recipient_absent', outcome: 'disposed' }] });
     await context.close();
   }, 120_000);
 });
