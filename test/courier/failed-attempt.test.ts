@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, type TestApp } from '../helpers/app.js';
 import { browserSkipReason, CHROMIUM } from '../helpers/browser.js';
 import { PLACES, formA, merchantApi, north } from '../orders/support.js';
+import { seriousViolations } from '../console/support.js';
 import { courierWithLink, moveTo, phone, startCourierApp } from './support.js';
 
 const SKIP = browserSkipReason('the courier app failed attempt and return');
@@ -53,6 +54,7 @@ describe.skipIf(SKIP !== null)('courier app: a failed attempt, then the return t
     await page.locator('#failed-note').fill('No quiso recibirlo');
     await page.locator('#failed-photo').setInputFiles({ name: 'puerta.jpg', mimeType: 'image/jpeg', buffer: PHOTO });
     await page.locator('#failed-photo-preview').waitFor({ timeout: 20_000 });
+    expect(await seriousViolations(page)).toEqual([]);
     await expect.poll(() => page.locator('#failed-report').isDisabled()).toBe(false);
     // The confirmation step: nothing is sent before it.
     await page.locator('#failed-report').click();
@@ -64,6 +66,7 @@ describe.skipIf(SKIP !== null)('courier app: a failed attempt, then the return t
     expect(await page.locator('#return-step').textContent()).toContain('de vuelta a la tienda');
     expect(await page.locator('#cannot-deliver').count()).toBe(0);
     expect(await page.locator('#return-proof #proof-title').textContent()).toBe('Devolución en la tienda');
+    expect(await seriousViolations(page)).toEqual([]);
     const failed = (await merchant.get(id)).body;
     expect(failed).toMatchObject({ status: 'returning', failed_attempts: [{ reason: 'refused', note: 'No quiso recibirlo', outcome: 'returning' }] });
     expect(failed.failed_attempts[0].photo_url).toMatch(/\/api\/v1\/proofs\//);
