@@ -2,10 +2,12 @@ import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES, presentError } from '../../src/domain/errors.js';
 import { ORDER_NOTES } from '../../src/domain/orders/notes.js';
-import { ACTOR_KINDS, ORDER_STATUSES, RATE_IDS, VEHICLE_TYPES } from '../../src/domain/types.js';
+import { ACTOR_KINDS, FAILED_ATTEMPT_POLICIES, FAILED_ATTEMPT_REASONS, ORDER_STATUSES, RATE_IDS, VEHICLE_TYPES } from '../../src/domain/types.js';
 import { FIELD_MESSAGES, validationError } from '../../src/domain/validation.js';
 import { messageOf, refusal } from '../../web/shared/api/errors.js';
-import { ACTOR_LABELS, ERROR_CODES as CONSOLE_CODES, ERROR_TEXT, FIELD_TEXT, NOTE_LABELS, RATE_LABELS, VEHICLE_LABELS } from '../../web/shared/catalog.js';
+import {
+  ACTOR_LABELS, ERROR_CODES as CONSOLE_CODES, ERROR_TEXT, FAILED_POLICY_LABELS, FAILED_REASON_LABELS, FIELD_TEXT, NOTE_LABELS, RATE_LABELS, VEHICLE_LABELS,
+} from '../../web/shared/catalog.js';
 import { LANGS } from '../../web/shared/i18n.js';
 import { STATUS_LABELS } from '../../web/shared/ui/status.js';
 
@@ -22,13 +24,18 @@ describe('the console catalog speaks for every code and label the server sends',
     expect(ERROR_CODES.filter((code) => ERROR_TEXT.es[code] === ERROR_TEXT.en[code])).toEqual([]);
   });
 
-  it('translates every order status, vehicle, rate, actor and history note', () => {
+  it('translates every order status, vehicle, rate, actor, history note, failed-attempt reason and policy', () => {
     expect(untranslated(STATUS_LABELS, ORDER_STATUSES)).toEqual([]);
     expect(untranslated(VEHICLE_LABELS, VEHICLE_TYPES)).toEqual([]);
     expect(untranslated(RATE_LABELS, RATE_IDS)).toEqual([]);
     expect(untranslated(ACTOR_LABELS, ACTOR_KINDS)).toEqual([]);
     expect(untranslated(NOTE_LABELS, Object.values(ORDER_NOTES))).toEqual([]);
     expect(untranslated(FIELD_TEXT, [...Object.values(FIELD_MESSAGES), 'invalid'])).toEqual([]);
+    expect(untranslated(FAILED_REASON_LABELS, FAILED_ATTEMPT_REASONS)).toEqual([]);
+    expect(untranslated(FAILED_POLICY_LABELS, FAILED_ATTEMPT_POLICIES)).toEqual([]);
+    // Exactly the server's lists: a reason or policy added there fails here until it is worded.
+    expect(Object.keys(FAILED_REASON_LABELS.es).sort()).toEqual([...FAILED_ATTEMPT_REASONS].sort());
+    expect(Object.keys(FAILED_POLICY_LABELS.es).sort()).toEqual([...FAILED_ATTEMPT_POLICIES].sort());
   });
 
   it("words a real validation refusal's fields in the page's language, never the server's English", () => {

@@ -44,9 +44,9 @@ describe('courier app: proof on the device', () => {
 
   it('tells the geofence verdict before the attempt, as the server will judge it', () => {
     const dropoff = { address: 'x', number: null, instructions: null, coords: start, precision: 'coordinates' as const };
-    expect(geofenceVerdict({ dropoff }, null).verdict).toBe('noFix');
-    expect(geofenceVerdict({ dropoff }, fixAt(0, 12))).toEqual({ verdict: 'inside', distance: 12 });
-    expect(geofenceVerdict({ dropoff }, fixAt(0, GEOFENCE_RADIUS_M + 30))).toEqual({ verdict: 'outside', distance: 50 });
-    expect(geofenceVerdict({ dropoff: { ...dropoff, precision: 'locality' } }, fixAt(0, 900)).verdict).toBe('unverified');
+    expect(geofenceVerdict(dropoff, null).verdict).toBe('noFix');
+    expect(geofenceVerdict(dropoff, fixAt(0, 12))).toEqual({ verdict: 'inside', distance: 12 });
+    expect(geofenceVerdict(dropoff, fixAt(0, GEOFENCE_RADIUS_M + 30))).toEqual({ verdict: 'outside', distance: 50 });
+    expect(geofenceVerdict({ ...dropoff, precision: 'locality' }, fixAt(0, 900)).verdict).toBe('unverified');
   });
 });

@@ -43,6 +43,9 @@ export interface CourierOrder {
   id_check?: { required: true; min_age: number } | null;
 }
 
+export const FAILED_REASONS = ['recipient_absent', 'refused', 'wrong_address', 'unsafe', 'other'] as const;
+export type FailedReason = (typeof FAILED_REASONS)[number];
+
 export interface UploadedProof { proof_id: string; kind: 'photo' | 'signature'; content_type: string; bytes: number }
 
 const order = (id: string) => `/couriers/me/orders/${encodeURIComponent(id)}`;
@@ -62,4 +65,9 @@ export const courierApi = {
     rest<UploadedProof>(`${order(id)}/proof?kind=${kind}`, { bytes: image, headers: CSRF }),
   deliver: (id: string, body: { driver_id: string; coords: LatLng; photo_proof_id: string; signature_proof_id: string; pin?: string; id_check?: { document_number: string; date_of_birth: string } }) =>
     rest<{ booking_id: string; status: Status }>(`${order(id)}/deliver`, { json: body, headers: idempotent() }),
+  /** `status` is where the order's policy moved it: `picked_up` (try again), `returning` or `disposed`. */
+  failedAttempt: (id: string, body: { reason: FailedReason; note?: string; photo_proof_id?: string; coords: LatLng }) =>
+    rest<{ booking_id: string; status: Status; attempts: number }>(`${order(id)}/failed-attempt`, { json: body, headers: idempotent() }),
+  returnToPickup: (id: string, body: { coords: LatLng; photo_proof_id: string; signature_proof_id: string }) =>
+    rest<{ booking_id: string; status: Status }>(`${order(id)}/return`, { json: body, headers: idempotent() }),
 };

@@ -1,4 +1,12 @@
 import type { ErrorWords } from '../shared/api/errors.js';
+import type { Strings } from '../shared/i18n.js';
+import type { FailedReason } from './api.js';
+
+/** Why a delivery failed, as the courier picks it. */
+export const FAILED_REASON_WORDS: Strings<FailedReason> = {
+  es: { recipient_absent: 'No había nadie', refused: 'El cliente lo rechazó', wrong_address: 'Dirección incorrecta', unsafe: 'Lugar inseguro', other: 'Otro motivo' },
+  en: { recipient_absent: 'Nobody was there', refused: 'The customer refused it', wrong_address: 'Wrong address', unsafe: 'Unsafe place', other: 'Another reason' },
+};
 
 /** The refusals a courier meets, in the courier's words (by the API's error code). */
 export const COURIER_ERRORS: ErrorWords = {

@@ -163,6 +163,18 @@ export const NOTE_LABELS: Record<Lang, Record<string, string>> = {
   },
 };
 
+/** Why a courier could not deliver (FailedAttempt.reason). */
+export const FAILED_REASON_LABELS: Strings<'recipient_absent' | 'refused' | 'wrong_address' | 'unsafe' | 'other'> = {
+  es: { recipient_absent: 'no había nadie', refused: 'el destinatario lo rechazó', wrong_address: 'dirección incorrecta', unsafe: 'lugar inseguro', other: 'otro motivo' },
+  en: { recipient_absent: 'nobody was there', refused: 'the recipient refused it', wrong_address: 'wrong address', unsafe: 'unsafe place', other: 'another reason' },
+};
+
+/** What a failed attempt leads to (Order.failedAttemptPolicy). */
+export const FAILED_POLICY_LABELS: Strings<'retry' | 'return' | 'dispose'> = {
+  es: { retry: 'reintentar la entrega (hasta 3 intentos), luego devolver', return: 'devolver a la tienda', dispose: 'desechar el paquete' },
+  en: { retry: 'retry the delivery (up to 3 attempts), then return', return: 'return to the shop', dispose: 'dispose of the parcel' },
+};
+
 export const actorText = (kind: string, lang: Lang) => ACTOR_LABELS[lang][kind as 'merchant'] ?? kind;
 
 /** A history note: the service's own in the page's language; a person's (a cancel reason) as written. */

@@ -12,7 +12,9 @@ import { useLoad, useReconnected, useSubscription } from '../../shared/ui/hooks.
 import { DeliveryMap, type MapPoint } from '../../shared/ui/map.js';
 import { STATUS_LABELS } from '../../shared/ui/status.js';
 import { CancelOrder } from './order-cancel.js';
+import { FailedAttempts } from '../ui/failed-attempts.js';
 import { IdCheckFacts } from '../ui/id-check.js';
+import { GEOFENCE_LABELS, ProofImage } from '../ui/proof-image.js';
 
 const ORDER = graphql(`query ConsoleOrder($id: String!) { order(id: $id) { __typename
   ... on QueryOrderSuccess { data { id orderNumber trackingNumber trackingUrl status isTest customerName customerPhone price paymentMode
@@ -20,7 +22,9 @@ const ORDER = graphql(`query ConsoleOrder($id: String!) { order(id: $id) { __typ
     pickup { address lat lng precision } dropoff { address lat lng precision }
     driver { name vehicleType vehiclePlate currentLocation { lat lng } }
     proof { deliveredAt geofence distanceM photoUrl signatureUrl idCheck { minAge documentLast4 checkedAt } }
-    events { sequence status reason at actorKind } } }
+    events { sequence status reason at actorKind }
+    failedAttemptPolicy failedAttempts { at reason note photoUrl outcome } returnFee
+    returnProof { deliveredAt geofence distanceM photoUrl signatureUrl } } }
   ... on AppError { code message } } }`);
 
 const STATUS_CHANGED = graphql(`subscription ConsoleOrderStatus($id: String!) { orderStatusChanged(id: $id) { status sequence } }`);
@@ -30,27 +34,6 @@ const S: Strings<'order' | 'status' | 'customer' | 'price' | 'eta' | 'tracking' 
   es: { order: 'Pedido', status: 'Estado', customer: 'Cliente', price: 'Precio', eta: 'Entrega estimada', tracking: 'Seguimiento público', timeline: 'Historial', courier: 'Repartidor', noCourier: 'Aún sin repartidor', map: 'Mapa del pedido y el repartidor', pickup: 'Retiro', dropoff: 'Entrega', proof: 'Prueba de entrega', delivered: 'Entregado', geofence: 'Geocerca', photo: 'Foto', signature: 'Firma', reason: 'Motivo', fee: 'Cargo por cancelar' },
   en: { order: 'Order', status: 'Status', customer: 'Customer', price: 'Price', eta: 'Estimated delivery', tracking: 'Public tracking', timeline: 'Timeline', courier: 'Courier', noCourier: 'No courier yet', map: 'Map of the order and its courier', pickup: 'Pickup', dropoff: 'Drop-off', proof: 'Proof of delivery', delivered: 'Delivered', geofence: 'Geofence', photo: 'Photo', signature: 'Signature', reason: 'Reason', fee: 'Cancellation fee' },
 };
-
-const GEOFENCE: Strings<'passed' | 'bypassed' | 'unverified'> = {
-  es: { passed: 'verificada', bypassed: 'omitida', unverified: 'sin verificar (dirección aproximada)' },
-  en: { passed: 'passed', bypassed: 'bypassed', unverified: 'unverified (approximate address)' },
-};
-
-/**
- * A proof hosted here (a signed `/api/v1/proofs/…` link) is shown, read from this origin whatever
- * public address the link names; an external URL (a delivery made with `photo_url`) stays a link,
- * since the page's CSP loads images from this origin only.
- */
-function ProofImage({ id, url, label }: { id: string; url: string; label: string }) {
-  const link = new URL(url, location.origin);
-  const hosted = link.pathname.startsWith('/api/v1/proofs/') ? `${link.pathname}${link.search}` : null;
-  return (
-    <figure id={id}>
-      {hosted ? <a href={hosted} target="_blank" rel="noreferrer"><img src={hosted} alt={label} /></a> : <a href={url} rel="noreferrer" target="_blank">{label}</a>}
-      <figcaption>{label}</figcaption>
-    </figure>
-  );
-}
 
 export function OrderPage({ params }: PageProps) {
   const { lang } = useApp();
@@ -93,7 +76,7 @@ export function OrderPage({ params }: PageProps) {
           <h2 id="proof-title">{t.proof}</h2>
           <dl class="facts">
             <dt>{t.delivered}</dt><dd>{dateTime(o.proof.deliveredAt, lang)}</dd>
-            <dt>{t.geofence}</dt><dd id="proof-geofence" data-geofence={o.proof.geofence}>{GEOFENCE[lang][o.proof.geofence]} · {Math.round(o.proof.distanceM)} m</dd>
+            <dt>{t.geofence}</dt><dd id="proof-geofence" data-geofence={o.proof.geofence}>{GEOFENCE_LABELS[lang][o.proof.geofence]} · {Math.round(o.proof.distanceM)} m</dd>
           </dl>
           <div class="proof-images">
             <ProofImage id="proof-photo" url={o.proof.photoUrl} label={t.photo} />
@@ -101,6 +84,7 @@ export function OrderPage({ params }: PageProps) {
           </div>
         </section>
       )}
+      <FailedAttempts order={o} />
       <section class="card" aria-labelledby="timeline-title">
         <h2 id="timeline-title">{t.timeline}</h2>
         <ol id="timeline" class="timeline">

@@ -8,21 +8,21 @@ import { COURIER_ERRORS } from '../words.js';
 
 const S: Strings<
   'onDuty' | 'offDuty' | 'busy' | 'goOn' | 'goOff' | 'live' | 'connecting' | 'offline' | 'kept' | 'noJob' | 'newJob' | 'signOut'
-  | 'geoDenied' | 'geoUnavailable' | 'test' | 'delivered' | 'duty'
+  | 'geoDenied' | 'geoUnavailable' | 'test' | 'delivered' | 'duty' | 'returned' | 'disposed'
 > = {
   es: {
     duty: 'Turno', onDuty: 'En turno: disponible', offDuty: 'Fuera de turno', busy: 'En turno: con pedido', goOn: 'Comenzar turno', goOff: 'Terminar turno',
     live: 'En línea', connecting: 'Conectando…', offline: 'Sin conexión', kept: 'posiciones guardadas en el teléfono',
     noJob: 'Sin pedidos asignados. El próximo aparecerá aquí solo.', newJob: 'Nuevo pedido asignado', signOut: 'Cerrar sesión',
     geoDenied: 'La ubicación está bloqueada: permítela para esta app en los ajustes del navegador.', geoUnavailable: 'No se pudo obtener tu ubicación: revisa el GPS.',
-    test: 'Modo de prueba: los pedidos no son reales.', delivered: 'Pedido entregado',
+    test: 'Modo de prueba: los pedidos no son reales.', delivered: 'Pedido entregado', returned: 'Pedido devuelto en la tienda', disposed: 'Pedido cerrado: no hay que devolverlo',
   },
   en: {
     duty: 'Shift', onDuty: 'On duty: available', offDuty: 'Off duty', busy: 'On duty: on a job', goOn: 'Go on duty', goOff: 'Go off duty',
     live: 'Online', connecting: 'Connecting…', offline: 'Offline', kept: 'positions kept on the phone',
     noJob: 'No orders assigned. The next one will show up here by itself.', newJob: 'New order assigned', signOut: 'Sign out',
     geoDenied: 'Location is blocked: allow it for this app in the browser settings.', geoUnavailable: 'Your location could not be read: check the GPS.',
-    test: 'Test mode: the orders are not real.', delivered: 'Order delivered',
+    test: 'Test mode: the orders are not real.', delivered: 'Order delivered', returned: 'Order returned to the shop', disposed: 'Order closed: no return needed',
   },
 };
 
@@ -31,7 +31,7 @@ export function HomePage({ announcement }: { announcement: string }) {
   const c = useCourier();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
-  const [delivered, setDelivered] = useState<string | null>(null);
+  const [ended, setEnded] = useState<{ id: string; status: 'completed' | 'returned' | 'disposed' } | null>(null);
   const status = c.courier.status;
   const toggle = () => {
     setBusy(true);
@@ -63,8 +63,12 @@ export function HomePage({ announcement }: { announcement: string }) {
           {c.geoError && status !== 'off_duty' && <p class="error" role="alert" id="geo-error">{c.geoError === 'denied' ? t.geoDenied : t.geoUnavailable}</p>}
         </section>
         <div aria-live="assertive" class="visually-hidden" id="job-alert">{announcement && c.orders.length ? t.newJob : ''}</div>
-        {delivered && !c.orders.length && <p class="card success" id="delivered" role="status" data-order-id={delivered}>✓ {t.delivered}</p>}
-        {c.orders.map((order) => <JobCard key={order.booking_id} order={order} onDelivered={setDelivered} />)}
+        {ended && !c.orders.length && (
+          <p class="card success" id="delivered" role="status" data-order-id={ended.id} data-outcome={ended.status}>✓ {t[ended.status === 'completed' ? 'delivered' : ended.status]}</p>
+        )}
+        {c.orders.map((order) => (
+          <JobCard key={order.booking_id} order={order} onEnded={(id, status) => setEnded({ id, status: status === 'returned' || status === 'disposed' ? status : 'completed' })} />
+        ))}
         {!c.orders.length && status !== 'off_duty' && <p class="card note" id="no-job">{t.noJob}</p>}
         <p class="sign-out"><button type="button" class="link" id="sign-out" onClick={() => void c.signOut()}>{t.signOut}</button></p>
       </main>

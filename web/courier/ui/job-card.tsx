@@ -9,12 +9,14 @@ import { STATUS_LABELS } from '../../shared/ui/status.js';
 import { courierApi, type CourierOrder, type Stop } from '../api.js';
 import { useCourier } from '../state.js';
 import { COURIER_ERRORS } from '../words.js';
+import { FailedAttemptForm } from './failed-attempt-form.js';
 import { IdCheckFact } from './id-check-fields.js';
 import { ProofForm } from './proof-form.js';
 
 const S: Strings<
   'order' | 'pickup' | 'dropoff' | 'customer' | 'call' | 'items' | 'payment' | 'prepaid' | 'cod' | 'notes' | 'navigate' | 'mapsApp' | 'map'
   | 'you' | 'arrived_pickup' | 'picked_up' | 'arrived_dropoff' | 'qArrivedPickup' | 'qPickedUp' | 'qArrivedDropoff' | 'unit' | 'by' | 'floor'
+  | 'returnStep' | 'retry'
 > = {
   es: {
     order: 'Pedido', pickup: 'Retiro', dropoff: 'Entrega', customer: 'Cliente', call: 'Llamar', items: 'Productos', payment: 'Pago',
@@ -22,6 +24,8 @@ const S: Strings<
     you: 'Tú', arrived_pickup: 'Llegué al retiro', picked_up: 'Retiré el pedido', arrived_dropoff: 'Llegué a la entrega',
     qArrivedPickup: '¿Estás en el punto de retiro?', qPickedUp: '¿Tienes el pedido contigo?', qArrivedDropoff: '¿Estás en la dirección de entrega?',
     unit: 'Depto./oficina', by: 'antes de las', floor: 'Indicaciones',
+    returnStep: 'No se entregó: lleva el pedido de vuelta a la tienda (el punto de retiro) y entrégalo con foto y firma.',
+    retry: 'Intento registrado: el pedido sigue contigo para intentarlo de nuevo.',
   },
   en: {
     order: 'Order', pickup: 'Pickup', dropoff: 'Drop-off', customer: 'Customer', call: 'Call', items: 'Items', payment: 'Payment',
@@ -29,6 +33,8 @@ const S: Strings<
     you: 'You', arrived_pickup: 'At the pickup', picked_up: 'Picked up the order', arrived_dropoff: 'At the drop-off',
     qArrivedPickup: 'Are you at the pickup point?', qPickedUp: 'Do you have the order with you?', qArrivedDropoff: 'Are you at the drop-off address?',
     unit: 'Unit', by: 'by', floor: 'Instructions',
+    returnStep: 'Not delivered: take the order back to the shop (the pickup) and hand it over with a photo and a signature.',
+    retry: 'Attempt recorded: the order stays with you to try again.',
   },
 };
 
@@ -62,9 +68,11 @@ function StopView({ id, title, stop, when }: { id: string; title: string; stop: 
   );
 }
 
-export function JobCard({ order, onDelivered }: { order: CourierOrder; onDelivered: (id: string) => void }) {
+/** One job; `onEnded` says how it left this phone (delivered, returned to the shop or disposed). */
+export function JobCard({ order, onEnded }: { order: CourierOrder; onEnded: (id: string, status: CourierOrder['status']) => void }) {
   const t = useStrings(S);
   const c = useCourier();
+  const [retried, setRetried] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [pending, setPending] = useState(false);
   const next = NEXT[order.status];
@@ -82,6 +90,12 @@ export function JobCard({ order, onDelivered }: { order: CourierOrder; onDeliver
     ).catch(setError).finally(() => setPending(false));
   };
   const label = order.order_number ?? order.tracking_number;
+  const ended = (status: CourierOrder['status']) => { onEnded(order.booking_id, status); void c.reloadOrders(); };
+  const failed = (status: CourierOrder['status']) => {
+    setRetried(status === 'picked_up');
+    if (status === 'disposed') ended(status);
+    else void c.reloadOrders();
+  };
   return (
     <article class="card job" id="job" data-order-id={order.booking_id} data-status={order.status} aria-labelledby="job-title">
       <h2 id="job-title">{t.order} {label} <span class={`badge ${order.status}`} id="job-status">{STATUS_LABELS[c.lang][order.status]}</span></h2>
@@ -108,7 +122,14 @@ export function JobCard({ order, onDelivered }: { order: CourierOrder; onDeliver
         </div>
       )}
       <ErrorNote id="step-error" error={error} words={COURIER_ERRORS} />
-      {order.status === 'arrived_dropoff' && <ProofForm order={order} onDelivered={() => { onDelivered(order.booking_id); void c.reloadOrders(); }} />}
+      {retried && order.status === 'picked_up' && <p class="note" id="retry-note" role="status">{t.retry}</p>}
+      {order.status === 'arrived_dropoff' && <ProofForm order={order} onDelivered={() => ended('completed')} />}
+      {(order.status === 'picked_up' || order.status === 'arrived_dropoff') && <FailedAttemptForm order={order} onReported={failed} />}
+      {order.status === 'returning' && <>
+        <p class="note" id="return-step">{t.returnStep}</p>
+        <NavLinks stop={order.pickup} label={t.pickup} id="return" />
+        <ProofForm order={order} leg="return" onDelivered={() => ended('returned')} />
+      </>}
     </article>
   );
 }

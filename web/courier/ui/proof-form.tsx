@@ -33,8 +33,27 @@ const S: Strings<
   },
 };
 
-export function ProofForm({ order, onDelivered }: { order: CourierOrder; onDelivered: () => void }) {
-  const t = useStrings(S);
+/** The same proof for the return leg, given at the pickup to whoever takes the parcel back. */
+const RETURN: Strings<'title' | 'photo' | 'photoHint' | 'signature' | 'deliver' | 'question' | 'inside' | 'outside' | 'unverified' | 'photoAlt'> = {
+  es: {
+    title: 'Devolución en la tienda', photo: 'Foto de la devolución', photoHint: 'Fotografía el paquete entregado de vuelta en la tienda.',
+    signature: 'Firma de quien lo recibe en la tienda', deliver: 'Devolver en la tienda', question: '¿Confirmas la devolución con esta foto y firma?',
+    inside: 'Dentro del radio de la tienda: a {d} m del retiro (máximo {r} m).', outside: 'Estás a {d} m del retiro; se aceptan {r} m: la devolución será rechazada. Acércate.',
+    unverified: 'El retiro se conoce solo por su comuna: la distancia no se verificará.', photoAlt: 'Foto de la devolución, vista previa',
+  },
+  en: {
+    title: 'Return to the shop', photo: 'Return photo', photoHint: 'Take a photo of the parcel handed back at the shop.',
+    signature: 'Signature of whoever takes it back at the shop', deliver: 'Return to the shop', question: 'Confirm the return with this photo and signature?',
+    inside: 'Inside the shop radius: {d} m from the pickup (at most {r} m).', outside: 'You are {d} m from the pickup; {r} m are allowed: the return will be refused. Get closer.',
+    unverified: 'The pickup is known only to its comuna: the distance will not be checked.', photoAlt: 'Return photo, preview',
+  },
+};
+
+/** Photo and signature proof: of the delivery at the drop-off, or (`leg` return) of the return at the pickup. */
+export function ProofForm({ order, onDelivered, leg = 'delivery' }: { order: CourierOrder; onDelivered: () => void; leg?: 'delivery' | 'return' }) {
+  const base = useStrings(S);
+  const back = useStrings(RETURN);
+  const t = leg === 'return' ? { ...base, ...back } : base;
   const c = useCourier();
   const [photo, setPhoto] = useState<{ preview: string; proofId: string | null; jpeg: Blob } | null>(null);
   const [uploading, setUploading] = useState(false);
@@ -43,7 +62,7 @@ export function ProofForm({ order, onDelivered }: { order: CourierOrder; onDeliv
   const [idCheck, setIdCheck] = useState<IdCheckValue | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [sending, setSending] = useState(false);
-  const { verdict, distance } = geofenceVerdict(order, c.here);
+  const { verdict, distance } = geofenceVerdict(leg === 'return' ? order.pickup : order.dropoff, c.here);
   const words = (text: string) => text.replace('{d}', String(distance)).replace('{r}', String(GEOFENCE_RADIUS_M));
 
   const takePhoto = async (file: File | undefined) => {
@@ -71,9 +90,11 @@ export function ProofForm({ order, onDelivered }: { order: CourierOrder; onDeliv
       const photoId = photo.proofId ?? (await courierApi.uploadProof(order.booking_id, 'photo', photo.jpeg)).proof_id;
       if (!photo.proofId) setPhoto({ ...photo, proofId: photoId });
       const signed = await courierApi.uploadProof(order.booking_id, 'signature', await signaturePng(signature));
-      await courierApi.deliver(order.booking_id, {
+      const coords = { lat: c.here.lat, lng: c.here.lng };
+      if (leg === 'return') await courierApi.returnToPickup(order.booking_id, { coords, photo_proof_id: photoId, signature_proof_id: signed.proof_id });
+      else await courierApi.deliver(order.booking_id, {
         driver_id: c.courier.id,
-        coords: { lat: c.here.lat, lng: c.here.lng },
+        coords,
         photo_proof_id: photoId,
         signature_proof_id: signed.proof_id,
         ...(order.delivery_pin_required && { pin }),
@@ -87,11 +108,12 @@ export function ProofForm({ order, onDelivered }: { order: CourierOrder; onDeliv
     }
   };
 
-  const ready = !!photo && !!signature && !!c.here && !uploading && (!order.delivery_pin_required || /^\d{4}$/.test(pin)) && (!order.id_check || !!idCheck);
+  const checks = leg === 'delivery';
+  const ready = !!photo && !!signature && !!c.here && !uploading && (!checks || !order.delivery_pin_required || /^\d{4}$/.test(pin)) && (!checks || !order.id_check || !!idCheck);
   return (
-    <section class="proof" aria-labelledby="proof-title">
+    <section class="proof" id={leg === 'return' ? 'return-proof' : undefined} aria-labelledby="proof-title">
       <h3 id="proof-title">{t.title}</h3>
-      {order.id_check && <IdCheckFields minAge={order.id_check.min_age} onChange={setIdCheck} />}
+      {checks && order.id_check && <IdCheckFields minAge={order.id_check.min_age} onChange={setIdCheck} />}
       <p id="geofence" class={`verdict ${verdict}`} data-verdict={verdict} role="status">
         <strong>{t.geofence}:</strong> {verdict === 'noFix' ? t.noFix : verdict === 'unverified' ? t.unverified : words(t[verdict])}
       </p>
@@ -104,7 +126,7 @@ export function ProofForm({ order, onDelivered }: { order: CourierOrder; onDeliv
       {photo && <p class="photo-preview"><img id="photo-preview" src={photo.preview} alt={t.photoAlt} data-uploaded={photo.proofId ? 'true' : 'false'} /> {photo.proofId && <span>{t.photoReady}</span>}</p>}
       <h4>{t.signature}</h4>
       <SignaturePad label={t.signature} onChange={setSignature} />
-      {order.delivery_pin_required && (
+      {checks && order.delivery_pin_required && (
         <label>
           {t.pin}
           <input id="pin" inputMode="numeric" autoComplete="off" pattern="\d{4}" maxLength={4} value={pin} aria-describedby="pin-hint" onInput={(e) => setPin(e.currentTarget.value.replace(/\D/g, '').slice(0, 4))} />
