@@ -451,4 +451,9 @@ export const MIGRATIONS: string[] = [
   DROP INDEX orders_events_prunable;
   CREATE INDEX orders_events_prunable ON orders (created_at, id) WHERE status IN ('completed', 'cancelled', 'returned', 'disposed') AND events_pruned IS NULL;
   `,
+  `
+  -- Operators' failing webhook endpoints (issue #29): only the troubled ones are in this index.
+  CREATE INDEX webhook_endpoints_troubled ON webhook_endpoints (merchant_id, id)
+    WHERE json_extract(doc, '$.failingSince') IS NOT NULL OR (enabled = 0 AND json_extract(doc, '$.disabledReason') IS NOT NULL);
+  `,
 ];
