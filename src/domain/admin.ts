@@ -40,6 +40,7 @@ export const adminInputSchemas = {
     address: z.string().trim().min(3).max(300).optional(),
   }),
   merchantRef: z.strictObject({ merchantId: idSchema }),
+  failingEndpoints: z.strictObject({ merchantId: idSchema.optional(), limit: z.number().int().min(1).max(200).default(100) }),
   keyRef: z.strictObject({ merchantId: idSchema, mode: z.enum(MODES) }),
   setMerchantStatus: z.strictObject({ merchantId: idSchema, status: z.enum(MERCHANT_STATUSES) }),
   setIntegrationStatus: z.strictObject({
@@ -259,7 +260,17 @@ export function createAdminService(deps: {
     return { couriers, nextCursor: couriers.length === limit ? couriers.at(-1)!.id : null };
   }
 
+  /** Endpoints failing or disabled with a reason (issue #29), each with its merchant's name. */
+  async function listFailingWebhookEndpoints(options: { input: unknown }) {
+    const input = parseInput(adminInputSchemas.failingEndpoints, options.input);
+    const endpoints = await store.webhooks.listTroubledEndpoints(input);
+    const ids = [...new Set(endpoints.map((e) => e.merchantId))];
+    const names = new Map(await Promise.all(ids.map(async (id) => [id, (await store.merchants.findById(id))?.name ?? null] as const)));
+    return endpoints.map((endpoint) => ({ endpoint, merchantName: names.get(endpoint.merchantId) ?? null }));
+  }
+
   return {
+    listFailingWebhookEndpoints,
     createMerchant, rotateApiKey, revokeApiKeys, setMerchantStatus, setIntegrationStatus,
     setMerchantRateLimit, rotateApiSecret, createCourier, inviteCourier, rotateCourierToken, disableCourier, enableCourier, createUser, listMerchants, listCouriers, listIntegrationTelemetry, getMerchant: requireMerchant,
   };
