@@ -240,6 +240,8 @@ export interface AcrossMerchantsPage {
   createdFrom?: string;
   createdTo?: string;
   lateAt?: string;
+  /** A geohash prefix the pickup is in: tested on each row read, like lateAt (no index serves it with creation order). */
+  pickupZone?: string;
   after?: string;
   limit: number;
 }

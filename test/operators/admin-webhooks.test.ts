@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebhookEndpoint } from '../../src/domain/types.js';
+import { creation, order } from '../contract/fixtures.js';
 import { gql, type MerchantCredentials, type TestApp } from '../helpers/app.js';
 import { startOrdersApp } from '../orders/support.js';
 import { gqlOps, signedInOperator } from './support.js';
@@ -14,7 +15,7 @@ const endpoint = (merchantId: string, overrides: Partial<WebhookEndpoint>): Webh
   createdAt: '2026-11-01T00:00:00.000Z', updatedAt: '2026-11-01T00:00:00.000Z', ...overrides,
 });
 
-describe('operators: failing webhook endpoints (issue #29)', { timeout: 120_000 }, () => {
+describe('operators: failing webhook endpoints, orders by pickup zone, merchant search (issue #29)', { timeout: 120_000 }, () => {
   let t: TestApp;
   let shopA: MerchantCredentials;
   let shopB: MerchantCredentials;
@@ -52,5 +53,30 @@ describe('operators: failing webhook endpoints (issue #29)', { timeout: 120_000 
     expect(merchant.body.errors?.length).toBeGreaterThan(0);
     const anonymous = await gqlOps(t, null, FAILING);
     expect(anonymous.body.data?.adminFailingWebhookEndpoints ?? null).toBeNull();
+  });
+
+  it('adminOrders(zone:) keeps the orders whose pickup geohash starts with the prefix; a malformed prefix is refused', async () => {
+    const ZONE = `query ($zone: String, $merchantId: ID) { adminOrders(zone: $zone, merchantId: $merchantId, first: 50) { orders { id } } }`;
+    const stored = async (pickupGeohash: string, minutesAgo: number) => {
+      const o = order({ merchantId: shopA.merchantId, mode: 'test', pickupGeohash, createdAt: new Date(Date.now() - minutesAgo * 60_000).toISOString() });
+      await t.app.container.store.orders.create(creation(o));
+      return o.id;
+    };
+    const providencia = await stored('66jcc4fm8', 3);
+    const nunoa = await stored('66jcc1xyz', 2);
+    const valparaiso = await stored('66j9xbcde', 1);
+    const ids = async (variables: Record<string, unknown>) => {
+      const res = await gqlOps(t, support, ZONE, { variables: { merchantId: shopA.merchantId, ...variables } });
+      expect(res.body.errors).toBeUndefined();
+      return res.body.data.adminOrders.orders.map((o: { id: string }) => o.id);
+    };
+    expect(await ids({ zone: '66jcc' })).toEqual([nunoa, providencia]);
+    expect(await ids({ zone: '66JCC4' })).toEqual([providencia]);
+    expect(await ids({ zone: '66j' })).toEqual([valparaiso, nunoa, providencia]);
+    expect(await ids({})).toEqual([valparaiso, nunoa, providencia]);
+    for (const zone of ['6', '66jcc4f', '66a', 'x;--']) {
+      const refused = await gqlOps(t, support, ZONE, { variables: { zone } });
+      expect(refused.body.errors?.[0]?.extensions?.code, zone).toBe('VALIDATION_ERROR');
+    }
   });
 });
