@@ -40,6 +40,7 @@ export const adminInputSchemas = {
     address: z.string().trim().min(3).max(300).optional(),
   }),
   merchantRef: z.strictObject({ merchantId: idSchema }),
+  merchantSearch: z.string().trim().min(1).max(100),
   failingEndpoints: z.strictObject({ merchantId: idSchema.optional(), limit: z.number().int().min(1).max(200).default(100) }),
   keyRef: z.strictObject({ merchantId: idSchema, mode: z.enum(MODES) }),
   setMerchantStatus: z.strictObject({ merchantId: idSchema, status: z.enum(MERCHANT_STATUSES) }),
@@ -246,7 +247,13 @@ export function createAdminService(deps: {
     return store.telemetry.listByMerchant(options.merchantId);
   }
 
-  async function listMerchants(options: { limit?: number; afterId?: string }) {
+  /** A keyset page of merchants; with `search`, the first `limit` whose id or name (case-insensitive) starts with it, no paging. */
+  async function listMerchants(options: { limit?: number; afterId?: string; search?: string }) {
+    if (options.search !== undefined) {
+      const search = parseInput(adminInputSchemas.merchantSearch, options.search);
+      const idPrefix = /^m_/i.test(search) ? `m_${search.slice(2).toUpperCase()}` : search;
+      return store.merchants.search({ idPrefix, namePrefix: search.toLowerCase(), limit: Math.min(Math.max(options.limit ?? 50, 1), 200) });
+    }
     return store.merchants.list({ limit: Math.min(Math.max(options.limit ?? 50, 1), 200), ...(options.afterId !== undefined && { afterId: parseIdCursor('m', options.afterId) }) });
   }
 

@@ -123,6 +123,8 @@ export interface MerchantRepository {
   findByStorefrontDomain(domain: string): Promise<Merchant | null>;
   count(): Promise<number>;
   list(options: { limit: number; afterId?: string }): Promise<Merchant[]>;
+  /** Merchants whose id starts with `idPrefix` (by id) then whose lower-cased name starts with `namePrefix` (by name), without repeats, at most `limit`. */
+  search(options: { idPrefix: string; namePrefix: string; limit: number }): Promise<Merchant[]>;
   /** Secrets newest first, including ones still inside their rotation overlap. */
   listSecrets(merchantId: string): Promise<MerchantSecretRecord[]>;
   /** Adds a new secret and sets expiresAt on the previous current one, atomically. */

@@ -79,4 +79,21 @@ describe('operators: failing webhook endpoints, orders by pickup zone, merchant 
       expect(refused.body.errors?.[0]?.extensions?.code, zone).toBe('VALIDATION_ERROR');
     }
   });
+
+  it('adminMerchants(search:) finds by name prefix or id prefix, case-insensitively, bounded by limit; a blank search is refused', async () => {
+    const SEARCH = 'query ($search: String, $limit: Int) { adminMerchants(search: $search, limit: $limit) { id name } }';
+    const extra = await t.createMerchant({ name: 'farmacia del Puerto' });
+    const names = async (search: string, limit?: number) => {
+      const res = await gqlOps(t, support, SEARCH, { variables: { search, ...(limit && { limit }) } });
+      expect(res.body.errors).toBeUndefined();
+      return res.body.data.adminMerchants.map((m: { name: string }) => m.name);
+    };
+    expect((await names('FARMACIA')).sort()).toEqual(['Farmacia Central', 'farmacia del Puerto']);
+    expect(await names('farmacia c')).toEqual(['Farmacia Central']);
+    expect(await names('farmacia', 1)).toHaveLength(1);
+    expect(await names(extra.merchantId.toLowerCase())).toEqual(['farmacia del Puerto']);
+    expect(await names('Zapatería')).toEqual([]);
+    const blank = await gqlOps(t, support, SEARCH, { variables: { search: '  ' } });
+    expect(blank.body.errors?.[0]?.extensions?.code).toBe('VALIDATION_ERROR');
+  });
 });

@@ -455,5 +455,7 @@ export const MIGRATIONS: string[] = [
   -- Operators' failing webhook endpoints (issue #29): only the troubled ones are in this index.
   CREATE INDEX webhook_endpoints_troubled ON webhook_endpoints (merchant_id, id)
     WHERE json_extract(doc, '$.failingSince') IS NOT NULL OR (enabled = 0 AND json_extract(doc, '$.disabledReason') IS NOT NULL);
+  -- Operators search merchants by name prefix, case-insensitively (ASCII: SQLite's lower()).
+  CREATE INDEX merchants_name_lower ON merchants (lower(json_extract(doc, '$.name')), id);
   `,
 ];
