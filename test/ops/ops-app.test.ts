@@ -61,7 +61,7 @@ describe.skipIf(SKIP !== null)('the ops app: an invited admin moderates a plugin
   });
 
   it('finds the merchant, reads its plugin telemetry and approves the plugin', async () => {
-    await page().locator('#merchant-search').fill('andes');
+    await page().locator('#merchant-search').fill('ferretería l');
     await page().locator(`tr[data-merchant="${merchantId}"] a`).click();
     await page().locator('#integration-plugin table').waitFor();
     const telemetry = await page().locator('#integration-plugin table').textContent();
