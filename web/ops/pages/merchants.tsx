@@ -27,10 +27,9 @@ export function MerchantsPage(_props: PageProps) {
   const needle = query.trim();
   const first = useLoad(async () => (await operatorRequest(MERCHANTS, needle ? { search: needle } : {})).adminMerchants, [needle]);
   const shown = needle ? (first.data ?? []) : [...(first.data ?? []), ...extra.merchants];
-  const all = shown;
   const more = async () => {
     try {
-      const page = (await operatorRequest(MERCHANTS, { after: all.at(-1)!.id })).adminMerchants;
+      const page = (await operatorRequest(MERCHANTS, { after: shown.at(-1)!.id })).adminMerchants;
       setExtra({ merchants: [...extra.merchants, ...page], error: null });
     } catch (error) {
       setExtra({ ...extra, error });
