@@ -19,6 +19,7 @@ export const ADMIN_FIELD_PERMISSIONS = {
   adminOrders: 'read',
   adminOrder: 'read',
   adminCouriers: 'read',
+  adminFailingWebhookEndpoints: 'read',
   // Subscriptions: every role watches.
   adminFleet: 'read',
   // Notes: every role.

@@ -45,6 +45,7 @@ builder.queryFields((t) => ({
       merchantId: t.arg.id(),
       mode: t.arg({ type: ModeEnum }),
       late: t.arg.boolean(),
+      zone: t.arg.string({ description: 'A geohash prefix (2–6 characters) the pickup is in; tested on the rows read, no index.' }),
       createdFrom: t.arg({ type: 'DateTime' }),
       createdTo: t.arg({ type: 'DateTime' }),
       first: t.arg.int(),

@@ -128,9 +128,10 @@ builder.queryFields((t) => ({
   adminMerchants: t.field({
     type: [MerchantRef],
     authScopes: adminScopes('adminMerchants'),
-    args: { limit: t.arg.int(), after: t.arg.id() },
+    description: 'Merchants by id, a keyset page after `after`; with `search`, up to `limit` whose id or name starts with it (case-insensitive), without paging.',
+    args: { limit: t.arg.int(), after: t.arg.id(), search: t.arg.string() },
     resolve: (_r, args, ctx) =>
-      adminOf(ctx).listMerchants({ limit: args.limit ?? 50, ...(args.after && { afterId: String(args.after) }) }),
+      adminOf(ctx).listMerchants({ limit: args.limit ?? 50, ...(args.after && { afterId: String(args.after) }), ...(args.search != null && { search: args.search }) }),
   }),
   adminMerchant: t.field({
     type: MerchantRef,

@@ -15,6 +15,7 @@ import './notifications.js';
 import './members.js';
 import './operators.js';
 import './admin-orders.js';
+import './admin-webhooks.js';
 import './admin-fleet.js';
 import './api-keys.js';
 

@@ -40,6 +40,8 @@ export const adminInputSchemas = {
     address: z.string().trim().min(3).max(300).optional(),
   }),
   merchantRef: z.strictObject({ merchantId: idSchema }),
+  merchantSearch: z.string().trim().min(1).max(100),
+  failingEndpoints: z.strictObject({ merchantId: idSchema.optional(), limit: z.number().int().min(1).max(200).default(100) }),
   keyRef: z.strictObject({ merchantId: idSchema, mode: z.enum(MODES) }),
   setMerchantStatus: z.strictObject({ merchantId: idSchema, status: z.enum(MERCHANT_STATUSES) }),
   setIntegrationStatus: z.strictObject({
@@ -245,7 +247,13 @@ export function createAdminService(deps: {
     return store.telemetry.listByMerchant(options.merchantId);
   }
 
-  async function listMerchants(options: { limit?: number; afterId?: string }) {
+  /** A keyset page of merchants; with `search`, the first `limit` whose id or name (case-insensitive) starts with it, no paging. */
+  async function listMerchants(options: { limit?: number; afterId?: string; search?: string }) {
+    if (options.search !== undefined) {
+      const search = parseInput(adminInputSchemas.merchantSearch, options.search);
+      const idPrefix = /^m_/i.test(search) ? `m_${search.slice(2).toUpperCase()}` : search;
+      return store.merchants.search({ idPrefix, namePrefix: search.toLowerCase(), limit: Math.min(Math.max(options.limit ?? 50, 1), 200) });
+    }
     return store.merchants.list({ limit: Math.min(Math.max(options.limit ?? 50, 1), 200), ...(options.afterId !== undefined && { afterId: parseIdCursor('m', options.afterId) }) });
   }
 
@@ -259,7 +267,17 @@ export function createAdminService(deps: {
     return { couriers, nextCursor: couriers.length === limit ? couriers.at(-1)!.id : null };
   }
 
+  /** Endpoints failing or disabled with a reason (issue #29), each with its merchant's name. */
+  async function listFailingWebhookEndpoints(options: { input: unknown }) {
+    const input = parseInput(adminInputSchemas.failingEndpoints, options.input);
+    const endpoints = await store.webhooks.listTroubledEndpoints(input);
+    const ids = [...new Set(endpoints.map((e) => e.merchantId))];
+    const names = new Map(await Promise.all(ids.map(async (id) => [id, (await store.merchants.findById(id))?.name ?? null] as const)));
+    return endpoints.map((endpoint) => ({ endpoint, merchantName: names.get(endpoint.merchantId) ?? null }));
+  }
+
   return {
+    listFailingWebhookEndpoints,
     createMerchant, rotateApiKey, revokeApiKeys, setMerchantStatus, setIntegrationStatus,
     setMerchantRateLimit, rotateApiSecret, createCourier, inviteCourier, rotateCourierToken, disableCourier, enableCourier, createUser, listMerchants, listCouriers, listIntegrationTelemetry, getMerchant: requireMerchant,
   };

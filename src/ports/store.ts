@@ -123,6 +123,8 @@ export interface MerchantRepository {
   findByStorefrontDomain(domain: string): Promise<Merchant | null>;
   count(): Promise<number>;
   list(options: { limit: number; afterId?: string }): Promise<Merchant[]>;
+  /** Merchants whose id starts with `idPrefix` (by id) then whose lower-cased name starts with `namePrefix` (by name), without repeats, at most `limit`. */
+  search(options: { idPrefix: string; namePrefix: string; limit: number }): Promise<Merchant[]>;
   /** Secrets newest first, including ones still inside their rotation overlap. */
   listSecrets(merchantId: string): Promise<MerchantSecretRecord[]>;
   /** Adds a new secret and sets expiresAt on the previous current one, atomically. */
@@ -240,6 +242,8 @@ export interface AcrossMerchantsPage {
   createdFrom?: string;
   createdTo?: string;
   lateAt?: string;
+  /** A geohash prefix the pickup is in: tested on each row read, like lateAt (no index serves it with creation order). */
+  pickupZone?: string;
   after?: string;
   limit: number;
 }
@@ -382,6 +386,8 @@ export interface WebhookRepository {
   /** The merchant's endpoints in that mode (all, or only enabled ones), oldest first. */
   listEndpoints(options: { merchantId: string; mode: Mode; enabledOnly?: boolean }): Promise<WebhookEndpoint[]>;
   updateEndpoint(options: { id: string; patch: WebhookEndpointPatch; updatedAt: string }): Promise<WebhookEndpoint | null>;
+  /** Endpoints failing (failingSince set) or disabled with a reason, any mode, by merchant then id; one merchant's or all. */
+  listTroubledEndpoints(options: { merchantId?: string; limit: number }): Promise<WebhookEndpoint[]>;
   deleteEndpoint(options: { id: string; merchantId: string; mode: Mode }): Promise<boolean>;
   /** Pending deliveries of one endpoint, counted up to `limit` (the backlog bound needs no more). */
   countPending(options: { endpointId: string; limit: number }): Promise<number>;

@@ -124,7 +124,7 @@ async function exerciseOrderList(store: Store): Promise<void> {
   }
 }
 
-/** Operators' list across merchants: one or both modes, few or every status, one merchant or all, each bound, late or not. */
+/** Operators' list across merchants: one or both modes, few or every status, one merchant or all, each bound, late or in a zone or neither. */
 async function exerciseAcrossMerchants(store: Store): Promise<void> {
   const merchantId = await storeMerchant(store);
   const cursor = order({ merchantId, mode: 'live', createdAt: at(100) });
@@ -132,11 +132,11 @@ async function exerciseAcrossMerchants(store: Store): Promise<void> {
   for (const modes of [['live'], ['live', 'test']] as const) {
     for (const statuses of [['new'], ['new', 'assigned', 'arrived_pickup', 'picked_up', 'arrived_dropoff', 'completed', 'cancelled']] as const) {
       for (const one of [undefined, merchantId]) {
-        for (const lateAt of [undefined, at(500)]) {
+        for (const [lateAt, pickupZone] of [[undefined, undefined], [at(500), undefined], [undefined, '66j']] as const) {
           for (const [createdFrom, createdTo, after] of [[undefined, undefined, undefined], [at(0), at(200), undefined], [undefined, undefined, cursor.id]] as const) {
             await store.orders.listAcrossMerchants({
               modes: [...modes], statuses: [...statuses], limit: 21,
-              ...(one && { merchantId: one }), ...(lateAt && { lateAt }), ...(createdFrom && { createdFrom }), ...(createdTo && { createdTo }), ...(after && { after }),
+              ...(one && { merchantId: one }), ...(lateAt && { lateAt }), ...(pickupZone && { pickupZone }), ...(createdFrom && { createdFrom }), ...(createdTo && { createdTo }), ...(after && { after }),
             });
           }
         }
@@ -246,8 +246,8 @@ describe('SQLite query plans: every query of the adapters uses an index', () => 
     }
   });
 
-  it("the operators' list across merchants is planned for every shape (modes × statuses × merchant × late × bounds)", () => {
-    expect(statements.filter((sql) => /^SELECT doc, created_at, id FROM orders WHERE mode = @m0/.test(sql))).toHaveLength(2 * 2 * 2 * 2 * 3);
+  it("the operators' list across merchants is planned for every shape (modes × statuses × merchant × late or zone or neither × bounds)", () => {
+    expect(statements.filter((sql) => /^SELECT doc, created_at, id FROM orders WHERE mode = @m0/.test(sql))).toHaveLength(2 * 2 * 2 * 3 * 3);
   });
 
   it('every expected index is checked against a statement the adapters prepare', () => {

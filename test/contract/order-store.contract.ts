@@ -611,6 +611,17 @@ export function describeOrderStoreContract(name: string, makeStore: () => Promis
       expect(await store.orders.listAcrossMerchants({ ...every, limit: 0 })).toEqual([]);
     });
 
+    test('orders.listAcrossMerchants(pickupZone): only orders whose pickup geohash starts with the prefix, still newest first (issue #29)', async () => {
+      const m = await newMerchant();
+      const inZone = await created(order({ merchantId: m, createdAt: at(10), pickupGeohash: '66jcc4fm8' }));
+      await created(order({ merchantId: m, createdAt: at(20), pickupGeohash: '66j9xbcde' }));
+      const newer = await created(order({ merchantId: m, createdAt: at(30), pickupGeohash: '66jcc1xyz' }));
+      const every = { modes: ['live', 'test'] as Mode[], statuses: [...ORDER_STATUSES], limit: 10 };
+      expect((await store.orders.listAcrossMerchants({ ...every, merchantId: m, pickupZone: '66jcc' })).map((o) => o.id)).toEqual([newer.id, inZone.id]);
+      expect((await store.orders.listAcrossMerchants({ ...every, merchantId: m, pickupZone: '66jcc4' })).map((o) => o.id)).toEqual([inZone.id]);
+      expect(await store.orders.listAcrossMerchants({ ...every, merchantId: m, pickupZone: '67' })).toEqual([]);
+    });
+
     test('orders.list filters by statuses and by created time (from inclusive, to exclusive)', async () => {
       const m = await newMerchant();
       const statuses: OrderStatus[] = ['new', 'assigned', 'picked_up', 'completed', 'cancelled'];

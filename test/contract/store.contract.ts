@@ -127,6 +127,20 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
       expect(page1[0]).toStrictEqual(await store.merchants.findById('m_a'));
     });
 
+    test('merchants.search: id prefix then lower-cased name prefix, without repeats, at most limit (issue #29)', async () => {
+      await store.merchants.create(merchantBundle({ id: 'm_farm1', name: 'Farmacia Central' }));
+      await store.merchants.create(merchantBundle({ id: 'm_farm2', name: 'farmacia del Puerto' }));
+      await store.merchants.create(merchantBundle({ id: 'm_zap', name: 'Zapatería Sur' }));
+      const ids = async (idPrefix: string, namePrefix: string, limit = 10) => (await store.merchants.search({ idPrefix, namePrefix, limit })).map((m) => m.id);
+      expect((await ids('farmacia', 'farmacia')).sort()).toEqual(['m_farm1', 'm_farm2']);
+      expect(await ids('farmacia c', 'farmacia c')).toEqual(['m_farm1']);
+      expect(await ids('m_farm', 'm_farm')).toEqual(['m_farm1', 'm_farm2']);
+      expect(await ids('m_zap', 'm_zap')).toEqual(['m_zap']);
+      expect(await ids('farmacia', 'farmacia', 1)).toHaveLength(1);
+      expect(await ids('x', 'x')).toEqual([]);
+      expect(await ids('a', 'a', 0)).toEqual([]);
+    });
+
     test('merchants.setStorefrontSecret stores the sealed secret, keeps the replaced one as previous until its expiry, removes both with null, and keeps it all out of the merchant record', async () => {
       const b = merchantBundle();
       const other = merchantBundle();

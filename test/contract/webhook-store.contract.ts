@@ -70,6 +70,23 @@ export function describeWebhookStoreContract(name: string, makeStore: () => Prom
       expect(await store.webhooks.listEndpoints({ merchantId: m, mode: 'live' })).toStrictEqual([patched]);
     });
 
+    test('webhooks.listTroubledEndpoints: failing or disabled with a reason, any mode, by merchant then id; one merchant’s or all (issue #29)', async () => {
+      const m = await newMerchant();
+      const other = await newMerchant();
+      await storedEndpoint({ merchantId: m });
+      const failing = await storedEndpoint({ merchantId: m, failingSince: at(1) });
+      const disabled = await storedEndpoint({ merchantId: m, mode: 'test', enabled: false, disabledReason: 'failing for 72 hours' });
+      const othersFailing = await storedEndpoint({ merchantId: other, failingSince: at(2) });
+      await storedEndpoint({ merchantId: other, enabled: false, disabledReason: null });
+      const byId = (list: WebhookEndpoint[]) => [...list].sort((a, b) => (a.id < b.id ? -1 : 1));
+      expect(await store.webhooks.listTroubledEndpoints({ merchantId: m, limit: 10 })).toStrictEqual(byId([failing, disabled]));
+      const everyone = await store.webhooks.listTroubledEndpoints({ limit: 10 });
+      expect(everyone).toStrictEqual([...(m < other ? [byId([failing, disabled]), [othersFailing]] : [[othersFailing], byId([failing, disabled])])].flat());
+      expect(await store.webhooks.listTroubledEndpoints({ limit: 1 })).toHaveLength(1);
+      await store.webhooks.updateEndpoint({ id: failing.id, patch: { failingSince: null }, updatedAt: at(3) });
+      expect((await store.webhooks.listTroubledEndpoints({ merchantId: m, limit: 10 })).map((e) => e.id)).toStrictEqual([disabled.id]);
+    });
+
     test('webhooks.listEndpoints lists one merchant’s endpoints in one mode oldest first, all or enabled only', async () => {
       const m = await newMerchant();
       const other = await newMerchant();

@@ -21,6 +21,12 @@ describe.skipIf(SKIP !== null)('the ops app: an invited admin moderates a plugin
     await t.app.container.store.telemetry.record({
       merchantId, mode: 'live', integration: 'plugin', site: 'https://ferreteria-andes.cl', pluginVersion: '2.3.1', userAgent: 'WordPress/6.5', at: new Date().toISOString(),
     });
+    // An endpoint failing for hours: on the merchant's page and the list of failing webhooks.
+    await t.app.container.store.webhooks.insertEndpoint({
+      id: 'we_01JFAILINGENDPOINT00000000', merchantId, mode: 'live', url: 'https://ferreteria-andes.cl/wp-json/express/webhook', description: null,
+      events: ['order.status_changed'], payloadShape: 'event', signing: 'symmetric', enabled: true, disabledReason: null,
+      failingSince: new Date(Date.now() - 5 * 3600_000).toISOString(), createdAt: new Date().toISOString(), updatedAt: new Date().toISOString(),
+    });
     const cli = t.app.container.services.auditedAdmin.as({ kind: 'cli' });
     courierId = (await cli.createCourier({ input: { name: 'Pedro Rojas', phone: '+56987654321', vehicle: 'motorcycle', plate: 'KXLT21', mode: 'live' } })).courierId;
     await t.app.container.store.couriers.setLocations([{ id: courierId, location: { lat: -33.4372, lng: -70.6506 }, at: new Date().toISOString(), prompt: true }]);
@@ -61,17 +67,23 @@ describe.skipIf(SKIP !== null)('the ops app: an invited admin moderates a plugin
   });
 
   it('finds the merchant, reads its plugin telemetry and approves the plugin', async () => {
-    await page().locator('#merchant-search').fill('andes');
+    await page().locator('#merchant-search').fill('ferretería l');
     await page().locator(`tr[data-merchant="${merchantId}"] a`).click();
     await page().locator('#integration-plugin table').waitFor();
     const telemetry = await page().locator('#integration-plugin table').textContent();
     expect(telemetry).toContain('https://ferreteria-andes.cl');
     expect(telemetry).toContain('2.3.1');
+    expect(await page().locator('#failing-webhooks tr[data-endpoint="we_01JFAILINGENDPOINT00000000"]').textContent()).toContain('https://ferreteria-andes.cl/wp-json/express/webhook');
     expect(await page().locator('#integration-plugin-status').getAttribute('data-status')).toBe('pending_approval');
     await page().locator('#integration-plugin-approve').click();
     await page().locator('#integration-plugin-status[data-status="approved"]').waitFor();
     const merchant = await t.app.container.store.merchants.findById(merchantId);
     expect(merchant!.integrations.plugin).toBe('approved');
+    expect(await seriousViolations(page())).toEqual([]);
+    await page().getByRole('link', { name: 'Webhooks con fallas' }).click();
+    const row = page().locator('#failing-webhooks tr[data-endpoint="we_01JFAILINGENDPOINT00000000"]');
+    expect(await row.textContent()).toContain('Ferretería Los Andes');
+    expect(await row.textContent()).toContain('Fallando');
     expect(await seriousViolations(page())).toEqual([]);
   });
 

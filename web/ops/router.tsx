@@ -13,6 +13,7 @@ import { OrderPage } from './pages/order.js';
 import { OrdersPage } from './pages/orders.js';
 import { SetPasswordPage } from './pages/set-password.js';
 import { SignInPage } from './pages/sign-in.js';
+import { WebhooksPage } from './pages/webhooks.js';
 
 export { Link, navigate, useLocation } from '../shared/router.js';
 
@@ -30,6 +31,7 @@ export const ROUTES: Route[] = [
   { path: '/ops/set-password', page: SetPasswordPage, public: true },
   { path: '/ops', page: MerchantsPage, nav: { es: 'Comercios', en: 'Merchants' } },
   { path: '/ops/merchants/:id', page: MerchantPage },
+  { path: '/ops/webhooks', page: WebhooksPage, nav: { es: 'Webhooks con fallas', en: 'Failing webhooks' } },
   { path: '/ops/orders', page: OrdersPage, nav: { es: 'Pedidos', en: 'Orders' } },
   { path: '/ops/orders/:id', page: OrderPage },
   { path: '/ops/couriers', page: CouriersPage, nav: { es: 'Repartidores', en: 'Couriers' } },

@@ -98,6 +98,15 @@ export function createMongoMerchantRepository(database: MongoDatabase): Merchant
     async count() {
       return merchants.countDocuments({});
     },
+    async search({ idPrefix, namePrefix, limit }) {
+      if (limit <= 0) return []; // MongoDB reads limit 0 as "no limit"
+      const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      const byId = await merchants.find({ _id: { $gte: idPrefix, $lt: `${idPrefix}\uffff` } }).sort({ _id: 1 }).limit(limit).toArray();
+      // Bounded by the limit; a name index would need a stored lower-cased name (merchants are few).
+      const byName = await merchants.find({ name: { $regex: `^${escape(namePrefix)}`, $options: 'i' } }).sort({ name: 1, _id: 1 }).limit(limit).toArray();
+      const found = new Map([...byId, ...byName].map((d) => [d._id, d]));
+      return [...found.values()].slice(0, limit).map(toMerchant);
+    },
     async list({ limit, afterId }) {
       if (limit <= 0) return []; // MongoDB reads limit 0 as "no limit"
       const docs = await merchants

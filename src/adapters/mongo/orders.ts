@@ -347,7 +347,7 @@ export function createMongoOrderRepository(database: MongoDatabase): OrderReposi
       return docs.map(toOrder);
     },
 
-    async listAcrossMerchants({ modes, statuses, merchantId, createdFrom, createdTo, lateAt, after, limit }) {
+    async listAcrossMerchants({ modes, statuses, merchantId, createdFrom, createdTo, lateAt, pickupZone, after, limit }) {
       if (limit <= 0 || modes.length === 0 || statuses.length === 0) return [];
       // Newest first by (createdAt, _id): on orders_queue_fifo (mode, status, createdAt, _id) read
       // backwards, one scan per (mode, status) merged in order; on orders_merchant_status for one merchant.
@@ -366,6 +366,7 @@ export function createMongoOrderRepository(database: MongoDatabase): OrderReposi
         }
       }
       if (Object.keys(createdAt).length) filter.createdAt = createdAt;
+      if (pickupZone) filter['pickup.geohash'] = { $gte: pickupZone, $lt: `${pickupZone}~` };
       if (lateAt) filter.$or = [{ estimatedDeliveryAt: { $lt: lateAt } }, { deliverBefore: { $lt: lateAt } }];
       const docs = await orders.find(filter).sort({ createdAt: -1, _id: -1 }).limit(limit).toArray();
       return docs.map(toOrder);

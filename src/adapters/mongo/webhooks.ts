@@ -149,6 +149,16 @@ export function createMongoWebhookRepository(database: MongoDatabase): WebhookRe
       return docs.map(toEndpoint);
     },
 
+    async listTroubledEndpoints({ merchantId, limit }) {
+      const troubled = { $or: [{ failingSince: { $ne: null } }, { enabled: false, disabledReason: { $ne: null } }] };
+      const docs = await endpoints
+        .find({ ...(merchantId !== undefined && { merchantId }), ...troubled })
+        .sort({ merchantId: 1, _id: 1 })
+        .limit(limit)
+        .toArray();
+      return docs.map(toEndpoint);
+    },
+
     async updateEndpoint({ id, patch, updatedAt }) {
       const set: Record<string, unknown> = { updatedAt };
       for (const name of ENDPOINT_PATCH_FIELDS) if (patch[name] !== undefined) set[name] = patch[name]; // undefined = absent

@@ -38,6 +38,9 @@ export function createSqliteMerchantRepository(db: SqliteDatabase, onWrite: () =
   const updateDoc = db.prepare('UPDATE merchants SET doc = ?, storefront_domain = ? WHERE id = ?');
   const selectByDomain = db.prepare<[string], { doc: string }>('SELECT doc FROM merchants WHERE storefront_domain = ?');
   const countAll = db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM merchants');
+  const NAME = "lower(json_extract(doc, '$.name'))";
+  const byIdPrefix = db.prepare<[string, string, number], { doc: string }>('SELECT doc FROM merchants WHERE id >= ? AND id < ? ORDER BY id LIMIT ?');
+  const byNamePrefix = db.prepare<[string, string, number], { doc: string }>(`SELECT doc FROM merchants WHERE ${NAME} >= ? AND ${NAME} < ? ORDER BY ${NAME}, id LIMIT ?`);
   const listPage = db.prepare<[string, number], { doc: string }>('SELECT doc FROM merchants WHERE id > ? ORDER BY id LIMIT ?');
   const selectSecrets = db.prepare<[string], SecretRow>(
     'SELECT * FROM merchant_secrets WHERE merchant_id = ? ORDER BY created_at DESC, id DESC',
@@ -115,6 +118,12 @@ export function createSqliteMerchantRepository(db: SqliteDatabase, onWrite: () =
     },
     async count() {
       return countAll.get()!.n;
+    },
+    async search({ idPrefix, namePrefix, limit }) {
+      if (limit <= 0) return [];
+      const rows = [...byIdPrefix.all(idPrefix, `${idPrefix}\uffff`, limit), ...byNamePrefix.all(namePrefix, `${namePrefix}\uffff`, limit)];
+      const found = new Map(rows.map((r) => JSON.parse(r.doc) as Merchant).map((m) => [m.id, m]));
+      return [...found.values()].slice(0, limit);
     },
     async list({ limit, afterId }) {
       return listPage.all(afterId ?? '', limit).map((r) => JSON.parse(r.doc) as Merchant);

@@ -451,4 +451,11 @@ export const MIGRATIONS: string[] = [
   DROP INDEX orders_events_prunable;
   CREATE INDEX orders_events_prunable ON orders (created_at, id) WHERE status IN ('completed', 'cancelled', 'returned', 'disposed') AND events_pruned IS NULL;
   `,
+  `
+  -- Operators' failing webhook endpoints (issue #29): only the troubled ones are in this index.
+  CREATE INDEX webhook_endpoints_troubled ON webhook_endpoints (merchant_id, id)
+    WHERE json_extract(doc, '$.failingSince') IS NOT NULL OR (enabled = 0 AND json_extract(doc, '$.disabledReason') IS NOT NULL);
+  -- Operators search merchants by name prefix, case-insensitively (ASCII: SQLite's lower()).
+  CREATE INDEX merchants_name_lower ON merchants (lower(json_extract(doc, '$.name')), id);
+  `,
 ];

@@ -29,6 +29,10 @@ export function createSqliteWebhookRepository(db: SqliteDatabase): WebhookReposi
   const enabledEndpointsOf = db.prepare<[string, string], DocRow>(
     'SELECT doc FROM webhook_endpoints WHERE merchant_id = ? AND mode = ? AND enabled = 1 ORDER BY id',
   );
+  // The same condition as the partial index webhook_endpoints_troubled, so the planner uses it.
+  const TROUBLED = "(json_extract(doc, '$.failingSince') IS NOT NULL OR (enabled = 0 AND json_extract(doc, '$.disabledReason') IS NOT NULL))";
+  const troubledOf = db.prepare<[string, number], DocRow>(`SELECT doc FROM webhook_endpoints WHERE ${TROUBLED} AND merchant_id = ? ORDER BY merchant_id, id LIMIT ?`);
+  const troubledAll = db.prepare<[number], DocRow>(`SELECT doc FROM webhook_endpoints WHERE ${TROUBLED} ORDER BY merchant_id, id LIMIT ?`);
   const writeEndpoint = db.prepare('UPDATE webhook_endpoints SET enabled = ?, doc = ? WHERE id = ?');
   const deleteEndpoint = db.prepare('DELETE FROM webhook_endpoints WHERE id = ? AND merchant_id = ? AND mode = ?');
   // Every query below walks an index: (status, lease_until) for what is in flight, (status,
@@ -184,6 +188,10 @@ export function createSqliteWebhookRepository(db: SqliteDatabase): WebhookReposi
     },
     async updateEndpoint(options) {
       return updateEndpoint.immediate(options);
+    },
+    async listTroubledEndpoints({ merchantId, limit }) {
+      const rows = merchantId === undefined ? troubledAll.all(limit) : troubledOf.all(merchantId, limit);
+      return rows.map((r) => toEndpoint(r)!);
     },
     async deleteEndpoint({ id, merchantId, mode }) {
       return deleteEndpoint.run(id, merchantId, mode).changes === 1;

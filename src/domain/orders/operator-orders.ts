@@ -45,14 +45,14 @@ export function createOperatorOrders(deps: {
   }
 
   async function listOrders(options: { input: unknown }): Promise<{ orders: Order[]; nextCursor: string | null }> {
-    const { first, status, mode, late, merchantId, createdFrom, createdTo, after } = parseInput(operatorListOrdersSchema, options.input);
+    const { first, status, mode, late, zone, merchantId, createdFrom, createdTo, after } = parseInput(operatorListOrdersSchema, options.input);
     const asked = status?.length ? status : [...ORDER_STATUSES];
     const found = await store.orders.listAcrossMerchants({
       modes: mode ? [mode] : [...MODES],
       statuses: late ? asked.filter((s) => IN_PROGRESS.includes(s)) : asked,
       limit: first + 1,
       ...(merchantId && { merchantId }), ...(createdFrom && { createdFrom }), ...(createdTo && { createdTo }), ...(after && { after }),
-      ...(late && { lateAt: now() }),
+      ...(late && { lateAt: now() }), ...(zone && { pickupZone: zone }),
     });
     const page = found.slice(0, first);
     return { orders: page, nextCursor: found.length > first ? page.at(-1)!.id : null };

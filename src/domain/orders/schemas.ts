@@ -198,6 +198,8 @@ export const operatorListOrdersSchema = z.strictObject({
   mode: z.enum(['live', 'test']).optional(),
   /** Past its ETA or delivery window end and still in progress. */
   late: z.boolean().optional(),
+  /** A geohash prefix (2–6 characters) the pickup is in. */
+  zone: z.string().trim().toLowerCase().regex(/^[0-9b-hjkmnp-z]{2,6}$/, 'a geohash prefix of 2 to 6 characters').optional(),
   createdFrom: instantSchema.optional(),
   createdTo: instantSchema.optional(),
   first: z.number().int().min(1).max(ORDER_PAGE_MAX).default(20),

@@ -10,6 +10,7 @@ import { may, useApp } from '../app-state.js';
 import type { PageProps } from '../router.js';
 import { History } from '../ui/history.js';
 import { StatusBadge } from '../ui/words.js';
+import { FailingWebhooks } from './webhooks.js';
 
 const MERCHANT = graphql(`query OpsMerchant($id: ID!) {
   adminMerchant(id: $id) { id name status address createdAt rateLimitPerMin integrationPlatform integrations { plugin storefront erp } }
@@ -118,6 +119,7 @@ export function MerchantPage({ params }: PageProps) {
           );
         })}
       </section>
+      <FailingWebhooks merchantId={m.id} heading="h2" />
       <History targetType="merchant" targetId={m.id} version={version} />
     </>
   );

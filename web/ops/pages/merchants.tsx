@@ -7,30 +7,29 @@ import { useLoad } from '../../shared/ui/hooks.js';
 import { Link, navigate, type PageProps } from '../router.js';
 import { StatusBadge } from '../ui/words.js';
 
-const MERCHANTS = graphql(`query OpsMerchants($after: ID) { adminMerchants(limit: 200, after: $after) {
+const MERCHANTS = graphql(`query OpsMerchants($after: ID, $search: String) { adminMerchants(limit: 200, after: $after, search: $search) {
   id name status address createdAt integrations { plugin storefront erp } } }`);
 type Merchant = ResultOf<typeof MERCHANTS>['adminMerchants'][number];
 
 const STRINGS: Strings<'title' | 'search' | 'searchHint' | 'name' | 'status' | 'plugin' | 'empty' | 'more' | 'loading'> = {
-  es: { title: 'Comercios', search: 'Buscar', searchHint: 'Nombre, dirección o ID (m_…): un ID completo abre el comercio.', name: 'Nombre', status: 'Estado', plugin: 'Plugin', empty: 'Ningún comercio coincide.', more: 'Cargar más', loading: 'Cargando…' },
-  en: { title: 'Merchants', search: 'Search', searchHint: 'Name, address or ID (m_…): a whole ID opens the merchant.', name: 'Name', status: 'Status', plugin: 'Plugin', empty: 'No merchant matches.', more: 'Load more', loading: 'Loading…' },
+  es: { title: 'Comercios', search: 'Buscar', searchHint: 'Inicio del nombre o del ID (m_…): un ID completo abre el comercio.', name: 'Nombre', status: 'Estado', plugin: 'Plugin', empty: 'Ningún comercio coincide.', more: 'Cargar más', loading: 'Cargando…' },
+  en: { title: 'Merchants', search: 'Search', searchHint: 'Start of the name or ID (m_…): a whole ID opens the merchant.', name: 'Name', status: 'Status', plugin: 'Plugin', empty: 'No merchant matches.', more: 'Load more', loading: 'Loading…' },
 };
 
 /**
- * The merchants, 200 a page in id order; the search filters the pages loaded (the API lists, it
- * does not search: merchants are hundreds), and a whole merchant id goes straight to its page.
+ * The merchants, 200 a page in id order; a search asks the API (name or id prefix, up to 200
+ * matches, no paging), and a whole merchant id goes straight to its page.
  */
 export function MerchantsPage(_props: PageProps) {
   const t = useStrings(STRINGS);
   const [query, setQuery] = useState('');
   const [extra, setExtra] = useState<{ merchants: Merchant[]; error: unknown }>({ merchants: [], error: null });
-  const first = useLoad(async () => (await operatorRequest(MERCHANTS, {})).adminMerchants, []);
-  const all = [...(first.data ?? []), ...extra.merchants];
-  const needle = query.trim().toLowerCase();
-  const shown = needle ? all.filter((m) => `${m.name} ${m.address ?? ''} ${m.id}`.toLowerCase().includes(needle)) : all;
+  const needle = query.trim();
+  const first = useLoad(async () => (await operatorRequest(MERCHANTS, needle ? { search: needle } : {})).adminMerchants, [needle]);
+  const shown = needle ? (first.data ?? []) : [...(first.data ?? []), ...extra.merchants];
   const more = async () => {
     try {
-      const page = (await operatorRequest(MERCHANTS, { after: all.at(-1)!.id })).adminMerchants;
+      const page = (await operatorRequest(MERCHANTS, { after: shown.at(-1)!.id })).adminMerchants;
       setExtra({ merchants: [...extra.merchants, ...page], error: null });
     } catch (error) {
       setExtra({ ...extra, error });
@@ -66,7 +65,7 @@ export function MerchantsPage(_props: PageProps) {
           </table>
         </div>
       )}
-      {(first.data?.length === 200 && (extra.merchants.length === 0 || extra.merchants.length % 200 === 0)) && <div class="pager"><button type="button" onClick={() => void more()}>{t.more}</button></div>}
+      {(!needle && first.data?.length === 200 && (extra.merchants.length === 0 || extra.merchants.length % 200 === 0)) && <div class="pager"><button type="button" onClick={() => void more()}>{t.more}</button></div>}
     </>
   );
 }

@@ -9,18 +9,18 @@ import { STATUS_LABELS, STATUSES, type Status } from '../../shared/ui/status.js'
 import { useApp } from '../app-state.js';
 import { Link, type PageProps } from '../router.js';
 
-const ORDERS = graphql(`query OpsOrders($status: [OrderStatus!], $merchantId: ID, $mode: Mode, $late: Boolean, $after: String) {
-  adminOrders(status: $status, merchantId: $merchantId, mode: $mode, late: $late, first: 50, after: $after) {
+const ORDERS = graphql(`query OpsOrders($status: [OrderStatus!], $merchantId: ID, $mode: Mode, $late: Boolean, $zone: String, $after: String) {
+  adminOrders(status: $status, merchantId: $merchantId, mode: $mode, late: $late, zone: $zone, first: 50, after: $after) {
     orders { id merchantId mode status courierId late createdAt order { trackingNumber customerName dropoff { address } } } nextCursor } }`);
 const MERCHANTS = graphql(`query OpsOrderMerchants { adminMerchants(limit: 200) { id name } }`);
 type Filters = Omit<VariablesOf<typeof ORDERS>, 'after'>;
 
-const STRINGS: Strings<'title' | 'status' | 'merchant' | 'mode' | 'late' | 'all' | 'live' | 'test' | 'onlyLate' | 'apply' | 'order' | 'created' | 'courier' | 'dropoff' | 'empty' | 'next' | 'first' | 'lateBadge'> = {
-  es: { title: 'Pedidos', status: 'Estado', merchant: 'Comercio', mode: 'Modo', late: 'Atraso', all: 'Todos', live: 'Real', test: 'Prueba', onlyLate: 'Solo atrasados', apply: 'Filtrar', order: 'Pedido', created: 'Creado', courier: 'Repartidor', dropoff: 'Destino', empty: 'Ningún pedido coincide.', next: 'Siguientes', first: 'Primeros', lateBadge: 'atrasado' },
-  en: { title: 'Orders', status: 'Status', merchant: 'Merchant', mode: 'Mode', late: 'Lateness', all: 'All', live: 'Live', test: 'Test', onlyLate: 'Late only', apply: 'Filter', order: 'Order', created: 'Created', courier: 'Courier', dropoff: 'Drop-off', empty: 'No order matches.', next: 'Next', first: 'First', lateBadge: 'late' },
+const STRINGS: Strings<'title' | 'status' | 'merchant' | 'mode' | 'late' | 'all' | 'live' | 'test' | 'onlyLate' | 'zone' | 'zoneHint' | 'apply' | 'order' | 'created' | 'courier' | 'dropoff' | 'empty' | 'next' | 'first' | 'lateBadge'> = {
+  es: { title: 'Pedidos', status: 'Estado', merchant: 'Comercio', mode: 'Modo', late: 'Atraso', all: 'Todos', live: 'Real', test: 'Prueba', onlyLate: 'Solo atrasados', zone: 'Zona de retiro', zoneHint: 'Prefijo geohash, 2 a 6 caracteres (ej. 66jc)', apply: 'Filtrar', order: 'Pedido', created: 'Creado', courier: 'Repartidor', dropoff: 'Destino', empty: 'Ningún pedido coincide.', next: 'Siguientes', first: 'Primeros', lateBadge: 'atrasado' },
+  en: { title: 'Orders', status: 'Status', merchant: 'Merchant', mode: 'Mode', late: 'Lateness', all: 'All', live: 'Live', test: 'Test', onlyLate: 'Late only', zone: 'Pickup zone', zoneHint: 'Geohash prefix, 2 to 6 characters (e.g. 66jc)', apply: 'Filter', order: 'Order', created: 'Created', courier: 'Courier', dropoff: 'Drop-off', empty: 'No order matches.', next: 'Next', first: 'First', lateBadge: 'late' },
 };
 
-/** Every merchant's orders, newest first, 50 a page, filtered by status, merchant, mode and lateness. */
+/** Every merchant's orders, newest first, 50 a page, filtered by status, merchant, mode, lateness and pickup zone. */
 export function OrdersPage(_props: PageProps) {
   const app = useApp();
   const t = useStrings(STRINGS);
@@ -38,6 +38,7 @@ export function OrdersPage(_props: PageProps) {
       ...(text('merchantId') && { merchantId: text('merchantId') }),
       ...(text('mode') && { mode: text('mode') as 'live' | 'test' }),
       ...(text('late') && { late: true }),
+      ...(text('zone').trim() && { zone: text('zone').trim() }),
     });
     setAfter(null);
   };
@@ -50,6 +51,7 @@ export function OrdersPage(_props: PageProps) {
         <label>{t.merchant}<select name="merchantId"><option value="">{t.all}</option>{merchants.data?.map((m) => <option key={m.id} value={m.id}>{m.name}</option>)}</select></label>
         <label>{t.mode}<select name="mode"><option value="">{t.all}</option><option value="live">{t.live}</option><option value="test">{t.test}</option></select></label>
         <label>{t.late}<select name="late"><option value="">{t.all}</option><option value="1">{t.onlyLate}</option></select></label>
+        <label>{t.zone}<input name="zone" id="order-zone" size={8} maxLength={6} pattern="[0-9a-zA-Z]{2,6}" placeholder="66jc" title={t.zoneHint} /></label>
         <button type="submit">{t.apply}</button>
       </form>
       <ErrorNote error={list.error} id="orders-error" />
