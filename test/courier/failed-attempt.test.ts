@@ -1,23 +1,14 @@
 import { readFileSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, type TestApp } from '../helpers/app.js';
 import { browserSkipReason, CHROMIUM } from '../helpers/browser.js';
 import { PLACES, formA, merchantApi, north } from '../orders/support.js';
 import { seriousViolations } from '../console/support.js';
-import { courierWithLink, moveTo, phone, startCourierApp } from './support.js';
+import { courierAtTheDoor, courierWithLink, drawSignature, moveTo, phone, startCourierApp } from './support.js';
 
 const SKIP = browserSkipReason('the courier app failed attempt and return');
 const PHOTO = readFileSync(new URL('../fixtures/courier-photo.jpg', import.meta.url));
-
-async function sign(page: Page, pad: string) {
-  await page.locator(pad).scrollIntoViewIfNeeded();
-  const box = (await page.locator(pad).boundingBox())!;
-  await page.mouse.move(box.x + 20, box.y + 60);
-  await page.mouse.down();
-  for (let i = 1; i <= 10; i++) await page.mouse.move(box.x + 20 + i * 25, box.y + 60 + (i % 2) * 40, { steps: 3 });
-  await page.mouse.up();
-}
 
 /** "No pude entregar" and the return to the shop on the courier's phone (issue #30 item 2), against the real server. */
 describe.skipIf(SKIP !== null)('courier app: a failed attempt, then the return to the shop', () => {
@@ -34,13 +25,8 @@ describe.skipIf(SKIP !== null)('courier app: a failed attempt, then the return t
 
   it('reports a refusal with note and photo, shows the return step, returns with photo and signature at the pickup: the order ends returned', async () => {
     const m = await t.createMerchant();
-    const courier = await courierWithLink(t, 'Bea');
-    const as = (path: string, body: unknown) => api(`${t.url}/api/v1/couriers/me${path}`, { key: courier.token, body });
-    await as('/duty', { on_duty: true });
-    await as('/location', north(PLACES.providencia, 300));
+    const { courier, id, as } = await courierAtTheDoor(t, { name: 'Bea', liveKey: m.liveKey, order: { failed_attempt_policy: 'return' }, metresNorth: 300 });
     const merchant = merchantApi(t, m.liveKey);
-    const id = (await merchant.create(formA({ failed_attempt_policy: 'return' }))).body.booking_id as string;
-    for (const status of ['arrived_pickup', 'picked_up', 'arrived_dropoff']) expect((await as(`/orders/${id}/status`, { status })).status).toBe(200);
 
     const context = await browser.newContext(phone(north(PLACES.lasCondes, 5), { serviceWorkers: 'block' }));
     const page = await context.newPage();
@@ -77,7 +63,7 @@ describe.skipIf(SKIP !== null)('courier app: a failed attempt, then the return t
     await expect.poll(() => page.locator('#geofence').getAttribute('data-verdict'), { timeout: 20_000 }).toBe('inside');
     await page.locator('#return-proof #photo-input').setInputFiles({ name: 'tienda.jpg', mimeType: 'image/jpeg', buffer: PHOTO });
     await page.locator('#photo-preview[data-uploaded=true]').waitFor({ timeout: 20_000 });
-    await sign(page, '#signature-pad');
+    await drawSignature(page);
     await expect.poll(() => page.locator('#deliver').isDisabled()).toBe(false);
     expect(await page.locator('#deliver').textContent()).toBe('Devolver en la tienda');
     await page.locator('#deliver').click();

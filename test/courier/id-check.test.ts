@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, type TestApp } from '../helpers/app.js';
+import type { TestApp } from '../helpers/app.js';
 import { browserSkipReason, CHROMIUM } from '../helpers/browser.js';
-import { PLACES, formA, merchantApi, north } from '../orders/support.js';
-import { courierWithLink, phone, startCourierApp } from './support.js';
+import { PLACES, merchantApi, north } from '../orders/support.js';
+import { courierAtTheDoor, drawSignature, phone, startCourierApp } from './support.js';
 
 const SKIP = browserSkipReason('the courier app ID check');
 const PHOTO = readFileSync(new URL('../fixtures/courier-photo.jpg', import.meta.url));
@@ -26,13 +26,8 @@ describe.skipIf(SKIP !== null)('courier app: the ID check before the proof', () 
 
   it('asks for RUT and date of birth, flags a wrong check digit, shows the age refusal, then delivers with the check recorded', async () => {
     const m = await t.createMerchant();
-    const courier = await courierWithLink(t, 'Ana');
-    const as = (path: string, body: unknown) => api(`${t.url}/api/v1/couriers/me${path}`, { key: courier.token, body });
-    await as('/duty', { on_duty: true });
-    await as('/location', north(PLACES.providencia, 1000));
+    const { courier, id } = await courierAtTheDoor(t, { name: 'Ana', liveKey: m.liveKey, order: { id_check: { required: true, min_age: 21 } } });
     const merchant = merchantApi(t, m.liveKey);
-    const id = (await merchant.create(formA({ id_check: { required: true, min_age: 21 } }))).body.booking_id as string;
-    for (const status of ['arrived_pickup', 'picked_up', 'arrived_dropoff']) expect((await as(`/orders/${id}/status`, { status })).status).toBe(200);
 
     const context = await browser.newContext(phone(north(PLACES.lasCondes, 5), { serviceWorkers: 'block' }));
     const page = await context.newPage();
@@ -46,12 +41,7 @@ describe.skipIf(SKIP !== null)('courier app: the ID check before the proof', () 
     await page.locator('#id-birth').fill(CHILD_BIRTH);
     await page.locator('#photo-input').setInputFiles({ name: 'entrega.jpg', mimeType: 'image/jpeg', buffer: PHOTO });
     await page.locator('#photo-preview[data-uploaded=true]').waitFor({ timeout: 20_000 });
-    await page.locator('#signature-pad').scrollIntoViewIfNeeded();
-    const pad = (await page.locator('#signature-pad').boundingBox())!;
-    await page.mouse.move(pad.x + 20, pad.y + 60);
-    await page.mouse.down();
-    for (let i = 1; i <= 10; i++) await page.mouse.move(pad.x + 20 + i * 25, pad.y + 60 + (i % 2) * 40, { steps: 3 });
-    await page.mouse.up();
+    await drawSignature(page);
     // A RUT with a wrong check digit keeps the delivery button off.
     expect(await page.locator('#deliver').isDisabled()).toBe(true);
 

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, type TestApp } from '../helpers/app.js';
+import type { TestApp } from '../helpers/app.js';
 import { browserSkipReason, CHROMIUM } from '../helpers/browser.js';
-import { PLACES, formA, merchantApi, north } from '../orders/support.js';
-import { courierWithLink, jpegSize, phone, startCourierApp } from './support.js';
+import { PLACES, north } from '../orders/support.js';
+import { courierAtTheDoor, drawSignature, jpegSize, phone, startCourierApp } from './support.js';
 
 const SKIP = browserSkipReason('the courier app proof capture');
 const PHOTO = readFileSync(new URL('../fixtures/courier-photo.jpg', import.meta.url));
@@ -27,12 +27,7 @@ describe.skipIf(SKIP !== null)('courier app: the proof the phone makes', () => {
 
   it('downscales the photo on the device and sends the signature as a PNG', async () => {
     const m = await t.createMerchant();
-    const courier = await courierWithLink(t, 'Ana');
-    const as = (path: string, body: unknown) => api(`${t.url}/api/v1/couriers/me${path}`, { key: courier.token, body });
-    await as('/duty', { on_duty: true });
-    await as('/location', north(PLACES.providencia, 1000));
-    const id = (await merchantApi(t, m.liveKey).create(formA())).body.booking_id as string;
-    for (const status of ['arrived_pickup', 'picked_up', 'arrived_dropoff']) expect((await as(`/orders/${id}/status`, { status })).status).toBe(200);
+    const { courier } = await courierAtTheDoor(t, { name: 'Ana', liveKey: m.liveKey });
     const context = await browser.newContext(phone(north(PLACES.lasCondes, 5), { serviceWorkers: 'block' }));
     const page = await context.newPage();
     const uploads: Array<{ kind: string; type: string; csrf: string | undefined; body: Buffer }> = [];
@@ -50,12 +45,7 @@ describe.skipIf(SKIP !== null)('courier app: the proof the phone makes', () => {
     expect(jpegSize(uploads[0]!.body)).toEqual({ width: 1280, height: 960 });
     // The preview is a data: URL (the CSP has no blob:).
     expect(await page.locator('#photo-preview').getAttribute('src')).toMatch(/^data:image\/jpeg;base64,/);
-    await page.locator('#signature-pad').scrollIntoViewIfNeeded();
-    const pad = (await page.locator('#signature-pad').boundingBox())!;
-    await page.mouse.move(pad.x + 20, pad.y + 60);
-    await page.mouse.down();
-    for (let i = 1; i <= 10; i++) await page.mouse.move(pad.x + 20 + i * 25, pad.y + 60 + (i % 2) * 40, { steps: 3 });
-    await page.mouse.up();
+    await drawSignature(page);
     await page.locator('#deliver').click();
     await page.locator('#deliver-confirm').click();
     await expect.poll(() => uploads.length, { timeout: 20_000 }).toBe(2);

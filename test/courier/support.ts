@@ -2,6 +2,7 @@ import type { BrowserContextOptions, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { LatLng } from '../../src/domain/types.js';
 import { api, startTestApp, type TestApp } from '../helpers/app.js';
+import { PLACES, formA, merchantApi, north } from '../orders/support.js';
 
 /** No street tiles (a foreign host); no sandbox fleet (the live order must go to the courier on the phone). */
 export const COURIER_APP_ENV = {
@@ -49,4 +50,28 @@ export function jpegSize(bytes: Buffer): { width: number; height: number } {
     i += 2 + length;
   }
   throw new Error('no SOF marker');
+}
+
+/** Draws a stroke on a signature pad (a canvas), as a finger would. */
+export async function drawSignature(page: Page, pad = '#signature-pad'): Promise<void> {
+  await page.locator(pad).scrollIntoViewIfNeeded();
+  const box = (await page.locator(pad).boundingBox())!;
+  await page.mouse.move(box.x + 20, box.y + 60);
+  await page.mouse.down();
+  for (let i = 1; i <= 10; i++) await page.mouse.move(box.x + 20 + i * 25, box.y + 60 + (i % 2) * 40, { steps: 3 });
+  await page.mouse.up();
+}
+
+/**
+ * A courier signed in by link, on duty `metresNorth` of Providencia, given a new live order of the
+ * merchant (`order`: Form A fields) and walked to the drop-off: where the proof is taken.
+ */
+export async function courierAtTheDoor(t: TestApp, options: { name: string; liveKey: string; order?: Record<string, unknown>; metresNorth?: number }) {
+  const courier = await courierWithLink(t, options.name);
+  const as = (path: string, body: unknown) => api(`${t.url}/api/v1/couriers/me${path}`, { key: courier.token, body });
+  await as('/duty', { on_duty: true });
+  await as('/location', north(PLACES.providencia, options.metresNorth ?? 1000));
+  const id = (await merchantApi(t, options.liveKey).create(formA(options.order ?? {}))).body.booking_id as string;
+  for (const status of ['arrived_pickup', 'picked_up', 'arrived_dropoff']) expect((await as(`/orders/${id}/status`, { status })).status).toBe(200);
+  return { courier, id, as };
 }
