@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useLayoutEffect, useState } from 'preact/hooks';
+import { useFoldingMenu } from '../../shared/ui/folding-menu.js';
 import { LANGS, useStrings, type Strings } from '../../shared/i18n.js';
 import { useApp } from '../app-state.js';
 import { Link, ROUTES } from '../router.js';
@@ -17,20 +17,7 @@ export function Layout({ pathname, children }: { pathname: string; children: Com
   const t = useStrings(STRINGS);
   const me = app.me!;
   // On a phone the menu folds behind a button (the console's styles.css); an item, going back or Escape closes it.
-  const [menuOpen, setMenuOpen] = useState(false);
-  useEffect(() => setMenuOpen(false), [pathname]);
-  // Layout effect: listening as soon as the menu renders open (a plain effect waits for a frame,
-  // and an Escape pressed meanwhile was lost).
-  useLayoutEffect(() => {
-    if (!menuOpen) return;
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
-      setMenuOpen(false);
-      document.getElementById('menu-toggle')?.focus();
-    };
-    addEventListener('keydown', onKey);
-    return () => removeEventListener('keydown', onKey);
-  }, [menuOpen]);
+  const [menuOpen, setMenuOpen] = useFoldingMenu(pathname);
   const current = (path: string) => path === pathname || (path === '/ops' && pathname.startsWith('/ops/merchants/')) || (path === '/ops/orders' && pathname.startsWith('/ops/orders/'));
   return (
     <div class="shell">
