@@ -176,9 +176,10 @@ async function measureClaim(dir: string): Promise<SizeResult['claim']> {
     const backlog = (db.prepare("SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'pending'").get() as { n: number }).n;
     db.close();
     const claimOnce = async (i: number) =>
-      // Leases of 1 ms: every claim finds the backlog as it was (nothing stays in flight).
+      // Leases that end at once: every claim finds the backlog as it was (nothing stays in flight,
+      // so each takes as many as the endpoint's cap allows, at every size).
       (await container.store.webhooks.claimDue({
-        owner: 'growth-bench', now: new Date(Date.now() + i * 2).toISOString(), leaseMs: 1, limit: webhooks.maxInFlight,
+        owner: 'growth-bench', now: new Date(Date.now() + i * 2).toISOString(), leaseMs: 0, limit: webhooks.maxInFlight,
         merchantConcurrency: webhooks.merchantConcurrency, endpointConcurrency: webhooks.endpointConcurrency,
       })).length;
     for (let i = 0; i < 50; i++) await claimOnce(i);

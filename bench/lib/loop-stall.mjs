@@ -6,6 +6,7 @@
  * Plain JavaScript: it loads before any TypeScript loader.
  */
 import { writeFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 
@@ -22,11 +23,15 @@ if (file) {
     });
     return listen.apply(this, args);
   };
-  const write = () => {
-    if (since === null) return;
-    const ms = (ns) => Math.round(ns / 1e5) / 10;
-    writeFileSync(file, JSON.stringify({ maxMs: ms(histogram.max), p99Ms: ms(histogram.percentile(99)), watchedMs: Date.now() - since }));
-  };
-  setInterval(write, 200).unref();
-  process.on('exit', write);
+  const ms = (ns) => Math.round(ns / 1e5) / 10;
+  const figures = () => JSON.stringify({ maxMs: ms(histogram.max), p99Ms: ms(histogram.percentile(99)), watchedMs: Date.now() - since });
+  // Written without blocking: a synchronous write on a disk busy with the store's checkpoints
+  // would itself stall the loop it measures. At exit, synchronously (the last figures).
+  let writing = false;
+  setInterval(() => {
+    if (since === null || writing) return;
+    writing = true;
+    writeFile(file, figures()).catch(() => {}).finally(() => (writing = false));
+  }, 200).unref();
+  process.on('exit', () => since !== null && writeFileSync(file, figures()));
 }
