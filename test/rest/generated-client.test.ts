@@ -43,6 +43,10 @@ const created = await client.POST('/orders', {
     dropoff: { address: 'Av. Apoquindo 3000', coords: { lat: -33.4154, lng: -70.5837 } },
     customer_name: 'Camila Rojas',
     customer_phone: '+56912345678',
+    // The delivery domain's bodies (issue #30): sizes, the ID check, the failed-attempt policy.
+    items: [{ name: 'Vino', quantity: 2, weight_kg: 1.5, length_cm: 35, width_cm: 10, height_cm: 10 }],
+    id_check: { required: true, min_age: 18 },
+    failed_attempt_policy: 'return',
   },
 });
 if (!created.data) throw new Error('create failed: ' + JSON.stringify(created.error));
@@ -53,6 +57,16 @@ if (!read.data) throw new Error('read failed: ' + JSON.stringify(read.error));
 const order: Order = read.data;
 const proofState = order.proof === null ? 'none' : order.proof.delivered_at;
 const driverName = order.driver?.name ?? null;
+const minAge: number | null = order.id_check?.min_age ?? null;
+const policy: 'retry' | 'return' | 'dispose' = order.failed_attempt_policy;
+
+const preview = await client.GET('/orders/{id}/cancellation', { params: { path: { id: order.booking_id } } });
+if (!preview.data) throw new Error('preview failed: ' + JSON.stringify(preview.error));
+const fee: number | null = preview.data.fee;
+
+// The courier's failed-attempt report, as the courier app sends it.
+type FailedAttemptBody = NonNullable<paths['/couriers/me/orders/{id}/failed-attempt']['post']['requestBody']>['content']['application/json'];
+const attempt: FailedAttemptBody = { reason: 'recipient_absent', note: 'Nadie abre', coords: { lat: -33.4154, lng: -70.5837 } };
 
 const cancelled = await client.POST('/orders/{id}/cancel', { params: { path: { id: order.booking_id } }, body: { reason: 'sample' } });
 if (!cancelled.data) throw new Error('cancel failed: ' + JSON.stringify(cancelled.error));
@@ -61,8 +75,8 @@ const missing = await client.GET('/orders/{id}', { params: { path: { id: 'bk_unk
 const notFound = missing.error?.error.code;
 
 console.log(JSON.stringify({
-  price, registered, status: order.status, proofState, driverName, cancelled: cancelled.data.status, notFound,
-  checks: [noProofYet, noDriverYet, notCancelled, orderNumber, platform],
+  price, registered, status: order.status, proofState, driverName, cancelled: cancelled.data.status, notFound, minAge, policy, fee,
+  checks: [noProofYet, noDriverYet, notCancelled, orderNumber, platform, attempt.reason],
 }));
 `;
 
@@ -118,6 +132,15 @@ void client.POST('/sandbox/runs', { body: { ...play } });
 // The header's other spelling.
 // @ts-expect-error
 void client.POST('/orders', { params: { header: { 'idempotency-key': 'k-1' } }, body: { ...who, dropoff: here } });
+// A failed-attempt policy the API does not have.
+// @ts-expect-error
+void client.POST('/orders', { body: { ...who, dropoff: here, failed_attempt_policy: 'keep' } });
+// An item's size as text.
+// @ts-expect-error
+void client.POST('/orders', { body: { ...who, dropoff: here, items: [{ name: 'Caja', quantity: 1, length_cm: '30' }] } });
+// A failed attempt without a reason.
+// @ts-expect-error
+void client.POST('/couriers/me/orders/{id}/failed-attempt', { params: { path: { id: 'bk_1' } }, body: { coords: there } });
 `;
 
 const TSCONFIG = {
@@ -169,7 +192,7 @@ describe('a client generated from the served document (openapi-typescript + open
     await t?.stop();
   });
 
-  it('type-checks quote → create → read → cancel and runs it against the server', async () => {
+  it('type-checks quote → create (sizes, ID check, policy) → read → cancellation preview → cancel and runs it against the server', async () => {
     const { dir, generated, tsc } = await generateAndCompile(served);
     dirs.push(dir);
     expect(tsc.out).toBe('');
@@ -180,10 +203,11 @@ describe('a client generated from the served document (openapi-typescript + open
     expect(ran.code, ran.out).toBe(0);
     expect(JSON.parse(ran.out)).toMatchObject({
       price: expect.any(Number), registered: false, status: 'new', proofState: 'none', driverName: null, cancelled: 'cancelled', notFound: 'ORDER_NOT_FOUND',
+      minAge: 18, policy: 'return', fee: 0,
     });
   }, 120_000);
 
-  it('refuses the planted request-form mistakes at compile time (oneOf Form A / Form B, one header spelling)', async () => {
+  it('refuses the planted request-form mistakes at compile time (oneOf Form A / Form B, one header spelling, the delivery domain enums and types)', async () => {
     const { dir, tsc } = await generateAndCompile(served, MISTAKES);
     dirs.push(dir);
     expect(tsc.out).toBe('');
