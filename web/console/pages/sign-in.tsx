@@ -7,23 +7,21 @@ import { graphql } from '../../shared/graphql.js';
 import { useStrings, type Strings } from '../../shared/i18n.js';
 import { navigate, type PageProps } from '../router.js';
 import { ErrorNote } from '../../shared/ui/error-note.js';
+import { nextPathWithin, SignInForm } from '../../shared/ui/sign-in-form.js';
 
 const LOG_IN = graphql(`mutation ConsoleLogIn($input: LogInInput!) { logIn(input: $input) {
   __typename ... on MutationLogInSuccess { data { merchant { id } memberships { merchant { id name } member { role } } } }
   ... on AppError { code message fields { field message } } } }`);
 
-const STRINGS: Strings<'title' | 'email' | 'password' | 'submit' | 'busy' | 'choose' | 'chooseHint' | 'role_owner' | 'role_dispatcher' | 'role_viewer'> = {
-  es: { title: 'Iniciar sesión', email: 'Correo', password: 'Contraseña', submit: 'Entrar', busy: 'Entrando…', choose: 'Elige el comercio', chooseHint: 'Tu correo pertenece a varios comercios.', role_owner: 'dueño', role_dispatcher: 'despachador', role_viewer: 'lector' },
-  en: { title: 'Sign in', email: 'Email', password: 'Password', submit: 'Sign in', busy: 'Signing in…', choose: 'Choose the merchant', chooseHint: 'Your email belongs to several merchants.', role_owner: 'owner', role_dispatcher: 'dispatcher', role_viewer: 'viewer' },
+const STRINGS: Strings<'title' | 'choose' | 'chooseHint' | 'role_owner' | 'role_dispatcher' | 'role_viewer'> = {
+  es: { title: 'Iniciar sesión', choose: 'Elige el comercio', chooseHint: 'Tu correo pertenece a varios comercios.', role_owner: 'dueño', role_dispatcher: 'despachador', role_viewer: 'lector' },
+  en: { title: 'Sign in', choose: 'Choose the merchant', chooseHint: 'Your email belongs to several merchants.', role_owner: 'owner', role_dispatcher: 'dispatcher', role_viewer: 'viewer' },
 };
 
 type Membership = { merchant: { id: string; name: string }; member: { role: 'owner' | 'dispatcher' | 'viewer' } };
 
 /** Where to go after signing in: ?next= when it is a console path, else the orders board. */
-export function nextPath(): string {
-  const next = new URLSearchParams(location.search).get('next') ?? '';
-  return next.startsWith('/console') && !next.startsWith('/console/sign-in') ? next : '/console';
-}
+const nextPath = () => nextPathWithin('/console');
 
 /**
  * Email and password only: the session opens in the oldest merchant they open; with several, the
@@ -60,12 +58,6 @@ export function SignInPage(_props: PageProps) {
     navigate(nextPath(), { replace: true });
   };
 
-  const onSubmit = (event: SubmitEvent) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget as HTMLFormElement);
-    void signIn({ email: String(form.get('email')).trim(), password: String(form.get('password')) });
-  };
-
   return (
     <main id="main" class="narrow">
       <h1>{choice ? t.choose : t.title}</h1>
@@ -84,12 +76,7 @@ export function SignInPage(_props: PageProps) {
           <ErrorNote error={error} />
         </section>
       ) : (
-        <form id="sign-in" class="card" onSubmit={onSubmit}>
-          <label>{t.email}<input name="email" type="email" required autocomplete="username" defaultValue={new URLSearchParams(location.search).get('email') ?? ''} /></label>
-          <label>{t.password}<input name="password" type="password" required autocomplete="current-password" /></label>
-          <ErrorNote error={error} />
-          <button type="submit" disabled={busy}>{busy ? t.busy : t.submit}</button>
-        </form>
+        <SignInForm busy={busy} error={error} onSignIn={(input) => void signIn(input)} />
       )}
     </main>
   );

@@ -1,52 +1,13 @@
-import { useState } from 'preact/hooks';
-import { ApiError, dataOf } from '../../shared/api/errors.js';
+import { dataOf } from '../../shared/api/errors.js';
 import { operatorRequest } from '../../shared/api/http.js';
 import { graphql } from '../../shared/graphql.js';
-import { useStrings, type Strings } from '../../shared/i18n.js';
-import { ErrorNote } from '../../shared/ui/error-note.js';
-import { navigate, type PageProps } from '../router.js';
+import { SetPasswordForm } from '../../shared/ui/set-password-form.js';
+import type { PageProps } from '../router.js';
 
 const SET_PASSWORD = graphql(`mutation OpsSetPassword($input: OperatorSetPasswordInput!) { operatorSetPassword(input: $input) {
   __typename ... on MutationOperatorSetPasswordSuccess { data { email } } ... on AppError { code message } } }`);
 
-const STRINGS: Strings<'title' | 'intro' | 'password' | 'repeat' | 'rule' | 'mismatch' | 'noToken' | 'submit'> = {
-  es: { title: 'Elige tu contraseña', intro: 'Este enlace sirve una sola vez.', password: 'Contraseña nueva', repeat: 'Repite la contraseña', rule: 'Entre 12 y 256 caracteres.', mismatch: 'Las contraseñas no coinciden.', noToken: 'Al enlace le falta su código: ábrelo tal como llegó.', submit: 'Guardar y continuar' },
-  en: { title: 'Choose your password', intro: 'This link works once.', password: 'New password', repeat: 'Repeat the password', rule: 'From 12 to 256 characters.', mismatch: 'The passwords differ.', noToken: 'The link has lost its code: open it as it came.', submit: 'Save and continue' },
-};
-
-/** The invitation link's token is in the fragment (#token=pt_…): no server or proxy log sees it. */
-const tokenOf = () => new URLSearchParams(location.hash.slice(1)).get('token') ?? '';
-
 export function SetPasswordPage(_props: PageProps) {
-  const t = useStrings(STRINGS);
-  const [token] = useState(tokenOf);
-  const [error, setError] = useState<unknown>(token ? null : new ApiError('PASSWORD_TOKEN_INVALID', t.noToken));
-
-  const onSubmit = async (event: SubmitEvent) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget as HTMLFormElement);
-    const password = String(form.get('password'));
-    if (password !== String(form.get('repeat'))) return setError(new ApiError('VALIDATION_ERROR', t.mismatch));
-    try {
-      const set = dataOf((await operatorRequest(SET_PASSWORD, { input: { token, password } })).operatorSetPassword);
-      // The token has done its work: drop it from the address bar and history.
-      navigate(`/ops/sign-in?${new URLSearchParams({ email: set.email })}`, { replace: true });
-    } catch (failure) {
-      setError(failure);
-    }
-  };
-
-  return (
-    <main id="main" class="narrow">
-      <h1>{t.title}</h1>
-      <form id="set-password" class="card" onSubmit={(e) => void onSubmit(e)}>
-        <p>{t.intro}</p>
-        <label>{t.password}<input name="password" type="password" required minLength={12} maxLength={256} autocomplete="new-password" aria-describedby="password-rule" /></label>
-        <small id="password-rule">{t.rule}</small>
-        <label>{t.repeat}<input name="repeat" type="password" required minLength={12} maxLength={256} autocomplete="new-password" /></label>
-        <ErrorNote error={error} />
-        <button type="submit" disabled={!token}>{t.submit}</button>
-      </form>
-    </main>
-  );
+  const setPassword = async (input: { token: string; password: string }) => dataOf((await operatorRequest(SET_PASSWORD, { input })).operatorSetPassword);
+  return <SetPasswordForm setPassword={setPassword} signInPath="/ops/sign-in" />;
 }
