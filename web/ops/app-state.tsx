@@ -1,5 +1,4 @@
-import { createContext } from 'preact';
-import { useContext } from 'preact/hooks';
+import { createAppState, createStoredSettings } from '../shared/app-state.js';
 import type { Lang } from '../shared/i18n.js';
 
 export type OperatorRole = 'admin' | 'dispatcher' | 'support';
@@ -23,20 +22,6 @@ export interface AppState {
   signOut(): Promise<void>;
 }
 
-export const AppContext = createContext<AppState | null>(null);
+export const { AppContext, useApp } = createAppState<AppState>();
 
-export function useApp(): AppState {
-  const state = useContext(AppContext);
-  if (!state) throw new Error('useApp outside <AppContext.Provider>');
-  return state;
-}
-
-const STORED = { lang: 'exd.ops.lang', signedIn: 'exd.ops.signed-in' } as const;
-
-export const storedLang = (): Lang => (localStorage.getItem(STORED.lang) === 'en' ? 'en' : 'es');
-/** As in the console: the cookie is HttpOnly, so the page remembers whether it signed in. */
-export const storedSignedIn = (): boolean => localStorage.getItem(STORED.signedIn) === '1';
-export function store(key: keyof typeof STORED, value: string | null): void {
-  if (value === null) localStorage.removeItem(STORED[key]);
-  else localStorage.setItem(STORED[key], value);
-}
+export const { store, storedLang, storedSignedIn } = createStoredSettings<never>('ops');
