@@ -1,8 +1,8 @@
-import { pruneExpiredDocs } from './expired.js';
+import { createMongoAccountSessions } from './account-sessions.js';
 import type { Member, MemberPasswordToken, MemberSession } from '../../domain/types.js';
 import type { ClientSession } from 'mongodb';
 import { endsOwnership, mayEndOwnership, type MemberPatch, type MemberRepository } from '../../ports/members.js';
-import type { MemberDoc, MemberPasswordTokenDoc, MemberSessionDoc, MongoDatabase } from './database.js';
+import type { MemberDoc, MongoDatabase } from './database.js';
 
 const toMember = (d: MemberDoc): Member => ({
   id: d._id,
@@ -15,23 +15,7 @@ const toMember = (d: MemberDoc): Member => ({
   updatedAt: d.updatedAt,
 });
 
-const toToken = (d: MemberPasswordTokenDoc): MemberPasswordToken => ({
-  hash: d._id,
-  memberId: d.memberId,
-  merchantId: d.merchantId,
-  createdAt: d.createdAt,
-  expiresAt: d.expiresAt,
-  usedAt: d.usedAt,
-});
 
-const toSession = (d: MemberSessionDoc): MemberSession => ({
-  hash: d._id,
-  memberId: d.memberId,
-  merchantId: d.merchantId,
-  createdAt: d.createdAt,
-  lastSeenAt: d.lastSeenAt,
-  expiresAt: d.expiresAt,
-});
 
 const patchOf = (patch: MemberPatch, updatedAt: string) => ({
   updatedAt,
@@ -42,6 +26,7 @@ const patchOf = (patch: MemberPatch, updatedAt: string) => ({
 
 export function createMongoMemberRepository(database: MongoDatabase): MemberRepository {
   const { members, memberPasswordTokens: tokens, memberSessions: sessions, leases } = database.collections;
+  const accounts = createMongoAccountSessions<'memberId', MemberPasswordToken, MemberSession>({ owner: 'memberId', tokens, sessions });
 
   /**
    * Inside a transaction. Every guarded change of one merchant's team first writes the same guard
@@ -102,57 +87,18 @@ export function createMongoMemberRepository(database: MongoDatabase): MemberRepo
       const deleteMember = async (session: ClientSession) => (await members.deleteOne({ _id: id, merchantId }, { session })).deletedCount === 1;
       const outcome = await database.inTransaction(async (session) => ((await wouldLeaveNoOwner(session, id, merchantId, null)) ? ('last_owner' as const) : deleteMember(session)));
       if (outcome !== true) return outcome;
-      await sessions.deleteMany({ memberId: id });
-      await tokens.deleteMany({ memberId: id });
+      await accounts.deleteSessionsOf(id);
+      await accounts.deleteTokensOf(id);
       return true;
     },
-    async replacePasswordToken(token) {
-      await tokens.deleteMany({ memberId: token.memberId, usedAt: null });
-      await tokens.insertOne({
-        _id: token.hash,
-        memberId: token.memberId,
-        merchantId: token.merchantId,
-        createdAt: token.createdAt,
-        expiresAt: token.expiresAt,
-        usedAt: token.usedAt,
-        expireOn: new Date(token.expiresAt),
-      });
-    },
-    async consumePasswordToken({ hash, now }) {
-      const doc = await tokens.findOneAndUpdate({ _id: hash, usedAt: null, expiresAt: { $gt: now } }, { $set: { usedAt: now } }, { returnDocument: 'after' });
-      return doc ? toToken(doc) : null;
-    },
-    async insertSession(session) {
-      await sessions.insertOne({
-        _id: session.hash,
-        memberId: session.memberId,
-        merchantId: session.merchantId,
-        createdAt: session.createdAt,
-        lastSeenAt: session.lastSeenAt,
-        expiresAt: session.expiresAt,
-        expireOn: new Date(session.expiresAt),
-      });
-    },
-    async findSession(hash) {
-      const doc = await sessions.findOne({ _id: hash });
-      return doc ? toSession(doc) : null;
-    },
-    async touchSession({ hash, lastSeenAt }) {
-      await sessions.updateOne({ _id: hash, lastSeenAt: { $lt: lastSeenAt } }, { $set: { lastSeenAt } });
-    },
-    async deleteSession(hash) {
-      return (await sessions.deleteOne({ _id: hash })).deletedCount > 0;
-    },
-    async trimSessionsOf({ memberId, keep }) {
-      const beyond = await sessions.find({ memberId }, { projection: { _id: 1 } }).sort({ createdAt: -1, _id: -1 }).skip(keep).toArray();
-      if (beyond.length === 0) return 0;
-      return (await sessions.deleteMany({ memberId, _id: { $in: beyond.map((d) => d._id) } })).deletedCount;
-    },
-    async deleteSessionsOf(memberId) {
-      return (await sessions.deleteMany({ memberId })).deletedCount;
-    },
-    async pruneExpired({ before, limit }) {
-      return (await pruneExpiredDocs(sessions, { before, limit })) + (await pruneExpiredDocs(tokens, { before, limit }));
-    },
+    replacePasswordToken: accounts.replacePasswordToken,
+    consumePasswordToken: accounts.consumePasswordToken,
+    insertSession: accounts.insertSession,
+    findSession: accounts.findSession,
+    touchSession: accounts.touchSession,
+    deleteSession: accounts.deleteSession,
+    trimSessionsOf: ({ memberId, keep }) => accounts.trimSessionsOf(memberId, keep),
+    deleteSessionsOf: accounts.deleteSessionsOf,
+    pruneExpired: accounts.pruneExpired,
   };
 }

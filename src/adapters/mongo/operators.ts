@@ -1,8 +1,8 @@
-import { pruneExpiredDocs } from './expired.js';
+import { createMongoAccountSessions } from './account-sessions.js';
 import type { ClientSession, Filter } from 'mongodb';
 import type { AuditEntry, Operator, OperatorPasswordToken, OperatorSession } from '../../domain/types.js';
 import { endsAdmin, type AuditRepository, type OperatorPatch, type OperatorRepository } from '../../ports/operators.js';
-import type { AuditDoc, MongoDatabase, OperatorDoc, OperatorPasswordTokenDoc, OperatorSessionDoc } from './database.js';
+import type { AuditDoc, MongoDatabase, OperatorDoc } from './database.js';
 
 const toOperator = (d: OperatorDoc): Operator => ({
   id: d._id,
@@ -14,15 +14,7 @@ const toOperator = (d: OperatorDoc): Operator => ({
   updatedAt: d.updatedAt,
 });
 
-const toToken = (d: OperatorPasswordTokenDoc): OperatorPasswordToken => ({ hash: d._id, operatorId: d.operatorId, createdAt: d.createdAt, expiresAt: d.expiresAt, usedAt: d.usedAt });
 
-const toSession = (d: OperatorSessionDoc): OperatorSession => ({
-  hash: d._id,
-  operatorId: d.operatorId,
-  createdAt: d.createdAt,
-  lastSeenAt: d.lastSeenAt,
-  expiresAt: d.expiresAt,
-});
 
 const patchOf = (patch: OperatorPatch, updatedAt: string) => ({
   updatedAt,
@@ -33,6 +25,7 @@ const patchOf = (patch: OperatorPatch, updatedAt: string) => ({
 
 export function createMongoOperatorRepository(database: MongoDatabase): OperatorRepository {
   const { operators, operatorPasswordTokens: tokens, operatorSessions: sessions, leases } = database.collections;
+  const accounts = createMongoAccountSessions<'operatorId', OperatorPasswordToken, OperatorSession>({ owner: 'operatorId', tokens, sessions });
 
   /**
    * Inside a transaction. Every guarded change first writes the same guard document, so two at once
@@ -83,52 +76,15 @@ export function createMongoOperatorRepository(database: MongoDatabase): Operator
       if (!mayEndAdmin) return apply();
       return database.inTransaction(async (session) => ((await wouldLeaveNoAdmin(session, id, patch)) ? ('last_admin' as const) : apply(session)));
     },
-    async replacePasswordToken(token) {
-      await tokens.deleteMany({ operatorId: token.operatorId, usedAt: null });
-      await tokens.insertOne({
-        _id: token.hash,
-        operatorId: token.operatorId,
-        createdAt: token.createdAt,
-        expiresAt: token.expiresAt,
-        usedAt: token.usedAt,
-        expireOn: new Date(token.expiresAt),
-      });
-    },
-    async consumePasswordToken({ hash, now }) {
-      const doc = await tokens.findOneAndUpdate({ _id: hash, usedAt: null, expiresAt: { $gt: now } }, { $set: { usedAt: now } }, { returnDocument: 'after' });
-      return doc ? toToken(doc) : null;
-    },
-    async insertSession(session) {
-      await sessions.insertOne({
-        _id: session.hash,
-        operatorId: session.operatorId,
-        createdAt: session.createdAt,
-        lastSeenAt: session.lastSeenAt,
-        expiresAt: session.expiresAt,
-        expireOn: new Date(session.expiresAt),
-      });
-    },
-    async findSession(hash) {
-      const doc = await sessions.findOne({ _id: hash });
-      return doc ? toSession(doc) : null;
-    },
-    async touchSession({ hash, lastSeenAt }) {
-      await sessions.updateOne({ _id: hash, lastSeenAt: { $lt: lastSeenAt } }, { $set: { lastSeenAt } });
-    },
-    async deleteSession(hash) {
-      return (await sessions.deleteOne({ _id: hash })).deletedCount > 0;
-    },
-    async trimSessionsOf({ operatorId, keep }) {
-      const beyond = await sessions.find({ operatorId }, { projection: { _id: 1 } }).sort({ createdAt: -1, _id: -1 }).skip(keep).toArray();
-      if (beyond.length === 0) return 0;
-      return (await sessions.deleteMany({ operatorId, _id: { $in: beyond.map((d) => d._id) } })).deletedCount;
-    },
-    async deleteSessionsOf(operatorId) {
-      return (await sessions.deleteMany({ operatorId })).deletedCount;
-    },
-    async pruneExpired({ before, limit }) {
-      return (await pruneExpiredDocs(sessions, { before, limit })) + (await pruneExpiredDocs(tokens, { before, limit }));
-    },
+    replacePasswordToken: accounts.replacePasswordToken,
+    consumePasswordToken: accounts.consumePasswordToken,
+    insertSession: accounts.insertSession,
+    findSession: accounts.findSession,
+    touchSession: accounts.touchSession,
+    deleteSession: accounts.deleteSession,
+    trimSessionsOf: ({ operatorId, keep }) => accounts.trimSessionsOf(operatorId, keep),
+    deleteSessionsOf: accounts.deleteSessionsOf,
+    pruneExpired: accounts.pruneExpired,
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Member, MemberPasswordToken, MemberSession } from '../../domain/types.js';
 import { endsOwnership, type MemberPatch, type MemberRepository } from '../../ports/members.js';
+import { createSqliteAccountSessions } from './account-sessions.js';
 import type { SqliteDatabase } from './database.js';
 
 interface MemberRow {
@@ -13,24 +14,6 @@ interface MemberRow {
   updated_at: string;
 }
 
-interface TokenRow {
-  hash: string;
-  member_id: string;
-  merchant_id: string;
-  created_at: string;
-  expires_at: string;
-  used_at: string | null;
-}
-
-interface SessionRow {
-  hash: string;
-  member_id: string;
-  merchant_id: string;
-  created_at: string;
-  last_seen_at: string;
-  expires_at: string;
-}
-
 const toMember = (r: MemberRow): Member => ({
   id: r.id,
   merchantId: r.merchant_id,
@@ -42,25 +25,8 @@ const toMember = (r: MemberRow): Member => ({
   updatedAt: r.updated_at,
 });
 
-const toToken = (r: TokenRow): MemberPasswordToken => ({
-  hash: r.hash,
-  memberId: r.member_id,
-  merchantId: r.merchant_id,
-  createdAt: r.created_at,
-  expiresAt: r.expires_at,
-  usedAt: r.used_at,
-});
-
-const toSession = (r: SessionRow): MemberSession => ({
-  hash: r.hash,
-  memberId: r.member_id,
-  merchantId: r.merchant_id,
-  createdAt: r.created_at,
-  lastSeenAt: r.last_seen_at,
-  expiresAt: r.expires_at,
-});
-
 export function createSqliteMemberRepository(db: SqliteDatabase): MemberRepository {
+  const accounts = createSqliteAccountSessions<MemberPasswordToken, MemberSession>(db, { kind: 'member', scope: ['merchant_id'] });
   const insert = db.prepare(
     `INSERT INTO members (id, merchant_id, email, role, status, password_hash, created_at, updated_at)
      VALUES (@id, @merchantId, @email, @role, @status, @passwordHash, @createdAt, @updatedAt)
@@ -78,29 +44,6 @@ export function createSqliteMemberRepository(db: SqliteDatabase): MemberReposito
      WHERE id = @id AND merchant_id = @merchantId`,
   );
   const deleteMember = db.prepare<[string, string]>('DELETE FROM members WHERE id = ? AND merchant_id = ?');
-  const deleteTokensOf = db.prepare<[string]>('DELETE FROM member_password_tokens WHERE member_id = ?');
-  const deleteUnusedTokensOf = db.prepare<[string]>('DELETE FROM member_password_tokens WHERE member_id = ? AND used_at IS NULL');
-  const insertToken = db.prepare(
-    `INSERT INTO member_password_tokens (hash, member_id, merchant_id, created_at, expires_at, used_at)
-     VALUES (@hash, @memberId, @merchantId, @createdAt, @expiresAt, @usedAt)`,
-  );
-  const consumeToken = db.prepare<[string, string, string], TokenRow>(
-    'UPDATE member_password_tokens SET used_at = ? WHERE hash = ? AND used_at IS NULL AND expires_at > ? RETURNING *',
-  );
-  const insertSession = db.prepare(
-    `INSERT INTO member_sessions (hash, member_id, merchant_id, created_at, last_seen_at, expires_at)
-     VALUES (@hash, @memberId, @merchantId, @createdAt, @lastSeenAt, @expiresAt)`,
-  );
-  const sessionByHash = db.prepare<[string], SessionRow>('SELECT * FROM member_sessions WHERE hash = ?');
-  const touch = db.prepare<[string, string, string]>('UPDATE member_sessions SET last_seen_at = ? WHERE hash = ? AND last_seen_at < ?');
-  const deleteSession = db.prepare<[string]>('DELETE FROM member_sessions WHERE hash = ?');
-  const deleteSessionsOf = db.prepare<[string]>('DELETE FROM member_sessions WHERE member_id = ?');
-  const trimSessionsOf = db.prepare<{ memberId: string; keep: number }>(
-    `DELETE FROM member_sessions WHERE member_id = @memberId AND hash IN (
-       SELECT hash FROM member_sessions WHERE member_id = @memberId ORDER BY created_at DESC, hash DESC LIMIT -1 OFFSET @keep)`,
-  );
-  const pruneSessions = db.prepare<[string, number]>('DELETE FROM member_sessions WHERE rowid IN (SELECT rowid FROM member_sessions WHERE expires_at < ? LIMIT ?)');
-  const pruneTokens = db.prepare<[string, number]>('DELETE FROM member_password_tokens WHERE rowid IN (SELECT rowid FROM member_password_tokens WHERE expires_at < ? LIMIT ?)');
 
   const otherActiveOwners = db.prepare<[string, string], { n: number }>(
     "SELECT COUNT(*) AS n FROM members WHERE merchant_id = ? AND id <> ? AND role = 'owner' AND status = 'active'",
@@ -119,15 +62,9 @@ export function createSqliteMemberRepository(db: SqliteDatabase): MemberReposito
   const remove = db.transaction((id: string, merchantId: string) => {
     if (wouldLeaveNoOwner(id, merchantId, null)) return 'last_owner' as const;
     if (deleteMember.run(id, merchantId).changes === 0) return false;
-    deleteSessionsOf.run(id);
-    deleteTokensOf.run(id);
+    accounts.deleteAllOf(id);
     return true;
   });
-  const replaceToken = db.transaction((token: MemberPasswordToken) => {
-    deleteUnusedTokensOf.run(token.memberId);
-    insertToken.run(token);
-  });
-  const prune = db.transaction((before: string, limit: number) => pruneSessions.run(before, limit).changes + pruneTokens.run(before, limit).changes);
 
   return {
     async insert(member) {
@@ -153,34 +90,14 @@ export function createSqliteMemberRepository(db: SqliteDatabase): MemberReposito
     async remove({ id, merchantId }) {
       return remove.immediate(id, merchantId);
     },
-    async replacePasswordToken(token) {
-      replaceToken.immediate(token);
-    },
-    async consumePasswordToken({ hash, now }) {
-      const row = consumeToken.get(now, hash, now);
-      return row ? toToken(row) : null;
-    },
-    async insertSession(session) {
-      insertSession.run(session);
-    },
-    async findSession(hash) {
-      const row = sessionByHash.get(hash);
-      return row ? toSession(row) : null;
-    },
-    async touchSession({ hash, lastSeenAt }) {
-      touch.run(lastSeenAt, hash, lastSeenAt);
-    },
-    async deleteSession(hash) {
-      return deleteSession.run(hash).changes > 0;
-    },
-    async trimSessionsOf({ memberId, keep }) {
-      return trimSessionsOf.run({ memberId, keep }).changes;
-    },
-    async deleteSessionsOf(memberId) {
-      return deleteSessionsOf.run(memberId).changes;
-    },
-    async pruneExpired({ before, limit }) {
-      return prune.immediate(before, limit);
-    },
+    replacePasswordToken: accounts.replacePasswordToken,
+    consumePasswordToken: accounts.consumePasswordToken,
+    insertSession: accounts.insertSession,
+    findSession: accounts.findSession,
+    touchSession: accounts.touchSession,
+    deleteSession: accounts.deleteSession,
+    trimSessionsOf: ({ memberId, keep }) => accounts.trimSessionsOf(memberId, keep),
+    deleteSessionsOf: accounts.deleteSessionsOf,
+    pruneExpired: accounts.pruneExpired,
   };
 }

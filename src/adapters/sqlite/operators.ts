@@ -1,5 +1,6 @@
 import type { AuditEntry, Operator, OperatorPasswordToken, OperatorSession } from '../../domain/types.js';
 import { endsAdmin, type AuditRepository, type OperatorPatch, type OperatorRepository } from '../../ports/operators.js';
+import { createSqliteAccountSessions } from './account-sessions.js';
 import type { SqliteDatabase } from './database.js';
 
 interface OperatorRow {
@@ -12,22 +13,6 @@ interface OperatorRow {
   updated_at: string;
 }
 
-interface TokenRow {
-  hash: string;
-  operator_id: string;
-  created_at: string;
-  expires_at: string;
-  used_at: string | null;
-}
-
-interface SessionRow {
-  hash: string;
-  operator_id: string;
-  created_at: string;
-  last_seen_at: string;
-  expires_at: string;
-}
-
 const toOperator = (r: OperatorRow): Operator => ({
   id: r.id,
   email: r.email,
@@ -38,17 +23,8 @@ const toOperator = (r: OperatorRow): Operator => ({
   updatedAt: r.updated_at,
 });
 
-const toToken = (r: TokenRow): OperatorPasswordToken => ({ hash: r.hash, operatorId: r.operator_id, createdAt: r.created_at, expiresAt: r.expires_at, usedAt: r.used_at });
-
-const toSession = (r: SessionRow): OperatorSession => ({
-  hash: r.hash,
-  operatorId: r.operator_id,
-  createdAt: r.created_at,
-  lastSeenAt: r.last_seen_at,
-  expiresAt: r.expires_at,
-});
-
 export function createSqliteOperatorRepository(db: SqliteDatabase): OperatorRepository {
+  const accounts = createSqliteAccountSessions<OperatorPasswordToken, OperatorSession>(db, { kind: 'operator' });
   const insert = db.prepare(
     `INSERT INTO operators (id, email, role, status, password_hash, created_at, updated_at)
      VALUES (@id, @email, @role, @status, @passwordHash, @createdAt, @updatedAt) ON CONFLICT (email) DO NOTHING`,
@@ -60,35 +36,6 @@ export function createSqliteOperatorRepository(db: SqliteDatabase): OperatorRepo
     `UPDATE operators SET role = coalesce(@role, role), status = coalesce(@status, status),
        password_hash = coalesce(@passwordHash, password_hash), updated_at = @updatedAt WHERE id = @id RETURNING *`,
   );
-  const deleteUnusedTokensOf = db.prepare<[string]>('DELETE FROM operator_password_tokens WHERE operator_id = ? AND used_at IS NULL');
-  const insertToken = db.prepare(
-    `INSERT INTO operator_password_tokens (hash, operator_id, created_at, expires_at, used_at)
-     VALUES (@hash, @operatorId, @createdAt, @expiresAt, @usedAt)`,
-  );
-  const consumeToken = db.prepare<[string, string, string], TokenRow>(
-    'UPDATE operator_password_tokens SET used_at = ? WHERE hash = ? AND used_at IS NULL AND expires_at > ? RETURNING *',
-  );
-  const insertSession = db.prepare(
-    `INSERT INTO operator_sessions (hash, operator_id, created_at, last_seen_at, expires_at)
-     VALUES (@hash, @operatorId, @createdAt, @lastSeenAt, @expiresAt)`,
-  );
-  const sessionByHash = db.prepare<[string], SessionRow>('SELECT * FROM operator_sessions WHERE hash = ?');
-  const touch = db.prepare<[string, string, string]>('UPDATE operator_sessions SET last_seen_at = ? WHERE hash = ? AND last_seen_at < ?');
-  const deleteSession = db.prepare<[string]>('DELETE FROM operator_sessions WHERE hash = ?');
-  const deleteSessionsOf = db.prepare<[string]>('DELETE FROM operator_sessions WHERE operator_id = ?');
-  const trimSessionsOf = db.prepare<{ operatorId: string; keep: number }>(
-    `DELETE FROM operator_sessions WHERE operator_id = @operatorId AND hash IN (
-       SELECT hash FROM operator_sessions WHERE operator_id = @operatorId ORDER BY created_at DESC, hash DESC LIMIT -1 OFFSET @keep)`,
-  );
-  const pruneSessions = db.prepare<[string, number]>('DELETE FROM operator_sessions WHERE rowid IN (SELECT rowid FROM operator_sessions WHERE expires_at < ? LIMIT ?)');
-  const pruneTokens = db.prepare<[string, number]>(
-    'DELETE FROM operator_password_tokens WHERE rowid IN (SELECT rowid FROM operator_password_tokens WHERE expires_at < ? LIMIT ?)',
-  );
-  const replaceToken = db.transaction((token: OperatorPasswordToken) => {
-    deleteUnusedTokensOf.run(token.operatorId);
-    insertToken.run(token);
-  });
-  const prune = db.transaction((before: string, limit: number) => pruneSessions.run(before, limit).changes + pruneTokens.run(before, limit).changes);
   const otherActiveAdmins = db.prepare<[string], { n: number }>("SELECT COUNT(*) AS n FROM operators WHERE id <> ? AND role = 'admin' AND status = 'active'");
   /** Run immediate (other writers wait), so the count cannot change before the write. */
   const updateOperator = db.transaction((id: string, patch: OperatorPatch, updatedAt: string) => {
@@ -117,35 +64,15 @@ export function createSqliteOperatorRepository(db: SqliteDatabase): OperatorRepo
     async update({ id, patch, updatedAt }) {
       return updateOperator.immediate(id, patch, updatedAt);
     },
-    async replacePasswordToken(token) {
-      replaceToken.immediate(token);
-    },
-    async consumePasswordToken({ hash, now }) {
-      const row = consumeToken.get(now, hash, now);
-      return row ? toToken(row) : null;
-    },
-    async insertSession(session) {
-      insertSession.run(session);
-    },
-    async findSession(hash) {
-      const row = sessionByHash.get(hash);
-      return row ? toSession(row) : null;
-    },
-    async touchSession({ hash, lastSeenAt }) {
-      touch.run(lastSeenAt, hash, lastSeenAt);
-    },
-    async deleteSession(hash) {
-      return deleteSession.run(hash).changes > 0;
-    },
-    async trimSessionsOf({ operatorId, keep }) {
-      return trimSessionsOf.run({ operatorId, keep }).changes;
-    },
-    async deleteSessionsOf(operatorId) {
-      return deleteSessionsOf.run(operatorId).changes;
-    },
-    async pruneExpired({ before, limit }) {
-      return prune.immediate(before, limit);
-    },
+    replacePasswordToken: accounts.replacePasswordToken,
+    consumePasswordToken: accounts.consumePasswordToken,
+    insertSession: accounts.insertSession,
+    findSession: accounts.findSession,
+    touchSession: accounts.touchSession,
+    deleteSession: accounts.deleteSession,
+    trimSessionsOf: ({ operatorId, keep }) => accounts.trimSessionsOf(operatorId, keep),
+    deleteSessionsOf: accounts.deleteSessionsOf,
+    pruneExpired: accounts.pruneExpired,
   };
 }
 
