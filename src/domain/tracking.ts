@@ -1,7 +1,7 @@
 import type { Geocoder } from '../ports/geocoder.js';
 import type { Store } from '../ports/store.js';
 import { AppError } from './errors.js';
-import { isOrderActive } from './orders/state-machine.js';
+import { isHeadingToRecipient } from './orders/state-machine.js';
 import type { LatLng, Order, OrderStatus, VehicleType } from './types.js';
 import type { WatchFanOut } from './watch/fan-out.js';
 import { watchIterator } from './watch/iterator.js';
@@ -83,7 +83,7 @@ export function createTrackingService(deps: {
       order.courierId ? store.couriers.findById(order.courierId) : null,
       store.orders.listEvents(order.id),
     ]);
-    const active = isOrderActive(order);
+    const active = isHeadingToRecipient(order);
     const comuna = geocoder.localityOf({ point: order.dropoff, matched: order.dropoff.label });
     return {
       reference,

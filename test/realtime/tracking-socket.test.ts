@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket, type ClientOptions } from 'ws';
 import type { CourierPositionMessage, OrderStatusMessage } from '../../src/ports/event-bus.js';
-import type { MerchantCredentials, TestApp } from '../helpers/app.js';
+import { api, type MerchantCredentials, type TestApp } from '../helpers/app.js';
 import { EVIDENCE, expectOk, PLACES, startOrdersApp } from '../orders/support.js';
 import { along, assignedOrder, customerDataIn, openLive, until, type LiveClient } from './support.js';
 
@@ -92,6 +92,27 @@ describe('public tracking socket', () => {
       expect(final.tracking.driver.location).toBeNull();
       expect(customerDataIn(client.frames.join('\n'))).toEqual([]);
     }
+    await closeAll();
+  });
+
+  it('on the way back to the shop after a failed attempt, the recipient sees no courier position', async () => {
+    const { order, courier, pickup } = await assignedOrder(t, m.liveKey);
+    const client = live(order.tracking_number);
+    await client.waitFor((msg) => msg.type === 'snapshot', 'the first snapshot');
+    expectOk(await courier.status(order.booking_id, 'picked_up'));
+    expectOk(await courier.status(order.booking_id, 'arrived_dropoff'));
+    const report = { reason: 'recipient_absent', coords: PLACES.lasCondes };
+    expectOk(await api(`${t.url}/api/v1/couriers/me/orders/${order.booking_id}/failed-attempt`, { key: courier.token, body: report }));
+    await client.waitFor((msg) => msg.type === 'snapshot' && msg.tracking.status === 'returning', 'the returning snapshot');
+    const before = client.messages.length;
+    expectOk(await courier.position(along(PLACES.lasCondes, pickup, 0.5)));
+    expectOk(await api(`${t.url}/api/v1/couriers/me/orders/${order.booking_id}/return`, { key: courier.token, body: { coords: pickup, ...EVIDENCE } }));
+    await client.waitFor((msg) => msg.type === 'snapshot' && msg.tracking.status === 'returned', 'the returned snapshot');
+    const during = client.messages.slice(before);
+    // The position published while returning reached the channel before the return's status did.
+    expect(during.filter((msg) => msg.type === 'position' || msg.type === 'eta')).toEqual([]);
+    const returning = client.messages.find((msg) => msg.type === 'snapshot' && msg.tracking.status === 'returning')!;
+    expect(returning.tracking.driver.location).toBeNull();
     await closeAll();
   });
 

@@ -59,3 +59,14 @@ export function assertReachable(from: OrderStatus, to: OrderStatus): void {
 export function isOrderActive(order: Pick<Order, 'status'>): boolean {
   return !TERMINAL.includes(order.status);
 }
+
+/** After a failed attempt, until the parcel is handed back to the shop or disposed of. */
+const RETURN_LEG: readonly OrderStatus[] = ['delivery_failed', 'returning'];
+
+/**
+ * The recipient sees the courier's position (and live estimate) only while the parcel is on its way
+ * to them: not before an order is active, not on the way back to the shop, not after.
+ */
+export function isHeadingToRecipient(order: Pick<Order, 'status'>): boolean {
+  return isOrderActive(order) && !RETURN_LEG.includes(order.status);
+}

@@ -1,6 +1,7 @@
 import type { LatLng, Order, OrderStatus } from '../types.js';
 import type { TrackingView } from '../tracking.js';
 import type { OrderMessage, WatchFanOut } from './fan-out.js';
+import { isHeadingToRecipient } from '../orders/state-machine.js';
 
 /** A live change on the public channel; `status` is always the order's real status. */
 export type TrackingChange =
@@ -67,7 +68,7 @@ export function createTrackingChannels(deps: {
       if (message.sequence > channel.sequence) [channel.status, channel.sequence] = [message.status, message.sequence];
       deliver(channel, { type: 'status', status: message.status, estimatedDeliveryAt: channel.estimatedDeliveryAt, at: message.at });
       queueSnapshot(channel);
-    } else {
+    } else if (isHeadingToRecipient(channel)) {
       const { location, at } = message;
       const estimate = message.estimates?.[channel.orderId];
       if (estimate && estimate !== channel.estimatedDeliveryAt) {
