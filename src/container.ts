@@ -213,7 +213,7 @@ function buildServices(deps: {
   const dispatch = createDispatchService({ store, geoIndex, transitions, clock, tariff, sandboxSpeed: config.sandbox.speed, staleAfterMs: config.dispatch.staleAfterMs });
   const orders = createOrderService({ store, geocoder, quotes, dispatch, bus, transitions, outbox, notifications: notificationOutbox, clock, ids, tariff, sandboxSpeed: config.sandbox.speed });
   const batches = createBatchService({ store, dispatch, transitions, outbox, bus, clock, ids, tariff });
-  const delivery = createDeliveryService({ orders, transitions, clock, store, proofs });
+  const delivery = createDeliveryService({ orders, transitions, clock, ids, store, proofs });
   const failedAttempts = createFailedAttemptService({ orders, transitions, clock, ids, tariff, proofs });
   const liveEta = createLiveEtaService({ store, outbox, tariff, sandboxSpeed: config.sandbox.speed });
   const couriers = createCourierService({ store, geoIndex, dispatch, delivery, failedAttempts, transitions, outbox, liveEta, bus, clock });
@@ -320,7 +320,7 @@ function buildRunRuntime(deps: { config: Config; store: Store; bus: EventBus; ge
     },
   });
   const orders = createOrderService({ store, geocoder, quotes, dispatch, bus, transitions, outbox, clock, ids, tariff, sandboxSpeed: config.sandbox.speed });
-  const delivery = createDeliveryService({ orders, transitions, clock, store });
+  const delivery = createDeliveryService({ orders, transitions, clock, ids, store });
   const failedAttempts = createFailedAttemptService({ orders, transitions, clock, ids, tariff });
   const liveEta = createLiveEtaService({ store, outbox, tariff, sandboxSpeed: config.sandbox.speed });
   const couriers = createCourierService({ store, geoIndex, dispatch, delivery, failedAttempts, transitions, outbox, liveEta, bus, clock });

@@ -106,7 +106,7 @@ export function createOrderFieldNames(body: unknown): Record<string, string> {
 
 /** Domain field names of the order-creation errors (quotes, schedule) → the REST wire's. */
 const DOMAIN_FIELD_NAMES: Record<string, string> = Object.assign({}, IDEMPOTENCY_FIELD_NAMES, {
-  quoteId: 'quote_id', rateId: 'rate_id', totalWeightKg: 'total_weight_kg', pickupAfter: 'pickup_after', deliverBefore: 'deliver_before',
+  quoteId: 'quote_id', rateId: 'rate_id', codAmount: 'cod_amount', totalWeightKg: 'total_weight_kg', pickupAfter: 'pickup_after', deliverBefore: 'deliver_before',
 });
 
 /** The cancellation body has the command's own field names. */

@@ -377,6 +377,8 @@ async function createIndexes(c: MongoCollections, db: Db, webhookRetentionSecond
     c.batches.createIndex({ merchantId: 1, mode: 1, _id: -1 }, { name: 'batches_merchant' }),
     c.batches.createIndex({ mode: 1, status: 1, createdAt: 1, _id: 1 }, { name: 'batches_pending_fifo' }),
     c.ledger.createIndex({ merchantId: 1, mode: 1, at: 1 }, { name: 'ledger_merchant' }),
+    c.ledger.createIndex({ merchantId: 1, mode: 1, kind: 1, at: 1, _id: 1 }, { name: 'ledger_cod_merchant' }),
+    c.ledger.createIndex({ courierId: 1 }, { name: 'ledger_cod_courier', partialFilterExpression: { courierId: { $exists: true } } }),
     c.webhookEndpoints.createIndex({ merchantId: 1, mode: 1, _id: 1 }, { name: 'webhook_endpoints_merchant' }),
     // Recipient notifications: due rows (claimDue), a merchant's page newest first, retention by age.
     c.notifications.createIndex({ status: 1, nextAttemptAt: 1, id: 1 }, { name: 'notifications_due' }),

@@ -1,5 +1,5 @@
 import type { LedgerEntry } from '../../domain/types.js';
-import type { LedgerRepository } from '../../ports/store.js';
+import type { CodSums, LedgerRepository } from '../../ports/store.js';
 import type { LedgerDoc, MongoDatabase } from './database.js';
 
 export const toLedgerDoc = (l: LedgerEntry): LedgerDoc => ({
@@ -10,6 +10,8 @@ export const toLedgerDoc = (l: LedgerEntry): LedgerDoc => ({
   kind: l.kind,
   amount: l.amount,
   at: l.at,
+  ...(l.courierId != null && { courierId: l.courierId }),
+  ...(l.expected != null && { expected: l.expected }),
 });
 
 const toLedgerEntry = (d: LedgerDoc): LedgerEntry => ({
@@ -20,15 +22,52 @@ const toLedgerEntry = (d: LedgerDoc): LedgerEntry => ({
   kind: d.kind,
   amount: d.amount,
   at: d.at,
+  ...(d.courierId != null && { courierId: d.courierId }),
+  ...(d.expected != null && { expected: d.expected }),
 });
 
-/** Entries are written by the order repository, in the transaction of the change they charge for. */
+/** Collected, settled and mismatches of the matched COD lines, in one aggregation. */
+const SUMS_GROUP = {
+  $group: {
+    _id: null,
+    collected: { $sum: { $cond: [{ $eq: ['$kind', 'cod_collected'] }, '$amount', 0] } },
+    settled: { $sum: { $cond: [{ $eq: ['$kind', 'cod_settlement'] }, '$amount', 0] } },
+    mismatches: { $sum: { $cond: [{ $and: [{ $eq: ['$kind', 'cod_collected'] }, { $ne: ['$amount', '$expected'] }] }, 1, 0] } },
+  },
+};
+
+const NO_SUMS: CodSums = { collected: 0, settled: 0, mismatches: 0 };
+
+/** Charges and reversals are written by the order repository, in the transaction of the change they charge for. */
 export function createMongoLedgerRepository(database: MongoDatabase): LedgerRepository {
   const { ledger } = database.collections;
+  const sums = async (match: Record<string, unknown>): Promise<CodSums> => {
+    const [row] = await ledger.aggregate<CodSums>([{ $match: match }, SUMS_GROUP, { $project: { _id: 0 } }]).toArray();
+    return row ?? NO_SUMS;
+  };
   return {
     async listByMerchant({ merchantId, mode }) {
       const docs = await ledger.find({ merchantId, mode }).sort({ at: 1, _id: 1 }).toArray();
       return docs.map(toLedgerEntry);
+    },
+    async append(entry) {
+      await ledger.insertOne(toLedgerDoc(entry));
+    },
+    async listCodCollections({ merchantId, mode, from = '', to, afterId, limit }) {
+      const filter: Record<string, unknown> = { merchantId, mode, kind: 'cod_collected', at: { $gte: from, $lt: to } };
+      if (afterId !== undefined) {
+        const last = await ledger.findOne({ _id: afterId }, { projection: { at: 1 } });
+        if (!last) return [];
+        filter.$or = [{ at: { $gt: last.at, $lt: to } }, { at: last.at, _id: { $gt: afterId } }];
+      }
+      const docs = await ledger.find(filter).sort({ at: 1, _id: 1 }).limit(limit).toArray();
+      return docs.map(toLedgerEntry);
+    },
+    merchantCodSums({ merchantId, mode, from = '', to }) {
+      return sums({ merchantId, mode, kind: { $in: ['cod_collected', 'cod_settlement'] }, at: { $gte: from, $lt: to } });
+    },
+    courierCodSums({ courierId }) {
+      return sums({ courierId });
     },
   };
 }
