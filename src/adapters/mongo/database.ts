@@ -52,7 +52,8 @@ export type OrderEventDoc = Omit<OrderEvent, 'id'> & { _id: string };
  */
 export type IdempotencyDoc = IdempotencyRecord & { _id: string; expireAt: Date };
 export type BatchDoc = Omit<Batch, 'id'> & { _id: string };
-export type LedgerDoc = Omit<LedgerEntry, 'id'> & { _id: string };
+/** `mismatch`: cod_collected only, derived (amount ≠ expected) for counting. */
+export type LedgerDoc = Omit<LedgerEntry, 'id'> & { _id: string; mismatch?: boolean };
 export type WebhookEndpointDoc = Omit<WebhookEndpoint, 'id'> & { _id: string };
 /** `createdOn` (and an attempt's `atOn`): the same instant as a BSON Date, for the retention TTL index. */
 export type WebhookDeliveryDoc = Omit<WebhookDelivery, 'id'> & { _id: string; createdOn?: Date };

@@ -12,6 +12,8 @@ export const toLedgerDoc = (l: LedgerEntry): LedgerDoc => ({
   at: l.at,
   ...(l.courierId != null && { courierId: l.courierId }),
   ...(l.expected != null && { expected: l.expected }),
+  // Derived, for counting mismatches with a plain filter.
+  ...(l.kind === 'cod_collected' && { mismatch: l.amount !== l.expected }),
 });
 
 const toLedgerEntry = (d: LedgerDoc): LedgerEntry => ({
@@ -26,24 +28,19 @@ const toLedgerEntry = (d: LedgerDoc): LedgerEntry => ({
   ...(d.expected != null && { expected: d.expected }),
 });
 
-/** Collected, settled and mismatches of the matched COD lines, in one aggregation. */
-const SUMS_GROUP = {
-  $group: {
-    _id: null,
-    collected: { $sum: { $cond: [{ $eq: ['$kind', 'cod_collected'] }, '$amount', 0] } },
-    settled: { $sum: { $cond: [{ $eq: ['$kind', 'cod_settlement'] }, '$amount', 0] } },
-    mismatches: { $sum: { $cond: [{ $and: [{ $eq: ['$kind', 'cod_collected'] }, { $ne: ['$amount', '$expected'] }] }, 1, 0] } },
-  },
-};
-
 const NO_SUMS: CodSums = { collected: 0, settled: 0, mismatches: 0 };
 
 /** Charges and reversals are written by the order repository, in the transaction of the change they charge for. */
 export function createMongoLedgerRepository(database: MongoDatabase): LedgerRepository {
   const { ledger } = database.collections;
+  /** The COD kinds' totals of the matched lines, and their collections flagged as mismatches. */
   const sums = async (match: Record<string, unknown>): Promise<CodSums> => {
-    const [row] = await ledger.aggregate<CodSums>([{ $match: match }, SUMS_GROUP, { $project: { _id: 0 } }]).toArray();
-    return row ?? NO_SUMS;
+    const [byKind, mismatches] = await Promise.all([
+      ledger.aggregate<{ _id: string; total: number }>([{ $match: match }, { $group: { _id: '$kind', total: { $sum: '$amount' } } }]).toArray(),
+      ledger.countDocuments({ ...match, kind: 'cod_collected', mismatch: true }),
+    ]);
+    const total = (kind: string) => byKind.find((k) => k._id === kind)?.total ?? 0;
+    return { ...NO_SUMS, collected: total('cod_collected'), settled: total('cod_settlement'), mismatches };
   };
   return {
     async listByMerchant({ merchantId, mode }) {
