@@ -95,11 +95,11 @@ export function createCodService(deps: { store: Store; clock: Clock; ids: IdSour
     assertPermitted(options.principal, 'read');
     const input = parseInput(codReportQuerySchema, options.input);
     const { from, to } = window(input.from, input.to);
-    const scope = { merchantId: options.principal.merchant.id, mode: options.principal.mode };
+    const { merchant: { id: merchantId }, mode } = options.principal;
     const [inWindow, upToEnd, entries] = await Promise.all([
-      store.ledger.merchantCodSums({ ...scope, from, to }),
-      store.ledger.merchantCodSums({ ...scope, to }),
-      store.ledger.listCodCollections({ ...scope, from, to, limit: input.first + 1, ...(input.after && { afterId: input.after }) }),
+      store.ledger.merchantCodSums({ merchantId, mode, from, to }),
+      store.ledger.merchantCodSums({ merchantId, mode, to }),
+      store.ledger.listCodCollections({ merchantId, mode, from, to, limit: input.first + 1, ...(input.after && { afterId: input.after }) }),
     ]);
     const page = entries.slice(0, input.first);
     return {
@@ -120,21 +120,20 @@ export function createCodService(deps: { store: Store; clock: Clock; ids: IdSour
   async function recordCodSettlement(options: { input: unknown }): Promise<LedgerEntry> {
     const input = parseInput(recordCodSettlementSchema, options.input);
     const at = clock.now().toISOString();
-    const base = { id: ids.next('led'), mode: 'live' as const, orderId: null, kind: 'cod_settlement' as const, amount: input.amount, at };
-    let entry: LedgerEntry;
+    const entry: LedgerEntry = { id: ids.next('led'), merchantId: null, mode: 'live', orderId: null, kind: 'cod_settlement', amount: input.amount, at };
     let held: number;
     if (input.courierId !== undefined) {
       const courier = await store.couriers.findById(input.courierId);
       if (!courier) throw new AppError('COURIER_NOT_FOUND', `No courier ${input.courierId}`);
       if (courier.mode !== 'live') throw new AppError('CONFLICT', 'A test courier holds no real cash: there is nothing to settle');
       held = (await getCourierCash({ courierId: courier.id })).balance;
-      entry = { ...base, merchantId: null, courierId: courier.id };
+      entry.courierId = courier.id;
     } else {
       const merchant = await store.merchants.findById(input.merchantId!);
       if (!merchant) throw new AppError('MERCHANT_NOT_FOUND', `No merchant ${input.merchantId}`);
       const sums = await store.ledger.merchantCodSums({ merchantId: merchant.id, mode: 'live', to: END_OF_TIME });
       held = sums.collected - sums.settled;
-      entry = { ...base, merchantId: merchant.id };
+      entry.merchantId = merchant.id;
     }
     if (input.amount > held) {
       throw new AppError('CONFLICT', `The settlement (${input.amount} CLP) is more than is outstanding (${held} CLP)`, { details: { outstanding: held } });

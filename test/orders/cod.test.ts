@@ -11,7 +11,7 @@ import { courierCashSchema, deliveryConfirmedResponseSchema, orderDetailsRespons
 import { eventPayloadSchema, flatPayloadSchema } from '../../rest/openapi/responses-webhooks.js';
 import { ADMIN_TOKEN, api, gql, type MerchantCredentials, type TestApp } from '../helpers/app.js';
 import { FAST_WEBHOOKS, startReceiver, waitFor, webhooksApi, type Receiver } from '../webhooks/support.js';
-import { EVIDENCE, PLACES, courierOnDuty, expectError, expectOk, expectWireShape, formA, formB, merchantApi, north, standDown, startOrdersApp, type CourierClient } from './support.js';
+import { EVIDENCE, PLACES, courierOnDuty, expectError, expectOk, expectWireShape, formA, formB, merchantApi, north, standDown, startOrdersApp, type CourierClient, type Http } from './support.js';
 
 type Wire = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- parsed JSON
 
@@ -59,7 +59,7 @@ describe('cash on delivery (issue #30 item 3)', () => {
 
   it('REST creation: cod_amount required with cash_on_delivery, refused on prepaid, an integer 1–10,000,000; on both forms', async () => {
     const orders = merchantApi(t, m.testKey);
-    const fieldOf = (res: Wire) => expectError(res, 400, 'VALIDATION_ERROR').body.error.fields.map((f: Wire) => f.field);
+    const fieldOf = (res: Http) => expectError(res, 400, 'VALIDATION_ERROR').body.error.fields.map((f: Wire) => f.field);
     expect(fieldOf(await orders.create(formA({ payment_mode: 'cash_on_delivery' })))).toEqual(['cod_amount']);
     expect(fieldOf(await orders.create(formB({ payment_mode: 'cash_on_delivery' })))).toEqual(['cod_amount']);
     expect(fieldOf(await orders.create(formB({ cod_amount: 5_000 })))).toEqual(['cod_amount']);

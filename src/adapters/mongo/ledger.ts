@@ -1,3 +1,4 @@
+import type { Filter } from 'mongodb';
 import type { LedgerEntry } from '../../domain/types.js';
 import type { CodSums, LedgerRepository } from '../../ports/store.js';
 import type { LedgerDoc, MongoDatabase } from './database.js';
@@ -28,19 +29,17 @@ const toLedgerEntry = (d: LedgerDoc): LedgerEntry => ({
   ...(d.expected != null && { expected: d.expected }),
 });
 
-const NO_SUMS: CodSums = { collected: 0, settled: 0, mismatches: 0 };
-
 /** Charges and reversals are written by the order repository, in the transaction of the change they charge for. */
 export function createMongoLedgerRepository(database: MongoDatabase): LedgerRepository {
   const { ledger } = database.collections;
   /** The COD kinds' totals of the matched lines, and their collections flagged as mismatches. */
-  const sums = async (match: Record<string, unknown>): Promise<CodSums> => {
+  const sums = async (match: Filter<LedgerDoc>): Promise<CodSums> => {
     const [byKind, mismatches] = await Promise.all([
       ledger.aggregate<{ _id: string; total: number }>([{ $match: match }, { $group: { _id: '$kind', total: { $sum: '$amount' } } }]).toArray(),
-      ledger.countDocuments({ ...match, kind: 'cod_collected', mismatch: true }),
+      ledger.countDocuments(Object.assign({}, match, { kind: 'cod_collected' as const, mismatch: true })),
     ]);
     const total = (kind: string) => byKind.find((k) => k._id === kind)?.total ?? 0;
-    return { ...NO_SUMS, collected: total('cod_collected'), settled: total('cod_settlement'), mismatches };
+    return { collected: total('cod_collected'), settled: total('cod_settlement'), mismatches };
   };
   return {
     async listByMerchant({ merchantId, mode }) {

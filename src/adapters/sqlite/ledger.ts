@@ -57,7 +57,7 @@ export function createSqliteLedgerRepository(db: SqliteDatabase): LedgerReposito
     },
     async listCodCollections({ merchantId, mode, from = '', to, afterId, limit }) {
       const params = { merchantId, mode, from, to, limit };
-      return (afterId === undefined ? firstPage.all(params) : nextPage.all({ ...params, afterId })).map(toEntry);
+      return (afterId === undefined ? firstPage.all(params) : nextPage.all(Object.assign({}, params, { afterId }))).map(toEntry);
     },
     async merchantCodSums({ merchantId, mode, from = '', to }) {
       return merchantSums.get({ merchantId, mode, from, to })!;
