@@ -143,6 +143,11 @@ describe('cash on delivery (issue #30 item 3)', () => {
     expectOk(await courier.status(created.id, 'picked_up'));
     expectOk(await courier.status(created.id, 'arrived_dropoff'));
 
+    const merchantDeliver = `mutation ($id: String!, $input: ConfirmDeliveryInput!) { confirmDelivery(id: $id, input: $input) { __typename ${ERR} } }`;
+    const byMerchant = { driverId: courier.id, coords: at, photoUrl: EVIDENCE.photo_url, signatureUrl: EVIDENCE.signature_url };
+    expect((await g(merchantDeliver, { id: created.id, input: byMerchant }, m.liveKey)).confirmDelivery).toMatchObject({ __typename: 'AppError', code: 'COD_COLLECTED_REQUIRED' });
+    expect((await gql(t.url, merchantDeliver, { key: m.liveKey, variables: { id: created.id, input: { ...byMerchant, codCollected: 'cash' } } })).body.errors).toBeDefined();
+
     const deliver = `mutation ($id: ID!, $coords: LatLngInput!, $photo: String!, $signature: String!, $cod: Int) {
       courierConfirmDelivery(id: $id, coords: $coords, photoUrl: $photo, signatureUrl: $signature, codCollected: $cod) {
         __typename ... on MutationCourierConfirmDeliverySuccess { data { id status codAmount cod { expected collected mismatch collectedAt } } } ${ERR} } }`;
