@@ -113,12 +113,21 @@ export function createCodService(deps: { store: Store; clock: Clock; ids: IdSour
     return { courierId: options.courierId, collected: sums.collected, settled: sums.settled, balance: sums.collected - sums.settled };
   }
 
+  /** Settlements of this node one at a time: the check of what is held and the append must not interleave. */
+  let settling: Promise<unknown> = Promise.resolve();
+
   /**
    * An operator records cash handed over: a live courier's cash to the platform, or a payout to a
    * merchant's live account. Never more than is held or owed (409 CONFLICT); test mode has no money.
    */
-  async function recordCodSettlement(options: { input: unknown }): Promise<LedgerEntry> {
-    const input = parseInput(recordCodSettlementSchema, options.input);
+  function recordCodSettlement(options: { input: unknown }): Promise<LedgerEntry> {
+    const next = settling.then(() => settleNow(options.input));
+    settling = next.catch(() => undefined);
+    return next;
+  }
+
+  async function settleNow(raw: unknown): Promise<LedgerEntry> {
+    const input = parseInput(recordCodSettlementSchema, raw);
     const at = clock.now().toISOString();
     const entry: LedgerEntry = { id: ids.next('led'), merchantId: null, mode: 'live', orderId: null, kind: 'cod_settlement', amount: input.amount, at };
     let held: number;
