@@ -23,6 +23,7 @@ import { sandboxRoutes } from './routes/sandbox.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { eventRoutes } from './routes/events.js';
 import { notificationRoutes } from './routes/notifications.js';
+import { codRoutes } from './routes/cod.js';
 
 export const BODY_LIMIT = '100kb';
 
@@ -68,6 +69,7 @@ export function createRestApp(edge: Edge, metrics: Metrics): Express {
   webhookRoutes(api, edge);
   eventRoutes(api, edge);
   notificationRoutes(api, edge);
+  codRoutes(api, edge);
   api.use(methodNotAllowed(api));
   app.use('/api/v1', api);
   // The customer tracking page (its own CSP); its live socket is routed in src/app.ts.

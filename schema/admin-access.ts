@@ -47,6 +47,8 @@ export const ADMIN_FIELD_PERMISSIONS = {
   adminResetOperatorPassword: 'manage',
   adminSetOperatorStatus: 'manage',
   adminSetOperatorRole: 'manage',
+  // Money: admins only.
+  adminRecordCodSettlement: 'manage',
 } as const satisfies Record<string, OperatorPermission>;
 
 export type AdminField = keyof typeof ADMIN_FIELD_PERMISSIONS;

@@ -14,7 +14,7 @@ import { IdCheckInput } from './id-checks.js';
 import { confirmReturnCommandSchema, reportFailedAttemptCommandSchema } from '../src/domain/orders/failed-attempts.js';
 import { FailedAttemptReasonEnum } from './failed-attempts.js';
 
-function courierOf(ctx: GraphQLContext): Courier {
+export function courierOf(ctx: GraphQLContext): Courier {
   if (!ctx.courier) throw new AppError('INVALID_COURIER_TOKEN', 'Courier token missing or invalid');
   return ctx.courier.courier;
 }
@@ -117,6 +117,7 @@ builder.mutationFields((t) => ({
       bypass: t.arg.boolean(),
       pin: t.arg.string({ description: "The recipient's 4-digit delivery PIN, when the order has one (deliveryPinRequired)." }),
       idCheck: t.arg({ type: IdCheckInput, description: "The recipient's ID (RUT and date of birth), when the order has idCheck." }),
+      codCollected: t.arg.int({ description: 'The CLP collected, when the order has codAmount (a different amount is recorded as a mismatch).' }),
       idempotencyKey: t.arg.string({ description: IDEMPOTENCY_KEY_DESCRIPTION }),
     },
     resolve: async (_r, { id, idempotencyKey, ...args }, ctx) => {

@@ -12,6 +12,7 @@ import './webhooks.js';
 import './sandbox.js';
 import './events.js';
 import './notifications.js';
+import './cod.js';
 import './members.js';
 import './operators.js';
 import './admin-orders.js';

@@ -158,6 +158,16 @@ const COMMANDS: Record<string, Command> = {
     options: ['courier'],
     run: async (admin, v) => snakeKeys(await admin.enableCourier({ input: { courierId: v.courier } })),
   },
+  'cod:settle': {
+    args: '(--courier C | --merchant M) --amount N',
+    summary: "Cash on delivery: record cash a live courier handed over, or a payout to a merchant (CLP; never more than is held or owed)",
+    options: ['courier', 'merchant', 'amount'],
+    run: async (admin, v) => {
+      const amount = wholeNumber('amount', v.amount ?? '', { min: 1, max: 100_000_000 });
+      const entry = await admin.recordCodSettlement({ input: { amount, ...(v.courier !== undefined && { courierId: v.courier }), ...(v.merchant !== undefined && { merchantId: v.merchant }) } });
+      return { ledger_entry_id: entry.id, courier_id: entry.courierId ?? null, merchant_id: entry.merchantId, amount: entry.amount, at: entry.at };
+    },
+  },
   'user:invite': {
     args: '--merchant M --email E --role owner|dispatcher|viewer',
     summary: 'Invite a team member to the console; prints a one-time set-password link (valid MEMBER_INVITATION_TTL_HOURS)',

@@ -17,6 +17,7 @@ import { createMemberService } from './domain/members/service.js';
 import { createOperatorService } from './domain/operators/service.js';
 import { createAuditLog } from './domain/operators/audit.js';
 import { createAuditedAdmin } from './domain/operators/audited-admin.js';
+import { createCodService } from './domain/cod.js';
 import { createPasswordHasher } from './domain/members/passwords.js';
 import { createScryptWorkers } from './adapters/scrypt-workers.js';
 import { createMerchantCredentialService } from './domain/merchant-credentials.js';
@@ -213,7 +214,7 @@ function buildServices(deps: {
   const dispatch = createDispatchService({ store, geoIndex, transitions, clock, tariff, sandboxSpeed: config.sandbox.speed, staleAfterMs: config.dispatch.staleAfterMs });
   const orders = createOrderService({ store, geocoder, quotes, dispatch, bus, transitions, outbox, notifications: notificationOutbox, clock, ids, tariff, sandboxSpeed: config.sandbox.speed });
   const batches = createBatchService({ store, dispatch, transitions, outbox, bus, clock, ids, tariff });
-  const delivery = createDeliveryService({ orders, transitions, clock, store, proofs });
+  const delivery = createDeliveryService({ orders, transitions, clock, ids, store, proofs });
   const failedAttempts = createFailedAttemptService({ orders, transitions, clock, ids, tariff, proofs });
   const liveEta = createLiveEtaService({ store, outbox, tariff, sandboxSpeed: config.sandbox.speed });
   const couriers = createCourierService({ store, geoIndex, dispatch, delivery, failedAttempts, transitions, outbox, liveEta, bus, clock });
@@ -229,6 +230,7 @@ function buildServices(deps: {
   const courierSessions = createCourierSessionService({ store, clock, policy: config.courierSessions, publicBaseUrl: () => config.publicBaseUrl });
   const admin = createAdminService({ store, clock, ids, secretBox, couriers, courierSessions, credentialsChanged: auth.credentialsChanged });
   const operatorOrders = createOperatorOrders({ store, geoIndex, dispatch, transitions, orders, clock });
+  const cod = createCodService({ store, clock, ids });
   return {
     courierSessions,
     proofs,
@@ -237,7 +239,9 @@ function buildServices(deps: {
     operators,
     audit,
     /** The admin operations with an actor bound (`as(actor)`): each one recorded in the audit log. */
-    auditedAdmin: createAuditedAdmin({ admin, members, operators, orders: operatorOrders, audit, store }),
+    auditedAdmin: createAuditedAdmin({ admin, members, operators, orders: operatorOrders, cod, audit, store }),
+    /** Cash on delivery (issue #30): the merchant's report and a courier's cash; settlements through auditedAdmin. */
+    cod,
     /** Every merchant's orders for operators (issue #29): reads here, overrides through auditedAdmin. */
     operatorOrders,
     /** The operators' live fleet: every courier's position and status, at most once per courier per second. */
@@ -320,7 +324,7 @@ function buildRunRuntime(deps: { config: Config; store: Store; bus: EventBus; ge
     },
   });
   const orders = createOrderService({ store, geocoder, quotes, dispatch, bus, transitions, outbox, clock, ids, tariff, sandboxSpeed: config.sandbox.speed });
-  const delivery = createDeliveryService({ orders, transitions, clock, store });
+  const delivery = createDeliveryService({ orders, transitions, clock, ids, store });
   const failedAttempts = createFailedAttemptService({ orders, transitions, clock, ids, tariff });
   const liveEta = createLiveEtaService({ store, outbox, tariff, sandboxSpeed: config.sandbox.speed });
   const couriers = createCourierService({ store, geoIndex, dispatch, delivery, failedAttempts, transitions, outbox, liveEta, bus, clock });

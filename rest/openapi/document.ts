@@ -14,6 +14,7 @@ import './paths/webhooks.js';
 import './paths/sandbox.js';
 import './paths/events.js';
 import './paths/notifications.js';
+import './paths/cod.js';
 
 export type OpenAPIDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
 
@@ -28,6 +29,7 @@ const TAGS = [
   { name: 'Tracking', description: 'Public delivery tracking by tracking number or order number: no credentials; drawn from the anonymous budget of the client address.' },
   { name: 'Webhooks', description: 'Signed event notifications (Standard Webhooks): endpoints, the delivery log and redelivery. See `webhooks` for what your server receives.' },
   { name: 'Notifications', description: 'Recipient notifications (SMS, WhatsApp, email) in Spanish with the tracking link: settings and the outbox (test keys: the sandbox outbox, never sent).' },
+  { name: 'Cash on delivery', description: 'Cash collected at the door (cod_amount on orders), what couriers hold and what is paid out to you: the report.' },
   { name: 'Sandbox', description: 'Test-key helpers that drive sandbox orders.' },
   { name: 'Integrations', description: 'Rate endpoints called by shop plugins, storefront platforms and ERPs; each needs the integration approved.' },
   { name: 'Health', description: 'Liveness and dependency checks.' },

@@ -51,6 +51,19 @@ export const driverSchema = registry.register(
     .openapi({ description: 'The courier assigned to the order.' }),
 );
 
+/** What a courier collected at a cash-on-delivery order's door (issue #30). */
+export const codCollectionSchema = registry.register(
+  'CodCollection',
+  z
+    .object({
+      expected: z.number().int().openapi({ description: "CLP the order asked for (its cod_amount)." }),
+      collected: z.number().int().openapi({ description: 'CLP the courier confirmed collecting.' }),
+      mismatch: z.boolean().openapi({ description: 'true when collected differs from expected: accepted, recorded and flagged.' }),
+      collected_at: timestamp,
+    })
+    .openapi({ description: 'The cash collected at the door of a cash-on-delivery order.' }),
+);
+
 export const deliveryProofSchema = registry.register(
   'DeliveryProof',
   z.object({
@@ -156,6 +169,8 @@ export const orderSchema = registry.register(
         .object({ required: z.literal(true), min_age: z.number().int().min(18).max(99) })
         .nullable()
         .openapi({ description: "The courier checks the recipient's ID (RUT, age ≥ min_age) before the delivery; null when not asked." }),
+      cod_amount: z.number().int().nullable().openapi({ description: 'Cash on delivery: CLP the courier collects at the door; null for prepaid orders.' }),
+      cod: codCollectionSchema.nullable().openapi({ description: 'Once a cash-on-delivery order is delivered: what was collected (a mismatch flagged); null before and for prepaid orders.' }),
       driver: driverSchema.nullable().openapi({ description: 'The assigned courier (null while queued, and in lists).' }),
       batch_id: z.string().nullable(),
       proof: deliveryProofSchema.nullable(),
@@ -297,6 +312,16 @@ export const courierSchema = registry.register(
 );
 
 export const courierResponseSchema = registry.register('CourierResponse', z.object({ success: z.literal(true), courier: courierSchema }));
+
+export const courierCashSchema = registry.register(
+  'CourierCash',
+  z.object({
+    currency: z.literal('CLP'),
+    collected: z.number().int().openapi({ description: 'CLP collected at doors, all time.' }),
+    settled: z.number().int().openapi({ description: 'CLP handed over (recorded by an operator), all time.' }),
+    balance: z.number().int().openapi({ description: 'Cash in hand: collected minus settled.' }),
+  }),
+);
 
 export const courierSessionResponseSchema = registry.register(
   'CourierSessionResponse',

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { ORDER_STATUSES, VEHICLE_TYPES, WEBHOOK_EVENT_TYPES, WEBHOOK_SIGNINGS } from '../../src/domain/types.js';
 import { ETA_CHANGE_REASONS } from '../../src/domain/webhooks/payloads.js';
-import { deliveryProofSchema, failedAttemptSchema, latLngWireSchema } from './responses-orders.js';
+import { codCollectionSchema, deliveryProofSchema, failedAttemptSchema, latLngWireSchema } from './responses-orders.js';
 import { registry } from './registry.js';
 
 const timestamp = z.iso.datetime({ offset: true }).openapi({ example: '2025-01-31T14:05:00.000Z' });
@@ -178,6 +178,12 @@ const webhookAttemptFields = {
   return_proof: deliveryProofSchema.optional().openapi({ description: 'The change to `returned` only: the proof at the pickup.' }),
 };
 
+/** A cash-on-delivery order's status changes (issue #30): the same fields in both shapes. */
+const webhookCodFields = {
+  cod_amount: z.number().int().optional().openapi({ description: 'Cash-on-delivery orders only: CLP the courier collects at the door.' }),
+  cod: codCollectionSchema.optional().openapi({ description: 'Cash-on-delivery orders, from the change to `completed` (flat: `delivered`) on: what was collected; `mismatch: true` when it differs from cod_amount.' }),
+};
+
 /** order.eta_changed only: the live ETA moved. */
 const etaChange = registry
   .register(
@@ -225,6 +231,7 @@ export const flatPayloadSchema = registry.register(
       proof: webhookProof,
       cancellation_fee: webhookCancellationFee,
       ...webhookAttemptFields,
+      ...webhookCodFields,
     })
     .openapi({ description: 'Spec shape 1 (`payload_shape: flat`), plus `sequence` and `timestamp` (and `lat`/`lng` for positions, `eta` for ETA changes).' }),
 );
@@ -244,6 +251,7 @@ export const eventPayloadSchema = registry.register(
       proof: webhookProof,
       cancellation_fee: webhookCancellationFee,
       ...webhookAttemptFields,
+      ...webhookCodFields,
     })
     .openapi({ description: 'Spec shape 2 (`payload_shape: event`, the default), plus `sequence` (and `location` for positions, `eta` for ETA changes).' }),
 );

@@ -2,7 +2,7 @@ import type { CancellationPreview } from '../../src/domain/orders/cancellation.j
 import type { TrackingLinks } from '../../src/domain/tracking-links.js';
 import type { Batch, Courier, Order, OrderEvent, Stop } from '../../src/domain/types.js';
 import { DELIVERY_PIN_MAX_ATTEMPTS } from '../../src/domain/orders/delivery.js';
-import { failedAttemptPayload, proofPayload } from '../../src/domain/webhooks/payloads.js';
+import { codPayload, failedAttemptPayload, proofPayload } from '../../src/domain/webhooks/payloads.js';
 import { DEFAULT_FAILED_ATTEMPT_POLICY } from '../../src/domain/orders/failed-attempts.js';
 
 function presentStop(stop: Stop) {
@@ -71,6 +71,8 @@ export function presentOrder(order: Order, courier: Courier | null, links: Pick<
     rate_id: order.quote?.rateId ?? null,
     delivery_pin_locked: order.deliveryPin ? order.deliveryPin.failedAttempts >= DELIVERY_PIN_MAX_ATTEMPTS : false,
     id_check: order.idCheck ? { required: true, min_age: order.idCheck.minAge } : null,
+    cod_amount: order.codAmount ?? null,
+    cod: order.codCollection ? codPayload(order.codCollection) : null,
     driver: presentDriver(courier),
     batch_id: order.batchId,
     proof: order.proof ? presentProof(order.proof, proofUrl) : null,

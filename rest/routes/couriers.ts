@@ -3,6 +3,7 @@ import type { Edge } from '../../src/edge/edge.js';
 import type { Courier } from '../../src/domain/types.js';
 import { courierOf, requireCourier } from '../middleware/courier.js';
 import { presentCourierOrder, presentProof } from '../presenters/order.js';
+import { presentCourierCash } from '../presenters/cod.js';
 import { sendOk } from '../respond.js';
 import { idempotently } from '../idempotency.js';
 import { courierScope } from '../../src/domain/idempotency.js';
@@ -49,6 +50,11 @@ export function courierRoutes(router: Router, edge: Edge): void {
   router.get('/couriers/me', async (_req, res) => {
     const { courier } = courierOf(res);
     sendOk(res, { courier: presentCourier(courier) });
+  });
+
+  router.get('/couriers/me/cash', async (_req, res) => {
+    const { courier } = courierOf(res);
+    sendOk(res, { cash: presentCourierCash(await edge.services.cod.getCourierCash({ courierId: courier.id })) });
   });
 
   router.get('/couriers/me/orders', async (_req, res) => {

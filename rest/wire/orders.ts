@@ -73,6 +73,7 @@ export const createOrderBody = z
     delivery_pin: order.deliveryPin,
     id_check: idCheckRequirementBody.optional(),
     failed_attempt_policy: order.failedAttemptPolicy,
+    cod_amount: order.codAmount.describe('Cash on delivery: the CLP (integer, 1–10,000,000) the courier collects at the door. Required with payment_mode cash_on_delivery, refused (400) otherwise.'),
   })
   .superRefine((v, ctx) => {
     if (v.dropoff === undefined && v.dropoff_address === undefined) {
@@ -95,6 +96,7 @@ export function createOrderCommand(body: unknown): CreateOrderCommand {
     quoteId: b.quote_id, rateId: b.rate_id, pickupAfter: b.pickup_after, deliverBefore: b.deliver_before, deliveryPin: b.delivery_pin,
     ...(b.id_check !== undefined && { idCheck: { required: true, ...(b.id_check.min_age !== undefined && { minAge: b.id_check.min_age }) } }),
     ...(b.failed_attempt_policy !== undefined && { failedAttemptPolicy: b.failed_attempt_policy }),
+    ...(b.cod_amount !== undefined && { codAmount: b.cod_amount }),
   };
 }
 
@@ -106,7 +108,7 @@ export function createOrderFieldNames(body: unknown): Record<string, string> {
 
 /** Domain field names of the order-creation errors (quotes, schedule) → the REST wire's. */
 const DOMAIN_FIELD_NAMES: Record<string, string> = Object.assign({}, IDEMPOTENCY_FIELD_NAMES, {
-  quoteId: 'quote_id', rateId: 'rate_id', totalWeightKg: 'total_weight_kg', pickupAfter: 'pickup_after', deliverBefore: 'deliver_before',
+  quoteId: 'quote_id', rateId: 'rate_id', codAmount: 'cod_amount', totalWeightKg: 'total_weight_kg', pickupAfter: 'pickup_after', deliverBefore: 'deliver_before',
 });
 
 /** The cancellation body has the command's own field names. */
@@ -130,6 +132,7 @@ export const deliverOrderBody = z.strictObject({
   bypass: delivery.bypass,
   pin: delivery.pin,
   id_check: idCheckBody.optional(),
+  cod_collected: delivery.codCollected.describe('Cash on delivery: the CLP the courier collected (integer). Required when the order has cod_amount; a different amount is accepted and flagged as a mismatch.'),
 });
 
 export function confirmDeliveryCommand(body: unknown): ConfirmDeliveryCommand {
@@ -140,6 +143,7 @@ export function confirmDeliveryCommand(body: unknown): ConfirmDeliveryCommand {
     ...(b.signature_proof_id !== undefined && { signatureProofId: b.signature_proof_id }),
     ...(b.pin !== undefined && { pin: b.pin }),
     ...(b.id_check !== undefined && { idCheck: { documentNumber: b.id_check.document_number, dateOfBirth: b.id_check.date_of_birth } }),
+    ...(b.cod_collected !== undefined && { codCollected: b.cod_collected }),
   };
 }
 

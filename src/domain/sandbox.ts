@@ -21,11 +21,13 @@ export const SANDBOX_EVIDENCE = { photoUrl: 'https://sandbox.invalid/proof/photo
 /** The simulated recipient's ID: a valid RUT, old enough for any minimum age (up to 99). */
 const SANDBOX_ID = { documentNumber: '12345678-5', dateOfBirth: '1900-01-01' };
 
-/** A simulated delivery at the drop-off, with the recipient's PIN and ID when the order asks for them (the simulated recipient hands them over). */
+/** A simulated delivery at the drop-off, with the recipient's PIN, ID and cash when the order asks for them (the simulated recipient hands them over). */
 export function sandboxDelivery(courier: Courier, order: Order) {
   return {
     driverId: courier.id, coords: { lat: order.dropoff.lat, lng: order.dropoff.lng }, ...SANDBOX_EVIDENCE,
     ...(order.deliveryPin && { pin: order.deliveryPin.pin }), ...(order.idCheck && { idCheck: SANDBOX_ID }),
+    // The simulated recipient pays exactly what the order asks.
+    ...(order.codAmount != null && { codCollected: order.codAmount }),
   };
 }
 

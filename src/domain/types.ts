@@ -202,6 +202,15 @@ export interface DeliveryProof {
   idCheck?: IdCheckProof | null;
 }
 
+/** The cash the courier confirmed at the door; `collected` differs from `expected` on a mismatch. */
+export interface CodCollection {
+  expected: number;
+  collected: number;
+  mismatch: boolean;
+  courierId: string;
+  collectedAt: string;
+}
+
 /** The order needs the recipient's ID checked at the door: at least this age on the delivery date. */
 export interface IdCheckRequirement {
   minAge: number;
@@ -268,6 +277,10 @@ export interface Order {
   deliveryPin?: DeliveryPin | null;
   /** The recipient's ID is checked before the delivery (issue #30). */
   idCheck?: IdCheckRequirement | null;
+  /** Cash on delivery (issue #30): CLP the courier collects at the door; absent on prepaid orders. */
+  codAmount?: number | null;
+  /** What the courier collected at delivery (absent until then). */
+  codCollection?: CodCollection | null;
   /** The live ETA's last announcement (order.eta_changed); absent until the ETA first follows the courier. */
   etaAnnounced?: EtaAnnouncement | null;
   /** What a failed delivery attempt leads to (absent: the service default, `return`). */
@@ -358,15 +371,28 @@ export interface Batch {
   updatedAt: string;
 }
 
+export const LEDGER_KINDS = ['charge', 'reversal', 'cod_collected', 'cod_settlement'] as const;
+export type LedgerKind = (typeof LEDGER_KINDS)[number];
+
+/**
+ * One line of the ledger. `charge`/`reversal`: the delivery price (reversals negative), per order.
+ * `cod_collected`: cash a courier took at an order's door (the courier owes it, the merchant is owed
+ * it; `expected` is the order's cod_amount). `cod_settlement`: cash handed over, positive: by a
+ * courier (courierId, no merchant) or paid out to a merchant (merchantId, no courier); no order.
+ */
 export interface LedgerEntry {
   id: string;
-  merchantId: string;
+  merchantId: string | null;
   mode: Mode;
-  orderId: string;
-  kind: 'charge' | 'reversal';
+  orderId: string | null;
+  kind: LedgerKind;
   /** CLP; reversals are negative. */
   amount: number;
   at: string;
+  /** cod_collected and a courier's cod_settlement only. */
+  courierId?: string | null;
+  /** cod_collected only: the amount the order expected. */
+  expected?: number | null;
 }
 
 /** What a busy courier is doing: one order, or one batch of orders. */

@@ -226,7 +226,7 @@ export interface IdempotencyRecord {
 export type NewOrderEvent = Omit<OrderEvent, 'sequence'>;
 
 export type OrderPatch = Partial<
-  Pick<Order, 'courierId' | 'batchId' | 'estimatedPickupAt' | 'estimatedDeliveryAt' | 'proof' | 'cancellation' | 'price' | 'deliveryPin' | 'failedAttempts' | 'returnLeg'>
+  Pick<Order, 'courierId' | 'batchId' | 'estimatedPickupAt' | 'estimatedDeliveryAt' | 'proof' | 'cancellation' | 'price' | 'deliveryPin' | 'failedAttempts' | 'returnLeg' | 'codCollection'>
 >;
 
 /** A place in a walk over orders in creation order: the last order passed. */
@@ -374,8 +374,26 @@ export interface BatchRepository {
   listPending(options: { mode: Mode; vehicleTypes: VehicleType[]; limit: number }): Promise<Batch[]>;
 }
 
+/** Sums of cash-on-delivery lines (CLP), and how many collections differed from the order's amount. */
+export interface CodSums {
+  collected: number;
+  settled: number;
+  mismatches: number;
+}
+
 export interface LedgerRepository {
   listByMerchant(options: { merchantId: string; mode: Mode }): Promise<LedgerEntry[]>;
+  /** Writes one entry outside any order change (a cod_settlement recorded by an operator). */
+  append(entry: LedgerEntry): Promise<void>;
+  /**
+   * The merchant's cod_collected lines with `from` ≤ at < `to`, oldest first (at, then id), after the
+   * line `afterId` (keyset; an unknown id gives nothing).
+   */
+  listCodCollections(options: { merchantId: string; mode: Mode; from?: string; to: string; afterId?: string; limit: number }): Promise<LedgerEntry[]>;
+  /** The merchant's COD sums with `from` (when given) ≤ at < `to`: collected, paid out, mismatches. */
+  merchantCodSums(options: { merchantId: string; mode: Mode; from?: string; to: string }): Promise<CodSums>;
+  /** A courier's COD sums over all time: collected at doors, handed over. */
+  courierCodSums(options: { courierId: string }): Promise<CodSums>;
 }
 
 export type WebhookEndpointPatch = Partial<Pick<WebhookEndpoint, 'url' | 'description' | 'events' | 'payloadShape' | 'signing' | 'enabled' | 'disabledReason' | 'failingSince'>>;

@@ -85,6 +85,9 @@ export const QUERY_PATHS: QueryPath[] = [
   { name: 'batches: listPending', collection: 'batches', filter: { mode: 'test', status: 'pending', vehicleType: { $in: ['motorcycle'] } }, sort: { createdAt: 1, _id: 1 }, limit: 100, index: ['batches_pending_fifo'] },
   // ledger.ts
   { name: 'ledger: listByMerchant', collection: 'ledger', filter: { merchantId: 'm', mode: 'test' }, sort: { at: 1, _id: 1 }, index: ['ledger_merchant'] },
+  { name: 'ledger: listCodCollections', collection: 'ledger', filter: { merchantId: 'm', mode: 'live', kind: 'cod_collected', at: { $gte: T, $lt: T } }, sort: { at: 1, _id: 1 }, limit: 51, index: ['ledger_cod_merchant'] },
+  { name: 'ledger: merchantCodSums (mismatches)', collection: 'ledger', filter: { merchantId: 'm', mode: 'live', kind: 'cod_collected', at: { $gte: T, $lt: T }, mismatch: true }, index: ['ledger_cod_merchant'] },
+  { name: 'ledger: courierCodSums', collection: 'ledger', filter: { courierId: 'cr' }, index: ['ledger_cod_courier'] },
   // webhooks.ts
   byId('webhook_endpoints', 'webhooks: findEndpoint, updateEndpoint, deleteEndpoint'),
   { name: 'webhooks: listEndpoints', collection: 'webhook_endpoints', filter: { merchantId: 'm', mode: 'test', enabled: true }, index: ['webhook_endpoints_merchant'] },

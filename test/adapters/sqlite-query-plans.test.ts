@@ -52,6 +52,9 @@ const EXPECTED: Array<{ sql: RegExp; indexes: string[] }> = [
   { sql: /FROM webhook_deliveries WHERE status = 'pending' AND lease_until > @dbNow/, indexes: ['webhook_deliveries_leased'] },
   // The merchants with due webhooks: one seek per merchant, never a read of every due delivery.
   { sql: /WITH RECURSIVE pending\(id\)/, indexes: ['webhook_deliveries_due_merchant'] },
+  // Cash on delivery (issue #30): a merchant's COD lines and sums, a courier's sums.
+  { sql: /FROM ledger WHERE merchant_id = @merchantId AND mode = @mode AND kind/, indexes: ['ledger_cod_merchant'] },
+  { sql: /FROM ledger WHERE courier_id = \?/, indexes: ['ledger_cod_courier'] },
 ];
 
 /** Statements that are definitions or settings, not queries. */

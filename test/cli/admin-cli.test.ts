@@ -237,6 +237,21 @@ describe('admin CLI (npm run admin)', { timeout: 60_000 }, () => {
     expect(blank.out.error).toMatchObject({ code: 'VALIDATION_ERROR', fields: [{ field: 'courier' }] });
   });
 
+  it('cod:settle refuses more than a courier holds or a merchant is owed, and a malformed amount', async () => {
+    const created = await cli('courier:create', '--name', 'Cash Rider', '--phone', '+56912340001', '--vehicle', 'bike', '--plate', 'CR01', '--mode', 'live');
+    const [courier, merchant, neither, badAmount] = await Promise.all([
+      cli('cod:settle', '--courier', created.out.courier_id, '--amount', '1'),
+      cli('cod:settle', '--merchant', shop.merchant_id, '--amount', '1'),
+      cli('cod:settle', '--amount', '5'),
+      cli('cod:settle', '--courier', created.out.courier_id, '--amount', '12.5'),
+    ]);
+    expect(courier.out.error).toMatchObject({ code: 'CONFLICT', details: { outstanding: 0 } });
+    expect(merchant.out.error).toMatchObject({ code: 'CONFLICT', details: { outstanding: 0 } });
+    expect(neither.out.error.code).toBe('VALIDATION_ERROR');
+    expect(badAmount.out.error).toMatchObject({ code: 'VALIDATION_ERROR', fields: [{ field: 'amount' }] });
+    for (const run of [courier, merchant, neither, badAmount]) expect(run.code).toBe(1);
+  });
+
   it('rejects bad input with exit 1 and the error JSON; --help prints usage', async () => {
     const [badRut, badVehicle, noMerchant, noCommand, badOption, help] = await Promise.all([
       cli('user:create', '--rut', ruts.invalid[0]!.rut),
@@ -260,7 +275,7 @@ describe('admin CLI (npm run admin)', { timeout: 60_000 }, () => {
 
     expect(help.code).toBe(0);
     expect(help.out).toMatchObject({ success: true, usage: expect.stringContaining('<command>') });
-    expect(Object.keys(help.out.commands)).toHaveLength(26);
+    expect(Object.keys(help.out.commands)).toHaveLength(27);
     expect(Object.keys(help.out.commands)).toContain('user:reset-password');
     expect(Object.keys(help.out.commands)).toContain('backup');
   });

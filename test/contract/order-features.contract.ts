@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect } from 'vitest';
 import type { Order, StoredQuote } from '../../src/domain/types.js';
 import type { Store } from '../../src/ports/store.js';
 import { contractCases, type ContractOptions } from './cases.js';
-import { at, creation, DAY, nextId, order, storeMerchant } from './fixtures.js';
+import { at, creation, DAY, nextId, order, storeMerchant, transition } from './fixtures.js';
 
 /** A quote as the quote service keeps it, expiring 15 minutes after `createdAt`. */
 function quote(overrides: Partial<StoredQuote> & { merchantId: string }): StoredQuote {
@@ -97,6 +97,41 @@ export function describeOrderFeaturesContract(name: string, makeStore: () => Pro
       const done = await store.orders.apply({ id: o.id, from: ['arrived_dropoff'], patch: { proof } });
       expect(done).toStrictEqual({ ...o, proof });
       expect(await store.orders.findById(o.id)).toStrictEqual({ ...o, proof });
+    });
+
+    test('orders keep cod_amount and the collection; the ledger keeps COD lines, pages them by (at, id) and sums them per merchant and courier', async () => {
+      const m = await storeMerchant(store);
+      const o = await created(order({ merchantId: m, mode: 'live', status: 'arrived_dropoff', paymentMode: 'cash_on_delivery', codAmount: 15_990 }));
+      expect(await store.orders.findById(o.id)).toStrictEqual(o);
+      const codCollection = { expected: 15_990, collected: 15_000, mismatch: true, courierId: 'cr_1', collectedAt: at(60) };
+      const collectedLine = { id: nextId('led'), merchantId: m, mode: 'live' as const, orderId: o.id, kind: 'cod_collected' as const, amount: 15_000, expected: 15_990, courierId: 'cr_1', at: at(60) };
+      const done = await store.orders.apply({ id: o.id, from: ['arrived_dropoff'], to: 'completed', patch: { codCollection }, event: transition(o, 'arrived_dropoff', 'completed', at(60)), ledger: collectedLine });
+      expect(done).toMatchObject({ status: 'completed', codCollection });
+      expect((await store.orders.findById(o.id))?.codCollection).toStrictEqual(codCollection);
+
+      // Two more collections (one exact, one in test mode), a courier hand-over and a merchant payout.
+      const exact = { ...collectedLine, id: nextId('led'), orderId: 'bk_other', amount: 9_990, expected: 9_990, courierId: 'cr_2', at: at(120) };
+      const sandbox = { ...collectedLine, id: nextId('led'), mode: 'test' as const, amount: 5_000, expected: 5_000, at: at(130) };
+      const handOver = { id: nextId('led'), merchantId: null, mode: 'live' as const, orderId: null, kind: 'cod_settlement' as const, amount: 10_000, courierId: 'cr_1', at: at(200) };
+      const payout = { id: nextId('led'), merchantId: m, mode: 'live' as const, orderId: null, kind: 'cod_settlement' as const, amount: 20_000, at: at(300) };
+      for (const entry of [exact, sandbox, handOver, payout]) await store.ledger.append(entry);
+
+      const scope = { merchantId: m, mode: 'live' as const };
+      expect(await store.ledger.listCodCollections({ ...scope, to: at(1000), limit: 10 })).toStrictEqual([collectedLine, exact]);
+      expect(await store.ledger.listCodCollections({ ...scope, to: at(1000), limit: 1 })).toStrictEqual([collectedLine]);
+      expect(await store.ledger.listCodCollections({ ...scope, to: at(1000), afterId: collectedLine.id, limit: 10 })).toStrictEqual([exact]);
+      expect(await store.ledger.listCodCollections({ ...scope, from: at(61), to: at(1000), limit: 10 })).toStrictEqual([exact]);
+      expect(await store.ledger.listCodCollections({ ...scope, to: at(60), limit: 10 })).toStrictEqual([]);
+      expect(await store.ledger.listCodCollections({ merchantId: m, mode: 'test', to: at(1000), limit: 10 })).toStrictEqual([sandbox]);
+      expect(await store.ledger.merchantCodSums({ ...scope, to: at(1000) })).toStrictEqual({ collected: 24_990, settled: 20_000, mismatches: 1 });
+      expect(await store.ledger.merchantCodSums({ ...scope, from: at(100), to: at(250) })).toStrictEqual({ collected: 9_990, settled: 0, mismatches: 0 });
+      expect(await store.ledger.merchantCodSums({ merchantId: 'mer_nobody', mode: 'live', to: at(1000) })).toStrictEqual({ collected: 0, settled: 0, mismatches: 0 });
+      expect(await store.ledger.courierCodSums({ courierId: 'cr_1' })).toStrictEqual({ collected: 20_000, settled: 10_000, mismatches: 1 });
+      expect(await store.ledger.courierCodSums({ courierId: 'cr_2' })).toStrictEqual({ collected: 9_990, settled: 0, mismatches: 0 });
+      // The charge written at creation keeps its shape next to the COD lines.
+      const book = await store.ledger.listByMerchant(scope);
+      expect(book.map((e) => e.kind)).toEqual(['charge', 'cod_collected', 'cod_collected', 'cod_settlement']);
+      expect(book[0]).not.toHaveProperty('courierId');
     });
 
     test('orders keep the failed-attempt policy, the attempts and the return leg exactly; the new statuses list and filter', async () => {

@@ -98,3 +98,29 @@ describe('sqlite migration to fewer B-trees per order (issue #18 item 4)', () =>
     }
   });
 });
+
+describe('sqlite migration of the ledger for cash on delivery (issue #30 item 3)', () => {
+  it('keeps every charge and reversal exactly, and takes COD lines without a merchant or an order', async () => {
+    const file = join(dir, 'before-cod.sqlite');
+    const db = new Database(file);
+    const upTo = MIGRATIONS.findIndex((m) => m.includes('CREATE TABLE ledger_cod'));
+    for (const migration of MIGRATIONS.slice(0, upTo)) db.exec(migration);
+    db.pragma(`user_version = ${upTo}`);
+    const insert = db.prepare('INSERT INTO ledger (id, merchant_id, mode, order_id, kind, amount, at) VALUES (?, ?, ?, ?, ?, ?, ?)');
+    insert.run('led_1', 'm_1', 'live', 'bk_1', 'charge', 3990, '2026-11-26T10:00:00.000Z');
+    insert.run('led_2', 'm_1', 'live', 'bk_1', 'reversal', -3990, '2026-11-26T10:05:00.000Z');
+    db.close();
+
+    const store = createSqliteStore({ file });
+    try {
+      expect(await store.ledger.listByMerchant({ merchantId: 'm_1', mode: 'live' })).toStrictEqual([
+        { id: 'led_1', merchantId: 'm_1', mode: 'live', orderId: 'bk_1', kind: 'charge', amount: 3990, at: '2026-11-26T10:00:00.000Z' },
+        { id: 'led_2', merchantId: 'm_1', mode: 'live', orderId: 'bk_1', kind: 'reversal', amount: -3990, at: '2026-11-26T10:05:00.000Z' },
+      ]);
+      await store.ledger.append({ id: 'led_3', merchantId: null, mode: 'live', orderId: null, kind: 'cod_settlement', amount: 100, courierId: 'cr_1', at: '2026-11-27T10:00:00.000Z' });
+      expect(await store.ledger.courierCodSums({ courierId: 'cr_1' })).toStrictEqual({ collected: 0, settled: 100, mismatches: 0 });
+    } finally {
+      await store.close();
+    }
+  });
+});

@@ -87,7 +87,7 @@ describe.skipIf(SKIP !== null)('courier app: the whole job on a phone', () => {
   it('step 3: a live order booked by the merchant is assigned to this courier and appears without a reload, pushed over the socket', async () => {
     await markNoReload(page());
     const readsBefore = jobReads.length;
-    const created = await merchantApi(t, m.liveKey).create(formA({ payment_mode: 'cash_on_delivery', delivery_pin: true, order_notes: 'Frágil: llevar derecho' }));
+    const created = await merchantApi(t, m.liveKey).create(formA({ payment_mode: 'cash_on_delivery', cod_amount: 12_990, delivery_pin: true, order_notes: 'Frágil: llevar derecho' }));
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     orderId = created.body.booking_id;
     pin = created.body.delivery_pin;

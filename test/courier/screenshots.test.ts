@@ -33,7 +33,7 @@ describe.skipIf(SKIP !== null)('courier app screenshots', () => {
     await page.locator('#duty-toggle').click();
     await page.locator('#duty-status[data-status=available]').waitFor();
     await page.locator('#link-state[data-state=live]').waitFor();
-    await merchantApi(t, m.liveKey).create(formA({ payment_mode: 'cash_on_delivery', delivery_pin: true, order_notes: 'Frágil: llevar derecho' }));
+    await merchantApi(t, m.liveKey).create(formA({ payment_mode: 'cash_on_delivery', cod_amount: 12_990, delivery_pin: true, order_notes: 'Frágil: llevar derecho' }));
     await page.locator('#job[data-status=assigned]').waitFor({ timeout: 45_000 });
     await page.screenshot({ path: `${OUT}/job.png`, fullPage: true });
     for (const status of ['arrived_pickup', 'picked_up']) {

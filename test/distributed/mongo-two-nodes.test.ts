@@ -79,6 +79,26 @@ describe.skipIf(MONGO_SKIP_REASON)(`two app processes on one MongoDB and one red
     expect(expectStatus(await shop(a, `/orders/${next.booking_id}`), 200).body.status).toBe('cancelled');
   });
 
+  it('step 2b: cash on delivery on MongoDB: cod_amount set on A, delivered on B with a different amount, the report (REST on A, GraphQL on B) and the courier cash', async () => {
+    const courier = cluster.couriers[0]!;
+    const created = expectStatus(await shop(a, '/orders', { ...orderBody(PLACES.providencia), payment_mode: 'cash_on_delivery', cod_amount: 15_990 }), 201).body;
+    await until(async () => (await shop(b, `/orders/${created.booking_id}`)).body.status === 'assigned', 'the COD order to be assigned', 15_000, 200);
+    const onB = courierOn(b, courier);
+    for (const status of ['arrived_pickup', 'picked_up', 'arrived_dropoff']) expectStatus(await onB.status(created.booking_id, status), 200);
+    const door = { driver_id: courier.id, coords: PLACES.lasCondes, ...EVIDENCE };
+    expect(expectStatus(await shop(b, `/orders/${created.booking_id}/deliver`, door), 422).body.error.code).toBe('COD_COLLECTED_REQUIRED');
+    expectStatus(await shop(b, `/orders/${created.booking_id}/deliver`, { ...door, cod_collected: 15_000 }), 200);
+    expect(expectStatus(await shop(a, `/orders/${created.booking_id}`), 200).body.cod).toMatchObject({ expected: 15_990, collected: 15_000, mismatch: true });
+
+    const report = expectStatus(await shop(a, '/cod/report'), 200).body;
+    expect(report).toMatchObject({ collected: 15_000, settled: 0, outstanding: 15_000, mismatches: 1, lines: [{ booking_id: created.booking_id, mismatch: true }] });
+    const query = '{ codReport { ... on QueryCodReportSuccess { data { collected outstanding mismatches lines { bookingId } } } } }';
+    const viaB = expectStatus(await api(`${b.url}/graphql`, { key: cluster.shop.testKey, body: { query } }), 200).body;
+    expect(viaB.data.codReport.data).toEqual({ collected: 15_000, outstanding: 15_000, mismatches: 1, lines: [{ bookingId: created.booking_id }] });
+    const cash = expectStatus(await api(`${a.url}/graphql`, { key: courier.token, body: { query: '{ courierCash { collected settled balance } }' } }), 200).body;
+    expect(cash.data.courierCash).toEqual({ collected: 15_000, settled: 0, balance: 15_000 });
+  });
+
   it('step 3: an Idempotency-Key used on A, then on B: one order (201, then 200 with it); another body with the key is 422 on B', async () => {
     const key = `idem-${Math.random().toString(36).slice(2)}`;
     const body = orderBody(PLACES.santiago, `IDEM-${key}`);

@@ -93,6 +93,8 @@ describe.skipIf(SKIP !== null)('the ops app: an invited admin moderates a plugin
     await row.waitFor();
     expect(await row.textContent()).toContain('Pedro Rojas');
     expect(await row.textContent()).toContain('-33.43720, -70.65060');
+    // Cash on delivery (issue #30): the cash it holds, none yet.
+    expect(await page().locator(`#cash-${courierId}`).textContent()).toMatch(/^Efectivo en mano: \$\s?0$/);
     // The page's couriers' last positions on the map: one marker for the one courier with a position.
     await page().locator('.map-canvas[data-courier="-33.4372,-70.6506"]').waitFor();
     expect(await page().locator('.map-canvas path.leaflet-interactive').count()).toBe(1);

@@ -69,7 +69,7 @@ describe('GraphQL orders and couriers', () => {
   afterAll(() => t?.stop());
 
   it('createOrder returns the order; expected failures are typed AppError results, not GraphQL errors', async () => {
-    const created = (await merchant(CREATE, { input: orderInput({ customerRut: '9.068.826-k', paymentMode: 'cash_on_delivery', prepTimeMins: 20, notes: 'Portón azul' }) })).createOrder;
+    const created = (await merchant(CREATE, { input: orderInput({ customerRut: '9.068.826-k', paymentMode: 'cash_on_delivery', codAmount: 9_990, prepTimeMins: 20, notes: 'Portón azul' }) })).createOrder;
     expect(created.__typename).toBe('MutationCreateOrderSuccess');
     expect(created.data).toMatchObject({
       status: 'new',

@@ -422,7 +422,7 @@ describe('creating orders: both request forms, validation and the response', () 
 
   it('form B: drop-off text, payment mode, RUT linked to a registered user, prep time and notes; pickup = merchant address', async () => {
     const orders = ordersOf('test');
-    const created = expectOk(await orders.create(formB()), 201);
+    const created = expectOk(await orders.create(formB({ payment_mode: 'cash_on_delivery', cod_amount: 15_990 })), 201);
     // The spec: a RUT that matches a registered user sets isRegisteredUser, in the creation answer too.
     expect(created.body).toMatchObject({ isRegisteredUser: true, is_registered_user: true });
     const details = expectOk(await orders.get(created.body.booking_id)).body;
@@ -435,6 +435,8 @@ describe('creating orders: both request forms, validation and the response', () 
       isRegisteredUser: true,
       is_registered_user: true,
       payment_mode: 'cash_on_delivery',
+      cod_amount: 15_990,
+      cod: null,
       prep_time_mins: 15,
       order_notes: 'Tocar el timbre dos veces',
       reference_id: null,

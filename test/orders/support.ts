@@ -46,14 +46,14 @@ export function formA(overrides: Record<string, unknown> = {}) {
   };
 }
 
-/** Form B: drop-off as address text, payment mode, RUT, prep time and notes; pickup = the merchant address. */
+/** Form B: drop-off as address text, payment mode (prepaid: cash on delivery needs cod_amount), RUT, prep time and notes; pickup = the merchant address. */
 export function formB(overrides: Record<string, unknown> = {}) {
   return {
     customer_name: 'Javier Muñoz',
     customer_phone: '+56 9 8765 4321',
     customer_rut: '12.345.678-5',
     dropoff_address: 'Av. Apoquindo 3000, Las Condes',
-    payment_mode: 'cash_on_delivery',
+    payment_mode: 'prepaid',
     prep_time_mins: 15,
     order_notes: 'Tocar el timbre dos veces',
     ...overrides,

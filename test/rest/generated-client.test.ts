@@ -28,6 +28,8 @@ const noDriverYet: Order['driver'] = null;
 const notCancelled: Order['cancellation'] = null;
 const orderNumber: components['schemas']['WebhookPayloadFlat']['order_id'] = 4820193746;
 const platform: components['schemas']['Merchant']['integration_platform'] = '';
+const notCashOnDelivery: Order['cod_amount'] = null;
+const notCollectedYet: Order['cod'] = null;
 
 const [baseUrl, key] = process.argv.slice(2) as [string, string];
 const client = createClient<paths>({ baseUrl: baseUrl + '/api/v1', headers: { authorization: 'Bearer ' + key } });
@@ -76,7 +78,7 @@ const notFound = missing.error?.error.code;
 
 console.log(JSON.stringify({
   price, registered, status: order.status, proofState, driverName, cancelled: cancelled.data.status, notFound, minAge, policy, fee,
-  checks: [noProofYet, noDriverYet, notCancelled, orderNumber, platform, attempt.reason],
+  checks: [noProofYet, noDriverYet, notCancelled, orderNumber, platform, notCashOnDelivery, notCollectedYet, attempt.reason],
 }));
 `;
 
@@ -101,6 +103,12 @@ void client.POST('/orders', { params: { header: { 'Idempotency-Key': 'k-1' } }, 
 const play = { scenario: 'delivered', seed: 'ci-1', start_time: '2026-06-01T15:00:00Z' } as const;
 void client.POST('/sandbox/runs', { body: { ...play, order: { ...who, dropoff: here } } });
 void client.POST('/sandbox/runs', { body: { ...play, order_id: 'bk_01JHX3Z6Q8R2V4N7W9Y1A3C5E7' } });
+// Cash on delivery (issue #30): the amount on both forms, the cash collected at the door, the report.
+void client.POST('/orders', { body: { ...who, dropoff_address: 'Av. Apoquindo 3000', payment_mode: 'cash_on_delivery', cod_amount: 15990 } });
+void client.POST('/orders', { body: { ...who, dropoff: here, payment_mode: 'cash_on_delivery', cod_amount: 15990 } });
+const door = { driver_id: 'cr_1', coords: there, photo_url: 'https://cdn.example.com/p.jpg', signature_url: 'https://cdn.example.com/s.png' };
+void client.POST('/orders/{id}/deliver', { params: { path: { id: 'bk_1' } }, body: { ...door, cod_collected: 15990 } });
+void client.GET('/cod/report', { params: { query: { from: '2026-01-01T00:00:00Z', to: '2026-02-01T00:00:00Z', after: 'led_01JHX3Z6Q8R2V4N7W9Y1A3C5E7' } } }).then((r) => r.data?.lines[0]?.mismatch);
 
 // A quote without a destination.
 // @ts-expect-error
@@ -129,6 +137,9 @@ void client.POST('/sandbox/runs', { body: { ...play, order: { ...who, dropoff: h
 // A sandbox run with neither.
 // @ts-expect-error
 void client.POST('/sandbox/runs', { body: { ...play } });
+// The cash collected as text.
+// @ts-expect-error
+void client.POST('/orders/{id}/deliver', { params: { path: { id: 'bk_1' } }, body: { ...door, cod_collected: '15990' } });
 // The header's other spelling.
 // @ts-expect-error
 void client.POST('/orders', { params: { header: { 'idempotency-key': 'k-1' } }, body: { ...who, dropoff: here } });

@@ -18,6 +18,7 @@ import { matchRoute } from '../shared/router.js';
 import { ApiKeysPage } from './pages/api-keys.js';
 import { BatchPage } from './pages/batch.js';
 import { BatchesPage } from './pages/batches.js';
+import { CodReportPage } from './pages/cod-report.js';
 import { NewOrderPage } from './pages/new-order.js';
 import { NotificationsPage } from './pages/notifications.js';
 import { OrderPage } from './pages/order.js';
@@ -48,6 +49,7 @@ export const ROUTES: Route[] = [
   { path: '/console/orders/:id', page: OrderPage },
   { path: '/console/batches', page: BatchesPage, nav: { es: 'Lotes', en: 'Batches' } },
   { path: '/console/batches/:id', page: BatchPage },
+  { path: '/console/cod', page: CodReportPage, nav: { es: 'Contra entrega', en: 'Cash on delivery' } },
   { path: '/console/webhooks', page: WebhooksPage, nav: { es: 'Webhooks', en: 'Webhooks' } },
   { path: '/console/webhooks/deliveries/:id', page: WebhookDeliveryPage },
   { path: '/console/notifications', page: NotificationsPage, nav: { es: 'Avisos', en: 'Notifications' } },

@@ -41,7 +41,12 @@ export interface CourierOrder {
   delivery_pin_required: boolean;
   /** The recipient's ID is checked before the delivery (null: not asked). */
   id_check?: { required: true; min_age: number } | null;
+  /** Cash on delivery: CLP to collect at the door (null: prepaid). */
+  cod_amount?: number | null;
 }
+
+/** Cash collected at doors minus handed over (issue #30). */
+export interface CourierCash { currency: 'CLP'; collected: number; settled: number; balance: number }
 
 export const FAILED_REASONS = ['recipient_absent', 'refused', 'wrong_address', 'unsafe', 'other'] as const;
 export type FailedReason = (typeof FAILED_REASONS)[number];
@@ -57,13 +62,14 @@ export const courierApi = {
   signOut: () => rest<void>('/couriers/sessions/current', { method: 'DELETE', headers: CSRF }),
   me: () => rest<{ courier: Courier }>('/couriers/me').then((d) => d.courier),
   orders: () => rest<{ orders: CourierOrder[] }>('/couriers/me/orders').then((d) => d.orders),
+  cash: () => rest<{ cash: CourierCash }>('/couriers/me/cash').then((d) => d.cash),
   duty: (onDuty: boolean) => rest<{ courier: Courier }>('/couriers/me/duty', { json: { on_duty: onDuty }, headers: idempotent() }).then((d) => d.courier),
   position: (fix: Fix) => rest<{ arrivals: unknown[] }>('/couriers/me/location', { json: fix, headers: CSRF }),
   advance: (id: string, status: 'arrived_pickup' | 'picked_up' | 'arrived_dropoff') =>
     rest<{ booking_id: string; status: Status }>(`${order(id)}/status`, { json: { status }, headers: idempotent() }),
   uploadProof: (id: string, kind: 'photo' | 'signature', image: Blob) =>
     rest<UploadedProof>(`${order(id)}/proof?kind=${kind}`, { bytes: image, headers: CSRF }),
-  deliver: (id: string, body: { driver_id: string; coords: LatLng; photo_proof_id: string; signature_proof_id: string; pin?: string; id_check?: { document_number: string; date_of_birth: string } }) =>
+  deliver: (id: string, body: { driver_id: string; coords: LatLng; photo_proof_id: string; signature_proof_id: string; pin?: string; id_check?: { document_number: string; date_of_birth: string }; cod_collected?: number }) =>
     rest<{ booking_id: string; status: Status }>(`${order(id)}/deliver`, { json: body, headers: idempotent() }),
   /** `status` is where the order's policy moved it: `picked_up` (try again), `returning` or `disposed`. */
   failedAttempt: (id: string, body: { reason: FailedReason; note?: string; photo_proof_id?: string; coords: LatLng }) =>

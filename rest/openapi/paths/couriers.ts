@@ -150,7 +150,7 @@ registerEndpoint({
     signature_url: 'https://cdn.example.com/pod/signature-123.png',
   },
   responses: { 200: { description: 'Delivered: the stored proof', schema: deliveryConfirmedResponseSchema } },
-  errors: ['ORDER_NOT_FOUND', 'GEOFENCE_FAILED', 'FORBIDDEN', 'INVALID_STATUS_TRANSITION', 'DELIVERY_PIN_INVALID', 'DELIVERY_PIN_LOCKED', 'ID_CHECK_REQUIRED', 'ID_DOCUMENT_INVALID', 'ID_CHECK_FAILED'],
+  errors: ['ORDER_NOT_FOUND', 'GEOFENCE_FAILED', 'FORBIDDEN', 'INVALID_STATUS_TRANSITION', 'DELIVERY_PIN_INVALID', 'DELIVERY_PIN_LOCKED', 'ID_CHECK_REQUIRED', 'ID_DOCUMENT_INVALID', 'ID_CHECK_FAILED', 'COD_COLLECTED_REQUIRED'],
 });
 
 registerEndpoint({

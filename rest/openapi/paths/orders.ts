@@ -71,7 +71,10 @@ unreachable deadline: 422 DELIVERY_WINDOW_UNREACHABLE; a malformed date: 400 VAL
 recipient; confirming the delivery then needs it as \`pin\`.
 
 **ID check at the door.** \`id_check: { required: true, min_age }\` (min_age 18–99, default 18) makes the courier check the
-recipient's ID before the delivery: the deliver body then needs \`id_check\` (RUT and date of birth).`,
+recipient's ID before the delivery: the deliver body then needs \`id_check\` (RUT and date of birth).
+
+**Cash on delivery.** \`payment_mode: cash_on_delivery\` needs \`cod_amount\` (integer CLP, 1–10,000,000), the cash the courier
+collects at the door; \`cod_amount\` on a prepaid order is 400 VALIDATION_ERROR. The deliver body then needs \`cod_collected\`.`,
   tags: ['Orders'],
   auth: 'apiKey',
   headers: idempotencyHeader,
@@ -193,7 +196,9 @@ DELIVERY_PIN_INVALID (\`error.details.attempts_left\` after a wrong one); after 
 DELIVERY_PIN_LOCKED, until the merchant resets the PIN. Tries are counted atomically: concurrent ones never exceed 5.
 An order created with \`id_check\` also needs \`id_check: { document_number, date_of_birth }\` (the recipient's RUT and birth date):
 missing, 422 ID_CHECK_REQUIRED; a RUT with a wrong format or check digit, 422 ID_DOCUMENT_INVALID; under \`min_age\` on the delivery
-date (America/Santiago), 422 ID_CHECK_FAILED. The proof records \`id_check\` with the RUT's last 4 characters only.`,
+date (America/Santiago), 422 ID_CHECK_FAILED. The proof records \`id_check\` with the RUT's last 4 characters only.
+An order with \`cod_amount\` also needs \`cod_collected\` (the CLP collected): missing, 422 COD_COLLECTED_REQUIRED. A different amount is
+accepted and recorded as a mismatch (\`cod.mismatch: true\` on the order, its webhook and the COD report).`,
   tags: ['Orders'],
   auth: 'apiKey',
   params: orderRef,
@@ -206,7 +211,7 @@ date (America/Santiago), 422 ID_CHECK_FAILED. The proof records \`id_check\` wit
     geofence_radius: 20,
   },
   responses: { 200: { description: 'Delivered: the stored proof', schema: deliveryConfirmedResponseSchema } },
-  errors: ['ORDER_NOT_FOUND', 'GEOFENCE_FAILED', 'FORBIDDEN', 'INVALID_STATUS_TRANSITION', 'DELIVERY_PIN_INVALID', 'DELIVERY_PIN_LOCKED', 'ID_CHECK_REQUIRED', 'ID_DOCUMENT_INVALID', 'ID_CHECK_FAILED'],
+  errors: ['ORDER_NOT_FOUND', 'GEOFENCE_FAILED', 'FORBIDDEN', 'INVALID_STATUS_TRANSITION', 'DELIVERY_PIN_INVALID', 'DELIVERY_PIN_LOCKED', 'ID_CHECK_REQUIRED', 'ID_DOCUMENT_INVALID', 'ID_CHECK_FAILED', 'COD_COLLECTED_REQUIRED'],
 });
 
 registerEndpoint({

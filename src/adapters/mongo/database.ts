@@ -52,7 +52,8 @@ export type OrderEventDoc = Omit<OrderEvent, 'id'> & { _id: string };
  */
 export type IdempotencyDoc = IdempotencyRecord & { _id: string; expireAt: Date };
 export type BatchDoc = Omit<Batch, 'id'> & { _id: string };
-export type LedgerDoc = Omit<LedgerEntry, 'id'> & { _id: string };
+/** `mismatch`: cod_collected only, derived (amount ≠ expected) for counting. */
+export type LedgerDoc = Omit<LedgerEntry, 'id'> & { _id: string; mismatch?: boolean };
 export type WebhookEndpointDoc = Omit<WebhookEndpoint, 'id'> & { _id: string };
 /** `createdOn` (and an attempt's `atOn`): the same instant as a BSON Date, for the retention TTL index. */
 export type WebhookDeliveryDoc = Omit<WebhookDelivery, 'id'> & { _id: string; createdOn?: Date };
@@ -377,6 +378,8 @@ async function createIndexes(c: MongoCollections, db: Db, webhookRetentionSecond
     c.batches.createIndex({ merchantId: 1, mode: 1, _id: -1 }, { name: 'batches_merchant' }),
     c.batches.createIndex({ mode: 1, status: 1, createdAt: 1, _id: 1 }, { name: 'batches_pending_fifo' }),
     c.ledger.createIndex({ merchantId: 1, mode: 1, at: 1 }, { name: 'ledger_merchant' }),
+    c.ledger.createIndex({ merchantId: 1, mode: 1, kind: 1, at: 1, _id: 1 }, { name: 'ledger_cod_merchant' }),
+    c.ledger.createIndex({ courierId: 1 }, { name: 'ledger_cod_courier', partialFilterExpression: { courierId: { $exists: true } } }),
     c.webhookEndpoints.createIndex({ merchantId: 1, mode: 1, _id: 1 }, { name: 'webhook_endpoints_merchant' }),
     // Recipient notifications: due rows (claimDue), a merchant's page newest first, retention by age.
     c.notifications.createIndex({ status: 1, nextAttemptAt: 1, id: 1 }, { name: 'notifications_due' }),

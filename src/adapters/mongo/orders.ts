@@ -45,6 +45,8 @@ const toOrderDoc = (o: Order): OrderDoc => ({
   ...(o.dispatchAfter && { dispatchAfter: o.dispatchAfter }),
   ...(o.deliveryPin && { deliveryPin: o.deliveryPin }),
   ...(o.idCheck && { idCheck: o.idCheck }),
+  ...(o.codAmount != null && { codAmount: o.codAmount }),
+  ...(o.codCollection && { codCollection: o.codCollection }),
   ...(o.etaAnnounced && { etaAnnounced: o.etaAnnounced }),
   ...(o.failedAttemptPolicy && { failedAttemptPolicy: o.failedAttemptPolicy }),
   ...(o.failedAttempts && { failedAttempts: o.failedAttempts }),
@@ -88,6 +90,8 @@ const toOrder = (d: OrderDoc): Order => ({
   ...(d.dispatchAfter && { dispatchAfter: d.dispatchAfter }),
   ...(d.deliveryPin && { deliveryPin: d.deliveryPin }),
   ...(d.idCheck && { idCheck: d.idCheck }),
+  ...(d.codAmount != null && { codAmount: d.codAmount }),
+  ...(d.codCollection && { codCollection: d.codCollection }),
   ...(d.etaAnnounced && { etaAnnounced: d.etaAnnounced }),
   ...(d.failedAttemptPolicy && { failedAttemptPolicy: d.failedAttemptPolicy }),
   ...(d.failedAttempts && { failedAttempts: d.failedAttempts }),
@@ -160,6 +164,7 @@ const PATCH_FIELDS = [
   'deliveryPin',
   'failedAttempts',
   'returnLeg',
+  'codCollection',
 ] as const satisfies readonly (keyof OrderPatch)[];
 
 /** Thrown inside the create transaction when the idempotency key's unique `_id` already exists. */

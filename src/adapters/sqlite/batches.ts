@@ -1,5 +1,5 @@
-import type { Batch, LedgerEntry } from '../../domain/types.js';
-import type { BatchRepository, LedgerRepository } from '../../ports/store.js';
+import type { Batch } from '../../domain/types.js';
+import type { BatchRepository } from '../../ports/store.js';
 import type { SqliteDatabase } from './database.js';
 import { createDeliveryWriter } from './webhooks.js';
 import { createFeedWriter } from './events.js';
@@ -47,27 +47,6 @@ export function createSqliteBatchRepository(db: SqliteDatabase): BatchRepository
       const sql = `SELECT doc FROM batches WHERE mode = ? AND status = 'pending' AND vehicle_type IN (${vehicleTypes.map(() => '?').join(', ')})
         ORDER BY created_at, id LIMIT ?`;
       return db.prepare<unknown[], DocRow>(sql).all(mode, ...vehicleTypes, limit).map((r) => JSON.parse(r.doc) as Batch);
-    },
-  };
-}
-
-interface LedgerRow {
-  id: string;
-  merchant_id: string;
-  mode: LedgerEntry['mode'];
-  order_id: string;
-  kind: LedgerEntry['kind'];
-  amount: number;
-  at: string;
-}
-
-export function createSqliteLedgerRepository(db: SqliteDatabase): LedgerRepository {
-  const byMerchant = db.prepare<[string, string], LedgerRow>('SELECT * FROM ledger WHERE merchant_id = ? AND mode = ? ORDER BY at, id');
-  return {
-    async listByMerchant({ merchantId, mode }) {
-      return byMerchant.all(merchantId, mode).map((r) => ({
-        id: r.id, merchantId: r.merchant_id, mode: r.mode, orderId: r.order_id, kind: r.kind, amount: r.amount, at: r.at,
-      }));
     },
   };
 }

@@ -458,4 +458,25 @@ export const MIGRATIONS: string[] = [
   -- Operators search merchants by name prefix, case-insensitively (ASCII: SQLite's lower()).
   CREATE INDEX merchants_name_lower ON merchants (lower(json_extract(doc, '$.name')), id);
   `,
+  `
+  -- Cash on delivery (issue #30): collections and settlements join the ledger. A settlement names a
+  -- courier or a merchant and no order, so both become nullable; SQLite changes a CHECK only by copy.
+  CREATE TABLE ledger_cod (
+    id TEXT PRIMARY KEY,
+    merchant_id TEXT,
+    mode TEXT NOT NULL,
+    order_id TEXT,
+    kind TEXT NOT NULL CHECK (kind IN ('charge','reversal','cod_collected','cod_settlement')),
+    amount INTEGER NOT NULL,
+    at TEXT NOT NULL,
+    courier_id TEXT,
+    expected INTEGER
+  );
+  INSERT INTO ledger_cod (id, merchant_id, mode, order_id, kind, amount, at) SELECT id, merchant_id, mode, order_id, kind, amount, at FROM ledger;
+  DROP TABLE ledger;
+  ALTER TABLE ledger_cod RENAME TO ledger;
+  CREATE INDEX ledger_merchant ON ledger (merchant_id, mode, at);
+  CREATE INDEX ledger_cod_merchant ON ledger (merchant_id, mode, kind, at, id);
+  CREATE INDEX ledger_cod_courier ON ledger (courier_id) WHERE courier_id IS NOT NULL;
+  `,
 ];

@@ -1,4 +1,5 @@
 import { withStoredGeofence, withStoredPrecision } from '../../domain/geo.js';
+import { INSERT_LEDGER_SQL, ledgerRow } from './ledger.js';
 import { ORDER_STATUSES, type Order, type OrderEvent } from '../../domain/types.js';
 import { DuplicateOrderIdentifierError, type IdempotencyRecord, type OrderRepository } from '../../ports/store.js';
 import type { Statement } from 'better-sqlite3';
@@ -85,9 +86,7 @@ export function createSqliteOrderRepository(db: SqliteDatabase, inTransaction: W
   );
   const updateOrder = db.prepare('UPDATE orders SET status = @status, courier_id = @courierId, batch_id = @batchId, doc = @doc WHERE id = @id');
   const insertEvent = db.prepare('INSERT INTO order_events (id, order_id, sequence, doc) VALUES (?, ?, ?, ?)');
-  const insertLedger = db.prepare(
-    'INSERT INTO ledger (id, merchant_id, mode, order_id, kind, amount, at) VALUES (@id, @merchantId, @mode, @orderId, @kind, @amount, @at)',
-  );
+  const insertLedger = db.prepare(INSERT_LEDGER_SQL);
   const claimKey = db.prepare(
     `INSERT INTO idempotency_keys (merchant_id, mode, key, request_hash, order_id, created_at, expires_at)
      VALUES (@merchantId, @mode, @key, @requestHash, @orderId, @createdAt, @expiresAt) ON CONFLICT DO NOTHING`,
@@ -162,7 +161,7 @@ export function createSqliteOrderRepository(db: SqliteDatabase, inTransaction: W
         throw (error as { code?: string }).code?.startsWith('SQLITE_CONSTRAINT_') && /UNIQUE|PRIMARY/.test(String(error)) ? new DuplicateOrderIdentifierError() : error;
       }
       insertEvent.run(o.event.id, o.event.orderId, o.event.sequence, JSON.stringify(o.event));
-      if (o.ledger) insertLedger.run(o.ledger);
+      if (o.ledger) insertLedger.run(ledgerRow(o.ledger));
       if (o.outbox) writeOutbox(o.outbox);
       writeFeed(o.feed);
       writeNotifications(o.notifications);
@@ -197,7 +196,7 @@ export function createSqliteOrderRepository(db: SqliteDatabase, inTransaction: W
       next.updatedAt = event.at;
     }
     updateOrder.run({ id: next.id, status: next.status, courierId: next.courierId, batchId: next.batchId, doc: JSON.stringify(next) });
-    if (options.ledger) insertLedger.run(options.ledger);
+    if (options.ledger) insertLedger.run(ledgerRow(options.ledger));
     if (options.outbox && event) writeOutbox(options.outbox(next, event));
     if (options.feed && event) writeFeed(options.feed(next, event));
     if (options.notifications && event) writeNotifications(options.notifications(next, event));

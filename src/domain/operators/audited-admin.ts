@@ -1,5 +1,6 @@
 import type { Store } from '../../ports/store.js';
 import type { AdminService } from '../admin.js';
+import type { CodService } from '../cod.js';
 import type { MemberService } from '../members/service.js';
 import type { OperatorOrders } from '../orders/operator-orders.js';
 import type { Actor } from '../orders/transitions.js';
@@ -28,8 +29,8 @@ export type AuditedAdmin = ReturnType<ReturnType<typeof createAuditedAdmin>['as'
  * operations with that actor bound. Reads pass through unrecorded. Snapshots are small and carry
  * no secret (keys, tokens, secrets and links are never recorded: auditSnapshot drops them by name too).
  */
-export function createAuditedAdmin(deps: { admin: AdminService; members: MemberService; operators: OperatorService; orders: OperatorOrders; audit: AuditLog; store: Store }) {
-  const { admin, members, operators, orders, audit, store } = deps;
+export function createAuditedAdmin(deps: { admin: AdminService; members: MemberService; operators: OperatorService; orders: OperatorOrders; cod: CodService; audit: AuditLog; store: Store }) {
+  const { admin, members, operators, orders, cod, audit, store } = deps;
   const merchantBefore = async (input: unknown) => {
     const id = field(input, 'merchantId');
     return id ? merchantSnapshot(await store.merchants.findById(id)) : null;
@@ -129,6 +130,13 @@ export function createAuditedAdmin(deps: { admin: AdminService; members: MemberS
         const { before, after } = await operators.setOperatorRole(options);
         await record('operator.set_role', 'operator', after.id, operatorSnapshot(before), operatorSnapshot(after));
         return after;
+      },
+      /** Cash handed over (issue #30): recorded on the courier or the merchant it settles, with the ledger line. */
+      async recordCodSettlement(options: { input: unknown }) {
+        const entry = await cod.recordCodSettlement(options);
+        const [type, id] = entry.courierId ? ['courier', entry.courierId] as const : ['merchant', entry.merchantId!] as const;
+        await record('cod.settle', type, id, null, { ledgerEntryId: entry.id, amount: entry.amount });
+        return entry;
       },
       /** A note on anything (support's one write): an audit entry of its own, listed with the target's history. */
       async addNote(options: { input: unknown }) {

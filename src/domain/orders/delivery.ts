@@ -1,5 +1,6 @@
 import type { ProofService } from '../proofs/service.js';
 import type { Clock } from '../../ports/clock.js';
+import type { IdSource } from '../../ports/ids.js';
 import type { Store } from '../../ports/store.js';
 import { AppError, GeofenceError } from '../errors.js';
 import { distanceMeters, isPreciseStop } from '../geo.js';
@@ -8,6 +9,7 @@ import type { MerchantPrincipal } from '../auth.js';
 import type { ConfirmDeliveryCommand } from './schemas.js';
 import { newDeliveryPin, type OrderService } from './service.js';
 import { verifyIdCheck } from './id-check.js';
+import { codCollectedEntry, collectCod } from './cod.js';
 import { assertReachable } from './state-machine.js';
 import type { Actor, OrderTransitions } from './transitions.js';
 import { assertPermitted } from '../members/roles.js';
@@ -53,11 +55,12 @@ export function createDeliveryService(deps: {
   orders: OrderService;
   transitions: OrderTransitions;
   clock: Clock;
+  ids: IdSource;
   store: Store;
   /** Hosted proofs (issue #27): the proof ids a delivery names must be its order's. */
   proofs?: Pick<ProofService, 'assertDeliveryProofs'>;
 }) {
-  const { orders, transitions, clock, store } = deps;
+  const { orders, transitions, clock, ids, store } = deps;
 
   /**
    * An order with a delivery PIN is delivered only with it. Each try is counted in the store,
@@ -101,6 +104,7 @@ export function createDeliveryService(deps: {
     }
     await deps.proofs?.assertDeliveryProofs({ order, photoProofId: input.photoProofId, signatureProofId: input.signatureProofId });
     const idCheck = verifyIdCheck({ order, input: input.idCheck, courierId: input.driverId, at: clock.now() });
+    const codCollection = collectCod({ order, collected: input.codCollected, courierId: input.driverId, at: clock.now() });
     // Last: a try is only counted for a delivery that would otherwise be accepted.
     await checkDeliveryPin(order, input.pin);
     const proof: DeliveryProof = {
@@ -112,7 +116,9 @@ export function createDeliveryService(deps: {
       ...(idCheck && { idCheck }),
     };
     const completed = await transitions.transition({
-      order, to: 'completed', actor: options.actor, patch: { proof }, location: input.coords, reason: GEOFENCE_REASONS[geofence],
+      order, to: 'completed', actor: options.actor, location: input.coords, reason: GEOFENCE_REASONS[geofence],
+      patch: { proof, ...(codCollection && { codCollection }) },
+      ...(codCollection && { ledger: codCollectedEntry({ order, collection: codCollection, ids }) }),
     });
     await orders.afterOrderEnded(completed);
     return { order: completed, proof };

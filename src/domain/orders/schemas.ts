@@ -10,6 +10,7 @@ import { normalizeRut } from '../rut.js';
 import { scheduleTimeSchema } from '../scheduling.js';
 import { FAILED_ATTEMPT_POLICIES, ORDER_STATUSES, PAYMENT_MODES, RATE_IDS, VEHICLE_TYPES, type FailedAttemptPolicy, type PaymentMode, type RateId } from '../types.js';
 import { GEOHASH_ZONE_PATTERN } from './identifiers.js';
+import { assertCodAmount, codAmountSchema, codCollectedSchema } from './cod.js';
 import { DEFAULT_ID_CHECK_MIN_AGE, idCheckInputSchema, idCheckRequirementSchema } from './id-check.js';
 
 const sideCm = z.number().positive().max(1000).optional();
@@ -77,6 +78,8 @@ export const createOrderCommandSchema = z.strictObject({
   idCheck: idCheckRequirementSchema.optional(),
   /** What a failed delivery attempt leads to (default `return`): another try, the return leg, or disposal. */
   failedAttemptPolicy: z.enum(FAILED_ATTEMPT_POLICIES).optional(),
+  /** Cash on delivery: the CLP the courier collects (required with, and only with, paymentMode cash_on_delivery). */
+  codAmount: codAmountSchema.optional(),
 });
 export type CreateOrderCommand = z.output<typeof createOrderCommandSchema>;
 
@@ -103,9 +106,11 @@ export interface OrderDraft {
   deliveryPin?: boolean;
   idCheck?: { minAge: number };
   failedAttemptPolicy?: FailedAttemptPolicy;
+  codAmount?: number;
 }
 
 export function draftFromCommand(input: CreateOrderCommand): OrderDraft {
+  assertCodAmount({ paymentMode: input.paymentMode ?? 'prepaid', codAmount: input.codAmount });
   const items = input.items ?? [];
   const itemsWeight = items.reduce((sum, item) => sum + (item.weight_kg ?? 0) * item.quantity, 0);
   return {
@@ -130,6 +135,7 @@ export function draftFromCommand(input: CreateOrderCommand): OrderDraft {
     ...(input.deliveryPin !== undefined && { deliveryPin: input.deliveryPin }),
     ...(input.idCheck !== undefined && { idCheck: { minAge: input.idCheck.minAge ?? DEFAULT_ID_CHECK_MIN_AGE } }),
     ...(input.failedAttemptPolicy !== undefined && { failedAttemptPolicy: input.failedAttemptPolicy }),
+    ...(input.codAmount !== undefined && { codAmount: input.codAmount }),
   };
 }
 
@@ -153,6 +159,8 @@ export const confirmDeliveryCommandSchema = z.strictObject({
   pin: z.string().regex(/^\d{4}$/, 'must be 4 digits').optional(),
   /** The recipient's ID as the courier read it, required when the order has an ID check. */
   idCheck: idCheckInputSchema.optional(),
+  /** The CLP collected at the door, required when the order has a cod_amount. */
+  codCollected: codCollectedSchema.optional(),
 });
 export type ConfirmDeliveryCommand = z.output<typeof confirmDeliveryCommandSchema>;
 

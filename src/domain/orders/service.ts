@@ -165,6 +165,7 @@ export function createOrderService(deps: {
       batchWindow: plan.batchWindow,
       deliveryPin: draft.deliveryPin ? newDeliveryPin(now.toISOString()) : null,
       idCheck: draft.idCheck ?? null,
+      ...(draft.codAmount !== undefined && { codAmount: draft.codAmount }),
       // The merchant's default is copied at creation: a later change of the setting leaves existing orders as booked.
       ...((draft.failedAttemptPolicy ?? merchant.settings.failedAttemptPolicy) && { failedAttemptPolicy: draft.failedAttemptPolicy ?? merchant.settings.failedAttemptPolicy }),
     };

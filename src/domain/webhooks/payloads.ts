@@ -1,4 +1,4 @@
-import type { Batch, Courier, DeliveryProof, FailedAttempt, LatLng, Order, WebhookEventType } from '../types.js';
+import type { Batch, CodCollection, Courier, DeliveryProof, FailedAttempt, LatLng, Order, WebhookEventType } from '../types.js';
 
 /** Shape 1 (flat) reports a completed order as `delivered`, as the spec's variant does. */
 const flatStatus = (status: Order['status']) => (status === 'completed' ? 'delivered' : status);
@@ -65,6 +65,17 @@ function attemptOf(c: PayloadContext) {
   };
 }
 
+/** The cash a courier collected at the door, as every answer shows it (REST, webhooks). */
+export function codPayload(c: CodCollection) {
+  return { expected: c.expected, collected: c.collected, mismatch: c.mismatch, collected_at: c.collectedAt };
+}
+
+/** A cash-on-delivery order's status changes carry its cod_amount; from the delivery on, what was collected (a mismatch flagged). */
+function codOf(c: PayloadContext) {
+  if (c.order.codAmount == null || c.location) return undefined;
+  return { cod_amount: c.order.codAmount, ...(c.order.codCollection && { cod: codPayload(c.order.codCollection) }) };
+}
+
 /** Spec shape 2: event, booking_id, status, timestamp, driver{name, phone} — plus the per-order sequence. */
 export function eventShape(eventType: WebhookEventType, c: PayloadContext) {
   return {
@@ -78,6 +89,7 @@ export function eventShape(eventType: WebhookEventType, c: PayloadContext) {
     ...proofOf(c),
     ...feeOf(c),
     ...attemptOf(c),
+    ...codOf(c),
   };
 }
 
@@ -101,6 +113,7 @@ export function flatShape(c: PayloadContext) {
     ...proofOf(c),
     ...feeOf(c),
     ...attemptOf(c),
+    ...codOf(c),
   };
 }
 

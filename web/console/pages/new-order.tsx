@@ -10,6 +10,7 @@ import { navigate, type PageProps } from '../router.js';
 import { ErrorNote } from '../../shared/ui/error-note.js';
 import { DeliveryMap } from '../../shared/ui/map.js';
 import { IdCheckOption, idCheckInputOf } from '../ui/id-check.js';
+import { PaymentFields, paymentInputOf } from '../ui/cod.js';
 
 const QUOTE = graphql(`query ConsoleQuote($input: QuoteInput!) { quote(input: $input) { __typename
   ... on QueryQuoteSuccess { data { quoteId expiresAt price distanceM estimatedDeliveryTime origin { lat lng } destination { lat lng }
@@ -22,9 +23,9 @@ const CREATE_ORDER = graphql(`mutation ConsoleCreateOrder($input: CreateOrderInp
 type Location = NonNullable<VariablesOf<typeof QUOTE>['input']['destination']>;
 type Quote = Extract<ResultOf<typeof QUOTE>['quote'], { data: unknown }>['data'];
 
-const S: Strings<'recipient' | 'title' | 'pickup' | 'pickupHint' | 'dropoff' | 'byAddress' | 'byCoords' | 'address' | 'lat' | 'lng' | 'weight' | 'customer' | 'phone' | 'payment' | 'prepaid' | 'cod' | 'notes' | 'quote' | 'price' | 'distance' | 'eta' | 'rate' | 'create' | 'viewerNote' | 'map' | 'origin' | 'destination' | 'expires'> = {
-  es: { recipient: 'Cliente', title: 'Nuevo pedido', pickup: 'Retiro', pickupHint: 'Vacío: la dirección del comercio', dropoff: 'Entrega', byAddress: 'Dirección', byCoords: 'Coordenadas', address: 'Dirección de entrega', lat: 'Latitud', lng: 'Longitud', weight: 'Peso (kg)', customer: 'Nombre del cliente', phone: 'Teléfono del cliente', payment: 'Pago', prepaid: 'Pagado', cod: 'Contra entrega', notes: 'Notas', quote: 'Cotizar', price: 'Precio', distance: 'Distancia', eta: 'Entrega estimada', rate: 'Tarifa', create: 'Crear pedido', viewerNote: 'Tu rol (lector) puede cotizar, no crear pedidos.', map: 'Mapa del retiro y la entrega', origin: 'Retiro', destination: 'Entrega', expires: 'Válida hasta' },
-  en: { recipient: 'Recipient', title: 'New order', pickup: 'Pickup', pickupHint: "Empty: the merchant's address", dropoff: 'Drop-off', byAddress: 'Address', byCoords: 'Coordinates', address: 'Drop-off address', lat: 'Latitude', lng: 'Longitude', weight: 'Weight (kg)', customer: 'Customer name', phone: 'Customer phone', payment: 'Payment', prepaid: 'Prepaid', cod: 'Cash on delivery', notes: 'Notes', quote: 'Get a quote', price: 'Price', distance: 'Distance', eta: 'Estimated delivery', rate: 'Rate', create: 'Create order', viewerNote: 'Your role (viewer) may quote, not create orders.', map: 'Map of pickup and drop-off', origin: 'Pickup', destination: 'Drop-off', expires: 'Valid until' },
+const S: Strings<'recipient' | 'title' | 'pickup' | 'pickupHint' | 'dropoff' | 'byAddress' | 'byCoords' | 'address' | 'lat' | 'lng' | 'weight' | 'customer' | 'phone' | 'notes' | 'quote' | 'price' | 'distance' | 'eta' | 'rate' | 'create' | 'viewerNote' | 'map' | 'origin' | 'destination' | 'expires'> = {
+  es: { recipient: 'Cliente', title: 'Nuevo pedido', pickup: 'Retiro', pickupHint: 'Vacío: la dirección del comercio', dropoff: 'Entrega', byAddress: 'Dirección', byCoords: 'Coordenadas', address: 'Dirección de entrega', lat: 'Latitud', lng: 'Longitud', weight: 'Peso (kg)', customer: 'Nombre del cliente', phone: 'Teléfono del cliente', notes: 'Notas', quote: 'Cotizar', price: 'Precio', distance: 'Distancia', eta: 'Entrega estimada', rate: 'Tarifa', create: 'Crear pedido', viewerNote: 'Tu rol (lector) puede cotizar, no crear pedidos.', map: 'Mapa del retiro y la entrega', origin: 'Retiro', destination: 'Entrega', expires: 'Válida hasta' },
+  en: { recipient: 'Recipient', title: 'New order', pickup: 'Pickup', pickupHint: "Empty: the merchant's address", dropoff: 'Drop-off', byAddress: 'Address', byCoords: 'Coordinates', address: 'Drop-off address', lat: 'Latitude', lng: 'Longitude', weight: 'Weight (kg)', customer: 'Customer name', phone: 'Customer phone', notes: 'Notes', quote: 'Get a quote', price: 'Price', distance: 'Distance', eta: 'Estimated delivery', rate: 'Rate', create: 'Create order', viewerNote: 'Your role (viewer) may quote, not create orders.', map: 'Map of pickup and drop-off', origin: 'Pickup', destination: 'Drop-off', expires: 'Valid until' },
 };
 
 const text = (form: FormData, name: string) => String(form.get(name) ?? '').trim();
@@ -65,7 +66,7 @@ export function NewOrderPage(_props: PageProps) {
     const rateId: 'batched' | 'express' = data.get('rate') === 'batched' ? 'batched' : 'express';
     const input = {
       pickup: origin, dropoff: destination, customerName: text(data, 'customer'), customerPhone: text(data, 'phone'),
-      paymentMode: data.get('payment') === 'cash_on_delivery' ? 'cash_on_delivery' as const : 'prepaid' as const,
+      ...paymentInputOf(data),
       totalWeightKg: Number(text(data, 'weight')) || undefined, notes: text(data, 'notes') || undefined, quoteId: quote?.quoteId, rateId: quote ? rateId : undefined,
       idCheck: idCheckInputOf(data),
     };
@@ -99,7 +100,7 @@ export function NewOrderPage(_props: PageProps) {
           <legend>{t.recipient}</legend>
           <label>{t.customer}<input name="customer" required autocomplete="off" /></label>
           <label>{t.phone}<input name="phone" type="tel" required placeholder="+56912345678" /></label>
-          <label>{t.payment}<select name="payment"><option value="prepaid">{t.prepaid}</option><option value="cash_on_delivery">{t.cod}</option></select></label>
+          <PaymentFields />
           <label>{t.weight}<input name="weight" type="number" step="0.1" min="0.1" defaultValue="1" /></label>
           <label>{t.notes}<input name="notes" autocomplete="off" /></label>
           <IdCheckOption />

@@ -14,10 +14,11 @@ import { STATUS_LABELS } from '../../shared/ui/status.js';
 import { CancelOrder } from './order-cancel.js';
 import { FailedAttempts } from '../ui/failed-attempts.js';
 import { IdCheckFacts } from '../ui/id-check.js';
+import { CodFacts } from '../ui/cod.js';
 import { GEOFENCE_LABELS, ProofImage } from '../ui/proof-image.js';
 
 const ORDER = graphql(`query ConsoleOrder($id: String!) { order(id: $id) { __typename
-  ... on QueryOrderSuccess { data { id orderNumber trackingNumber trackingUrl status isTest customerName customerPhone price paymentMode
+  ... on QueryOrderSuccess { data { id orderNumber trackingNumber trackingUrl status isTest customerName customerPhone price paymentMode codAmount cod { collected mismatch }
     estimatedDeliveryTime cancellationReason cancellationFee cancellationPreview { cancellable fee } createdAt idCheck { minAge }
     pickup { address lat lng precision } dropoff { address lat lng precision }
     driver { name vehicleType vehiclePlate currentLocation { lat lng } }
@@ -67,6 +68,7 @@ export function OrderPage({ params }: PageProps) {
         <dt>{t.courier}</dt><dd id="courier">{o.driver ? `${o.driver.name} · ${VEHICLE_LABELS[lang][o.driver.vehicleType]} ${o.driver.vehiclePlate}` : t.noCourier}</dd>
         <dt>{t.tracking}</dt><dd><a href={o.trackingUrl}>{o.trackingNumber}</a></dd>
         <IdCheckFacts asked={o.idCheck} checked={o.proof?.idCheck} />
+        <CodFacts amount={o.codAmount} cod={o.cod} />
         {o.cancellationReason && <><dt>{t.reason}</dt><dd id="cancellation-reason">{o.cancellationReason}</dd></>}
         {o.cancellationFee !== null && <><dt>{t.fee}</dt><dd id="cancellation-fee">{clp(o.cancellationFee)}</dd></>}
       </dl>

@@ -3,6 +3,7 @@ import { useStrings, type Strings } from '../../shared/i18n.js';
 import { ErrorNote } from '../../shared/ui/error-note.js';
 import { useCourier } from '../state.js';
 import { JobCard } from '../ui/job-card.js';
+import { CashCard } from '../ui/cash.js';
 import { LangSwitch } from '../ui/lang-switch.js';
 import { COURIER_ERRORS } from '../words.js';
 
@@ -66,6 +67,7 @@ export function HomePage({ announcement }: { announcement: string }) {
         {ended && !c.orders.length && (
           <p class="card success" id="delivered" role="status" data-order-id={ended.id} data-outcome={ended.status}>✓ {t[ended.status === 'completed' ? 'delivered' : ended.status]}</p>
         )}
+        <CashCard refreshKey={ended?.id ?? ''} />
         {c.orders.map((order) => (
           <JobCard key={order.booking_id} order={order} onEnded={(id, status) => setEnded({ id, status: status === 'returned' || status === 'disposed' ? status : 'completed' })} />
         ))}

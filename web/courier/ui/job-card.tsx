@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { placeOf, time } from '../../shared/format.js';
+import { clp, placeOf, time } from '../../shared/format.js';
 import { useStrings, type Strings } from '../../shared/i18n.js';
 import { ConfirmButton } from '../../shared/ui/confirm-button.js';
 import { ErrorNote } from '../../shared/ui/error-note.js';
@@ -107,7 +107,7 @@ export function JobCard({ order, onEnded }: { order: CourierOrder; onEnded: (id:
         <dd><span id="customer-name">{order.customer_name}</span> · <a id="customer-call" href={`tel:${order.customer_phone.replace(/[^\d+]/g, '')}`}>{t.call} {order.customer_phone}</a></dd>
         <dt>{t.payment}</dt>
         <dd id="payment" data-mode={order.payment_mode ?? 'prepaid'} class={order.payment_mode === 'cash_on_delivery' ? 'collect' : undefined}>
-          {order.payment_mode === 'cash_on_delivery' ? t.cod : t.prepaid}
+          {order.payment_mode === 'cash_on_delivery' ? t.cod : t.prepaid}{order.cod_amount != null && <> · <strong id="cod-amount">{clp(order.cod_amount)}</strong></>}
         </dd>
         {order.id_check && <IdCheckFact minAge={order.id_check.min_age} />}
         {order.order_notes && <><dt>{t.notes}</dt><dd id="notes">{order.order_notes}</dd></>}

@@ -9,6 +9,7 @@ import { downscalePhoto, signaturePng } from '../proof.js';
 import { useCourier } from '../state.js';
 import { COURIER_ERRORS } from '../words.js';
 import { IdCheckFields, type IdCheckValue } from './id-check-fields.js';
+import { CodCollectedField, pesosOf } from './cash.js';
 import { SignaturePad } from './signature-pad.js';
 
 const S: Strings<
@@ -60,6 +61,7 @@ export function ProofForm({ order, onDelivered, leg = 'delivery' }: { order: Cou
   const [signature, setSignature] = useState<HTMLCanvasElement | null>(null);
   const [pin, setPin] = useState('');
   const [idCheck, setIdCheck] = useState<IdCheckValue | null>(null);
+  const [cash, setCash] = useState(order.cod_amount == null ? '' : String(order.cod_amount));
   const [error, setError] = useState<unknown>(null);
   const [sending, setSending] = useState(false);
   const { verdict, distance } = geofenceVerdict(leg === 'return' ? order.pickup : order.dropoff, c.here);
@@ -99,6 +101,7 @@ export function ProofForm({ order, onDelivered, leg = 'delivery' }: { order: Cou
         signature_proof_id: signed.proof_id,
         ...(order.delivery_pin_required && { pin }),
         ...(order.id_check && idCheck && { id_check: idCheck }),
+        ...(order.cod_amount != null && { cod_collected: pesosOf(cash)! }),
       });
       onDelivered();
     } catch (e) {
@@ -109,11 +112,13 @@ export function ProofForm({ order, onDelivered, leg = 'delivery' }: { order: Cou
   };
 
   const checks = leg === 'delivery';
-  const ready = !!photo && !!signature && !!c.here && !uploading && (!checks || !order.delivery_pin_required || /^\d{4}$/.test(pin)) && (!checks || !order.id_check || !!idCheck);
+  const ready = !!photo && !!signature && !!c.here && !uploading && (!checks || !order.delivery_pin_required || /^\d{4}$/.test(pin)) && (!checks || !order.id_check || !!idCheck)
+    && (!checks || order.cod_amount == null || pesosOf(cash) !== null);
   return (
     <section class="proof" id={leg === 'return' ? 'return-proof' : undefined} aria-labelledby="proof-title">
       <h3 id="proof-title">{t.title}</h3>
       {checks && order.id_check && <IdCheckFields minAge={order.id_check.min_age} onChange={setIdCheck} />}
+      {checks && order.cod_amount != null && <CodCollectedField expected={order.cod_amount} value={cash} onChange={setCash} />}
       <p id="geofence" class={`verdict ${verdict}`} data-verdict={verdict} role="status">
         <strong>{t.geofence}:</strong> {verdict === 'noFix' ? t.noFix : verdict === 'unverified' ? t.unverified : words(t[verdict])}
       </p>

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { dataOf } from '../../shared/api/errors.js';
 import { operatorRequest } from '../../shared/api/http.js';
-import { dateTime } from '../../shared/format.js';
+import { clp, dateTime } from '../../shared/format.js';
 import { graphql, type ResultOf, type VariablesOf } from '../../shared/graphql.js';
 import { useStrings, type Strings } from '../../shared/i18n.js';
 import { ConfirmButton } from '../../shared/ui/confirm-button.js';
@@ -16,7 +16,7 @@ import { StatusBadge } from '../ui/words.js';
 
 const COURIERS = graphql(`query OpsCouriers($mode: Mode, $status: CourierDutyStatus, $after: ID) {
   adminCouriers(mode: $mode, status: $status, first: 50, after: $after) {
-    couriers { id name mode vehicle plate dutyStatus accountStatus lastPosition { lat lng at } job { kind id } } nextCursor } }`);
+    couriers { id name mode vehicle plate dutyStatus accountStatus lastPosition { lat lng at } job { kind id } cashInHand } nextCursor } }`);
 const CREATE = graphql(`mutation OpsCreateCourier($name: String!, $phone: String!, $vehicle: VehicleType!, $plate: String!, $mode: Mode) {
   adminCreateCourier(name: $name, phone: $phone, vehicle: $vehicle, plate: $plate, mode: $mode) {
   __typename ... on MutationAdminCreateCourierSuccess { data { courierId signInUrl } } ... on AppError { code message } } }`);
@@ -32,9 +32,9 @@ type Filters = Omit<VariablesOf<typeof COURIERS>, 'after'>;
 
 const VEHICLES = ['bike', 'motorcycle', 'car', 'van'] as const;
 
-const STRINGS: Strings<'title' | 'mode' | 'status' | 'all' | 'live' | 'test' | 'apply' | 'name' | 'vehicle' | 'account' | 'position' | 'job' | 'actions' | 'empty' | 'next' | 'first' | 'create' | 'phone' | 'plate' | 'add' | 'link' | 'token' | 'disable' | 'disableQ' | 'enable' | 'rotate' | 'rotateQ' | 'invite' | 'map' | 'mapNote' | 'bike' | 'motorcycle' | 'car' | 'van' | 'off_duty' | 'available' | 'busy'> = {
-  es: { title: 'Repartidores', mode: 'Modo', status: 'Estado', all: 'Todos', live: 'Real', test: 'Prueba', apply: 'Filtrar', name: 'Nombre', vehicle: 'Vehículo', account: 'Cuenta', position: 'Última posición', job: 'Trabajo', actions: 'Acciones', empty: 'Ningún repartidor coincide.', next: 'Siguientes', first: 'Primeros', create: 'Nuevo repartidor', phone: 'Teléfono', plate: 'Patente', add: 'Crear repartidor', link: 'Enlace de ingreso para la app', token: 'Token nuevo', disable: 'Deshabilitar', disableQ: '¿Deshabilitar? Sus pedidos asignados vuelven a despacho.', enable: 'Habilitar', rotate: 'Rotar token', invite: 'Enlace nuevo', map: 'Mapa de la flota en vivo', mapNote: 'Flota en vivo, al segundo: verde disponible, ámbar ocupado, gris fuera de turno.', rotateQ: '¿Rotar? El token actual deja de servir.', bike: 'Bicicleta', motorcycle: 'Moto', car: 'Auto', van: 'Furgón', off_duty: 'Fuera de turno', available: 'Disponible', busy: 'Ocupado' },
-  en: { title: 'Couriers', mode: 'Mode', status: 'Status', all: 'All', live: 'Live', test: 'Test', apply: 'Filter', name: 'Name', vehicle: 'Vehicle', account: 'Account', position: 'Last position', job: 'Job', actions: 'Actions', empty: 'No courier matches.', next: 'Next', first: 'First', create: 'New courier', phone: 'Phone', plate: 'Plate', add: 'Create courier', link: "The app's sign-in link", token: 'New token', disable: 'Disable', disableQ: 'Disable? Its assigned orders go back to dispatch.', enable: 'Enable', rotate: 'Rotate token', invite: 'New link', map: 'Map of the live fleet', mapNote: 'Live fleet, to the second: green available, amber busy, grey off duty.', rotateQ: 'Rotate? The current token stops working.', bike: 'Bike', motorcycle: 'Motorcycle', car: 'Car', van: 'Van', off_duty: 'Off duty', available: 'Available', busy: 'Busy' },
+const STRINGS: Strings<'title' | 'cash' | 'mode' | 'status' | 'all' | 'live' | 'test' | 'apply' | 'name' | 'vehicle' | 'account' | 'position' | 'job' | 'actions' | 'empty' | 'next' | 'first' | 'create' | 'phone' | 'plate' | 'add' | 'link' | 'token' | 'disable' | 'disableQ' | 'enable' | 'rotate' | 'rotateQ' | 'invite' | 'map' | 'mapNote' | 'bike' | 'motorcycle' | 'car' | 'van' | 'off_duty' | 'available' | 'busy'> = {
+  es: { title: 'Repartidores', cash: 'Efectivo en mano', mode: 'Modo', status: 'Estado', all: 'Todos', live: 'Real', test: 'Prueba', apply: 'Filtrar', name: 'Nombre', vehicle: 'Vehículo', account: 'Cuenta', position: 'Última posición', job: 'Trabajo', actions: 'Acciones', empty: 'Ningún repartidor coincide.', next: 'Siguientes', first: 'Primeros', create: 'Nuevo repartidor', phone: 'Teléfono', plate: 'Patente', add: 'Crear repartidor', link: 'Enlace de ingreso para la app', token: 'Token nuevo', disable: 'Deshabilitar', disableQ: '¿Deshabilitar? Sus pedidos asignados vuelven a despacho.', enable: 'Habilitar', rotate: 'Rotar token', invite: 'Enlace nuevo', map: 'Mapa de la flota en vivo', mapNote: 'Flota en vivo, al segundo: verde disponible, ámbar ocupado, gris fuera de turno.', rotateQ: '¿Rotar? El token actual deja de servir.', bike: 'Bicicleta', motorcycle: 'Moto', car: 'Auto', van: 'Furgón', off_duty: 'Fuera de turno', available: 'Disponible', busy: 'Ocupado' },
+  en: { title: 'Couriers', cash: 'Cash in hand', mode: 'Mode', status: 'Status', all: 'All', live: 'Live', test: 'Test', apply: 'Filter', name: 'Name', vehicle: 'Vehicle', account: 'Account', position: 'Last position', job: 'Job', actions: 'Actions', empty: 'No courier matches.', next: 'Next', first: 'First', create: 'New courier', phone: 'Phone', plate: 'Plate', add: 'Create courier', link: "The app's sign-in link", token: 'New token', disable: 'Disable', disableQ: 'Disable? Its assigned orders go back to dispatch.', enable: 'Enable', rotate: 'Rotate token', invite: 'New link', map: 'Map of the live fleet', mapNote: 'Live fleet, to the second: green available, amber busy, grey off duty.', rotateQ: 'Rotate? The current token stops working.', bike: 'Bike', motorcycle: 'Motorcycle', car: 'Car', van: 'Van', off_duty: 'Off duty', available: 'Available', busy: 'Busy' },
 };
 
 /** Every courier, 50 a page, filtered by mode and duty status; dispatchers and admins act on them. */
@@ -132,7 +132,7 @@ export function CouriersPage(_props: PageProps) {
                   <td data-label={t.status}><StatusBadge status={c.dutyStatus} /></td>
                   <td data-label={t.account}><StatusBadge status={c.accountStatus} id={`account-${c.id}`} /></td>
                   <td class="wrap" data-label={t.position}>{c.lastPosition ? <>{c.lastPosition.lat.toFixed(5)}, {c.lastPosition.lng.toFixed(5)}<br /><small>{dateTime(c.lastPosition.at, app.lang)}</small></> : '—'}</td>
-                  <td data-label={t.job}>{c.job ? <code>{c.job.id}</code> : '—'}</td>
+                  <td class="wrap" data-label={t.job}>{c.job ? <code>{c.job.id}</code> : '—'}<br /><small id={`cash-${c.id}`} title={t.cash}>{t.cash}: {clp(c.cashInHand)}</small></td>
                   {dispatch && (
                     <td class="wrap" data-label={t.actions}><div class="row-actions">
                       {c.accountStatus === 'active'

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import type { IdSource } from '../../ports/ids.js';
+import { AppError } from '../errors.js';
+import type { CodCollection, LedgerEntry, Order, PaymentMode } from '../types.js';
+
+/** CLP a courier may be asked to collect at one door (issue #30): a whole peso, 1 to 10,000,000. */
+export const codAmountSchema = z.number().int().min(1).max(10_000_000);
+/** What the courier says was collected: any whole CLP amount in the same range (0: nothing was paid). */
+export const codCollectedSchema = z.number().int().min(0).max(10_000_000);
+
+/** `cod_amount` goes with cash on delivery and only with it: 400 VALIDATION_ERROR either way. */
+export function assertCodAmount(options: { paymentMode: PaymentMode; codAmount: number | undefined }): void {
+  const { paymentMode, codAmount } = options;
+  if (paymentMode === 'cash_on_delivery' && codAmount === undefined) {
+    throw new AppError('VALIDATION_ERROR', 'A cash-on-delivery order needs codAmount (CLP to collect)', { fields: [{ field: 'codAmount', message: 'is required with payment_mode cash_on_delivery' }] });
+  }
+  if (paymentMode !== 'cash_on_delivery' && codAmount !== undefined) {
+    throw new AppError('VALIDATION_ERROR', 'codAmount is only for cash-on-delivery orders', { fields: [{ field: 'codAmount', message: 'only with payment_mode cash_on_delivery' }] });
+  }
+}
+
+/**
+ * The cash a courier confirms at the door of a COD order: required (422 COD_COLLECTED_REQUIRED);
+ * a different amount is accepted and recorded as a mismatch. Null for an order without cod_amount.
+ */
+export function collectCod(options: { order: Order; collected: number | undefined; courierId: string; at: Date }): CodCollection | null {
+  const expected = options.order.codAmount;
+  if (expected == null) return null;
+  if (options.collected === undefined) {
+    throw new AppError('COD_COLLECTED_REQUIRED', `This is a cash-on-delivery order: send cod_collected, the CLP collected (expected ${expected})`, {
+      fields: [{ field: 'cod_collected', message: 'is required for this order' }],
+      details: { cod_amount: expected },
+    });
+  }
+  return { expected, collected: options.collected, mismatch: options.collected !== expected, courierId: options.courierId, collectedAt: options.at.toISOString() };
+}
+
+/**
+ * The collection's ledger line: the courier now holds the cash, the merchant is owed it. Written in
+ * both modes: it records cash, not a charge; test-mode cash is never settled (settlements are live only).
+ */
+export function codCollectedEntry(options: { order: Order; collection: CodCollection; ids: IdSource }): LedgerEntry {
+  const { order, collection } = options;
+  return {
+    id: options.ids.next('led'), merchantId: order.merchantId, mode: order.mode, orderId: order.id, kind: 'cod_collected',
+    amount: collection.collected, expected: collection.expected, courierId: collection.courierId, at: collection.collectedAt,
+  };
+}
