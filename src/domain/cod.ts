@@ -13,8 +13,6 @@ const DAY_MS = 86_400_000;
 /** A report covers at most a year; without `from`, the 30 days before `to`. */
 const MAX_WINDOW_DAYS = 366;
 const DEFAULT_WINDOW_DAYS = 30;
-/** An upper bound past every entry: the balance over all time. */
-const END_OF_TIME = '9999-12-31T23:59:59.999Z';
 
 // .describe, not .openapi: this module may load before rest/openapi/registry.ts extends zod.
 export const codReportQuerySchema = z.strictObject({
@@ -113,41 +111,29 @@ export function createCodService(deps: { store: Store; clock: Clock; ids: IdSour
     return { courierId: options.courierId, collected: sums.collected, settled: sums.settled, balance: sums.collected - sums.settled };
   }
 
-  /** Settlements of this node one at a time: the check of what is held and the append must not interleave. */
-  let settling: Promise<unknown> = Promise.resolve();
-
   /**
    * An operator records cash handed over: a live courier's cash to the platform, or a payout to a
-   * merchant's live account. Never more than is held or owed (409 CONFLICT); test mode has no money.
+   * merchant's live account. Never more than is held or owed (409 CONFLICT), checked by the store
+   * in the same step as the write; test mode has no money.
    */
-  function recordCodSettlement(options: { input: unknown }): Promise<LedgerEntry> {
-    const next = settling.then(() => settleNow(options.input));
-    settling = next.catch(() => undefined);
-    return next;
-  }
-
-  async function settleNow(raw: unknown): Promise<LedgerEntry> {
-    const input = parseInput(recordCodSettlementSchema, raw);
+  async function recordCodSettlement(options: { input: unknown }): Promise<LedgerEntry> {
+    const input = parseInput(recordCodSettlementSchema, options.input);
     const at = clock.now().toISOString();
     const entry: LedgerEntry = { id: ids.next('led'), merchantId: null, mode: 'live', orderId: null, kind: 'cod_settlement', amount: input.amount, at };
-    let held: number;
     if (input.courierId !== undefined) {
       const courier = await store.couriers.findById(input.courierId);
       if (!courier) throw new AppError('COURIER_NOT_FOUND', `No courier ${input.courierId}`);
       if (courier.mode !== 'live') throw new AppError('CONFLICT', 'A test courier holds no real cash: there is nothing to settle');
-      held = (await getCourierCash({ courierId: courier.id })).balance;
       entry.courierId = courier.id;
     } else {
       const merchant = await store.merchants.findById(input.merchantId!);
       if (!merchant) throw new AppError('MERCHANT_NOT_FOUND', `No merchant ${input.merchantId}`);
-      const sums = await store.ledger.merchantCodSums({ merchantId: merchant.id, mode: 'live', to: END_OF_TIME });
-      held = sums.collected - sums.settled;
       entry.merchantId = merchant.id;
     }
-    if (input.amount > held) {
-      throw new AppError('CONFLICT', `The settlement (${input.amount} CLP) is more than is outstanding (${held} CLP)`, { details: { outstanding: held } });
+    const outcome = await store.ledger.settleCod(entry);
+    if (!outcome.settled) {
+      throw new AppError('CONFLICT', `The settlement (${input.amount} CLP) is more than is outstanding (${outcome.outstanding} CLP)`, { details: { outstanding: outcome.outstanding } });
     }
-    await store.ledger.append(entry);
     return entry;
   }
 

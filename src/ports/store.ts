@@ -383,8 +383,14 @@ export interface CodSums {
 
 export interface LedgerRepository {
   listByMerchant(options: { merchantId: string; mode: Mode }): Promise<LedgerEntry[]>;
-  /** Writes one entry outside any order change (a cod_settlement recorded by an operator). */
+  /** Writes one entry outside any order change (tests seed ledgers with it; settlements go through settleCod). */
   append(entry: LedgerEntry): Promise<void>;
+  /**
+   * Writes a cod_settlement unless its amount is more than is outstanding — for its courier
+   * (`courierId`), else for its merchant's live account — the check and the write one atomic step,
+   * across processes: two operators settling at once cannot both take the same cash.
+   */
+  settleCod(entry: LedgerEntry): Promise<{ settled: true } | { settled: false; outstanding: number }>;
   /**
    * The merchant's cod_collected lines with `from` ≤ at < `to`, oldest first (at, then id), after the
    * line `afterId` (keyset; an unknown id gives nothing).

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect } from 'vitest';
-import type { Order, StoredQuote } from '../../src/domain/types.js';
+import type { LedgerEntry, Order, StoredQuote } from '../../src/domain/types.js';
 import type { Store } from '../../src/ports/store.js';
 import { contractCases, type ContractOptions } from './cases.js';
 import { at, creation, DAY, nextId, order, storeMerchant, transition } from './fixtures.js';
@@ -132,6 +132,35 @@ export function describeOrderFeaturesContract(name: string, makeStore: () => Pro
       const book = await store.ledger.listByMerchant(scope);
       expect(book.map((e) => e.kind)).toEqual(['charge', 'cod_collected', 'cod_collected', 'cod_settlement']);
       expect(book[0]).not.toHaveProperty('courierId');
+    });
+
+    /** A live merchant whose courier collected 10,000 CLP at a door, and a settlement line for it. */
+    async function collectedCash() {
+      const m = await storeMerchant(store);
+      const courierId = `cr_${nextId('x')}`;
+      const line = (amount: number, extra: Partial<LedgerEntry>) => Object.assign({ id: nextId('led'), merchantId: m, mode: 'live' as const, orderId: null, kind: 'cod_settlement' as const, amount, at: at(10) }, extra) as LedgerEntry;
+      await store.ledger.append(line(10_000, { kind: 'cod_collected', orderId: 'bk_cod', expected: 10_000, courierId }));
+      return { m, courierId, line };
+    }
+
+    test('ledger.settleCod writes a settlement only up to what is outstanding, for a courier or for a merchant', async () => {
+      const { m, courierId, line } = await collectedCash();
+      expect(await store.ledger.settleCod(line(10_001, { merchantId: null, courierId }))).toStrictEqual({ settled: false, outstanding: 10_000 });
+      expect(await store.ledger.settleCod(line(6_000, { merchantId: null, courierId }))).toStrictEqual({ settled: true });
+      expect(await store.ledger.settleCod(line(4_001, { merchantId: null, courierId }))).toStrictEqual({ settled: false, outstanding: 4_000 });
+      expect(await store.ledger.courierCodSums({ courierId })).toMatchObject({ collected: 10_000, settled: 6_000 });
+      // The merchant is owed its live collections, whatever couriers handed over.
+      expect(await store.ledger.settleCod(line(10_000, {}))).toStrictEqual({ settled: true });
+      expect(await store.ledger.settleCod(line(1, {}))).toStrictEqual({ settled: false, outstanding: 0 });
+      expect(await store.ledger.merchantCodSums({ merchantId: m, mode: 'live', to: at(1000) })).toMatchObject({ collected: 10_000, settled: 10_000 });
+    });
+
+    test('ledger.settleCod: three settlements of 4,000 at once out of 10,000 write two, the third finds 2,000 left', async () => {
+      const { courierId, line } = await collectedCash();
+      const racing = await Promise.all([1, 2, 3].map(() => store.ledger.settleCod(line(4_000, { merchantId: null, courierId }))));
+      expect(racing.filter((r) => r.settled)).toHaveLength(2);
+      expect(racing.find((r) => !r.settled)).toStrictEqual({ settled: false, outstanding: 2_000 });
+      expect(await store.ledger.courierCodSums({ courierId })).toMatchObject({ collected: 10_000, settled: 8_000 });
     });
 
     test('orders keep the failed-attempt policy, the attempts and the return leg exactly; the new statuses list and filter', async () => {

@@ -1,4 +1,4 @@
-import type { Filter } from 'mongodb';
+import type { ClientSession, Filter } from 'mongodb';
 import type { LedgerEntry } from '../../domain/types.js';
 import type { CodSums, LedgerRepository } from '../../ports/store.js';
 import type { LedgerDoc, MongoDatabase } from './database.js';
@@ -31,12 +31,12 @@ const toLedgerEntry = (d: LedgerDoc): LedgerEntry => ({
 
 /** Charges and reversals are written by the order repository, in the transaction of the change they charge for. */
 export function createMongoLedgerRepository(database: MongoDatabase): LedgerRepository {
-  const { ledger } = database.collections;
+  const { ledger, leases } = database.collections;
   /** The COD kinds' totals of the matched lines, and their collections flagged as mismatches. */
-  const sums = async (match: Filter<LedgerDoc>): Promise<CodSums> => {
+  const sums = async (match: Filter<LedgerDoc>, session?: ClientSession): Promise<CodSums> => {
     const [byKind, mismatches] = await Promise.all([
-      ledger.aggregate<{ _id: string; total: number }>([{ $match: match }, { $group: { _id: '$kind', total: { $sum: '$amount' } } }]).toArray(),
-      ledger.countDocuments(Object.assign({}, match, { kind: 'cod_collected' as const, mismatch: true })),
+      ledger.aggregate<{ _id: string; total: number }>([{ $match: match }, { $group: { _id: '$kind', total: { $sum: '$amount' } } }], { session }).toArray(),
+      ledger.countDocuments(Object.assign({}, match, { kind: 'cod_collected' as const, mismatch: true }), { session }),
     ]);
     const total = (kind: string) => byKind.find((k) => k._id === kind)?.total ?? 0;
     return { collected: total('cod_collected'), settled: total('cod_settlement'), mismatches };
@@ -48,6 +48,19 @@ export function createMongoLedgerRepository(database: MongoDatabase): LedgerRepo
     },
     async append(entry) {
       await ledger.insertOne(toLedgerDoc(entry));
+    },
+    async settleCod(entry) {
+      const holder = entry.courierId != null ? `courier:${entry.courierId}` : `merchant:${entry.merchantId}`;
+      const match: Filter<LedgerDoc> = entry.courierId != null ? { courierId: entry.courierId } : { merchantId: entry.merchantId, mode: 'live', kind: { $in: ['cod_collected', 'cod_settlement'] } };
+      return database.inTransaction(async (session) => {
+        // Every settlement of one holder first writes the same guard document, so two at once
+        // conflict: the driver retries the loser, whose new snapshot sees the winner's settlement.
+        await leases.updateOne({ _id: `cod-settlement:${holder}` }, { $set: { owner: 'cod-guard', until: new Date() } }, { upsert: true, session });
+        const { collected, settled } = await sums(match, session);
+        if (entry.amount > collected - settled) return { settled: false as const, outstanding: collected - settled };
+        await ledger.insertOne(toLedgerDoc(entry), { session });
+        return { settled: true as const };
+      });
     },
     async listCodCollections({ merchantId, mode, from = '', to, afterId, limit }) {
       const filter: Record<string, unknown> = { merchantId, mode, kind: 'cod_collected', at: { $gte: from, $lt: to } };

@@ -46,6 +46,14 @@ export function createSqliteLedgerRepository(db: SqliteDatabase): LedgerReposito
       `SELECT * FROM ledger WHERE merchant_id = @merchantId AND mode = @mode AND kind = 'cod_collected' AND at >= @from AND at < @to
        ${after ? 'AND (at, id) > (SELECT at, id FROM ledger WHERE id = @afterId)' : ''} ORDER BY at, id LIMIT @limit`,
     );
+  /** Immediate (other writers wait): what is outstanding cannot change between the sum and the write. */
+  const settle = db.transaction((entry: LedgerEntry) => {
+    const sums = entry.courierId != null ? courierSums.get(entry.courierId)! : merchantSums.get({ merchantId: entry.merchantId!, mode: 'live', from: '', to: '\uffff' })!;
+    const outstanding = sums.collected - sums.settled;
+    if (entry.amount > outstanding) return { settled: false as const, outstanding };
+    insert.run(ledgerRow(entry));
+    return { settled: true as const };
+  });
   const firstPage = page(false);
   const nextPage = page(true);
   return {
@@ -54,6 +62,9 @@ export function createSqliteLedgerRepository(db: SqliteDatabase): LedgerReposito
     },
     async append(entry) {
       insert.run(ledgerRow(entry));
+    },
+    async settleCod(entry) {
+      return settle.immediate(entry);
     },
     async listCodCollections({ merchantId, mode, from = '', to, afterId, limit }) {
       const params = { merchantId, mode, from, to, limit };
