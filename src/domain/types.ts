@@ -276,6 +276,8 @@ export interface Order {
   failedAttempts?: FailedAttempt[];
   /** The return leg, once a failed attempt sent the parcel back (absent: none). */
   returnLeg?: ReturnLeg | null;
+  /** The courier's tip, CLP (issue #30 item 4): set at creation and added to later (absent: none). */
+  tip?: number;
 }
 
 /** The delivery estimate last announced to the merchant, and when; `at` null: the estimate the live ETA started from (never sent). */
@@ -363,7 +365,8 @@ export interface LedgerEntry {
   merchantId: string;
   mode: Mode;
   orderId: string;
-  kind: 'charge' | 'reversal';
+  /** `tip`: charged to the merchant, paid to the courier (live only, like every entry). */
+  kind: 'charge' | 'reversal' | 'tip';
   /** CLP; reversals are negative. */
   amount: number;
   at: string;
@@ -372,8 +375,8 @@ export interface LedgerEntry {
 /** What a busy courier is doing: one order, or one batch of orders. */
 export type CourierJob = { kind: 'order' | 'batch'; id: string };
 
-export type WebhookEventType = 'order.status_changed' | 'order.courier_location' | 'batch.created' | 'order.eta_changed';
-export const WEBHOOK_EVENT_TYPES = ['order.status_changed', 'order.courier_location', 'batch.created', 'order.eta_changed'] as const;
+export const WEBHOOK_EVENT_TYPES = ['order.status_changed', 'order.courier_location', 'batch.created', 'order.eta_changed', 'order.tip_added'] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 export const WEBHOOK_SIGNINGS = ['symmetric', 'asymmetric'] as const;
 export type WebhookSigning = (typeof WEBHOOK_SIGNINGS)[number];

@@ -9,6 +9,8 @@ const JONGODB_UNSUPPORTED: Record<string, string> = {
   'orders.tryDeliveryPin: of 20 concurrent wrong tries exactly 5 are counted, the rest are locked':
     "jongodb's findAndModify is not atomic (see mongo-order-store.test.ts: of 10 concurrent findOneAndUpdate calls with a " +
     'compare-and-set filter, more than one matched in 8 of 300 trials), so a conditional $inc can count past its bound there',
+  'orders.addTip: concurrent tips on one order all count':
+    "jongodb's findAndModify is not atomic (as above), so two concurrent $inc in transactions can lose one there; MongoDB's $inc under the document's write lock does not",
 };
 
 await runMongoContract({ title: 'Order features contract', dbPrefix: 'exd_features_contract', describeContract: describeOrderFeaturesContract, jongodbUnsupported: JONGODB_UNSUPPORTED });

@@ -49,6 +49,7 @@ const toOrderDoc = (o: Order): OrderDoc => ({
   ...(o.failedAttemptPolicy && { failedAttemptPolicy: o.failedAttemptPolicy }),
   ...(o.failedAttempts && { failedAttempts: o.failedAttempts }),
   ...(o.returnLeg && { returnLeg: o.returnLeg }),
+  ...(o.tip && { tip: o.tip }),
 });
 
 const toOrder = (d: OrderDoc): Order => ({
@@ -92,6 +93,7 @@ const toOrder = (d: OrderDoc): Order => ({
   ...(d.failedAttemptPolicy && { failedAttemptPolicy: d.failedAttemptPolicy }),
   ...(d.failedAttempts && { failedAttempts: d.failedAttempts }),
   ...(d.returnLeg && { returnLeg: d.returnLeg }),
+  ...(d.tip && { tip: d.tip }),
 });
 
 const toEventDoc = (e: OrderEvent): OrderEventDoc => ({
@@ -294,6 +296,28 @@ export function createMongoOrderRepository(database: MongoDatabase): OrderReposi
         if (notifications && stored) await writeNotifications(notificationRows, notifications(updated, stored), session);
         return updated;
       });
+    },
+
+    async addTip({ id, from, amount, ledger: entryOf, outbox, feed }) {
+      return database.inTransaction(async (session) => {
+        const doc = await orders.findOneAndUpdate({ _id: id, status: { $in: from } }, { $inc: { tip: amount } }, { returnDocument: 'after', session });
+        if (!doc) return null;
+        const updated = toOrder(doc);
+        const entry = entryOf(updated);
+        if (entry) await ledger.insertOne(toLedgerDoc(entry), { session });
+        if (outbox) await writeDeliveries(webhookDeliveries, outbox(updated), session);
+        await writeFeedEvent(eventFeed, feed(updated), session);
+        return updated;
+      });
+    },
+
+    async listDeliveredBy({ courierId, from, to, limit }) {
+      const docs = await orders
+        .find({ courierId, status: 'completed', 'proof.deliveredAt': { $gte: from, $lt: to } })
+        .sort({ 'proof.deliveredAt': 1, _id: 1 })
+        .limit(limit)
+        .toArray();
+      return docs.map(toOrder);
     },
 
     async updateEstimate({ id, courierId, from, estimatedDeliveryAt, etaAnnounced, etaBaseline, outbox }) {

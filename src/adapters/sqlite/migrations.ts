@@ -458,4 +458,22 @@ export const MIGRATIONS: string[] = [
   -- Operators search merchants by name prefix, case-insensitively (ASCII: SQLite's lower()).
   CREATE INDEX merchants_name_lower ON merchants (lower(json_extract(doc, '$.name')), id);
   `,
+  `
+  -- Tips (issue #30 item 4): the ledger takes a 'tip' kind; SQLite cannot alter a CHECK, so the table is rebuilt.
+  CREATE TABLE ledger_v2 (
+    id TEXT PRIMARY KEY,
+    merchant_id TEXT NOT NULL,
+    mode TEXT NOT NULL,
+    order_id TEXT NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('charge','reversal','tip')),
+    amount INTEGER NOT NULL,
+    at TEXT NOT NULL
+  );
+  INSERT INTO ledger_v2 (id, merchant_id, mode, order_id, kind, amount, at) SELECT id, merchant_id, mode, order_id, kind, amount, at FROM ledger;
+  DROP TABLE ledger;
+  ALTER TABLE ledger_v2 RENAME TO ledger;
+  CREATE INDEX ledger_merchant ON ledger (merchant_id, mode, at);
+  -- A courier's deliveries by delivery time (the courier's earnings).
+  CREATE INDEX orders_delivered_by ON orders (courier_id, json_extract(doc, '$.proof.deliveredAt'), id) WHERE status = 'completed';
+  `,
 ];
