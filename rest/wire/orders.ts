@@ -20,6 +20,7 @@ import {
   type ListOrdersQuery,
 } from '../../src/domain/orders/schemas.js';
 import { idCheckInputSchema } from '../../src/domain/orders/id-check.js';
+import { addTipCommandSchema, type AddTipCommand } from '../../src/domain/orders/tips.js';
 import { parseInput } from '../../src/domain/validation.js';
 import { IDEMPOTENCY_FIELD_NAMES } from '../idempotency.js';
 
@@ -73,6 +74,7 @@ export const createOrderBody = z
     delivery_pin: order.deliveryPin,
     id_check: idCheckRequirementBody.optional(),
     failed_attempt_policy: order.failedAttemptPolicy,
+    tip: order.tip,
   })
   .superRefine((v, ctx) => {
     if (v.dropoff === undefined && v.dropoff_address === undefined) {
@@ -95,6 +97,7 @@ export function createOrderCommand(body: unknown): CreateOrderCommand {
     quoteId: b.quote_id, rateId: b.rate_id, pickupAfter: b.pickup_after, deliverBefore: b.deliver_before, deliveryPin: b.delivery_pin,
     ...(b.id_check !== undefined && { idCheck: { required: true, ...(b.id_check.min_age !== undefined && { minAge: b.id_check.min_age }) } }),
     ...(b.failed_attempt_policy !== undefined && { failedAttemptPolicy: b.failed_attempt_policy }),
+    ...(b.tip !== undefined && { tip: b.tip }),
   };
 }
 
@@ -167,4 +170,11 @@ export const listOrdersQueryString = z.strictObject({
 export function listOrdersQuery(query: unknown): ListOrdersQuery {
   const q = parseInput(listOrdersQueryString, query);
   return { status: q.status, createdFrom: q.created_from, createdTo: q.created_to, after: q.after, limit: q.limit };
+}
+
+/** POST /orders/{id}/tip: the command's own field name. */
+export const addTipBody = addTipCommandSchema;
+
+export function addTipCommand(body: unknown): AddTipCommand {
+  return parseInput(addTipBody, body);
 }

@@ -257,7 +257,8 @@ export interface OrderRepository {
   create(options: {
     order: Order;
     event: OrderEvent;
-    ledger: LedgerEntry | null;
+    /** The charge, and a tip set at creation (issue #30 item 4): a list when there are both. */
+    ledger: LedgerEntry | readonly LedgerEntry[] | null;
     idempotency: IdempotencyRecord | null;
     /** Webhook deliveries of the creation (transactional outbox: written with the order or not at all). */
     outbox?: WebhookDelivery[];

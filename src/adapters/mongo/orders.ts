@@ -176,7 +176,7 @@ export function createMongoOrderRepository(database: MongoDatabase): OrderReposi
   const { orders, orderEvents, idempotencyKeys, ledger, webhookDeliveries, eventFeed, notifications: notificationRows } = database.collections;
 
   async function insertOrder(
-    o: { order: Order; event: OrderEvent; ledger: LedgerEntry | null; outbox?: WebhookDelivery[]; feed?: NewFeedEvent; notifications?: Notification[] },
+    o: { order: Order; event: OrderEvent; ledger: LedgerEntry | readonly LedgerEntry[] | null; outbox?: WebhookDelivery[]; feed?: NewFeedEvent; notifications?: Notification[] },
     session: ClientSession,
   ) {
     try {
@@ -186,7 +186,7 @@ export function createMongoOrderRepository(database: MongoDatabase): OrderReposi
       throw isDuplicateKey(error) ? new DuplicateOrderIdentifierError() : error;
     }
     await orderEvents.insertOne(toEventDoc(o.event), { session });
-    if (o.ledger) await ledger.insertOne(toLedgerDoc(o.ledger), { session });
+    for (const entry of [o.ledger ?? []].flat()) await ledger.insertOne(toLedgerDoc(entry), { session });
     await writeDeliveries(webhookDeliveries, o.outbox, session);
     await writeFeedEvent(eventFeed, o.feed, session);
     await writeNotifications(notificationRows, o.notifications, session);

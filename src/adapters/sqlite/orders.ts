@@ -162,7 +162,7 @@ export function createSqliteOrderRepository(db: SqliteDatabase, inTransaction: W
         throw (error as { code?: string }).code?.startsWith('SQLITE_CONSTRAINT_') && /UNIQUE|PRIMARY/.test(String(error)) ? new DuplicateOrderIdentifierError() : error;
       }
       insertEvent.run(o.event.id, o.event.orderId, o.event.sequence, JSON.stringify(o.event));
-      if (o.ledger) insertLedger.run(o.ledger);
+      for (const entry of [o.ledger ?? []].flat()) insertLedger.run(entry);
       if (o.outbox) writeOutbox(o.outbox);
       writeFeed(o.feed);
       writeNotifications(o.notifications);

@@ -11,6 +11,7 @@ import { scheduleTimeSchema } from '../scheduling.js';
 import { FAILED_ATTEMPT_POLICIES, ORDER_STATUSES, PAYMENT_MODES, RATE_IDS, VEHICLE_TYPES, type FailedAttemptPolicy, type PaymentMode, type RateId } from '../types.js';
 import { GEOHASH_ZONE_PATTERN } from './identifiers.js';
 import { DEFAULT_ID_CHECK_MIN_AGE, idCheckInputSchema, idCheckRequirementSchema } from './id-check.js';
+import { tipSchema } from './tips.js';
 
 const sideCm = z.number().positive().max(1000).optional();
 
@@ -77,6 +78,8 @@ export const createOrderCommandSchema = z.strictObject({
   idCheck: idCheckRequirementSchema.optional(),
   /** What a failed delivery attempt leads to (default `return`): another try, the return leg, or disposal. */
   failedAttemptPolicy: z.enum(FAILED_ATTEMPT_POLICIES).optional(),
+  /** The courier's tip, CLP 0–200,000 (more may be added until 24 h after the delivery). */
+  tip: tipSchema.optional(),
 });
 export type CreateOrderCommand = z.output<typeof createOrderCommandSchema>;
 
@@ -103,6 +106,8 @@ export interface OrderDraft {
   deliveryPin?: boolean;
   idCheck?: { minAge: number };
   failedAttemptPolicy?: FailedAttemptPolicy;
+  /** CLP; 0 or absent: none. */
+  tip?: number;
 }
 
 export function draftFromCommand(input: CreateOrderCommand): OrderDraft {
@@ -130,6 +135,7 @@ export function draftFromCommand(input: CreateOrderCommand): OrderDraft {
     ...(input.deliveryPin !== undefined && { deliveryPin: input.deliveryPin }),
     ...(input.idCheck !== undefined && { idCheck: { minAge: input.idCheck.minAge ?? DEFAULT_ID_CHECK_MIN_AGE } }),
     ...(input.failedAttemptPolicy !== undefined && { failedAttemptPolicy: input.failedAttemptPolicy }),
+    ...(input.tip !== undefined && { tip: input.tip }),
   };
 }
 
