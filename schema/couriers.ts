@@ -14,7 +14,7 @@ import { IdCheckInput } from './id-checks.js';
 import { confirmReturnCommandSchema, reportFailedAttemptCommandSchema } from '../src/domain/orders/failed-attempts.js';
 import { FailedAttemptReasonEnum } from './failed-attempts.js';
 
-function courierOf(ctx: GraphQLContext): Courier {
+export function courierOf(ctx: GraphQLContext): Courier {
   if (!ctx.courier) throw new AppError('INVALID_COURIER_TOKEN', 'Courier token missing or invalid');
   return ctx.courier.courier;
 }

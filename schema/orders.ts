@@ -284,6 +284,7 @@ export const CreateOrderInput = builder.inputType('CreateOrderInput', {
     deliveryPin: t.boolean({ description: 'Issue a 4-digit delivery PIN for the recipient.' }),
     idCheck: t.field({ type: IdCheckRequirementInput, description: "The courier checks the recipient's ID (RUT and age) before the delivery." }),
     failedAttemptPolicy: t.field({ type: FailedAttemptPolicyEnum, description: 'What a failed delivery attempt leads to (default return).' }),
+    tip: t.int({ description: "The courier's tip, CLP 0–200,000 (more may be added with addTip until 24 h after the delivery)." }),
   }),
 });
 

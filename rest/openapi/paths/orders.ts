@@ -195,7 +195,8 @@ Sends \`order.tip_added\` to subscribed webhook endpoints and adds it to the eve
   auth: 'apiKey',
   params: orderRef,
   headers: z.object({
-    'Idempotency-Key': idempotencyKeySchema.openapi({ description: 'Required here: the tip is added once per key (kept 24 h per merchant and mode).', example: 'tip-bk_01JHX3Z6-1' }),
+    // A fresh instance (the shared one predates the OpenAPI extension of zod).
+    'Idempotency-Key': idempotencyKeySchema.clone().openapi({ description: 'Required here: the tip is added once per key (kept 24 h per merchant and mode).', example: 'tip-bk_01JHX3Z6-1' }),
   }),
   body: addTipBody,
   bodyExample: { amount: 2000 },
