@@ -48,6 +48,16 @@ export type FailedReason = (typeof FAILED_REASONS)[number];
 
 export interface UploadedProof { proof_id: string; kind: 'photo' | 'signature'; content_type: string; bytes: number }
 
+/** GET /couriers/me/earnings (CLP): `delivery_pay` null while the tariff sets no courier pay. */
+export interface Earnings {
+  from: string;
+  to: string;
+  currency: 'CLP';
+  deliveries: Array<{ booking_id: string; order_number: string; delivered_at: string; dropoff_address: string; delivery_pay: number | null; tip: number }>;
+  totals: { deliveries: number; delivery_pay: number | null; tips: number; earnings: number };
+  truncated: boolean;
+}
+
 const order = (id: string) => `/couriers/me/orders/${encodeURIComponent(id)}`;
 /** One key per attempt: a retry after a dead zone is not done twice. */
 const idempotent = () => ({ ...CSRF, 'idempotency-key': `app-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}` });
@@ -57,6 +67,7 @@ export const courierApi = {
   signOut: () => rest<void>('/couriers/sessions/current', { method: 'DELETE', headers: CSRF }),
   me: () => rest<{ courier: Courier }>('/couriers/me').then((d) => d.courier),
   orders: () => rest<{ orders: CourierOrder[] }>('/couriers/me/orders').then((d) => d.orders),
+  earnings: (range: { from: string; to: string }) => rest<Earnings>(`/couriers/me/earnings?${new URLSearchParams(range).toString()}`),
   duty: (onDuty: boolean) => rest<{ courier: Courier }>('/couriers/me/duty', { json: { on_duty: onDuty }, headers: idempotent() }).then((d) => d.courier),
   position: (fix: Fix) => rest<{ arrivals: unknown[] }>('/couriers/me/location', { json: fix, headers: CSRF }),
   advance: (id: string, status: 'arrived_pickup' | 'picked_up' | 'arrived_dropoff') =>
