@@ -32,7 +32,10 @@ export interface CourierOrder {
   customer_name: string;
   customer_phone: string;
   payment_mode: 'prepaid' | 'cash_on_delivery' | null;
-  items: Array<{ name?: string; quantity?: number; weight_kg?: number }> | null;
+  items: Array<{ name?: string; quantity?: number; weight_kg?: number; length_cm?: number; width_cm?: number; height_cm?: number }> | null;
+  /** The parcel's outer size as the merchant gave it (cm), and the order's weight (kg). */
+  dimensions?: { length_cm: number; width_cm: number; height_cm: number } | null;
+  total_weight_kg?: number;
   order_notes: string | null;
   price: number;
   currency: string;
