@@ -28,6 +28,8 @@ const noDriverYet: Order['driver'] = null;
 const notCancelled: Order['cancellation'] = null;
 const orderNumber: components['schemas']['WebhookPayloadFlat']['order_id'] = 4820193746;
 const platform: components['schemas']['Merchant']['integration_platform'] = '';
+// The tariff sets no courier pay: earnings document it as nullable.
+const noDeliveryPay: components['schemas']['CourierEarningsResponse']['totals']['delivery_pay'] = null;
 
 const [baseUrl, key] = process.argv.slice(2) as [string, string];
 const client = createClient<paths>({ baseUrl: baseUrl + '/api/v1', headers: { authorization: 'Bearer ' + key } });
@@ -43,9 +45,18 @@ const created = await client.POST('/orders', {
     dropoff: { address: 'Av. Apoquindo 3000', coords: { lat: -33.4154, lng: -70.5837 } },
     customer_name: 'Camila Rojas',
     customer_phone: '+56912345678',
+    tip: 500,
   },
 });
 if (!created.data) throw new Error('create failed: ' + JSON.stringify(created.error));
+
+// A tip added: the key is a required header of this operation.
+const tipped = await client.POST('/orders/{id}/tip', {
+  params: { path: { id: created.data.booking_id }, header: { 'Idempotency-Key': 'tip-' + Date.now() } },
+  body: { amount: 1500 },
+});
+if (!tipped.data) throw new Error('tip failed: ' + JSON.stringify(tipped.error));
+const tip: number = tipped.data.tip;
 const registered: boolean = created.data.isRegisteredUser;
 
 const read = await client.GET('/orders/{id}', { params: { path: { id: created.data.booking_id } } });
@@ -61,8 +72,8 @@ const missing = await client.GET('/orders/{id}', { params: { path: { id: 'bk_unk
 const notFound = missing.error?.error.code;
 
 console.log(JSON.stringify({
-  price, registered, status: order.status, proofState, driverName, cancelled: cancelled.data.status, notFound,
-  checks: [noProofYet, noDriverYet, notCancelled, orderNumber, platform],
+  price, registered, status: order.status, proofState, driverName, cancelled: cancelled.data.status, notFound, tip, orderTip: order.tip,
+  checks: [noProofYet, noDriverYet, notCancelled, orderNumber, platform, noDeliveryPay],
 }));
 `;
 
@@ -118,6 +129,10 @@ void client.POST('/sandbox/runs', { body: { ...play } });
 // The header's other spelling.
 // @ts-expect-error
 void client.POST('/orders', { params: { header: { 'idempotency-key': 'k-1' } }, body: { ...who, dropoff: here } });
+// A tip without its required Idempotency-Key.
+// @ts-expect-error
+void client.POST('/orders/{id}/tip', { params: { path: { id: 'bk_1' } }, body: { amount: 1000 } });
+void client.POST('/orders/{id}/tip', { params: { path: { id: 'bk_1' }, header: { 'Idempotency-Key': 'k-2' } }, body: { amount: 1000 } });
 `;
 
 const TSCONFIG = {
@@ -180,6 +195,7 @@ describe('a client generated from the served document (openapi-typescript + open
     expect(ran.code, ran.out).toBe(0);
     expect(JSON.parse(ran.out)).toMatchObject({
       price: expect.any(Number), registered: false, status: 'new', proofState: 'none', driverName: null, cancelled: 'cancelled', notFound: 'ORDER_NOT_FOUND',
+      tip: 2000, orderTip: 2000,
     });
   }, 120_000);
 
