@@ -194,6 +194,16 @@ export function describeOrderFeaturesContract(name: string, makeStore: () => Pro
       expect(await store.orders.listEvents(o.id)).toHaveLength(1);
     });
 
+    test('orders.create writes every ledger entry it is given (the charge and a tip set at creation)', async () => {
+      const m = await storeMerchant(store);
+      const o = order({ merchantId: m, tip: 800 });
+      const tipEntry = { id: nextId('led'), merchantId: m, mode: 'live' as const, orderId: o.id, kind: 'tip' as const, amount: 800, at: o.createdAt };
+      expect(await store.orders.create({ ...creation(o), ledger: [creation(o).ledger!, tipEntry] })).toStrictEqual({ created: true });
+      expect((await store.orders.findById(o.id))!.tip).toBe(800);
+      const ledger = await store.ledger.listByMerchant({ merchantId: m, mode: 'live' });
+      expect(ledger.map((e) => [e.kind, e.amount]).sort()).toEqual([['charge', o.price], ['tip', 800]]);
+    });
+
     test('orders.addTip: concurrent tips on one order all count', async () => {
       const m = await storeMerchant(store);
       const o = await created(order({ merchantId: m, status: 'picked_up' }));
