@@ -1,27 +1,35 @@
 /**
  * order.tip_added (issue #30 item 4): delivered to subscribed endpoints in both payload shapes,
  * signed per Standard Webhooks and verified with the independent `standardwebhooks` library, the
- * body checked against the served OpenAPI document by the receiver.
+ * body checked against the served OpenAPI document by the receiver — on SQLite and on MongoDB.
  */
+import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, type TestApp } from '../helpers/app.js';
+import { mongoForTestFile, mongoNodeEnv, uniqueDbName } from '../helpers/mongo.js';
 import { expectOk, formA, merchantApi } from '../orders/support.js';
 import { startReceiver, startWebhooksApp, waitFor, webhooksApi, type Receiver } from './support.js';
 
 let t: TestApp;
 let receiver: Receiver;
 
-beforeAll(async () => {
-  t = await startWebhooksApp();
-  receiver = await startReceiver();
-});
-afterAll(async () => {
-  await t?.stop();
-  await receiver?.close();
-});
+const { mongo } = await mongoForTestFile();
+const STORES: Array<[string, Record<string, string>]> = [
+  ['SQLite', {}],
+  ...(mongo ? [['MongoDB', { ...mongoNodeEnv(mongo), MONGODB_DB: uniqueDbName('tiphooks'), MASTER_KEY: randomBytes(32).toString('base64') }] as [string, Record<string, string>]] : []),
+];
 
-describe('order.tip_added', () => {
+describe.each(STORES)('order.tip_added on %s', (_store, env) => {
+  beforeAll(async () => {
+    t = await startWebhooksApp(env);
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await t?.stop();
+    await receiver?.close();
+  });
+
   it('goes to the endpoints subscribed to it, in each one\'s shape, with the amount, the total and the order\'s current sequence; it verifies with the API secret', async () => {
     const m = await t.createMerchant({ name: 'Tip Webhooks' });
     const hooks = webhooksApi(t.url, m.testKey);
