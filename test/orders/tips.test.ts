@@ -4,12 +4,11 @@
  * and the courier's earnings — over REST and GraphQL, against the real app on each store: a SQLite
  * file, and MongoDB (jongodb, or MONGODB_URL) when one is available.
  */
-import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { courierEarningsResponseSchema, orderDetailsResponseSchema, tipAddedResponseSchema } from '../../rest/openapi/responses-orders.js';
 import type { Mode } from '../../src/domain/types.js';
 import { api, gql, type MerchantCredentials, type TestApp } from '../helpers/app.js';
-import { mongoForTestFile, mongoNodeEnv, uniqueDbName } from '../helpers/mongo.js';
+import { appStores } from '../helpers/mongo.js';
 import { EVIDENCE, PLACES, courierOnDuty, expectError, expectOk, expectWireShape, formA, formB, merchantApi, north, standDown, startOrdersApp, type CourierClient } from './support.js';
 
 type Wire = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- parsed JSON
@@ -54,12 +53,7 @@ async function delivered(mode: Mode, overrides: Record<string, unknown> = {}): P
   return { id, courier };
 }
 
-const { mongo } = await mongoForTestFile();
-/** The store each run of the suite starts the app on (no MongoDB here: SQLite only, as the contract suite skips). */
-const STORES: Array<[string, Record<string, string>]> = [
-  ['SQLite', {}],
-  ...(mongo ? [['MongoDB', { ...mongoNodeEnv(mongo), MONGODB_DB: uniqueDbName('tips'), MASTER_KEY: randomBytes(32).toString('base64'), WEBHOOK_WORKER: 'false' }] as [string, Record<string, string>]] : []),
-];
+const STORES = await appStores('tips');
 
 describe.each(STORES)('tips on %s', (_store, env) => {
   beforeAll(async () => {

@@ -3,22 +3,17 @@
  * signed per Standard Webhooks and verified with the independent `standardwebhooks` library, the
  * body checked against the served OpenAPI document by the receiver — on SQLite and on MongoDB.
  */
-import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, type TestApp } from '../helpers/app.js';
-import { mongoForTestFile, mongoNodeEnv, uniqueDbName } from '../helpers/mongo.js';
+import { appStores } from '../helpers/mongo.js';
 import { expectOk, formA, merchantApi } from '../orders/support.js';
 import { startReceiver, startWebhooksApp, waitFor, webhooksApi, type Receiver } from './support.js';
 
 let t: TestApp;
 let receiver: Receiver;
 
-const { mongo } = await mongoForTestFile();
-const STORES: Array<[string, Record<string, string>]> = [
-  ['SQLite', {}],
-  ...(mongo ? [['MongoDB', { ...mongoNodeEnv(mongo), MONGODB_DB: uniqueDbName('tiphooks'), MASTER_KEY: randomBytes(32).toString('base64') }] as [string, Record<string, string>]] : []),
-];
+const STORES = await appStores('tiphooks');
 
 describe.each(STORES)('order.tip_added on %s', (_store, env) => {
   beforeAll(async () => {
