@@ -22,7 +22,7 @@ export const TIPPABLE_STATUSES = ['new', 'assigned', 'arrived_pickup', 'picked_u
 const TIPPABLE: ReadonlySet<OrderStatus> = new Set(TIPPABLE_STATUSES);
 
 /** TIP_NOT_ALLOWED when the order takes no tip now. */
-function assertTippable(order: Order, now: Date): void {
+export function assertTippable(order: Pick<Order, 'id' | 'status' | 'proof'>, now: Date): void {
   if (!TIPPABLE.has(order.status)) throw new AppError('TIP_NOT_ALLOWED', `Order ${order.id} is ${order.status}: a tip goes only to an order on its way or delivered`);
   const deliveredAt = order.status === 'completed' ? order.proof?.deliveredAt : undefined;
   if (deliveredAt && now.getTime() - Date.parse(deliveredAt) > TIP_WINDOW_MS) {
