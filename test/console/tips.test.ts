@@ -70,6 +70,25 @@ describe.skipIf(SKIP !== null)('console: the tip on the order page', () => {
     expect(await seriousViolations(page)).toEqual([]);
   }, 120_000);
 
+  it('the new-order form takes a tip for the courier; the order page shows it', async () => {
+    await b.page.setViewportSize({ width: 390, height: 844 });
+    await b.page.goto(`${t.url}/console/orders/new`);
+    await b.page.locator('#new-order').waitFor();
+    await b.page.locator('input[name=dropoffKind][value=coords]').check();
+    await b.page.locator('input[name=lat]').fill(String(PLACES.lasCondes.lat));
+    await b.page.locator('input[name=lng]').fill(String(PLACES.lasCondes.lng));
+    await b.page.locator('input[name=customer]').fill('Ignacio Soto');
+    await b.page.locator('input[name=phone]').fill('+56912345678');
+    // The page is still in English from the test above.
+    await b.page.getByLabel('Tip for the courier (CLP, optional)').fill('1200');
+    await b.page.locator('#create-order').click();
+    await b.page.locator('#order[data-order-id]').waitFor({ timeout: 20_000 });
+    const id = (await b.page.locator('#order').getAttribute('data-order-id'))!;
+    expect(await b.page.locator('#order-tip').getAttribute('data-tip')).toBe('1200');
+    expect(expectOk(await merchantApi(t, m.liveKey).get(id)).body.tip).toBe(1200);
+    expectOk(await merchantApi(t, m.liveKey).cancel(id));
+  }, 60_000);
+
   it('a cancelled order offers no tip', async () => {
     const id = expectOk(await merchantApi(t, m.liveKey).create(formA()), 201).body.booking_id as string;
     expectOk(await merchantApi(t, m.liveKey).cancel(id));
