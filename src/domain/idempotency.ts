@@ -90,7 +90,7 @@ export function createIdempotencyService(deps: { store: Store; clock: Clock; ids
    * Runs `execute` at most once per key, scope and request. `request` is what makes two requests
    * "the same": the operation's target and parsed command, never the caller's identity (that is
    * the scope). The value is returned as stored (JSON), so a replay answers exactly what the
-   * first request did. Without a key, `execute` just runs.
+   * first request did. Without a key, `execute` just runs (or, with `keyRequired`, is refused: 400).
    */
   async function runIdempotent<T>(options: { scope: IdempotencyScope; key: string | undefined; request: unknown; execute: () => Promise<T>; keyRequired?: boolean }): Promise<{ value: T; replayed: boolean }> {
     if (options.key === undefined && options.keyRequired) {
