@@ -300,14 +300,15 @@ export interface OrderRepository {
   }): Promise<Order | null>;
   /**
    * A tip added to an order (issue #30 item 4), not a transition (no event; sequence and status
-   * unchanged): adds `amount` to the stored tip (absent: 0) only while the status is one of `from`,
-   * and in the same transaction writes the ledger entry, the webhook deliveries and the feed event
+   * unchanged): adds `amount` to the stored tip (absent: 0) only while the status is one of `from`
+   * and the tip after stays at most `maxTotal` (concurrent tips never pass it), and in the same transaction writes the ledger entry, the webhook deliveries and the feed event
    * each builder makes from the updated order (pure, synchronous). Null when not applied.
    */
   addTip(options: {
     id: string;
     from: OrderStatus[];
     amount: number;
+    maxTotal: number;
     ledger: (order: Order) => LedgerEntry | null;
     outbox?: (order: Order) => WebhookDelivery[];
     feed: (order: Order) => NewFeedEvent;

@@ -177,7 +177,7 @@ export function describeOrderFeaturesContract(name: string, makeStore: () => Pro
       const o = await created(order({ merchantId: m, status: 'completed', courierId: 'cr_1', proof, tip: 500 }));
       expect((await store.orders.findById(o.id))!.tip).toBe(500);
       const tipOf = (amount: number, when: string) => ({
-        id: o.id, from: ['completed' as const], amount,
+        id: o.id, from: ['completed' as const], amount, maxTotal: 200_000,
         ledger: (u: Order) => ({ id: nextId('led'), merchantId: u.merchantId, mode: u.mode, orderId: u.id, kind: 'tip' as const, amount, at: when }),
         feed: (u: Order) => ({ id: nextId('evt'), merchantId: u.merchantId, mode: u.mode, type: 'order.tip_added' as const, orderId: u.id, sequence: u.sequence, body: JSON.stringify({ tip: u.tip }), at: when }),
       });
@@ -192,6 +192,10 @@ export function describeOrderFeaturesContract(name: string, makeStore: () => Pro
       const feed = await store.events.list({ merchantId: m, mode: 'live', after: 0, limit: 10 });
       expect(feed.filter((e) => e.type === 'order.tip_added').map((e) => [e.orderId, e.sequence, e.body])).toEqual([[o.id, 1, '{"tip":1500}']]);
       expect(await store.orders.listEvents(o.id)).toHaveLength(1);
+      // Past the maximum: nothing written (1,500 + 501 > 2,000); up to it exactly: written.
+      expect(await store.orders.addTip({ ...tipOf(501, at(900)), maxTotal: 2000 })).toBeNull();
+      expect((await store.orders.addTip({ ...tipOf(500, at(900)), maxTotal: 2000 }))!.tip).toBe(2000);
+      expect((await store.orders.findById(o.id))!.tip).toBe(2000);
     });
 
     test('orders.create writes every ledger entry it is given (the charge and a tip set at creation)', async () => {
@@ -208,7 +212,7 @@ export function describeOrderFeaturesContract(name: string, makeStore: () => Pro
       const m = await storeMerchant(store);
       const o = await created(order({ merchantId: m, status: 'picked_up' }));
       const tip = (amount: number) => store.orders.addTip({
-        id: o.id, from: ['picked_up'], amount, ledger: () => null,
+        id: o.id, from: ['picked_up'], amount, maxTotal: 200_000, ledger: () => null,
         feed: (u) => ({ id: nextId('evt'), merchantId: u.merchantId, mode: u.mode, type: 'order.tip_added', orderId: u.id, sequence: u.sequence, body: '{}', at: at(10) }),
       });
       await Promise.all([100, 200, 300, 400].map(tip));

@@ -298,9 +298,11 @@ export function createMongoOrderRepository(database: MongoDatabase): OrderReposi
       });
     },
 
-    async addTip({ id, from, amount, ledger: entryOf, outbox, feed }) {
+    async addTip({ id, from, amount, maxTotal, ledger: entryOf, outbox, feed }) {
+      // No tip yet (the field is absent on such orders), or one that leaves room for this amount.
+      const room = { $or: [{ tip: { $exists: false } }, { tip: { $lte: maxTotal - amount } }] };
       return database.inTransaction(async (session) => {
-        const doc = await orders.findOneAndUpdate({ _id: id, status: { $in: from } }, { $inc: { tip: amount } }, { returnDocument: 'after', session });
+        const doc = await orders.findOneAndUpdate(Object.assign({ _id: id, status: { $in: from } }, room), { $inc: { tip: amount } }, { returnDocument: 'after', session });
         if (!doc) return null;
         const updated = toOrder(doc);
         const entry = entryOf(updated);

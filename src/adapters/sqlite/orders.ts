@@ -206,7 +206,7 @@ export function createSqliteOrderRepository(db: SqliteDatabase, inTransaction: W
 
   const addTip = db.transaction((options: Parameters<OrderRepository['addTip']>[0]): Order | null => {
     const current = parseOrder(byId.get(options.id));
-    if (!current || !options.from.includes(current.status)) return null;
+    if (!current || !options.from.includes(current.status) || (current.tip ?? 0) + options.amount > options.maxTotal) return null;
     const next: Order = Object.assign({}, current, { tip: (current.tip ?? 0) + options.amount });
     updateDoc.run(JSON.stringify(next), next.id);
     const entry = options.ledger(next);

@@ -87,21 +87,29 @@ export function createTipService(deps: {
     const { amount } = options.input;
     const order = await deps.getOrder(options);
     const now = clock.now();
+    assertRoom(order, amount, now);
+    const at = now.toISOString();
+    const { outbox: deliveries, feed } = await outbox.prepareTipAdded({ order, amount, at });
+    const updated = await store.orders.addTip({
+      id: order.id, from: [...TIPPABLE_STATUSES], amount, maxTotal: TIP_MAX, feed,
+      ledger: (o) => tipLedgerEntry({ order: o, amount, ids, at }),
+      ...(deliveries && { outbox: deliveries }),
+    });
+    if (updated) return updated;
+    // Refused by the store: the order moved on, or another tip took the room meanwhile; say which.
+    const current = await store.orders.findById(order.id);
+    if (current) assertRoom(current, amount, now);
+    throw new AppError('TIP_NOT_ALLOWED', `Order ${order.id} changed meanwhile and takes no tip now`);
+  }
+
+  /** TIP_NOT_ALLOWED, or VALIDATION_ERROR on `amount` when the order's tip would pass TIP_MAX. */
+  function assertRoom(order: Order, amount: number, now: Date): void {
     assertTippable(order, now);
     if ((order.tip ?? 0) + amount > TIP_MAX) {
       throw new AppError('VALIDATION_ERROR', `The order's tip would exceed ${TIP_MAX} CLP`, {
         fields: [{ field: 'amount', message: `at most ${TIP_MAX - (order.tip ?? 0)} more (the tip is ${order.tip ?? 0} of at most ${TIP_MAX})` }],
       });
     }
-    const at = now.toISOString();
-    const { outbox: deliveries, feed } = await outbox.prepareTipAdded({ order, amount, at });
-    const updated = await store.orders.addTip({
-      id: order.id, from: [...TIPPABLE_STATUSES], amount, feed,
-      ledger: (o) => tipLedgerEntry({ order: o, amount, ids, at }),
-      ...(deliveries && { outbox: deliveries }),
-    });
-    if (!updated) throw new AppError('TIP_NOT_ALLOWED', `Order ${order.id} changed meanwhile and takes no tip now`);
-    return updated;
   }
 
   /** The courier's delivered orders in [from, to) with their tips and totals (the app's "Ganancias"). */
