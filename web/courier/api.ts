@@ -36,6 +36,8 @@ export interface CourierOrder {
   /** The parcel's outer size as the merchant gave it (cm), and the order's weight (kg). */
   dimensions?: { length_cm: number; width_cm: number; height_cm: number } | null;
   total_weight_kg?: number;
+  /** CLP: the tip for the courier (0: none). */
+  tip?: number;
   order_notes: string | null;
   price: number;
   currency: string;

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { placeOf, sizeText, time } from '../../shared/format.js';
+import { clp, placeOf, sizeText, time } from '../../shared/format.js';
 import { useStrings, type Strings } from '../../shared/i18n.js';
 import { ConfirmButton } from '../../shared/ui/confirm-button.js';
 import { ErrorNote } from '../../shared/ui/error-note.js';
@@ -16,7 +16,7 @@ import { ProofForm } from './proof-form.js';
 const S: Strings<
   'order' | 'pickup' | 'dropoff' | 'customer' | 'call' | 'items' | 'payment' | 'prepaid' | 'cod' | 'notes' | 'navigate' | 'mapsApp' | 'map'
   | 'you' | 'arrived_pickup' | 'picked_up' | 'arrived_dropoff' | 'qArrivedPickup' | 'qPickedUp' | 'qArrivedDropoff' | 'unit' | 'by' | 'floor'
-  | 'returnStep' | 'retry' | 'parcel'
+  | 'returnStep' | 'retry' | 'parcel' | 'tip'
 > = {
   es: {
     order: 'Pedido', pickup: 'Retiro', dropoff: 'Entrega', customer: 'Cliente', call: 'Llamar', items: 'Productos', payment: 'Pago',
@@ -26,7 +26,7 @@ const S: Strings<
     unit: 'Depto./oficina', by: 'antes de las', floor: 'Indicaciones',
     returnStep: 'No se entregó: lleva el pedido de vuelta a la tienda (el punto de retiro) y entrégalo con foto y firma.',
     retry: 'Intento registrado: el pedido sigue contigo para intentarlo de nuevo.',
-    parcel: 'Paquete',
+    parcel: 'Paquete', tip: 'Propina',
   },
   en: {
     order: 'Order', pickup: 'Pickup', dropoff: 'Drop-off', customer: 'Customer', call: 'Call', items: 'Items', payment: 'Payment',
@@ -36,7 +36,7 @@ const S: Strings<
     unit: 'Unit', by: 'by', floor: 'Instructions',
     returnStep: 'Not delivered: take the order back to the shop (the pickup) and hand it over with a photo and a signature.',
     retry: 'Attempt recorded: the order stays with you to try again.',
-    parcel: 'Parcel',
+    parcel: 'Parcel', tip: 'Tip',
   },
 };
 
@@ -114,6 +114,7 @@ export function JobCard({ order, onEnded }: { order: CourierOrder; onEnded: (id:
           {order.payment_mode === 'cash_on_delivery' ? t.cod : t.prepaid}
         </dd>
         {parcel && <><dt>{t.parcel}</dt><dd id="parcel">{parcel}</dd></>}
+        {!!order.tip && <><dt>{t.tip}</dt><dd id="job-tip">{clp(order.tip)}</dd></>}
         {order.id_check && <IdCheckFact minAge={order.id_check.min_age} />}
         {order.order_notes && <><dt>{t.notes}</dt><dd id="notes">{order.order_notes}</dd></>}
         {!!order.items?.length && <>
