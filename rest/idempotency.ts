@@ -29,7 +29,7 @@ export async function idempotently<T>(
   edge: Edge,
   req: Request,
   res: Response,
-  options: { scope: IdempotencyScope; request: unknown; execute: () => Promise<T> },
+  options: { scope: IdempotencyScope; request: unknown; execute: () => Promise<T>; keyRequired?: boolean },
 ): Promise<T> {
   const { value, replayed } = await edge.services.idempotency.runIdempotent(Object.assign({ key: idempotencyKeyOf(req) }, options)).catch((error: unknown) => {
     if (isReplayedError(error)) markReplayed(res);

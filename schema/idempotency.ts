@@ -10,7 +10,7 @@ export const IDEMPOTENCY_KEY_DESCRIPTION =
 /** Runs a mutation's domain call under its optional idempotency key (see src/domain/idempotency.ts). */
 export async function idempotently<T>(
   ctx: GraphQLContext,
-  options: { scope: IdempotencyScope; key: string | null | undefined; request: unknown; execute: () => Promise<T> },
+  options: { scope: IdempotencyScope; key: string | null | undefined; request: unknown; execute: () => Promise<T>; keyRequired?: boolean },
 ): Promise<T> {
   const { key, ...rest } = options;
   return (await ctx.services.idempotency.runIdempotent(Object.assign({ key: key ?? undefined }, rest))).value;

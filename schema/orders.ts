@@ -17,7 +17,7 @@ import { idempotently, IDEMPOTENCY_KEY_DESCRIPTION } from './idempotency.js';
 import { merchantScope } from '../src/domain/idempotency.js';
 import { LatLngInput, LatLngRef, LocationInput, toLocationInput } from './locations.js';
 import { merchantOf } from './merchants.js';
-import { DimensionsInput, DimensionsRef } from './parcels.js';
+import { DimensionsInput, DimensionsRef, OrderItemRef } from './parcels.js';
 import { IdCheckInput, IdCheckRef, IdCheckRequirementInput, IdCheckRequirementRef } from './id-checks.js';
 import { GeofenceError, ParcelCapacityError } from '../src/domain/errors.js';
 
@@ -129,6 +129,7 @@ export const OrderRef = builder.objectRef<Order>('Order').implement({
     notes: t.exposeString('notes', { nullable: true }),
     weightKg: t.exposeFloat('weightKg'),
     dimensions: t.field({ type: DimensionsRef, nullable: true, resolve: (o) => o.dimensions ?? null }),
+    items: t.field({ type: [OrderItemRef], description: 'The line items as sent (name, quantity, weight and sides where given).', resolve: (o) => o.items }),
     vehicleType: t.field({ type: VehicleTypeEnum, resolve: (o) => o.vehicleType }),
     price: t.exposeInt('price'),
     currency: t.exposeString('currency'),
@@ -285,6 +286,7 @@ export const CreateOrderInput = builder.inputType('CreateOrderInput', {
     idCheck: t.field({ type: IdCheckRequirementInput, description: "The courier checks the recipient's ID (RUT and age) before the delivery." }),
     codAmount: t.int({ description: 'Cash on delivery: CLP (1–10,000,000) the courier collects. Required with paymentMode cash_on_delivery, refused otherwise.' }),
     failedAttemptPolicy: t.field({ type: FailedAttemptPolicyEnum, description: 'What a failed delivery attempt leads to (default return).' }),
+    tip: t.int({ description: "The courier's tip, CLP 0–200,000 (more may be added with addTip until 24 h after the delivery)." }),
   }),
 });
 

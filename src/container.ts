@@ -48,6 +48,7 @@ import { createOrderService } from './domain/orders/service.js';
 import { createOperatorOrders } from './domain/orders/operator-orders.js';
 import { createDeliveryService } from './domain/orders/delivery.js';
 import { createFailedAttemptService } from './domain/orders/failed-attempts.js';
+import { createTipService } from './domain/orders/tips.js';
 import { createCourierService } from './domain/couriers.js';
 import { withCourierChanges } from './domain/courier-changes.js';
 import { createLiveEtaService } from './domain/eta/live-eta.js';
@@ -276,6 +277,8 @@ function buildServices(deps: {
     dispatch,
     orders: Object.assign(orders, watchers.orders),
     delivery,
+    /** Tips (issue #30 item 4): added by the merchant, in the ledger, and the courier's earnings. */
+    tips: createTipService({ store, outbox, clock, ids, getOrder: orders.getOrder }),
     couriers: Object.assign(couriers, watchers.couriers, createCourierJobWatch({ fanOut: deps.fanOut, store, activeOrders: couriers.activeOrders })),
     batches,
     reconciler: createDispatchReconciler({ store, geoIndex, dispatch, batches, clock, graceMs: config.dispatch.graceMs, vehicles: tariff.vehicles.map((v) => v.type) }),

@@ -180,6 +180,7 @@ export const orderSchema = registry.register(
       failed_attempts: z.array(failedAttemptSchema).openapi({ description: 'Failed delivery attempts, oldest first.' }),
       return_fee: z.number().int().min(0).nullable().openapi({ description: "CLP: the tariff's return fee, charged when the return leg started; null when there was none. Test mode: never charged." }),
       return_proof: deliveryProofSchema.nullable().openapi({ description: 'The proof at the pickup once `returned` (`delivered_at`: when it was handed back).' }),
+      tip: z.number().int().min(0).max(200_000).openapi({ description: "CLP: the courier's tip, set at creation plus every POST /orders/{id}/tip (0: none). Live mode: charged to the merchant, paid to the courier; test mode: never charged.", example: 2000 }),
       created_at: timestamp,
       updated_at: timestamp,
     })
@@ -375,5 +376,48 @@ export const storefrontOrderResponseSchema = registry.register(
     reason: z.string().nullable().openapi({ example: 'financial_status is pending, not paid' }),
     booking_id: z.string().nullable(),
     tracking_number: z.string().nullable(),
+  }),
+);
+
+export const tipAddedResponseSchema = registry.register(
+  'TipAddedResponse',
+  z.object({
+    success: z.literal(true),
+    booking_id: bookingId,
+    status: orderStatus.openapi({ description: 'Unchanged: a tip is not a status change.' }),
+    amount: z.number().int().min(1).max(200_000).openapi({ description: 'CLP added by this request.', example: 2000 }),
+    tip: z.number().int().min(1).max(200_000).openapi({ description: "CLP: the order's tip after it.", example: 3000 }),
+    currency: z.literal('CLP'),
+    message: z.string().openapi({ example: 'Tip added' }),
+  }),
+);
+
+const earningsDelivery = registry.register(
+  'CourierEarningsDelivery',
+  z.object({
+    booking_id: bookingId,
+    order_number: z.string(),
+    delivered_at: timestamp,
+    dropoff_address: z.string(),
+    delivery_pay: z.number().int().min(0).nullable().openapi({ description: "CLP the tariff pays the courier for the delivery: null, the tariff sets no courier pay (earnings are the tips)." }),
+    tip: z.number().int().min(0).openapi({ description: 'CLP.' }),
+  }),
+);
+
+export const courierEarningsResponseSchema = registry.register(
+  'CourierEarningsResponse',
+  z.object({
+    success: z.literal(true),
+    from: timestamp,
+    to: timestamp,
+    currency: z.literal('CLP'),
+    deliveries: z.array(earningsDelivery).openapi({ description: 'Delivered in [from, to), oldest first; at most 500.' }),
+    totals: z.object({
+      deliveries: z.number().int().min(0),
+      delivery_pay: z.number().int().min(0).nullable().openapi({ description: 'null: the tariff sets no courier pay.' }),
+      tips: z.number().int().min(0),
+      earnings: z.number().int().min(0).openapi({ description: 'CLP: delivery pay (none yet) plus tips.' }),
+    }),
+    truncated: z.boolean().openapi({ description: 'More than 500 deliveries fell in the range: ask for a shorter one (the totals count the listed ones).' }),
   }),
 );

@@ -199,6 +199,19 @@ const etaChange = registry
   .optional()
   .openapi({ description: 'order.eta_changed only: the estimate moved by 3 minutes or more (at most once per order every 2 minutes).' });
 
+/** order.tip_added only: the tip added now and the order's tip since. */
+const tipAdded = registry
+  .register(
+    'WebhookTipAdded',
+    z.object({
+      amount: z.number().int().min(1).max(200_000).openapi({ description: 'CLP added now.', example: 2000 }),
+      total: z.number().int().min(1).max(200_000).openapi({ description: "CLP: the order's tip after this addition (as `tip` in GET /orders/{id}).", example: 3000 }),
+      currency: z.literal('CLP'),
+    }),
+  )
+  .optional()
+  .openapi({ description: 'order.tip_added only: a tip was added to the order (live mode: charged to the merchant, paid to the courier; test mode: never charged).' });
+
 const driverImage = z.string().openapi({ description: 'URL of the courier image; empty string while no courier is assigned.' });
 
 export const flatPayloadSchema = registry.register(
@@ -228,19 +241,20 @@ export const flatPayloadSchema = registry.register(
       lat: z.number().optional().openapi({ description: 'order.courier_location only: the courier position.' }),
       lng: z.number().optional().openapi({ description: 'order.courier_location only.' }),
       eta: etaChange,
+      tip: tipAdded,
       proof: webhookProof,
       cancellation_fee: webhookCancellationFee,
       ...webhookAttemptFields,
       ...webhookCodFields,
     })
-    .openapi({ description: 'Spec shape 1 (`payload_shape: flat`), plus `sequence` and `timestamp` (and `lat`/`lng` for positions, `eta` for ETA changes).' }),
+    .openapi({ description: 'Spec shape 1 (`payload_shape: flat`), plus `sequence` and `timestamp` (and `lat`/`lng` for positions, `eta` for ETA changes, `tip` for tips).' }),
 );
 
 export const eventPayloadSchema = registry.register(
   'WebhookPayloadEvent',
   z
     .object({
-      event: z.enum(['order.status_changed', 'order.courier_location', 'order.eta_changed']),
+      event: z.enum(['order.status_changed', 'order.courier_location', 'order.eta_changed', 'order.tip_added']),
       booking_id: bookingId,
       status: z.enum(ORDER_STATUSES),
       timestamp,
@@ -248,12 +262,13 @@ export const eventPayloadSchema = registry.register(
       sequence,
       location: latLngWireSchema.optional().openapi({ description: 'order.courier_location only: the courier position.' }),
       eta: etaChange,
+      tip: tipAdded,
       proof: webhookProof,
       cancellation_fee: webhookCancellationFee,
       ...webhookAttemptFields,
       ...webhookCodFields,
     })
-    .openapi({ description: 'Spec shape 2 (`payload_shape: event`, the default), plus `sequence` (and `location` for positions, `eta` for ETA changes).' }),
+    .openapi({ description: 'Spec shape 2 (`payload_shape: event`, the default), plus `sequence` (and `location` for positions, `eta` for ETA changes, `tip` for tips).' }),
 );
 
 export const batchCreatedPayloadSchema = registry.register(

@@ -1,4 +1,5 @@
 import type { CancellationPreview } from '../../src/domain/orders/cancellation.js';
+import type { CourierEarnings } from '../../src/domain/orders/tips.js';
 import type { TrackingLinks } from '../../src/domain/tracking-links.js';
 import type { Batch, Courier, Order, OrderEvent, Stop } from '../../src/domain/types.js';
 import { DELIVERY_PIN_MAX_ATTEMPTS } from '../../src/domain/orders/delivery.js';
@@ -82,6 +83,7 @@ export function presentOrder(order: Order, courier: Courier | null, links: Pick<
     failed_attempts: (order.failedAttempts ?? []).map((a) => failedAttemptPayload(a, proofUrl)),
     return_fee: order.returnLeg?.fee ?? null,
     return_proof: order.returnLeg?.proof ? presentProof(order.returnLeg.proof, proofUrl) : null,
+    tip: order.tip ?? 0,
     created_at: order.createdAt,
     updated_at: order.updatedAt,
   };
@@ -129,5 +131,20 @@ export function presentCancellationPreview(order: Order, preview: CancellationPr
     currency: preview.currency,
     status: preview.basis,
     valid_until: preview.validUntil,
+  };
+}
+
+/** A courier's earnings: each delivered order with its pay (none in the tariff yet: null) and tip, and the totals (CLP). */
+export function presentEarnings(e: CourierEarnings) {
+  return {
+    from: e.from,
+    to: e.to,
+    currency: 'CLP' as const,
+    deliveries: e.lines.map((l) => ({
+      booking_id: l.order.id, order_number: l.order.orderNumber, delivered_at: l.deliveredAt, dropoff_address: l.order.dropoff.address ?? l.order.dropoff.label,
+      delivery_pay: l.deliveryPay, tip: l.tip,
+    })),
+    totals: { deliveries: e.totals.deliveries, delivery_pay: e.totals.deliveryPay, tips: e.totals.tips, earnings: e.totals.earnings },
+    truncated: e.truncated,
   };
 }

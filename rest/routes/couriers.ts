@@ -2,12 +2,12 @@ import type { Router } from 'express';
 import type { Edge } from '../../src/edge/edge.js';
 import type { Courier } from '../../src/domain/types.js';
 import { courierOf, requireCourier } from '../middleware/courier.js';
-import { presentCourierOrder, presentProof } from '../presenters/order.js';
+import { presentCourierOrder, presentEarnings, presentProof } from '../presenters/order.js';
 import { presentCourierCash } from '../presenters/cod.js';
 import { sendOk } from '../respond.js';
 import { idempotently } from '../idempotency.js';
 import { courierScope } from '../../src/domain/idempotency.js';
-import { advanceOrderCommand, confirmReturnCommand, releaseOrderCommand, reportFailedAttemptCommand, reportPositionCommand, setDutyCommand } from '../wire/couriers.js';
+import { advanceOrderCommand, confirmReturnCommand, earningsQuery, releaseOrderCommand, reportFailedAttemptCommand, reportPositionCommand, setDutyCommand } from '../wire/couriers.js';
 import { confirmDeliveryCommand } from '../wire/orders.js';
 import { courierSignInCommand } from '../wire/couriers.js';
 import { courierSessionCookies } from '../../src/edge/session-cookie.js';
@@ -61,6 +61,11 @@ export function courierRoutes(router: Router, edge: Edge): void {
     const { courier } = courierOf(res);
     const orders = await couriers.activeOrders(courier);
     sendOk(res, { orders: orders.map((o) => presentCourierOrder(o, courier, edge.services.trackingLinks)) });
+  });
+
+  router.get('/couriers/me/earnings', async (req, res) => {
+    const [{ courier }, input] = [courierOf(res), earningsQuery(req.query)];
+    sendOk(res, presentEarnings(await edge.services.tips.courierEarnings({ courier, input })));
   });
 
   router.post('/couriers/me/duty', async (req, res) => {

@@ -5,7 +5,7 @@ import { presentBatch, presentCancellationPreview, presentEvent, presentOrder, p
 import { callOf, inCallerTerms, principalOf, sendOk, type HotCall } from '../respond.js';
 import { idempotencyKeyOf, idempotently, markReplayed } from '../idempotency.js';
 import { merchantScope } from '../../src/domain/idempotency.js';
-import { cancelOrderCommand, confirmDeliveryCommand, consolidateCommand, createOrderCommand, createOrderFieldNames, listOrdersQuery } from '../wire/orders.js';
+import { addTipCommand, cancelOrderCommand, confirmDeliveryCommand, consolidateCommand, createOrderCommand, createOrderFieldNames, listOrdersQuery } from '../wire/orders.js';
 
 /** The order routes the fast path (rest/fast-path.ts) serves too: one handler for both ways in. */
 export function hotOrderHandlers(edge: Edge) {
@@ -65,6 +65,14 @@ export function orderRoutes(router: Router, edge: Edge): void {
   router.get('/orders/:id/cancellation', operate, async (req, res) => {
     const { order, preview } = await orders.previewOrderCancellation({ principal: principalOf(res), ref: String(req.params.id) });
     sendOk(res, presentCancellationPreview(order, preview));
+  });
+
+  router.post('/orders/:id/tip', operate, async (req, res) => {
+    const [principal, ref, input] = [principalOf(res), String(req.params.id), addTipCommand(req.body)];
+    const order = await idempotently(edge, req, res, {
+      scope: merchantScope(principal, 'orders.tip'), request: { ref, input }, keyRequired: true, execute: () => edge.services.tips.addTip({ principal, ref, input }),
+    });
+    sendOk(res, { booking_id: order.id, status: order.status, amount: input.amount, tip: order.tip ?? 0, currency: 'CLP', message: 'Tip added' });
   });
 
   router.post('/orders/:id/deliver', operate, async (req, res) => {

@@ -16,6 +16,14 @@ import {
   type ReportFailedAttemptCommand,
 } from '../../src/domain/orders/failed-attempts.js';
 import { courierSignInCommandSchema, type CourierSignInCommand } from '../../src/domain/courier-sessions.js';
+import { earningsQuerySchema, type EarningsQuery } from '../../src/domain/orders/tips.js';
+
+/** GET /couriers/me/earnings: `from` and `to` as in the domain's query. */
+export const earningsQueryString = earningsQuerySchema;
+
+export function earningsQuery(query: unknown): EarningsQuery {
+  return parseInput(earningsQueryString, query);
+}
 
 export const dutyBody = z.strictObject({ on_duty: setDutyCommandSchema.shape.onDuty });
 

@@ -20,6 +20,7 @@ import {
   type ListOrdersQuery,
 } from '../../src/domain/orders/schemas.js';
 import { idCheckInputSchema } from '../../src/domain/orders/id-check.js';
+import { addTipCommandSchema, type AddTipCommand } from '../../src/domain/orders/tips.js';
 import { parseInput } from '../../src/domain/validation.js';
 import { IDEMPOTENCY_FIELD_NAMES } from '../idempotency.js';
 
@@ -74,6 +75,7 @@ export const createOrderBody = z
     id_check: idCheckRequirementBody.optional(),
     failed_attempt_policy: order.failedAttemptPolicy,
     cod_amount: order.codAmount.describe('Cash on delivery: the CLP (integer, 1–10,000,000) the courier collects at the door. Required with payment_mode cash_on_delivery, refused (400) otherwise.'),
+    tip: order.tip,
   })
   .superRefine((v, ctx) => {
     if (v.dropoff === undefined && v.dropoff_address === undefined) {
@@ -97,6 +99,7 @@ export function createOrderCommand(body: unknown): CreateOrderCommand {
     ...(b.id_check !== undefined && { idCheck: { required: true, ...(b.id_check.min_age !== undefined && { minAge: b.id_check.min_age }) } }),
     ...(b.failed_attempt_policy !== undefined && { failedAttemptPolicy: b.failed_attempt_policy }),
     ...(b.cod_amount !== undefined && { codAmount: b.cod_amount }),
+    ...(b.tip !== undefined && { tip: b.tip }),
   };
 }
 
@@ -171,4 +174,11 @@ export const listOrdersQueryString = z.strictObject({
 export function listOrdersQuery(query: unknown): ListOrdersQuery {
   const q = parseInput(listOrdersQueryString, query);
   return { status: q.status, createdFrom: q.created_from, createdTo: q.created_to, after: q.after, limit: q.limit };
+}
+
+/** POST /orders/{id}/tip: the command's own field name. */
+export const addTipBody = addTipCommandSchema;
+
+export function addTipCommand(body: unknown): AddTipCommand {
+  return parseInput(addTipBody, body);
 }

@@ -21,6 +21,7 @@ export type IdempotentOperation =
   | 'orders.deliver'
   | 'orders.consolidate'
   | 'orders.resetDeliveryPin'
+  | 'orders.tip'
   | 'couriers.duty'
   | 'couriers.position'
   | 'couriers.advance'
@@ -89,9 +90,13 @@ export function createIdempotencyService(deps: { store: Store; clock: Clock; ids
    * Runs `execute` at most once per key, scope and request. `request` is what makes two requests
    * "the same": the operation's target and parsed command, never the caller's identity (that is
    * the scope). The value is returned as stored (JSON), so a replay answers exactly what the
-   * first request did. Without a key, `execute` just runs.
+   * first request did. Without a key, `execute` just runs (or, with `keyRequired`, is refused: 400).
    */
-  async function runIdempotent<T>(options: { scope: IdempotencyScope; key: string | undefined; request: unknown; execute: () => Promise<T> }): Promise<{ value: T; replayed: boolean }> {
+  async function runIdempotent<T>(options: { scope: IdempotencyScope; key: string | undefined; request: unknown; execute: () => Promise<T>; keyRequired?: boolean }): Promise<{ value: T; replayed: boolean }> {
+    if (options.key === undefined && options.keyRequired) {
+      // Money moves (a tip) run only under a key: a retry after a lost answer must not pay twice.
+      throw new AppError('VALIDATION_ERROR', 'This operation requires an idempotency key', { fields: [{ field: 'idempotencyKey', message: 'is required' }] });
+    }
     if (options.key === undefined) return { value: await options.execute(), replayed: false };
     const key = parseIdempotencyKey(options.key);
     const record: IdempotentWriteKey = Object.assign({}, options.scope, { key });

@@ -289,6 +289,8 @@ export interface Order {
   failedAttempts?: FailedAttempt[];
   /** The return leg, once a failed attempt sent the parcel back (absent: none). */
   returnLeg?: ReturnLeg | null;
+  /** The courier's tip, CLP (issue #30 item 4): set at creation and added to later (absent: none). */
+  tip?: number;
 }
 
 /** The delivery estimate last announced to the merchant, and when; `at` null: the estimate the live ETA started from (never sent). */
@@ -371,7 +373,7 @@ export interface Batch {
   updatedAt: string;
 }
 
-export const LEDGER_KINDS = ['charge', 'reversal', 'cod_collected', 'cod_settlement'] as const;
+export const LEDGER_KINDS = ['charge', 'reversal', 'cod_collected', 'cod_settlement', 'tip'] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
 
 /**
@@ -379,6 +381,7 @@ export type LedgerKind = (typeof LEDGER_KINDS)[number];
  * `cod_collected`: cash a courier took at an order's door (the courier owes it, the merchant is owed
  * it; `expected` is the order's cod_amount). `cod_settlement`: cash handed over, positive: by a
  * courier (courierId, no merchant) or paid out to a merchant (merchantId, no courier); no order.
+ * `tip`: charged to the merchant, paid to the courier (live only, like charges).
  */
 export interface LedgerEntry {
   id: string;
@@ -398,8 +401,8 @@ export interface LedgerEntry {
 /** What a busy courier is doing: one order, or one batch of orders. */
 export type CourierJob = { kind: 'order' | 'batch'; id: string };
 
-export type WebhookEventType = 'order.status_changed' | 'order.courier_location' | 'batch.created' | 'order.eta_changed';
-export const WEBHOOK_EVENT_TYPES = ['order.status_changed', 'order.courier_location', 'batch.created', 'order.eta_changed'] as const;
+export const WEBHOOK_EVENT_TYPES = ['order.status_changed', 'order.courier_location', 'batch.created', 'order.eta_changed', 'order.tip_added'] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 export const WEBHOOK_SIGNINGS = ['symmetric', 'asymmetric'] as const;
 export type WebhookSigning = (typeof WEBHOOK_SIGNINGS)[number];

@@ -257,7 +257,8 @@ export interface OrderRepository {
   create(options: {
     order: Order;
     event: OrderEvent;
-    ledger: LedgerEntry | null;
+    /** The charge, and a tip set at creation (issue #30 item 4): a list when there are both. */
+    ledger: LedgerEntry | readonly LedgerEntry[] | null;
     idempotency: IdempotencyRecord | null;
     /** Webhook deliveries of the creation (transactional outbox: written with the order or not at all). */
     outbox?: WebhookDelivery[];
@@ -297,6 +298,26 @@ export interface OrderRepository {
      */
     notifications?: (order: Order, event: OrderEvent) => Notification[];
   }): Promise<Order | null>;
+  /**
+   * A tip added to an order (issue #30 item 4), not a transition (no event; sequence and status
+   * unchanged): adds `amount` to the stored tip (absent: 0) only while the status is one of `from`
+   * and the tip after stays at most `maxTotal` (concurrent tips never pass it), and in the same transaction writes the ledger entry, the webhook deliveries and the feed event
+   * each builder makes from the updated order (pure, synchronous). Null when not applied.
+   */
+  addTip(options: {
+    id: string;
+    from: OrderStatus[];
+    amount: number;
+    maxTotal: number;
+    ledger: (order: Order) => LedgerEntry | null;
+    outbox?: (order: Order) => WebhookDelivery[];
+    feed: (order: Order) => NewFeedEvent;
+  }): Promise<Order | null>;
+  /**
+   * Orders `courierId` delivered (completed, with a proof) with a delivery time in [from, to),
+   * oldest delivery first, at most `limit` (the courier's earnings).
+   */
+  listDeliveredBy(options: { courierId: string; from: string; to: string; limit: number }): Promise<Order[]>;
   /** The merchant's orders, newest first; `after` is the id of the last order of the previous page. */
   list(options: {
     merchantId: string;

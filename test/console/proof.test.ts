@@ -51,7 +51,9 @@ describe.skipIf(SKIP !== null)('console: the order page shows the hosted proof',
 
   it('a courier delivers with an uploaded photo and signature', async () => {
     const courier = await courierOnDuty(t, { mode: 'live', at: north(PLACES.providencia, 200) });
-    const created = expectOk(await merchantApi(t, m.liveKey).create(formA()), 201).body as { booking_id: string; status: string };
+    // With sizes (issue #30 item 6): the order page shows each item's and the parcel's.
+    const items = [{ name: 'Torta de mil hojas', quantity: 1, weight_kg: 1.2, length_cm: 30, width_cm: 30, height_cm: 12.5 }, { name: 'Velas', quantity: 2 }];
+    const created = expectOk(await merchantApi(t, m.liveKey).create(formA({ items, dimensions: { length_cm: 35, width_cm: 35, height_cm: 20 } })), 201).body as { booking_id: string; status: string };
     expect(created.status).toBe('assigned');
     orderId = created.booking_id;
     const upload = async (kind: string, body: Buffer, type: string) => {
@@ -78,6 +80,8 @@ describe.skipIf(SKIP !== null)('console: the order page shows the hosted proof',
       await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth), { timeout: 15_000 }).toBe(width);
     }
     expect(await b.page.locator('#proof-photo img').getAttribute('alt')).toBe('Foto');
+    expect(await b.page.locator('#order-parcel').textContent()).toBe('35 × 35 × 20 cm · 1,2 kg');
+    expect(await b.page.locator('#order-items li').allTextContents()).toEqual(['1 × Torta de mil hojas · 30 × 30 × 12,5 cm · 1,2 kg', '2 × Velas']);
     expect(await seriousViolations(b.page)).toEqual([]);
   });
 

@@ -12,6 +12,8 @@ const JONGODB_UNSUPPORTED: Record<string, string> = {
   'ledger.settleCod: three settlements of 4,000 at once out of 10,000 write two, the third finds 2,000 left':
     "jongodb does not make two transactions that write the same guard document conflict (each commits on its own snapshot), so " +
     'concurrent settlements both see the cash; a real MongoDB aborts one with a write conflict and the driver retries it',
+  'orders.addTip: concurrent tips on one order all count':
+    "jongodb's findAndModify is not atomic (as above), so two concurrent $inc in transactions can lose one there; MongoDB's $inc under the document's write lock does not",
 };
 
 await runMongoContract({ title: 'Order features contract', dbPrefix: 'exd_features_contract', describeContract: describeOrderFeaturesContract, jongodbUnsupported: JONGODB_UNSUPPORTED });

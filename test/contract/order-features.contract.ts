@@ -235,6 +235,70 @@ export function describeOrderFeaturesContract(name: string, makeStore: () => Pro
       expect(await store.orders.tryDeliveryPin({ id: o.id, pin: '0427', maxAttempts: 5 })).toEqual({ outcome: 'invalid', failedAttempts: 1 });
     });
 
+    test('orders.addTip adds to the stored tip with its ledger entry and feed event, only from the given statuses; no event, sequence unchanged', async () => {
+      const m = await storeMerchant(store);
+      const proof = { driverId: 'cr_1', coords: { lat: -33.45, lng: -70.59 }, distanceM: 3, radiusM: 20, bypass: false, geofence: 'passed' as const, photoUrl: 'https://x.example/p.jpg', signatureUrl: 'https://x.example/s.png', deliveredAt: at(600) };
+      const o = await created(order({ merchantId: m, status: 'completed', courierId: 'cr_1', proof, tip: 500 }));
+      expect((await store.orders.findById(o.id))!.tip).toBe(500);
+      const tipOf = (amount: number, when: string) => ({
+        id: o.id, from: ['completed' as const], amount, maxTotal: 200_000,
+        ledger: (u: Order) => ({ id: nextId('led'), merchantId: u.merchantId, mode: u.mode, orderId: u.id, kind: 'tip' as const, amount, at: when }),
+        feed: (u: Order) => ({ id: nextId('evt'), merchantId: u.merchantId, mode: u.mode, type: 'order.tip_added' as const, orderId: u.id, sequence: u.sequence, body: JSON.stringify({ tip: u.tip }), at: when }),
+      });
+      const updated = await store.orders.addTip(tipOf(1000, at(700)));
+      expect(updated).toStrictEqual({ ...o, tip: 1500 });
+      expect(await store.orders.findById(o.id)).toStrictEqual({ ...o, tip: 1500 });
+      // Another status: nothing written.
+      expect(await store.orders.addTip({ ...tipOf(50, at(900)), from: ['new'] })).toBeNull();
+      expect(await store.orders.addTip({ ...tipOf(50, at(900)), id: 'bk_missing' })).toBeNull();
+      const ledger = (await store.ledger.listByMerchant({ merchantId: m, mode: 'live' })).filter((e) => e.orderId === o.id);
+      expect(ledger.map((e) => [e.kind, e.amount])).toEqual([['charge', o.price], ['tip', 1000]]);
+      const feed = await store.events.list({ merchantId: m, mode: 'live', after: 0, limit: 10 });
+      expect(feed.filter((e) => e.type === 'order.tip_added').map((e) => [e.orderId, e.sequence, e.body])).toEqual([[o.id, 1, '{"tip":1500}']]);
+      expect(await store.orders.listEvents(o.id)).toHaveLength(1);
+      // Past the maximum: nothing written (1,500 + 501 > 2,000); up to it exactly: written.
+      expect(await store.orders.addTip({ ...tipOf(501, at(900)), maxTotal: 2000 })).toBeNull();
+      expect((await store.orders.addTip({ ...tipOf(500, at(900)), maxTotal: 2000 }))!.tip).toBe(2000);
+      expect((await store.orders.findById(o.id))!.tip).toBe(2000);
+    });
+
+    test('orders.create writes every ledger entry it is given (the charge and a tip set at creation)', async () => {
+      const m = await storeMerchant(store);
+      const o = order({ merchantId: m, tip: 800 });
+      const tipEntry = { id: nextId('led'), merchantId: m, mode: 'live' as const, orderId: o.id, kind: 'tip' as const, amount: 800, at: o.createdAt };
+      expect(await store.orders.create({ ...creation(o), ledger: [creation(o).ledger!, tipEntry] })).toStrictEqual({ created: true });
+      expect((await store.orders.findById(o.id))!.tip).toBe(800);
+      const ledger = await store.ledger.listByMerchant({ merchantId: m, mode: 'live' });
+      expect(ledger.map((e) => [e.kind, e.amount]).sort()).toEqual([['charge', o.price], ['tip', 800]]);
+    });
+
+    test('orders.addTip: concurrent tips on one order all count', async () => {
+      const m = await storeMerchant(store);
+      const o = await created(order({ merchantId: m, status: 'picked_up' }));
+      const tip = (amount: number) => store.orders.addTip({
+        id: o.id, from: ['picked_up'], amount, maxTotal: 200_000, ledger: () => null,
+        feed: (u) => ({ id: nextId('evt'), merchantId: u.merchantId, mode: u.mode, type: 'order.tip_added', orderId: u.id, sequence: u.sequence, body: '{}', at: at(10) }),
+      });
+      await Promise.all([100, 200, 300, 400].map(tip));
+      expect((await store.orders.findById(o.id))!.tip).toBe(1000);
+    });
+
+    test('orders.listDeliveredBy: the courier\'s completed orders delivered in [from, to), by delivery time, bounded', async () => {
+      const m = await storeMerchant(store);
+      const proofAt = (s: number) => ({ driverId: 'cr_a', coords: { lat: -33.45, lng: -70.59 }, distanceM: 3, radiusM: 20, bypass: false, geofence: 'passed' as const, photoUrl: '', signatureUrl: '', deliveredAt: at(s) });
+      const late = await created(order({ merchantId: m, createdAt: at(0), status: 'completed', courierId: 'cr_a', proof: proofAt(900) }));
+      const early = await created(order({ merchantId: m, createdAt: at(1), status: 'completed', courierId: 'cr_a', proof: proofAt(300) }));
+      await created(order({ merchantId: m, createdAt: at(2), status: 'completed', courierId: 'cr_b', proof: proofAt(400) }));
+      await created(order({ merchantId: m, createdAt: at(3), status: 'picked_up', courierId: 'cr_a' }));
+      await created(order({ merchantId: m, createdAt: at(4), status: 'completed', courierId: 'cr_a', proof: proofAt(DAY) }));
+      const ids = async (from: string, to: string, limit = 10) => (await store.orders.listDeliveredBy({ courierId: 'cr_a', from, to, limit })).map((x) => x.id);
+      expect(await ids(at(0), at(DAY))).toEqual([early.id, late.id]);
+      expect(await ids(at(0), at(DAY), 1)).toEqual([early.id]);
+      expect(await ids(at(301), at(900))).toEqual([]);
+      expect(await ids(at(300), at(901))).toEqual([early.id, late.id]);
+      expect((await store.orders.listDeliveredBy({ courierId: 'cr_a', from: at(0), to: at(DAY), limit: 10 }))[0]).toStrictEqual(early);
+    });
+
     checkSkips();
   });
 }

@@ -87,7 +87,11 @@ describe.skipIf(SKIP !== null)('courier app: the whole job on a phone', () => {
   it('step 3: a live order booked by the merchant is assigned to this courier and appears without a reload, pushed over the socket', async () => {
     await markNoReload(page());
     const readsBefore = jobReads.length;
-    const created = await merchantApi(t, m.liveKey).create(formA({ payment_mode: 'cash_on_delivery', cod_amount: 12_990, delivery_pin: true, order_notes: 'Frágil: llevar derecho' }));
+    const created = await merchantApi(t, m.liveKey).create(formA({
+      payment_mode: 'cash_on_delivery', cod_amount: 12_990, delivery_pin: true, order_notes: 'Frágil: llevar derecho', tip: 1500,
+      // Sizes (issue #30 item 6): the job shows each item's and the parcel's.
+      items: [{ name: 'Café molido 500 g', quantity: 2, weight_kg: 0.5, length_cm: 20, width_cm: 10, height_cm: 8 }], dimensions: { length_cm: 25, width_cm: 20, height_cm: 10.5 },
+    }));
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     orderId = created.body.booking_id;
     pin = created.body.delivery_pin;
@@ -101,7 +105,9 @@ describe.skipIf(SKIP !== null)('courier app: the whole job on a phone', () => {
     expect(await page().locator('#pickup-address').textContent()).toBe('Av. Providencia 1234');
     expect(await page().locator('#dropoff-address').textContent()).toBe('Av. Apoquindo 3000, Las Condes');
     expect(await page().locator('#customer-call').getAttribute('href')).toBe('tel:+56912345678');
-    expect(await page().locator('#items li').allTextContents()).toEqual(['2 × Café molido 500 g (0.5 kg)']);
+    expect(await page().locator('#items li').allTextContents()).toEqual(['2 × Café molido 500 g · 20 × 10 × 8 cm · 0,5 kg']);
+    expect(await page().locator('#parcel').textContent()).toBe('25 × 20 × 10,5 cm · 1 kg');
+    expect(await page().locator('#job-tip').textContent()).toBe('$1.500');
     expect(await page().locator('#payment').getAttribute('data-mode')).toBe('cash_on_delivery');
     expect(await page().locator('#notes').textContent()).toBe('Frágil: llevar derecho');
     expect(await page().locator('#pickup-geo').getAttribute('href')).toMatch(/^geo:-33\.4214,-70\.6033\?q=/);

@@ -43,6 +43,8 @@ export interface Operation {
   auth: 'merchant' | 'courier' | 'public';
   pathParams: string[];
   queryParams: string[];
+  /** Request headers the operation requires (the Idempotency-Key of a tip). */
+  requiredHeaders: string[];
   /** The documented JSON request body (resolved schema and its example). */
   body: { schema: JsonSchema; example: unknown } | null;
 }
@@ -188,7 +190,7 @@ export function documentedOperations(doc: OpenApiDoc = buildOpenApiDocument()): 
       if (!op) continue;
       const security = (op.security ?? []) as Array<Record<string, unknown>>;
       const auth = security.length === 0 ? 'public' : security.some((s) => 'courierToken' in s) ? 'courier' : 'merchant';
-      const params = (op.parameters ?? []) as Array<{ in: string; name: string }>;
+      const params = (op.parameters ?? []) as Array<{ in: string; name: string; required?: boolean }>;
       const media = op.requestBody?.content?.['application/json'];
       ops.push({
         method: method.toUpperCase(),
@@ -196,6 +198,7 @@ export function documentedOperations(doc: OpenApiDoc = buildOpenApiDocument()): 
         auth,
         pathParams: params.filter((p) => p.in === 'path').map((p) => p.name),
         queryParams: params.filter((p) => p.in === 'query').map((p) => p.name),
+        requiredHeaders: params.filter((p) => p.in === 'header' && p.required === true).map((p) => p.name),
         body: media ? { schema: resolveRefs(media.schema, raw.components.schemas), example: media.example ?? {} } : null,
       });
     }

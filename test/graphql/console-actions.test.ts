@@ -15,6 +15,7 @@
  * | order page: timeline, proof      | order(id) { events proof driver { currentLocation } }      | R    | key               | here      |
  * | live courier position            | subscription courierPosition(id)                           | R    | key               | here      |
  * | cancel / confirm / reset PIN     | cancelOrder, confirmDelivery, resetDeliveryPin             | D    | cancel only; PIN had no role rule (fixed) | here |
+ * | order page: add a tip            | addTip(id, amount, idempotencyKey)                         | D    | (new, issue #30)  | here      |
  * | batches list, one; consolidate   | batches, batch(id); consolidateOrders                      | R; D | key               | here      |
  * | webhook endpoints list           | webhookEndpoints                                           | R    | key               | -webhooks |
  * | endpoint create/update/delete    | createWebhookEndpoint, updateWebhookEndpoint, delete…      | O    | create refusal    | -webhooks |
@@ -43,6 +44,7 @@ const CANCEL = `mutation ($id: String!) { cancelOrder(id: $id, reason: "cliente 
 const DELIVER = `mutation ($id: String!, $input: ConfirmDeliveryInput!) { confirmDelivery(id: $id, input: $input) {
   __typename ... on MutationConfirmDeliverySuccess { data { id status } } ${ERR} } }`;
 const RESET_PIN = `mutation ($id: String!) { resetDeliveryPin(id: $id) { __typename ... on MutationResetDeliveryPinSuccess { data { id deliveryPin } } ${ERR} } }`;
+const ADD_TIP = `mutation ($id: String!, $key: String!) { addTip(id: $id, amount: 1000, idempotencyKey: $key) { __typename ... on MutationAddTipSuccess { data { id tip } } ${ERR} } }`;
 const QUOTE = `query ($input: QuoteInput!) { quote(input: $input) { __typename ... on QueryQuoteSuccess { data { quoteId isTest destinationPrecision rates { id cost } } } ${ERR} } }`;
 const CONSOLIDATE = `mutation ($zone: String!) { consolidateOrders(geohashZone: $zone, targetCarType: car) {
   __typename ... on MutationConsolidateOrdersSuccess { data { batchesCreated batches { id } } } ${ERR} } }`;
@@ -115,6 +117,15 @@ describe('Console actions over GraphQL with a member session: orders, live board
     expect(page.events.at(-1)).toMatchObject({ actorKind: 'merchant' });
     expect(page.proof).toEqual({ driverId: courier.id, bypass: true, geofence: 'bypassed', photoUrl: input.photoUrl, signatureUrl: input.signatureUrl });
     await standDown(courier);
+  });
+
+  it('order page: adding a tip needs a dispatcher; a viewer is refused and nothing is added; the other mode does not see the order', async () => {
+    const order = await create(c.dispatcher, 'test', orderInput(nextPickup()));
+    expectForbidden(await as(t, c.viewer, ADD_TIP, { variables: { id: order.id, key: `viewer-${order.id}` } }), 'viewer');
+    expect((await as(t, c.dispatcher, ADD_TIP, { variables: { id: order.id, key: `live-${order.id}` }, mode: 'live' })).code).toBe('ORDER_NOT_FOUND');
+    expect((await as(t, c.dispatcher, ADD_TIP, { variables: { id: order.id, key: `dispatcher-${order.id}` } })).data).toEqual({ id: order.id, tip: 1000 });
+    expect((await as(t, c.viewer, 'query ($id: String!) { order(id: $id) { ... on QueryOrderSuccess { data { tip } } } }', { variables: { id: order.id } })).data.tip).toBe(1000);
+    expect((await as(t, c.dispatcher, CANCEL, { variables: { id: order.id } })).data.status).toBe('cancelled');
   });
 
   it('board: every role lists the orders of its mode filtered by status; live and test never mix; the rival sees none', async () => {

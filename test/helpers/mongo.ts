@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -150,4 +151,16 @@ export function mongoNodeEnv(mongo: Pick<MongoServer, 'url' | 'kind'>): { MONGOD
 /** A database name unique to this test file and process: `<prefix>_<pid>_<random>`. */
 export function uniqueDbName(prefix: string): string {
   return `${prefix}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`.slice(0, 60);
+}
+
+/**
+ * The stores an app-level suite runs on, as `describe.each` rows: SQLite (always) and MongoDB when
+ * one is available, each with the environment its app needs (its own database, a master key).
+ */
+export async function appStores(dbPrefix: string): Promise<Array<[string, Record<string, string>]>> {
+  const { mongo } = await mongoForTestFile();
+  const onMongo: Record<string, string> | null = mongo
+    ? { ...mongoNodeEnv(mongo), MONGODB_DB: uniqueDbName(dbPrefix), MASTER_KEY: randomBytes(32).toString('base64') }
+    : null;
+  return [['SQLite', {}], ...(onMongo ? [['MongoDB', onMongo] as [string, Record<string, string>]] : [])];
 }

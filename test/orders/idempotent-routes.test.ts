@@ -97,6 +97,11 @@ const CASES: Record<string, () => Promise<Case>> = {
     const body = { driver_id: courier.id, coords: dropoff, ...EVIDENCE };
     return { auth: m.testKey, method: 'POST', call: { path: `/orders/${id}/deliver`, body }, other: { path: `/orders/${id}/deliver`, body: { ...body, photo_url: 'https://cdn.example.com/pod/other.jpg' } } };
   },
+  'POST /orders/:id/tip': async () => {
+    const id = expectOk(await orders().create(formA()), 201).body.booking_id as string;
+    leftovers.push(id);
+    return { auth: m.testKey, method: 'POST', call: { path: `/orders/${id}/tip`, body: { amount: 1000 } }, other: { path: `/orders/${id}/tip`, body: { amount: 2000 } } };
+  },
   'POST /orders/:id/delivery-pin/reset': async () => {
     const courier = await courierOnDuty(t, { mode: 'test', at: north(PLACES.providencia, 300) });
     couriers.push(courier);

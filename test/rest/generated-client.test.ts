@@ -30,6 +30,8 @@ const orderNumber: components['schemas']['WebhookPayloadFlat']['order_id'] = 482
 const platform: components['schemas']['Merchant']['integration_platform'] = '';
 const notCashOnDelivery: Order['cod_amount'] = null;
 const notCollectedYet: Order['cod'] = null;
+// The tariff sets no courier pay: earnings document it as nullable.
+const noDeliveryPay: components['schemas']['CourierEarningsResponse']['totals']['delivery_pay'] = null;
 
 const [baseUrl, key] = process.argv.slice(2) as [string, string];
 const client = createClient<paths>({ baseUrl: baseUrl + '/api/v1', headers: { authorization: 'Bearer ' + key } });
@@ -45,13 +47,22 @@ const created = await client.POST('/orders', {
     dropoff: { address: 'Av. Apoquindo 3000', coords: { lat: -33.4154, lng: -70.5837 } },
     customer_name: 'Camila Rojas',
     customer_phone: '+56912345678',
-    // The delivery domain's bodies (issue #30): sizes, the ID check, the failed-attempt policy.
+    // The delivery domain's bodies (issue #30): sizes, the ID check, the failed-attempt policy, the tip.
     items: [{ name: 'Vino', quantity: 2, weight_kg: 1.5, length_cm: 35, width_cm: 10, height_cm: 10 }],
     id_check: { required: true, min_age: 18 },
     failed_attempt_policy: 'return',
+    tip: 500,
   },
 });
 if (!created.data) throw new Error('create failed: ' + JSON.stringify(created.error));
+
+// A tip added: the key is a required header of this operation.
+const tipped = await client.POST('/orders/{id}/tip', {
+  params: { path: { id: created.data.booking_id }, header: { 'Idempotency-Key': 'tip-' + Date.now() } },
+  body: { amount: 1500 },
+});
+if (!tipped.data) throw new Error('tip failed: ' + JSON.stringify(tipped.error));
+const tip: number = tipped.data.tip;
 const registered: boolean = created.data.isRegisteredUser;
 
 const read = await client.GET('/orders/{id}', { params: { path: { id: created.data.booking_id } } });
@@ -77,8 +88,8 @@ const missing = await client.GET('/orders/{id}', { params: { path: { id: 'bk_unk
 const notFound = missing.error?.error.code;
 
 console.log(JSON.stringify({
-  price, registered, status: order.status, proofState, driverName, cancelled: cancelled.data.status, notFound, minAge, policy, fee,
-  checks: [noProofYet, noDriverYet, notCancelled, orderNumber, platform, notCashOnDelivery, notCollectedYet, attempt.reason],
+  price, registered, status: order.status, proofState, driverName, cancelled: cancelled.data.status, notFound, minAge, policy, fee, tip, orderTip: order.tip,
+  checks: [noProofYet, noDriverYet, notCancelled, orderNumber, platform, notCashOnDelivery, notCollectedYet, noDeliveryPay, attempt.reason],
 }));
 `;
 
@@ -152,6 +163,10 @@ void client.POST('/orders', { body: { ...who, dropoff: here, items: [{ name: 'Ca
 // A failed attempt without a reason.
 // @ts-expect-error
 void client.POST('/couriers/me/orders/{id}/failed-attempt', { params: { path: { id: 'bk_1' } }, body: { coords: there } });
+// A tip without its required Idempotency-Key.
+// @ts-expect-error
+void client.POST('/orders/{id}/tip', { params: { path: { id: 'bk_1' } }, body: { amount: 1000 } });
+void client.POST('/orders/{id}/tip', { params: { path: { id: 'bk_1' }, header: { 'Idempotency-Key': 'k-2' } }, body: { amount: 1000 } });
 `;
 
 const TSCONFIG = {
@@ -214,7 +229,7 @@ describe('a client generated from the served document (openapi-typescript + open
     expect(ran.code, ran.out).toBe(0);
     expect(JSON.parse(ran.out)).toMatchObject({
       price: expect.any(Number), registered: false, status: 'new', proofState: 'none', driverName: null, cancelled: 'cancelled', notFound: 'ORDER_NOT_FOUND',
-      minAge: 18, policy: 'return', fee: 0,
+      minAge: 18, policy: 'return', fee: 0, tip: 2000, orderTip: 2000,
     });
   }, 120_000);
 

@@ -168,6 +168,7 @@ describe('API1: object-level authorisation', () => {
         query: 'mutation ($id: String!, $input: ConfirmDeliveryInput!) { confirmDelivery(id: $id, input: $input) { ... on AppError { code } ... on MutationConfirmDeliverySuccess { data { id } } } }',
         variables: { id: r.order.booking_id, input: { driverId: r.courier.id, coords: { lat: -33.4, lng: -70.6 }, photoUrl: 'https://x.example/p.jpg', signatureUrl: 'https://x.example/s.png', bypass: true } },
       }),
+      'Mutation.addTip': (r) => ({ query: 'mutation ($id: String!, $key: String!) { addTip(id: $id, amount: 100, idempotencyKey: $key) { ... on AppError { code } ... on MutationAddTipSuccess { data { id } } } }', variables: { id: r.order.reference_id, key: `api1-${r.order.booking_id}` } }),
       'Mutation.resetDeliveryPin': (r) => ({ query: 'mutation ($id: String!) { resetDeliveryPin(id: $id) { ... on AppError { code } ... on MutationResetDeliveryPinSuccess { data { id } } } }', variables: { id: r.order.booking_id } }),
       'Mutation.updateWebhookEndpoint': (r) => ({ query: 'mutation ($id: ID!) { updateWebhookEndpoint(id: $id, input: { enabled: false }) { ... on AppError { code } ... on MutationUpdateWebhookEndpointSuccess { data { id } } } }', variables: { id: r.endpointId } }),
       'Mutation.deleteWebhookEndpoint': (r) => ({ query: 'mutation ($id: ID!) { deleteWebhookEndpoint(id: $id) { ... on AppError { code } ... on MutationDeleteWebhookEndpointSuccess { data } } }', variables: { id: r.endpointId } }),

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 /**
  * Shared set-up for the OWASP API Top 10 suites: an app whose webhook worker is off (deliveries
  * stay in the log, nothing leaves the machine), a merchant with one resource of every kind in both
@@ -98,9 +99,11 @@ export function pathWith(op: Operation, id: string): string {
 /** A credential-free request for an operation: its documented example as the body. */
 export async function call(t: TestApp, op: Operation, path: string, headers: Record<string, string> = {}) {
   const hasBody = op.method !== 'GET' && op.method !== 'DELETE';
+  // A required header (a tip's Idempotency-Key) gets a fresh value, so the call reaches the lookup.
+  const required = Object.fromEntries(op.requiredHeaders.map((name) => [name, `security-${randomUUID()}`]));
   return api(`${t.url}${path}`, {
     method: op.method,
-    headers,
+    headers: Object.assign(required, headers),
     ...(hasBody && { body: op.body?.example ?? {} }),
   });
 }

@@ -32,7 +32,12 @@ export interface CourierOrder {
   customer_name: string;
   customer_phone: string;
   payment_mode: 'prepaid' | 'cash_on_delivery' | null;
-  items: Array<{ name?: string; quantity?: number; weight_kg?: number }> | null;
+  items: Array<{ name?: string; quantity?: number; weight_kg?: number; length_cm?: number; width_cm?: number; height_cm?: number }> | null;
+  /** The parcel's outer size as the merchant gave it (cm), and the order's weight (kg). */
+  dimensions?: { length_cm: number; width_cm: number; height_cm: number } | null;
+  total_weight_kg?: number;
+  /** CLP: the tip for the courier (0: none). */
+  tip?: number;
   order_notes: string | null;
   price: number;
   currency: string;
@@ -53,6 +58,16 @@ export type FailedReason = (typeof FAILED_REASONS)[number];
 
 export interface UploadedProof { proof_id: string; kind: 'photo' | 'signature'; content_type: string; bytes: number }
 
+/** GET /couriers/me/earnings (CLP): `delivery_pay` null while the tariff sets no courier pay. */
+export interface Earnings {
+  from: string;
+  to: string;
+  currency: 'CLP';
+  deliveries: Array<{ booking_id: string; order_number: string; delivered_at: string; dropoff_address: string; delivery_pay: number | null; tip: number }>;
+  totals: { deliveries: number; delivery_pay: number | null; tips: number; earnings: number };
+  truncated: boolean;
+}
+
 const order = (id: string) => `/couriers/me/orders/${encodeURIComponent(id)}`;
 /** One key per attempt: a retry after a dead zone is not done twice. */
 const idempotent = () => ({ ...CSRF, 'idempotency-key': `app-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}` });
@@ -63,6 +78,7 @@ export const courierApi = {
   me: () => rest<{ courier: Courier }>('/couriers/me').then((d) => d.courier),
   orders: () => rest<{ orders: CourierOrder[] }>('/couriers/me/orders').then((d) => d.orders),
   cash: () => rest<{ cash: CourierCash }>('/couriers/me/cash').then((d) => d.cash),
+  earnings: (range: { from: string; to: string }) => rest<Earnings>(`/couriers/me/earnings?${new URLSearchParams(range).toString()}`),
   duty: (onDuty: boolean) => rest<{ courier: Courier }>('/couriers/me/duty', { json: { on_duty: onDuty }, headers: idempotent() }).then((d) => d.courier),
   position: (fix: Fix) => rest<{ arrivals: unknown[] }>('/couriers/me/location', { json: fix, headers: CSRF }),
   advance: (id: string, status: 'arrived_pickup' | 'picked_up' | 'arrived_dropoff') =>

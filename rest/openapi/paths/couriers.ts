@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { courierReleaseBody, courierSignInBody, courierStatusBody, dutyBody, failedAttemptBody, positionBody, returnBody } from '../../wire/couriers.js';
+import { courierReleaseBody, courierSignInBody, courierStatusBody, dutyBody, earningsQueryString, failedAttemptBody, positionBody, returnBody } from '../../wire/couriers.js';
 import { deliverOrderBody } from '../../wire/orders.js';
 import { registerEndpoint } from '../registry.js';
 import {
   courierArrivalsResponseSchema,
+  courierEarningsResponseSchema,
   courierOrdersResponseSchema,
   courierResponseSchema,
   courierSessionResponseSchema,
@@ -65,6 +66,20 @@ registerEndpoint({
   tags: TAG,
   auth: 'courierToken',
   responses: { 200: { description: 'Active orders', schema: courierOrdersResponseSchema } },
+});
+
+registerEndpoint({
+  method: 'get',
+  path: '/couriers/me/earnings',
+  operationId: 'getCourierEarnings',
+  summary: 'What the courier earned: delivered orders in a time range with their tips, and the totals',
+  description:
+    'Orders the courier delivered (completed) with a delivery time in [`from`, `to`) (at most 93 days apart), oldest first, at ' +
+    'most 500. The tariff sets no courier pay per delivery yet: `delivery_pay` is null and the earnings are the tips (CLP).',
+  tags: TAG,
+  auth: 'courierToken',
+  query: earningsQueryString,
+  responses: { 200: { description: 'The earnings', schema: courierEarningsResponseSchema } },
 });
 
 registerEndpoint({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { shopifyOrderSchema } from '../../../src/domain/integrations/storefront-orders.js';
 import { idempotencyKeySchema } from '../../../src/domain/orders/schemas.js';
-import { cancelOrderBody, consolidateBody, deliverOrderBody, listOrdersQueryString } from '../../wire/orders.js';
+import { addTipBody, cancelOrderBody, consolidateBody, deliverOrderBody, listOrdersQueryString } from '../../wire/orders.js';
 import { storefrontQuerySchema } from '../../routes/storefront.js';
 import { registerEndpoint } from '../registry.js';
 import { createOrderForms } from '../request-forms.js';
@@ -17,6 +17,7 @@ import {
   orderEventsResponseSchema,
   orderListResponseSchema,
   storefrontOrderResponseSchema,
+  tipAddedResponseSchema,
 } from '../responses-orders.js';
 
 const orderRef = z.object({
@@ -179,6 +180,31 @@ registerEndpoint({
   bodyExample: { reason: 'Customer changed the address' },
   responses: { 200: { description: 'Cancelled', schema: orderCancelledResponseSchema } },
   errors: ['ORDER_NOT_FOUND', 'ORDER_NOT_CANCELLABLE'],
+});
+
+registerEndpoint({
+  method: 'post',
+  path: '/orders/:id/tip',
+  idempotent: true,
+  operationId: 'addTip',
+  summary: "Add to the courier's tip",
+  description: `Adds \`amount\` (CLP, 1–200,000) to the order's \`tip\` (which stays at most 200,000 in all: more is 400 VALIDATION_ERROR on
+\`amount\`). Allowed on an order on its way or delivered, until 24 h after the delivery; a cancelled order, one returning or
+returned to the pickup or disposed, or one delivered over 24 h ago: 409 TIP_NOT_ALLOWED. **Requires \`Idempotency-Key\`**
+(400 VALIDATION_ERROR without it): a retry with the same key answers the same without tipping twice (\`Idempotent-Replayed: true\`).
+Live mode: a \`tip\` ledger entry charged to the merchant, paid to the courier; test mode records the tip on the order, never charged.
+Sends \`order.tip_added\` to subscribed webhook endpoints and adds it to the event feed; the status does not change.`,
+  tags: ['Orders'],
+  auth: 'apiKey',
+  params: orderRef,
+  headers: z.object({
+    // A fresh instance (the shared one predates the OpenAPI extension of zod).
+    'Idempotency-Key': idempotencyKeySchema.clone().openapi({ description: 'Required here: the tip is added once per key (kept 24 h per merchant and mode).', example: 'tip-bk_01JHX3Z6-1' }),
+  }),
+  body: addTipBody,
+  bodyExample: { amount: 2000 },
+  responses: { 200: { description: 'The tip was added', schema: tipAddedResponseSchema } },
+  errors: ['ORDER_NOT_FOUND', 'TIP_NOT_ALLOWED'],
 });
 
 registerEndpoint({

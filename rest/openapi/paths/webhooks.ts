@@ -200,6 +200,20 @@ is not a status change). Subscribe by listing \`order.eta_changed\` in the endpo
 
 registry.registerWebhook({
   method: 'post',
+  path: 'order.tip_added',
+  operationId: 'webhookOrderTipAdded',
+  summary: 'A tip was added to an order (POST /orders/{id}/tip, or GraphQL addTip)',
+  description: `${DELIVERY_RULES}\n\nBoth shapes add \`tip\` (\`amount\` added now, \`total\` the order's tip since, \`currency\`);
+\`sequence\` is the order's current one (a tip is not a status change), and the status-change details (proof, fees, attempts)
+are not repeated. A tip set at creation is the order's \`tip\` from the start, with no event of its own. Also an event of the
+merchant's feed (GET /events). Subscribe by listing \`order.tip_added\` in the endpoint's \`events\`.`,
+  tags: ['Webhooks'],
+  ...delivered(orderPayload),
+  responses: acknowledged,
+});
+
+registry.registerWebhook({
+  method: 'post',
   path: 'batch.created',
   operationId: 'webhookBatchCreated',
   summary: 'Consolidation created a batch of orders',

@@ -373,6 +373,8 @@ async function createIndexes(c: MongoCollections, db: Db, webhookRetentionSecond
     c.orders.createIndex({ mode: 1, createdAt: 1, _id: 1 }, { name: 'orders_new_in_batch', partialFilterExpression: { status: 'new', batchId: { $type: 'string' } } }),
     // Consolidation reads a geohash prefix as a range ($gte prefix, $lt prefix + '~') on this index.
     c.orders.createIndex({ merchantId: 1, mode: 1, 'pickup.geohash': 1 }, { name: 'orders_zone' }),
+    // A courier's deliveries by delivery time (the courier's earnings, issue #30 item 4).
+    c.orders.createIndex({ courierId: 1, 'proof.deliveredAt': 1, _id: 1 }, { name: 'orders_delivered_by', partialFilterExpression: { status: 'completed' } }),
     c.orderEvents.createIndex({ orderId: 1, sequence: 1 }, { unique: true, name: 'order_events_sequence' }),
     c.idempotencyKeys.createIndex({ expireAt: 1 }, { expireAfterSeconds: 0, name: 'idempotency_keys_ttl' }),
     c.batches.createIndex({ merchantId: 1, mode: 1, _id: -1 }, { name: 'batches_merchant' }),

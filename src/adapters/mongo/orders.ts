@@ -51,6 +51,7 @@ const toOrderDoc = (o: Order): OrderDoc => ({
   ...(o.failedAttemptPolicy && { failedAttemptPolicy: o.failedAttemptPolicy }),
   ...(o.failedAttempts && { failedAttempts: o.failedAttempts }),
   ...(o.returnLeg && { returnLeg: o.returnLeg }),
+  ...(o.tip && { tip: o.tip }),
 });
 
 const toOrder = (d: OrderDoc): Order => ({
@@ -96,6 +97,7 @@ const toOrder = (d: OrderDoc): Order => ({
   ...(d.failedAttemptPolicy && { failedAttemptPolicy: d.failedAttemptPolicy }),
   ...(d.failedAttempts && { failedAttempts: d.failedAttempts }),
   ...(d.returnLeg && { returnLeg: d.returnLeg }),
+  ...(d.tip && { tip: d.tip }),
 });
 
 const toEventDoc = (e: OrderEvent): OrderEventDoc => ({
@@ -179,7 +181,7 @@ export function createMongoOrderRepository(database: MongoDatabase): OrderReposi
   const { orders, orderEvents, idempotencyKeys, ledger, webhookDeliveries, eventFeed, notifications: notificationRows } = database.collections;
 
   async function insertOrder(
-    o: { order: Order; event: OrderEvent; ledger: LedgerEntry | null; outbox?: WebhookDelivery[]; feed?: NewFeedEvent; notifications?: Notification[] },
+    o: { order: Order; event: OrderEvent; ledger: LedgerEntry | readonly LedgerEntry[] | null; outbox?: WebhookDelivery[]; feed?: NewFeedEvent; notifications?: Notification[] },
     session: ClientSession,
   ) {
     try {
@@ -189,7 +191,7 @@ export function createMongoOrderRepository(database: MongoDatabase): OrderReposi
       throw isDuplicateKey(error) ? new DuplicateOrderIdentifierError() : error;
     }
     await orderEvents.insertOne(toEventDoc(o.event), { session });
-    if (o.ledger) await ledger.insertOne(toLedgerDoc(o.ledger), { session });
+    for (const entry of [o.ledger ?? []].flat()) await ledger.insertOne(toLedgerDoc(entry), { session });
     await writeDeliveries(webhookDeliveries, o.outbox, session);
     await writeFeedEvent(eventFeed, o.feed, session);
     await writeNotifications(notificationRows, o.notifications, session);
@@ -299,6 +301,30 @@ export function createMongoOrderRepository(database: MongoDatabase): OrderReposi
         if (notifications && stored) await writeNotifications(notificationRows, notifications(updated, stored), session);
         return updated;
       });
+    },
+
+    async addTip({ id, from, amount, maxTotal, ledger: entryOf, outbox, feed }) {
+      // No tip yet (the field is absent on such orders), or one that leaves room for this amount.
+      const room = { $or: [{ tip: { $exists: false } }, { tip: { $lte: maxTotal - amount } }] };
+      return database.inTransaction(async (session) => {
+        const doc = await orders.findOneAndUpdate(Object.assign({ _id: id, status: { $in: from } }, room), { $inc: { tip: amount } }, { returnDocument: 'after', session });
+        if (!doc) return null;
+        const updated = toOrder(doc);
+        const entry = entryOf(updated);
+        if (entry) await ledger.insertOne(toLedgerDoc(entry), { session });
+        if (outbox) await writeDeliveries(webhookDeliveries, outbox(updated), session);
+        await writeFeedEvent(eventFeed, feed(updated), session);
+        return updated;
+      });
+    },
+
+    async listDeliveredBy({ courierId, from, to, limit }) {
+      const docs = await orders
+        .find({ courierId, status: 'completed', 'proof.deliveredAt': { $gte: from, $lt: to } })
+        .sort({ 'proof.deliveredAt': 1, _id: 1 })
+        .limit(limit)
+        .toArray();
+      return docs.map(toOrder);
     },
 
     async updateEstimate({ id, courierId, from, estimatedDeliveryAt, etaAnnounced, etaBaseline, outbox }) {

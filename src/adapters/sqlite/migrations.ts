@@ -459,14 +459,15 @@ export const MIGRATIONS: string[] = [
   CREATE INDEX merchants_name_lower ON merchants (lower(json_extract(doc, '$.name')), id);
   `,
   `
-  -- Cash on delivery (issue #30): collections and settlements join the ledger. A settlement names a
-  -- courier or a merchant and no order, so both become nullable; SQLite changes a CHECK only by copy.
+  -- Cash on delivery and tips (issue #30): collections, settlements and tips join the ledger. A
+  -- settlement names a courier or a merchant and no order, so both become nullable; SQLite changes a
+  -- CHECK only by copy.
   CREATE TABLE ledger_cod (
     id TEXT PRIMARY KEY,
     merchant_id TEXT,
     mode TEXT NOT NULL,
     order_id TEXT,
-    kind TEXT NOT NULL CHECK (kind IN ('charge','reversal','cod_collected','cod_settlement')),
+    kind TEXT NOT NULL CHECK (kind IN ('charge','reversal','cod_collected','cod_settlement','tip')),
     amount INTEGER NOT NULL,
     at TEXT NOT NULL,
     courier_id TEXT,
@@ -478,5 +479,7 @@ export const MIGRATIONS: string[] = [
   CREATE INDEX ledger_merchant ON ledger (merchant_id, mode, at);
   CREATE INDEX ledger_cod_merchant ON ledger (merchant_id, mode, kind, at, id);
   CREATE INDEX ledger_cod_courier ON ledger (courier_id) WHERE courier_id IS NOT NULL;
+  -- A courier's deliveries by delivery time (the courier's earnings).
+  CREATE INDEX orders_delivered_by ON orders (courier_id, json_extract(doc, '$.proof.deliveredAt'), id) WHERE status = 'completed';
   `,
 ];

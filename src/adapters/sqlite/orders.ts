@@ -161,7 +161,7 @@ export function createSqliteOrderRepository(db: SqliteDatabase, inTransaction: W
         throw (error as { code?: string }).code?.startsWith('SQLITE_CONSTRAINT_') && /UNIQUE|PRIMARY/.test(String(error)) ? new DuplicateOrderIdentifierError() : error;
       }
       insertEvent.run(o.event.id, o.event.orderId, o.event.sequence, JSON.stringify(o.event));
-      if (o.ledger) insertLedger.run(ledgerRow(o.ledger));
+      for (const entry of [o.ledger ?? []].flat()) insertLedger.run(ledgerRow(entry));
       if (o.outbox) writeOutbox(o.outbox);
       writeFeed(o.feed);
       writeNotifications(o.notifications);
@@ -203,6 +203,23 @@ export function createSqliteOrderRepository(db: SqliteDatabase, inTransaction: W
     return next;
   });
 
+  const addTip = db.transaction((options: Parameters<OrderRepository['addTip']>[0]): Order | null => {
+    const current = parseOrder(byId.get(options.id));
+    if (!current || !options.from.includes(current.status) || (current.tip ?? 0) + options.amount > options.maxTotal) return null;
+    const next: Order = Object.assign({}, current, { tip: (current.tip ?? 0) + options.amount });
+    updateDoc.run(JSON.stringify(next), next.id);
+    const entry = options.ledger(next);
+    if (entry) insertLedger.run(ledgerRow(entry));
+    if (options.outbox) writeOutbox(options.outbox(next));
+    writeFeed(options.feed(next));
+    return next;
+  });
+  const deliveredBy = db.prepare<[string, string, string, number], DocRow>(
+    `SELECT doc FROM orders INDEXED BY orders_delivered_by WHERE courier_id = ? AND status = 'completed'
+       AND json_extract(doc, '$.proof.deliveredAt') >= ? AND json_extract(doc, '$.proof.deliveredAt') < ?
+     ORDER BY json_extract(doc, '$.proof.deliveredAt'), id LIMIT ?`,
+  );
+
   const updateEstimate = db.transaction((options: Parameters<OrderRepository['updateEstimate']>[0]): Order | null => {
     const current = parseOrder(byId.get(options.id));
     if (!current || current.courierId !== options.courierId || !options.from.includes(current.status)) return null;
@@ -237,6 +254,12 @@ export function createSqliteOrderRepository(db: SqliteDatabase, inTransaction: W
     },
     async updateEstimate(options) {
       return inTransaction(() => updateEstimate(options));
+    },
+    async addTip(options) {
+      return inTransaction(() => addTip(options));
+    },
+    async listDeliveredBy({ courierId, from, to, limit }) {
+      return deliveredBy.all(courierId, from, to, limit).map((row) => orderOf(row.doc));
     },
     async list({ merchantId, mode, statuses, createdFrom, createdTo, after, limit }) {
       const params: Record<string, unknown> = { merchantId, mode, limit };

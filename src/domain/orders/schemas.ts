@@ -12,6 +12,7 @@ import { FAILED_ATTEMPT_POLICIES, ORDER_STATUSES, PAYMENT_MODES, RATE_IDS, VEHIC
 import { GEOHASH_ZONE_PATTERN } from './identifiers.js';
 import { assertCodAmount, codAmountSchema, codCollectedSchema } from './cod.js';
 import { DEFAULT_ID_CHECK_MIN_AGE, idCheckInputSchema, idCheckRequirementSchema } from './id-check.js';
+import { tipSchema } from './tips.js';
 
 const sideCm = z.number().positive().max(1000).optional();
 
@@ -80,6 +81,8 @@ export const createOrderCommandSchema = z.strictObject({
   failedAttemptPolicy: z.enum(FAILED_ATTEMPT_POLICIES).optional(),
   /** Cash on delivery: the CLP the courier collects (required with, and only with, paymentMode cash_on_delivery). */
   codAmount: codAmountSchema.optional(),
+  /** The courier's tip, CLP 0–200,000 (more may be added until 24 h after the delivery). */
+  tip: tipSchema.optional(),
 });
 export type CreateOrderCommand = z.output<typeof createOrderCommandSchema>;
 
@@ -107,6 +110,8 @@ export interface OrderDraft {
   idCheck?: { minAge: number };
   failedAttemptPolicy?: FailedAttemptPolicy;
   codAmount?: number;
+  /** CLP; 0 or absent: none. */
+  tip?: number;
 }
 
 export function draftFromCommand(input: CreateOrderCommand): OrderDraft {
@@ -136,6 +141,7 @@ export function draftFromCommand(input: CreateOrderCommand): OrderDraft {
     ...(input.idCheck !== undefined && { idCheck: { minAge: input.idCheck.minAge ?? DEFAULT_ID_CHECK_MIN_AGE } }),
     ...(input.failedAttemptPolicy !== undefined && { failedAttemptPolicy: input.failedAttemptPolicy }),
     ...(input.codAmount !== undefined && { codAmount: input.codAmount }),
+    ...(input.tip !== undefined && { tip: input.tip }),
   };
 }
 

@@ -30,6 +30,7 @@ import {
 } from './schemas.js';
 import { isOrderActive } from './state-machine.js';
 import { previewCancellation, type CancellationPreview } from './cancellation.js';
+import { tipLedgerEntry } from './tips.js';
 import { timeScaleOf } from '../sandbox-time.js';
 import { assertPermitted } from '../members/roles.js';
 
@@ -168,6 +169,7 @@ export function createOrderService(deps: {
       ...(draft.codAmount !== undefined && { codAmount: draft.codAmount }),
       // The merchant's default is copied at creation: a later change of the setting leaves existing orders as booked.
       ...((draft.failedAttemptPolicy ?? merchant.settings.failedAttemptPolicy) && { failedAttemptPolicy: draft.failedAttemptPolicy ?? merchant.settings.failedAttemptPolicy }),
+      ...(draft.tip && { tip: draft.tip }),
     };
   }
 
@@ -208,7 +210,7 @@ export function createOrderService(deps: {
           ...(buildOutbox && { outbox: buildOutbox(order, event) }),
           feed: buildFeed(order, event),
           ...(notify && { notifications: notify(order, event) }),
-          ledger: ledgerEntry(order, 'charge'),
+          ledger: [ledgerEntry(order, 'charge'), tipLedgerEntry({ order, amount: order.tip ?? 0, ids, at: order.createdAt })].filter((e) => e !== null),
           idempotency: key
             ? { merchantId: order.merchantId, mode: order.mode, key, requestHash: options.hash, orderId: order.id, createdAt: order.createdAt, expiresAt: new Date(Date.parse(order.createdAt) + IDEMPOTENCY_TTL_MS).toISOString() }
             : null,

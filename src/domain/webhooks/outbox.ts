@@ -50,10 +50,10 @@ export function createWebhookOutbox(deps: {
     };
   }
 
-  function orderBody(endpoint: WebhookEndpoint, eventType: WebhookEventType, order: Order, courier: Courier | null, sequence: number, at: string, location?: LatLng) {
+  function orderBody(endpoint: WebhookEndpoint, eventType: WebhookEventType, order: Order, courier: Courier | null, sequence: number, at: string, location?: LatLng, tipAdded?: number) {
     const base = deps.publicBaseUrl();
     const context = {
-      order, courier, sequence, at, location,
+      order, courier, sequence, at, location, tipAdded,
       trackingUrl: linkOf(order),
       courierImageUrl: `${base}/track/assets/courier.svg`,
       ...(deps.proofUrl && { proofUrl: deps.proofUrl }),
@@ -155,7 +155,29 @@ export function createWebhookOutbox(deps: {
       endpoints.map((e) => delivery(e, 'order.eta_changed', Object.assign(orderBody(e, 'order.eta_changed', updated, courier, updated.sequence, at), { eta }), updated, updated.sequence, at));
   }
 
+  /**
+   * Prepares an order.tip_added (issue #30 item 4): a change of record but not a transition, so it
+   * carries the order's current sequence (as order.eta_changed) and is an event of the merchant's
+   * feed. The deliveries and the feed event are built from the updated order inside the store's write.
+   */
+  async function prepareTipAdded(options: { order: Order; amount: number; at: string }) {
+    const { order, amount, at } = options;
+    const [endpoints, courier] = await Promise.all([
+      endpointsFor(order.merchantId, order.mode, 'order.tip_added'),
+      order.courierId ? store.couriers.findById(order.courierId) : null,
+    ]);
+    const feed = (updated: Order): NewFeedEvent => {
+      const context = { order: updated, courier, sequence: updated.sequence, at, trackingUrl: linkOf(updated), courierImageUrl: '', tipAdded: amount, ...(deps.proofUrl && { proofUrl: deps.proofUrl }) };
+      return {
+        id: ids.next('evt'), merchantId: updated.merchantId, mode: updated.mode, type: 'order.tip_added', orderId: updated.id,
+        sequence: updated.sequence, body: JSON.stringify(eventShape('order.tip_added', context)), at,
+      };
+    };
+    const outbox = endpoints.length === 0
+      ? undefined
+      : (updated: Order) => endpoints.map((e) => delivery(e, 'order.tip_added', orderBody(e, 'order.tip_added', updated, courier, updated.sequence, at, undefined, amount), updated, updated.sequence, at));
+    return Object.assign({ feed }, outbox && { outbox });
+  }
 
-
-  return { prepareTransition, prepareChange, batchCreated, batchCreatedWrite, courierLocation, prepareEtaChange };
+  return { prepareTipAdded, prepareTransition, prepareChange, batchCreated, batchCreatedWrite, courierLocation, prepareEtaChange };
 }

@@ -15,7 +15,15 @@ export interface PayloadContext {
   location?: LatLng;
   /** A signed link to a hosted proof (issue #27); without it a hosted proof shows as ''. */
   proofUrl?: (proofId: string) => string;
+  /** order.tip_added: the amount added (CLP); the total is the order's tip. */
+  tipAdded?: number;
 }
+
+/** A status change's own details (proof, fee, attempt) belong to it, not to a position or a tip sent later. */
+const aboutStatus = (c: PayloadContext) => !c.location && c.tipAdded === undefined;
+
+/** order.tip_added adds this to either shape: what was added now and the order's tip since (CLP). */
+const tipOf = (c: PayloadContext) => (c.tipAdded === undefined ? undefined : { tip: { amount: c.tipAdded, total: c.order.tip ?? 0, currency: 'CLP' } });
 
 /** The delivery proof as every answer shows it (REST, webhooks): `geofence` says whether the position was checked. */
 export function proofPayload(proof: DeliveryProof, proofUrl?: (proofId: string) => string) {
@@ -35,10 +43,10 @@ export function proofPayload(proof: DeliveryProof, proofUrl?: (proofId: string) 
 }
 
 /** Status changes to `completed` carry the proof. */
-const proofOf = (c: PayloadContext) => (c.order.status === 'completed' && c.order.proof && !c.location ? { proof: proofPayload(c.order.proof, c.proofUrl) } : undefined);
+const proofOf = (c: PayloadContext) => (c.order.status === 'completed' && c.order.proof && aboutStatus(c) ? { proof: proofPayload(c.order.proof, c.proofUrl) } : undefined);
 
 /** The status change to `cancelled` carries what cancelling cost (CLP; 0: free; test mode: computed, never charged). */
-const feeOf = (c: PayloadContext) => (c.order.status === 'cancelled' && c.order.cancellation && !c.location ? { cancellation_fee: c.order.cancellation.fee ?? 0 } : undefined);
+const feeOf = (c: PayloadContext) => (c.order.status === 'cancelled' && c.order.cancellation && aboutStatus(c) ? { cancellation_fee: c.order.cancellation.fee ?? 0 } : undefined);
 
 /** A failed delivery attempt as every answer shows it (REST, webhooks); the photo as a signed link when hosted. */
 export function failedAttemptPayload(a: FailedAttempt, proofUrl?: (proofId: string) => string) {
@@ -56,7 +64,7 @@ const AFTER_ATTEMPT: ReadonlySet<Order['status']> = new Set(['delivery_failed', 
  */
 function attemptOf(c: PayloadContext) {
   const last = c.order.failedAttempts?.at(-1);
-  if (c.location) return undefined;
+  if (!aboutStatus(c)) return undefined;
   if (c.order.status === 'returned' && c.order.returnLeg?.proof) return { return_proof: proofPayload(c.order.returnLeg.proof, c.proofUrl) };
   if (!last || !AFTER_ATTEMPT.has(c.order.status)) return undefined;
   return {
@@ -90,6 +98,7 @@ export function eventShape(eventType: WebhookEventType, c: PayloadContext) {
     ...feeOf(c),
     ...attemptOf(c),
     ...codOf(c),
+    ...tipOf(c),
   };
 }
 
@@ -114,6 +123,7 @@ export function flatShape(c: PayloadContext) {
     ...feeOf(c),
     ...attemptOf(c),
     ...codOf(c),
+    ...tipOf(c),
   };
 }
 

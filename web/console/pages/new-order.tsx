@@ -23,9 +23,9 @@ const CREATE_ORDER = graphql(`mutation ConsoleCreateOrder($input: CreateOrderInp
 type Location = NonNullable<VariablesOf<typeof QUOTE>['input']['destination']>;
 type Quote = Extract<ResultOf<typeof QUOTE>['quote'], { data: unknown }>['data'];
 
-const S: Strings<'recipient' | 'title' | 'pickup' | 'pickupHint' | 'dropoff' | 'byAddress' | 'byCoords' | 'address' | 'lat' | 'lng' | 'weight' | 'customer' | 'phone' | 'notes' | 'quote' | 'price' | 'distance' | 'eta' | 'rate' | 'create' | 'viewerNote' | 'map' | 'origin' | 'destination' | 'expires'> = {
-  es: { recipient: 'Cliente', title: 'Nuevo pedido', pickup: 'Retiro', pickupHint: 'Vacío: la dirección del comercio', dropoff: 'Entrega', byAddress: 'Dirección', byCoords: 'Coordenadas', address: 'Dirección de entrega', lat: 'Latitud', lng: 'Longitud', weight: 'Peso (kg)', customer: 'Nombre del cliente', phone: 'Teléfono del cliente', notes: 'Notas', quote: 'Cotizar', price: 'Precio', distance: 'Distancia', eta: 'Entrega estimada', rate: 'Tarifa', create: 'Crear pedido', viewerNote: 'Tu rol (lector) puede cotizar, no crear pedidos.', map: 'Mapa del retiro y la entrega', origin: 'Retiro', destination: 'Entrega', expires: 'Válida hasta' },
-  en: { recipient: 'Recipient', title: 'New order', pickup: 'Pickup', pickupHint: "Empty: the merchant's address", dropoff: 'Drop-off', byAddress: 'Address', byCoords: 'Coordinates', address: 'Drop-off address', lat: 'Latitude', lng: 'Longitude', weight: 'Weight (kg)', customer: 'Customer name', phone: 'Customer phone', notes: 'Notes', quote: 'Get a quote', price: 'Price', distance: 'Distance', eta: 'Estimated delivery', rate: 'Rate', create: 'Create order', viewerNote: 'Your role (viewer) may quote, not create orders.', map: 'Map of pickup and drop-off', origin: 'Pickup', destination: 'Drop-off', expires: 'Valid until' },
+const S: Strings<'recipient' | 'title' | 'pickup' | 'pickupHint' | 'dropoff' | 'byAddress' | 'byCoords' | 'address' | 'lat' | 'lng' | 'weight' | 'customer' | 'phone' | 'notes' | 'quote' | 'price' | 'distance' | 'eta' | 'rate' | 'create' | 'viewerNote' | 'map' | 'origin' | 'destination' | 'expires' | 'tip'> = {
+  es: { recipient: 'Cliente', title: 'Nuevo pedido', pickup: 'Retiro', pickupHint: 'Vacío: la dirección del comercio', dropoff: 'Entrega', byAddress: 'Dirección', byCoords: 'Coordenadas', address: 'Dirección de entrega', lat: 'Latitud', lng: 'Longitud', weight: 'Peso (kg)', customer: 'Nombre del cliente', phone: 'Teléfono del cliente', notes: 'Notas', quote: 'Cotizar', price: 'Precio', distance: 'Distancia', eta: 'Entrega estimada', rate: 'Tarifa', create: 'Crear pedido', viewerNote: 'Tu rol (lector) puede cotizar, no crear pedidos.', map: 'Mapa del retiro y la entrega', origin: 'Retiro', destination: 'Entrega', expires: 'Válida hasta', tip: 'Propina para el repartidor (CLP, opcional)' },
+  en: { recipient: 'Recipient', title: 'New order', pickup: 'Pickup', pickupHint: "Empty: the merchant's address", dropoff: 'Drop-off', byAddress: 'Address', byCoords: 'Coordinates', address: 'Drop-off address', lat: 'Latitude', lng: 'Longitude', weight: 'Weight (kg)', customer: 'Customer name', phone: 'Customer phone', notes: 'Notes', quote: 'Get a quote', price: 'Price', distance: 'Distance', eta: 'Estimated delivery', rate: 'Rate', create: 'Create order', viewerNote: 'Your role (viewer) may quote, not create orders.', map: 'Map of pickup and drop-off', origin: 'Pickup', destination: 'Drop-off', expires: 'Valid until', tip: 'Tip for the courier (CLP, optional)' },
 };
 
 const text = (form: FormData, name: string) => String(form.get(name) ?? '').trim();
@@ -38,6 +38,9 @@ function locations(form: FormData): { origin?: Location; destination: Location }
     : { address: text(form, 'address') };
   return pickup ? { origin: { address: pickup }, destination } : { destination };
 }
+
+/** Fields that do not change the price: editing them keeps the quote. */
+const NOT_PRICED = ['rate', 'tip'];
 
 export function NewOrderPage(_props: PageProps) {
   const app = useApp();
@@ -69,6 +72,7 @@ export function NewOrderPage(_props: PageProps) {
       ...paymentInputOf(data),
       totalWeightKg: Number(text(data, 'weight')) || undefined, notes: text(data, 'notes') || undefined, quoteId: quote?.quoteId, rateId: quote ? rateId : undefined,
       idCheck: idCheckInputOf(data),
+      tip: Number(text(data, 'tip')) || undefined,
     };
     const order = dataOf((await request(CREATE_ORDER, { input, key }, app.mode)).createOrder);
     navigate(`/console/orders/${encodeURIComponent(order.id)}`);
@@ -77,7 +81,7 @@ export function NewOrderPage(_props: PageProps) {
   return (
     <section aria-labelledby="new-order-title">
       <h1 id="new-order-title">{t.title}</h1>
-      <form id="new-order" class="card grid" onSubmit={(e) => { e.preventDefault(); void onCreate(e.currentTarget); }} onInput={(e) => (e.target as HTMLInputElement).name !== 'rate' && setQuote(null)}>
+      <form id="new-order" class="card grid" onSubmit={(e) => { e.preventDefault(); void onCreate(e.currentTarget); }} onInput={(e) => !NOT_PRICED.includes((e.target as HTMLInputElement).name) && setQuote(null)}>
         <fieldset>
           <legend>{t.pickup}</legend>
           <label>{t.pickup}<input name="pickup" placeholder={app.me?.merchant.address ?? ''} aria-describedby="pickup-hint" /></label>
@@ -103,6 +107,7 @@ export function NewOrderPage(_props: PageProps) {
           <PaymentFields />
           <label>{t.weight}<input name="weight" type="number" step="0.1" min="0.1" defaultValue="1" /></label>
           <label>{t.notes}<input name="notes" autocomplete="off" /></label>
+          <label>{t.tip}<input name="tip" type="number" inputMode="numeric" min={0} max={200_000} step={1} /></label>
           <IdCheckOption />
         </fieldset>
         <div class="actions">

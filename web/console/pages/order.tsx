@@ -3,7 +3,7 @@ import { dataOf } from '../../shared/api/errors.js';
 import { request } from '../../shared/api/http.js';
 import { useApp } from '../app-state.js';
 import { actorText, noteText, VEHICLE_LABELS } from '../../shared/catalog.js';
-import { clp, dateTime, placeOf } from '../../shared/format.js';
+import { clp, dateTime, placeOf, sizeText } from '../../shared/format.js';
 import { graphql } from '../../shared/graphql.js';
 import { useStrings, type Strings } from '../../shared/i18n.js';
 import type { PageProps } from '../router.js';
@@ -12,13 +12,15 @@ import { useLoad, useReconnected, useSubscription } from '../../shared/ui/hooks.
 import { DeliveryMap, type MapPoint } from '../../shared/ui/map.js';
 import { STATUS_LABELS } from '../../shared/ui/status.js';
 import { CancelOrder } from './order-cancel.js';
+import { AddTip } from './order-tip.js';
 import { FailedAttempts } from '../ui/failed-attempts.js';
 import { IdCheckFacts } from '../ui/id-check.js';
 import { CodFacts } from '../ui/cod.js';
 import { GEOFENCE_LABELS, ProofImage } from '../ui/proof-image.js';
 
 const ORDER = graphql(`query ConsoleOrder($id: String!) { order(id: $id) { __typename
-  ... on QueryOrderSuccess { data { id orderNumber trackingNumber trackingUrl status isTest customerName customerPhone price paymentMode codAmount cod { collected mismatch }
+  ... on QueryOrderSuccess { data { id orderNumber trackingNumber trackingUrl status isTest customerName customerPhone price tip paymentMode codAmount cod { collected mismatch }
+    weightKg dimensions { lengthCm widthCm heightCm } items { name quantity weightKg lengthCm widthCm heightCm }
     estimatedDeliveryTime cancellationReason cancellationFee cancellationPreview { cancellable fee } createdAt idCheck { minAge }
     pickup { address lat lng precision } dropoff { address lat lng precision }
     driver { name vehicleType vehiclePlate currentLocation { lat lng } }
@@ -31,9 +33,9 @@ const ORDER = graphql(`query ConsoleOrder($id: String!) { order(id: $id) { __typ
 const STATUS_CHANGED = graphql(`subscription ConsoleOrderStatus($id: String!) { orderStatusChanged(id: $id) { status sequence } }`);
 const COURIER = graphql(`subscription ConsoleCourier($id: String!) { courierPosition(id: $id) { location { lat lng } at } }`);
 
-const S: Strings<'order' | 'status' | 'customer' | 'price' | 'eta' | 'tracking' | 'timeline' | 'courier' | 'noCourier' | 'map' | 'pickup' | 'dropoff' | 'proof' | 'delivered' | 'geofence' | 'photo' | 'signature' | 'reason' | 'fee'> = {
-  es: { order: 'Pedido', status: 'Estado', customer: 'Cliente', price: 'Precio', eta: 'Entrega estimada', tracking: 'Seguimiento público', timeline: 'Historial', courier: 'Repartidor', noCourier: 'Aún sin repartidor', map: 'Mapa del pedido y el repartidor', pickup: 'Retiro', dropoff: 'Entrega', proof: 'Prueba de entrega', delivered: 'Entregado', geofence: 'Geocerca', photo: 'Foto', signature: 'Firma', reason: 'Motivo', fee: 'Cargo por cancelar' },
-  en: { order: 'Order', status: 'Status', customer: 'Customer', price: 'Price', eta: 'Estimated delivery', tracking: 'Public tracking', timeline: 'Timeline', courier: 'Courier', noCourier: 'No courier yet', map: 'Map of the order and its courier', pickup: 'Pickup', dropoff: 'Drop-off', proof: 'Proof of delivery', delivered: 'Delivered', geofence: 'Geofence', photo: 'Photo', signature: 'Signature', reason: 'Reason', fee: 'Cancellation fee' },
+const S: Strings<'order' | 'status' | 'customer' | 'price' | 'eta' | 'tracking' | 'timeline' | 'courier' | 'noCourier' | 'map' | 'pickup' | 'dropoff' | 'proof' | 'delivered' | 'geofence' | 'photo' | 'signature' | 'reason' | 'fee' | 'tip' | 'parcel' | 'items'> = {
+  es: { order: 'Pedido', status: 'Estado', customer: 'Cliente', price: 'Precio', eta: 'Entrega estimada', tracking: 'Seguimiento público', timeline: 'Historial', courier: 'Repartidor', noCourier: 'Aún sin repartidor', map: 'Mapa del pedido y el repartidor', pickup: 'Retiro', dropoff: 'Entrega', proof: 'Prueba de entrega', delivered: 'Entregado', geofence: 'Geocerca', photo: 'Foto', signature: 'Firma', reason: 'Motivo', fee: 'Cargo por cancelar', tip: 'Propina', parcel: 'Paquete', items: 'Productos' },
+  en: { order: 'Order', status: 'Status', customer: 'Customer', price: 'Price', eta: 'Estimated delivery', tracking: 'Public tracking', timeline: 'Timeline', courier: 'Courier', noCourier: 'No courier yet', map: 'Map of the order and its courier', pickup: 'Pickup', dropoff: 'Drop-off', proof: 'Proof of delivery', delivered: 'Delivered', geofence: 'Geofence', photo: 'Photo', signature: 'Signature', reason: 'Reason', fee: 'Cancellation fee', tip: 'Tip', parcel: 'Parcel', items: 'Items' },
 };
 
 export function OrderPage({ params }: PageProps) {
@@ -50,6 +52,8 @@ export function OrderPage({ params }: PageProps) {
 
   if (!o) return <section><h1>{t.order}</h1><ErrorNote error={order.error} /></section>;
   const position = courier ?? o.driver?.currentLocation ?? null;
+  // The parcel's outer size as given, and the order's weight (the vehicle was chosen from them).
+  const parcel = sizeText(Object.assign({ weightKg: o.weightKg }, o.dimensions), lang);
   const points: MapPoint[] = [
     { lat: o.pickup.lat, lng: o.pickup.lng, kind: 'pickup', label: t.pickup },
     { lat: o.dropoff.lat, lng: o.dropoff.lng, kind: 'dropoff', label: t.dropoff },
@@ -64,6 +68,15 @@ export function OrderPage({ params }: PageProps) {
         <dt>{t.dropoff}</dt><dd id="dropoff">{placeOf(o.dropoff)}</dd>
         <dt>{t.customer}</dt><dd>{o.customerName} {o.customerPhone && `· ${o.customerPhone}`}</dd>
         <dt>{t.price}</dt><dd>{clp(o.price)}</dd>
+        <dt>{t.tip}</dt><dd id="order-tip" data-tip={o.tip}>{clp(o.tip)}</dd>
+        {parcel && <><dt>{t.parcel}</dt><dd id="order-parcel">{parcel}</dd></>}
+        {o.items.length > 0 && <>
+          <dt>{t.items}</dt>
+          <dd><ul id="order-items" class="items">{o.items.map((item, i) => {
+            const size = sizeText(item, lang);
+            return <li key={i}>{item.quantity} × {item.name ?? '—'}{size && <small class="size"> · {size}</small>}</li>;
+          })}</ul></dd>
+        </>}
         <dt>{t.eta}</dt><dd>{dateTime(o.estimatedDeliveryTime, lang)}</dd>
         <dt>{t.courier}</dt><dd id="courier">{o.driver ? `${o.driver.name} · ${VEHICLE_LABELS[lang][o.driver.vehicleType]} ${o.driver.vehiclePlate}` : t.noCourier}</dd>
         <dt>{t.tracking}</dt><dd><a href={o.trackingUrl}>{o.trackingNumber}</a></dd>
@@ -95,6 +108,7 @@ export function OrderPage({ params }: PageProps) {
           ))}
         </ol>
       </section>
+      <AddTip order={o} onAdded={order.reload} />
       <CancelOrder order={o} onCancelled={order.reload} />
     </section>
   );

@@ -6,10 +6,11 @@ import { JobCard } from '../ui/job-card.js';
 import { CashCard } from '../ui/cash.js';
 import { LangSwitch } from '../ui/lang-switch.js';
 import { COURIER_ERRORS } from '../words.js';
+import { EarningsPage } from './earnings.js';
 
 const S: Strings<
   'onDuty' | 'offDuty' | 'busy' | 'goOn' | 'goOff' | 'live' | 'connecting' | 'offline' | 'kept' | 'noJob' | 'newJob' | 'signOut'
-  | 'geoDenied' | 'geoUnavailable' | 'test' | 'delivered' | 'duty' | 'returned' | 'disposed'
+  | 'geoDenied' | 'geoUnavailable' | 'test' | 'delivered' | 'duty' | 'returned' | 'disposed' | 'earnings'
 > = {
   es: {
     duty: 'Turno', onDuty: 'En turno: disponible', offDuty: 'Fuera de turno', busy: 'En turno: con pedido', goOn: 'Comenzar turno', goOff: 'Terminar turno',
@@ -17,6 +18,7 @@ const S: Strings<
     noJob: 'Sin pedidos asignados. El próximo aparecerá aquí solo.', newJob: 'Nuevo pedido asignado', signOut: 'Cerrar sesión',
     geoDenied: 'La ubicación está bloqueada: permítela para esta app en los ajustes del navegador.', geoUnavailable: 'No se pudo obtener tu ubicación: revisa el GPS.',
     test: 'Modo de prueba: los pedidos no son reales.', delivered: 'Pedido entregado', returned: 'Pedido devuelto en la tienda', disposed: 'Pedido cerrado: no hay que devolverlo',
+    earnings: 'Ganancias',
   },
   en: {
     duty: 'Shift', onDuty: 'On duty: available', offDuty: 'Off duty', busy: 'On duty: on a job', goOn: 'Go on duty', goOff: 'Go off duty',
@@ -24,6 +26,7 @@ const S: Strings<
     noJob: 'No orders assigned. The next one will show up here by itself.', newJob: 'New order assigned', signOut: 'Sign out',
     geoDenied: 'Location is blocked: allow it for this app in the browser settings.', geoUnavailable: 'Your location could not be read: check the GPS.',
     test: 'Test mode: the orders are not real.', delivered: 'Order delivered', returned: 'Order returned to the shop', disposed: 'Order closed: no return needed',
+    earnings: 'Earnings',
   },
 };
 
@@ -33,6 +36,7 @@ export function HomePage({ announcement }: { announcement: string }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [ended, setEnded] = useState<{ id: string; status: 'completed' | 'returned' | 'disposed' } | null>(null);
+  const [earnings, setEarnings] = useState(false);
   const status = c.courier.status;
   const toggle = () => {
     setBusy(true);
@@ -53,7 +57,7 @@ export function HomePage({ announcement }: { announcement: string }) {
         <LangSwitch setLang={c.setLang} />
       </header>
       {c.courier.is_test && <p class="test-banner">{t.test}</p>}
-      <main id="main" data-courier-status={status}>
+      {earnings ? <EarningsPage onBack={() => setEarnings(false)} /> : <main id="main" data-courier-status={status}>
         <section class="card duty" aria-labelledby="duty-title">
           <h1 id="duty-title">{t.duty}</h1>
           <p id="duty-status" data-status={status}>{status === 'off_duty' ? t.offDuty : status === 'busy' ? t.busy : t.onDuty}</p>
@@ -72,8 +76,11 @@ export function HomePage({ announcement }: { announcement: string }) {
           <JobCard key={order.booking_id} order={order} onEnded={(id, status) => setEnded({ id, status: status === 'returned' || status === 'disposed' ? status : 'completed' })} />
         ))}
         {!c.orders.length && status !== 'off_duty' && <p class="card note" id="no-job">{t.noJob}</p>}
-        <p class="sign-out"><button type="button" class="link" id="sign-out" onClick={() => void c.signOut()}>{t.signOut}</button></p>
-      </main>
+        <p class="sign-out">
+          <button type="button" class="secondary" id="earnings-open" onClick={() => setEarnings(true)}>{t.earnings}</button>{' '}
+          <button type="button" class="link" id="sign-out" onClick={() => void c.signOut()}>{t.signOut}</button>
+        </p>
+      </main>}
     </>
   );
 }

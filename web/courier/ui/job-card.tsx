@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { clp, placeOf, time } from '../../shared/format.js';
+import { clp, placeOf, sizeText, time } from '../../shared/format.js';
 import { useStrings, type Strings } from '../../shared/i18n.js';
 import { ConfirmButton } from '../../shared/ui/confirm-button.js';
 import { ErrorNote } from '../../shared/ui/error-note.js';
@@ -16,7 +16,7 @@ import { ProofForm } from './proof-form.js';
 const S: Strings<
   'order' | 'pickup' | 'dropoff' | 'customer' | 'call' | 'items' | 'payment' | 'prepaid' | 'cod' | 'notes' | 'navigate' | 'mapsApp' | 'map'
   | 'you' | 'arrived_pickup' | 'picked_up' | 'arrived_dropoff' | 'qArrivedPickup' | 'qPickedUp' | 'qArrivedDropoff' | 'unit' | 'by' | 'floor'
-  | 'returnStep' | 'retry'
+  | 'returnStep' | 'retry' | 'parcel' | 'tip'
 > = {
   es: {
     order: 'Pedido', pickup: 'Retiro', dropoff: 'Entrega', customer: 'Cliente', call: 'Llamar', items: 'Productos', payment: 'Pago',
@@ -26,6 +26,7 @@ const S: Strings<
     unit: 'Depto./oficina', by: 'antes de las', floor: 'Indicaciones',
     returnStep: 'No se entregó: lleva el pedido de vuelta a la tienda (el punto de retiro) y entrégalo con foto y firma.',
     retry: 'Intento registrado: el pedido sigue contigo para intentarlo de nuevo.',
+    parcel: 'Paquete', tip: 'Propina',
   },
   en: {
     order: 'Order', pickup: 'Pickup', dropoff: 'Drop-off', customer: 'Customer', call: 'Call', items: 'Items', payment: 'Payment',
@@ -35,6 +36,7 @@ const S: Strings<
     unit: 'Unit', by: 'by', floor: 'Instructions',
     returnStep: 'Not delivered: take the order back to the shop (the pickup) and hand it over with a photo and a signature.',
     retry: 'Attempt recorded: the order stays with you to try again.',
+    parcel: 'Parcel', tip: 'Tip',
   },
 };
 
@@ -90,6 +92,8 @@ export function JobCard({ order, onEnded }: { order: CourierOrder; onEnded: (id:
     ).catch(setError).finally(() => setPending(false));
   };
   const label = order.order_number ?? order.tracking_number;
+  const d = order.dimensions;
+  const parcel = sizeText({ lengthCm: d?.length_cm, widthCm: d?.width_cm, heightCm: d?.height_cm, weightKg: order.total_weight_kg }, c.lang);
   const ended = (status: CourierOrder['status']) => { onEnded(order.booking_id, status); void c.reloadOrders(); };
   const failed = (status: CourierOrder['status']) => {
     setRetried(status === 'picked_up');
@@ -109,11 +113,16 @@ export function JobCard({ order, onEnded }: { order: CourierOrder; onEnded: (id:
         <dd id="payment" data-mode={order.payment_mode ?? 'prepaid'} class={order.payment_mode === 'cash_on_delivery' ? 'collect' : undefined}>
           {order.payment_mode === 'cash_on_delivery' ? t.cod : t.prepaid}{order.cod_amount != null && <> · <strong id="cod-amount">{clp(order.cod_amount)}</strong></>}
         </dd>
+        {parcel && <><dt>{t.parcel}</dt><dd id="parcel">{parcel}</dd></>}
+        {!!order.tip && <><dt>{t.tip}</dt><dd id="job-tip">{clp(order.tip)}</dd></>}
         {order.id_check && <IdCheckFact minAge={order.id_check.min_age} />}
         {order.order_notes && <><dt>{t.notes}</dt><dd id="notes">{order.order_notes}</dd></>}
         {!!order.items?.length && <>
           <dt>{t.items}</dt>
-          <dd><ul id="items">{order.items.map((item, i) => <li key={i}>{item.quantity ?? 1} × {item.name ?? '—'}{item.weight_kg !== undefined && ` (${item.weight_kg} kg)`}</li>)}</ul></dd>
+          <dd><ul id="items">{order.items.map((item, i) => {
+            const size = sizeText({ lengthCm: item.length_cm, widthCm: item.width_cm, heightCm: item.height_cm, weightKg: item.weight_kg }, c.lang);
+            return <li key={i}>{item.quantity ?? 1} × {item.name ?? '—'}{size && <small class="size"> · {size}</small>}</li>;
+          })}</ul></dd>
         </>}
       </dl>
       {next && (
