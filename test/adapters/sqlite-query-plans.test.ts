@@ -29,8 +29,8 @@ const SORT_ACCEPTED: Array<{ sql: RegExp; why: string }> = [
   { sql: /pickup_geohash >= \?/, why: "consolidation: a geohash range cannot also give creation order; the zone's open orders are few" },
   { sql: /FROM \( SELECT doc, 0 AS rank/, why: 'findByAnyId sorts only the rows its four indexed lookups matched' },
   { sql: /WHERE tracking_number = @ref OR order_number = @ref/, why: 'at most two rows, each from a unique index' },
-  { sql: /SELECT hash FROM member_sessions WHERE member_id = @memberId ORDER BY created_at DESC/, why: "one member's sessions, at most MEMBER_MAX_SESSIONS + 1 when it runs (at each sign-in)" },
-  { sql: /SELECT hash FROM operator_sessions WHERE operator_id = @operatorId ORDER BY created_at DESC/, why: "one operator's sessions, at most MEMBER_MAX_SESSIONS + 1 when it runs (at each sign-in)" },
+  { sql: /SELECT hash FROM member_sessions WHERE member_id = @ownerId ORDER BY created_at DESC/, why: "one member's sessions, at most MEMBER_MAX_SESSIONS + 1 when it runs (at each sign-in)" },
+  { sql: /SELECT hash FROM operator_sessions WHERE operator_id = @ownerId ORDER BY created_at DESC/, why: "one operator's sessions, at most MEMBER_MAX_SESSIONS + 1 when it runs (at each sign-in)" },
   { sql: /SELECT hash FROM courier_sessions WHERE courier_id = @courierId ORDER BY created_at DESC/, why: "one courier's app sessions, a handful at most when it runs (at each sign-in), ordered by the index but for the last tie-breaking term" },
 ];
 
