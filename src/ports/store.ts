@@ -226,7 +226,7 @@ export interface IdempotencyRecord {
 export type NewOrderEvent = Omit<OrderEvent, 'sequence'>;
 
 export type OrderPatch = Partial<
-  Pick<Order, 'courierId' | 'batchId' | 'estimatedPickupAt' | 'estimatedDeliveryAt' | 'proof' | 'cancellation' | 'price' | 'deliveryPin' | 'failedAttempts' | 'returnLeg'>
+  Pick<Order, 'courierId' | 'batchId' | 'estimatedPickupAt' | 'estimatedDeliveryAt' | 'proof' | 'cancellation' | 'price' | 'deliveryPin' | 'failedAttempts' | 'returnLeg' | 'stops' | 'stopPins'>
 >;
 
 /** A place in a walk over orders in creation order: the last order passed. */
@@ -356,7 +356,7 @@ export interface OrderRepository {
    * else `ok` when the PIN is `pin`; else `invalid`, the try counted. `failedAttempts` is the count
    * after the try. null when the order does not exist or has no PIN.
    */
-  tryDeliveryPin(options: { id: string; pin: string; maxAttempts: number }): Promise<{ outcome: 'ok' | 'invalid' | 'locked'; failedAttempts: number } | null>;
+  tryDeliveryPin(options: { id: string; pin: string; maxAttempts: number; /** A multi-stop order's stop: its own PIN. */ stopId?: string }): Promise<{ outcome: 'ok' | 'invalid' | 'locked'; failedAttempts: number } | null>;
   /** Orders still `new` that belong to a batch (the reconciler checks each one's batch), oldest first, after `after` when given. */
   listNewInBatches(options: { mode: Mode; limit: number; after?: QueuePosition }): Promise<Order[]>;
   /** Orders not yet picked up (new or assigned, no batch) whose pickup geohash starts with the prefix. */

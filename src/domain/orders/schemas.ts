@@ -11,6 +11,8 @@ import { scheduleTimeSchema } from '../scheduling.js';
 import { FAILED_ATTEMPT_POLICIES, ORDER_STATUSES, PAYMENT_MODES, RATE_IDS, VEHICLE_TYPES, type FailedAttemptPolicy, type PaymentMode, type RateId } from '../types.js';
 import { GEOHASH_ZONE_PATTERN } from './identifiers.js';
 import { DEFAULT_ID_CHECK_MIN_AGE, idCheckInputSchema, idCheckRequirementSchema } from './id-check.js';
+import { stopIdSchema, stopsInputSchema, type StopInput } from './stops.js';
+import { ROUTE_ORDERS, type RouteOrder } from '../types.js';
 
 const sideCm = z.number().positive().max(1000).optional();
 
@@ -48,7 +50,12 @@ const rutSchema = z
 export const createOrderCommandSchema = z.strictObject({
   /** Default: the merchant profile address. */
   pickup: locationInputSchema.optional(),
-  dropoff: locationInputSchema,
+  /** One drop-off; a multi-stop order gives `stops` instead (exactly one of the two). */
+  dropoff: locationInputSchema.optional(),
+  /** 1–10 drop-offs, visited in the given order or an optimised one (`route`). */
+  stops: stopsInputSchema.optional(),
+  /** The visiting order of `stops` (default `given`); only with stops. */
+  route: z.enum(ROUTE_ORDERS).optional(),
   customerName: z.string().trim().min(1).max(200),
   customerPhone: phoneSchema,
   /** The recipient's email, for email notifications. */
@@ -77,13 +84,20 @@ export const createOrderCommandSchema = z.strictObject({
   idCheck: idCheckRequirementSchema.optional(),
   /** What a failed delivery attempt leads to (default `return`): another try, the return leg, or disposal. */
   failedAttemptPolicy: z.enum(FAILED_ATTEMPT_POLICIES).optional(),
+}).superRefine((v, ctx) => {
+  if ((v.dropoff === undefined) === (v.stops === undefined)) ctx.addIssue({ code: 'custom', path: ['stops'], message: 'give either dropoff or stops (exactly one)' });
+  if (v.route !== undefined && v.stops === undefined) ctx.addIssue({ code: 'custom', path: ['route'], message: 'is only accepted with stops' });
+  if (v.stops !== undefined && v.quoteId !== undefined) ctx.addIssue({ code: 'custom', path: ['quoteId'], message: 'a quote prices one drop-off: a multi-stop order is priced at creation' });
 });
 export type CreateOrderCommand = z.output<typeof createOrderCommandSchema>;
 
 /** What an order is made from, whichever door it came through (REST, GraphQL, storefront webhook). */
 export interface OrderDraft {
   pickup?: LocationInput;
+  /** With `stops`, the route's drop-offs are those and this is unused. */
   dropoff: LocationInput;
+  stops?: StopInput[];
+  route?: RouteOrder;
   customerName: string;
   customerPhone: string | null;
   customerEmail?: string | null;
@@ -109,7 +123,9 @@ export function draftFromCommand(input: CreateOrderCommand): OrderDraft {
   const items = input.items ?? [];
   const itemsWeight = items.reduce((sum, item) => sum + (item.weight_kg ?? 0) * item.quantity, 0);
   return {
-    dropoff: input.dropoff,
+    // The schema gives exactly one of dropoff and stops.
+    dropoff: input.dropoff ?? input.stops![0]!.address,
+    ...(input.stops !== undefined && { stops: input.stops, route: input.route ?? 'given' }),
     ...(input.pickup !== undefined && { pickup: input.pickup }),
     customerName: input.customerName,
     customerPhone: input.customerPhone,
@@ -153,6 +169,8 @@ export const confirmDeliveryCommandSchema = z.strictObject({
   pin: z.string().regex(/^\d{4}$/, 'must be 4 digits').optional(),
   /** The recipient's ID as the courier read it, required when the order has an ID check. */
   idCheck: idCheckInputSchema.optional(),
+  /** A multi-stop order: the stop delivered, which must be the current one (default: the current one). */
+  stopId: stopIdSchema.optional(),
 });
 export type ConfirmDeliveryCommand = z.output<typeof confirmDeliveryCommandSchema>;
 
