@@ -19,7 +19,8 @@ import { registry } from './registry.js';
 /** A field this form leaves out (it belongs to the other one). */
 export const absent = (description: string) => z.never().openapi({ type: 'null', 'x-never': true, description }).optional();
 
-const { dropoff: _dropoff, dropoff_address: _dropoffAddress, ...orderFields } = createOrderBody.shape;
+const { dropoff: _dropoff, dropoff_address: _dropoffAddress, stops: _stops, route: _route, ...orderFields } = createOrderBody.shape;
+const singleDropoff = { stops: absent('Multi-stop form only.'), route: absent('Multi-stop form only.') };
 
 const createOrderFormA = registry.register(
   'CreateOrderFormA',
@@ -28,6 +29,7 @@ const createOrderFormA = registry.register(
       ...orderFields,
       dropoff: locationInputSchema,
       dropoff_address: absent('Form B only: Form A gives `dropoff`.'),
+      ...singleDropoff,
     })
     .openapi({ description: 'Form A: the drop-off as `dropoff` (an Address object; text or `{lat, lng}` are accepted too), `reference_id`, `items`.' }),
 );
@@ -40,11 +42,31 @@ const createOrderFormB = registry.register(
       dropoff_address: locationInputSchema,
       payment_mode: orderFields.payment_mode.unwrap(),
       dropoff: absent('Form A only: Form B gives `dropoff_address`.'),
+      ...singleDropoff,
     })
     .openapi({ description: 'Form B: the drop-off as `dropoff_address` (text, or an Address or `{lat, lng}` object) with `payment_mode` (required).' }),
 );
 
-export const createOrderForms = z.union([createOrderFormA, createOrderFormB]).openapi({}, { unionPreferredType: 'oneOf' });
+const createOrderMultiStop = registry.register(
+  'CreateOrderMultiStop',
+  z
+    .strictObject({
+      ...orderFields,
+      stops: createOrderBody.shape.stops.unwrap(),
+      route: createOrderBody.shape.route,
+      quote_id: absent('A quote prices one drop-off: a multi-stop order is priced at creation.'),
+      rate_id: absent('Only with quote_id.'),
+      dropoff: absent('Form A only: a multi-stop order gives `stops`.'),
+      dropoff_address: absent('Form B only: a multi-stop order gives `stops`.'),
+    })
+    .openapi({
+      description:
+        'One pickup and 1–10 drop-offs as `stops`, served in `route` order: `given` (default) or `optimized` (nearest neighbour then 2-opt, kept only when strictly shorter). ' +
+        "Priced along the route with the tariff's extra-stop fee per drop-off after the first.",
+    }),
+);
+
+export const createOrderForms = z.union([createOrderFormA, createOrderFormB, createOrderMultiStop]).openapi({}, { unionPreferredType: 'oneOf' });
 
 const quote = quoteRequestBody.shape;
 const scheduling = { dimensions: quote.dimensions, prep_time_mins: quote.prep_time_mins, pickup_after: quote.pickup_after, deliver_before: quote.deliver_before };

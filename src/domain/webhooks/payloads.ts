@@ -1,4 +1,4 @@
-import type { Batch, Courier, DeliveryProof, FailedAttempt, LatLng, Order, WebhookEventType } from '../types.js';
+import type { Batch, Courier, DeliveryProof, FailedAttempt, LatLng, Order, OrderStop, WebhookEventType } from '../types.js';
 
 /** Shape 1 (flat) reports a completed order as `delivered`, as the spec's variant does. */
 const flatStatus = (status: Order['status']) => (status === 'completed' ? 'delivered' : status);
@@ -45,6 +45,25 @@ export function failedAttemptPayload(a: FailedAttempt, proofUrl?: (proofId: stri
   return {
     reason: a.reason, note: a.note, photo_url: a.photoProofId && proofUrl ? proofUrl(a.photoProofId) : null, coords: a.coords, courier_id: a.courierId,
     at: a.at, outcome: a.outcome,
+  };
+}
+
+/**
+ * A multi-stop order's stop as every answer shows it (REST, GraphQL's fields, webhooks): where it is
+ * in the route, its status and ETA, and its proof or failure — never a PIN.
+ */
+export function stopPayload(stop: OrderStop, proofUrl?: (proofId: string) => string) {
+  return {
+    id: stop.id,
+    index: stop.index,
+    given_index: stop.givenIndex,
+    status: stop.status,
+    eta: stop.eta,
+    arrived_at: stop.arrivedAt,
+    proof: stop.proof ? proofPayload(stop.proof, proofUrl) : null,
+    failure: stop.failure
+      ? { reason: stop.failure.reason, note: stop.failure.note, photo_url: stop.failure.photoProofId && proofUrl ? proofUrl(stop.failure.photoProofId) : null, at: stop.failure.at, courier_id: stop.failure.courierId }
+      : null,
   };
 }
 

@@ -1,0 +1,176 @@
+/**
+ * Multi-stop orders end to end over REST (issue #30 item 1): creation with `stops` (given and
+ * optimised route, priced along it), the order's answers (old-form orders unchanged), the courier's
+ * doors on the current stop (409 for another), stop PINs, a failed stop, completion after the last,
+ * the stop tracking links (only their own stop) — the real app on a SQLite file.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { courierOrdersResponseSchema, orderCreatedSchema, orderDetailsResponseSchema, orderStatusResponseSchema } from '../../rest/openapi/responses-orders.js';
+import { stopTrackingResponseSchema } from '../../rest/openapi/responses-tracking.js';
+import { api, type MerchantCredentials, type TestApp } from '../helpers/app.js';
+import { EVIDENCE, PLACES, courierOnDuty, expectError, expectOk, expectWireShape, formA, formB, merchantApi, north, standDown, startOrdersApp, type CourierClient } from './support.js';
+
+type Wire = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- parsed JSON
+
+let t: TestApp;
+let m: MerchantCredentials;
+let hired: CourierClient[] = [];
+
+/** Three drop-offs given in a zig-zag order (Ñuñoa, Las Condes, Santiago centre). */
+const STOPS = [
+  { address: { address: 'Irarrázaval 3400, Ñuñoa', coords: PLACES.nunoa, instructions: 'Depto 502' }, contact_name: 'Ana Pérez', contact_phone: '+56911111111', reference: 'A-1' },
+  { address: { address: 'Av. Apoquindo 3000, Las Condes', coords: PLACES.lasCondes }, contact_name: 'Beto Díaz', contact_phone: '+56922222222', items: [{ name: 'Caja', quantity: 1 }] },
+  { address: { address: 'Huérfanos 1000, Santiago', coords: PLACES.santiago }, contact_name: 'Carla Soto', contact_phone: '+56933333333' },
+];
+const multiStop = (overrides: Record<string, unknown> = {}) => {
+  const { dropoff: _d, ...base } = formA();
+  return { ...base, stops: STOPS, ...overrides };
+};
+const courierCall = (c: CourierClient, id: string, action: string, body: unknown) => api(`${t.url}/api/v1/couriers/me/orders/${encodeURIComponent(id)}/${action}`, { key: c.token, body });
+/** The stop link's data (the page itself is the UI's): the same path and capability under the API. */
+const stopTracking = (url: string) => {
+  const link = new URL(url);
+  return api(`${t.url}/api/v1/tracking${link.pathname.replace(/^\/track/, '')}${link.search}`);
+};
+
+beforeAll(async () => {
+  t = await startOrdersApp();
+  m = await t.createMerchant({ name: 'Multi-stop Merchant', address: 'Av. Providencia 1234, Providencia' });
+});
+afterAll(() => t?.stop());
+afterEach(async () => {
+  await standDown(...hired);
+  hired = [];
+});
+
+describe('creating a multi-stop order over REST', () => {
+  it('validates the forms: dropoff or stops (one), at most 10 stops, route only with stops, no quote', async () => {
+    const orders = merchantApi(t, m.testKey);
+    expectError(await orders.create({ ...multiStop(), dropoff: formA().dropoff }), 400, 'VALIDATION_ERROR');
+    const { dropoff: _d, ...noDropoff } = formA();
+    expectError(await orders.create(noDropoff), 400, 'VALIDATION_ERROR');
+    expectError(await orders.create(multiStop({ stops: [] })), 400, 'VALIDATION_ERROR');
+    expectError(await orders.create(multiStop({ stops: Array.from({ length: 11 }, () => STOPS[0]) })), 400, 'VALIDATION_ERROR');
+    expectError(await orders.create(formA({ route: 'optimized' })), 400, 'VALIDATION_ERROR');
+    expectError(await orders.create(multiStop({ quote_id: 'qt_x' })), 400, 'VALIDATION_ERROR');
+    expectError(await orders.create(multiStop({ stops: [{ ...STOPS[0], contact_phone: '12' }] })), 400, 'VALIDATION_ERROR');
+    expectError(await orders.create(multiStop({ stops: [{ ...STOPS[0], extra: 1 }] })), 400, 'VALIDATION_ERROR');
+  });
+
+  it('single drop-off orders answer as before (no stops, no route); a multi-stop one lists its stops in route order, optimised never longer', async () => {
+    const orders = merchantApi(t, m.testKey);
+    for (const body of [formA(), formB()]) {
+      const created = expectOk(await orders.create(body), 201).body;
+      const details = expectOk(await orders.get(created.booking_id)).body;
+      expect(details).not.toHaveProperty('stops');
+      expect(details).not.toHaveProperty('route');
+    }
+    const given = expectOk(await orders.create(multiStop({ delivery_pin: true })), 201).body;
+    expectWireShape(orderCreatedSchema, given);
+    const g = expectOk(await orders.get(given.booking_id)).body;
+    expectWireShape(orderDetailsResponseSchema, g);
+    expect(g.route).toBe('given');
+    expect(g.stops.map((s: Wire) => [s.index, s.given_index, s.contact_name, s.status])).toEqual([
+      [0, 0, 'Ana Pérez', 'pending'], [1, 1, 'Beto Díaz', 'pending'], [2, 2, 'Carla Soto', 'pending'],
+    ]);
+    expect(g.stops[0]).toMatchObject({ reference: 'A-1', address: { address: 'Irarrázaval 3400, Ñuñoa', instructions: 'Depto 502' } });
+    expect(g.stops.every((s: Wire) => /^\d{4}$/.test(s.delivery_pin))).toBe(true);
+    expect(g.delivery_pin).toBeNull();
+    expect(g.dropoff).toEqual(g.stops[2].address);
+    // ETAs along the route; the last is the order's.
+    const etas = g.stops.map((s: Wire) => Date.parse(s.eta));
+    expect([...etas].sort((a, b) => a - b)).toEqual(etas);
+    expect(g.stops[2].eta).toBe(g.estimated_delivery_time);
+
+    const optimized = expectOk(await orders.create(multiStop({ route: 'optimized' })), 201).body;
+    const o = expectOk(await orders.get(optimized.booking_id)).body;
+    expect(o.route).toBe('optimized');
+    expect(o.stops.map((s: Wire) => s.given_index).sort()).toEqual([0, 1, 2]);
+    // Priced along the route: the optimised one is never dearer; both add the extra-stop fee over a single drop-off.
+    expect(o.price).toBeLessThanOrEqual(g.price);
+    const single = expectOk(await orders.get(expectOk(await orders.create(formA({ dropoff: STOPS[2]!.address })), 201).body.booking_id)).body;
+    expect(g.price).toBeGreaterThan(single.price);
+  });
+});
+
+describe('serving the stops over REST', () => {
+  it('arrive and deliver the current stop (stop_id checked), its own PIN, a failed stop, the last completes; stop links show only their stop', async () => {
+    // Live mode: the test-mode orders of the tests above are still queued for a courier.
+    const courier = await courierOnDuty(t, { mode: 'live', at: north(PLACES.providencia, 300) });
+    hired.push(courier);
+    const orders = merchantApi(t, m.liveKey);
+    const created = expectOk(await orders.create(multiStop({ delivery_pin: true })), 201).body;
+    expect(created.status).toBe('assigned');
+    const id = created.booking_id;
+    const stops = expectOk(await orders.get(id)).body.stops as Wire[];
+    const [s0, s1, s2] = stops as [Wire, Wire, Wire];
+
+    // Before pickup no stop can be served.
+    expectError(await courier.deliver(id, { driver_id: courier.id, coords: PLACES.nunoa, ...EVIDENCE, pin: s0.delivery_pin }), 409, 'INVALID_STATUS_TRANSITION');
+    expectOk(await courier.status(id, 'picked_up'));
+
+    // The courier's view: the stops without their PINs.
+    const mine = expectOk(await courier.orders()).body;
+    expectWireShape(courierOrdersResponseSchema, mine);
+    expect(mine.orders[0].stops.map((s: Wire) => [s.id, s.delivery_pin_required, 'delivery_pin' in s])).toEqual(stops.map((s) => [s.id, true, false]));
+
+    // Arrival at another stop than the current one: 409.
+    expectError(await courierCall(courier, id, 'status', { status: 'arrived_dropoff', stop_id: s1.id }), 409, 'INVALID_STATUS_TRANSITION');
+    const arrived = expectOk(await courierCall(courier, id, 'status', { status: 'arrived_dropoff', stop_id: s0.id })).body;
+    expectWireShape(orderStatusResponseSchema, arrived);
+    expect(arrived.status).toBe('arrived_dropoff');
+    // Going back to picked_up is never the courier's own move.
+    expectError(await courier.status(id, 'picked_up'), 409, 'INVALID_STATUS_TRANSITION');
+
+    const deliverBody = (coords: typeof PLACES.nunoa, pin: string, stopId?: string) => ({ driver_id: courier.id, coords, ...EVIDENCE, pin, ...(stopId && { stop_id: stopId }) });
+    expectError(await courier.deliver(id, deliverBody(PLACES.nunoa, s1.delivery_pin === s0.delivery_pin ? '0000' : s1.delivery_pin)), 400, 'DELIVERY_PIN_INVALID');
+    expectError(await courier.deliver(id, deliverBody(PLACES.lasCondes, s0.delivery_pin)), 400, 'GEOFENCE_FAILED');
+    expectError(await courier.deliver(id, deliverBody(PLACES.nunoa, s0.delivery_pin, s2.id)), 409, 'INVALID_STATUS_TRANSITION');
+    const first = expectOk(await courier.deliver(id, deliverBody(PLACES.nunoa, s0.delivery_pin, s0.id))).body;
+    expect(first.status).toBe('picked_up');
+
+    // Stop 1 fails (skipping its arrival): no return leg, on to the last stop.
+    const failed = expectOk(await courierCall(courier, id, 'failed-attempt', { reason: 'recipient_absent', coords: PLACES.lasCondes, stop_id: s1.id })).body;
+    expect(failed).toMatchObject({ status: 'picked_up' });
+
+    // The last stop's link while it is open: its own stop, the courier's progress, nothing of the others.
+    const link = expectOk(await stopTracking(s2.tracking_url)).body;
+    expectWireShape(stopTrackingResponseSchema, link);
+    expect(link).toMatchObject({ stop_id: s2.id, status: 'pending', stops_ahead: 0, order_status: 'picked_up', driver: { location: expect.any(Object) } });
+    const text = JSON.stringify(link);
+    for (const other of [s0, s1]) {
+      for (const leaked of [other.id, other.contact_name, other.contact_phone, other.address.address, String(other.address.coords.lat)]) expect(text).not.toContain(leaked);
+    }
+    for (const leaked of [s2.contact_name, s2.contact_phone, s2.address.address, created.tracking_number]) expect(text).not.toContain(leaked);
+    // Without its capability, or another stop's, nothing opens.
+    expectError(await stopTracking(s2.tracking_url.replace(/k=.*/, 'k=AAAAAAAAAAAAAAAAAAAAAA')), 404, 'ORDER_NOT_FOUND');
+    expectError(await stopTracking(s2.tracking_url.replace(s2.id, s1.id)), 404, 'ORDER_NOT_FOUND');
+    expectError(await stopTracking(s2.tracking_url.split('?')[0]!), 404, 'ORDER_NOT_FOUND');
+
+    const last = expectOk(await courier.deliver(id, deliverBody(PLACES.santiago, s2.delivery_pin))).body;
+    expect(last.status).toBe('completed');
+    const done = expectOk(await orders.get(id)).body;
+    expectWireShape(orderDetailsResponseSchema, done);
+    expect(done.stops.map((s: Wire) => s.status)).toEqual(['delivered', 'failed', 'delivered']);
+    expect(done.stops[1].failure).toMatchObject({ reason: 'recipient_absent', courier_id: courier.id });
+    expect(done.stops[0].proof).toMatchObject({ geofence: 'passed', photo_url: EVIDENCE.photo_url });
+    expect(done.proof).toEqual(done.stops[2].proof);
+    expect(expectOk(await courier.me()).body.courier).toMatchObject({ status: 'available', job: null });
+    const after = expectOk(await stopTracking(s0.tracking_url)).body;
+    expect(after).toMatchObject({ status: 'delivered', order_status: 'completed', stops_ahead: 0 });
+    expect(after.driver.location).toBeNull();
+    // Over: every door refuses.
+    expectError(await courierCall(courier, id, 'failed-attempt', { reason: 'refused', coords: PLACES.santiago }), 409, 'INVALID_STATUS_TRANSITION');
+  });
+
+  it("another merchant's key and another courier never reach a stop order", async () => {
+    const stranger = await courierOnDuty(t, { mode: 'test', at: north(PLACES.santiago, 300) });
+    hired.push(stranger);
+    const other = await t.createMerchant({ name: 'Other Merchant', address: 'Av. Providencia 1234, Providencia' });
+    const created = expectOk(await merchantApi(t, m.testKey).create(multiStop()), 201).body;
+    expectError(await merchantApi(t, other.testKey).get(created.booking_id), 404, 'ORDER_NOT_FOUND');
+    expectError(await merchantApi(t, m.liveKey).get(created.booking_id), 404, 'ORDER_NOT_FOUND');
+    // The stranger may have been given a queued order: never this one's stops.
+    expectError(await courierCall(stranger, created.booking_id, 'status', { status: 'arrived_dropoff' }), 404, 'ORDER_NOT_FOUND');
+  });
+});
