@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { ORDER_STATUSES, VEHICLE_TYPES, WEBHOOK_EVENT_TYPES, WEBHOOK_SIGNINGS } from '../../src/domain/types.js';
 import { ETA_CHANGE_REASONS } from '../../src/domain/webhooks/payloads.js';
-import { deliveryProofSchema, failedAttemptSchema, latLngWireSchema } from './responses-orders.js';
+import { stopEventSchema, deliveryProofSchema, failedAttemptSchema, latLngWireSchema } from './responses-orders.js';
 import { registry } from './registry.js';
 
 const timestamp = z.iso.datetime({ offset: true }).openapi({ example: '2025-01-31T14:05:00.000Z' });
@@ -178,6 +178,15 @@ const webhookAttemptFields = {
   return_proof: deliveryProofSchema.optional().openapi({ description: 'The change to `returned` only: the proof at the pickup.' }),
 };
 
+/** order.stop_status_changed only (issue #30): the stop of a multi-stop order that moved. */
+const webhookStopFields = {
+  stop: stopEventSchema
+    .extend({ pin_verified: z.boolean().openapi({ description: 'Delivered with the stop\'s own PIN (created with `delivery_pin: true`).' }) })
+    .optional()
+    .openapi({ description: 'order.stop_status_changed only: the stop that moved (never its PIN, address or contact).' }),
+  stops_total: z.number().int().min(1).max(10).optional().openapi({ description: 'order.stop_status_changed only: how many stops the order has.' }),
+};
+
 /** order.eta_changed only: the live ETA moved. */
 const etaChange = registry
   .register(
@@ -225,6 +234,7 @@ export const flatPayloadSchema = registry.register(
       proof: webhookProof,
       cancellation_fee: webhookCancellationFee,
       ...webhookAttemptFields,
+      ...webhookStopFields,
     })
     .openapi({ description: 'Spec shape 1 (`payload_shape: flat`), plus `sequence` and `timestamp` (and `lat`/`lng` for positions, `eta` for ETA changes).' }),
 );
@@ -233,7 +243,7 @@ export const eventPayloadSchema = registry.register(
   'WebhookPayloadEvent',
   z
     .object({
-      event: z.enum(['order.status_changed', 'order.courier_location', 'order.eta_changed']),
+      event: z.enum(['order.status_changed', 'order.courier_location', 'order.eta_changed', 'order.stop_status_changed']),
       booking_id: bookingId,
       status: z.enum(ORDER_STATUSES),
       timestamp,
@@ -244,6 +254,7 @@ export const eventPayloadSchema = registry.register(
       proof: webhookProof,
       cancellation_fee: webhookCancellationFee,
       ...webhookAttemptFields,
+      ...webhookStopFields,
     })
     .openapi({ description: 'Spec shape 2 (`payload_shape: event`, the default), plus `sequence` (and `location` for positions, `eta` for ETA changes).' }),
 );

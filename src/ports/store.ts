@@ -262,7 +262,7 @@ export interface OrderRepository {
     /** Webhook deliveries of the creation (transactional outbox: written with the order or not at all). */
     outbox?: WebhookDelivery[];
     /** The creation's event in the merchant's feed (written with the order or not at all). */
-    feed?: NewFeedEvent;
+    feed?: NewFeedEvent | NewFeedEvent[];
     /** Recipient notifications of the creation (written with the order; a repeated (order, moment, channel) is skipped). */
     notifications?: Notification[];
   }): Promise<{ created: true } | { created: false; existing: IdempotencyRecord }>; // rejects with DuplicateOrderIdentifierError
@@ -290,7 +290,8 @@ export interface OrderRepository {
     ledger?: LedgerEntry | null;
     outbox?: (order: Order, event: OrderEvent) => WebhookDelivery[];
     /** Builds the transition's event in the merchant's feed, written in the same transaction (pure, synchronous). */
-    feed?: (order: Order, event: OrderEvent) => NewFeedEvent;
+    /** A multi-stop order's change may add its stops' events after the status event. */
+    feed?: (order: Order, event: OrderEvent) => NewFeedEvent | NewFeedEvent[];
     /**
      * Builds the transition's recipient notifications (pure, synchronous), written in the same
      * transaction; one already written for the same (order, moment, channel) is skipped.

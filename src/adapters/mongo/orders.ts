@@ -180,7 +180,7 @@ export function createMongoOrderRepository(database: MongoDatabase): OrderReposi
   const { orders, orderEvents, idempotencyKeys, ledger, webhookDeliveries, eventFeed, notifications: notificationRows } = database.collections;
 
   async function insertOrder(
-    o: { order: Order; event: OrderEvent; ledger: LedgerEntry | null; outbox?: WebhookDelivery[]; feed?: NewFeedEvent; notifications?: Notification[] },
+    o: { order: Order; event: OrderEvent; ledger: LedgerEntry | null; outbox?: WebhookDelivery[]; feed?: NewFeedEvent | NewFeedEvent[]; notifications?: Notification[] },
     session: ClientSession,
   ) {
     try {

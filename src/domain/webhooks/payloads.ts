@@ -67,6 +67,20 @@ export function stopPayload(stop: OrderStop, proofUrl?: (proofId: string) => str
   };
 }
 
+/**
+ * order.stop_status_changed adds this to either shape: the stop that moved and, when delivered,
+ * whether its PIN was checked (a stop with a PIN is delivered only with it).
+ */
+export function stopEventPayload(order: Order, stop: OrderStop, proofUrl?: (proofId: string) => string) {
+  return { stop: Object.assign(stopPayload(stop, proofUrl), { pin_verified: stop.status === 'delivered' && !!order.stopPins?.[stop.id] }), stops_total: order.stops?.length ?? 0 };
+}
+
+/** The stops whose status differs between two versions of an order (a stop move). */
+export function changedStops(before: Order, after: Order): OrderStop[] {
+  const was = new Map((before.stops ?? []).map((s) => [s.id, s.status]));
+  return (after.stops ?? []).filter((s) => was.get(s.id) !== s.status);
+}
+
 const AFTER_ATTEMPT: ReadonlySet<Order['status']> = new Set(['delivery_failed', 'returning', 'disposed']);
 
 /**
