@@ -6,6 +6,7 @@ import './admin.js';
 import './admin-couriers.js';
 import './quotes.js';
 import './orders.js';
+import './stops.js';
 import './couriers.js';
 import './realtime.js';
 import './webhooks.js';

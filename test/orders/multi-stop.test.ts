@@ -7,7 +7,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { courierOrdersResponseSchema, orderCreatedSchema, orderDetailsResponseSchema, orderStatusResponseSchema } from '../../rest/openapi/responses-orders.js';
 import { stopTrackingResponseSchema } from '../../rest/openapi/responses-tracking.js';
-import { api, type MerchantCredentials, type TestApp } from '../helpers/app.js';
+import { api, gql, type MerchantCredentials, type TestApp } from '../helpers/app.js';
 import { EVIDENCE, PLACES, courierOnDuty, expectError, expectOk, expectWireShape, formA, formB, merchantApi, north, standDown, startOrdersApp, type CourierClient } from './support.js';
 
 type Wire = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- parsed JSON
@@ -172,5 +172,67 @@ describe('serving the stops over REST', () => {
     expectError(await merchantApi(t, m.liveKey).get(created.booking_id), 404, 'ORDER_NOT_FOUND');
     // The stranger may have been given a queued order: never this one's stops.
     expectError(await courierCall(stranger, created.booking_id, 'status', { status: 'arrived_dropoff' }), 404, 'ORDER_NOT_FOUND');
+  });
+});
+
+describe('multi-stop orders over GraphQL', () => {
+  const ERR = '... on AppError { code message }';
+  const STOP_FIELDS = 'id index givenIndex status eta contactName contactPhone reference trackingUrl deliveryPin deliveryPinRequired address { address lat lng } proof { geofence } failure { reason }';
+  const CREATE = `mutation ($input: CreateOrderInput!) { createOrder(input: $input) {
+    __typename ... on MutationCreateOrderSuccess { data { id status route price stops { ${STOP_FIELDS} } } } ${ERR} } }`;
+  const ORDER = `query ($id: String!) { order(id: $id) { __typename ... on QueryOrderSuccess { data { id status route stops { ${STOP_FIELDS} } } } ${ERR} } }`;
+  const ARRIVE = `mutation ($id: ID!, $stopId: ID) { courierAdvanceOrder(id: $id, status: arrived_dropoff, stopId: $stopId) {
+    __typename ... on MutationCourierAdvanceOrderSuccess { data { id status stops { status } } } ${ERR} } }`;
+  const DELIVER = `mutation ($id: ID!, $coords: LatLngInput!, $pin: String, $stopId: ID) {
+    courierConfirmDelivery(id: $id, coords: $coords, photoUrl: "${EVIDENCE.photo_url}", signatureUrl: "${EVIDENCE.signature_url}", pin: $pin, stopId: $stopId) {
+      __typename ... on MutationCourierConfirmDeliverySuccess { data { id status stops { status deliveryPin deliveryPinRequired } } } ${ERR} ... on GeofenceError { distanceM } } }`;
+  const FAIL = `mutation ($id: ID!, $coords: LatLngInput!, $stopId: ID) { courierReportFailedAttempt(id: $id, reason: refused, coords: $coords, stopId: $stopId) {
+    __typename ... on MutationCourierReportFailedAttemptSuccess { data { id status stops { status failure { reason } } } } ${ERR} } }`;
+  const as = (key: string) => (query: string, variables: Record<string, unknown> = {}) => gql(t.url, query, { key, variables }).then((r) => {
+    expect(r.body.errors, JSON.stringify(r.body.errors)).toBeUndefined();
+    return r.body.data as Wire;
+  });
+  const input = (overrides: Record<string, unknown> = {}) => ({
+    pickup: { address: 'Av. Providencia 1234', coords: PLACES.providencia }, customerName: 'Camila Rojas', customerPhone: '+56912345678', totalWeightKg: 1,
+    stops: STOPS.map((s) => ({ address: s.address, contactName: s.contact_name, contactPhone: s.contact_phone, ...(s.reference && { reference: s.reference }) })),
+    ...overrides,
+  });
+
+  it('createOrder takes stops (not with dropoff); the order shows its stops to the merchant, PINs included', async () => {
+    const merchant = as(m.testKey);
+    expect((await merchant(CREATE, { input: input({ dropoff: { address: 'Av. Apoquindo 3000', coords: PLACES.lasCondes } }) })).createOrder).toMatchObject({ __typename: 'AppError', code: 'VALIDATION_ERROR' });
+    expect((await merchant(CREATE, { input: input({ stops: [] }) })).createOrder).toMatchObject({ __typename: 'AppError', code: 'VALIDATION_ERROR' });
+    const created = (await merchant(CREATE, { input: input({ route: 'optimized', deliveryPin: true }) })).createOrder;
+    expect(created.__typename, JSON.stringify(created)).toBe('MutationCreateOrderSuccess');
+    expect(created.data.route).toBe('optimized');
+    expect(created.data.stops.map((s: Wire) => s.index)).toEqual([0, 1, 2]);
+    expect(created.data.stops.every((s: Wire) => /^\d{4}$/.test(s.deliveryPin) && s.deliveryPinRequired && s.status === 'pending')).toBe(true);
+    // The same order through REST: the same stops, the same links.
+    const rest = expectOk(await merchantApi(t, m.testKey).get(created.data.id)).body;
+    expect(created.data.stops.map((s: Wire) => [s.id, s.trackingUrl])).toEqual(rest.stops.map((s: Wire) => [s.id, s.tracking_url]));
+    // Another merchant never reads it; a single drop-off order has no stops.
+    const other = await t.createMerchant({ name: 'GraphQL Other', address: 'Av. Providencia 1234, Providencia' });
+    expect((await as(other.testKey)(ORDER, { id: created.data.id })).order).toMatchObject({ __typename: 'AppError', code: 'ORDER_NOT_FOUND' });
+    const single = expectOk(await merchantApi(t, m.testKey).create(formA()), 201).body.booking_id;
+    expect((await merchant(ORDER, { id: single })).order.data).toMatchObject({ route: null, stops: null });
+  });
+
+  it('the courier serves the current stop (another is a typed 409), sees no PIN, and the last stop completes the order', async () => {
+    const courier = await courierOnDuty(t, { mode: 'live', at: north(PLACES.providencia, 300) });
+    hired.push(courier);
+    const merchant = as(m.liveKey);
+    const rider = as(courier.token);
+    const created = (await merchant(CREATE, { input: input({ deliveryPin: true, stops: input().stops.slice(0, 2) }) })).createOrder.data;
+    expect(created.status).toBe('assigned');
+    const [s0, s1] = created.stops as [Wire, Wire];
+    expectOk(await courier.status(created.id, 'picked_up'));
+    expect((await rider(ARRIVE, { id: created.id, stopId: s1.id })).courierAdvanceOrder).toMatchObject({ __typename: 'AppError', code: 'INVALID_STATUS_TRANSITION' });
+    expect((await rider(ARRIVE, { id: created.id, stopId: s0.id })).courierAdvanceOrder.data).toMatchObject({ status: 'arrived_dropoff', stops: [{ status: 'arrived' }, { status: 'pending' }] });
+    expect((await rider(DELIVER, { id: created.id, coords: PLACES.lasCondes, pin: s0.deliveryPin })).courierConfirmDelivery).toMatchObject({ __typename: 'GeofenceError' });
+    const first = (await rider(DELIVER, { id: created.id, coords: PLACES.nunoa, pin: s0.deliveryPin, stopId: s0.id })).courierConfirmDelivery;
+    expect(first.data).toEqual({ id: created.id, status: 'picked_up', stops: [{ status: 'delivered', deliveryPin: null, deliveryPinRequired: true }, { status: 'pending', deliveryPin: null, deliveryPinRequired: true }] });
+    const last = (await rider(FAIL, { id: created.id, coords: PLACES.lasCondes, stopId: s1.id })).courierReportFailedAttempt;
+    expect(last.data).toEqual({ id: created.id, status: 'completed', stops: [{ status: 'delivered', failure: null }, { status: 'failed', failure: { reason: 'refused' } }] });
+    expect((await rider(FAIL, { id: created.id, coords: PLACES.lasCondes })).courierReportFailedAttempt).toMatchObject({ __typename: 'AppError', code: 'INVALID_STATUS_TRANSITION' });
   });
 });
