@@ -280,8 +280,12 @@ export const deliveryPinResetResponseSchema = registry.register(
   z.object({
     success: z.literal(true),
     booking_id: bookingId,
-    delivery_pin: z.string().regex(/^\d{4}$/).openapi({ description: 'The new PIN (the old one stops working); the tries start again.', example: '0937' }),
+    delivery_pin: z.string().regex(/^\d{4}$/).nullable().openapi({ description: 'The new PIN (the old one stops working); the tries start again. null on a multi-stop order (see stops).', example: '0937' }),
     message: z.string().openapi({ example: 'Delivery PIN reset' }),
+    stops: z
+      .array(z.object({ id: z.string(), delivery_pin: z.string().regex(/^\d{4}$/) }))
+      .optional()
+      .openapi({ description: "Multi-stop orders only, in route order: each stop's PIN (new for every stop still open)." }),
   }),
 );
 

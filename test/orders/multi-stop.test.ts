@@ -102,6 +102,12 @@ for (const store of stores) describe(`multi-stop orders — ${store.name}`, () =
       expect([...etas].sort((a, b) => a - b)).toEqual(etas);
       expect(g.stops[2].eta).toBe(g.estimated_delivery_time);
 
+      // The merchant's PIN reset gives every open stop a new PIN.
+      const reset = expectOk(await api(`${t.url}/api/v1/orders/${given.booking_id}/delivery-pin/reset`, { key: m.testKey, body: {} })).body;
+      expect(reset.stops.map((s: Wire) => s.id)).toEqual(g.stops.map((s: Wire) => s.id));
+      expect(reset.stops.every((s: Wire) => /^\d{4}$/.test(s.delivery_pin))).toBe(true);
+      expect(expectOk(await orders.get(given.booking_id)).body.stops.map((s: Wire) => s.delivery_pin)).toEqual(reset.stops.map((s: Wire) => s.delivery_pin));
+
       const optimized = expectOk(await orders.create(multiStop({ route: 'optimized' })), 201).body;
       const o = expectOk(await orders.get(optimized.booking_id)).body;
       expect(o.route).toBe('optimized');

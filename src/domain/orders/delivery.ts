@@ -146,9 +146,15 @@ export function createDeliveryService(deps: {
   async function resetDeliveryPin(options: { principal: MerchantPrincipal; ref: string }): Promise<Order> {
     assertPermitted(options.principal, 'dispatch');
     const order = await orders.getOrder(options);
-    if (!order.deliveryPin) throw new AppError('CONFLICT', 'This order was created without a delivery PIN (delivery_pin: true)');
+    if (!order.deliveryPin && !order.stopPins) throw new AppError('CONFLICT', 'This order was created without a delivery PIN (delivery_pin: true)');
     const active = ['new', 'assigned', 'arrived_pickup', 'picked_up', 'arrived_dropoff'] as const;
-    const updated = await store.orders.apply({ id: order.id, from: [...active], patch: { deliveryPin: newDeliveryPin(clock.now().toISOString()) } });
+    const issuedAt = clock.now().toISOString();
+    // A multi-stop order: every stop still open gets a new PIN (a served stop's PIN no longer matters).
+    const open = new Set((order.stops ?? []).filter((s) => s.status === 'pending' || s.status === 'arrived').map((s) => s.id));
+    const patch = order.stopPins
+      ? { stopPins: Object.fromEntries(Object.entries(order.stopPins).map(([id, pin]) => [id, open.has(id) ? newDeliveryPin(issuedAt) : pin])) }
+      : { deliveryPin: newDeliveryPin(issuedAt) };
+    const updated = await store.orders.apply({ id: order.id, from: [...active], patch });
     if (!updated) throw new AppError('INVALID_STATUS_TRANSITION', `Order is ${order.status}: its delivery PIN can no longer change`);
     return updated;
   }
