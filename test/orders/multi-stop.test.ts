@@ -4,6 +4,7 @@
  * doors on the current stop (409 for another), stop PINs, a failed stop, completion after the last,
  * the stop tracking links (only their own stop) — the real app on a SQLite file.
  */
+import ngeohash from 'ngeohash';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { mongoForTestFile, mongoNodeEnv, uniqueDbName } from '../helpers/mongo.js';
 import { courierOrdersResponseSchema, orderCreatedSchema, orderDetailsResponseSchema, orderStatusResponseSchema } from '../../rest/openapi/responses-orders.js';
@@ -116,6 +117,11 @@ for (const store of stores) describe(`multi-stop orders — ${store.name}`, () =
       expect(o.price).toBeLessThanOrEqual(g.price);
       const single = expectOk(await orders.get(expectOk(await orders.create(formA({ dropoff: STOPS[2]!.address })), 201).body.booking_id)).body;
       expect(g.price).toBeGreaterThan(single.price);
+      // A multi-stop order is a route of its own: consolidation leaves it out (the single drop-off orders of its zone are batched).
+      const batched = expectOk(await orders.consolidate({ geohash_zone: ngeohash.encode(PLACES.providencia.lat, PLACES.providencia.lng, 5), target_car_type: 'van' })).body;
+      const inBatches = (batched.batches as Wire[]).flatMap((b) => b.order_ids as string[]);
+      expect(inBatches).toContain(single.booking_id);
+      for (const id of [given.booking_id, optimized.booking_id]) expect(inBatches).not.toContain(id);
     });
   });
 
