@@ -11,11 +11,7 @@ export function assertOnTheRoad(order: Order): void {
   if (!ON_THE_ROAD.has(order.status)) throw new AppError('INVALID_STATUS_TRANSITION', `Order is ${order.status}; its stops are served after pickup`);
 }
 
-/**
- * The courier is at the current stop: the order moves to `arrived_dropoff` and the stop to
- * `arrived`, read from the order as the move finds it. `tryOnly`: a system move that gives up
- * (null) instead of refusing.
- */
+/** The courier is at the current stop: the order moves to `arrived_dropoff` and the stop to `arrived`, read from the order as the move finds it. */
 export async function arriveAtStop(options: { transitions: OrderTransitions; order: Order; stopId: string; actor: Actor; location: LatLng | null; at: string }): Promise<Order> {
   const { stopId, at } = options;
   return options.transitions.transition({
