@@ -54,15 +54,14 @@ const createOrderMultiStop = registry.register(
       ...orderFields,
       stops: createOrderBody.shape.stops.unwrap(),
       route: createOrderBody.shape.route,
-      quote_id: absent('A quote prices one drop-off: a multi-stop order is priced at creation.'),
-      rate_id: absent('Only with quote_id.'),
+      rate_id: orderFields.rate_id.unwrap().extract(['express']).optional().openapi({ description: 'The quoted rate to book: a multi-stop order books `express` (a quote for `stops`).' }),
       dropoff: absent('Form A only: a multi-stop order gives `stops`.'),
       dropoff_address: absent('Form B only: a multi-stop order gives `stops`.'),
     })
     .openapi({
       description:
         'One pickup and 1–10 drop-offs as `stops`, served in `route` order: `given` (default) or `optimized` (nearest neighbour then 2-opt, kept only when strictly shorter). ' +
-        "Priced along the route with the tariff's extra-stop fee per drop-off after the first.",
+        "Priced along the route with the tariff's extra-stop fee per drop-off after the first (a quote for the same `stops` prices the same, and binds with `quote_id`).",
     }),
 );
 
@@ -81,6 +80,7 @@ const quoteFormA = registry.register(
       total_weight_kg: quote.total_weight_kg,
       ...scheduling,
       total_weight: absent('Form B only: Form A gives `total_weight_kg`.'),
+      ...singleDropoff,
     })
     .openapi({ description: 'Form A: `origin` and `destination` as Address objects (`origin` defaults to the merchant profile address), `total_weight_kg`.' }),
 );
@@ -94,8 +94,25 @@ const quoteFormB = registry.register(
       total_weight: quote.total_weight,
       ...scheduling,
       total_weight_kg: absent('Form A only: Form B gives `total_weight`.'),
+      ...singleDropoff,
     })
     .openapi({ description: 'Form B: `destination` as a full address or `{lat, lng}`; `origin` optional (text or object; default: the merchant profile address), `total_weight`.' }),
 );
 
-export const quoteRequestForms = z.union([quoteFormA, quoteFormB]).openapi({}, { unionPreferredType: 'oneOf' });
+const quoteMultiStop = registry.register(
+  'QuoteRequestMultiStop',
+  z
+    .strictObject({
+      origin: locationInputSchema.optional(),
+      stops: quote.stops.unwrap(),
+      route: quote.route,
+      package_type: quote.package_type,
+      total_weight_kg: quote.total_weight_kg,
+      ...scheduling,
+      destination: absent('A multi-stop quote gives `stops`.'),
+      total_weight: absent('Form B only.'),
+    })
+    .openapi({ description: 'A multi-stop quote: `stops` (1–10 addresses) in `route` order (`given` or `optimized`), priced as POST /orders prices the same stops; book it with `quote_id` and the same stops.' }),
+);
+
+export const quoteRequestForms = z.union([quoteFormA, quoteFormB, quoteMultiStop]).openapi({}, { unionPreferredType: 'oneOf' });

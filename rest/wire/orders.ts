@@ -96,7 +96,7 @@ export const createOrderBody = z
       ctx.addIssue({ code: 'custom', path: ['dropoff'], message: 'is required (dropoff, dropoff_address or stops)' });
     }
     if (v.route !== undefined && v.stops === undefined) ctx.addIssue({ code: 'custom', path: ['route'], message: 'is only accepted with stops' });
-    if (v.stops !== undefined && v.quote_id !== undefined) ctx.addIssue({ code: 'custom', path: ['quote_id'], message: 'a quote prices one drop-off: a multi-stop order is priced at creation' });
+    if (v.stops !== undefined && v.rate_id === 'batched') ctx.addIssue({ code: 'custom', path: ['rate_id'], message: 'a multi-stop order books the express rate' });
     if (v.dropoff !== undefined && v.dropoff_address !== undefined) {
       ctx.addIssue({ code: 'custom', path: ['dropoff_address'], message: 'give dropoff or dropoff_address, not both' });
     }

@@ -351,6 +351,8 @@ export interface StoredQuote {
   mode: Mode;
   origin: LatLng;
   destination: LatLng;
+  /** A multi-stop quote: the drop-offs before `destination`, in route order (absent: one drop-off). */
+  via?: LatLng[];
   weightKg: number;
   /** The price band: the vehicle class the weight selected. */
   vehicleType: VehicleType;

@@ -54,6 +54,10 @@ export function describeOrderFeaturesContract(name: string, makeStore: () => Pro
       expect(await store.quotes.find({ id: q.id, merchantId: 'mer_b', mode: 'test' })).toBeNull();
       expect(await store.quotes.find({ id: q.id, merchantId: 'mer_a', mode: 'live' })).toBeNull();
       expect(await store.quotes.find({ id: 'qt_missing', merchantId: 'mer_a', mode: 'test' })).toBeNull();
+      // A multi-stop quote keeps its route's stops before the destination, in order.
+      const stops = quote({ merchantId: 'mer_a', via: [{ lat: -33.4607, lng: -70.5927 }, { lat: -33.4417, lng: -70.6541 }] });
+      await store.quotes.insert(stops);
+      expect(await store.quotes.find({ id: stops.id, merchantId: 'mer_a', mode: 'test' })).toStrictEqual(stops);
     });
 
     test('quotes inserted together are each stored once their insert resolves (SQLite commits them as one group)', async () => {

@@ -73,7 +73,7 @@ for (const store of stores) describe(`multi-stop orders — ${store.name}`, () =
       expectError(await orders.create(multiStop({ stops: [] })), 400, 'VALIDATION_ERROR');
       expectError(await orders.create(multiStop({ stops: Array.from({ length: 11 }, () => STOPS[0]) })), 400, 'VALIDATION_ERROR');
       expectError(await orders.create(formA({ route: 'optimized' })), 400, 'VALIDATION_ERROR');
-      expectError(await orders.create(multiStop({ quote_id: 'qt_x' })), 400, 'VALIDATION_ERROR');
+      expectError(await orders.create(multiStop({ quote_id: 'qt_x', rate_id: 'batched' })), 400, 'VALIDATION_ERROR');
       expectError(await orders.create(multiStop({ stops: [{ ...STOPS[0], contact_phone: '12' }] })), 400, 'VALIDATION_ERROR');
       expectError(await orders.create(multiStop({ stops: [{ ...STOPS[0], extra: 1 }] })), 400, 'VALIDATION_ERROR');
     });
@@ -117,6 +117,17 @@ for (const store of stores) describe(`multi-stop orders — ${store.name}`, () =
       expect(o.price).toBeLessThanOrEqual(g.price);
       const single = expectOk(await orders.get(expectOk(await orders.create(formA({ dropoff: STOPS[2]!.address })), 201).body.booking_id)).body;
       expect(g.price).toBeGreaterThan(single.price);
+      // A quote for the same stops prices the same, and books with them; other stops do not match it.
+      const quote = (body: unknown) => api(`${t.url}/api/v1/shipping/quote`, { key: m.testKey, body });
+      const stopAddresses = STOPS.map((s) => s.address);
+      expectError(await quote({ destination: STOPS[0]!.address, stops: stopAddresses }), 400, 'VALIDATION_ERROR');
+      const quotedGiven = expectOk(await quote({ stops: stopAddresses, total_weight_kg: 1 })).body;
+      const quotedOptimized = expectOk(await quote({ stops: stopAddresses, route: 'optimized', total_weight_kg: 1 })).body;
+      expect([quotedGiven.price, quotedOptimized.price]).toEqual([g.price, o.price]);
+      const booked = expectOk(await orders.create(multiStop({ route: 'optimized', quote_id: quotedOptimized.quote_id, total_weight_kg: 1 })), 201).body;
+      expect(expectOk(await orders.get(booked.booking_id)).body).toMatchObject({ quote_id: quotedOptimized.quote_id, price: o.price });
+      expectError(await orders.create(multiStop({ stops: STOPS.slice(0, 2), quote_id: quotedGiven.quote_id, total_weight_kg: 1 })), 422, 'QUOTE_MISMATCH');
+      expectError(await orders.create(formA({ dropoff: STOPS[2]!.address, quote_id: quotedGiven.quote_id, total_weight_kg: 1 })), 422, 'QUOTE_MISMATCH');
       // A multi-stop order is a route of its own: consolidation leaves it out (the single drop-off orders of its zone are batched).
       const batched = expectOk(await orders.consolidate({ geohash_zone: ngeohash.encode(PLACES.providencia.lat, PLACES.providencia.lng, 5), target_car_type: 'van' })).body;
       const inBatches = (batched.batches as Wire[]).flatMap((b) => b.order_ids as string[]);
@@ -235,6 +246,9 @@ for (const store of stores) describe(`multi-stop orders — ${store.name}`, () =
       expect((await merchant(CREATE, { input: input({ dropoff: { address: 'Av. Apoquindo 3000', coords: PLACES.lasCondes } }) })).createOrder).toMatchObject({ __typename: 'AppError', code: 'VALIDATION_ERROR' });
       expect((await merchant(CREATE, { input: input({ stops: [] }) })).createOrder).toMatchObject({ __typename: 'AppError', code: 'VALIDATION_ERROR' });
       const created = (await merchant(CREATE, { input: input({ route: 'optimized', deliveryPin: true }) })).createOrder;
+      const QUOTE = `query ($input: QuoteInput!) { quote(input: $input) { __typename ... on QueryQuoteSuccess { data { price } } ${ERR} } }`;
+      const quoted = (await merchant(QUOTE, { input: { origin: input().pickup, stops: STOPS.map((s) => s.address), route: 'optimized', totalWeightKg: 1 } })).quote;
+      expect(quoted.data.price, JSON.stringify(quoted)).toBe(created.data.price);
       expect(created.__typename, JSON.stringify(created)).toBe('MutationCreateOrderSuccess');
       expect(created.data.route).toBe('optimized');
       expect(created.data.stops.map((s: Wire) => s.index)).toEqual([0, 1, 2]);

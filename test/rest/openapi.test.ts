@@ -148,7 +148,7 @@ describe('OpenAPI document and reference page', () => {
     expect(bodyOf('post', '/erp/rate-shipment')).toBe(erpRateSchema);
     // Both request forms, one of them: Form A's destination is an Address, Form B's a string or {lat, lng}.
     const formsOf = (path: string) => doc.paths[path].post.requestBody.content['application/json'].schema.oneOf.map((f: { $ref: string }) => f.$ref.split('/').pop());
-    expect(formsOf('/shipping/quote')).toEqual(['QuoteRequestFormA', 'QuoteRequestFormB']);
+    expect(formsOf('/shipping/quote')).toEqual(['QuoteRequestFormA', 'QuoteRequestFormB', 'QuoteRequestMultiStop']);
     expect(formsOf('/orders')).toEqual(['CreateOrderFormA', 'CreateOrderFormB', 'CreateOrderMultiStop']);
     const { QuoteRequestFormA: quoteA, QuoteRequestFormB: quoteB, CreateOrderFormA: orderA, CreateOrderFormB: orderB, CreateOrderMultiStop: orderStops } = doc.components.schemas;
     expect(quoteA.properties.destination.required).toEqual(['address']);
@@ -156,8 +156,9 @@ describe('OpenAPI document and reference page', () => {
     // The other form's weight is `false`: a generated client types it `never`.
     expect([quoteA.properties.total_weight, quoteB.properties.total_weight_kg]).toEqual([false, false]);
     expect([orderA.properties.dropoff_address, orderB.properties.dropoff]).toEqual([false, false]);
-    // Multi-stop: `stops` instead of either drop-off (and no quote), which the single drop-off forms leave out.
-    expect([orderStops.properties.dropoff, orderStops.properties.dropoff_address, orderStops.properties.quote_id, orderA.properties.stops, orderB.properties.stops]).toEqual([false, false, false, false, false]);
+    // Multi-stop: `stops` instead of either drop-off, which the single drop-off forms leave out; its quote's form has `stops` too.
+    expect([orderStops.properties.dropoff, orderStops.properties.dropoff_address, orderA.properties.stops, orderB.properties.stops]).toEqual([false, false, false, false]);
+    expect([doc.components.schemas.QuoteRequestMultiStop.properties.destination, quoteA.properties.stops, quoteB.properties.stops]).toEqual([false, false, false]);
     expect(orderStops.required).toEqual(expect.arrayContaining(['stops']));
     expect(orderB.required).toEqual(expect.arrayContaining(['dropoff_address', 'payment_mode']));
   });

@@ -87,7 +87,8 @@ export const createOrderCommandSchema = z.strictObject({
 }).superRefine((v, ctx) => {
   if ((v.dropoff === undefined) === (v.stops === undefined)) ctx.addIssue({ code: 'custom', path: ['stops'], message: 'give either dropoff or stops (exactly one)' });
   if (v.route !== undefined && v.stops === undefined) ctx.addIssue({ code: 'custom', path: ['route'], message: 'is only accepted with stops' });
-  if (v.stops !== undefined && v.quoteId !== undefined) ctx.addIssue({ code: 'custom', path: ['quoteId'], message: 'a quote prices one drop-off: a multi-stop order is priced at creation' });
+  // A multi-stop order is a route of its own: never waiting for batch companions.
+  if (v.stops !== undefined && v.rateId === 'batched') ctx.addIssue({ code: 'custom', path: ['rateId'], message: 'a multi-stop order books the express rate' });
 });
 export type CreateOrderCommand = z.output<typeof createOrderCommandSchema>;
 

@@ -114,7 +114,7 @@ export function createOrderService(deps: {
     }
     const bound = draft.quoteId === undefined
       ? null
-      : await bindQuote({ store, clock, tariff, principal, quoteId: draft.quoteId, rateId: draft.rateId, pickup, dropoff, weightKg: draft.weightKg, size });
+      : await bindQuote({ store, clock, tariff, principal, quoteId: draft.quoteId, rateId: draft.rateId, pickup, dropoff, via: visits.slice(0, -1), weightKg: draft.weightKg, size });
     // Without a courier yet, the approach time is the tariff's default.
     const scale = timeScaleOf({ mode, merchant, defaultSpeed: deps.sandboxSpeed });
     const scheduled = planSchedule({
