@@ -5,6 +5,7 @@
  */
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mongoForTestFile, mongoNodeEnv, uniqueDbName } from '../helpers/mongo.js';
 import { api, type TestApp } from '../helpers/app.js';
 import { EVIDENCE, PLACES, courierOnDuty, expectOk, formA, merchantApi, north, standDown } from '../orders/support.js';
 import { startReceiver, startWebhooksApp, waitFor, webhooksApi, type Receiver } from './support.js';
@@ -14,11 +15,16 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 let t: TestApp;
 let receiver: Receiver;
 
+const { mongo, skipReason } = await mongoForTestFile();
+const stores = [
+  { name: 'embedded (SQLite)', env: async () => ({}) },
+  { name: 'distributed (MongoDB)', env: async () => (mongo ? { ...mongoNodeEnv(mongo), MONGODB_DB: uniqueDbName('exd_stop_events'), MASTER_KEY: Buffer.alloc(32, 5).toString('base64') } : null) },
+];
+
 beforeAll(async () => {
-  [t, receiver] = await Promise.all([startWebhooksApp(), startReceiver()]);
+  receiver = await startReceiver();
 });
 afterAll(async () => {
-  await t?.stop();
   await receiver?.close();
 });
 
@@ -27,12 +33,27 @@ const STOPS = [
   { address: { address: 'Huérfanos 1000, Santiago', coords: PLACES.santiago }, contact_name: 'Carla Soto', contact_phone: '+56933333333' },
 ];
 
-describe('order.stop_status_changed', () => {
-  it('each stop move is one signed delivery in each shape and one feed event; no PIN, address or contact', async () => {
+for (const store of stores) describe(`order.stop_status_changed — ${store.name}`, () => {
+  let skip = '';
+  beforeAll(async () => {
+    const env = await store.env();
+    if (!env) {
+      skip = skipReason;
+      return;
+    }
+    t = await startWebhooksApp(env);
+  }, 120_000);
+  afterAll(async () => {
+    if (!skip) await t.stop();
+  });
+
+  it('each stop move is one signed delivery in each shape and one feed event; no PIN, address or contact', async (ctx) => {
+    if (skip) return ctx.skip(skip);
     const m = await t.createMerchant({ name: 'Stop Events', address: 'Av. Providencia 1234, Providencia' });
     const hooks = webhooksApi(t.url, m.testKey);
-    expectOk(await hooks.create({ url: `${receiver.url}/event`, events: ['order.stop_status_changed'] }), 201);
-    expectOk(await hooks.create({ url: `${receiver.url}/flat`, events: ['order.stop_status_changed'], payload_shape: 'flat' }), 201);
+    const prefix = `/${store.name.length}`;
+    expectOk(await hooks.create({ url: `${receiver.url}${prefix}/event`, events: ['order.stop_status_changed'] }), 201);
+    expectOk(await hooks.create({ url: `${receiver.url}${prefix}/flat`, events: ['order.stop_status_changed'], payload_shape: 'flat' }), 201);
     const courier = await courierOnDuty(t, { mode: 'test', at: north(PLACES.providencia, 300) });
     const orders = merchantApi(t, m.testKey);
     const { dropoff: _d, ...base } = formA();
@@ -47,7 +68,8 @@ describe('order.stop_status_changed', () => {
     await standDown(courier);
 
     const moves = [[0, 'arrived'], [0, 'delivered'], [1, 'arrived'], [1, 'failed']];
-    for (const path of ['/event', '/flat']) {
+    for (const shape of ['/event', '/flat']) {
+      const path = `${prefix}${shape}`;
       const got = await waitFor(() => {
         const r = receiver.receipts.filter((x) => x.path === path);
         return r.length >= moves.length && r;
@@ -61,8 +83,8 @@ describe('order.stop_status_changed', () => {
       expect(payloads.every((p) => p.booking_id === id && p.stops_total === 2)).toBe(true);
       expect(payloads[1]!.stop).toMatchObject({ id: stops[0]!.id, pin_verified: true, proof: { geofence: 'passed', photo_url: EVIDENCE.photo_url } });
       expect(payloads[3]!.stop).toMatchObject({ id: stops[1]!.id, pin_verified: false, proof: null, failure: { reason: 'refused', courier_id: courier.id } });
-      expect(payloads.at(-1)!.status).toBe(path === '/flat' ? 'delivered' : 'completed');
-      if (path === '/event') expect(payloads[0]!.event).toBe('order.stop_status_changed');
+      expect(payloads.at(-1)!.status).toBe(shape === '/flat' ? 'delivered' : 'completed');
+      if (shape === '/event') expect(payloads[0]!.event).toBe('order.stop_status_changed');
       const text = got.map((r) => r.body).join('\n');
       for (const stop of stops) for (const secret of [stop.delivery_pin, stop.contact_name, stop.contact_phone, stop.address.address]) expect(text).not.toContain(secret);
     }
