@@ -82,9 +82,15 @@ builder.mutationFields((t) => ({
     type: OrderRef,
     authScopes: { courier: true },
     errors: {},
-    args: { id: t.arg.id({ required: true }), status: t.arg({ type: CourierStatusEnum, required: true }), idempotencyKey: t.arg.string({ description: IDEMPOTENCY_KEY_DESCRIPTION }) },
+    args: {
+      id: t.arg.id({ required: true }),
+      status: t.arg({ type: CourierStatusEnum, required: true }),
+      stopId: t.arg.id({ description: 'A multi-stop order arriving (arrived_dropoff): the stop, which must be the current one (default: the current one).' }),
+      idempotencyKey: t.arg.string({ description: IDEMPOTENCY_KEY_DESCRIPTION }),
+    },
     resolve: (_r, args, ctx) => {
-      const [courier, ref, input] = [courierOf(ctx), String(args.id), commandOf(advanceOrderCommandSchema, { status: args.status })];
+      const [courier, ref] = [courierOf(ctx), String(args.id)];
+      const input = commandOf(advanceOrderCommandSchema, { status: args.status, stop_id: args.stopId == null ? args.stopId : String(args.stopId) });
       return idempotently(ctx, {
         scope: courierScope(courier, 'couriers.advance'), key: args.idempotencyKey, request: { ref, input }, execute: () => ctx.services.couriers.advanceOrder({ courier, ref, input }),
       });
@@ -118,11 +124,12 @@ builder.mutationFields((t) => ({
       pin: t.arg.string({ description: "The recipient's 4-digit delivery PIN, when the order has one (deliveryPinRequired)." }),
       idCheck: t.arg({ type: IdCheckInput, description: "The recipient's ID (RUT and date of birth), when the order has idCheck." }),
       codCollected: t.arg.int({ description: 'The CLP collected, when the order has codAmount (a different amount is recorded as a mismatch).' }),
+      stopId: t.arg.id({ description: 'A multi-stop order: the stop delivered, which must be the current one (default: the current one).' }),
       idempotencyKey: t.arg.string({ description: IDEMPOTENCY_KEY_DESCRIPTION }),
     },
-    resolve: async (_r, { id, idempotencyKey, ...args }, ctx) => {
+    resolve: async (_r, { id, idempotencyKey, stopId, ...args }, ctx) => {
       const [courier, ref] = [courierOf(ctx), String(id)];
-      const input = commandOf(confirmDeliveryCommandSchema, { driverId: courier.id, ...args });
+      const input = commandOf(confirmDeliveryCommandSchema, { driverId: courier.id, ...args, stopId: stopId == null ? stopId : String(stopId) });
       const result = await idempotently(ctx, {
         scope: courierScope(courier, 'couriers.deliver'), key: idempotencyKey, request: { ref, input }, execute: () => ctx.services.couriers.confirmDelivery({ courier, ref, input }),
       });
@@ -140,10 +147,11 @@ builder.mutationFields((t) => ({
       note: t.arg.string(),
       photoProofId: t.arg.string({ description: 'A photo uploaded for this order (…/proof?kind=photo).' }),
       coords: t.arg({ type: LatLngInput, required: true }),
+      stopId: t.arg.id({ description: 'A multi-stop order: the stop that failed, which must be the current one (default: the current one).' }),
       idempotencyKey: t.arg.string({ description: IDEMPOTENCY_KEY_DESCRIPTION }),
     },
-    resolve: (_r, { id, idempotencyKey, ...args }, ctx) => {
-      const [courier, ref, input] = [courierOf(ctx), String(id), commandOf(reportFailedAttemptCommandSchema, args)];
+    resolve: (_r, { id, idempotencyKey, stopId, ...args }, ctx) => {
+      const [courier, ref, input] = [courierOf(ctx), String(id), commandOf(reportFailedAttemptCommandSchema, Object.assign({}, args, { stopId: stopId == null ? stopId : String(stopId) }))];
       return idempotently(ctx, {
         scope: courierScope(courier, 'couriers.failed_attempt'), key: idempotencyKey, request: { ref, input }, execute: () => ctx.services.couriers.reportFailedAttempt({ courier, ref, input }),
       });

@@ -7,6 +7,7 @@ import './admin-couriers.js';
 import './quotes.js';
 import './orders.js';
 import './tips.js';
+import './stops.js';
 import './couriers.js';
 import './realtime.js';
 import './webhooks.js';

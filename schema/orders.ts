@@ -20,6 +20,7 @@ import { merchantOf } from './merchants.js';
 import { DimensionsInput, DimensionsRef, OrderItemRef } from './parcels.js';
 import { IdCheckInput, IdCheckRef, IdCheckRequirementInput, IdCheckRequirementRef } from './id-checks.js';
 import { GeofenceError, ParcelCapacityError } from '../src/domain/errors.js';
+import { RouteOrderEnum, StopInput, toStopInputs } from './stop-inputs.js';
 
 export const OrderStatusEnum = builder.enumType('OrderStatus', { values: ORDER_STATUSES });
 const PaymentModeEnum = builder.enumType('PaymentMode', { values: PAYMENT_MODES });
@@ -46,7 +47,7 @@ const CancellationPreviewRef = builder.objectRef<CancellationPreview>('Cancellat
   }),
 });
 
-const StopRef = builder.objectRef<Stop>('Stop').implement({
+export const StopRef = builder.objectRef<Stop>('Stop').implement({
   fields: (t) => ({
     address: t.string({ nullable: true, resolve: (s) => s.address ?? s.label }),
     number: t.exposeString('number', { nullable: true }),
@@ -266,7 +267,9 @@ const OrderItemInput = builder.inputType('OrderItemInput', {
 export const CreateOrderInput = builder.inputType('CreateOrderInput', {
   fields: (t) => ({
     pickup: t.field({ type: LocationInput }),
-    dropoff: t.field({ type: LocationInput, required: true }),
+    dropoff: t.field({ type: LocationInput, description: 'One drop-off; a multi-stop order gives stops instead (exactly one of the two).' }),
+    stops: t.field({ type: [StopInput], description: '1–10 drop-offs, served in route order (a multi-stop order; not with dropoff or quoteId).' }),
+    route: t.field({ type: RouteOrderEnum, description: 'The visiting order of stops (default given).' }),
     customerName: t.string({ required: true }),
     customerPhone: t.string({ required: true }),
     customerEmail: t.string({ description: 'For email notifications to the recipient.' }),
@@ -301,6 +304,7 @@ const DeliveryInput = builder.inputType('ConfirmDeliveryInput', {
     pin: t.string({ description: "The recipient's 4-digit delivery PIN, when the order has one." }),
     idCheck: t.field({ type: IdCheckInput, description: "The recipient's ID, when the order has idCheck." }),
     codCollected: t.int({ description: 'The CLP collected, when the order has codAmount (a different amount is recorded as a mismatch).' }),
+    stopId: t.id({ description: 'A multi-stop order: the stop delivered, which must be the current one (default: the current one).' }),
   }),
 });
 
@@ -314,7 +318,7 @@ const ConsolidationRef = builder.objectRef<Batch[]>('Consolidation').implement({
 /** CreateOrderInput as the domain's command (also a sandbox run's order). */
 export function createOrderCommandOf(input: typeof CreateOrderInput.$inferInput) {
   return commandOf(createOrderCommandSchema, Object.assign({}, input, {
-    pickup: toLocationInput(input.pickup), dropoff: toLocationInput(input.dropoff), quoteId: input.quoteId == null ? input.quoteId : String(input.quoteId),
+    pickup: toLocationInput(input.pickup), dropoff: toLocationInput(input.dropoff), stops: toStopInputs(input.stops), quoteId: input.quoteId == null ? input.quoteId : String(input.quoteId),
     // Line items are kept as the merchant's own records, whose fields are snake_case (as in REST).
     items: input.items?.map(({ weightKg, lengthCm, widthCm, heightCm, ...item }) =>
       Object.assign(item, { weight_kg: weightKg, length_cm: lengthCm, width_cm: widthCm, height_cm: heightCm })),
@@ -353,7 +357,7 @@ builder.mutationFields((t) => ({
     errors: { types: [GeofenceError] },
     args: { id: t.arg.string({ required: true }), input: t.arg({ type: DeliveryInput, required: true }), idempotencyKey: t.arg.string({ description: IDEMPOTENCY_KEY_DESCRIPTION }) },
     resolve: async (_r, { id: ref, input, idempotencyKey }, ctx) => {
-      const command = commandOf(confirmDeliveryCommandSchema, Object.assign({}, input, { driverId: String(input.driverId) }));
+      const command = commandOf(confirmDeliveryCommandSchema, Object.assign({}, input, { driverId: String(input.driverId), stopId: input.stopId == null ? input.stopId : String(input.stopId) }));
       const principal = merchantOf(ctx, 'operate');
       const result = await idempotently(ctx, {
         scope: merchantScope(principal, 'orders.deliver'), key: idempotencyKey, request: { ref, input: command },

@@ -1,3 +1,4 @@
+import { RouteOrderEnum } from './stop-inputs.js';
 import { ParcelCapacityError } from '../src/domain/errors.js';
 import { quoteCommandSchema, type BoundQuote, type Quote } from '../src/domain/quotes.js';
 import { builder } from './builder.js';
@@ -44,7 +45,9 @@ const QuoteRef = builder.objectRef<BoundQuote>('Quote').implement({
 const QuoteInput = builder.inputType('QuoteInput', {
   fields: (t) => ({
     origin: t.field({ type: LocationInput }),
-    destination: t.field({ type: LocationInput, required: true }),
+    destination: t.field({ type: LocationInput, description: 'One drop-off; a multi-stop quote gives stops instead (exactly one of the two).' }),
+    stops: t.field({ type: [LocationInput], description: '1–10 drop-offs, priced as createOrder prices the same stops (book it with quoteId and the same stops).' }),
+    route: t.field({ type: RouteOrderEnum, description: 'The visiting order of stops (default given).' }),
     totalWeightKg: t.float(),
     dimensions: t.field({ type: DimensionsInput, description: 'The parcel\'s outer size: a parcel too big for the weight\'s vehicle is priced on a larger one.' }),
     packageType: t.string(),
@@ -62,7 +65,9 @@ builder.queryFields((t) => ({
     args: { input: t.arg({ type: QuoteInput, required: true }) },
     resolve: (_root, { input }, ctx) => {
       const { merchant, mode } = merchantOf(ctx, 'operate');
-      const command = commandOf(quoteCommandSchema, Object.assign({}, input, { origin: toLocationInput(input.origin), destination: toLocationInput(input.destination) }));
+      const command = commandOf(quoteCommandSchema, Object.assign({}, input, {
+        origin: toLocationInput(input.origin), destination: toLocationInput(input.destination), stops: input.stops?.map((s) => toLocationInput(s)),
+      }));
       return ctx.services.quotes.quoteDelivery({ merchant, mode, input: command });
     },
   }),

@@ -19,7 +19,8 @@ import { registry } from './registry.js';
 /** A field this form leaves out (it belongs to the other one). */
 export const absent = (description: string) => z.never().openapi({ type: 'null', 'x-never': true, description }).optional();
 
-const { dropoff: _dropoff, dropoff_address: _dropoffAddress, ...orderFields } = createOrderBody.shape;
+const { dropoff: _dropoff, dropoff_address: _dropoffAddress, stops: _stops, route: _route, ...orderFields } = createOrderBody.shape;
+const singleDropoff = { stops: absent('Multi-stop form only.'), route: absent('Multi-stop form only.') };
 
 const createOrderFormA = registry.register(
   'CreateOrderFormA',
@@ -28,6 +29,7 @@ const createOrderFormA = registry.register(
       ...orderFields,
       dropoff: locationInputSchema,
       dropoff_address: absent('Form B only: Form A gives `dropoff`.'),
+      ...singleDropoff,
     })
     .openapi({ description: 'Form A: the drop-off as `dropoff` (an Address object; text or `{lat, lng}` are accepted too), `reference_id`, `items`.' }),
 );
@@ -40,11 +42,30 @@ const createOrderFormB = registry.register(
       dropoff_address: locationInputSchema,
       payment_mode: orderFields.payment_mode.unwrap(),
       dropoff: absent('Form A only: Form B gives `dropoff_address`.'),
+      ...singleDropoff,
     })
     .openapi({ description: 'Form B: the drop-off as `dropoff_address` (text, or an Address or `{lat, lng}` object) with `payment_mode` (required).' }),
 );
 
-export const createOrderForms = z.union([createOrderFormA, createOrderFormB]).openapi({}, { unionPreferredType: 'oneOf' });
+const createOrderMultiStop = registry.register(
+  'CreateOrderMultiStop',
+  z
+    .strictObject({
+      ...orderFields,
+      stops: createOrderBody.shape.stops.unwrap(),
+      route: createOrderBody.shape.route,
+      rate_id: orderFields.rate_id.unwrap().extract(['express']).optional().openapi({ description: 'The quoted rate to book: a multi-stop order books `express` (a quote for `stops`).' }),
+      dropoff: absent('Form A only: a multi-stop order gives `stops`.'),
+      dropoff_address: absent('Form B only: a multi-stop order gives `stops`.'),
+    })
+    .openapi({
+      description:
+        'One pickup and 1–10 drop-offs as `stops`, served in `route` order: `given` (default) or `optimized` (nearest neighbour then 2-opt, kept only when strictly shorter). ' +
+        "Priced along the route with the tariff's extra-stop fee per drop-off after the first (a quote for the same `stops` prices the same, and binds with `quote_id`).",
+    }),
+);
+
+export const createOrderForms = z.union([createOrderFormA, createOrderFormB, createOrderMultiStop]).openapi({}, { unionPreferredType: 'oneOf' });
 
 const quote = quoteRequestBody.shape;
 const scheduling = { dimensions: quote.dimensions, prep_time_mins: quote.prep_time_mins, pickup_after: quote.pickup_after, deliver_before: quote.deliver_before };
@@ -59,6 +80,7 @@ const quoteFormA = registry.register(
       total_weight_kg: quote.total_weight_kg,
       ...scheduling,
       total_weight: absent('Form B only: Form A gives `total_weight_kg`.'),
+      ...singleDropoff,
     })
     .openapi({ description: 'Form A: `origin` and `destination` as Address objects (`origin` defaults to the merchant profile address), `total_weight_kg`.' }),
 );
@@ -72,8 +94,25 @@ const quoteFormB = registry.register(
       total_weight: quote.total_weight,
       ...scheduling,
       total_weight_kg: absent('Form A only: Form B gives `total_weight`.'),
+      ...singleDropoff,
     })
     .openapi({ description: 'Form B: `destination` as a full address or `{lat, lng}`; `origin` optional (text or object; default: the merchant profile address), `total_weight`.' }),
 );
 
-export const quoteRequestForms = z.union([quoteFormA, quoteFormB]).openapi({}, { unionPreferredType: 'oneOf' });
+const quoteMultiStop = registry.register(
+  'QuoteRequestMultiStop',
+  z
+    .strictObject({
+      origin: locationInputSchema.optional(),
+      stops: quote.stops.unwrap(),
+      route: quote.route,
+      package_type: quote.package_type,
+      total_weight_kg: quote.total_weight_kg,
+      ...scheduling,
+      destination: absent('A multi-stop quote gives `stops`.'),
+      total_weight: absent('Form B only.'),
+    })
+    .openapi({ description: 'A multi-stop quote: `stops` (1–10 addresses) in `route` order (`given` or `optimized`), priced as POST /orders prices the same stops; book it with `quote_id` and the same stops.' }),
+);
+
+export const quoteRequestForms = z.union([quoteFormA, quoteFormB, quoteMultiStop]).openapi({}, { unionPreferredType: 'oneOf' });

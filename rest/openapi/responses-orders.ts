@@ -4,7 +4,7 @@
  * Request schemas are never defined here: they are the domain's own zod schemas.
  */
 import { z } from 'zod';
-import { FAILED_ATTEMPT_POLICIES, FAILED_ATTEMPT_REASONS, GEOFENCE_OUTCOMES, LOCATION_PRECISIONS, ORDER_STATUSES, PAYMENT_MODES, RATE_IDS, VEHICLE_TYPES } from '../../src/domain/types.js';
+import { FAILED_ATTEMPT_POLICIES, FAILED_ATTEMPT_REASONS, GEOFENCE_OUTCOMES, LOCATION_PRECISIONS, ORDER_STATUSES, PAYMENT_MODES, RATE_IDS, ROUTE_ORDERS, STOP_STATUSES, VEHICLE_TYPES } from '../../src/domain/types.js';
 import { registry } from './registry.js';
 import { dimensionsBody } from '../wire/orders.js';
 
@@ -105,6 +105,48 @@ export const failedAttemptSchema = registry.register(
   }),
 );
 
+const stopFailureSchema = z.object({
+  reason: z.enum(FAILED_ATTEMPT_REASONS),
+  note: z.string().nullable(),
+  photo_url: z.string().nullable().openapi({ description: 'A signed, expiring link to the photo the courier uploaded; null without one.' }),
+  at: timestamp,
+  courier_id: z.string(),
+});
+
+/** A stop as webhooks carry it (no PIN, no contact, no address). */
+export const stopEventSchema = registry.register(
+  'OrderStopEvent',
+  z.object({
+    id: z.string().openapi({ description: 'The stop id: `stp_` + ULID.' }),
+    index: z.number().int().min(0).openapi({ description: 'Position in the route (0-based): the order the courier serves the stops in.' }),
+    given_index: z.number().int().min(0).openapi({ description: 'Position in the `stops` array as sent.' }),
+    status: z.enum(STOP_STATUSES).openapi({ description: '`pending` → `arrived` → `delivered` or `failed`.' }),
+    eta: timestamp.openapi({ description: 'The planned arrival at this stop.' }),
+    arrived_at: timestamp.nullable(),
+    proof: deliveryProofSchema.nullable().openapi({ description: 'Once delivered: the proof at this stop.' }),
+    failure: stopFailureSchema.nullable().openapi({ description: 'Once failed: why the courier could not deliver here.' }),
+  }),
+);
+
+export const orderStopSchema = registry.register(
+  'OrderStop',
+  stopEventSchema.extend({
+    address: stopSchema,
+    contact_name: z.string(),
+    contact_phone: z.string().nullable(),
+    reference: z.string().nullable(),
+    items: z.array(z.record(z.string(), z.unknown())),
+    tracking_url: z.string().openapi({ description: "This stop's own public tracking link: its status and the courier's progress toward it, never another stop's." }),
+    delivery_pin: z.string().regex(/^\d{4}$/).nullable().openapi({ description: "This stop's PIN for its recipient (created with `delivery_pin: true`); the merchant's answers only." }),
+    delivery_pin_locked: z.boolean(),
+  }).openapi({ description: 'A drop-off of a multi-stop order.' }),
+);
+
+const multiStopFields = {
+  route: z.enum(ROUTE_ORDERS).optional().openapi({ description: 'Multi-stop orders only: `given` (the stops as sent) or `optimized` (reordered when strictly shorter).' }),
+  stops: z.array(orderStopSchema).optional().openapi({ description: 'Multi-stop orders only, in route order; `dropoff` is then the last stop. Absent on single drop-off orders.' }),
+};
+
 const creationFields = {
   booking_id: bookingId,
   status: orderStatus.openapi({ description: '`new` (queued for a courier) or `assigned` when a courier was found at once.' }),
@@ -183,6 +225,7 @@ export const orderSchema = registry.register(
       tip: z.number().int().min(0).max(200_000).openapi({ description: "CLP: the courier's tip, set at creation plus every POST /orders/{id}/tip (0: none). Live mode: charged to the merchant, paid to the courier; test mode: never charged.", example: 2000 }),
       created_at: timestamp,
       updated_at: timestamp,
+      ...multiStopFields,
     })
     .openapi({ description: 'Order details: the fields of both documented forms (A: order_id, pickup, dropoff; B: booking_id, driver, tracking_url).' }),
 );
@@ -253,8 +296,12 @@ export const deliveryPinResetResponseSchema = registry.register(
   z.object({
     success: z.literal(true),
     booking_id: bookingId,
-    delivery_pin: z.string().regex(/^\d{4}$/).openapi({ description: 'The new PIN (the old one stops working); the tries start again.', example: '0937' }),
+    delivery_pin: z.string().regex(/^\d{4}$/).nullable().openapi({ description: 'The new PIN (the old one stops working); the tries start again. null on a multi-stop order (see stops).', example: '0937' }),
     message: z.string().openapi({ example: 'Delivery PIN reset' }),
+    stops: z
+      .array(z.object({ id: z.string(), delivery_pin: z.string().regex(/^\d{4}$/) }))
+      .optional()
+      .openapi({ description: "Multi-stop orders only, in route order: each stop's PIN (new for every stop still open)." }),
   }),
 );
 
@@ -263,7 +310,7 @@ export const deliveryConfirmedResponseSchema = registry.register(
   z.object({
     success: z.literal(true),
     booking_id: bookingId,
-    status: z.literal('completed'),
+    status: z.enum(['completed', 'picked_up']).openapi({ description: '`completed`; a multi-stop order whose delivered stop was not its last goes on to the next stop: `picked_up`.' }),
     message: z.string().openapi({ example: 'Delivery confirmed' }),
     proof: deliveryProofSchema,
   }),
@@ -335,8 +382,12 @@ export const courierOrdersResponseSchema = registry.register(
     success: z.literal(true),
     orders: z
       .array(
-        orderSchema.omit({ delivery_pin: true, delivery_pin_locked: true }).extend({
+        orderSchema.omit({ delivery_pin: true, delivery_pin_locked: true, stops: true }).extend({
           delivery_pin_required: z.boolean().openapi({ description: 'The recipient holds a delivery PIN: ask for it and send it as `pin` when confirming the delivery.' }),
+          stops: z
+            .array(orderStopSchema.omit({ delivery_pin: true, delivery_pin_locked: true }).extend({ delivery_pin_required: z.boolean() }))
+            .optional()
+            .openapi({ description: 'Multi-stop orders only, in route order: serve the first not delivered or failed.' }),
         }),
       )
       .openapi({ description: "The orders of the courier's current job (without the delivery PIN, which the recipient gives)." }),

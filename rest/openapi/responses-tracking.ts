@@ -3,7 +3,7 @@
  * document. The same object is the `tracking` of the live socket's `snapshot` message.
  */
 import { z } from 'zod';
-import { ORDER_STATUSES, VEHICLE_TYPES } from '../../src/domain/types.js';
+import { ORDER_STATUSES, STOP_STATUSES, VEHICLE_TYPES } from '../../src/domain/types.js';
 import { registry } from './registry.js';
 import { latLngWireSchema } from './responses-orders.js';
 
@@ -40,4 +40,23 @@ export const trackingResponseSchema = registry.register(
         .openapi({ description: 'Every status the order went through, oldest first.' }),
     })
     .openapi({ description: "The public view of a delivery. Never carries the customer's name, phone, RUT, address text or notes." }),
+);
+
+export const stopTrackingResponseSchema = registry.register(
+  'StopTrackingResponse',
+  z
+    .object({
+      success: z.literal(true),
+      stop_id: z.string(),
+      status: z.enum(STOP_STATUSES).openapi({ description: "This stop's status: `pending` → `arrived` → `delivered` or `failed`." }),
+      order_status: orderStatus,
+      is_test: z.boolean(),
+      eta: timestamp.openapi({ description: 'The planned arrival at this stop.' }),
+      dropoff: latLngWireSchema.extend({ label: z.string().openapi({ description: 'The comuna of this stop (never street text), or `Destination`.' }) }).openapi({ description: 'Rounded to 3 decimals (~110 m).' }),
+      stops_ahead: z.number().int().min(0).openapi({ description: 'Stops the courier serves before this one that are still open (0: this one is next, or done).' }),
+      driver: z
+        .object({ name: z.string(), vehicle_type: z.enum(VEHICLE_TYPES), vehicle_plate: z.string(), location: latLngWireSchema.nullable().openapi({ description: 'While the courier is on the way to this stop; null once it is done.' }) })
+        .nullable(),
+    })
+    .openapi({ description: "One stop of a multi-stop order: never another stop's address, contact or position." }),
 );

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { ORDER_STATUSES, VEHICLE_TYPES, WEBHOOK_EVENT_TYPES, WEBHOOK_SIGNINGS } from '../../src/domain/types.js';
 import { ETA_CHANGE_REASONS } from '../../src/domain/webhooks/payloads.js';
-import { codCollectionSchema, deliveryProofSchema, failedAttemptSchema, latLngWireSchema } from './responses-orders.js';
+import { codCollectionSchema, stopEventSchema, deliveryProofSchema, failedAttemptSchema, latLngWireSchema } from './responses-orders.js';
 import { registry } from './registry.js';
 
 const timestamp = z.iso.datetime({ offset: true }).openapi({ example: '2025-01-31T14:05:00.000Z' });
@@ -184,6 +184,15 @@ const webhookCodFields = {
   cod: codCollectionSchema.optional().openapi({ description: 'Cash-on-delivery orders, from the change to `completed` (flat: `delivered`) on: what was collected; `mismatch: true` when it differs from cod_amount.' }),
 };
 
+/** order.stop_status_changed only (issue #30): the stop of a multi-stop order that moved. */
+const webhookStopFields = {
+  stop: stopEventSchema
+    .extend({ pin_verified: z.boolean().openapi({ description: 'Delivered with the stop\'s own PIN (created with `delivery_pin: true`).' }) })
+    .optional()
+    .openapi({ description: 'order.stop_status_changed only: the stop that moved (never its PIN, address or contact).' }),
+  stops_total: z.number().int().min(1).max(10).optional().openapi({ description: 'order.stop_status_changed only: how many stops the order has.' }),
+};
+
 /** order.eta_changed only: the live ETA moved. */
 const etaChange = registry
   .register(
@@ -246,6 +255,7 @@ export const flatPayloadSchema = registry.register(
       cancellation_fee: webhookCancellationFee,
       ...webhookAttemptFields,
       ...webhookCodFields,
+      ...webhookStopFields,
     })
     .openapi({ description: 'Spec shape 1 (`payload_shape: flat`), plus `sequence` and `timestamp` (and `lat`/`lng` for positions, `eta` for ETA changes, `tip` for tips).' }),
 );
@@ -254,7 +264,7 @@ export const eventPayloadSchema = registry.register(
   'WebhookPayloadEvent',
   z
     .object({
-      event: z.enum(['order.status_changed', 'order.courier_location', 'order.eta_changed', 'order.tip_added']),
+      event: z.enum(['order.status_changed', 'order.courier_location', 'order.eta_changed', 'order.tip_added', 'order.stop_status_changed']),
       booking_id: bookingId,
       status: z.enum(ORDER_STATUSES),
       timestamp,
@@ -267,6 +277,7 @@ export const eventPayloadSchema = registry.register(
       cancellation_fee: webhookCancellationFee,
       ...webhookAttemptFields,
       ...webhookCodFields,
+      ...webhookStopFields,
     })
     .openapi({ description: 'Spec shape 2 (`payload_shape: event`, the default), plus `sequence` (and `location` for positions, `eta` for ETA changes, `tip` for tips).' }),
 );

@@ -1,13 +1,38 @@
 import type { CancellationPreview } from '../../src/domain/orders/cancellation.js';
 import type { CourierEarnings } from '../../src/domain/orders/tips.js';
 import type { TrackingLinks } from '../../src/domain/tracking-links.js';
-import type { Batch, Courier, Order, OrderEvent, Stop } from '../../src/domain/types.js';
+import type { Batch, Courier, Order, OrderEvent, OrderStop, Stop } from '../../src/domain/types.js';
 import { DELIVERY_PIN_MAX_ATTEMPTS } from '../../src/domain/orders/delivery.js';
-import { codPayload, failedAttemptPayload, proofPayload } from '../../src/domain/webhooks/payloads.js';
+import { codPayload, failedAttemptPayload, proofPayload, stopPayload } from '../../src/domain/webhooks/payloads.js';
 import { DEFAULT_FAILED_ATTEMPT_POLICY } from '../../src/domain/orders/failed-attempts.js';
 
 function presentStop(stop: Stop) {
   return { address: stop.address ?? stop.label, number: stop.number, instructions: stop.instructions, coords: { lat: stop.lat, lng: stop.lng }, precision: stop.precision };
+}
+
+type OrderLinks = Pick<TrackingLinks, 'urlOf' | 'stopUrlOf'>;
+
+/**
+ * A multi-stop order's stop as the merchant sees it (its PIN included); the courier's view drops the
+ * PIN (presentCourierOrder). Webhooks carry the same fields but the PIN (stopPayload).
+ */
+export function presentOrderStop(order: Order, stop: OrderStop, links: OrderLinks, proofUrl?: (proofId: string) => string) {
+  const pin = order.stopPins?.[stop.id];
+  return Object.assign(stopPayload(stop, proofUrl), {
+    address: presentStop(stop.location),
+    contact_name: stop.contact.name,
+    contact_phone: stop.contact.phone,
+    reference: stop.reference,
+    items: stop.items,
+    tracking_url: links.stopUrlOf(order, stop),
+    delivery_pin: pin?.pin ?? null,
+    delivery_pin_locked: pin ? pin.failedAttempts >= DELIVERY_PIN_MAX_ATTEMPTS : false,
+  });
+}
+
+/** `stops` and `route` only on a multi-stop order: a single drop-off order's answer is what it always was. */
+function multiStopFields(order: Order, links: OrderLinks, proofUrl?: (proofId: string) => string) {
+  return order.stops ? { route: order.route ?? 'given', stops: order.stops.map((s) => presentOrderStop(order, s, links, proofUrl)) } : undefined;
 }
 
 /** The webhook payloads' proof, so both say the same. */
@@ -26,7 +51,7 @@ export function presentDriver(courier: Courier | null) {
 }
 
 /** The creation response (spec) — also the start of every order representation. */
-export function presentOrderCreated(order: Order, links: Pick<TrackingLinks, 'urlOf'>) {
+export function presentOrderCreated(order: Order, links: OrderLinks) {
   return {
     booking_id: order.id,
     status: order.status,
@@ -46,7 +71,7 @@ export function presentOrderCreated(order: Order, links: Pick<TrackingLinks, 'ur
 }
 
 /** Order details: the union of both documented forms (A: order_id, pickup, dropoff; B: booking_id, driver, tracking_url). */
-export function presentOrder(order: Order, courier: Courier | null, links: Pick<TrackingLinks, 'urlOf'>, proofUrl?: (proofId: string) => string) {
+export function presentOrder(order: Order, courier: Courier | null, links: OrderLinks, proofUrl?: (proofId: string) => string) {
   // Led by a member, not the spread: Object.assign of 25 members would leave a slow dictionary object.
   return {
     order_id: order.id,
@@ -86,13 +111,17 @@ export function presentOrder(order: Order, courier: Courier | null, links: Pick<
     tip: order.tip ?? 0,
     created_at: order.createdAt,
     updated_at: order.updatedAt,
+    ...multiStopFields(order, links, proofUrl),
   };
 }
 
 /** An order as its courier sees it: whether a PIN is needed, never the PIN (the recipient gives it). */
-export function presentCourierOrder(order: Order, courier: Courier, links: Pick<TrackingLinks, 'urlOf'>) {
-  const { delivery_pin: _pin, delivery_pin_locked: _locked, ...view } = presentOrder(order, courier, links);
-  return Object.assign(view, { delivery_pin_required: !!order.deliveryPin });
+export function presentCourierOrder(order: Order, courier: Courier, links: OrderLinks) {
+  const { delivery_pin: _pin, delivery_pin_locked: _locked, stops, ...view } = presentOrder(order, courier, links);
+  return Object.assign(view, {
+    delivery_pin_required: !!order.deliveryPin,
+    ...(stops && { stops: stops.map(({ delivery_pin: pin, delivery_pin_locked: _l, ...stop }) => Object.assign(stop, { delivery_pin_required: pin !== null })) }),
+  });
 }
 
 export function presentEvent(event: OrderEvent) {

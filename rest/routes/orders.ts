@@ -88,7 +88,8 @@ export function orderRoutes(router: Router, edge: Edge): void {
     const order = await idempotently(edge, req, res, {
       scope: merchantScope(principal, 'orders.resetDeliveryPin'), request: { ref }, execute: () => delivery.resetDeliveryPin({ principal, ref }),
     });
-    sendOk(res, { booking_id: order.id, delivery_pin: order.deliveryPin!.pin, message: 'Delivery PIN reset' });
+    const stops = order.stops?.map((s) => ({ id: s.id, delivery_pin: order.stopPins![s.id]!.pin }));
+    sendOk(res, { booking_id: order.id, delivery_pin: order.deliveryPin?.pin ?? null, message: 'Delivery PIN reset', ...(stops && { stops }) });
   });
 
   router.get('/batches/:id', operate, async (req, res) => {

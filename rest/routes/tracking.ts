@@ -1,7 +1,8 @@
 import type { Router } from 'express';
 import type { Edge } from '../../src/edge/edge.js';
-import { trackingViewBudget } from '../middleware/rate-limit.js';
-import { presentTracking } from '../../src/edge/tracking.js';
+import { anonymousBudget, trackingViewBudget } from '../middleware/rate-limit.js';
+import { AppError } from '../../src/domain/errors.js';
+import { presentStopTracking, presentTracking } from '../../src/edge/tracking.js';
 import { publicCallOf, sendOk, type PublicCall } from '../respond.js';
 
 /** The public tracking handler, which the fast path (rest/fast-path.ts) serves too. */
@@ -19,4 +20,10 @@ export function hotTrackingHandler(edge: Edge) {
 export function trackingRoutes(router: Router, edge: Edge): void {
   const track = hotTrackingHandler(edge);
   router.get('/tracking/:reference', trackingViewBudget(edge), (req, res) => track(publicCallOf(req, res)));
+  // A multi-stop order's stop link: only with its capability (the ids alone open nothing), anonymous budget.
+  router.get('/tracking/stops/:orderId/:stopId', anonymousBudget(edge), async (req, res) => {
+    const [orderId, stopId] = [String(req.params.orderId), String(req.params.stopId)];
+    if (!edge.services.trackingLinks.opensStop({ orderId, stopId, capability: req.query.k })) throw new AppError('ORDER_NOT_FOUND', 'No delivery with that tracking reference');
+    sendOk(res, presentStopTracking(await edge.services.tracking.getStopTracking({ orderId, stopId })));
+  });
 }

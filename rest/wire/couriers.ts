@@ -55,7 +55,10 @@ export function courierSignInCommand(body: unknown): CourierSignInCommand {
 
 const failed = reportFailedAttemptCommandSchema.shape;
 /** POST /couriers/me/orders/{id}/failed-attempt. */
-export const failedAttemptBody = z.strictObject({ reason: failed.reason, note: failed.note, photo_proof_id: failed.photoProofId, coords: failed.coords });
+export const failedAttemptBody = z.strictObject({
+  reason: failed.reason, note: failed.note, photo_proof_id: failed.photoProofId, coords: failed.coords,
+  stop_id: failed.stopId.describe('A multi-stop order: the stop that failed, which must be the current one; default: the current one. 409 when another.'),
+});
 
 export function reportFailedAttemptCommand(body: unknown): ReportFailedAttemptCommand {
   const b = parseInput(failedAttemptBody, body);
@@ -63,6 +66,7 @@ export function reportFailedAttemptCommand(body: unknown): ReportFailedAttemptCo
     reason: b.reason, coords: b.coords,
     ...(b.note !== undefined && { note: b.note }),
     ...(b.photo_proof_id !== undefined && { photoProofId: b.photo_proof_id }),
+    ...(b.stop_id !== undefined && { stopId: b.stop_id }),
   };
 }
 

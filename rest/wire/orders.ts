@@ -21,6 +21,7 @@ import {
 } from '../../src/domain/orders/schemas.js';
 import { idCheckInputSchema } from '../../src/domain/orders/id-check.js';
 import { addTipCommandSchema, type AddTipCommand } from '../../src/domain/orders/tips.js';
+import { MAX_STOPS, stopInputSchema } from '../../src/domain/orders/stops.js';
 import { parseInput } from '../../src/domain/validation.js';
 import { IDEMPOTENCY_FIELD_NAMES } from '../idempotency.js';
 
@@ -45,6 +46,16 @@ export const idCheckRequirementBody = z
 export const idCheckBody = z
   .strictObject({ document_number: idCheckInputSchema.shape.documentNumber, date_of_birth: idCheckInputSchema.shape.dateOfBirth })
   .describe("The recipient's ID as read at the door: document_number is the RUT (its check digit is validated; only its last 4 characters are kept), date_of_birth an ISO date (YYYY-MM-DD).");
+
+const stopInput = stopInputSchema.shape;
+
+/** One drop-off of a multi-stop order on the wire. */
+export const stopBody = z
+  .strictObject({
+    address: stopInput.address, contact_name: stopInput.contactName, contact_phone: stopInput.contactPhone,
+    reference: stopInput.reference, instructions: stopInput.instructions, items: stopInput.items,
+  })
+  .describe('A drop-off: `address` as `dropoff` takes it (an Address object, text or `{lat, lng}`), its own contact, reference, instructions and items.');
 
 /**
  * POST /orders, both documented forms in one schema. Form A: pickup/dropoff Address objects,
@@ -76,11 +87,19 @@ export const createOrderBody = z
     failed_attempt_policy: order.failedAttemptPolicy,
     cod_amount: order.codAmount.describe('Cash on delivery: the CLP (integer, 1–10,000,000) the courier collects at the door. Required with payment_mode cash_on_delivery, refused (400) otherwise.'),
     tip: order.tip,
+    stops: z.array(stopBody).min(1).max(MAX_STOPS).optional(),
+    route: order.route,
   })
   .superRefine((v, ctx) => {
-    if (v.dropoff === undefined && v.dropoff_address === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['dropoff'], message: 'is required (dropoff or dropoff_address)' });
+    const given = [v.dropoff, v.dropoff_address, v.stops].filter((x) => x !== undefined).length;
+    if (v.stops !== undefined && given > 1) {
+      ctx.addIssue({ code: 'custom', path: ['stops'], message: 'give dropoff, dropoff_address or stops (one of them)' });
     }
+    if (given === 0) {
+      ctx.addIssue({ code: 'custom', path: ['dropoff'], message: 'is required (dropoff, dropoff_address or stops)' });
+    }
+    if (v.route !== undefined && v.stops === undefined) ctx.addIssue({ code: 'custom', path: ['route'], message: 'is only accepted with stops' });
+    if (v.stops !== undefined && v.rate_id === 'batched') ctx.addIssue({ code: 'custom', path: ['rate_id'], message: 'a multi-stop order books the express rate' });
     if (v.dropoff !== undefined && v.dropoff_address !== undefined) {
       ctx.addIssue({ code: 'custom', path: ['dropoff_address'], message: 'give dropoff or dropoff_address, not both' });
     }
@@ -92,7 +111,7 @@ export const createOrderBody = z
 export function createOrderCommand(body: unknown): CreateOrderCommand {
   const b = parseInput(createOrderBody, body);
   return {
-    pickup: b.pickup, dropoff: (b.dropoff ?? b.dropoff_address)!, customerName: b.customer_name, customerPhone: b.customer_phone, customerEmail: b.customer_email,
+    pickup: b.pickup, dropoff: b.dropoff ?? b.dropoff_address, customerName: b.customer_name, customerPhone: b.customer_phone, customerEmail: b.customer_email,
     customerRut: b.customer_rut, paymentMode: b.payment_mode, referenceId: b.reference_id, items: b.items,
     totalWeightKg: b.total_weight_kg, dimensions: dimensionsOf(b.dimensions), prepTimeMins: b.prep_time_mins, notes: b.order_notes,
     quoteId: b.quote_id, rateId: b.rate_id, pickupAfter: b.pickup_after, deliverBefore: b.deliver_before, deliveryPin: b.delivery_pin,
@@ -100,6 +119,13 @@ export function createOrderCommand(body: unknown): CreateOrderCommand {
     ...(b.failed_attempt_policy !== undefined && { failedAttemptPolicy: b.failed_attempt_policy }),
     ...(b.cod_amount !== undefined && { codAmount: b.cod_amount }),
     ...(b.tip !== undefined && { tip: b.tip }),
+    ...(b.stops !== undefined && {
+      stops: b.stops.map((s) => ({
+        address: s.address, contactName: s.contact_name, contactPhone: s.contact_phone,
+        ...(s.reference !== undefined && { reference: s.reference }), ...(s.instructions !== undefined && { instructions: s.instructions }), ...(s.items !== undefined && { items: s.items }),
+      })),
+    }),
+    ...(b.route !== undefined && { route: b.route }),
   };
 }
 
@@ -136,6 +162,7 @@ export const deliverOrderBody = z.strictObject({
   pin: delivery.pin,
   id_check: idCheckBody.optional(),
   cod_collected: delivery.codCollected.describe('Cash on delivery: the CLP the courier collected (integer). Required when the order has cod_amount; a different amount is accepted and flagged as a mismatch.'),
+  stop_id: delivery.stopId.describe('A multi-stop order: the stop delivered, which must be the current one (first not delivered or failed in route order); default: the current one. 409 when another.'),
 });
 
 export function confirmDeliveryCommand(body: unknown): ConfirmDeliveryCommand {
@@ -147,6 +174,7 @@ export function confirmDeliveryCommand(body: unknown): ConfirmDeliveryCommand {
     ...(b.pin !== undefined && { pin: b.pin }),
     ...(b.id_check !== undefined && { idCheck: { documentNumber: b.id_check.document_number, dateOfBirth: b.id_check.date_of_birth } }),
     ...(b.cod_collected !== undefined && { codCollected: b.cod_collected }),
+    ...(b.stop_id !== undefined && { stopId: b.stop_id }),
   };
 }
 

@@ -25,8 +25,12 @@ export const quoteRequestBody = z
     prep_time_mins: quote.prepTimeMins,
     pickup_after: quote.pickupAfter,
     deliver_before: quote.deliverBefore,
+    stops: quote.stops.describe('A multi-stop quote: 1–10 drop-off addresses (as `destination` takes them), priced along the route as the order with these `stops` is.'),
+    route: quote.route,
   })
   .superRefine((v, ctx) => {
+    if ((v.destination === undefined) === (v.stops === undefined)) ctx.addIssue({ code: 'custom', path: ['destination'], message: 'give either destination or stops (exactly one)' });
+    if (v.route !== undefined && v.stops === undefined) ctx.addIssue({ code: 'custom', path: ['route'], message: 'is only accepted with stops' });
     if (v.total_weight_kg === undefined || v.total_weight === undefined || sameToTheGram(v.total_weight_kg, v.total_weight)) return;
     const message = 'total_weight_kg (Form A) and total_weight (Form B) disagree: send one weight';
     for (const field of ['total_weight_kg', 'total_weight']) ctx.addIssue({ code: 'custom', path: [field], message });
@@ -38,6 +42,7 @@ export function quoteCommand(body: unknown): QuoteCommand {
     origin: b.origin, destination: b.destination, packageType: b.package_type,
     totalWeightKg: b.total_weight_kg ?? b.total_weight, dimensions: dimensionsOf(b.dimensions), prepTimeMins: b.prep_time_mins,
     pickupAfter: b.pickup_after, deliverBefore: b.deliver_before,
+    ...(b.stops !== undefined && { stops: b.stops }), ...(b.route !== undefined && { route: b.route }),
   };
 }
 

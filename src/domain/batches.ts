@@ -141,7 +141,8 @@ export function createBatchService(deps: { store: Store; dispatch: DispatchServi
     // A scheduled order joins a batch only once its window opens (a batch is dispatched at once);
     // a batched-rate order, as soon as it waits for companions.
     const candidates = (await store.orders.listConsolidatable({ merchantId: merchant.id, mode, geohashPrefix: input.geohashZone, limit: SCAN_LIMIT }))
-      .filter((o) => dispatch.isDue(o) || isInBatchWindow(o, clock.now()));
+      // A multi-stop order is already a route of its own: never consolidated.
+      .filter((o) => !o.stops && (dispatch.isDue(o) || isInBatchWindow(o, clock.now())));
     const created: Batch[] = [];
     for (const group of packOrders(candidates, vehicle.max_kg)) {
       const batch = await formBatch({ group, geohashZone: input.geohashZone, vehicleType: vehicle.type });

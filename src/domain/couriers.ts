@@ -12,9 +12,11 @@ import type { LiveEtaService } from './eta/live-eta.js';
 import type { DeliveryService } from './orders/delivery.js';
 import type { ConfirmReturnCommand, FailedAttemptService, ReportFailedAttemptCommand } from './orders/failed-attempts.js';
 import type { ConfirmDeliveryCommand } from './orders/schemas.js';
-import type { OrderTransitions } from './orders/transitions.js';
+import type { Actor, OrderTransitions } from './orders/transitions.js';
+import { assertCurrentStop, currentStop, stopIdSchema, withStopMoved } from './orders/stops.js';
+import { arriveAtStop, assertOnTheRoad } from './orders/stop-moves.js';
 import type { WebhookOutbox } from './webhooks/outbox.js';
-import { isOrderActive } from './orders/state-machine.js';
+import { forbiddenMove, isOrderActive } from './orders/state-machine.js';
 import type { Courier, LatLng, Order } from './types.js';
 
 /** A reported position this close to a stop marks the arrival there. */
@@ -32,7 +34,11 @@ export const reportPositionCommandSchema = latLngSchema.extend({
 });
 export type ReportPositionCommand = z.output<typeof reportPositionCommandSchema>;
 /** The moves a courier makes itself (the delivery has its own command). */
-export const advanceOrderCommandSchema = z.strictObject({ status: z.enum(['arrived_pickup', 'picked_up', 'arrived_dropoff']) });
+export const advanceOrderCommandSchema = z.strictObject({
+  status: z.enum(['arrived_pickup', 'picked_up', 'arrived_dropoff']),
+  /** A multi-stop order's arrival: the stop arrived at, which must be the current one (default: the current one). */
+  stop_id: stopIdSchema.optional(),
+});
 export type AdvanceOrderCommand = z.output<typeof advanceOrderCommandSchema>;
 export const releaseOrderCommandSchema = z.strictObject({ reason: z.string().trim().max(500).optional() });
 export type ReleaseOrderCommand = z.output<typeof releaseOrderCommandSchema>;
@@ -140,10 +146,12 @@ export function createCourierService(deps: {
     const arrivals: Order[] = [];
     for (const order of active) {
       const target = order.status === 'assigned' ? 'arrived_pickup' : order.status === 'picked_up' ? 'arrived_dropoff' : null;
-      const stop = target === 'arrived_pickup' ? order.pickup : order.dropoff;
+      const current = currentStop(order);
+      const stop = target === 'arrived_pickup' ? order.pickup : (current?.location ?? order.dropoff);
       // Only at precise stops: near a comuna's point says nothing about being at the door.
       if (target && isPreciseStop(stop) && distanceMeters(location, stop) <= ARRIVAL_RADIUS_M) {
-        const moved = await transitions.tryTransition({ order, to: target, actor: { kind: 'courier', id: courier.id }, location });
+        const stops = target === 'arrived_dropoff' && current ? withStopMoved(order, current.id, 'arrived', { arrivedAt: at }) : undefined;
+        const moved = await transitions.tryTransition({ order, to: target, actor: { kind: 'courier', id: courier.id }, location, ...(stops && { patch: { stops } }) });
         if (moved) arrivals.push(moved);
       }
     }
@@ -177,7 +185,17 @@ export function createCourierService(deps: {
 
   async function advanceOrder(options: { courier: Courier; ref: string; input: AdvanceOrderCommand }): Promise<Order> {
     const order = await courierOrder(options.courier, options.ref);
-    return transitions.transition({ order, to: options.input.status, actor: { kind: 'courier', id: options.courier.id }, location: options.courier.location });
+    const { status, stop_id: stopId } = options.input;
+    const actor: Actor = { kind: 'courier', id: options.courier.id };
+    // Back to `picked_up` after a drop-off is the stop service's move (the next stop), never the courier's own.
+    if (status === 'picked_up' && order.status === 'arrived_dropoff') throw forbiddenMove(order.status, status);
+    if (status === 'arrived_dropoff' && order.stops) {
+      assertOnTheRoad(order);
+      const stop = assertCurrentStop(order, stopId);
+      return arriveAtStop({ transitions, order, stopId: stop.id, actor, location: options.courier.location, at: now() });
+    }
+    if (stopId !== undefined) throw new AppError('VALIDATION_ERROR', 'stop_id is only accepted with arrived_dropoff on a multi-stop order', { fields: [{ field: 'stop_id', message: 'not accepted here' }] });
+    return transitions.transition({ order, to: status, actor, location: options.courier.location });
   }
 
   /** The courier drops out before pickup: the order goes back to `new` and is dispatched again. */

@@ -1,4 +1,5 @@
 import { distanceMeters } from './geo.js';
+import { pathLengthM } from './orders/stops.js';
 import type { ParcelSize } from './parcels.js';
 import { selectVehicle, type Tariff } from './tariffs.js';
 import type { LatLng, VehicleType } from './types.js';
@@ -42,13 +43,17 @@ export function priceRoute(options: {
   now: Date;
   /** The least road distance to assume (when an end is known only to its comuna). */
   minRoadM?: number;
+  /** A multi-stop route's drop-offs before `destination`, in visiting order: priced along the path, each adding the extra-stop fee. */
+  via?: readonly LatLng[];
 }): RoutePrice {
   const { tariff, weightKg, prepTimeMins, now } = options;
   const vehicle = selectVehicle(tariff, weightKg, options.size ?? null);
-  const distanceM = Math.max(options.minRoadM ?? 0, Math.round(distanceMeters(options.origin, options.destination) * tariff.detour_factor));
+  const via = options.via ?? [];
+  const greatCircleM = via.length > 0 ? pathLengthM([options.origin, ...via, options.destination]) : distanceMeters(options.origin, options.destination);
+  const distanceM = Math.max(options.minRoadM ?? 0, Math.round(greatCircleM * tariff.detour_factor));
   const roadKm = distanceM / 1000;
   const travelMins = Math.max(1, Math.ceil((roadKm / vehicle.speed_kmh) * 60));
-  const price = roundUpTo10(vehicle.base_fare + vehicle.per_km * roadKm);
+  const price = roundUpTo10(vehicle.base_fare + vehicle.per_km * roadKm + tariff.extra_stop_fee * via.length);
   const totalMins = prepTimeMins + travelMins;
   const pickupAt = new Date(now.getTime() + prepTimeMins * 60_000);
   const deliveryAt = new Date(pickupAt.getTime() + travelMins * 60_000);

@@ -10,7 +10,8 @@ import { dimensionsSchema, parcelSize, type ParcelSize } from './parcels.js';
 import { priceRoute, type RoutePrice } from './pricing.js';
 import { planSchedule, scheduleTimeSchema } from './scheduling.js';
 import type { Tariff } from './tariffs.js';
-import type { Merchant, Mode, StoredQuote } from './types.js';
+import { ROUTE_ORDERS, type LatLng, type Merchant, type Mode, type RouteOrder, type StoredQuote } from './types.js';
+import { MAX_STOPS, planRoute } from './orders/stops.js';
 
 /** How long a quote's price is guaranteed to an order that names it. */
 export const QUOTE_TTL_MS = 15 * 60_000;
@@ -19,7 +20,11 @@ export const QUOTE_TTL_MS = 15 * 60_000;
 export const quoteCommandSchema = z.strictObject({
   /** Default: the merchant profile address. */
   origin: locationInputSchema.optional(),
-  destination: locationInputSchema,
+  /** One drop-off; a multi-stop quote gives `stops` instead (exactly one of the two). */
+  destination: locationInputSchema.optional(),
+  /** 1–10 drop-offs (addresses), priced along the route as a multi-stop order is. */
+  stops: z.array(locationInputSchema).min(1).max(MAX_STOPS).optional(),
+  route: z.enum(ROUTE_ORDERS).optional(),
   packageType: z.string().trim().max(50).optional(),
   totalWeightKg: z.number().min(0).max(100_000).optional(),
   /** The whole parcel's outer size: a parcel too big for the weight's vehicle is priced on a larger one. */
@@ -29,6 +34,9 @@ export const quoteCommandSchema = z.strictObject({
   pickupAfter: scheduleTimeSchema.optional(),
   /** Delivered by this time (must be reachable). */
   deliverBefore: scheduleTimeSchema.optional(),
+}).superRefine((v, ctx) => {
+  if ((v.destination === undefined) === (v.stops === undefined)) ctx.addIssue({ code: 'custom', path: ['destination'], message: 'give either destination or stops (exactly one)' });
+  if (v.route !== undefined && v.stops === undefined) ctx.addIssue({ code: 'custom', path: ['route'], message: 'is only accepted with stops' });
 });
 export type QuoteCommand = z.output<typeof quoteCommandSchema>;
 
@@ -36,6 +44,8 @@ export interface Quote extends RoutePrice {
   isTest: boolean;
   origin: ResolvedLocation;
   destination: ResolvedLocation;
+  /** A multi-stop quote: the drop-offs before `destination`, in route order. */
+  via: ResolvedLocation[];
   packageType: string | null;
 }
 
@@ -76,16 +86,24 @@ export function createQuoteService(deps: { geocoder: Geocoder; tariff: Tariff; c
     merchant: Merchant;
     mode: Mode;
     origin?: LocationInput;
-    destination: LocationInput;
+    /** One drop-off, or `stops` (a multi-stop route, planned and priced as its order would be). */
+    destination?: LocationInput;
+    stops?: LocationInput[];
+    route?: RouteOrder;
     weightKg?: number;
     size?: ParcelSize | null;
     prepTimeMins?: number;
     packageType?: string;
   }): Promise<Quote> {
-    const [origin, destination] = await Promise.all([
+    const [origin, dropoffs] = await Promise.all([
       resolveOrigin(options.merchant, options.origin),
-      resolveLocation({ geocoder, input: options.destination, field: 'destination' }),
+      options.stops
+        ? Promise.all(options.stops.map((input, i) => resolveLocation({ geocoder, input, field: `stops[${i}]` })))
+        : resolveLocation({ geocoder, input: options.destination!, field: 'destination' }).then((d) => [d]),
     ]);
+    const visits = planRoute({ origin, stops: dropoffs, route: options.route ?? 'given' }).map((i) => dropoffs[i]!);
+    const destination = visits.at(-1)!;
+    const via = visits.slice(0, -1);
     const price = priceRoute({
       tariff,
       origin,
@@ -94,9 +112,10 @@ export function createQuoteService(deps: { geocoder: Geocoder; tariff: Tariff; c
       size: options.size ?? null,
       prepTimeMins: resolvePrepTime(options.prepTimeMins, options.merchant),
       now: clock.now(),
-      minRoadM: minRoadMetres(origin, destination),
+      minRoadM: Math.max(...visits.map((v) => minRoadMetres(origin, v))),
+      ...(via.length > 0 && { via }),
     });
-    return Object.assign(price, { isTest: options.mode === 'test', origin, destination, packageType: options.packageType ?? null });
+    return Object.assign(price, { isTest: options.mode === 'test', origin, destination, via, packageType: options.packageType ?? null });
   }
 
   /**
@@ -120,6 +139,7 @@ export function createQuoteService(deps: { geocoder: Geocoder; tariff: Tariff; c
     const stored: StoredQuote = {
       id: ids.next('qt'), merchantId: merchant.id, mode,
       origin: { lat: quote.origin.lat, lng: quote.origin.lng }, destination: { lat: quote.destination.lat, lng: quote.destination.lng },
+      ...(quote.via.length > 0 && { via: quote.via.map((p): LatLng => ({ lat: p.lat, lng: p.lng })) }),
       weightKg: input.totalWeightKg ?? 0, vehicleType: quote.vehicleType, prepTimeMins: quote.prepTimeMins,
       rates: quote.rates.map((r) => ({ id: r.id, cost: r.cost })),
       pickupAfter: plan?.scheduledPickupAt ?? null, deliverBefore: plan?.deliverBefore ?? null,
@@ -137,7 +157,9 @@ export function createQuoteService(deps: { geocoder: Geocoder; tariff: Tariff; c
       merchant: options.merchant,
       mode: options.mode,
       ...(input.origin !== undefined && { origin: input.origin }),
-      destination: input.destination,
+      ...(input.destination !== undefined && { destination: input.destination }),
+      ...(input.stops !== undefined && { stops: input.stops }),
+      ...(input.route !== undefined && { route: input.route }),
       weightKg: input.totalWeightKg ?? 0,
       size: parcelSize({ dimensions: input.dimensions ?? null }),
       ...(input.prepTimeMins !== undefined && { prepTimeMins: input.prepTimeMins }),

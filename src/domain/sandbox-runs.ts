@@ -1,3 +1,4 @@
+import { destinationOf } from './orders/stops.js';
 import { z } from 'zod';
 import type { Clock } from '../ports/clock.js';
 import { createSeededIdSource, type IdSource } from '../ports/ids.js';
@@ -253,7 +254,7 @@ export function createSandboxRunService(deps: {
     switch (order.status) {
       case 'assigned':
       case 'picked_up': {
-        const target = order.status === 'assigned' ? order.pickup : order.dropoff;
+        const target = order.status === 'assigned' ? order.pickup : destinationOf(order);
         if (distanceMeters(courier.location, target) < 1) {
           await run.couriers.advanceOrder({ courier, ref: order.id, input: { status: order.status === 'assigned' ? 'arrived_pickup' : 'arrived_dropoff' } });
           return null;

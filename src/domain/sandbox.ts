@@ -9,6 +9,7 @@ import type { DispatchService } from './dispatch.js';
 import { AppError } from './errors.js';
 import { distanceMeters } from './geo.js';
 import type { OrderService } from './orders/service.js';
+import { currentStop, destinationOf } from './orders/stops.js';
 import { timeScaleOf } from './sandbox-time.js';
 import { vehicleTariff, type Tariff } from './tariffs.js';
 import type { Courier, LatLng, Order, VehicleType } from './types.js';
@@ -21,11 +22,17 @@ export const SANDBOX_EVIDENCE = { photoUrl: 'https://sandbox.invalid/proof/photo
 /** The simulated recipient's ID: a valid RUT, old enough for any minimum age (up to 99). */
 const SANDBOX_ID = { documentNumber: '12345678-5', dateOfBirth: '1900-01-01' };
 
-/** A simulated delivery at the drop-off, with the recipient's PIN, ID and cash when the order asks for them (the simulated recipient hands them over). */
+/**
+ * A simulated delivery at the drop-off (a multi-stop order's current stop), with the recipient's PIN,
+ * ID and cash when the order asks for them (the simulated recipient hands them over).
+ */
 export function sandboxDelivery(courier: Courier, order: Order) {
+  const at = destinationOf(order);
+  const stop = currentStop(order);
+  const pin = stop ? order.stopPins?.[stop.id]?.pin : order.deliveryPin?.pin;
   return {
-    driverId: courier.id, coords: { lat: order.dropoff.lat, lng: order.dropoff.lng }, ...SANDBOX_EVIDENCE,
-    ...(order.deliveryPin && { pin: order.deliveryPin.pin }), ...(order.idCheck && { idCheck: SANDBOX_ID }),
+    driverId: courier.id, coords: { lat: at.lat, lng: at.lng }, ...SANDBOX_EVIDENCE,
+    ...(pin !== undefined && { pin }), ...(order.idCheck && { idCheck: SANDBOX_ID }),
     // The simulated recipient pays exactly what the order asks.
     ...(order.codAmount != null && { codCollected: order.codAmount }),
   };
@@ -99,7 +106,8 @@ export function createSandboxService(deps: { store: Store; couriers: CourierServ
     switch (order.status) {
       case 'assigned':
       case 'picked_up': {
-        const target = order.status === 'assigned' ? order.pickup : order.dropoff;
+        // A multi-stop order's destination is its current stop.
+        const target = order.status === 'assigned' ? order.pickup : destinationOf(order);
         if (distanceMeters(courier.location, target) < 1) {
           // At the stop and still not arrived: arrivals by position happen only at precise stops.
           await couriers.advanceOrder({ courier, ref: order.id, input: { status: order.status === 'assigned' ? 'arrived_pickup' : 'arrived_dropoff' } });

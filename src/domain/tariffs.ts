@@ -45,6 +45,8 @@ export const tariffSchema = z
      * when the return leg starts. Absent from a file: returns are free.
      */
     return_fee: z.number().int().nonnegative().default(0),
+    /** What each drop-off after the first of a multi-stop order adds (CLP). Absent from a file: nothing. */
+    extra_stop_fee: z.number().int().nonnegative().default(0),
   })
   .superRefine((t, ctx) => {
     for (let i = 1; i < t.vehicles.length; i++) {
@@ -72,6 +74,7 @@ export const DEFAULT_SANTIAGO_TARIFF: Tariff = {
   batched_extra_mins: 90,
   cancellation: { assigned_fee: 990, at_pickup_fee: 1990 },
   return_fee: 1990,
+  extra_stop_fee: 790,
   vehicles: [
     // Volumes: a courier backpack, a motorcycle top box, a hatchback's boot, a small van's load space.
     { type: 'bike', max_kg: 6, base_fare: 1990, per_km: 390, speed_kmh: 14, max_volume_l: 40, max_length_cm: 50 },

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { Order } from './types.js';
+import type { Order, OrderStop } from './types.js';
 
 /**
  * Capability tracking links (issue #28 item 2). A link is `/track/{tracking number}?k={capability}`;
@@ -36,5 +36,25 @@ export function createTrackingLinks(deps: { masterKey: Buffer; publicBaseUrl: ()
     return `${deps.publicBaseUrl()}/track/${encodeURIComponent(order.trackingNumber)}?k=${capabilityOf(order.trackingNumber)}`;
   }
 
-  return { capabilityOf, openedBy, urlOf };
+  /**
+   * A multi-stop order's stop link (issue #30): `/track/stops/{booking id}/{stop id}?k=` with the HMAC
+   * of both ids under the same key, labelled apart from the order's. It names neither the tracking
+   * number nor any other stop, so the recipient of one stop cannot reach the others.
+   */
+  function stopCapabilityOf(orderId: string, stopId: string): string {
+    return createHmac('sha256', key).update(`stop:${orderId}/${stopId}`).digest('base64url').slice(0, CAPABILITY_CHARS);
+  }
+
+  /** Whether the capability opens this stop of this order (the ids as given; checked without a store lookup). */
+  function opensStop(options: { orderId: string; stopId: string; capability: unknown }): boolean {
+    const { capability } = options;
+    if (typeof capability !== 'string' || !CAPABILITY_PATTERN.test(capability)) return false;
+    return timingSafeEqual(Buffer.from(stopCapabilityOf(options.orderId, options.stopId)), Buffer.from(capability));
+  }
+
+  function stopUrlOf(order: Pick<Order, 'id'>, stop: Pick<OrderStop, 'id'>): string {
+    return `${deps.publicBaseUrl()}/track/stops/${encodeURIComponent(order.id)}/${encodeURIComponent(stop.id)}?k=${stopCapabilityOf(order.id, stop.id)}`;
+  }
+
+  return { capabilityOf, openedBy, urlOf, opensStop, stopUrlOf };
 }

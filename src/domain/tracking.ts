@@ -1,8 +1,8 @@
 import type { Geocoder } from '../ports/geocoder.js';
 import type { Store } from '../ports/store.js';
 import { AppError } from './errors.js';
-import { isHeadingToRecipient } from './orders/state-machine.js';
-import type { LatLng, Order, OrderStatus, VehicleType } from './types.js';
+import { isHeadingToRecipient, isOrderActive } from './orders/state-machine.js';
+import type { LatLng, Order, OrderStatus, StopStatus, VehicleType } from './types.js';
 import type { WatchFanOut } from './watch/fan-out.js';
 import { watchIterator } from './watch/iterator.js';
 import { createTrackingChannels, type TrackingChange, type TrackingUpdate } from './watch/tracking.js';
@@ -26,6 +26,23 @@ export interface TrackingView {
   dropoff: LatLng & { label: string };
   driver: { name: string; phone: string; vehicleType: VehicleType; vehiclePlate: string; location: LatLng | null } | null;
   timeline: Array<{ status: OrderStatus; at: string }>;
+}
+
+/**
+ * One stop of a multi-stop order, for that stop's recipient (issue #30): its status, ETA and coarse
+ * point, and the courier's progress toward it (stops still ahead of it, the position while it is
+ * open) — never another stop's address, contact or position, nor the order's tracking number.
+ */
+export interface StopTrackingView {
+  stopId: string;
+  status: StopStatus;
+  orderStatus: OrderStatus;
+  isTest: boolean;
+  eta: string;
+  dropoff: LatLng & { label: string };
+  /** Stops the courier serves before this one that are still open (0: this stop is next, or done). */
+  stopsAhead: number;
+  driver: { name: string; vehicleType: VehicleType; vehiclePlate: string; location: LatLng | null } | null;
 }
 
 /** What the customer's page shows beyond the public view: who the parcel is from and what it holds. */
@@ -108,6 +125,23 @@ export function createTrackingService(deps: {
     };
   }
 
+  /** The view of one stop; the caller has checked the stop link's capability. Unknown ids are ORDER_NOT_FOUND. */
+  async function getStopTracking(options: { orderId: string; stopId: string }): Promise<StopTrackingView> {
+    const order = options.orderId.length <= 64 ? await store.orders.findById(options.orderId) : null;
+    const stop = order?.stops?.find((s) => s.id === options.stopId);
+    if (!order || !stop) throw new AppError('ORDER_NOT_FOUND', 'No delivery with that tracking reference');
+    const courier = order.courierId ? await store.couriers.findById(order.courierId) : null;
+    const open = (s: { status: StopStatus }) => s.status === 'pending' || s.status === 'arrived';
+    const comuna = geocoder.localityOf({ point: stop.location, matched: stop.location.label });
+    return {
+      stopId: stop.id, status: stop.status, orderStatus: order.status, isTest: order.mode === 'test', eta: stop.eta,
+      dropoff: Object.assign(roundCoarse(stop.location), { label: comuna ?? NEUTRAL_DROPOFF_LABEL }),
+      stopsAhead: open(stop) ? order.stops!.filter((s) => s.index < stop.index && open(s)).length : 0,
+      // The position only while the courier is still on the way to this stop.
+      driver: courier ? { name: courier.name, vehicleType: courier.vehicle, vehiclePlate: courier.plate, location: isOrderActive(order) && open(stop) ? courier.location : null } : null,
+    };
+  }
+
   const channels = createTrackingChannels({
     fanOut: deps.fanOut,
     readView: async (orderId) => {
@@ -145,7 +179,7 @@ export function createTrackingService(deps: {
   /** Orders watched on this node. */
   const watchedOrders = () => channels.size();
 
-  return { getTracking, getTrackingPage, findTrackedOrder, watch, follow, watchedOrders };
+  return { getTracking, getStopTracking, getTrackingPage, findTrackedOrder, watch, follow, watchedOrders };
 }
 
 /** The first items by name (a name-less item is counted by quantity only), and how many units there are in all. */

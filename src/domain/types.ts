@@ -149,6 +149,32 @@ export interface ReturnLeg {
   proof: DeliveryProof | null;
 }
 
+/** A drop-off of a multi-stop order (issue #30 item 1): pending → arrived → delivered | failed. */
+export const STOP_STATUSES = ['pending', 'arrived', 'delivered', 'failed'] as const;
+export type StopStatus = (typeof STOP_STATUSES)[number];
+export const ROUTE_ORDERS = ['given', 'optimized'] as const;
+export type RouteOrder = (typeof ROUTE_ORDERS)[number];
+
+export interface OrderStop {
+  /** `stp_` + ULID. */
+  id: string;
+  /** Position in the route (0-based): the order the courier visits the stops in. */
+  index: number;
+  /** Position in the request's `stops` array. */
+  givenIndex: number;
+  location: Stop;
+  contact: { name: string; phone: string | null };
+  reference: string | null;
+  items: Array<Record<string, unknown>>;
+  status: StopStatus;
+  /** The planned arrival at this stop. */
+  eta: string;
+  proof: DeliveryProof | null;
+  /** Why the courier could not deliver here (a failed stop). */
+  failure: { reason: FailedAttemptReason; note: string | null; photoProofId: string | null; at: string; courierId: string } | null;
+  arrivedAt: string | null;
+}
+
 export type PaymentMode = 'prepaid' | 'cash_on_delivery';
 export const PAYMENT_MODES = ['prepaid', 'cash_on_delivery'] as const;
 
@@ -291,6 +317,18 @@ export interface Order {
   returnLeg?: ReturnLeg | null;
   /** The courier's tip, CLP (issue #30 item 4): set at creation and added to later (absent: none). */
   tip?: number;
+  /**
+   * The drop-offs of a multi-stop order, in route order (absent: a single drop-off order). `dropoff`
+   * is then the route's last stop, so everything that reads the destination still has one.
+   */
+  stops?: OrderStop[];
+  /** How the stops were ordered (absent: a single drop-off order). */
+  route?: RouteOrder;
+  /**
+   * Each stop's own delivery PIN by stop id (a multi-stop order created with `delivery_pin: true`):
+   * beside the stops, not in them, so a try is counted in place and no stop move overwrites it.
+   */
+  stopPins?: Record<string, DeliveryPin>;
 }
 
 /** The delivery estimate last announced to the merchant, and when; `at` null: the estimate the live ETA started from (never sent). */
@@ -328,6 +366,8 @@ export interface StoredQuote {
   mode: Mode;
   origin: LatLng;
   destination: LatLng;
+  /** A multi-stop quote: the drop-offs before `destination`, in route order (absent: one drop-off). */
+  via?: LatLng[];
   weightKg: number;
   /** The price band: the vehicle class the weight selected. */
   vehicleType: VehicleType;
@@ -401,7 +441,7 @@ export interface LedgerEntry {
 /** What a busy courier is doing: one order, or one batch of orders. */
 export type CourierJob = { kind: 'order' | 'batch'; id: string };
 
-export const WEBHOOK_EVENT_TYPES = ['order.status_changed', 'order.courier_location', 'batch.created', 'order.eta_changed', 'order.tip_added'] as const;
+export const WEBHOOK_EVENT_TYPES = ['order.status_changed', 'order.courier_location', 'batch.created', 'order.eta_changed', 'order.tip_added', 'order.stop_status_changed'] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 export const WEBHOOK_SIGNINGS = ['symmetric', 'asymmetric'] as const;

@@ -1,4 +1,4 @@
-import type { TrackingView } from '../domain/tracking.js';
+import type { StopTrackingView, TrackingView } from '../domain/tracking.js';
 
 /**
  * The public tracking view on the wire, shared by every entrance that shows it (REST
@@ -23,5 +23,19 @@ export function presentTracking(view: TrackingView) {
       location: view.driver.location,
     },
     timeline: view.timeline,
+  };
+}
+
+/** One stop's public view on the wire (REST GET /tracking/stops/{booking_id}/{stop_id}). */
+export function presentStopTracking(view: StopTrackingView) {
+  return {
+    stop_id: view.stopId,
+    status: view.status,
+    order_status: view.orderStatus,
+    is_test: view.isTest,
+    eta: view.eta,
+    dropoff: view.dropoff,
+    stops_ahead: view.stopsAhead,
+    driver: view.driver && { name: view.driver.name, vehicle_type: view.driver.vehicleType, vehicle_plate: view.driver.vehiclePlate, location: view.driver.location },
   };
 }

@@ -226,7 +226,7 @@ export interface IdempotencyRecord {
 export type NewOrderEvent = Omit<OrderEvent, 'sequence'>;
 
 export type OrderPatch = Partial<
-  Pick<Order, 'courierId' | 'batchId' | 'estimatedPickupAt' | 'estimatedDeliveryAt' | 'proof' | 'cancellation' | 'price' | 'deliveryPin' | 'failedAttempts' | 'returnLeg' | 'codCollection'>
+  Pick<Order, 'courierId' | 'batchId' | 'estimatedPickupAt' | 'estimatedDeliveryAt' | 'proof' | 'cancellation' | 'price' | 'deliveryPin' | 'failedAttempts' | 'returnLeg' | 'codCollection' | 'stops' | 'stopPins'>
 >;
 
 /** A place in a walk over orders in creation order: the last order passed. */
@@ -263,7 +263,7 @@ export interface OrderRepository {
     /** Webhook deliveries of the creation (transactional outbox: written with the order or not at all). */
     outbox?: WebhookDelivery[];
     /** The creation's event in the merchant's feed (written with the order or not at all). */
-    feed?: NewFeedEvent;
+    feed?: NewFeedEvent | NewFeedEvent[];
     /** Recipient notifications of the creation (written with the order; a repeated (order, moment, channel) is skipped). */
     notifications?: Notification[];
   }): Promise<{ created: true } | { created: false; existing: IdempotencyRecord }>; // rejects with DuplicateOrderIdentifierError
@@ -291,7 +291,8 @@ export interface OrderRepository {
     ledger?: LedgerEntry | null;
     outbox?: (order: Order, event: OrderEvent) => WebhookDelivery[];
     /** Builds the transition's event in the merchant's feed, written in the same transaction (pure, synchronous). */
-    feed?: (order: Order, event: OrderEvent) => NewFeedEvent;
+    /** A multi-stop order's change may add its stops' events after the status event. */
+    feed?: (order: Order, event: OrderEvent) => NewFeedEvent | NewFeedEvent[];
     /**
      * Builds the transition's recipient notifications (pure, synchronous), written in the same
      * transaction; one already written for the same (order, moment, channel) is skipped.
@@ -377,7 +378,7 @@ export interface OrderRepository {
    * else `ok` when the PIN is `pin`; else `invalid`, the try counted. `failedAttempts` is the count
    * after the try. null when the order does not exist or has no PIN.
    */
-  tryDeliveryPin(options: { id: string; pin: string; maxAttempts: number }): Promise<{ outcome: 'ok' | 'invalid' | 'locked'; failedAttempts: number } | null>;
+  tryDeliveryPin(options: { id: string; pin: string; maxAttempts: number; /** A multi-stop order's stop: its own PIN. */ stopId?: string }): Promise<{ outcome: 'ok' | 'invalid' | 'locked'; failedAttempts: number } | null>;
   /** Orders still `new` that belong to a batch (the reconciler checks each one's batch), oldest first, after `after` when given. */
   listNewInBatches(options: { mode: Mode; limit: number; after?: QueuePosition }): Promise<Order[]>;
   /** Orders not yet picked up (new or assigned, no batch) whose pickup geohash starts with the prefix. */

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect } from 'vitest';
-import type { LedgerEntry, Order, StoredQuote } from '../../src/domain/types.js';
+import type { LedgerEntry, Order, OrderStop, StoredQuote } from '../../src/domain/types.js';
 import type { Store } from '../../src/ports/store.js';
 import { contractCases, type ContractOptions } from './cases.js';
 import { at, creation, DAY, nextId, order, storeMerchant, transition } from './fixtures.js';
@@ -54,6 +54,10 @@ export function describeOrderFeaturesContract(name: string, makeStore: () => Pro
       expect(await store.quotes.find({ id: q.id, merchantId: 'mer_b', mode: 'test' })).toBeNull();
       expect(await store.quotes.find({ id: q.id, merchantId: 'mer_a', mode: 'live' })).toBeNull();
       expect(await store.quotes.find({ id: 'qt_missing', merchantId: 'mer_a', mode: 'test' })).toBeNull();
+      // A multi-stop quote keeps its route's stops before the destination, in order.
+      const stops = quote({ merchantId: 'mer_a', via: [{ lat: -33.4607, lng: -70.5927 }, { lat: -33.4417, lng: -70.6541 }] });
+      await store.quotes.insert(stops);
+      expect(await store.quotes.find({ id: stops.id, merchantId: 'mer_a', mode: 'test' })).toStrictEqual(stops);
     });
 
     test('quotes inserted together are each stored once their insert resolves (SQLite commits them as one group)', async () => {
@@ -213,6 +217,34 @@ export function describeOrderFeaturesContract(name: string, makeStore: () => Pro
       expect(await store.orders.tryDeliveryPin({ id: 'bk_missing', pin: '0000', maxAttempts: 3 })).toBeNull();
       const plain = await created(order({ merchantId: m, createdAt: at(5) }));
       expect(await store.orders.tryDeliveryPin({ id: plain.id, pin: '0000', maxAttempts: 3 })).toBeNull();
+    });
+
+    test('multi-stop orders keep their stops and stop PINs exactly; a stop patch replaces the stops; each stop counts its own PIN tries in place', async () => {
+      const m = await storeMerchant(store);
+      const base = order({ merchantId: m, status: 'picked_up' });
+      const stopOf = (index: number): OrderStop => ({
+        id: nextId('stp'), index, givenIndex: 1 - index, location: Object.assign({}, base.dropoff, { address: `Calle ${index}` }),
+        contact: { name: `Contacto ${index}`, phone: '+56911112222' }, reference: index === 0 ? 'R-1' : null, items: [{ name: 'Caja', quantity: 1 }],
+        status: 'pending', eta: at(600 + index), proof: null, failure: null, arrivedAt: null,
+      });
+      const stopList = [stopOf(0), stopOf(1)];
+      const stopPins = { [stopList[0]!.id]: PIN, [stopList[1]!.id]: { ...PIN, pin: '9999' } };
+      const o = await created(Object.assign(base, { stops: stopList, route: 'optimized' as const, stopPins }));
+      expect(await store.orders.findById(o.id)).toStrictEqual(o);
+      const [first, second] = o.stops!;
+      const stops = [Object.assign({}, first!, { status: 'failed' as const, failure: { reason: 'refused' as const, note: null, photoProofId: null, at: at(700), courierId: 'cr_1' } }), second!];
+      const moved = await store.orders.apply({ id: o.id, from: ['picked_up'], to: 'arrived_dropoff', patch: { stops } });
+      expect(moved).toStrictEqual({ ...o, status: 'arrived_dropoff', stops });
+      expect(await store.orders.findById(o.id)).toStrictEqual({ ...o, status: 'arrived_dropoff', stops });
+      const tryPin = (stopId: string, pin: string) => store.orders.tryDeliveryPin({ id: o.id, pin, maxAttempts: 2, stopId });
+      expect(await tryPin(second!.id, '0427')).toEqual({ outcome: 'invalid', failedAttempts: 1 });
+      expect(await tryPin(second!.id, '9999')).toEqual({ outcome: 'ok', failedAttempts: 1 });
+      expect(await tryPin(second!.id, '0000')).toEqual({ outcome: 'invalid', failedAttempts: 2 });
+      expect(await tryPin(second!.id, '9999')).toEqual({ outcome: 'locked', failedAttempts: 2 });
+      const stored = (await store.orders.findById(o.id))!;
+      expect(stored.stopPins).toEqual({ [first!.id]: PIN, [second!.id]: { ...PIN, pin: '9999', failedAttempts: 2 } });
+      expect(stored.stops).toStrictEqual(stops);
+      expect(await tryPin('stp_missing', '0427')).toBeNull();
     });
 
     test('orders.tryDeliveryPin: of 20 concurrent wrong tries exactly 5 are counted, the rest are locked', async () => {

@@ -73,4 +73,18 @@ describe('estimateDeliveries (the live ETA of a courier job)', () => {
     const eta = estimateDeliveries(options([o!], o!.pickup, 10)).get(o!.id)!;
     expect(minutesBetween(now, eta)).toBeCloseTo(drive(o!.pickup, o!.dropoff, 10), 1);
   });
+  it('a multi-stop order: through its open stops in route order, a handover at each before the last', () => {
+    const [o] = job(['picked_up']);
+    const [a, b] = [{ lat: -33.43, lng: -70.60 }, { lat: -33.45, lng: -70.62 }];
+    const stop = (location: LatLng, status: 'pending' | 'delivered', index: number) => ({
+      id: `stp_${index}`, index, givenIndex: index, location: Object.assign({}, o!.dropoff, location), contact: { name: 'x', phone: null }, reference: null, items: [],
+      status, eta: at(0), proof: null, failure: null, arrivedAt: null,
+    });
+    const multi = Object.assign({}, o!, { stops: [stop(a, 'pending', 0), stop(b, 'pending', 1)], dropoff: Object.assign({}, o!.dropoff, b) });
+    const eta = estimateDeliveries(options([multi], o!.pickup)).get(o!.id)!;
+    expect(minutesBetween(now, eta)).toBeCloseTo(drive(o!.pickup, a) + DROPOFF_HANDLING_MINS + drive(a, b), 1);
+    // The first stop served: only the road on to the second is left.
+    const served = Object.assign({}, multi, { stops: [stop(a, 'delivered', 0), stop(b, 'pending', 1)] });
+    expect(minutesBetween(now, estimateDeliveries(options([served], a)).get(o!.id)!)).toBeCloseTo(drive(a, b), 1);
+  });
 });

@@ -148,14 +148,18 @@ describe('OpenAPI document and reference page', () => {
     expect(bodyOf('post', '/erp/rate-shipment')).toBe(erpRateSchema);
     // Both request forms, one of them: Form A's destination is an Address, Form B's a string or {lat, lng}.
     const formsOf = (path: string) => doc.paths[path].post.requestBody.content['application/json'].schema.oneOf.map((f: { $ref: string }) => f.$ref.split('/').pop());
-    expect(formsOf('/shipping/quote')).toEqual(['QuoteRequestFormA', 'QuoteRequestFormB']);
-    expect(formsOf('/orders')).toEqual(['CreateOrderFormA', 'CreateOrderFormB']);
-    const { QuoteRequestFormA: quoteA, QuoteRequestFormB: quoteB, CreateOrderFormA: orderA, CreateOrderFormB: orderB } = doc.components.schemas;
+    expect(formsOf('/shipping/quote')).toEqual(['QuoteRequestFormA', 'QuoteRequestFormB', 'QuoteRequestMultiStop']);
+    expect(formsOf('/orders')).toEqual(['CreateOrderFormA', 'CreateOrderFormB', 'CreateOrderMultiStop']);
+    const { QuoteRequestFormA: quoteA, QuoteRequestFormB: quoteB, CreateOrderFormA: orderA, CreateOrderFormB: orderB, CreateOrderMultiStop: orderStops } = doc.components.schemas;
     expect(quoteA.properties.destination.required).toEqual(['address']);
     expect(quoteB.properties.destination.anyOf.map((s: { type: string }) => s.type)).toEqual(['string', 'object']);
     // The other form's weight is `false`: a generated client types it `never`.
     expect([quoteA.properties.total_weight, quoteB.properties.total_weight_kg]).toEqual([false, false]);
     expect([orderA.properties.dropoff_address, orderB.properties.dropoff]).toEqual([false, false]);
+    // Multi-stop: `stops` instead of either drop-off, which the single drop-off forms leave out; its quote's form has `stops` too.
+    expect([orderStops.properties.dropoff, orderStops.properties.dropoff_address, orderA.properties.stops, orderB.properties.stops]).toEqual([false, false, false, false]);
+    expect([doc.components.schemas.QuoteRequestMultiStop.properties.destination, quoteA.properties.stops, quoteB.properties.stops]).toEqual([false, false, false]);
+    expect(orderStops.required).toEqual(expect.arrayContaining(['stops']));
     expect(orderB.required).toEqual(expect.arrayContaining(['dropoff_address', 'payment_mode']));
   });
 
@@ -169,6 +173,7 @@ describe('OpenAPI document and reference page', () => {
       order: [
         { pickup: { address: 'Av. Providencia 1234' }, dropoff: { address: 'Av. Apoquindo 3000' }, customer_name: 'Ana', customer_phone: '+56912345678', reference_id: 'R-1', items: [{ name: 'x' }] },
         { dropoff_address: 'Av. Apoquindo 3000', payment_mode: 'prepaid', customer_name: 'Ana', customer_phone: '+56912345678', customer_rut: '12.345.678-5', order_notes: 'n' },
+        { stops: [{ address: { address: 'Av. Apoquindo 3000' }, contact_name: 'Beto', contact_phone: '+56922222222' }], route: 'optimized', customer_name: 'Ana', customer_phone: '+56912345678' },
       ],
     };
     for (const body of valid.quote) {
@@ -186,7 +191,8 @@ describe('OpenAPI document and reference page', () => {
       expect(quoteRequestForms.safeParse(body).success, JSON.stringify(body)).toBe(false);
       expect(quoteRequestBody.safeParse(body).success, JSON.stringify(body)).toBe(false);
     }
-    for (const body of [noDestination, formBWithoutPaymentMode, { ...orderA, dropoff_address: 'Av. Apoquindo 3000', payment_mode: 'prepaid' }]) {
+    const stops = (valid.order[2] as { stops: unknown }).stops;
+    for (const body of [noDestination, formBWithoutPaymentMode, { ...orderA, dropoff_address: 'Av. Apoquindo 3000', payment_mode: 'prepaid' }, { ...orderA, stops }, { ...orderA, route: 'given' }]) {
       expect(createOrderForms.safeParse(body).success, JSON.stringify(body)).toBe(false);
       expect(createOrderBody.safeParse(body).success, JSON.stringify(body)).toBe(false);
     }

@@ -25,7 +25,8 @@ function identifiersFor(op: Operation, r: TenantResources): string[] {
  * Public by design: any tracking number or order number is meant to be looked up without a key; a
  * hosted proof is served only through a signed, expiring link (test/courier-app/proofs.test.ts).
  */
-const PUBLIC_BY_REFERENCE = ['/tracking/{reference}', '/proofs/{id}'];
+// The stop link opens only with its capability (tested in test/orders/multi-stop.test.ts).
+const PUBLIC_BY_REFERENCE = ['/tracking/{reference}', '/proofs/{id}', '/tracking/stops/{orderId}/{stopId}'];
 
 describe('API1: object-level authorisation', () => {
   let t: TestApp;

@@ -47,7 +47,7 @@ describe('API2/API5: authentication and function-level authorisation', () => {
       expect(new Set(ops.map((op) => op.auth))).toEqual(new Set(['public', 'merchant', 'courier']));
       expect(ops.filter((op) => op.auth === 'public').map((op) => `${op.method} ${op.path}`).sort()).toEqual(
         // The courier app's sign-in (a one-time code) and sign-out (of whatever session the cookie names), and hosted proofs (a signed link).
-        ['GET /docs', 'GET /health', 'GET /openapi.json', 'GET /tracking/{reference}', 'POST /couriers/sessions', 'DELETE /couriers/sessions/current', 'GET /proofs/{id}'].sort(),
+        ['GET /docs', 'GET /health', 'GET /openapi.json', 'GET /tracking/{reference}', 'GET /tracking/stops/{orderId}/{stopId}', 'POST /couriers/sessions', 'DELETE /couriers/sessions/current', 'GET /proofs/{id}'].sort(),
       );
     });
 

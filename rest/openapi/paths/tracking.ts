@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { registerEndpoint } from '../registry.js';
-import { trackingResponseSchema } from '../responses-tracking.js';
+import { stopTrackingResponseSchema, trackingResponseSchema } from '../responses-tracking.js';
 
 registerEndpoint({
   method: 'get',
@@ -33,5 +33,25 @@ The customer page is served at \`/track/{reference}\` (outside this API).`,
       .openapi({ description: "The capability of the order's tracking link (22 characters, from `tracking_url`). A wrong one is not an error: the request is then budgeted per address.", example: 'q3Zl0Xw8cJ2kD1fN9sTtYg' }),
   }),
   responses: { 200: { description: 'The public view of the delivery', schema: trackingResponseSchema } },
+  errors: ['ORDER_NOT_FOUND'],
+});
+
+registerEndpoint({
+  method: 'get',
+  path: '/tracking/stops/:orderId/:stopId',
+  operationId: 'getStopTracking',
+  summary: "Track one stop of a multi-stop order (public, the stop's link)",
+  description: `Public, no credentials, but only with \`k\`, the capability of the stop's \`tracking_url\`
+(\`/track/stops/{booking_id}/{stop_id}?k=…\`): without it, or with a wrong one, 404 ORDER_NOT_FOUND. Drawn from the
+anonymous budget of the client address. Shows this stop's status and ETA, a coarse point and the courier's progress
+toward it (stops still ahead, the position while this stop is open): never another stop's address, contact or position.`,
+  tags: ['Tracking'],
+  auth: 'public',
+  params: z.object({
+    orderId: z.string().openapi({ description: 'The booking id.', example: 'bk_01JHX3Z6Q8R2V4N7W9Y1A3C5E7' }),
+    stopId: z.string().openapi({ description: 'The stop id.', example: 'stp_01JHX3Z6Q8R2V4N7W9Y1A3C5E8' }),
+  }),
+  query: z.object({ k: z.string().openapi({ description: "The capability of the stop's tracking link (22 characters).", example: 'q3Zl0Xw8cJ2kD1fN9sTtYg' }) }),
+  responses: { 200: { description: "The public view of the stop", schema: stopTrackingResponseSchema } },
   errors: ['ORDER_NOT_FOUND'],
 });

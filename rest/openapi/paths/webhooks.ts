@@ -214,6 +214,19 @@ merchant's feed (GET /events). Subscribe by listing \`order.tip_added\` in the e
 
 registry.registerWebhook({
   method: 'post',
+  path: 'order.stop_status_changed',
+  operationId: 'webhookOrderStopStatusChanged',
+  summary: 'A stop of a multi-stop order changed status (pending → arrived → delivered or failed)',
+  description: `${DELIVERY_RULES}\n\nSent with the order change that moved the stop (the same \`sequence\`), one per stop that moved.
+Both shapes add \`stop\` (id, index in the route, status, ETA, proof once delivered, failure once failed, \`pin_verified\`)
+and \`stops_total\`; the rest is the order as in order.status_changed. Subscribe by listing \`order.stop_status_changed\` in the endpoint's \`events\`.`,
+  tags: ['Webhooks'],
+  ...delivered(orderPayload),
+  responses: acknowledged,
+});
+
+registry.registerWebhook({
+  method: 'post',
   path: 'batch.created',
   operationId: 'webhookBatchCreated',
   summary: 'Consolidation created a batch of orders',

@@ -15,10 +15,11 @@ const SEQUENCE_ROUNDS = 20;
 const positionsId = (merchantId: string, mode: Mode) => JSON.stringify([merchantId, mode]);
 
 /** Writes a feed event, without a position yet, inside the caller's transaction (the change's). */
-export async function writeFeedEvent(feed: Collection<FeedEventDoc>, event: NewFeedEvent | undefined, session: ClientSession): Promise<void> {
-  if (!event) return;
-  const { id, ...rest } = event;
-  await feed.insertOne(Object.assign({ _id: id, position: null }, rest), { session });
+export async function writeFeedEvent(feed: Collection<FeedEventDoc>, events: NewFeedEvent | NewFeedEvent[] | undefined, session: ClientSession): Promise<void> {
+  // One at a time, in the order given (the status change before its stops' events).
+  for (const { id, ...rest } of events === undefined ? [] : Array.isArray(events) ? events : [events]) {
+    await feed.insertOne(Object.assign({ _id: id, position: null }, rest), { session });
+  }
 }
 
 const toEvent = ({ _id, position, ...rest }: FeedEventDoc): FeedEvent => Object.assign({ id: _id, position: position ?? 0 }, rest);

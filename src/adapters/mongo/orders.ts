@@ -52,6 +52,8 @@ const toOrderDoc = (o: Order): OrderDoc => ({
   ...(o.failedAttempts && { failedAttempts: o.failedAttempts }),
   ...(o.returnLeg && { returnLeg: o.returnLeg }),
   ...(o.tip && { tip: o.tip }),
+  ...(o.stops && { stops: o.stops, route: o.route ?? 'given' }),
+  ...(o.stopPins && { stopPins: o.stopPins }),
 });
 
 const toOrder = (d: OrderDoc): Order => ({
@@ -98,6 +100,8 @@ const toOrder = (d: OrderDoc): Order => ({
   ...(d.failedAttempts && { failedAttempts: d.failedAttempts }),
   ...(d.returnLeg && { returnLeg: d.returnLeg }),
   ...(d.tip && { tip: d.tip }),
+  ...(d.stops && { stops: d.stops, route: d.route ?? 'given' }),
+  ...(d.stopPins && { stopPins: d.stopPins }),
 });
 
 const toEventDoc = (e: OrderEvent): OrderEventDoc => ({
@@ -167,6 +171,8 @@ const PATCH_FIELDS = [
   'failedAttempts',
   'returnLeg',
   'codCollection',
+  'stops',
+  'stopPins',
 ] as const satisfies readonly (keyof OrderPatch)[];
 
 /** Thrown inside the create transaction when the idempotency key's unique `_id` already exists. */
@@ -181,7 +187,7 @@ export function createMongoOrderRepository(database: MongoDatabase): OrderReposi
   const { orders, orderEvents, idempotencyKeys, ledger, webhookDeliveries, eventFeed, notifications: notificationRows } = database.collections;
 
   async function insertOrder(
-    o: { order: Order; event: OrderEvent; ledger: LedgerEntry | readonly LedgerEntry[] | null; outbox?: WebhookDelivery[]; feed?: NewFeedEvent; notifications?: Notification[] },
+    o: { order: Order; event: OrderEvent; ledger: LedgerEntry | readonly LedgerEntry[] | null; outbox?: WebhookDelivery[]; feed?: NewFeedEvent | NewFeedEvent[]; notifications?: Notification[] },
     session: ClientSession,
   ) {
     try {
@@ -196,6 +202,9 @@ export function createMongoOrderRepository(database: MongoDatabase): OrderReposi
     await writeFeedEvent(eventFeed, o.feed, session);
     await writeNotifications(notificationRows, o.notifications, session);
   }
+
+
+
 
   return {
     async create(options) {
@@ -444,21 +453,25 @@ export function createMongoOrderRepository(database: MongoDatabase): OrderReposi
       return { orders: docs.filter(queued).map(toOrder), next: docs.length < examine || !last ? null : { createdAt: last.createdAt, id: last._id } };
     },
 
-    async tryDeliveryPin({ id, pin, maxAttempts }) {
+    async tryDeliveryPin({ id, pin, maxAttempts, stopId }) {
+      // The order's PIN, or a multi-stop order's stop PIN (stopPins.<stop id>: ids are `stp_` + ULID, safe as field names).
+      const path = stopId === undefined ? 'deliveryPin' : `stopPins.${stopId}`;
+      const held = (d: OrderDoc | null) => (stopId === undefined ? d?.deliveryPin : d?.stopPins?.[stopId]);
       // Counted only while under the limit and wrong, in one conditional write: concurrent tries never count past it.
       const counted = await orders.findOneAndUpdate(
-        { _id: id, 'deliveryPin.failedAttempts': { $lt: maxAttempts }, 'deliveryPin.pin': { $ne: pin } },
-        { $inc: { 'deliveryPin.failedAttempts': 1 } },
+        { _id: id, [`${path}.failedAttempts`]: { $lt: maxAttempts }, [`${path}.pin`]: { $ne: pin } },
+        { $inc: { [`${path}.failedAttempts`]: 1 } },
         { returnDocument: 'after' },
       );
-      if (counted?.deliveryPin) return { outcome: 'invalid', failedAttempts: counted.deliveryPin.failedAttempts };
-      const doc = await orders.findOne({ _id: id });
-      const current = doc?.deliveryPin;
+      const countedPin = held(counted);
+      if (countedPin) return { outcome: 'invalid', failedAttempts: countedPin.failedAttempts };
+      const current = held(await orders.findOne({ _id: id }));
       if (!current) return null;
       if (current.failedAttempts >= maxAttempts) return { outcome: 'locked', failedAttempts: current.failedAttempts };
       // Not counted: right (or the PIN was reset in between, and this try is answered against the new one).
       return current.pin === pin ? { outcome: 'ok', failedAttempts: current.failedAttempts } : { outcome: 'invalid', failedAttempts: current.failedAttempts };
     },
+
 
     async listNewInBatches({ mode, limit, after }) {
       if (limit <= 0) return [];

@@ -11,7 +11,7 @@ function toQuote(d: QuoteDoc): StoredQuote {
   return {
     id: d._id, merchantId: d.merchantId, mode: d.mode, origin: d.origin, destination: d.destination, weightKg: d.weightKg,
     vehicleType: d.vehicleType, prepTimeMins: d.prepTimeMins, rates: d.rates, pickupAfter: d.pickupAfter, deliverBefore: d.deliverBefore,
-    createdAt: d.createdAt, expiresAt: d.expiresAt,
+    createdAt: d.createdAt, expiresAt: d.expiresAt, ...(d.via && { via: d.via }),
   };
 }
 

@@ -16,10 +16,11 @@ export function createFeedWriter(db: SqliteDatabase) {
     )
     .pluck();
   const insert = db.prepare('INSERT INTO event_feed (merchant_id, mode, position, id, created_at, doc) VALUES (?, ?, ?, ?, ?, ?)');
-  return (event: NewFeedEvent | undefined) => {
-    if (!event) return;
-    const position = next.get(event.merchantId, event.mode)!;
-    insert.run(event.merchantId, event.mode, position, event.id, event.at, JSON.stringify(event));
+  return (events: NewFeedEvent | NewFeedEvent[] | undefined) => {
+    for (const event of events === undefined ? [] : Array.isArray(events) ? events : [events]) {
+      const position = next.get(event.merchantId, event.mode)!;
+      insert.run(event.merchantId, event.mode, position, event.id, event.at, JSON.stringify(event));
+    }
   };
 }
 

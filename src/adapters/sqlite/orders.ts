@@ -170,15 +170,16 @@ export function createSqliteOrderRepository(db: SqliteDatabase, inTransaction: W
   );
 
   const updateDoc = db.prepare<[string, string]>('UPDATE orders SET doc = ? WHERE id = ?');
-  const tryPin = db.transaction((id: string, pin: string, maxAttempts: number) => {
+  const tryPin = db.transaction((id: string, pin: string, maxAttempts: number, stopId: string | undefined) => {
     const order = parseOrder(byId.get(id));
-    const current = order?.deliveryPin;
+    const current = stopId === undefined ? order?.deliveryPin : order?.stopPins?.[stopId];
     if (!order || !current) return null;
     if (current.failedAttempts >= maxAttempts) return { outcome: 'locked' as const, failedAttempts: current.failedAttempts };
     if (current.pin === pin) return { outcome: 'ok' as const, failedAttempts: current.failedAttempts };
-    const deliveryPin = Object.assign({}, current, { failedAttempts: current.failedAttempts + 1 });
-    updateDoc.run(JSON.stringify(Object.assign(order, { deliveryPin })), id);
-    return { outcome: 'invalid' as const, failedAttempts: deliveryPin.failedAttempts };
+    const counted = Object.assign({}, current, { failedAttempts: current.failedAttempts + 1 });
+    const patch = stopId === undefined ? { deliveryPin: counted } : { stopPins: Object.assign({}, order.stopPins, { [stopId]: counted }) };
+    updateDoc.run(JSON.stringify(Object.assign(order, patch)), id);
+    return { outcome: 'invalid' as const, failedAttempts: counted.failedAttempts };
   });
 
   const apply = db.transaction((options: Parameters<OrderRepository['apply']>[0]): Order | null => {
@@ -311,8 +312,8 @@ export function createSqliteOrderRepository(db: SqliteDatabase, inTransaction: W
         next: rows.length < examine || !last ? null : { createdAt: last.created_at, id: last.id },
       };
     },
-    async tryDeliveryPin({ id, pin, maxAttempts }) {
-      return inTransaction(() => tryPin(id, pin, maxAttempts));
+    async tryDeliveryPin({ id, pin, maxAttempts, stopId }) {
+      return inTransaction(() => tryPin(id, pin, maxAttempts, stopId));
     },
     async listNewInBatches({ mode, limit, after }) {
       // On the partial index orders_new_in_batch, which holds only such orders (the planner, without

@@ -44,6 +44,12 @@ function remainingStops(orders: readonly Order[]): Stop[] {
   ];
 }
 
+/** Where an order's parcels go: a multi-stop order's stops still open, in route order; else the drop-off. */
+function dropoffPoints(order: Order): LatLng[] {
+  const open = (order.stops ?? []).filter((s) => s.status === 'pending' || s.status === 'arrived').map((s) => s.location);
+  return open.length > 0 ? open : [order.dropoff];
+}
+
 /**
  * When the order's parcel can be taken: its preparation time after creation (run at the job's pace),
  * and never before a scheduled pickup (a wall-clock time, as dispatch treats it).
@@ -66,16 +72,24 @@ export function estimateDeliveries(options: RouteEstimateOptions): Map<string, D
   const estimates = new Map<string, Date>();
   let position = options.from;
   let t = options.now.getTime();
+  const drive = (to: LatLng) => {
+    t += (distanceMeters(position, to) * detourFactor) / metresPerMs;
+    position = to;
+  };
   for (const { order, kind } of remainingStops(options.orders)) {
-    const stop = kind === 'pickup' ? order.pickup : order.dropoff;
-    t += (distanceMeters(position, stop) * detourFactor) / metresPerMs;
-    position = stop;
     if (kind === 'pickup') {
+      drive(order.pickup);
       t = Math.max(t, readyAtMs(order, timeScale)) + (PICKUP_HANDLING_MINS * 60_000) / timeScale;
-    } else {
-      if (order.status !== 'arrived_dropoff') estimates.set(order.id, new Date(Math.round(t / 1000) * 1000));
-      t += (DROPOFF_HANDLING_MINS * 60_000) / timeScale;
+      continue;
     }
+    // A multi-stop order's drop-off is its open stops in route order, each with its handover.
+    const points = dropoffPoints(order);
+    points.forEach((point, i) => {
+      drive(point);
+      if (i < points.length - 1) t += (DROPOFF_HANDLING_MINS * 60_000) / timeScale;
+    });
+    if (order.status !== 'arrived_dropoff' || points.length > 1) estimates.set(order.id, new Date(Math.round(t / 1000) * 1000));
+    t += (DROPOFF_HANDLING_MINS * 60_000) / timeScale;
   }
   return estimates;
 }

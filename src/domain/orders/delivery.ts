@@ -4,7 +4,9 @@ import type { IdSource } from '../../ports/ids.js';
 import type { Store } from '../../ports/store.js';
 import { AppError, GeofenceError } from '../errors.js';
 import { distanceMeters, isPreciseStop } from '../geo.js';
-import type { DeliveryProof, GeofenceOutcome, Order } from '../types.js';
+import type { DeliveryPin, DeliveryProof, GeofenceOutcome, Order, OrderStop, Stop } from '../types.js';
+import { assertCurrentStop } from './stops.js';
+import { assertOnTheRoad, settleStop } from './stop-moves.js';
 import type { MerchantPrincipal } from '../auth.js';
 import type { ConfirmDeliveryCommand } from './schemas.js';
 import { newDeliveryPin, type OrderService } from './service.js';
@@ -29,9 +31,9 @@ const GEOFENCE_REASONS: Record<GeofenceOutcome, string | null> = {
  * The radius is checked only where the drop-off is precise (coordinates or a house-number match):
  * a comuna's point says nothing about the door, so there the delivery is accepted as unverified.
  */
-function geofenceOutcome(options: { order: Order; bypass: boolean }): GeofenceOutcome {
+function geofenceOutcome(options: { dropoff: Stop; bypass: boolean }): GeofenceOutcome {
   if (options.bypass) return 'bypassed';
-  return isPreciseStop(options.order.dropoff) ? 'passed' : 'unverified';
+  return isPreciseStop(options.dropoff) ? 'passed' : 'unverified';
 }
 
 /**
@@ -67,13 +69,14 @@ export function createDeliveryService(deps: {
    * atomically: after DELIVERY_PIN_MAX_ATTEMPTS wrong ones the order is locked (409) and the PIN is
    * no longer compared, until the merchant resets it.
    */
-  async function checkDeliveryPin(order: Order, pin: string | undefined): Promise<void> {
-    if (!order.deliveryPin) return;
-    if (order.deliveryPin.failedAttempts >= DELIVERY_PIN_MAX_ATTEMPTS) throw pinLocked();
+  async function checkDeliveryPin(order: Order, pin: string | undefined, stop: OrderStop | null): Promise<void> {
+    const held: DeliveryPin | null | undefined = stop ? order.stopPins?.[stop.id] : order.deliveryPin;
+    if (!held) return;
+    if (held.failedAttempts >= DELIVERY_PIN_MAX_ATTEMPTS) throw pinLocked();
     if (pin === undefined) {
       throw new AppError('DELIVERY_PIN_INVALID', 'This order needs the delivery PIN the recipient holds: send pin', { fields: [{ field: 'pin', message: 'is required for this order' }] });
     }
-    const attempt = await store.orders.tryDeliveryPin({ id: order.id, pin, maxAttempts: DELIVERY_PIN_MAX_ATTEMPTS });
+    const attempt = await store.orders.tryDeliveryPin({ id: order.id, pin, maxAttempts: DELIVERY_PIN_MAX_ATTEMPTS, ...(stop && { stopId: stop.id }) });
     if (!attempt || attempt.outcome === 'ok') return;
     if (attempt.outcome === 'locked') throw pinLocked();
     const left = Math.max(0, DELIVERY_PIN_MAX_ATTEMPTS - attempt.failedAttempts);
@@ -96,9 +99,13 @@ export function createDeliveryService(deps: {
     }
     assertEvidence(input);
     // The state comes before the geofence: a delivery the table forbids is refused whatever the position.
-    assertReachable(order.status, 'completed');
-    const distanceM = Math.round(distanceMeters(input.coords, order.dropoff) * 10) / 10;
-    const geofence = geofenceOutcome({ order, bypass: input.bypass });
+    // A multi-stop order delivers its current stop (the one named, if any).
+    const stop = order.stops ? (assertOnTheRoad(order), assertCurrentStop(order, input.stopId)) : null;
+    if (!stop) assertReachable(order.status, 'completed');
+    if (!stop && input.stopId !== undefined) throw new AppError('VALIDATION_ERROR', 'stop_id is only accepted on a multi-stop order', { fields: [{ field: 'stopId', message: 'this order has no stops' }] });
+    const dropoff = stop ? stop.location : order.dropoff;
+    const distanceM = Math.round(distanceMeters(input.coords, dropoff) * 10) / 10;
+    const geofence = geofenceOutcome({ dropoff, bypass: input.bypass });
     if (geofence === 'passed' && distanceM > input.geofenceRadius) {
       throw new GeofenceError({ distanceM, radiusM: input.geofenceRadius });
     }
@@ -106,7 +113,7 @@ export function createDeliveryService(deps: {
     const idCheck = verifyIdCheck({ order, input: input.idCheck, courierId: input.driverId, at: clock.now() });
     const codCollection = collectCod({ order, collected: input.codCollected, courierId: input.driverId, at: clock.now() });
     // Last: a try is only counted for a delivery that would otherwise be accepted.
-    await checkDeliveryPin(order, input.pin);
+    await checkDeliveryPin(order, input.pin, stop);
     const proof: DeliveryProof = {
       driverId: input.driverId, coords: input.coords, distanceM, radiusM: input.geofenceRadius, bypass: input.bypass, geofence,
       photoUrl: input.photoProofId !== undefined ? '' : (input.photoUrl ?? ''), signatureUrl: input.signatureProofId !== undefined ? '' : (input.signatureUrl ?? ''),
@@ -115,6 +122,13 @@ export function createDeliveryService(deps: {
       deliveredAt: clock.now().toISOString(),
       ...(idCheck && { idCheck }),
     };
+    if (stop) {
+      const settled = await settleStop({
+        transitions, order, stopId: stop.id, to: 'delivered', fields: { proof }, actor: options.actor, location: input.coords, reason: GEOFENCE_REASONS[geofence], at: proof.deliveredAt,
+      });
+      if (settled.completed) await orders.afterOrderEnded(settled.order);
+      return { order: settled.order, proof };
+    }
     const completed = await transitions.transition({
       order, to: 'completed', actor: options.actor, location: input.coords, reason: GEOFENCE_REASONS[geofence],
       patch: { proof, ...(codCollection && { codCollection }) },
@@ -138,9 +152,15 @@ export function createDeliveryService(deps: {
   async function resetDeliveryPin(options: { principal: MerchantPrincipal; ref: string }): Promise<Order> {
     assertPermitted(options.principal, 'dispatch');
     const order = await orders.getOrder(options);
-    if (!order.deliveryPin) throw new AppError('CONFLICT', 'This order was created without a delivery PIN (delivery_pin: true)');
+    if (!order.deliveryPin && !order.stopPins) throw new AppError('CONFLICT', 'This order was created without a delivery PIN (delivery_pin: true)');
     const active = ['new', 'assigned', 'arrived_pickup', 'picked_up', 'arrived_dropoff'] as const;
-    const updated = await store.orders.apply({ id: order.id, from: [...active], patch: { deliveryPin: newDeliveryPin(clock.now().toISOString()) } });
+    const issuedAt = clock.now().toISOString();
+    // A multi-stop order: every stop still open gets a new PIN (a served stop's PIN no longer matters).
+    const open = new Set((order.stops ?? []).filter((s) => s.status === 'pending' || s.status === 'arrived').map((s) => s.id));
+    const patch = order.stopPins
+      ? { stopPins: Object.fromEntries(Object.entries(order.stopPins).map(([id, pin]) => [id, open.has(id) ? newDeliveryPin(issuedAt) : pin])) }
+      : { deliveryPin: newDeliveryPin(issuedAt) };
+    const updated = await store.orders.apply({ id: order.id, from: [...active], patch });
     if (!updated) throw new AppError('INVALID_STATUS_TRANSITION', `Order is ${order.status}: its delivery PIN can no longer change`);
     return updated;
   }

@@ -10,6 +10,8 @@ import { FAILED_ATTEMPT_REASONS, type DeliveryProof, type FailedAttempt, type Fa
 import type { OrderService } from './service.js';
 import { assertReachable } from './state-machine.js';
 import type { Actor, OrderTransitions } from './transitions.js';
+import { assertCurrentStop, stopIdSchema } from './stops.js';
+import { assertOnTheRoad, settleStop } from './stop-moves.js';
 
 /** The policy of orders created without one. */
 export const DEFAULT_FAILED_ATTEMPT_POLICY: FailedAttemptPolicy = 'return';
@@ -22,6 +24,8 @@ export const reportFailedAttemptCommandSchema = z.strictObject({
   /** A photo uploaded for the order (…/proof?kind=photo): the door, the address, the refusal. */
   photoProofId: z.string().trim().min(1).max(64).optional(),
   coords: latLngSchema,
+  /** A multi-stop order: the stop that failed, which must be the current one (default: the current one). */
+  stopId: stopIdSchema.optional(),
 });
 export type ReportFailedAttemptCommand = z.output<typeof reportFailedAttemptCommandSchema>;
 
@@ -73,6 +77,7 @@ export function createFailedAttemptService(deps: {
    */
   async function reportFailedAttempt(options: { order: Order; courierId: string; input: ReportFailedAttemptCommand }): Promise<Order> {
     const { order, input } = options;
+    if (order.stops) return failStop(options);
     const recorded = order.failedAttempts?.at(-1);
     // A report cut off between its two moves is finished by the next one, with the outcome recorded then.
     if (order.status === 'delivery_failed' && recorded) return applyPolicy({ failed: order, to: recorded.outcome, courierId: options.courierId, coords: input.coords });
@@ -89,6 +94,24 @@ export function createFailedAttemptService(deps: {
       order, to: 'delivery_failed', actor, location: input.coords, reason: input.reason, patch: { failedAttempts: [...previous, attempt] },
     });
     return applyPolicy({ failed, to, courierId: options.courierId, coords: input.coords });
+  }
+
+  /**
+   * A multi-stop order's current stop could not be served: the stop is `failed` with the reason and
+   * the courier goes on to the next one (no policy, no return leg: the other stops' parcels are still aboard).
+   */
+  async function failStop(options: { order: Order; courierId: string; input: ReportFailedAttemptCommand }): Promise<Order> {
+    const { order, input } = options;
+    assertOnTheRoad(order);
+    const stop = assertCurrentStop(order, input.stopId);
+    if (input.photoProofId !== undefined) await deps.proofs?.assertDeliveryProofs({ order, photoProofId: input.photoProofId });
+    const at = clock.now().toISOString();
+    const failure = { reason: input.reason, note: input.note ?? null, photoProofId: input.photoProofId ?? null, at, courierId: options.courierId };
+    const settled = await settleStop({
+      transitions, order, stopId: stop.id, to: 'failed', fields: { failure }, actor: { kind: 'courier', id: options.courierId }, location: input.coords, reason: input.reason, at,
+    });
+    if (settled.completed) await deps.orders.afterOrderEnded(settled.order);
+    return settled.order;
   }
 
   /** The policy's move out of `delivery_failed`; the return leg starts with its fee. */

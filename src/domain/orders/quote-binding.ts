@@ -32,6 +32,8 @@ export async function bindQuote(options: {
   rateId: RateId | undefined;
   pickup: LatLng;
   dropoff: LatLng;
+  /** A multi-stop order's drop-offs before `dropoff`, in route order (none: one drop-off). */
+  via?: readonly LatLng[];
   weightKg: number;
   size: ParcelSize | null;
 }): Promise<QuoteBinding> {
@@ -46,6 +48,11 @@ export async function bindQuote(options: {
   if (pickupOff > QUOTE_ROUTE_TOLERANCE_M) mismatches.push({ field: 'pickup', message: `is ${pickupOff} m from the quoted origin (tolerance ${QUOTE_ROUTE_TOLERANCE_M} m)` });
   const dropoffOff = Math.round(distanceMeters(options.dropoff, quote.destination));
   if (dropoffOff > QUOTE_ROUTE_TOLERANCE_M) mismatches.push({ field: 'dropoff', message: `is ${dropoffOff} m from the quoted destination (tolerance ${QUOTE_ROUTE_TOLERANCE_M} m)` });
+  // The same stops in the same route order, each within the tolerance: the route the quote priced.
+  const [via, quoted] = [options.via ?? [], quote.via ?? []];
+  if (via.length !== quoted.length || via.some((p, i) => distanceMeters(p, quoted[i]!) > QUOTE_ROUTE_TOLERANCE_M)) {
+    mismatches.push({ field: 'stops', message: `are not the quoted route's stops (${quoted.length + 1} drop-offs quoted, in route order)` });
+  }
   const band = selectVehicle(options.tariff, options.weightKg, options.size).type;
   if (band !== quote.vehicleType) {
     const parcel = options.size ? `${options.weightKg} kg, ${options.size.volumeL} L` : `${options.weightKg} kg`;

@@ -13,6 +13,8 @@ import { GEOHASH_ZONE_PATTERN } from './identifiers.js';
 import { assertCodAmount, codAmountSchema, codCollectedSchema } from './cod.js';
 import { DEFAULT_ID_CHECK_MIN_AGE, idCheckInputSchema, idCheckRequirementSchema } from './id-check.js';
 import { tipSchema } from './tips.js';
+import { stopIdSchema, stopsInputSchema, type StopInput } from './stops.js';
+import { ROUTE_ORDERS, type RouteOrder } from '../types.js';
 
 const sideCm = z.number().positive().max(1000).optional();
 
@@ -50,7 +52,12 @@ const rutSchema = z
 export const createOrderCommandSchema = z.strictObject({
   /** Default: the merchant profile address. */
   pickup: locationInputSchema.optional(),
-  dropoff: locationInputSchema,
+  /** One drop-off; a multi-stop order gives `stops` instead (exactly one of the two). */
+  dropoff: locationInputSchema.optional(),
+  /** 1–10 drop-offs, visited in the given order or an optimised one (`route`). */
+  stops: stopsInputSchema.optional(),
+  /** The visiting order of `stops` (default `given`); only with stops. */
+  route: z.enum(ROUTE_ORDERS).optional(),
   customerName: z.string().trim().min(1).max(200),
   customerPhone: phoneSchema,
   /** The recipient's email, for email notifications. */
@@ -83,13 +90,23 @@ export const createOrderCommandSchema = z.strictObject({
   codAmount: codAmountSchema.optional(),
   /** The courier's tip, CLP 0–200,000 (more may be added until 24 h after the delivery). */
   tip: tipSchema.optional(),
+}).superRefine((v, ctx) => {
+  if ((v.dropoff === undefined) === (v.stops === undefined)) ctx.addIssue({ code: 'custom', path: ['stops'], message: 'give either dropoff or stops (exactly one)' });
+  if (v.route !== undefined && v.stops === undefined) ctx.addIssue({ code: 'custom', path: ['route'], message: 'is only accepted with stops' });
+  // A multi-stop order is a route of its own: never waiting for batch companions.
+  if (v.stops !== undefined && v.rateId === 'batched') ctx.addIssue({ code: 'custom', path: ['rateId'], message: 'a multi-stop order books the express rate' });
+  // One cod_amount per order, and the cash would be collected at several doors: not (yet) supported.
+  if (v.stops !== undefined && v.paymentMode === 'cash_on_delivery') ctx.addIssue({ code: 'custom', path: ['paymentMode'], message: 'a multi-stop order is prepaid (cash on delivery takes one drop-off)' });
 });
 export type CreateOrderCommand = z.output<typeof createOrderCommandSchema>;
 
 /** What an order is made from, whichever door it came through (REST, GraphQL, storefront webhook). */
 export interface OrderDraft {
   pickup?: LocationInput;
+  /** With `stops`, the route's drop-offs are those and this is unused. */
   dropoff: LocationInput;
+  stops?: StopInput[];
+  route?: RouteOrder;
   customerName: string;
   customerPhone: string | null;
   customerEmail?: string | null;
@@ -119,7 +136,9 @@ export function draftFromCommand(input: CreateOrderCommand): OrderDraft {
   const items = input.items ?? [];
   const itemsWeight = items.reduce((sum, item) => sum + (item.weight_kg ?? 0) * item.quantity, 0);
   return {
-    dropoff: input.dropoff,
+    // The schema gives exactly one of dropoff and stops.
+    dropoff: input.dropoff ?? input.stops![0]!.address,
+    ...(input.stops !== undefined && { stops: input.stops, route: input.route ?? 'given' }),
     ...(input.pickup !== undefined && { pickup: input.pickup }),
     customerName: input.customerName,
     customerPhone: input.customerPhone,
@@ -167,6 +186,8 @@ export const confirmDeliveryCommandSchema = z.strictObject({
   idCheck: idCheckInputSchema.optional(),
   /** The CLP collected at the door, required when the order has a cod_amount. */
   codCollected: codCollectedSchema.optional(),
+  /** A multi-stop order: the stop delivered, which must be the current one (default: the current one). */
+  stopId: stopIdSchema.optional(),
 });
 export type ConfirmDeliveryCommand = z.output<typeof confirmDeliveryCommandSchema>;
 

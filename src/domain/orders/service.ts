@@ -13,7 +13,8 @@ import { priceRoute } from '../pricing.js';
 import { resolvePrepTime, type QuoteService } from '../quotes.js';
 import { planSchedule, withBatchWindow } from '../scheduling.js';
 import type { Tariff } from '../tariffs.js';
-import type { Courier, DeliveryPin, LedgerEntry, Order, OrderEvent, Stop } from '../types.js';
+import type { Courier, DeliveryPin, LedgerEntry, Order, OrderEvent, OrderStop, Stop } from '../types.js';
+import { pathLengthM, planRoute } from './stops.js';
 import { geohashOf } from './identifiers.js';
 import { bindQuote } from './quote-binding.js';
 import { orderStatusMessage } from './messages.js';
@@ -91,23 +92,30 @@ export function createOrderService(deps: {
 
   async function buildOrder(principal: MerchantPrincipal, draft: OrderDraft): Promise<Order> {
     const { merchant, mode } = principal;
-    const [pickup, dropoff] = await Promise.all([
+    const [pickup, dropoffs] = await Promise.all([
       quotes.resolveOrigin(merchant, draft.pickup, 'pickup'),
-      resolveLocation({ geocoder, input: draft.dropoff, field: 'dropoff' }),
+      draft.stops
+        ? Promise.all(draft.stops.map((stop, i) => resolveLocation({ geocoder, input: stop.address, field: `stops[${i}].address` })))
+        : resolveLocation({ geocoder, input: draft.dropoff, field: 'dropoff' }).then((d) => [d]),
     ]);
+    // A multi-stop order's drop-offs in visiting order; the last is the order's `dropoff`.
+    const route = draft.stops ? planRoute({ origin: pickup, stops: dropoffs, route: draft.route ?? 'given' }) : [0];
+    const visits = route.map((i) => dropoffs[i]!);
+    const dropoff = visits.at(-1)!;
     const user = draft.customerRut ? await store.users.findByRut(draft.customerRut) : null;
     const now = clock.now();
     const size = parcelSize({ dimensions: draft.dimensions, items: draft.items });
     const price = priceRoute({
       tariff, origin: pickup, destination: dropoff, weightKg: draft.weightKg, size, prepTimeMins: resolvePrepTime(draft.prepTimeMins, merchant), now,
-      minRoadM: minRoadMetres(pickup, dropoff),
+      minRoadM: Math.max(...visits.map((v) => minRoadMetres(pickup, v))),
+      ...(visits.length > 1 && { via: visits.slice(0, -1) }),
     });
     if (draft.rateId !== undefined && draft.quoteId === undefined) {
       throw new AppError('VALIDATION_ERROR', 'A rate is only chosen with a quote', { fields: [{ field: 'rateId', message: 'is only accepted with a quote id' }] });
     }
     const bound = draft.quoteId === undefined
       ? null
-      : await bindQuote({ store, clock, tariff, principal, quoteId: draft.quoteId, rateId: draft.rateId, pickup, dropoff, weightKg: draft.weightKg, size });
+      : await bindQuote({ store, clock, tariff, principal, quoteId: draft.quoteId, rateId: draft.rateId, pickup, dropoff, via: visits.slice(0, -1), weightKg: draft.weightKg, size });
     // Without a courier yet, the approach time is the tariff's default.
     const scale = timeScaleOf({ mode, merchant, defaultSpeed: deps.sandboxSpeed });
     const scheduled = planSchedule({
@@ -122,6 +130,7 @@ export function createOrderService(deps: {
     const plan = bound?.ref.rateId === 'batched'
       ? withBatchWindow(scheduled, { now, waitMs: (tariff.batched_extra_mins * 60_000) / scale })
       : Object.assign(scheduled, { batchWindow: null });
+    const stops = draft.stops && stopsOf({ draft, route, visits, pickup, pickupAt: plan.pickupAt, deliveryAt: plan.deliveryAt });
     return {
       id: ids.next('bk'),
       merchantId: merchant.id,
@@ -164,13 +173,38 @@ export function createOrderService(deps: {
       deliverBefore: plan.deliverBefore,
       dispatchAfter: plan.dispatchAfter,
       batchWindow: plan.batchWindow,
-      deliveryPin: draft.deliveryPin ? newDeliveryPin(now.toISOString()) : null,
+      // A multi-stop order's PINs are its stops' own.
+      deliveryPin: draft.deliveryPin && !stops ? newDeliveryPin(now.toISOString()) : null,
       idCheck: draft.idCheck ?? null,
       ...(draft.codAmount !== undefined && { codAmount: draft.codAmount }),
       // The merchant's default is copied at creation: a later change of the setting leaves existing orders as booked.
       ...((draft.failedAttemptPolicy ?? merchant.settings.failedAttemptPolicy) && { failedAttemptPolicy: draft.failedAttemptPolicy ?? merchant.settings.failedAttemptPolicy }),
       ...(draft.tip && { tip: draft.tip }),
+      ...(stops && { stops, route: draft.route ?? 'given' }),
+      ...(stops && draft.deliveryPin && { stopPins: Object.fromEntries(stops.map((s) => [s.id, newDeliveryPin(now.toISOString())])) }),
     };
+  }
+
+  /**
+   * The stops of a multi-stop order in visiting order, each with its ETA: the travel time shared out
+   * along the path by distance, so the last stop is due when the order is.
+   */
+  function stopsOf(options: { draft: OrderDraft; route: number[]; visits: ResolvedLocation[]; pickup: ResolvedLocation; pickupAt: Date; deliveryAt: Date }): OrderStop[] {
+    const { draft, route, visits, pickup, pickupAt, deliveryAt } = options;
+    const total = pathLengthM([pickup, ...visits]);
+    const travelMs = deliveryAt.getTime() - pickupAt.getTime();
+    return route.map((given, index) => {
+      const input = draft.stops![given]!;
+      const share = total > 0 ? pathLengthM([pickup, ...visits.slice(0, index + 1)]) / total : 1;
+      const location = toStop(visits[index]!);
+      return {
+        id: ids.next('stp'), index, givenIndex: given,
+        location: input.instructions !== undefined ? Object.assign(location, { instructions: input.instructions }) : location,
+        contact: { name: input.contactName, phone: input.contactPhone }, reference: input.reference ?? null, items: input.items ?? [],
+        status: 'pending', eta: new Date(pickupAt.getTime() + Math.round(travelMs * share)).toISOString(),
+        proof: null, failure: null, arrivedAt: null,
+      };
+    });
   }
 
   /**

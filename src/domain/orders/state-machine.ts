@@ -10,7 +10,9 @@ export const TRANSITIONS: Record<OrderStatus, readonly OrderStatus[]> = {
   assigned: ['arrived_pickup', 'new', 'cancelled'],
   arrived_pickup: ['picked_up', 'cancelled'],
   picked_up: ['arrived_dropoff', 'delivery_failed'],
-  arrived_dropoff: ['completed', 'delivery_failed'],
+  // A multi-stop order goes back to `picked_up` when a stop that is not its last one is delivered or
+  // failed (its stops have their own table, STOP_TRANSITIONS in stops.ts); after the last, `completed`.
+  arrived_dropoff: ['completed', 'delivery_failed', 'picked_up'],
   completed: [],
   cancelled: [],
   // A failed attempt is recorded, then the order's policy moves it on at once (failed-attempts.ts):

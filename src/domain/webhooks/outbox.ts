@@ -4,7 +4,7 @@ import type { NewFeedEvent, Store } from '../../ports/store.js';
 import type { Batch, Courier, LatLng, Order, OrderEvent, WebhookDelivery, WebhookEndpoint, WebhookEventType } from '../types.js';
 import { trackingUrlOf } from '../orders/identifiers.js';
 import type { TrackingLinks } from '../tracking-links.js';
-import { batchCreatedPayload, etaChangePayload, eventShape, flatShape, type EtaChange } from './payloads.js';
+import { batchCreatedPayload, changedStops, etaChangePayload, eventShape, flatShape, stopEventPayload, type EtaChange } from './payloads.js';
 
 /** Courier-location webhooks are at most this frequent per order. */
 export const COURIER_LOCATION_INTERVAL_MS = 20_000;
@@ -73,10 +73,22 @@ export function createWebhookOutbox(deps: {
    * the deliveries are built from the updated order inside the store's transaction.
    */
   async function prepareTransition(order: Order, courierId: string | null): Promise<((updated: Order, event: OrderEvent) => WebhookDelivery[]) | undefined> {
-    const endpoints = await endpointsFor(order.merchantId, order.mode, 'order.status_changed');
-    if (endpoints.length === 0) return undefined;
+    const [endpoints, stopEndpoints] = await Promise.all([
+      endpointsFor(order.merchantId, order.mode, 'order.status_changed'),
+      order.stops ? endpointsFor(order.merchantId, order.mode, 'order.stop_status_changed') : [],
+    ]);
+    if (endpoints.length === 0 && stopEndpoints.length === 0) return undefined;
     const courier = courierId ? await store.couriers.findById(courierId) : null;
-    return (updated, event) => endpoints.map((e) => delivery(e, 'order.status_changed', orderBody(e, 'order.status_changed', updated, courier, event.sequence, event.at), updated, event.sequence, event.at));
+    return (updated, event) => [
+      ...endpoints.map((e) => delivery(e, 'order.status_changed', orderBody(e, 'order.status_changed', updated, courier, event.sequence, event.at), updated, event.sequence, event.at)),
+      // A multi-stop order's stop moves come with the order's own: one delivery per stop that moved.
+      ...changedStops(order, updated).flatMap((stop) =>
+        stopEndpoints.map((e) => {
+          const body = Object.assign(orderBody(e, 'order.stop_status_changed', updated, courier, event.sequence, event.at), stopEventPayload(updated, stop, deps.proofUrl));
+          return delivery(e, 'order.stop_status_changed', body, updated, event.sequence, event.at);
+        }),
+      ),
+    ];
   }
 
   async function batchCreated(batch: Batch): Promise<WebhookDelivery[]> {
@@ -101,7 +113,15 @@ export function createWebhookOutbox(deps: {
    */
   async function prepareChange(order: Order, courierId: string | null) {
     const [deliveries, courier] = await Promise.all([prepareTransition(order, courierId), courierId ? store.couriers.findById(courierId) : null]);
-    return Object.assign({ feed: (updated: Order, event: OrderEvent) => feedEventOf(updated, courier, event) }, deliveries && { outbox: deliveries });
+    const feed = (updated: Order, event: OrderEvent): NewFeedEvent[] => [feedEventOf(updated, courier, event), ...changedStops(order, updated).map((stop) => stopFeedEventOf(updated, stop, courier, event))];
+    return Object.assign({ feed }, deliveries && { outbox: deliveries });
+  }
+
+  /** A stop's move in the merchant's feed: after its order's status event, with the same sequence. */
+  function stopFeedEventOf(order: Order, stop: NonNullable<Order['stops']>[number], courier: Courier | null, event: OrderEvent): NewFeedEvent {
+    const context = { order, courier, sequence: event.sequence, at: event.at, trackingUrl: linkOf(order), courierImageUrl: '', ...(deps.proofUrl && { proofUrl: deps.proofUrl }) };
+    const body = Object.assign(eventShape('order.stop_status_changed', context), stopEventPayload(order, stop, deps.proofUrl));
+    return { id: ids.next('evt'), merchantId: order.merchantId, mode: order.mode, type: 'order.stop_status_changed', orderId: order.id, sequence: event.sequence, body: JSON.stringify(body), at: event.at };
   }
 
   /** A new batch's deliveries and its feed event, with one time. */

@@ -1,4 +1,4 @@
-import type { Batch, CodCollection, Courier, DeliveryProof, FailedAttempt, LatLng, Order, WebhookEventType } from '../types.js';
+import type { Batch, CodCollection, Courier, DeliveryProof, FailedAttempt, LatLng, Order, OrderStop, WebhookEventType } from '../types.js';
 
 /** Shape 1 (flat) reports a completed order as `delivered`, as the spec's variant does. */
 const flatStatus = (status: Order['status']) => (status === 'completed' ? 'delivered' : status);
@@ -54,6 +54,39 @@ export function failedAttemptPayload(a: FailedAttempt, proofUrl?: (proofId: stri
     reason: a.reason, note: a.note, photo_url: a.photoProofId && proofUrl ? proofUrl(a.photoProofId) : null, coords: a.coords, courier_id: a.courierId,
     at: a.at, outcome: a.outcome,
   };
+}
+
+/**
+ * A multi-stop order's stop as every answer shows it (REST, GraphQL's fields, webhooks): where it is
+ * in the route, its status and ETA, and its proof or failure — never a PIN.
+ */
+export function stopPayload(stop: OrderStop, proofUrl?: (proofId: string) => string) {
+  return {
+    id: stop.id,
+    index: stop.index,
+    given_index: stop.givenIndex,
+    status: stop.status,
+    eta: stop.eta,
+    arrived_at: stop.arrivedAt,
+    proof: stop.proof ? proofPayload(stop.proof, proofUrl) : null,
+    failure: stop.failure
+      ? { reason: stop.failure.reason, note: stop.failure.note, photo_url: stop.failure.photoProofId && proofUrl ? proofUrl(stop.failure.photoProofId) : null, at: stop.failure.at, courier_id: stop.failure.courierId }
+      : null,
+  };
+}
+
+/**
+ * order.stop_status_changed adds this to either shape: the stop that moved and, when delivered,
+ * whether its PIN was checked (a stop with a PIN is delivered only with it).
+ */
+export function stopEventPayload(order: Order, stop: OrderStop, proofUrl?: (proofId: string) => string) {
+  return { stop: Object.assign(stopPayload(stop, proofUrl), { pin_verified: stop.status === 'delivered' && !!order.stopPins?.[stop.id] }), stops_total: order.stops?.length ?? 0 };
+}
+
+/** The stops whose status differs between two versions of an order (a stop move). */
+export function changedStops(before: Order, after: Order): OrderStop[] {
+  const was = new Map((before.stops ?? []).map((s) => [s.id, s.status]));
+  return (after.stops ?? []).filter((s) => was.get(s.id) !== s.status);
 }
 
 const AFTER_ATTEMPT: ReadonlySet<Order['status']> = new Set(['delivery_failed', 'returning', 'disposed']);
