@@ -8,9 +8,15 @@ export const codAmountSchema = z.number().int().min(1).max(10_000_000);
 /** What the courier says was collected: any whole CLP amount in the same range (0: nothing was paid). */
 export const codCollectedSchema = z.number().int().min(0).max(10_000_000);
 
-/** `cod_amount` goes with cash on delivery and only with it: 400 VALIDATION_ERROR either way. */
-export function assertCodAmount(options: { paymentMode: PaymentMode; codAmount: number | undefined }): void {
+/**
+ * `cod_amount` goes with cash on delivery and only with it: 400 VALIDATION_ERROR either way. A
+ * multi-stop order is prepaid: one amount would be collected at several doors (not supported).
+ */
+export function assertCodAmount(options: { paymentMode: PaymentMode; codAmount: number | undefined; multiStop?: boolean }): void {
   const { paymentMode, codAmount } = options;
+  if (paymentMode === 'cash_on_delivery' && options.multiStop) {
+    throw new AppError('VALIDATION_ERROR', 'A multi-stop order is prepaid: cash on delivery takes one drop-off', { fields: [{ field: 'paymentMode', message: 'cash_on_delivery is not accepted with stops' }] });
+  }
   if (paymentMode === 'cash_on_delivery' && codAmount === undefined) {
     throw new AppError('VALIDATION_ERROR', 'A cash-on-delivery order needs codAmount (CLP to collect)', { fields: [{ field: 'codAmount', message: 'is required with payment_mode cash_on_delivery' }] });
   }

@@ -95,8 +95,6 @@ export const createOrderCommandSchema = z.strictObject({
   if (v.route !== undefined && v.stops === undefined) ctx.addIssue({ code: 'custom', path: ['route'], message: 'is only accepted with stops' });
   // A multi-stop order is a route of its own: never waiting for batch companions.
   if (v.stops !== undefined && v.rateId === 'batched') ctx.addIssue({ code: 'custom', path: ['rateId'], message: 'a multi-stop order books the express rate' });
-  // One cod_amount per order, and the cash would be collected at several doors: not (yet) supported.
-  if (v.stops !== undefined && v.paymentMode === 'cash_on_delivery') ctx.addIssue({ code: 'custom', path: ['paymentMode'], message: 'a multi-stop order is prepaid (cash on delivery takes one drop-off)' });
 });
 export type CreateOrderCommand = z.output<typeof createOrderCommandSchema>;
 
@@ -132,7 +130,7 @@ export interface OrderDraft {
 }
 
 export function draftFromCommand(input: CreateOrderCommand): OrderDraft {
-  assertCodAmount({ paymentMode: input.paymentMode ?? 'prepaid', codAmount: input.codAmount });
+  assertCodAmount({ paymentMode: input.paymentMode ?? 'prepaid', codAmount: input.codAmount, multiStop: input.stops !== undefined });
   const items = input.items ?? [];
   const itemsWeight = items.reduce((sum, item) => sum + (item.weight_kg ?? 0) * item.quantity, 0);
   return {
