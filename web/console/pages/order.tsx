@@ -14,6 +14,7 @@ import { STATUS_LABELS } from '../../shared/ui/status.js';
 import { CancelOrder } from './order-cancel.js';
 import { FailedAttempts } from '../ui/failed-attempts.js';
 import { IdCheckFacts } from '../ui/id-check.js';
+import { OrderStops } from '../ui/order-stops.js';
 import { GEOFENCE_LABELS, ProofImage } from '../ui/proof-image.js';
 
 const ORDER = graphql(`query ConsoleOrder($id: String!) { order(id: $id) { __typename
@@ -24,7 +25,9 @@ const ORDER = graphql(`query ConsoleOrder($id: String!) { order(id: $id) { __typ
     proof { deliveredAt geofence distanceM photoUrl signatureUrl idCheck { minAge documentLast4 checkedAt } }
     events { sequence status reason at actorKind }
     failedAttemptPolicy failedAttempts { at reason note photoUrl outcome } returnFee
-    returnProof { deliveredAt geofence distanceM photoUrl signatureUrl } } }
+    returnProof { deliveredAt geofence distanceM photoUrl signatureUrl }
+    route stops { id index status eta contactName contactPhone reference trackingUrl address { address lat lng precision }
+      proof { deliveredAt geofence distanceM photoUrl signatureUrl } failure { at reason note photoUrl } } } }
   ... on AppError { code message } } }`);
 
 const STATUS_CHANGED = graphql(`subscription ConsoleOrderStatus($id: String!) { orderStatusChanged(id: $id) { status sequence } }`);
@@ -84,6 +87,7 @@ export function OrderPage({ params }: PageProps) {
           </div>
         </section>
       )}
+      <OrderStops route={o.route} stops={o.stops} />
       <FailedAttempts order={o} />
       <section class="card" aria-labelledby="timeline-title">
         <h2 id="timeline-title">{t.timeline}</h2>
