@@ -99,6 +99,7 @@ export function ProofForm({ order, onDelivered, leg = 'delivery' }: { order: Cou
         signature_proof_id: signed.proof_id,
         ...(order.delivery_pin_required && { pin }),
         ...(order.id_check && idCheck && { id_check: idCheck }),
+        ...(order.stop_id && { stop_id: order.stop_id }),
       });
       onDelivered();
     } catch (e) {
