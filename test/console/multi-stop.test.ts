@@ -71,4 +71,29 @@ describe.skipIf(SKIP !== null)('console: a multi-stop order', () => {
       expect(b.problems).toEqual([]);
     }, 60_000);
   }
+
+  it('at 390 px the new-order form adds stops and the route choice: quoted, then booked as a 3-stop optimised order', async () => {
+    const page = pages[0]!.page;
+    await page.locator('#lang-switch').selectOption('es');
+    await page.goto(`${t.url}/console/orders/new`);
+    await page.getByLabel('Dirección de entrega').fill(STOPS[0]!.address.address);
+    await page.getByLabel('Nombre del cliente').fill('Ana Pérez');
+    await page.getByLabel('Teléfono del cliente').fill('+56911111111');
+    for (const [i, stop] of [[2, STOPS[1]!], [3, STOPS[2]!]] as const) {
+      await page.locator('#add-stop').click();
+      await page.getByLabel(`Parada ${i}: Dirección`).fill(stop.address.address);
+      await page.locator('.stop-row').last().getByLabel('Contacto', { exact: true }).fill(stop.contact_name);
+      await page.locator('.stop-row').last().getByLabel('Teléfono del contacto').fill(stop.contact_phone);
+    }
+    await page.locator('#route').selectOption('optimized');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await page.locator('#get-quote').click();
+    await page.locator('#quote').waitFor();
+    await page.locator('#create-order').click();
+    await page.waitForURL(/\/console\/orders\/[^/]+$/);
+    await page.locator('#stop-list li').nth(2).waitFor();
+    expect(await page.locator('#stops').getAttribute('data-route')).toBe('optimized');
+    expect((await page.locator('#stop-list .stop-address').allTextContents()).sort()).toEqual(STOPS.map((s) => s.address.address).sort());
+    expect(await seriousViolations(page)).toEqual([]);
+  }, 60_000);
 });
