@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, type MerchantCredentials, type TestApp } from '../helpers/app.js';
 import { browserSkipReason, openOfflinePage, type OfflinePage } from '../helpers/browser.js';
-import { PLACES, expectOk, formA } from '../orders/support.js';
+import { PLACES, courierOnDuty, expectOk, formA, merchantApi, north } from '../orders/support.js';
 import { acceptInvitation, invitationLink, seriousViolations, startConsoleApp } from './support.js';
 
 const SKIP = browserSkipReason('the console order page of a multi-stop order');
@@ -95,5 +95,25 @@ describe.skipIf(SKIP !== null)('console: a multi-stop order', () => {
     expect(await page.locator('#stops').getAttribute('data-route')).toBe('optimized');
     expect((await page.locator('#stop-list .stop-address').allTextContents()).sort()).toEqual(STOPS.map((s) => s.address.address).sort());
     expect(await seriousViolations(page)).toEqual([]);
+  }, 60_000);
+
+  it('a stop the courier could not deliver shows its reason in the console\'s language', async () => {
+    const courier = await courierOnDuty(t, { mode: 'live', at: north(PLACES.providencia, 200) });
+    const { dropoff: _dropoff, ...base } = formA();
+    const id = (expectOk(await merchantApi(t, m.liveKey).create({ ...base, stops: STOPS, route: 'given' }), 201).body as { booking_id: string }).booking_id;
+    expectOk(await courier.status(id, 'picked_up'));
+    expectOk(await api(`${t.url}/api/v1/couriers/me/orders/${id}/failed-attempt`, { key: courier.token, body: { reason: 'recipient_absent', note: 'Timbre malo', coords: PLACES.nunoa } }));
+    const page = pages[1]!.page;
+    await page.locator('#lang-switch').selectOption('es');
+    await page.locator('#mode-switch [data-mode=live]').click();
+    await page.goto(`${t.url}/console/orders/${id}`);
+    const first = page.locator('#stop-list li').first();
+    await first.locator('.stop-failure').waitFor();
+    expect(await first.getAttribute('data-status')).toBe('failed');
+    expect(await first.locator('.stop-status').textContent()).toBe('No entregada');
+    expect(await first.locator('.stop-failure').textContent()).toBe('no había nadie · “Timbre malo”');
+    await page.locator('#lang-switch').selectOption('en');
+    await expect.poll(() => first.locator('.stop-failure').textContent()).toBe('nobody was there · “Timbre malo”');
+    expect(await page.locator('#stop-list li').nth(1).locator('.stop-status').textContent()).toBe('Pending');
   }, 60_000);
 });
