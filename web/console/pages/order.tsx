@@ -54,7 +54,8 @@ export function OrderPage({ params }: PageProps) {
   const position = courier ?? o.driver?.currentLocation ?? null;
   const points: MapPoint[] = [
     { lat: o.pickup.lat, lng: o.pickup.lng, kind: 'pickup', label: t.pickup },
-    { lat: o.dropoff.lat, lng: o.dropoff.lng, kind: 'dropoff', label: t.dropoff },
+    // A multi-stop order: every stop on the map (the drop-off is its last).
+    ...(o.stops?.map((s) => ({ lat: s.address.lat, lng: s.address.lng, kind: 'dropoff' as const, label: `${t.dropoff} ${s.index + 1}` })) ?? [{ lat: o.dropoff.lat, lng: o.dropoff.lng, kind: 'dropoff' as const, label: t.dropoff }]),
     ...(position && !['completed', 'cancelled'].includes(o.status) ? [{ ...position, kind: 'courier' as const, label: t.courier }] : []),
   ];
   return (
