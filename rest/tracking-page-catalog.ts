@@ -75,6 +75,12 @@ const es = {
     /** weekday, day, month, time */
     dateOrder: '{weekday} {day} {month} {time}',
   },
+  /** A multi-stop order's stop page (issue #30): this stop only, and how many stops come before it. */
+  stop: {
+    pending: 'Tu entrega está en camino', arrived: 'El repartidor está en tu puerta', delivered: 'Entregado', failed: 'No se pudo entregar',
+    ahead: '{count} paradas antes de la tuya', aheadOne: '1 parada antes de la tuya', next: 'Eres la próxima parada',
+    eta: 'Llegada estimada: {time}', where: 'Entrega en {place}', refresh: 'Actualizar',
+  },
 };
 
 export type TrackingCatalog = typeof es;
@@ -147,6 +153,11 @@ const en: TrackingCatalog = {
     weekdays: ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'],
     months: ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'],
     dateOrder: '{weekday} {day} {month} {time}',
+  },
+  stop: {
+    pending: 'Your delivery is on its way', arrived: 'The courier is at your door', delivered: 'Delivered', failed: 'Could not be delivered',
+    ahead: '{count} stops before yours', aheadOne: '1 stop before yours', next: 'You are the next stop',
+    eta: 'Estimated arrival: {time}', where: 'Delivery in {place}', refresh: 'Refresh',
   },
 };
 

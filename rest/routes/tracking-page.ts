@@ -8,7 +8,9 @@ import { presentTracking } from '../../src/edge/tracking.js';
 import { isAppError } from '../../src/domain/errors.js';
 import { RateLimitedError } from '../../src/domain/front-door.js';
 import type { TrackingPageView } from '../../src/domain/tracking.js';
-import { admitTrackingView } from '../middleware/rate-limit.js';
+import { admitTrackingView, anonymousBudget } from '../middleware/rate-limit.js';
+import { AppError } from '../../src/domain/errors.js';
+import type { StopTrackingView } from '../../src/domain/tracking.js';
 import { escapeAttribute, pageCsp } from '../pages.js';
 import { fill, TRACKING_CATALOGS, trackingLanguageOf, type TrackingCatalog, type TrackingLanguage } from '../tracking-page-catalog.js';
 
@@ -120,6 +122,31 @@ export function trackingPageRoutes(edge: Edge): Router {
     }
     return false;
   }
+
+  // A multi-stop order's stop link (issue #30): this stop only (status, ETA, comuna, stops before it),
+  // never another stop's address or contact; served whole by the server (a refresh link, no socket).
+  router.get('/track/stops/:orderId/:stopId', anonymousBudget(edge), async (req, res) => {
+    const [orderId, stopId] = [String(req.params.orderId).slice(0, 64), String(req.params.stopId).slice(0, 64)];
+    const lang = trackingLanguageOf({ lang: req.query.lang, acceptLanguage: req.headers['accept-language'] });
+    res.vary('Accept-Language');
+    let view: StopTrackingView;
+    try {
+      if (!edge.services.trackingLinks.opensStop({ orderId, stopId, capability: req.query.k })) throw new AppError('ORDER_NOT_FOUND', 'No delivery with that tracking reference');
+      view = await edge.services.tracking.getStopTracking({ orderId, stopId });
+    } catch (error) {
+      if (!sendError(req, res, lang, error, orderId)) throw error;
+      return;
+    }
+    const t = TRACKING_CATALOGS[lang];
+    const time = new Intl.DateTimeFormat(t.page.htmlLang, { timeZone: 'America/Santiago', weekday: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(view.eta));
+    const open = view.status === 'pending' || view.status === 'arrived';
+    const progress = view.status !== 'pending' ? '' : view.stopsAhead === 0 ? t.stop.next : view.stopsAhead === 1 ? t.stop.aheadOne : fill(t.stop.ahead, { count: view.stopsAhead });
+    sendHtml(res, 200, render(errorPage, {
+      htmlLang: t.page.htmlLang, otherLanguage: t.page.otherLanguage, otherLanguageCode: t.page.otherLanguageCode, otherLanguageQuery: otherLanguageQuery(req, t),
+      view: `stop-${view.status}`, heading: t.stop[view.status], text: [progress, open ? fill(t.stop.eta, { time }) : ''].filter(Boolean).join(' · '),
+      hint: fill(t.stop.where, { place: view.dropoff.label }), action: t.stop.refresh, actionHref: req.originalUrl,
+    }));
+  });
 
   router.get('/track/:reference', async (req, res) => {
     const reference = String(req.params.reference).slice(0, 64);

@@ -47,7 +47,7 @@ describe('API9: inventory of everything reachable', () => {
     // /metrics needs METRICS_TOKEN, and without one is 404 in production (test/security/production-mode.test.ts).
     expect(outside.sort()).toEqual(
       [
-        'GET /', 'GET /assets/landing.css', 'GET /graphiql/assets/:file', 'GET /metrics', 'GET /track', 'GET /track/:reference', 'GET /track/assets/:file',
+        'GET /', 'GET /assets/landing.css', 'GET /graphiql/assets/:file', 'GET /metrics', 'GET /track', 'GET /track/:reference', 'GET /track/assets/:file', 'GET /track/stops/:orderId/:stopId',
         'GET /console', 'GET /console/{*path}', 'GET /console/assets/:file',
         'GET /ops', 'GET /ops/{*path}', 'GET /ops/assets/:file',
         'GET /courier', 'GET /courier/{*path}', 'GET /courier/assets/:file', 'GET /courier/icon.svg', 'GET /courier/manifest.webmanifest', 'GET /courier/sw.js',

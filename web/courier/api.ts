@@ -48,6 +48,23 @@ export interface CourierOrder {
   id_check?: { required: true; min_age: number } | null;
   /** Cash on delivery: CLP to collect at the door (null: prepaid). */
   cod_amount?: number | null;
+  /** A multi-stop order's stops in route order (issue #30); absent on a single drop-off. */
+  stops?: CourierStop[];
+  /** Set by the app on a multi-stop order: the current stop, which arrive, deliver and a failed attempt name. */
+  stop_id?: string;
+}
+
+export interface CourierStop {
+  id: string;
+  index: number;
+  status: 'pending' | 'arrived' | 'delivered' | 'failed';
+  eta: string;
+  address: Stop;
+  contact_name: string;
+  contact_phone: string | null;
+  reference: string | null;
+  items?: CourierOrder['items'];
+  delivery_pin_required: boolean;
 }
 
 /** Cash collected at doors minus handed over (issue #30). */
@@ -81,14 +98,14 @@ export const courierApi = {
   earnings: (range: { from: string; to: string }) => rest<Earnings>(`/couriers/me/earnings?${new URLSearchParams(range).toString()}`),
   duty: (onDuty: boolean) => rest<{ courier: Courier }>('/couriers/me/duty', { json: { on_duty: onDuty }, headers: idempotent() }).then((d) => d.courier),
   position: (fix: Fix) => rest<{ arrivals: unknown[] }>('/couriers/me/location', { json: fix, headers: CSRF }),
-  advance: (id: string, status: 'arrived_pickup' | 'picked_up' | 'arrived_dropoff') =>
-    rest<{ booking_id: string; status: Status }>(`${order(id)}/status`, { json: { status }, headers: idempotent() }),
+  advance: (id: string, status: 'arrived_pickup' | 'picked_up' | 'arrived_dropoff', stopId?: string) =>
+    rest<{ booking_id: string; status: Status }>(`${order(id)}/status`, { json: { status, ...(stopId && status === 'arrived_dropoff' && { stop_id: stopId }) }, headers: idempotent() }),
   uploadProof: (id: string, kind: 'photo' | 'signature', image: Blob) =>
     rest<UploadedProof>(`${order(id)}/proof?kind=${kind}`, { bytes: image, headers: CSRF }),
-  deliver: (id: string, body: { driver_id: string; coords: LatLng; photo_proof_id: string; signature_proof_id: string; pin?: string; id_check?: { document_number: string; date_of_birth: string }; cod_collected?: number }) =>
+  deliver: (id: string, body: { driver_id: string; coords: LatLng; photo_proof_id: string; signature_proof_id: string; pin?: string; id_check?: { document_number: string; date_of_birth: string }; cod_collected?: number; stop_id?: string }) =>
     rest<{ booking_id: string; status: Status }>(`${order(id)}/deliver`, { json: body, headers: idempotent() }),
   /** `status` is where the order's policy moved it: `picked_up` (try again), `returning` or `disposed`. */
-  failedAttempt: (id: string, body: { reason: FailedReason; note?: string; photo_proof_id?: string; coords: LatLng }) =>
+  failedAttempt: (id: string, body: { reason: FailedReason; note?: string; photo_proof_id?: string; coords: LatLng; stop_id?: string }) =>
     rest<{ booking_id: string; status: Status; attempts: number }>(`${order(id)}/failed-attempt`, { json: body, headers: idempotent() }),
   returnToPickup: (id: string, body: { coords: LatLng; photo_proof_id: string; signature_proof_id: string }) =>
     rest<{ booking_id: string; status: Status }>(`${order(id)}/return`, { json: body, headers: idempotent() }),

@@ -23,9 +23,9 @@ const CREATE_ORDER = graphql(`mutation ConsoleCreateOrder($input: CreateOrderInp
 type Location = NonNullable<VariablesOf<typeof QUOTE>['input']['destination']>;
 type Quote = Extract<ResultOf<typeof QUOTE>['quote'], { data: unknown }>['data'];
 
-const S: Strings<'recipient' | 'title' | 'pickup' | 'pickupHint' | 'dropoff' | 'byAddress' | 'byCoords' | 'address' | 'lat' | 'lng' | 'weight' | 'customer' | 'phone' | 'notes' | 'quote' | 'price' | 'distance' | 'eta' | 'rate' | 'create' | 'viewerNote' | 'map' | 'origin' | 'destination' | 'expires' | 'tip'> = {
-  es: { recipient: 'Cliente', title: 'Nuevo pedido', pickup: 'Retiro', pickupHint: 'Vacío: la dirección del comercio', dropoff: 'Entrega', byAddress: 'Dirección', byCoords: 'Coordenadas', address: 'Dirección de entrega', lat: 'Latitud', lng: 'Longitud', weight: 'Peso (kg)', customer: 'Nombre del cliente', phone: 'Teléfono del cliente', notes: 'Notas', quote: 'Cotizar', price: 'Precio', distance: 'Distancia', eta: 'Entrega estimada', rate: 'Tarifa', create: 'Crear pedido', viewerNote: 'Tu rol (lector) puede cotizar, no crear pedidos.', map: 'Mapa del retiro y la entrega', origin: 'Retiro', destination: 'Entrega', expires: 'Válida hasta', tip: 'Propina para el repartidor (CLP, opcional)' },
-  en: { recipient: 'Recipient', title: 'New order', pickup: 'Pickup', pickupHint: "Empty: the merchant's address", dropoff: 'Drop-off', byAddress: 'Address', byCoords: 'Coordinates', address: 'Drop-off address', lat: 'Latitude', lng: 'Longitude', weight: 'Weight (kg)', customer: 'Customer name', phone: 'Customer phone', notes: 'Notes', quote: 'Get a quote', price: 'Price', distance: 'Distance', eta: 'Estimated delivery', rate: 'Rate', create: 'Create order', viewerNote: 'Your role (viewer) may quote, not create orders.', map: 'Map of pickup and drop-off', origin: 'Pickup', destination: 'Drop-off', expires: 'Valid until', tip: 'Tip for the courier (CLP, optional)' },
+const S: Strings<'recipient' | 'title' | 'pickup' | 'pickupHint' | 'dropoff' | 'byAddress' | 'byCoords' | 'address' | 'lat' | 'lng' | 'weight' | 'customer' | 'phone' | 'notes' | 'quote' | 'price' | 'distance' | 'eta' | 'rate' | 'create' | 'viewerNote' | 'map' | 'origin' | 'destination' | 'expires' | 'tip' | 'moreStops' | 'addStop' | 'removeStop' | 'stop' | 'contact' | 'contactPhone' | 'route' | 'given' | 'optimized' | 'stopsHint'> = {
+  es: { recipient: 'Cliente', title: 'Nuevo pedido', pickup: 'Retiro', pickupHint: 'Vacío: la dirección del comercio', dropoff: 'Entrega', byAddress: 'Dirección', byCoords: 'Coordenadas', address: 'Dirección de entrega', lat: 'Latitud', lng: 'Longitud', weight: 'Peso (kg)', customer: 'Nombre del cliente', phone: 'Teléfono del cliente', notes: 'Notas', quote: 'Cotizar', price: 'Precio', distance: 'Distancia', eta: 'Entrega estimada', rate: 'Tarifa', create: 'Crear pedido', viewerNote: 'Tu rol (lector) puede cotizar, no crear pedidos.', map: 'Mapa del retiro y la entrega', origin: 'Retiro', destination: 'Entrega', expires: 'Válida hasta', tip: 'Propina para el repartidor (CLP, opcional)', moreStops: 'Más paradas', addStop: 'Agregar parada', removeStop: 'Quitar parada', stop: 'Parada', contact: 'Contacto', contactPhone: 'Teléfono del contacto', route: 'Orden de la ruta', given: 'Como las ingresé', optimized: 'Optimizado (el más corto)', stopsHint: 'Hasta 10 paradas: la entrega de arriba es la primera.' },
+  en: { recipient: 'Recipient', title: 'New order', pickup: 'Pickup', pickupHint: "Empty: the merchant's address", dropoff: 'Drop-off', byAddress: 'Address', byCoords: 'Coordinates', address: 'Drop-off address', lat: 'Latitude', lng: 'Longitude', weight: 'Weight (kg)', customer: 'Customer name', phone: 'Customer phone', notes: 'Notes', quote: 'Get a quote', price: 'Price', distance: 'Distance', eta: 'Estimated delivery', rate: 'Rate', create: 'Create order', viewerNote: 'Your role (viewer) may quote, not create orders.', map: 'Map of pickup and drop-off', origin: 'Pickup', destination: 'Drop-off', expires: 'Valid until', tip: 'Tip for the courier (CLP, optional)', moreStops: 'More stops', addStop: 'Add a stop', removeStop: 'Remove stop', stop: 'Stop', contact: 'Contact', contactPhone: 'Contact phone', route: 'Route order', given: 'As entered', optimized: 'Optimised (the shortest)', stopsHint: 'Up to 10 stops: the drop-off above is the first.' },
 };
 
 const text = (form: FormData, name: string) => String(form.get(name) ?? '').trim();
@@ -41,6 +41,13 @@ function locations(form: FormData): { origin?: Location; destination: Location }
 
 /** Fields that do not change the price: editing them keeps the quote. */
 const NOT_PRICED = ['rate', 'tip'];
+/** Most stops an order takes (the drop-off above and these extra ones). */
+const MAX_STOPS = 10;
+
+/** The extra stops' rows of the form, in order; empty: a single drop-off. */
+function extraStops(form: FormData, rows: readonly number[]) {
+  return rows.map((row) => ({ address: { address: text(form, `stop-${row}-address`) }, contactName: text(form, `stop-${row}-name`), contactPhone: text(form, `stop-${row}-phone`) }));
+}
 
 export function NewOrderPage(_props: PageProps) {
   const app = useApp();
@@ -52,6 +59,10 @@ export function NewOrderPage(_props: PageProps) {
   // One key per form: a retried or double-clicked create books one order.
   const [key] = useState(() => crypto.randomUUID());
   const viewer = app.me?.role === 'viewer';
+  // Extra stops by row id (ids never reused: a removed row's inputs do not pass to another).
+  const [rows, setRows] = useState<number[]>([]);
+  const [nextRow, setNextRow] = useState(1);
+  const route = (data: FormData) => (data.get('route') === 'optimized' ? 'optimized' as const : 'given' as const);
 
   const run = async (action: () => Promise<void>) => {
     setBusy(true);
@@ -61,14 +72,17 @@ export function NewOrderPage(_props: PageProps) {
   const onQuote = (form: HTMLFormElement) => run(async () => {
     const data = new FormData(form);
     const weight = Number(text(data, 'weight')) || undefined;
-    setQuote(dataOf((await request(QUOTE, { input: { ...locations(data), totalWeightKg: weight } }, app.mode)).quote));
+    const { origin, destination } = locations(data);
+    const stops = rows.length ? { stops: [destination, ...extraStops(data, rows).map((s) => s.address)], route: route(data) } : { destination };
+    setQuote(dataOf((await request(QUOTE, { input: { origin, ...stops, totalWeightKg: weight } }, app.mode)).quote));
   });
   const onCreate = (form: HTMLFormElement) => run(async () => {
     const data = new FormData(form);
     const { origin, destination } = locations(data);
     const rateId: 'batched' | 'express' = data.get('rate') === 'batched' ? 'batched' : 'express';
+    const first = { address: destination, contactName: text(data, 'customer'), contactPhone: text(data, 'phone') };
     const input = {
-      pickup: origin, dropoff: destination, customerName: text(data, 'customer'), customerPhone: text(data, 'phone'),
+      pickup: origin, ...(rows.length ? { stops: [first, ...extraStops(data, rows)], route: route(data) } : { dropoff: destination }), customerName: text(data, 'customer'), customerPhone: text(data, 'phone'),
       ...paymentInputOf(data),
       totalWeightKg: Number(text(data, 'weight')) || undefined, notes: text(data, 'notes') || undefined, quoteId: quote?.quoteId, rateId: quote ? rateId : undefined,
       idCheck: idCheckInputOf(data),
@@ -109,6 +123,22 @@ export function NewOrderPage(_props: PageProps) {
           <label>{t.notes}<input name="notes" autocomplete="off" /></label>
           <label>{t.tip}<input name="tip" type="number" inputMode="numeric" min={0} max={200_000} step={1} /></label>
           <IdCheckOption />
+        </fieldset>
+        <fieldset id="more-stops">
+          <legend>{t.moreStops}</legend>
+          <small>{t.stopsHint}</small>
+          {rows.map((row, i) => (
+            <div class="stop-row" key={row} data-row={row}>
+              <label>{t.stop} {i + 2}: {t.address}<input name={`stop-${row}-address`} required autocomplete="off" /></label>
+              <label>{t.contact}<input name={`stop-${row}-name`} required autocomplete="off" /></label>
+              <label>{t.contactPhone}<input name={`stop-${row}-phone`} type="tel" required placeholder="+56912345678" /></label>
+              <button type="button" class="secondary remove-stop" onClick={() => { setRows(rows.filter((r) => r !== row)); setQuote(null); }}>{t.removeStop} {i + 2}</button>
+            </div>
+          ))}
+          {rows.length < MAX_STOPS - 1 && <button type="button" id="add-stop" class="secondary" onClick={() => { setRows([...rows, nextRow]); setNextRow(nextRow + 1); setQuote(null); }}>{t.addStop}</button>}
+          {rows.length > 0 && (
+            <label>{t.route}<select name="route" id="route"><option value="given">{t.given}</option><option value="optimized">{t.optimized}</option></select></label>
+          )}
         </fieldset>
         <div class="actions">
           <button type="button" id="get-quote" disabled={busy} onClick={(e) => { const f = e.currentTarget.form!; if (f.reportValidity()) void onQuote(f); }}>{t.quote}</button>

@@ -16,6 +16,7 @@ import { AddTip } from './order-tip.js';
 import { FailedAttempts } from '../ui/failed-attempts.js';
 import { IdCheckFacts } from '../ui/id-check.js';
 import { CodFacts } from '../ui/cod.js';
+import { OrderStops } from '../ui/order-stops.js';
 import { GEOFENCE_LABELS, ProofImage } from '../ui/proof-image.js';
 
 const ORDER = graphql(`query ConsoleOrder($id: String!) { order(id: $id) { __typename
@@ -27,7 +28,9 @@ const ORDER = graphql(`query ConsoleOrder($id: String!) { order(id: $id) { __typ
     proof { deliveredAt geofence distanceM photoUrl signatureUrl idCheck { minAge documentLast4 checkedAt } }
     events { sequence status reason at actorKind }
     failedAttemptPolicy failedAttempts { at reason note photoUrl outcome } returnFee
-    returnProof { deliveredAt geofence distanceM photoUrl signatureUrl } } }
+    returnProof { deliveredAt geofence distanceM photoUrl signatureUrl }
+    route stops { id index status eta contactName contactPhone reference trackingUrl address { address lat lng precision }
+      proof { deliveredAt geofence distanceM photoUrl signatureUrl } failure { at reason note photoUrl } } } }
   ... on AppError { code message } } }`);
 
 const STATUS_CHANGED = graphql(`subscription ConsoleOrderStatus($id: String!) { orderStatusChanged(id: $id) { status sequence } }`);
@@ -56,7 +59,8 @@ export function OrderPage({ params }: PageProps) {
   const parcel = sizeText(Object.assign({ weightKg: o.weightKg }, o.dimensions), lang);
   const points: MapPoint[] = [
     { lat: o.pickup.lat, lng: o.pickup.lng, kind: 'pickup', label: t.pickup },
-    { lat: o.dropoff.lat, lng: o.dropoff.lng, kind: 'dropoff', label: t.dropoff },
+    // A multi-stop order: every stop on the map (the drop-off is its last).
+    ...(o.stops?.map((s) => ({ lat: s.address.lat, lng: s.address.lng, kind: 'dropoff' as const, label: `${t.dropoff} ${s.index + 1}` })) ?? [{ lat: o.dropoff.lat, lng: o.dropoff.lng, kind: 'dropoff' as const, label: t.dropoff }]),
     ...(position && !['completed', 'cancelled'].includes(o.status) ? [{ ...position, kind: 'courier' as const, label: t.courier }] : []),
   ];
   return (
@@ -99,6 +103,7 @@ export function OrderPage({ params }: PageProps) {
           </div>
         </section>
       )}
+      <OrderStops route={o.route} stops={o.stops} />
       <FailedAttempts order={o} />
       <section class="card" aria-labelledby="timeline-title">
         <h2 id="timeline-title">{t.timeline}</h2>

@@ -7,6 +7,7 @@ import { graphql, type ResultOf } from '../../shared/graphql.js';
 import { useStrings, type Strings } from '../../shared/i18n.js';
 import { Link, type PageProps } from '../router.js';
 import { ErrorNote } from '../../shared/ui/error-note.js';
+import { stopCount } from '../ui/order-stops.js';
 import { useLoad, useReconnected, useSocketState, useSubscription } from '../../shared/ui/hooks.js';
 import { STATUS_LABELS, STATUSES, type Status } from '../../shared/ui/status.js';
 
@@ -14,11 +15,11 @@ const PAGE_SIZE = 20;
 
 const ORDERS = graphql(`query ConsoleOrders($first: Int, $after: String, $status: [OrderStatus!]) {
   orders(first: $first, after: $after, status: $status) { __typename
-    ... on QueryOrdersSuccess { data { nodes { id orderNumber status customerName price createdAt dropoff { address lat lng precision } } pageInfo { hasNextPage endCursor } } }
+    ... on QueryOrdersSuccess { data { nodes { id orderNumber status customerName price createdAt stops { id } dropoff { address lat lng precision } } pageInfo { hasNextPage endCursor } } }
     ... on AppError { code message } } }`);
 
 const ORDER_EVENTS = graphql(`subscription ConsoleOrderEvents { orderEvents { orderId status
-  order { id orderNumber status customerName price createdAt dropoff { address lat lng precision } } } }`);
+  order { id orderNumber status customerName price createdAt stops { id } dropoff { address lat lng precision } } } }`);
 
 type Row = NonNullable<ResultOf<typeof ORDER_EVENTS>['orderEvents']['order']>;
 
@@ -81,7 +82,7 @@ export function OrdersBoard(_props: PageProps) {
                 <tr key={o.id} data-order-id={o.id} data-status={o.status}>
                   <td data-label={t.order}><Link href={`/console/orders/${encodeURIComponent(o.id)}`}>{o.orderNumber}</Link></td>
                   <td data-label={t.customer}>{o.customerName}</td>
-                  <td data-label={t.dropoff}>{placeOf(o.dropoff)}</td>
+                  <td data-label={t.dropoff}>{placeOf(o.dropoff)}{o.stops && <> <span class="badge stops">{stopCount(o.stops.length, lang)}</span></>}</td>
                   <td data-label={t.status}><span class={`badge ${o.status}`}>{STATUS_LABELS[lang][o.status]}</span></td>
                   <td class="num" data-label={t.price}>{clp(o.price)}</td>
                   <td data-label={t.created}>{dateTime(o.createdAt, lang)}</td>

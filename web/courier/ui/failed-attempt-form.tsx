@@ -48,6 +48,7 @@ export function FailedAttemptForm({ order, onReported }: { order: CourierOrder; 
     if (!c.here) throw new ApiError('NETWORK', t.noFix);
     const moved = await courierApi.failedAttempt(order.booking_id, {
       reason, coords: { lat: c.here.lat, lng: c.here.lng }, ...(note.trim() && { note: note.trim() }), ...(photo && { photo_proof_id: photo.proofId }),
+      ...(order.stop_id && { stop_id: order.stop_id }),
     });
     setOpen(false);
     onReported(moved.status);

@@ -6,7 +6,7 @@ import { ErrorNote } from '../../shared/ui/error-note.js';
 import { DeliveryMap, type MapPoint } from '../../shared/ui/map.js';
 import { hasTiles, SchematicMap } from '../../shared/ui/schematic-map.js';
 import { STATUS_LABELS } from '../../shared/ui/status.js';
-import { courierApi, type CourierOrder, type Stop } from '../api.js';
+import { courierApi, type CourierOrder, type CourierStop, type Stop } from '../api.js';
 import { useCourier } from '../state.js';
 import { COURIER_ERRORS } from '../words.js';
 import { FailedAttemptForm } from './failed-attempt-form.js';
@@ -16,7 +16,7 @@ import { ProofForm } from './proof-form.js';
 const S: Strings<
   'order' | 'pickup' | 'dropoff' | 'customer' | 'call' | 'items' | 'payment' | 'prepaid' | 'cod' | 'notes' | 'navigate' | 'mapsApp' | 'map'
   | 'you' | 'arrived_pickup' | 'picked_up' | 'arrived_dropoff' | 'qArrivedPickup' | 'qPickedUp' | 'qArrivedDropoff' | 'unit' | 'by' | 'floor'
-  | 'returnStep' | 'retry' | 'parcel' | 'tip'
+  | 'returnStep' | 'retry' | 'parcel' | 'tip' | 'route' | 'stop' | 'pending' | 'arrived' | 'delivered' | 'failed' | 'contact'
 > = {
   es: {
     order: 'Pedido', pickup: 'Retiro', dropoff: 'Entrega', customer: 'Cliente', call: 'Llamar', items: 'Productos', payment: 'Pago',
@@ -27,6 +27,7 @@ const S: Strings<
     returnStep: 'No se entregó: lleva el pedido de vuelta a la tienda (el punto de retiro) y entrégalo con foto y firma.',
     retry: 'Intento registrado: el pedido sigue contigo para intentarlo de nuevo.',
     parcel: 'Paquete', tip: 'Propina',
+    route: 'Ruta', stop: 'Parada', pending: 'pendiente', arrived: 'en la puerta', delivered: 'entregada', failed: 'no entregada', contact: 'Contacto',
   },
   en: {
     order: 'Order', pickup: 'Pickup', dropoff: 'Drop-off', customer: 'Customer', call: 'Call', items: 'Items', payment: 'Payment',
@@ -37,6 +38,7 @@ const S: Strings<
     returnStep: 'Not delivered: take the order back to the shop (the pickup) and hand it over with a photo and a signature.',
     retry: 'Attempt recorded: the order stays with you to try again.',
     parcel: 'Parcel', tip: 'Tip',
+    route: 'Route', stop: 'Stop', pending: 'pending', arrived: 'at the door', delivered: 'delivered', failed: 'not delivered', contact: 'Contact',
   },
 };
 
@@ -70,8 +72,43 @@ function StopView({ id, title, stop, when }: { id: string; title: string; stop: 
   );
 }
 
+/**
+ * A multi-stop order seen at its current stop (the first still open): that stop's address, contact,
+ * items, ETA and PIN stand in for the drop-off's, so every step below acts on it and names it.
+ */
+function atCurrentStop(order: CourierOrder): { job: CourierOrder; current: CourierStop | null } {
+  const current = order.stops?.find((s) => s.status === 'pending' || s.status === 'arrived') ?? null;
+  if (!current) return { job: order, current };
+  return {
+    current,
+    job: {
+      ...order, dropoff: current.address, customer_name: current.contact_name, customer_phone: current.contact_phone ?? order.customer_phone,
+      items: current.items ?? order.items, estimated_delivery_time: current.eta, delivery_pin_required: current.delivery_pin_required, stop_id: current.id,
+    },
+  };
+}
+
+/** A multi-stop job's route: every stop in order with its status and ETA, the current one marked. */
+function RouteList({ stops, current }: { stops: readonly CourierStop[]; current: CourierStop | null }) {
+  const t = useStrings(S);
+  const c = useCourier();
+  return (
+    <section class="route" aria-labelledby="route-title">
+      <h3 id="route-title">{t.route} · {stops.length}</h3>
+      <ol id="route-stops">
+        {stops.map((s) => (
+          <li key={s.id} data-stop-id={s.id} data-status={s.status} class={s.id === current?.id ? 'current' : undefined} aria-current={s.id === current?.id ? 'step' : undefined}>
+            <span class="stop-name">{t.stop} {s.index + 1}</span> · <span class="stop-status">{t[s.status]}</span> · {time(s.eta, c.lang)}
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
 /** One job; `onEnded` says how it left this phone (delivered, returned to the shop or disposed). */
-export function JobCard({ order, onEnded }: { order: CourierOrder; onEnded: (id: string, status: CourierOrder['status']) => void }) {
+export function JobCard({ order: given, onEnded }: { order: CourierOrder; onEnded: (id: string, status: CourierOrder['status']) => void }) {
+  const { job: order, current } = atCurrentStop(given);
   const t = useStrings(S);
   const c = useCourier();
   const [retried, setRetried] = useState(false);
@@ -86,7 +123,7 @@ export function JobCard({ order, onEnded }: { order: CourierOrder; onEnded: (id:
   const advance = (step: Step) => {
     setPending(true);
     setError(null);
-    courierApi.advance(order.booking_id, step).then(
+    courierApi.advance(order.booking_id, step, order.stop_id).then(
       () => c.reloadOrders(),
       (e: unknown) => setError(e),
     ).catch(setError).finally(() => setPending(false));
@@ -95,9 +132,11 @@ export function JobCard({ order, onEnded }: { order: CourierOrder; onEnded: (id:
   const d = order.dimensions;
   const parcel = sizeText({ lengthCm: d?.length_cm, widthCm: d?.width_cm, heightCm: d?.height_cm, weightKg: order.total_weight_kg }, c.lang);
   const ended = (status: CourierOrder['status']) => { onEnded(order.booking_id, status); void c.reloadOrders(); };
+  // A stop delivered or failed before the last: the order goes on to the next stop.
+  const delivered = () => (current && given.stops!.filter((s) => s.status === 'pending' || s.status === 'arrived').length > 1 ? void c.reloadOrders() : ended('completed'));
   const failed = (status: CourierOrder['status']) => {
-    setRetried(status === 'picked_up');
-    if (status === 'disposed') ended(status);
+    setRetried(status === 'picked_up' && !current);
+    if (status === 'disposed' || status === 'completed') ended(status);
     else void c.reloadOrders();
   };
   return (
@@ -105,7 +144,8 @@ export function JobCard({ order, onEnded }: { order: CourierOrder; onEnded: (id:
       <h2 id="job-title">{t.order} {label} <span class={`badge ${order.status}`} id="job-status">{STATUS_LABELS[c.lang][order.status]}</span></h2>
       {hasTiles() ? <DeliveryMap points={points} label={t.map} /> : <SchematicMap points={points} label={t.map} />}
       <StopView id="pickup" title={t.pickup} stop={order.pickup} when={order.estimated_pickup_time} />
-      <StopView id="dropoff" title={t.dropoff} stop={order.dropoff} when={order.estimated_delivery_time} />
+      {given.stops && <RouteList stops={given.stops} current={current} />}
+      <StopView id="dropoff" title={current ? `${t.stop} ${current.index + 1}` : t.dropoff} stop={order.dropoff} when={order.estimated_delivery_time} />
       <dl class="facts">
         <dt>{t.customer}</dt>
         <dd><span id="customer-name">{order.customer_name}</span> · <a id="customer-call" href={`tel:${order.customer_phone.replace(/[^\d+]/g, '')}`}>{t.call} {order.customer_phone}</a></dd>
@@ -132,8 +172,8 @@ export function JobCard({ order, onEnded }: { order: CourierOrder; onEnded: (id:
       )}
       <ErrorNote id="step-error" error={error} words={COURIER_ERRORS} />
       {retried && order.status === 'picked_up' && <p class="note" id="retry-note" role="status">{t.retry}</p>}
-      {order.status === 'arrived_dropoff' && <ProofForm order={order} onDelivered={() => ended('completed')} />}
-      {(order.status === 'picked_up' || order.status === 'arrived_dropoff') && <FailedAttemptForm order={order} onReported={failed} />}
+      {order.status === 'arrived_dropoff' && <ProofForm key={order.stop_id} order={order} onDelivered={delivered} />}
+      {(order.status === 'picked_up' || order.status === 'arrived_dropoff') && <FailedAttemptForm key={order.stop_id} order={order} onReported={failed} />}
       {order.status === 'returning' && <>
         <p class="note" id="return-step">{t.returnStep}</p>
         <NavLinks stop={order.pickup} label={t.pickup} id="return" />

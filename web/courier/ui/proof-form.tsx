@@ -102,6 +102,7 @@ export function ProofForm({ order, onDelivered, leg = 'delivery' }: { order: Cou
         ...(order.delivery_pin_required && { pin }),
         ...(order.id_check && idCheck && { id_check: idCheck }),
         ...(order.cod_amount != null && { cod_collected: pesosOf(cash)! }),
+        ...(order.stop_id && { stop_id: order.stop_id }),
       });
       onDelivered();
     } catch (e) {
