@@ -73,7 +73,7 @@ export function presentOrderCreated(order: Order, links: OrderLinks) {
 /** Order details: the union of both documented forms (A: order_id, pickup, dropoff; B: booking_id, driver, tracking_url). */
 export function presentOrder(order: Order, courier: Courier | null, links: OrderLinks, proofUrl?: (proofId: string) => string) {
   // Led by a member, not the spread: Object.assign of 25 members would leave a slow dictionary object.
-  return {
+  const presented = {
     order_id: order.id,
     ...presentOrderCreated(order, links),
     reference_id: order.referenceId,
@@ -111,8 +111,12 @@ export function presentOrder(order: Order, courier: Courier | null, links: Order
     tip: order.tip ?? 0,
     created_at: order.createdAt,
     updated_at: order.updatedAt,
-    ...multiStopFields(order, links, proofUrl),
   };
+  // No spread in the literal: even an empty one made every answer's object slower to build and to
+  // serialise (bench/orders: reading an order fell from 1.7× to 1.0× bare Express).
+  const answer: typeof presented & Partial<NonNullable<ReturnType<typeof multiStopFields>>> = presented;
+  if (order.stops) Object.assign(answer, multiStopFields(order, links, proofUrl));
+  return answer;
 }
 
 /** An order as its courier sees it: whether a PIN is needed, never the PIN (the recipient gives it). */
