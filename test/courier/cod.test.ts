@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.js';
-import { browserSkipReason, CHROMIUM } from '../helpers/browser.js';
+import { browserSkipReason } from '../helpers/browser.js';
 import { PLACES, merchantApi, north } from '../orders/support.js';
-import { courierAtTheDoor, drawSignature, phone, startCourierApp } from './support.js';
+import { courierAtTheDoor, drawSignature, phone, openCourierApp, closeCourierApp } from './support.js';
 
 const SKIP = browserSkipReason('the courier app cash on delivery');
 const PHOTO = readFileSync(new URL('../fixtures/courier-photo.jpg', import.meta.url));
@@ -14,13 +14,9 @@ describe.skipIf(SKIP !== null)('courier app: cash on delivery', () => {
   let t: TestApp;
   let browser: Browser;
   beforeAll(async () => {
-    t = await startCourierApp();
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
+    ({ t, browser } = await openCourierApp());
   });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.stop();
-  });
+  afterAll(() => closeCourierApp({ t, browser }));
 
   it('shows the amount to collect, prefills it, warns of a different amount, delivers it recorded as a mismatch, then shows the cash in hand', async () => {
     const m = await t.createMerchant();

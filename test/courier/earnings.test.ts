@@ -1,10 +1,10 @@
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, type TestApp } from '../helpers/app.js';
-import { browserSkipReason, CHROMIUM } from '../helpers/browser.js';
+import { browserSkipReason } from '../helpers/browser.js';
 import { seriousViolations } from '../console/support.js';
 import { EVIDENCE, PLACES, expectOk, north } from '../orders/support.js';
-import { courierAtTheDoor, phone, startCourierApp } from './support.js';
+import { courierAtTheDoor, phone, openCourierApp, closeCourierApp } from './support.js';
 
 const SKIP = browserSkipReason('the courier app earnings');
 const pesos = (n: number) => `$${n.toLocaleString('es-CL')}`;
@@ -14,13 +14,9 @@ describe.skipIf(SKIP !== null)('courier app: Ganancias', () => {
   let t: TestApp;
   let browser: Browser;
   beforeAll(async () => {
-    t = await startCourierApp();
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
+    ({ t, browser } = await openCourierApp());
   });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.stop();
-  });
+  afterAll(() => closeCourierApp({ t, browser }));
 
   it("lists today's delivery with its tip (set at creation and added later) and the totals; says the tariff pays no delivery fee; in English too", async () => {
     const m = await t.createMerchant();

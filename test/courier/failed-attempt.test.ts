@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, type TestApp } from '../helpers/app.js';
-import { browserSkipReason, CHROMIUM } from '../helpers/browser.js';
+import { browserSkipReason } from '../helpers/browser.js';
 import { PLACES, formA, merchantApi, north } from '../orders/support.js';
 import { seriousViolations } from '../console/support.js';
-import { courierAtTheDoor, courierWithLink, drawSignature, moveTo, phone, startCourierApp } from './support.js';
+import { courierAtTheDoor, courierWithLink, drawSignature, moveTo, phone, openCourierApp, closeCourierApp } from './support.js';
 
 const SKIP = browserSkipReason('the courier app failed attempt and return');
 const PHOTO = readFileSync(new URL('../fixtures/courier-photo.jpg', import.meta.url));
@@ -15,13 +15,9 @@ describe.skipIf(SKIP !== null)('courier app: a failed attempt, then the return t
   let t: TestApp;
   let browser: Browser;
   beforeAll(async () => {
-    t = await startCourierApp();
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
+    ({ t, browser } = await openCourierApp());
   });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.stop();
-  });
+  afterAll(() => closeCourierApp({ t, browser }));
 
   it('reports a refusal with note and photo, shows the return step, returns with photo and signature at the pickup: the order ends returned', async () => {
     const m = await t.createMerchant();

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.js';
-import { browserSkipReason, CHROMIUM } from '../helpers/browser.js';
+import { browserSkipReason } from '../helpers/browser.js';
 import { PLACES, merchantApi, north } from '../orders/support.js';
-import { courierAtTheDoor, drawSignature, phone, startCourierApp } from './support.js';
+import { courierAtTheDoor, drawSignature, phone, openCourierApp, closeCourierApp } from './support.js';
 
 const SKIP = browserSkipReason('the courier app ID check');
 const PHOTO = readFileSync(new URL('../fixtures/courier-photo.jpg', import.meta.url));
@@ -16,13 +16,9 @@ describe.skipIf(SKIP !== null)('courier app: the ID check before the proof', () 
   let t: TestApp;
   let browser: Browser;
   beforeAll(async () => {
-    t = await startCourierApp();
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
+    ({ t, browser } = await openCourierApp());
   });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.stop();
-  });
+  afterAll(() => closeCourierApp({ t, browser }));
 
   it('asks for RUT and date of birth, flags a wrong check digit, shows the age refusal, then delivers with the check recorded', async () => {
     const m = await t.createMerchant();

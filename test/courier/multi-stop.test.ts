@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.js';
-import { browserSkipReason, CHROMIUM } from '../helpers/browser.js';
+import { browserSkipReason } from '../helpers/browser.js';
 import { PLACES, merchantApi } from '../orders/support.js';
 import { seriousViolations } from '../console/support.js';
-import { courierAtTheDoor, drawSignature, moveTo, phone, startCourierApp } from './support.js';
+import { courierAtTheDoor, drawSignature, moveTo, phone, openCourierApp, closeCourierApp } from './support.js';
 
 const SKIP = browserSkipReason('the courier app multi-stop job');
 const PHOTO = readFileSync(new URL('../fixtures/courier-photo.jpg', import.meta.url));
@@ -37,13 +37,9 @@ describe.skipIf(SKIP !== null)('courier app: a multi-stop job', () => {
   let t: TestApp;
   let browser: Browser;
   beforeAll(async () => {
-    t = await startCourierApp();
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-background-networking'] });
+    ({ t, browser } = await openCourierApp());
   });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.stop();
-  });
+  afterAll(() => closeCourierApp({ t, browser }));
 
   it('shows the route, delivers stop 1, fails stop 2 with a reason, delivers stop 3: the order completes', async () => {
     const m = await t.createMerchant();

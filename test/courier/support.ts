@@ -1,7 +1,8 @@
-import type { BrowserContextOptions, Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { LatLng } from '../../src/domain/types.js';
 import { api, startTestApp, type TestApp } from '../helpers/app.js';
+import { CHROMIUM } from '../helpers/browser.js';
 import { PLACES, formA, merchantApi, north } from '../orders/support.js';
 
 /** No street tiles (a foreign host); no sandbox fleet (the live order must go to the courier on the phone). */
@@ -74,4 +75,16 @@ export async function courierAtTheDoor(t: TestApp, options: { name: string; live
   const id = (await merchantApi(t, options.liveKey).create(formA(options.order ?? {}))).body.booking_id as string;
   for (const status of ['arrived_pickup', 'picked_up', 'arrived_dropoff']) expect((await as(`/orders/${id}/status`, { status })).status).toBe(200);
   return { courier, id, as };
+}
+
+/** The courier app's server and a headless Chromium for one describe block (closeCourierApp after it). */
+export async function openCourierApp(): Promise<{ t: TestApp; browser: Browser }> {
+  const t = await startCourierApp();
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-background-networking'] });
+  return { t, browser };
+}
+
+export async function closeCourierApp(app: { t?: TestApp; browser?: Browser }): Promise<void> {
+  await app.browser?.close();
+  await app.t?.stop();
 }
