@@ -120,6 +120,10 @@ void client.POST('/orders', { body: { ...who, dropoff: here, payment_mode: 'cash
 const door = { driver_id: 'cr_1', coords: there, photo_url: 'https://cdn.example.com/p.jpg', signature_url: 'https://cdn.example.com/s.png' };
 void client.POST('/orders/{id}/deliver', { params: { path: { id: 'bk_1' } }, body: { ...door, cod_collected: 15990 } });
 void client.GET('/cod/report', { params: { query: { from: '2026-01-01T00:00:00Z', to: '2026-02-01T00:00:00Z', after: 'led_01JHX3Z6Q8R2V4N7W9Y1A3C5E7' } } }).then((r) => r.data?.lines[0]?.mismatch);
+// Multi-stop (issue #30): stops instead of a drop-off, the route choice, the stop delivered.
+const stops = [{ address: here, contact_name: 'Ana Pérez', contact_phone: '+56911111111' }, { address: 'Huérfanos 1000, Santiago', contact_name: 'Beto Díaz', contact_phone: '+56922222222' }];
+void client.POST('/orders', { body: { ...who, stops, route: 'optimized' } });
+void client.POST('/orders/{id}/deliver', { params: { path: { id: 'bk_1' } }, body: { ...door, stop_id: 'stp_1' } });
 
 // A quote without a destination.
 // @ts-expect-error
@@ -163,6 +167,12 @@ void client.POST('/orders', { body: { ...who, dropoff: here, items: [{ name: 'Ca
 // A failed attempt without a reason.
 // @ts-expect-error
 void client.POST('/couriers/me/orders/{id}/failed-attempt', { params: { path: { id: 'bk_1' } }, body: { coords: there } });
+// A route order the API does not have.
+// @ts-expect-error
+void client.POST('/orders', { body: { ...who, stops, route: 'shortest' } });
+// A stop without its contact.
+// @ts-expect-error
+void client.POST('/orders', { body: { ...who, stops: [{ address: here }] } });
 // A tip without its required Idempotency-Key.
 // @ts-expect-error
 void client.POST('/orders/{id}/tip', { params: { path: { id: 'bk_1' } }, body: { amount: 1000 } });
