@@ -31,7 +31,8 @@ export type CompiledQueries = Plugin & {
   has(operationName: string | null | undefined, query: string): boolean;
 };
 
-export function useCompiledQueries(logger: Logger, limits = COMPILED_CACHE_LIMITS): CompiledQueries {
+export function useCompiledQueries(options: { logger: Logger; limits?: typeof COMPILED_CACHE_LIMITS; onCompile?: () => void }): CompiledQueries {
+  const { logger, limits = COMPILED_CACHE_LIMITS, onCompile } = options;
   // By document text and operation: Map iteration order is the LRU order (oldest first).
   const cache = new Map<string, Entry>();
   let bytes = 0;
@@ -51,6 +52,7 @@ export function useCompiledQueries(logger: Logger, limits = COMPILED_CACHE_LIMIT
 
   function compile(key: string, args: { schema: Parameters<typeof compileQuery>[0]; document: DocumentNode; operationName?: string | null | undefined }, size: number): Compiled | null {
     const result = compileQuery(args.schema, args.document, args.operationName ?? undefined);
+    onCompile?.();
     if (!isCompiledQuery(result)) {
       logger.warn({ errors: result.errors?.map((e) => e.message) }, 'graphql-jit could not compile a query; it stays interpreted');
       remember(key, { state: 'uncompilable', bytes: key.length });

@@ -46,8 +46,14 @@ builder.subscriptionFields((t) => ({
   orderStatusChanged: t.field({
     type: OrderStatusUpdateRef,
     authScopes: { merchant: true },
-    args: { id: t.arg.string({ required: true }) },
-    subscribe: (_r, args, ctx) => ctx.services.orders.watch({ principal: merchantOf(ctx, 'operate'), ref: args.id, only: 'status' }),
+    args: {
+      id: t.arg.string({ required: true }),
+      afterSequence: t.arg.int({
+        description: "The sequence you already show (from the order's events): if the order has moved past it when the subscription starts, its current status is sent first.",
+      }),
+    },
+    subscribe: (_r, args, ctx) =>
+      ctx.services.orders.watch({ principal: merchantOf(ctx, 'operate'), ref: args.id, only: 'status', afterSequence: args.afterSequence ?? undefined }),
     resolve: (u) => u,
   }),
   courierPosition: t.field({

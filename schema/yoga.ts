@@ -134,7 +134,7 @@ function browserSession(edge: Edge, req: IncomingMessage, res: ServerResponse, c
   };
 }
 
-export function createGraphQLServer(edge: Edge, compiledQueries: CompiledQueries = useCompiledQueries(edge.logger)): GraphQLServer {
+export function createGraphQLServer(edge: Edge, compiledQueries: CompiledQueries = useCompiledQueries({ logger: edge.logger })): GraphQLServer {
   return createYoga<NodeServerContext, GraphQLContext>({
     schema: buildSchema(),
     graphqlEndpoint: '/graphql',
@@ -171,8 +171,11 @@ export function createGraphQLServer(edge: Edge, compiledQueries: CompiledQueries
 }
 
 /** Yoga, and what node:http hands GraphQL requests to: compiled queries by the fast path (schema/fast-http.ts) unless it is off. */
-export function createGraphQLHttp(edge: Edge, options: { fastPath?: boolean } = {}): { yoga: GraphQLServer; handle: GraphQLHttpHandler | GraphQLServer['handle'] } {
-  const compiledQueries = useCompiledQueries(edge.logger);
+export function createGraphQLHttp(
+  edge: Edge,
+  options: { fastPath?: boolean; onCompile?: () => void } = {},
+): { yoga: GraphQLServer; handle: GraphQLHttpHandler | GraphQLServer['handle'] } {
+  const compiledQueries = useCompiledQueries({ logger: edge.logger, onCompile: options.onCompile });
   const yoga = createGraphQLServer(edge, compiledQueries);
   return { yoga, handle: options.fastPath === false ? yoga.handle : graphqlOverHttp(yoga, compiledQueries) };
 }

@@ -56,7 +56,7 @@ export async function buildApp(options: { config?: Config; overrides?: Container
   const edge: Edge = { services: container.services, config, logger: container.logger, door: container.door };
   const rest = createRestApp(edge, metrics);
   const restFastPath = createRestFastPath(edge, metrics);
-  const { yoga, handle: graphqlHttp } = createGraphQLHttp(edge);
+  const { yoga, handle: graphqlHttp } = createGraphQLHttp(edge, { onCompile: () => metrics.graphqlCompilations.inc() });
   const isGraphQL = (url: string | undefined) => url === '/graphql' || !!url?.startsWith('/graphql?');
 
   // GraphQL requests (and refusals while draining) get the same access log line and metrics as REST ones, without Express.

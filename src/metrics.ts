@@ -19,7 +19,14 @@ export function createMetrics() {
     help: 'Requests refused with 429',
     registers: [registry],
   });
-  return { registry, httpDuration, rateLimited };
+  // Compilations the GraphQL cache paid for: a steady climb means documents churn through the cache
+  // (too many distinct queries, or a caller cycling them), each costing a graphql-jit compile.
+  const graphqlCompilations = new Counter({
+    name: 'graphql_query_compilations_total',
+    help: 'GraphQL documents compiled by graphql-jit (schema/compiled-queries.ts)',
+    registers: [registry],
+  });
+  return { registry, httpDuration, rateLimited, graphqlCompilations };
 }
 
 export type MetricsAccess = 'allowed' | 'unauthorized' | 'hidden';

@@ -19,6 +19,7 @@ export interface MongoServer {
 
 /** What global setup hands to test files (must be serialisable). */
 export interface ProvidedMongo {
+  /** MONGODB_URL; null for jongodb, of which each test file starts its own. */
   url: string | null;
   kind: MongoKind | null;
   skipReason: string;
@@ -114,17 +115,22 @@ export async function acquireMongo(): Promise<{ mongo: MongoServer | null; skipR
 }
 
 /**
- * The server global setup started for the whole run; outside of it (another config), the test
- * file acquires its own and must stop it. Use a database name of its own per test file.
+ * The MongoDB of one test file: MONGODB_URL when set (a real server; use a database name of your
+ * own), else a jongodb of the file's own, stopped after the file. jongodb keeps every database in
+ * memory until it exits (it has no dropDatabase): one server for the whole run grew until the
+ * contract suites ran four times slower late in the run than alone, and missed deadlines. It starts
+ * in about 10 ms. Global set-up has checked that it starts (and fails CI if not); call this at the
+ * top level of a test file, where `afterAll` can be registered.
  */
 export async function mongoForTestFile(): Promise<{ mongo: MongoServer | null; skipReason: string }> {
-  const { inject } = await import('vitest'); // lazily: global setup imports this file outside a test worker
+  const { inject, afterAll } = await import('vitest'); // lazily: global setup imports this file outside a test worker
   const provided = inject('mongo');
-  if (provided) {
-    if (!provided.url || !provided.kind) return { mongo: null, skipReason: provided.skipReason };
-    return { mongo: { url: provided.url, kind: provided.kind, stop: async () => {} }, skipReason: '' };
-  }
-  return acquireMongo();
+  if (!provided) return acquireMongo();
+  if (!provided.kind) return { mongo: null, skipReason: provided.skipReason };
+  if (provided.kind === 'external') return { mongo: { url: provided.url!, kind: 'external', stop: async () => {} }, skipReason: '' };
+  const { mongo, skipReason } = await acquireMongo();
+  if (mongo) afterAll(() => mongo.stop());
+  return { mongo, skipReason };
 }
 
 /**

@@ -7,7 +7,11 @@
 import { afterAll, afterEach } from 'vitest';
 import { checkRestResponse, takeWireProblems } from './wire-validator.js';
 
-const realFetch = globalThis.fetch;
+// With shared workers (vitest `isolate: false`) this file runs again for each test file: wrap the
+// platform's fetch once, not the wrapper of the previous file.
+const REAL_FETCH = Symbol.for('exd.test.realFetch');
+const holder = globalThis as typeof globalThis & { [REAL_FETCH]?: typeof fetch };
+const realFetch = (holder[REAL_FETCH] ??= globalThis.fetch);
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\b/i;
 
 globalThis.fetch = async function checkedFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {

@@ -131,6 +131,29 @@ describe('GraphQL subscriptions over graphql-ws', () => {
     );
   });
 
+  it('orderStatusChanged(afterSequence) sends first a change made before it listened, once; at the current sequence it waits', async () => {
+    const { order, courier } = await assignedOrder(t, shop.liveKey);
+    const shown = expectOk(await merchantApi(t, shop.liveKey).events(order.booking_id)).body.events.at(-1).sequence as number;
+    // The page has read the order; the change lands before its subscription listens.
+    expectOk(await courier.status(order.booking_id, 'arrived_pickup'));
+    const c = merchantClient(shop.liveKey);
+    const before = watches.active();
+    const query = 'subscription ($id: String!, $after: Int) { orderStatusChanged(id: $id, afterSequence: $after) { from status sequence } }';
+    const behind = subscribe(c, query, { id: order.booking_id, after: shown });
+    const current = subscribe(c, query, { id: order.booking_id, after: shown + 1 });
+    const plain = subscribe(c, query, { id: order.booking_id });
+    await listening(before, 3);
+    await until(() => behind.results.length >= 1, 'the missed change');
+    expect(behind.data()).toEqual([{ orderStatusChanged: { from: null, status: 'arrived_pickup', sequence: shown + 1 } }]);
+
+    expectOk(await courier.status(order.booking_id, 'picked_up'));
+    const next = { orderStatusChanged: { from: 'arrived_pickup', status: 'picked_up', sequence: shown + 2 } };
+    await until(() => behind.results.length >= 2 && current.results.length >= 1 && plain.results.length >= 1, 'the next change on all three');
+    expect(behind.data()).toEqual([{ orderStatusChanged: { from: null, status: 'arrived_pickup', sequence: shown + 1 } }, next]);
+    expect(current.data()).toEqual([next]);
+    expect(plain.data()).toEqual([next]);
+  });
+
   it("orderEvents streams only the caller's merchant and mode", async () => {
     const c = merchantClient(shop.liveKey);
     const before = watches.active();

@@ -62,13 +62,21 @@ export function createOrderWatch(deps: {
     principal: MerchantPrincipal;
     ref: string;
     only?: K;
+    /**
+     * The sequence the caller already shows: if the order has moved past it by the time the watch
+     * listens, its current status comes first. Closes the gap between reading an order and watching
+     * it, where a change would otherwise be missed for good.
+     */
+    afterSequence?: number;
   }): Promise<AsyncIterableIterator<Extract<OrderUpdate, { kind: K }>>> {
     const merchant = requireMerchant(options.principal);
     const order = await deps.getOrder({ principal: merchant, ref: options.ref });
     const wants = (kind: OrderUpdate['kind']) => options.only === undefined || options.only === kind;
     return watchIterator<Extract<OrderUpdate, { kind: K }>>((push) => {
+      let newestSent = -1;
       const stopOrder = fanOut.onOrder(order.id, (m) => {
         if (m.type === 'order.status_changed') {
+          newestSent = Math.max(newestSent, m.sequence);
           if (wants('status')) push(statusUpdate(m) as Extract<OrderUpdate, { kind: K }>);
         } else if (wants('position') && m.mode === order.mode) {
           push({ kind: 'position', orderId: order.id, location: m.location, at: m.at } as Extract<OrderUpdate, { kind: K }>);
@@ -83,6 +91,14 @@ export function createOrderWatch(deps: {
             );
           })
         : () => {};
+      const { afterSequence } = options;
+      // Read after listening: a change made meanwhile comes by the bus or by this read (once).
+      if (afterSequence !== undefined && wants('status')) {
+        store.orders.findById(order.id).then(
+          (current) => current && current.sequence > Math.max(afterSequence, newestSent) && push(currentStatus(current) as Extract<OrderUpdate, { kind: K }>),
+          () => {}, // the store is away: the next change brings the status
+        );
+      }
       return () => {
         stopOrder();
         stopResync();

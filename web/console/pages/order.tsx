@@ -33,7 +33,7 @@ const ORDER = graphql(`query ConsoleOrder($id: String!) { order(id: $id) { __typ
       proof { deliveredAt geofence distanceM photoUrl signatureUrl } failure { at reason note photoUrl } } } }
   ... on AppError { code message } } }`);
 
-const STATUS_CHANGED = graphql(`subscription ConsoleOrderStatus($id: String!) { orderStatusChanged(id: $id) { status sequence } }`);
+const STATUS_CHANGED = graphql(`subscription ConsoleOrderStatus($id: String!, $afterSequence: Int) { orderStatusChanged(id: $id, afterSequence: $afterSequence) { status sequence } }`);
 const COURIER = graphql(`subscription ConsoleCourier($id: String!) { courierPosition(id: $id) { location { lat lng } at } }`);
 
 const S: Strings<'order' | 'status' | 'customer' | 'price' | 'eta' | 'tracking' | 'timeline' | 'courier' | 'noCourier' | 'map' | 'pickup' | 'dropoff' | 'proof' | 'delivered' | 'geofence' | 'photo' | 'signature' | 'reason' | 'fee' | 'tip' | 'parcel' | 'items'> = {
@@ -48,8 +48,10 @@ export function OrderPage({ params }: PageProps) {
   const order = useLoad(async (mode) => dataOf((await request(ORDER, { id }, mode)).order), [id]);
   const [courier, setCourier] = useState<{ lat: number; lng: number } | null>(null);
   const o = order.data;
-  // Subscribed by booking id once the order is known (the page's id may be a tracking number).
-  useSubscription(STATUS_CHANGED, o ? { id: o.id } : null, () => order.reload());
+  // Subscribed by booking id once the order is known (the page's id may be a tracking number), from
+  // the sequence shown: a change made while the subscription starts is sent, not missed.
+  const shown = o && o.events.length > 0 ? Math.max(...o.events.map((e) => e.sequence)) : undefined;
+  useSubscription(STATUS_CHANGED, o ? { id: o.id, afterSequence: shown } : null, () => order.reload());
   useReconnected(order.reload);
   useSubscription(COURIER, o ? { id: o.id } : null, ({ courierPosition }) => setCourier(courierPosition.location));
 
