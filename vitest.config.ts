@@ -21,7 +21,7 @@ export default defineConfig({
     // global (each app has its own container, registry and data directory); wire-setup wraps fetch once.
     isolate: false,
     // Vitest's default on 2 cores is one worker, and most of a test's time is spent waiting on a
-    // server, a browser or a child process: two workers finish the suite in about 60% of the time.
+    // server, a browser or a child process (docs/decisions.md: 33 min → 12 min with isolate: false).
     maxWorkers: Math.max(2, availableParallelism() - 1),
     reporters: ['default'],
   },
