@@ -123,7 +123,7 @@ builder.mutationFields((t) => ({
       bypass: t.arg.boolean(),
       pin: t.arg.string({ description: "The recipient's 4-digit delivery PIN, when the order has one (deliveryPinRequired)." }),
       idCheck: t.arg({ type: IdCheckInput, description: "The recipient's ID (RUT and date of birth), when the order has idCheck." }),
-      codCollected: t.arg.int({ description: 'The CLP collected, when the order has codAmount (a different amount is recorded as a mismatch).' }),
+      codCollected: t.arg.int({ description: 'The CLP collected, required on a cash-on-delivery order (a different amount than its codAmount is recorded as a mismatch).' }),
       stopId: t.arg.id({ description: 'A multi-stop order: the stop delivered, which must be the current one (default: the current one).' }),
       idempotencyKey: t.arg.string({ description: IDEMPOTENCY_KEY_DESCRIPTION }),
     },

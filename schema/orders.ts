@@ -287,7 +287,7 @@ export const CreateOrderInput = builder.inputType('CreateOrderInput', {
     deliverBefore: t.field({ type: 'DateTime' }),
     deliveryPin: t.boolean({ description: 'Issue a 4-digit delivery PIN for the recipient.' }),
     idCheck: t.field({ type: IdCheckRequirementInput, description: "The courier checks the recipient's ID (RUT and age) before the delivery." }),
-    codAmount: t.int({ description: 'Cash on delivery: CLP (1–10,000,000) the courier collects. Required with paymentMode cash_on_delivery, refused otherwise.' }),
+    codAmount: t.int({ description: 'Cash on delivery: CLP (1–10,000,000) the courier collects. Only with paymentMode cash_on_delivery (refused otherwise); without it the amount is unknown and the courier records what was collected.' }),
     failedAttemptPolicy: t.field({ type: FailedAttemptPolicyEnum, description: 'What a failed delivery attempt leads to (default return).' }),
     tip: t.int({ description: "The courier's tip, CLP 0–200,000 (more may be added with addTip until 24 h after the delivery)." }),
   }),
@@ -303,7 +303,7 @@ const DeliveryInput = builder.inputType('ConfirmDeliveryInput', {
     bypass: t.boolean(),
     pin: t.string({ description: "The recipient's 4-digit delivery PIN, when the order has one." }),
     idCheck: t.field({ type: IdCheckInput, description: "The recipient's ID, when the order has idCheck." }),
-    codCollected: t.int({ description: 'The CLP collected, when the order has codAmount (a different amount is recorded as a mismatch).' }),
+    codCollected: t.int({ description: 'The CLP collected, required on a cash-on-delivery order (a different amount than its codAmount is recorded as a mismatch).' }),
     stopId: t.id({ description: 'A multi-stop order: the stop delivered, which must be the current one (default: the current one).' }),
   }),
 });

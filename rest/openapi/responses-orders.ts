@@ -56,7 +56,7 @@ export const codCollectionSchema = registry.register(
   'CodCollection',
   z
     .object({
-      expected: z.number().int().openapi({ description: "CLP the order asked for (its cod_amount)." }),
+      expected: z.number().int().nullable().openapi({ description: "CLP the order asked for (its cod_amount); null when the order gave none (amount unknown: never a mismatch)." }),
       collected: z.number().int().openapi({ description: 'CLP the courier confirmed collecting.' }),
       mismatch: z.boolean().openapi({ description: 'true when collected differs from expected: accepted, recorded and flagged.' }),
       collected_at: timestamp,
@@ -211,7 +211,7 @@ export const orderSchema = registry.register(
         .object({ required: z.literal(true), min_age: z.number().int().min(18).max(99) })
         .nullable()
         .openapi({ description: "The courier checks the recipient's ID (RUT, age ≥ min_age) before the delivery; null when not asked." }),
-      cod_amount: z.number().int().nullable().openapi({ description: 'Cash on delivery: CLP the courier collects at the door; null for prepaid orders.' }),
+      cod_amount: z.number().int().nullable().openapi({ description: 'Cash on delivery: CLP the courier collects at the door; null for prepaid orders and for cash on delivery of unknown amount (no cod_amount given).' }),
       cod: codCollectionSchema.nullable().openapi({ description: 'Once a cash-on-delivery order is delivered: what was collected (a mismatch flagged); null before and for prepaid orders.' }),
       driver: driverSchema.nullable().openapi({ description: 'The assigned courier (null while queued, and in lists).' }),
       batch_id: z.string().nullable(),

@@ -34,7 +34,7 @@ const webhookAttemptFields = {
 
 /** A cash-on-delivery order's status changes (issue #30): the same fields in both shapes. */
 const webhookCodFields = {
-  cod_amount: z.number().int().optional().openapi({ description: 'Cash-on-delivery orders only: CLP the courier collects at the door.' }),
+  cod_amount: z.number().int().nullable().optional().openapi({ description: 'Cash-on-delivery orders only: CLP the courier collects at the door; null when the order gave none (amount unknown).' }),
   cod: codCollectionSchema.optional().openapi({ description: 'Cash-on-delivery orders, from the change to `completed` (flat: `delivered`) on: what was collected; `mismatch: true` when it differs from cod_amount.' }),
 };
 

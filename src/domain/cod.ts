@@ -36,7 +36,8 @@ export interface CodReportLine {
   entryId: string;
   orderId: string;
   courierId: string | null;
-  expected: number;
+  /** The order's cod_amount; null: the order gave none (amount unknown), never a mismatch. */
+  expected: number | null;
   collected: number;
   mismatch: boolean;
   collectedAt: string;
@@ -64,7 +65,7 @@ export interface CourierCash {
 }
 
 const lineOf = (e: LedgerEntry): CodReportLine => ({
-  entryId: e.id, orderId: e.orderId!, courierId: e.courierId ?? null, expected: e.expected ?? e.amount, collected: e.amount,
+  entryId: e.id, orderId: e.orderId!, courierId: e.courierId ?? null, expected: e.expected ?? null, collected: e.amount,
   mismatch: e.expected != null && e.amount !== e.expected, collectedAt: e.at,
 });
 

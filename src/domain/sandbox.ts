@@ -10,6 +10,7 @@ import { AppError } from './errors.js';
 import { distanceMeters } from './geo.js';
 import type { OrderService } from './orders/service.js';
 import { currentStop, destinationOf } from './orders/stops.js';
+import { collectsCash } from './orders/cod.js';
 import { timeScaleOf } from './sandbox-time.js';
 import { vehicleTariff, type Tariff } from './tariffs.js';
 import type { Courier, LatLng, Order, VehicleType } from './types.js';
@@ -33,8 +34,8 @@ export function sandboxDelivery(courier: Courier, order: Order) {
   return {
     driverId: courier.id, coords: { lat: at.lat, lng: at.lng }, ...SANDBOX_EVIDENCE,
     ...(pin !== undefined && { pin }), ...(order.idCheck && { idCheck: SANDBOX_ID }),
-    // The simulated recipient pays exactly what the order asks.
-    ...(order.codAmount != null && { codCollected: order.codAmount }),
+    // The simulated recipient pays exactly what the order asks (an order of unknown amount: nothing).
+    ...(collectsCash(order) && { codCollected: order.codAmount ?? 0 }),
   };
 }
 

@@ -230,7 +230,8 @@ export interface DeliveryProof {
 
 /** The cash the courier confirmed at the door; `collected` differs from `expected` on a mismatch. */
 export interface CodCollection {
-  expected: number;
+  /** The order's cod_amount; null when it was not given (cash on delivery, amount unknown): never a mismatch. */
+  expected: number | null;
   collected: number;
   mismatch: boolean;
   courierId: string;
@@ -303,7 +304,7 @@ export interface Order {
   deliveryPin?: DeliveryPin | null;
   /** The recipient's ID is checked before the delivery (issue #30). */
   idCheck?: IdCheckRequirement | null;
-  /** Cash on delivery (issue #30): CLP the courier collects at the door; absent on prepaid orders. */
+  /** Cash on delivery (issue #30): CLP the courier collects at the door; absent on prepaid orders and on cash-on-delivery orders of unknown amount. */
   codAmount?: number | null;
   /** What the courier collected at delivery (absent until then). */
   codCollection?: CodCollection | null;
@@ -434,7 +435,7 @@ export interface LedgerEntry {
   at: string;
   /** cod_collected and a courier's cod_settlement only. */
   courierId?: string | null;
-  /** cod_collected only: the amount the order expected. */
+  /** cod_collected only: the amount the order expected (null: unknown, the order gave no cod_amount). */
   expected?: number | null;
 }
 

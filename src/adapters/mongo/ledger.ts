@@ -14,7 +14,7 @@ export const toLedgerDoc = (l: LedgerEntry): LedgerDoc => ({
   ...(l.courierId != null && { courierId: l.courierId }),
   ...(l.expected != null && { expected: l.expected }),
   // Derived, for counting mismatches with a plain filter.
-  ...(l.kind === 'cod_collected' && { mismatch: l.amount !== l.expected }),
+  ...(l.kind === 'cod_collected' && { mismatch: l.expected != null && l.amount !== l.expected }),
 });
 
 const toLedgerEntry = (d: LedgerDoc): LedgerEntry => ({

@@ -62,6 +62,8 @@ export function ProofForm({ order, onDelivered, leg = 'delivery' }: { order: Cou
   const [pin, setPin] = useState('');
   const [idCheck, setIdCheck] = useState<IdCheckValue | null>(null);
   const [cash, setCash] = useState(order.cod_amount == null ? '' : String(order.cod_amount));
+  // Cash on delivery, with or without a known amount (none: the courier enters what was paid).
+  const collects = order.payment_mode === 'cash_on_delivery' || order.cod_amount != null;
   const [error, setError] = useState<unknown>(null);
   const [sending, setSending] = useState(false);
   const { verdict, distance } = geofenceVerdict(leg === 'return' ? order.pickup : order.dropoff, c.here);
@@ -101,7 +103,7 @@ export function ProofForm({ order, onDelivered, leg = 'delivery' }: { order: Cou
         signature_proof_id: signed.proof_id,
         ...(order.delivery_pin_required && { pin }),
         ...(order.id_check && idCheck && { id_check: idCheck }),
-        ...(order.cod_amount != null && { cod_collected: pesosOf(cash)! }),
+        ...(collects && { cod_collected: pesosOf(cash)! }),
         ...(order.stop_id && { stop_id: order.stop_id }),
       });
       onDelivered();
@@ -114,12 +116,12 @@ export function ProofForm({ order, onDelivered, leg = 'delivery' }: { order: Cou
 
   const checks = leg === 'delivery';
   const ready = !!photo && !!signature && !!c.here && !uploading && (!checks || !order.delivery_pin_required || /^\d{4}$/.test(pin)) && (!checks || !order.id_check || !!idCheck)
-    && (!checks || order.cod_amount == null || pesosOf(cash) !== null);
+    && (!checks || !collects || pesosOf(cash) !== null);
   return (
     <section class="proof" id={leg === 'return' ? 'return-proof' : undefined} aria-labelledby="proof-title">
       <h3 id="proof-title">{t.title}</h3>
       {checks && order.id_check && <IdCheckFields minAge={order.id_check.min_age} onChange={setIdCheck} />}
-      {checks && order.cod_amount != null && <CodCollectedField expected={order.cod_amount} value={cash} onChange={setCash} />}
+      {checks && collects && <CodCollectedField expected={order.cod_amount ?? null} value={cash} onChange={setCash} />}
       <p id="geofence" class={`verdict ${verdict}`} data-verdict={verdict} role="status">
         <strong>{t.geofence}:</strong> {verdict === 'noFix' ? t.noFix : verdict === 'unverified' ? t.unverified : words(t[verdict])}
       </p>
