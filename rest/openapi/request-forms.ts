@@ -43,7 +43,11 @@ const prepaid = (required: boolean) => ({
 });
 const cashOnDelivery = {
   payment_mode: z.literal('cash_on_delivery'),
-  cod_amount: codAmount.openapi({ description: 'The CLP the courier collects at the door: a whole peso, 1–10,000,000 (`type: integer`; a generated TypeScript client types it `number`, the server refuses a fraction with 400).' }),
+  cod_amount: codAmount.openapi({
+    description:
+      'The CLP the courier collects at the door: a whole peso, 1–10,000,000 (a fraction is 400; TypeScript has no integer type, so a generated client cannot refuse it). ' +
+      'Optional: without it the amount is unknown and the courier records what was collected.',
+  }),
 };
 
 const formA = {
