@@ -60,13 +60,23 @@ function describeRateLimiterContract(name: string, make: () => RateLimiter) {
     it('the notification budget over it: the number\'s cap, then the merchant\'s; a refusal spends nothing', async () => {
       const budget = createNotificationBudget({ limiter: make(), caps: { numberHourly: 2, numberDaily: 3, merchantHourly: 3, merchantDaily: 10 } });
       const merchantId = `mch_${randomUUID()}`;
-      const phone = `+5691${String(Date.now()).slice(-7)}`;
+      // Each limiter made here has a key prefix of its own: fixed numbers do not meet other cases'.
+      const phone = '+56933330001';
       const takes = [];
       for (let i = 0; i < 3; i++) takes.push(await budget.take({ merchantId, recipient: phone }));
       expect(takes).toStrictEqual([null, null, 'number_hourly_cap']);
       // The refused message took nothing from the merchant: one more number fits, the next does not.
-      expect(await budget.take({ merchantId, recipient: `${phone.slice(0, -1)}0` })).toBeNull();
-      expect(await budget.take({ merchantId, recipient: `${phone.slice(0, -1)}1` })).toBe('merchant_hourly_cap');
+      expect(await budget.take({ merchantId, recipient: '+56933330002' })).toBeNull();
+      expect(await budget.take({ merchantId, recipient: '+56933330003' })).toBe('merchant_hourly_cap');
+    });
+
+    it('the notification budget\'s daily caps: a number\'s, then a merchant\'s', async () => {
+      const budget = createNotificationBudget({ limiter: make(), caps: { numberHourly: 50, numberDaily: 1, merchantHourly: 50, merchantDaily: 2 } });
+      const merchantId = `mch_${randomUUID()}`;
+      expect(await budget.take({ merchantId, recipient: '+56922220001' })).toBeNull();
+      expect(await budget.take({ merchantId, recipient: '+56922220001' })).toBe('number_daily_cap');
+      expect(await budget.take({ merchantId, recipient: '+56922220002' })).toBeNull();
+      expect(await budget.take({ merchantId, recipient: '+56922220003' })).toBe('merchant_daily_cap');
     });
 
     it('reward gives back one unit: a reservation that did not count', async () => {

@@ -55,7 +55,8 @@ describe('recipient notifications within a budget', () => {
   async function settle(key: string): Promise<Row[]> {
     offset += 61_000;
     let rows: Row[] = [];
-    for (let i = 0; i < 300; i++) {
+    // Up to a minute on a busy machine: the worker polls every 50 ms.
+    for (const until = Date.now() + 60_000; Date.now() < until; ) {
       rows = await outbox(key);
       if (rows.every((n) => n.status !== 'pending')) return rows;
       await new Promise((r) => setTimeout(r, 50));
