@@ -41,6 +41,7 @@ export const ADMIN_FIELD_PERMISSIONS = {
   adminSetMerchantStatus: 'manage',
   adminSetIntegrationStatus: 'manage',
   adminSetMerchantRateLimit: 'manage',
+  adminSetNotificationCountries: 'manage',
   adminRotateApiSecret: 'manage',
   adminCreateUser: 'manage',
   adminInviteOperator: 'manage',

@@ -194,6 +194,16 @@ builder.mutationFields((t) => ({
     resolve: (_r, args, ctx) =>
       adminOf(ctx).setMerchantRateLimit({ input: { merchantId: String(args.merchantId), perMin: args.perMin ?? null } }),
   }),
+  adminSetNotificationCountries: t.field({
+    type: MerchantRef,
+    description:
+      "The country calling codes (\"56\", \"54\") the merchant's live SMS and WhatsApp may reach; others are written `blocked` (`country_not_allowed`). Null: back to the default, Chile (56) alone; []: none.",
+    authScopes: adminScopes('adminSetNotificationCountries'),
+    errors: {},
+    args: { merchantId: t.arg.id({ required: true }), countries: t.arg.stringList() },
+    resolve: (_r, args, ctx) =>
+      adminOf(ctx).setNotificationCountries({ input: { merchantId: String(args.merchantId), countries: args.countries ?? null } }),
+  }),
   adminRotateApiSecret: t.field({
     type: RotatedSecretRef,
     authScopes: adminScopes('adminRotateApiSecret'),

@@ -1,5 +1,6 @@
 import { listNotificationsQuerySchema, notificationSettingsSchema } from '../src/domain/notifications/schemas.js';
 import {
+  NOTIFICATION_BLOCK_REASONS,
   NOTIFICATION_CHANNELS,
   NOTIFICATION_MOMENTS,
   NOTIFICATION_STATUSES,
@@ -14,8 +15,12 @@ import { merchantOf } from './merchants.js';
 const ChannelEnum = builder.enumType('NotificationChannel', { values: NOTIFICATION_CHANNELS });
 const MomentEnum = builder.enumType('NotificationMoment', { values: NOTIFICATION_MOMENTS });
 const StatusEnum = builder.enumType('NotificationStatus', {
-  description: '`sandboxed`: a test-mode message, never sent. Live: `pending` (retried with backoff), `sent`, `failed` (given up).',
+  description: '`sandboxed`: a test-mode message, never sent. Live: `pending` (retried with backoff), `sent`, `failed` (given up), `blocked` (refused by the sending budget, never sent).',
   values: NOTIFICATION_STATUSES,
+});
+const BlockReasonEnum = builder.enumType('NotificationBlockReason', {
+  description: 'Why the sending budget refused a live message (or would refuse a sandboxed one): the country, a cap of the number or the merchant, or an order cancelled before its message went out.',
+  values: NOTIFICATION_BLOCK_REASONS,
 });
 
 const NotificationRef = builder.objectRef<Notification>('Notification').implement({
@@ -29,6 +34,12 @@ const NotificationRef = builder.objectRef<Notification>('Notification').implemen
     subject: t.exposeString('subject', { nullable: true }),
     body: t.exposeString('body'),
     status: t.field({ type: StatusEnum, resolve: (n) => n.status }),
+    blockReason: t.field({
+      type: BlockReasonEnum,
+      nullable: true,
+      description: 'Why a `blocked` message was refused, or why live mode would refuse a `sandboxed` one; null otherwise.',
+      resolve: (n) => n.blockReason ?? null,
+    }),
     attempts: t.exposeInt('attempts'),
     nextAttemptAt: t.field({ type: 'DateTime', nullable: true, resolve: (n) => n.nextAttemptAt }),
     lastError: t.exposeString('lastError', { nullable: true }),

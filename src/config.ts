@@ -103,6 +103,16 @@ const envSchema = z.object({
   NOTIFY_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(2000),
   NOTIFY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   NOTIFY_RETENTION_DAYS: z.coerce.number().positive().max(3650).default(30),
+  /**
+   * The sending budget (issue #39 item 3): live SMS/WhatsApp per number and per merchant, per hour
+   * and per day (counted across nodes: Redis when configured), and how long a new order's messages
+   * wait (an order cancelled within it gets none).
+   */
+  NOTIFY_CAP_NUMBER_HOURLY: z.coerce.number().int().min(1).max(1_000_000).default(10),
+  NOTIFY_CAP_NUMBER_DAILY: z.coerce.number().int().min(1).max(1_000_000).default(30),
+  NOTIFY_CAP_MERCHANT_HOURLY: z.coerce.number().int().min(1).max(10_000_000).default(500),
+  NOTIFY_CAP_MERCHANT_DAILY: z.coerce.number().int().min(1).max(10_000_000).default(3000),
+  NOTIFY_HOLD_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
   /** SMS through a Twilio-compatible API: all three of SID, token and sender, or none (no SMS). */
   TWILIO_BASE_URL: z.url({ protocol: /^https?$/ }).default('https://api.twilio.com'),
   TWILIO_ACCOUNT_SID: optionalString.pipe(z.string().max(100).optional()),
@@ -249,6 +259,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       leaseMs: e.NOTIFY_TIMEOUT_MS * 3,
       batch: 20,
       providers: notificationProvidersOf(e),
+      caps: {
+        numberHourly: e.NOTIFY_CAP_NUMBER_HOURLY,
+        numberDaily: e.NOTIFY_CAP_NUMBER_DAILY,
+        merchantHourly: e.NOTIFY_CAP_MERCHANT_HOURLY,
+        merchantDaily: e.NOTIFY_CAP_MERCHANT_DAILY,
+      },
+      holdMs: e.NOTIFY_HOLD_SECONDS * 1000,
     },
     retention: {
       notificationMs: e.NOTIFY_RETENTION_DAYS * 86_400_000,

@@ -63,6 +63,7 @@ import { createSandboxService } from './domain/sandbox.js';
 import { createSandboxRunService, RUN_DELIVERIES_HELD_UNTIL, type SandboxRuntime } from './domain/sandbox-runs.js';
 import { createOrderTransitions } from './domain/orders/transitions.js';
 import { createWebhookOutbox } from './domain/webhooks/outbox.js';
+import { createNotificationBudget, type NotificationRefusal } from './domain/notifications/budget.js';
 import { createNotificationOutbox } from './domain/notifications/outbox.js';
 import { createNotificationService } from './domain/notifications/service.js';
 import { createNotificationWorker } from './domain/notifications/worker.js';
@@ -209,7 +210,8 @@ function buildServices(deps: {
     store, clock, ids, publicBaseUrl: () => config.publicBaseUrl, trackingLinks, backlogMax: config.webhooks.backlogMax,
     proofUrl: (id) => proofUrls.sign(id, PROOF_WEBHOOK_URL_TTL_MS),
   });
-  const notificationOutbox = createNotificationOutbox({ store, clock, ids, trackingLinks });
+  const notificationRefusals = createNotificationRefusals(deps.logger);
+  const notificationOutbox = createNotificationOutbox({ store, clock, ids, trackingLinks, holdMs: config.notifications.holdMs, refused: notificationRefusals.emit });
   const notifier = createNotifier(config.notifications.providers);
   const transitions = createOrderTransitions({ store, bus, outbox, clock, ids, notifications: notificationOutbox });
   const dispatch = createDispatchService({ store, geoIndex, transitions, clock, tariff, sandboxSpeed: config.sandbox.speed, staleAfterMs: config.dispatch.staleAfterMs });
@@ -285,7 +287,12 @@ function buildServices(deps: {
     retention: createRetention({ store, clock, webhookMs: config.retention.webhookMs, orderEventsMs: config.retention.orderEventsMs, notificationMs: config.retention.notificationMs, auditMs: config.retention.auditMs, pruneProofs: proofs.prune }),
     /** Recipient notifications: the merchant's settings and outbox; the worker that sends live ones. */
     notifications: createNotificationService({ store, clock, configuredChannels: notifier.channels, credentialsChanged: auth.credentialsChanged }),
-    notificationWorker: createNotificationWorker({ store, notifier, clock, config: config.notifications }),
+    notificationWorker: createNotificationWorker({
+      store, notifier, clock, config: config.notifications,
+      budget: createNotificationBudget({ limiter: deps.rateLimiter, caps: config.notifications.caps }),
+    }),
+    /** Live messages refused by the sending budget: each logged (warn, the number masked) and told to listeners (/metrics). */
+    notificationRefusals,
     notifier,
     /** Capability tracking links: made and checked with a key derived from the master key. */
     trackingLinks,
@@ -368,4 +375,23 @@ async function waitUntilReady(redis: Redis, ms: number): Promise<void> {
       resolve();
     }
   });
+}
+
+/**
+ * Where refused live messages go: one warn-level line each, `notification blocked` with
+ * `alert: "notification_blocked"` (the line to alert on; the number masked, never the message),
+ * then every listener (the app's /metrics counter).
+ */
+function createNotificationRefusals(logger: Logger) {
+  const listeners = new Set<(refusal: NotificationRefusal) => void>();
+  return {
+    emit(refusal: NotificationRefusal) {
+      logger.warn({ alert: 'notification_blocked', ...refusal }, 'notification blocked');
+      for (const listener of listeners) listener(refusal);
+    },
+    listen(listener: (refusal: NotificationRefusal) => void): () => void {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
 }

@@ -11,6 +11,7 @@ export function presentNotification(n: Notification) {
     subject: n.subject,
     body: n.body,
     status: n.status,
+    block_reason: n.blockReason ?? null,
     attempts: n.attempts,
     next_attempt_at: n.nextAttemptAt,
     last_error: n.lastError,

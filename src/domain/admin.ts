@@ -16,6 +16,7 @@ import {
 import { parseIdCursor } from './cursors.js';
 import { AppError } from './errors.js';
 import { DEFAULT_SETTINGS } from './merchants.js';
+import { DEFAULT_NOTIFICATION_COUNTRIES } from './notifications/types.js';
 import { phoneSchema } from './phone.js';
 import { normalizeRut } from './rut.js';
 import {
@@ -50,6 +51,15 @@ export const adminInputSchemas = {
     status: z.enum(INTEGRATION_STATUSES),
   }),
   setRateLimit: z.strictObject({ merchantId: idSchema, perMin: z.number().int().min(1).max(1_000_000).nullable() }),
+  /** Country calling codes ("56", "+54"); null goes back to the default (Chile alone); [] allows none. */
+  setNotificationCountries: z.strictObject({
+    merchantId: idSchema,
+    countries: z
+      .array(z.string().trim().regex(/^\+?[1-9]\d{0,2}$/, 'a country calling code: 1 to 3 digits, e.g. 56').transform((c) => c.replace(/^\+/, '')))
+      .max(60)
+      .transform((v) => [...new Set(v)].sort())
+      .nullable(),
+  }),
   rotateSecret: z.strictObject({ merchantId: idSchema, overlapHours: z.number().min(0).max(168).default(24) }),
   createCourier: z.strictObject({
     name: z.string().trim().min(1).max(200),
@@ -161,6 +171,17 @@ export function createAdminService(deps: {
     const input = parseInput(adminInputSchemas.setRateLimit, options.input);
     await requireMerchant(input.merchantId);
     return changed(input.merchantId, (await store.merchants.update(input.merchantId, { rateLimitPerMin: input.perMin }, now()))!);
+  }
+
+  /**
+   * The operator's approval of the countries a merchant's live SMS and WhatsApp may reach (issue
+   * #39 item 3); messages to others are written `blocked` (`country_not_allowed`).
+   */
+  async function setNotificationCountries(options: { input: unknown }) {
+    const input = parseInput(adminInputSchemas.setNotificationCountries, options.input);
+    await requireMerchant(input.merchantId);
+    const countries = input.countries ?? [...DEFAULT_NOTIFICATION_COUNTRIES];
+    return changed(input.merchantId, (await store.merchants.update(input.merchantId, { settings: { notificationCountries: countries } }, now()))!);
   }
 
   async function rotateApiSecret(options: { input: unknown }) {
@@ -279,6 +300,6 @@ export function createAdminService(deps: {
   return {
     listFailingWebhookEndpoints,
     createMerchant, rotateApiKey, revokeApiKeys, setMerchantStatus, setIntegrationStatus,
-    setMerchantRateLimit, rotateApiSecret, createCourier, inviteCourier, rotateCourierToken, disableCourier, enableCourier, createUser, listMerchants, listCouriers, listIntegrationTelemetry, getMerchant: requireMerchant,
+    setMerchantRateLimit, setNotificationCountries, rotateApiSecret, createCourier, inviteCourier, rotateCourierToken, disableCourier, enableCourier, createUser, listMerchants, listCouriers, listIntegrationTelemetry, getMerchant: requireMerchant,
   };
 }

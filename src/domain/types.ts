@@ -39,6 +39,11 @@ export interface MerchantSettings {
   notifications?: NotificationSettings;
   /** The failed-attempt policy of new orders that do not name one (absent: `return`). */
   failedAttemptPolicy?: FailedAttemptPolicy;
+  /**
+   * Country calling codes ("56", "54") whose numbers this merchant's live SMS and WhatsApp may reach;
+   * set by an operator only (absent: Chile alone, DEFAULT_NOTIFICATION_COUNTRIES).
+   */
+  notificationCountries?: string[];
 }
 
 export interface Merchant {

@@ -27,7 +27,7 @@ import type {
   RegisteredUser,
   StoredQuote,
 } from '../domain/types.js';
-import type { Notification } from '../domain/notifications/types.js';
+import type { Notification, NotificationBlockReason } from '../domain/notifications/types.js';
 import type { MemberRepository } from './members.js';
 import type { AuditRepository, OperatorRepository } from './operators.js';
 import type { StoreCondition } from './store-condition.js';
@@ -599,7 +599,17 @@ export interface NotificationRepository {
    * Records an attempt, only while `owner` holds the lease (else false): sent, failed for good, or
    * pending again at nextAttemptAt. The lease is released.
    */
-  complete(options: { id: string; owner: string; attempts: number; status: 'sent' | 'failed' | 'pending'; error: string | null; at: string; nextAttemptAt: string | null }): Promise<boolean>;
+  complete(options: {
+    id: string;
+    owner: string;
+    attempts: number;
+    /** `blocked`: refused by the sending budget without an attempt (`blockReason` says why). */
+    status: 'sent' | 'failed' | 'pending' | 'blocked';
+    error: string | null;
+    at: string;
+    nextAttemptAt: string | null;
+    blockReason?: NotificationBlockReason;
+  }): Promise<boolean>;
   /** The merchant's notifications in that mode, newest first (by id); `after` is the last id of the previous page. */
   list(options: { merchantId: string; mode: Mode; orderId?: string; after?: string; limit: number }): Promise<Notification[]>;
   /** Retention: deletes notifications created before `createdBefore`, at most `limit`; returns how many. */

@@ -30,6 +30,8 @@ describe('recipient notifications through the API', () => {
     t = await startOrdersApp({
       env: {
         NOTIFY_POLL_MS: '50',
+        // Live messages go out at once here (the one-minute hold of new orders: budget.test.ts).
+        NOTIFY_HOLD_SECONDS: '0',
         TWILIO_BASE_URL: sms.url, TWILIO_ACCOUNT_SID: 'AC42', TWILIO_AUTH_TOKEN: 'twilio-secret', TWILIO_FROM: '+56221234567',
         SMTP_URL: `smtp://127.0.0.1:${sink.port}`, SMTP_FROM: 'Avisos <avisos@envios.test>',
       },

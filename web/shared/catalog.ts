@@ -179,6 +179,27 @@ export const FAILED_POLICY_LABELS: Strings<'retry' | 'return' | 'dispose'> = {
   en: { retry: 'retry the delivery (up to 3 attempts), then return', return: 'return to the shop', dispose: 'dispose of the parcel' },
 };
 
+/** Why the sending budget refused a recipient notification (issue #39 item 3): said to a person, never the raw code. */
+export const BLOCK_REASON_LABELS: Strings<'country_not_allowed' | 'number_hourly_cap' | 'number_daily_cap' | 'merchant_hourly_cap' | 'merchant_daily_cap' | 'cancelled_early'> = {
+  es: {
+    country_not_allowed: 'el número es de un país no habilitado para tu cuenta (solo Chile, salvo que soporte habilite otro)',
+    number_hourly_cap: 'este número ya recibió el máximo de mensajes por hora',
+    number_daily_cap: 'este número ya recibió el máximo de mensajes del día',
+    merchant_hourly_cap: 'tu cuenta alcanzó el máximo de mensajes por hora',
+    merchant_daily_cap: 'tu cuenta alcanzó el máximo de mensajes del día',
+    cancelled_early: 'el pedido se canceló antes de que saliera el aviso',
+  },
+  en: {
+    country_not_allowed: "the number is in a country not enabled for your account (Chile only, unless support enables another)",
+    number_hourly_cap: 'this number already got the most messages allowed per hour',
+    number_daily_cap: 'this number already got the most messages allowed per day',
+    merchant_hourly_cap: 'your account reached its hourly message limit',
+    merchant_daily_cap: 'your account reached its daily message limit',
+    cancelled_early: 'the order was cancelled before the message went out',
+  },
+};
+export const blockReasonText = (reason: string, lang: Lang) => BLOCK_REASON_LABELS[lang][reason as 'cancelled_early'] ?? '';
+
 export const actorText = (kind: string, lang: Lang) => ACTOR_LABELS[lang][kind as 'merchant'] ?? kind;
 
 /** A history note: the service's own in the page's language; a person's (a cancel reason) as written. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NOTIFICATION_CHANNELS, NOTIFICATION_MOMENTS, NOTIFICATION_STATUSES } from '../../../src/domain/notifications/types.js';
+import { NOTIFICATION_BLOCK_REASONS, NOTIFICATION_CHANNELS, NOTIFICATION_MOMENTS, NOTIFICATION_STATUSES } from '../../../src/domain/notifications/types.js';
 import { listNotificationsQueryString, notificationSettingsBody } from '../../wire/notifications.js';
 import { registry, registerEndpoint } from '../registry.js';
 
@@ -27,7 +27,11 @@ export const notificationSchema = registry.register(
     to: z.string().openapi({ description: "The recipient: the order's phone number (E.164) or email address." }),
     subject: z.string().nullable().openapi({ description: 'Email only.' }),
     body: z.string().openapi({ description: "The message in Spanish (es-CL), with the order's tracking link.", example: 'Tienda Demo: tu pedido TRK-7QK2M9 va en camino. Síguelo en vivo: https://envios.example.cl/track/TRK-7QK2M9' }),
-    status: z.enum(NOTIFICATION_STATUSES).openapi({ description: '`sandboxed`: a test-mode message, never sent. Live: `pending` (retried with backoff), `sent`, `failed` (given up).' }),
+    status: z.enum(NOTIFICATION_STATUSES).openapi({ description: '`sandboxed`: a test-mode message, never sent. Live: `pending` (retried with backoff), `sent`, `failed` (given up), `blocked` (refused by the sending budget: see `block_reason`; never sent).' }),
+    block_reason: z.enum(NOTIFICATION_BLOCK_REASONS).nullable().openapi({
+      description: 'Why a `blocked` message was refused, or why live mode would refuse a `sandboxed` one: `country_not_allowed` (the number is outside the merchant\'s allowed countries: Chile, +56, unless an operator approved more), `number_hourly_cap`, `number_daily_cap`, `merchant_hourly_cap`, `merchant_daily_cap` (the SMS/WhatsApp caps, `NOTIFY_CAP_*`), `cancelled_early` (the order was cancelled before its message went out, or within `NOTIFY_HOLD_SECONDS` of its creation). Null otherwise.',
+      example: 'country_not_allowed',
+    }),
     attempts: z.number().int(),
     next_attempt_at: z.iso.datetime({ offset: true }).nullable(),
     last_error: z.string().nullable(),

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { dataOf } from '../../shared/api/errors.js';
+import { blockReasonText } from '../../shared/catalog.js';
 import { request } from '../../shared/api/http.js';
 import { dateTime } from '../../shared/format.js';
 import { graphql } from '../../shared/graphql.js';
@@ -22,17 +23,19 @@ const SETTINGS = graphql(`query ConsoleNotificationSettings { notificationSettin
 const UPDATE = graphql(`mutation ConsoleUpdateNotificationSettings($input: NotificationSettingsInput!) { updateNotificationSettings(input: $input) { __typename
   ... on MutationUpdateNotificationSettingsSuccess { data { channels moments configuredChannels } } ... on AppError { code message } } }`);
 const OUTBOX = graphql(`query ConsoleNotifications($first: Int, $after: String) { notifications(first: $first, after: $after) { __typename
-  ... on QueryNotificationsSuccess { data { nodes { id orderId moment channel to subject body status attempts lastError createdAt } nextCursor } }
+  ... on QueryNotificationsSuccess { data { nodes { id orderId moment channel to subject body status blockReason attempts lastError createdAt } nextCursor } }
   ... on AppError { code message } } }`);
 
-const LABELS: Record<'es' | 'en', Record<Channel | Moment | 'pending' | 'sent' | 'failed_status' | 'sandboxed', string>> = {
+const LABELS: Record<'es' | 'en', Record<Channel | Moment | 'pending' | 'sent' | 'failed_status' | 'sandboxed' | 'blocked' | 'blockedBecause' | 'wouldBlock', string>> = {
   es: {
     sms: 'SMS', whatsapp: 'WhatsApp', email: 'Correo', created: 'Pedido creado', courier_assigned: 'Repartidor asignado', on_the_way: 'En camino',
     delivered: 'Entregado', failed: 'No entregado o cancelado', pending: 'Pendiente', sent: 'Enviado', failed_status: 'Fallido', sandboxed: 'Prueba (no enviado)',
+    blocked: 'Bloqueado (no enviado)', blockedBecause: 'No se envió porque', wouldBlock: 'En modo real no se enviaría porque',
   },
   en: {
     sms: 'SMS', whatsapp: 'WhatsApp', email: 'Email', created: 'Order created', courier_assigned: 'Courier assigned', on_the_way: 'On the way',
     delivered: 'Delivered', failed: 'Not delivered or cancelled', pending: 'Pending', sent: 'Sent', failed_status: 'Failed', sandboxed: 'Test (not sent)',
+    blocked: 'Blocked (not sent)', blockedBecause: 'Not sent because', wouldBlock: 'In live mode it would not be sent because',
   },
 };
 const statusLabel = (lang: 'es' | 'en', status: string) => LABELS[lang][(status === 'failed' ? 'failed_status' : status) as keyof (typeof LABELS)['es']] ?? status;
@@ -131,6 +134,11 @@ export function NotificationsPage(_props: PageProps) {
                 <p>{t.order}: <Link href={`/console/orders/${encodeURIComponent(n.orderId)}`}>{n.orderId}</Link> · {t.to}: <span class="recipient">{n.to}</span></p>
                 {n.subject && <p><strong>{n.subject}</strong></p>}
                 <p class="message" lang="es-CL">{n.body}</p>
+                {n.blockReason && (
+                  <p class="note block-reason" data-reason={n.blockReason}>
+                    {n.status === 'sandboxed' ? LABELS[lang].wouldBlock : LABELS[lang].blockedBecause} {blockReasonText(n.blockReason, lang)}.
+                  </p>
+                )}
                 {n.lastError && <p class="note">{n.lastError}</p>}
               </li>
             ))}
