@@ -1,12 +1,11 @@
 import { listNotificationsQuerySchema, notificationSettingsSchema } from '../src/domain/notifications/schemas.js';
+import type { NotificationSettingsView } from '../src/domain/notifications/service.js';
 import {
   NOTIFICATION_BLOCK_REASONS,
   NOTIFICATION_CHANNELS,
   NOTIFICATION_MOMENTS,
   NOTIFICATION_STATUSES,
   type Notification,
-  type NotificationChannel,
-  type NotificationSettings,
 } from '../src/domain/notifications/types.js';
 import { builder } from './builder.js';
 import { commandOf } from './commands.js';
@@ -55,11 +54,15 @@ const NotificationPageRef = builder.objectRef<{ notifications: Notification[]; n
   }),
 });
 
-const SettingsRef = builder.objectRef<NotificationSettings & { configuredChannels: NotificationChannel[] }>('NotificationSettings').implement({
+const SettingsRef = builder.objectRef<NotificationSettingsView>('NotificationSettings').implement({
   fields: (t) => ({
     channels: t.field({ type: [ChannelEnum], resolve: (s) => s.channels }),
     moments: t.field({ type: [MomentEnum], resolve: (s) => s.moments }),
     configuredChannels: t.field({ type: [ChannelEnum], description: 'Channels this deployment has a provider for (live mode).', resolve: (s) => s.configuredChannels }),
+    allowedCountries: t.stringList({
+      description: "Country calling codes the merchant's live SMS and WhatsApp may reach (\"56\": Chile, the default); set by an operator, read-only here.",
+      resolve: (s) => s.allowedCountries,
+    }),
   }),
 });
 

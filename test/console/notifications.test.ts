@@ -31,6 +31,7 @@ describe.skipIf(SKIP !== null)('merchant console: notifications page in headless
     await page().goto(`${t.url}/console/notifications`);
     await page().locator('#notification-settings').waitFor();
     await page().locator('#outbox-empty').waitFor();
+    expect(await page().locator('#notification-countries').textContent()).toBe('SMS y WhatsApp reales solo llegan a números de estos países (códigos); para agregar otro, escribe a soporte: +56');
     await page().locator('input[name="channel-sms"]').check();
     await page().locator('input[name="moment-created"]').check();
     await page().locator('#notification-settings-save').click();

@@ -103,6 +103,10 @@ describe('recipient notifications within a budget', () => {
     const merchantTry = await gql(t.url, `mutation ($id: ID!) { adminSetNotificationCountries(merchantId: $id, countries: ["882"]) { __typename } }`, { key: m.liveKey, variables: { id: m.merchantId } });
     expect(merchantTry.body.data?.adminSetNotificationCountries ?? null).toBeNull();
 
+    // The merchant reads its countries (REST and GraphQL), never sets them.
+    expect(expectOk(await api(v1('/notifications/settings'), { key: m.liveKey })).body.settings.allowed_countries).toStrictEqual(['56', '882']);
+    const own = await gql(t.url, '{ notificationSettings { ... on QueryNotificationSettingsSuccess { data { allowedCountries } } } }', { key: m.testKey });
+    expect(own.body.data.notificationSettings.data.allowedCountries).toStrictEqual(['56', '882']);
     const foreign = await order(m.liveKey, '+882161230000');
     await settle(m.liveKey);
     expect((await outbox(m.liveKey, foreign.booking_id)).map((n) => n.status)).toStrictEqual(['sent']);

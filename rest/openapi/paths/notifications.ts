@@ -12,6 +12,10 @@ export const notificationSettingsSchema = registry.register(
     channels: channels.openapi({ description: 'Channels each chosen moment is sent on: `sms`, `whatsapp`, `email` (the order\'s `customer_email`).' }),
     moments: moments.openapi({ description: 'Moments the recipient hears about: `created`, `courier_assigned`, `on_the_way` (picked up), `delivered`, `failed` (cancelled).' }),
     configured_channels: channels.openapi({ description: 'Channels this deployment has a provider for. Live notifications on another channel fail at once; test mode fills the sandbox outbox whatever is configured.' }),
+    allowed_countries: z.array(z.string()).openapi({
+      description: "Country calling codes the merchant's live SMS and WhatsApp may reach (`56`: Chile, the default); messages to other numbers are `blocked` (`country_not_allowed`). Set by an operator on request; read-only here.",
+      example: ['56'],
+    }),
   }),
 );
 
