@@ -6,6 +6,7 @@ import { rateLimitHeaders } from '../src/edge/door.js';
 import { upgradeFromSameOrigin } from '../src/edge/session-cookie.js';
 import { reportPositionCommand } from '../src/edge/position-wire.js';
 import { AppError, isAppError, presentError } from '../src/domain/errors.js';
+import { inWireTerms } from '../src/edge/wire-errors.js';
 import { RateLimitedError, type Caller } from '../src/domain/front-door.js';
 import { isUnavailable } from '../src/ports/unavailable.js';
 import type { Courier, Order } from '../src/domain/types.js';
@@ -78,7 +79,7 @@ function readFrame(data: RawData, isBinary: boolean): { type: unknown; id: strin
 
 /** An HTTP answer on a socket that is not upgraded: the same status and error body as the REST API. */
 function refuse(socket: Duplex, error: AppError, headers: Record<string, string> = {}): void {
-  const body = JSON.stringify(presentError(error));
+  const body = JSON.stringify(presentError(inWireTerms(error)));
   const lines = [`HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? ''}`, 'Content-Type: application/json; charset=utf-8', `Content-Length: ${Buffer.byteLength(body)}`, 'Connection: close'];
   for (const name in headers) lines.push(`${name}: ${headers[name]}`);
   socket.end(`${lines.join('\r\n')}\r\n\r\n${body}`);
@@ -143,7 +144,7 @@ export function attachCourierSockets(options: { edge: Edge; presentOrder: Presen
     } catch (error) {
       const appError = errorOf(error);
       counters.refusedFrames++;
-      send(session, { type: 'error', ...(id !== undefined && { id }), error: presentError(appError).error });
+      send(session, { type: 'error', ...(id !== undefined && { id }), error: presentError(inWireTerms(appError)).error });
       if (appError.code === 'INVALID_COURIER_TOKEN' || appError.code === 'INVALID_SESSION') session.ws.close(COURIER_SOCKET_CLOSE.forbidden, 'credentials no longer valid');
     }
   }

@@ -5,6 +5,7 @@ import { RateLimitedError } from '../../src/domain/front-door.js';
 import { rateLimitHeaders } from '../../src/edge/door.js';
 import type { Logger } from '../../src/logger.js';
 import { isUnavailable } from '../../src/ports/unavailable.js';
+import { inWireTerms } from '../../src/edge/wire-errors.js';
 import { sendJson } from '../respond.js';
 
 interface BodyParserError {
@@ -74,7 +75,8 @@ export function sendError(logger: Logger, error: unknown, req: IncomingMessage, 
     const headers = rateLimitHeaders(appError.decision);
     for (const name in headers) res.setHeader(name, headers[name]!);
   }
-  sendJson(res, appError.status, JSON.stringify(presentError(appError)));
+  // Field names and the keys named in messages in the wire's terms (snake_case), whatever the route.
+  sendJson(res, appError.status, JSON.stringify(presentError(inWireTerms(appError))));
 }
 
 export function errorHandler(logger: Logger): ErrorRequestHandler {

@@ -135,10 +135,8 @@ export function createOrderFieldNames(body: unknown): Record<string, string> {
   return Object.assign({}, DOMAIN_FIELD_NAMES, formB && { dropoff: 'dropoff_address' });
 }
 
-/** Domain field names of the order-creation errors (quotes, schedule) → the REST wire's. */
-const DOMAIN_FIELD_NAMES: Record<string, string> = Object.assign({}, IDEMPOTENCY_FIELD_NAMES, {
-  quoteId: 'quote_id', rateId: 'rate_id', codAmount: 'cod_amount', paymentMode: 'payment_mode', totalWeightKg: 'total_weight_kg', pickupAfter: 'pickup_after', deliverBefore: 'deliver_before',
-});
+/** Domain keys of the order-creation errors the REST wire names otherwise than in snake_case (the rest: src/edge/wire-errors.ts). */
+const DOMAIN_FIELD_NAMES: Record<string, string> = Object.assign({}, IDEMPOTENCY_FIELD_NAMES, { notes: 'order_notes' });
 
 /** The cancellation body has the command's own field names. */
 export const cancelOrderBody = cancelOrderCommandSchema;

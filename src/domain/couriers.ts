@@ -112,7 +112,7 @@ export function createCourierService(deps: {
     const taken = Date.parse(recordedAt);
     const nowMs = Date.parse(arrived);
     if (taken > nowMs + 60_000 || taken < nowMs - 86_400_000) {
-      throw new AppError('VALIDATION_ERROR', 'recorded_at must be within the last 24 hours and at most a minute ahead', { fields: [{ field: 'recorded_at', message: 'out of range' }] });
+      throw new AppError('VALIDATION_ERROR', 'recordedAt must be within the last 24 hours and at most a minute ahead', { fields: [{ field: 'recordedAt', message: 'out of range' }] });
     }
     return new Date(Math.min(taken, nowMs)).toISOString();
   }
@@ -194,7 +194,7 @@ export function createCourierService(deps: {
       const stop = assertCurrentStop(order, stopId);
       return arriveAtStop({ transitions, order, stopId: stop.id, actor, location: options.courier.location, at: now() });
     }
-    if (stopId !== undefined) throw new AppError('VALIDATION_ERROR', 'stop_id is only accepted with arrived_dropoff on a multi-stop order', { fields: [{ field: 'stop_id', message: 'not accepted here' }] });
+    if (stopId !== undefined) throw new AppError('VALIDATION_ERROR', 'stopId is only accepted with arrived_dropoff on a multi-stop order', { fields: [{ field: 'stopId', message: 'not accepted here' }] });
     return transitions.transition({ order, to: status, actor, location: options.courier.location });
   }
 

@@ -116,7 +116,7 @@ export function createSandboxRunService(deps: {
     const existing = input.orderId !== undefined ? playable(await deps.getOrder({ principal, ref: input.orderId })) : null;
     // The history must not go back in time: an existing order's run starts after its creation.
     if (existing && start < Date.parse(existing.createdAt)) {
-      throw new AppError('VALIDATION_ERROR', 'Invalid request: start_time', { fields: [{ field: 'start_time', message: `must not be before the order was created (${existing.createdAt})` }] });
+      throw new AppError('VALIDATION_ERROR', 'Invalid request: startTime', { fields: [{ field: 'startTime', message: `must not be before the order was created (${existing.createdAt})` }] });
     }
     const key = secretBox.derive(`sandbox-run:${JSON.stringify([principal.merchant.id, input.seed, input.scenario, new Date(start).toISOString(), existing ? { order_id: existing.id } : input.order])}`);
     const ids = createSeededIdSource({ key, clock });
@@ -126,7 +126,7 @@ export function createSandboxRunService(deps: {
       throw new AppError('CONFLICT', `The order ${existing.id} has no delivery PIN: delivered_with_pin plays orders created with one`);
     }
     if (existing && input.scenario === 'failed_attempt_then_return' && (existing.failedAttemptPolicy ?? DEFAULT_FAILED_ATTEMPT_POLICY) !== 'return') {
-      throw new AppError('CONFLICT', `The order ${existing.id} has failed_attempt_policy ${existing.failedAttemptPolicy}: failed_attempt_then_return plays orders whose policy is return`);
+      throw new AppError('CONFLICT', `The order ${existing.id} has failedAttemptPolicy ${existing.failedAttemptPolicy}: failed_attempt_then_return plays orders whose policy is return`);
     }
     const order: CreateOrderCommand | Order = existing ?? (
       input.scenario === 'delivered_with_pin' ? Object.assign({}, input.order!, { deliveryPin: true })

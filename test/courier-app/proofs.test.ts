@@ -155,9 +155,10 @@ describe('proof upload and signed links', () => {
 
     // Another order's photo, a signature given as the photo, neither a URL nor a proof: refused, nothing delivered.
     const other = await deliver({ photoProof: foreign, signatureProof: signature });
-    expect(other).toMatchObject({ __typename: 'AppError', code: 'VALIDATION_ERROR', fields: [{ field: 'photo_proof_id' }] });
-    expect(await deliver({ photoProof: signature, signatureProof: signature })).toMatchObject({ __typename: 'AppError', code: 'VALIDATION_ERROR', fields: [{ field: 'photo_proof_id' }] });
-    expect(await deliver({ signatureProof: signature })).toMatchObject({ __typename: 'AppError', code: 'VALIDATION_ERROR', fields: [{ field: 'photo_url' }] });
+    // GraphQL names the fields as its arguments do (REST: photo_proof_id, photo_url).
+    expect(other).toMatchObject({ __typename: 'AppError', code: 'VALIDATION_ERROR', fields: [{ field: 'photoProofId' }] });
+    expect(await deliver({ photoProof: signature, signatureProof: signature })).toMatchObject({ __typename: 'AppError', code: 'VALIDATION_ERROR', fields: [{ field: 'photoProofId' }] });
+    expect(await deliver({ signatureProof: signature })).toMatchObject({ __typename: 'AppError', code: 'VALIDATION_ERROR', fields: [{ field: 'photoUrl', message: 'exactly one of photoUrl and photoProofId is required' }] });
     expect(await deliver({ photo: 'https://cdn.example.com/p.jpg', photoProof: photo, signatureProof: signature })).toMatchObject({ __typename: 'AppError', code: 'VALIDATION_ERROR' });
     expect((await api(`${t.url}/api/v1/orders/${order.booking_id}`, { key: m.liveKey })).body.status).toBe('arrived_dropoff');
 

@@ -20,7 +20,7 @@ export function assertCodAmount(options: { paymentMode: PaymentMode; codAmount: 
     throw new AppError('VALIDATION_ERROR', 'A multi-stop order is prepaid: cash on delivery takes one drop-off', { fields: [{ field: 'paymentMode', message: 'cash_on_delivery is not accepted with stops' }] });
   }
   if (paymentMode !== 'cash_on_delivery' && codAmount !== undefined) {
-    throw new AppError('VALIDATION_ERROR', 'codAmount is only for cash-on-delivery orders', { fields: [{ field: 'codAmount', message: 'only with payment_mode cash_on_delivery' }] });
+    throw new AppError('VALIDATION_ERROR', 'codAmount is only for cash-on-delivery orders', { fields: [{ field: 'codAmount', message: 'only with paymentMode cash_on_delivery' }] });
   }
 }
 
@@ -38,8 +38,8 @@ export function collectCod(options: { order: Order; collected: number | undefine
   const expected = options.order.codAmount ?? null;
   if (options.collected === undefined) {
     const asked = expected === null ? 'the amount is not known: ask the customer' : `expected ${expected}`;
-    throw new AppError('COD_COLLECTED_REQUIRED', `This is a cash-on-delivery order: send cod_collected, the CLP collected (${asked})`, {
-      fields: [{ field: 'cod_collected', message: 'is required for this order' }],
+    throw new AppError('COD_COLLECTED_REQUIRED', `This is a cash-on-delivery order: send codCollected, the CLP collected (${asked})`, {
+      fields: [{ field: 'codCollected', message: 'is required for this order' }],
       details: { cod_amount: expected },
     });
   }

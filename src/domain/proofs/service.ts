@@ -43,7 +43,7 @@ export function createProofService(deps: { store: Store; clock: Clock; ids: IdSo
 
   /** Checks that the ids name uploaded proofs of this order and of their kind (the delivery's proof). */
   async function assertDeliveryProofs(options: { order: Order; photoProofId?: string | undefined; signatureProofId?: string | undefined }): Promise<void> {
-    for (const [kind, id, field] of [['photo', options.photoProofId, 'photo_proof_id'], ['signature', options.signatureProofId, 'signature_proof_id']] as const) {
+    for (const [kind, id, field] of [['photo', options.photoProofId, 'photoProofId'], ['signature', options.signatureProofId, 'signatureProofId']] as const) {
       if (id === undefined) continue;
       const record = await store.proofs.find(id);
       if (!record || record.orderId !== options.order.id || record.kind !== kind) {
