@@ -24,7 +24,7 @@ export const reencodeWithSharp: ReencodeImage = async ({ data, contentType, maxS
         ? pipeline.jpeg({ quality, mozjpeg: false })
         : contentType === 'image/webp'
           ? pipeline.webp({ quality })
-          : pipeline.png({ compressionLevel: 9, palette: false });
+          : pipeline.png({ compressionLevel: 6 });
     const { data: out, info } = await pipeline.toBuffer({ resolveWithObject: true });
     return { data: out, width: info.width, height: info.height };
   } catch (error) {

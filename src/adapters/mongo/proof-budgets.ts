@@ -6,9 +6,9 @@ const isDuplicateKey = (error: unknown) => error instanceof MongoServerError && 
 
 /**
  * The upload budgets' counters (issue #39): one document per key, `_id` the key. A take is one
- * conditional upsert: it matches only while the total stays within the limit, and when the counter
- * exists but is full, the upsert's insert collides on `_id` (refused). The TTL index removes a
- * counter at `expireAt`.
+ * conditional upsert: it matches only while the total stays within the limit; when the counter
+ * exists but did not match, the upsert's insert collides on `_id`, and one conditional update
+ * without upsert decides. The TTL index removes a counter at `expireAt`.
  */
 export function createMongoProofBudgetRepository(database: MongoDatabase): ProofBudgetRepository {
   const { proofBudgets: budgets } = database.collections;
@@ -25,8 +25,11 @@ export function createMongoProofBudgetRepository(database: MongoDatabase): Proof
         return { taken: true, used: after?.used ?? amount };
       } catch (error) {
         if (!isDuplicateKey(error)) throw error;
-        return full();
       }
+      // The counter exists: full, or made by a concurrent first take between our match and our insert
+      // (the server does not retry such an upsert, its filter being more than the _id): take once more without upserting.
+      const after = await budgets.findOneAndUpdate({ _id: key, used: { $lte: limit - amount } }, { $inc: { used: amount } }, { returnDocument: 'after' });
+      return after ? { taken: true, used: after.used } : full();
     },
     async giveBack({ key, amount }) {
       // Two steps, each atomic: the decrement, then a floor at zero should a give-back outrun its take.
