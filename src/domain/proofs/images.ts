@@ -1,7 +1,7 @@
 /**
  * Proof images (issues #27, #39): the type by the bytes' magic, checked against the declared one
  * before anything is decoded. What is stored is not these bytes but the image re-encoded by the
- * ImageEncoder port (service.ts): the byte-level metadata strippers this file once held are gone,
+ * ReencodeImage port (ports/image-encoder.ts, through service.ts): the byte-level metadata strippers this file once held are gone,
  * since a re-encoded image carries no metadata, private chunk or trailing data at all.
  */
 import { AppError } from '../errors.js';
