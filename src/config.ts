@@ -66,6 +66,20 @@ const envSchema = z.object({
   COURIER_MAX_SESSIONS: z.coerce.number().int().min(1).max(100).default(3),
   PROOF_MAX_BYTES: z.coerce.number().int().min(1024).max(20 * 1024 * 1024).default(2 * 1024 * 1024),
   PROOF_RETENTION_DAYS: z.coerce.number().positive().max(36500).default(90),
+  /** Upload budgets (issue #39): proofs per order stop, bytes per courier and UTC day, the store's size and the disk's free room it leaves. */
+  PROOF_PHOTOS_PER_STOP: z.coerce.number().int().min(1).max(100).default(5),
+  PROOF_SIGNATURES_PER_STOP: z.coerce.number().int().min(1).max(100).default(2),
+  PROOF_COURIER_DAILY_BYTES: z.coerce.number().int().min(1024).default(50 * 1024 * 1024),
+  PROOF_STORE_MAX_BYTES: z.coerce.number().int().min(1).default(20 * 1024 ** 3),
+  PROOF_MIN_FREE_BYTES: z.coerce.number().int().min(0).default(1024 ** 3),
+  /** An upload no delivery refers to is removed this long after it came (by the retention run, every RETENTION_PRUNE_MS). */
+  PROOF_UNUSED_HOURS: z.coerce.number().positive().max(24).default(12),
+  /** Re-encoding: the long side's bound, the JPEG/WebP quality, the largest image decoded, re-encodings at once per node and waiting. */
+  PROOF_MAX_SIDE: z.coerce.number().int().min(64).max(8192).default(1600),
+  PROOF_QUALITY: z.coerce.number().int().min(30).max(100).default(80),
+  PROOF_MAX_PIXELS: z.coerce.number().int().min(10_000).max(268_402_689).default(50_000_000),
+  PROOF_ENCODE_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
+  PROOF_ENCODE_QUEUE: z.coerce.number().int().min(0).max(10_000).default(16),
   LOGIN_MAX_FAILURES_PER_EMAIL: z.coerce.number().int().min(1).default(5),
   LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
   LOGIN_LOCKOUT_SECONDS: z.coerce.number().int().min(1).default(900),
@@ -218,8 +232,22 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       sessionMaxMs: e.COURIER_SESSION_MAX_HOURS * 3_600_000,
       maxSessions: e.COURIER_MAX_SESSIONS,
     },
-    /** Hosted proofs of delivery (issue #27): the upload's size limit and how long they are kept. */
-    proofs: { maxBytes: e.PROOF_MAX_BYTES, retentionMs: e.PROOF_RETENTION_DAYS * 86_400_000 },
+    /** Hosted proofs of delivery (issues #27, #39): the upload's limits and budgets, the re-encoding, how long they are kept. */
+    proofs: {
+      maxBytes: e.PROOF_MAX_BYTES,
+      retentionMs: e.PROOF_RETENTION_DAYS * 86_400_000,
+      photosPerStop: e.PROOF_PHOTOS_PER_STOP,
+      signaturesPerStop: e.PROOF_SIGNATURES_PER_STOP,
+      courierDailyBytes: e.PROOF_COURIER_DAILY_BYTES,
+      storeMaxBytes: e.PROOF_STORE_MAX_BYTES,
+      minFreeBytes: e.PROOF_MIN_FREE_BYTES,
+      unusedMs: e.PROOF_UNUSED_HOURS * 3_600_000,
+      maxSide: e.PROOF_MAX_SIDE,
+      quality: e.PROOF_QUALITY,
+      maxInputPixels: e.PROOF_MAX_PIXELS,
+      encodeConcurrency: e.PROOF_ENCODE_CONCURRENCY,
+      encodeQueue: e.PROOF_ENCODE_QUEUE,
+    },
     /** Failed sign-ins before an email (per merchant) or an address is refused for `seconds`. */
     loginLockout: { perEmail: e.LOGIN_MAX_FAILURES_PER_EMAIL, perAddress: e.LOGIN_MAX_FAILURES_PER_ADDRESS, seconds: e.LOGIN_LOCKOUT_SECONDS },
     /** Password hashing: how many at once (worker threads), how many may wait, at which CPU priority. */

@@ -20,6 +20,7 @@ import { createAuditedAdmin } from './domain/operators/audited-admin.js';
 import { createCodService } from './domain/cod.js';
 import { createPasswordHasher } from './domain/members/passwords.js';
 import { createScryptWorkers } from './adapters/scrypt-workers.js';
+import { reencodeWithSharp } from './adapters/sharp-images.js';
 import { createMerchantCredentialService } from './domain/merchant-credentials.js';
 import { createEdgeDoor, type EdgeDoor } from './edge/door.js';
 import { createSecretBox } from './domain/credentials.js';
@@ -205,7 +206,8 @@ function buildServices(deps: {
   const quotes = createQuoteService({ geocoder, tariff, clock, store, ids });
   const trackingLinks = createTrackingLinks({ masterKey: deps.masterKey, publicBaseUrl: () => config.publicBaseUrl });
   const proofUrls = createProofUrlSigner({ masterKey: deps.masterKey, clock, publicBaseUrl: () => config.publicBaseUrl });
-  const proofs = createProofService({ store, clock, ids, signer: proofUrls, maxBytes: config.proofs.maxBytes, retentionMs: config.proofs.retentionMs });
+  const { retentionMs: proofRetentionMs, ...proofLimits } = config.proofs;
+  const proofs = createProofService({ store, clock, ids, signer: proofUrls, reencode: reencodeWithSharp, limits: proofLimits, retentionMs: proofRetentionMs });
   const outbox = createWebhookOutbox({
     store, clock, ids, publicBaseUrl: () => config.publicBaseUrl, trackingLinks, backlogMax: config.webhooks.backlogMax,
     proofUrl: (id) => proofUrls.sign(id, PROOF_WEBHOOK_URL_TTL_MS),
@@ -284,7 +286,7 @@ function buildServices(deps: {
     couriers: Object.assign(couriers, watchers.couriers, createCourierJobWatch({ fanOut: deps.fanOut, store, activeOrders: couriers.activeOrders })),
     batches,
     reconciler: createDispatchReconciler({ store, geoIndex, dispatch, batches, clock, graceMs: config.dispatch.graceMs, vehicles: tariff.vehicles.map((v) => v.type) }),
-    retention: createRetention({ store, clock, webhookMs: config.retention.webhookMs, orderEventsMs: config.retention.orderEventsMs, notificationMs: config.retention.notificationMs, auditMs: config.retention.auditMs, pruneProofs: proofs.prune }),
+    retention: createRetention({ store, clock, webhookMs: config.retention.webhookMs, orderEventsMs: config.retention.orderEventsMs, notificationMs: config.retention.notificationMs, auditMs: config.retention.auditMs, pruneProofs: proofs.prune, sweepUnusedProofs: proofs.sweepUnused }),
     /** Recipient notifications: the merchant's settings and outbox; the worker that sends live ones. */
     notifications: createNotificationService({ store, clock, configuredChannels: notifier.channels, credentialsChanged: auth.credentialsChanged }),
     notificationWorker: createNotificationWorker({

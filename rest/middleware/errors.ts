@@ -69,7 +69,7 @@ export function sendError(logger: Logger, error: unknown, req: IncomingMessage, 
   }
   if (res.headersSent) return void res.end();
   // A domain budget (e.g. bulk redelivery per hour) says when to come back.
-  if (appError.code === 'RATE_LIMITED') retryAfter = appError.details?.retry_after_seconds;
+  if (appError.code === 'RATE_LIMITED' || appError.code === 'PROOF_BUDGET_EXCEEDED') retryAfter = appError.details?.retry_after_seconds;
   if (typeof retryAfter === 'number') res.setHeader('Retry-After', String(retryAfter));
   if (appError instanceof RateLimitedError) {
     const headers = rateLimitHeaders(appError.decision);

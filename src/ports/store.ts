@@ -1,4 +1,4 @@
-import type { ProofStore } from './proof-store.js';
+import type { ProofBudgetRepository, ProofStore } from './proof-store.js';
 import type { CourierSessionRepository } from './courier-sessions.js';
 import type {
   ApiKeyRecord,
@@ -52,6 +52,8 @@ export interface Store {
   courierSessions: CourierSessionRepository;
   /** Hosted proofs of delivery (issue #27): files under DATA_DIR, or GridFS. */
   proofs: ProofStore;
+  /** The upload budgets' counters (issue #39): proofs per order stop, bytes per courier and day. */
+  proofBudgets: ProofBudgetRepository;
   telemetry: TelemetryRepository;
   orders: OrderRepository;
   batches: BatchRepository;

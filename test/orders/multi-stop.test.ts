@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { mongoForTestFile, mongoNodeEnv, uniqueDbName } from '../helpers/mongo.js';
 import { courierOrdersResponseSchema, orderCreatedSchema, orderDetailsResponseSchema, orderStatusResponseSchema } from '../../rest/openapi/responses-orders.js';
 import { stopTrackingResponseSchema } from '../../rest/openapi/responses-tracking.js';
+import { signature } from '../courier-app/images.js';
 import { api, gql, type MerchantCredentials, type TestApp } from '../helpers/app.js';
 import { EVIDENCE, PLACES, courierOnDuty, expectError, expectOk, expectWireShape, formA, formB, merchantApi, north, standDown, startOrdersApp, type CourierClient } from './support.js';
 
@@ -136,6 +137,25 @@ for (const store of stores) describe(`multi-stop orders — ${store.name}`, () =
       const inBatches = (batched.batches as Wire[]).flatMap((b) => b.order_ids as string[]);
       expect(inBatches).toContain(single.booking_id);
       for (const id of [given.booking_id, optimized.booking_id]) expect(inBatches).not.toContain(id);
+    });
+  });
+
+  describe('proof uploads per stop (issue #39)', () => {
+    it('each stop has its own 2 signatures: the current stop\'s third is 409 PROOF_QUOTA_EXCEEDED; the next stop starts afresh', async () => {
+      const courier = await courierOnDuty(t, { mode: 'live', at: north(PLACES.providencia, 300) });
+      hired.push(courier);
+      const created = expectOk(await merchantApi(t, m.liveKey).create(multiStop({ stops: STOPS.slice(0, 2) })), 201).body;
+      const id = created.booking_id as string;
+      expect(created.status).toBe('assigned');
+      expectOk(await courier.status(id, 'picked_up'));
+      const sig = await signature();
+      const sign = () => fetch(`${t.url}/api/v1/couriers/me/orders/${id}/proof?kind=signature`, { method: 'POST', headers: { authorization: `Bearer ${courier.token}`, 'content-type': 'image/png' }, body: new Uint8Array(sig) });
+      const first = [];
+      for (let i = 0; i < 3; i++) first.push(await sign());
+      expect(first.map((r) => r.status)).toEqual([201, 201, 409]);
+      expect(await first[2]!.json()).toMatchObject({ success: false, error: { code: 'PROOF_QUOTA_EXCEEDED' } });
+      expectOk(await courier.deliver(id, { driver_id: courier.id, coords: PLACES.nunoa, ...EVIDENCE }));
+      expect((await sign()).status).toBe(201);
     });
   });
 

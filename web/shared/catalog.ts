@@ -12,9 +12,10 @@ export const ERROR_CODES = [
   'INVALID_ADMIN_TOKEN', 'INVALID_COURIER_TOKEN', 'INVALID_CREDENTIALS', 'INVALID_SESSION', 'ACCOUNT_SUSPENDED', 'INTEGRATION_IN_REVIEW',
   'FORBIDDEN', 'FORBIDDEN_ROLE', 'CSRF_REQUIRED', 'NOT_FOUND', 'MERCHANT_NOT_FOUND', 'ORDER_NOT_FOUND', 'COURIER_NOT_FOUND',
   'QUOTE_NOT_FOUND', 'METHOD_NOT_ALLOWED', 'CONFLICT', 'ORDER_NOT_CANCELLABLE', 'INVALID_STATUS_TRANSITION', 'QUOTE_EXPIRED',
-  'DELIVERY_PIN_LOCKED', 'TIP_NOT_ALLOWED', 'IDEMPOTENCY_KEY_IN_FLIGHT', 'EVENT_CURSOR_EXPIRED', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE',
+  'DELIVERY_PIN_LOCKED', 'TIP_NOT_ALLOWED', 'IDEMPOTENCY_KEY_IN_FLIGHT', 'PROOF_QUOTA_EXCEEDED', 'EVENT_CURSOR_EXPIRED', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE',
   'IDEMPOTENCY_KEY_REUSED', 'QUOTE_MISMATCH', 'PARCEL_EXCEEDS_CAPACITY', 'DELIVERY_WINDOW_UNREACHABLE', 'SCENARIO_NOT_SUPPORTED',
-  'ID_CHECK_REQUIRED', 'ID_DOCUMENT_INVALID', 'ID_CHECK_FAILED', 'COD_COLLECTED_REQUIRED', 'RATE_LIMITED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE',
+  'ID_CHECK_REQUIRED', 'ID_DOCUMENT_INVALID', 'ID_CHECK_FAILED', 'COD_COLLECTED_REQUIRED', 'RATE_LIMITED', 'PROOF_BUDGET_EXCEEDED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE',
+  'PROOF_STORAGE_FULL',
 ] as const;
 /** NETWORK is the client's own: no answer from the server at all. */
 export type ErrorCode = (typeof ERROR_CODES)[number] | 'NETWORK';
@@ -55,6 +56,7 @@ export const ERROR_TEXT: Strings<ErrorCode> = {
     DELIVERY_PIN_LOCKED: 'Demasiados PIN incorrectos: la entrega quedó bloqueada.',
     TIP_NOT_ALLOWED: 'Este pedido ya no acepta propina (cancelado, devuelto o entregado hace más de 24 h).',
     IDEMPOTENCY_KEY_IN_FLIGHT: 'La misma solicitud aún se está procesando: espera un momento.',
+    PROOF_QUOTA_EXCEEDED: 'Esta parada ya tiene todas las fotos o firmas permitidas: usa una de las que enviaste.',
     EVENT_CURSOR_EXPIRED: 'Pasó demasiado tiempo sin conexión: recarga la página.',
     PAYLOAD_TOO_LARGE: 'Lo enviado es demasiado grande.',
     UNSUPPORTED_MEDIA_TYPE: 'Ese tipo de archivo no se acepta.',
@@ -68,8 +70,10 @@ export const ERROR_TEXT: Strings<ErrorCode> = {
     ID_CHECK_FAILED: 'El destinatario no tiene la edad mínima: no se entrega.',
     COD_COLLECTED_REQUIRED: 'Indica el efectivo cobrado al entregar este pedido contra entrega.',
     RATE_LIMITED: 'Demasiados intentos: espera un momento.',
+    PROOF_BUDGET_EXCEEDED: 'Alcanzaste el límite diario de imágenes enviadas: podrás enviar más mañana.',
     INTERNAL_ERROR: 'Algo falló en el servidor: inténtalo de nuevo.',
     SERVICE_UNAVAILABLE: 'El servicio no está disponible ahora: inténtalo en un momento.',
+    PROOF_STORAGE_FULL: 'No hay espacio para guardar la imagen ahora: inténtalo más tarde.',
     NETWORK: 'Sin conexión con el servidor.',
   },
   en: {
@@ -107,6 +111,7 @@ export const ERROR_TEXT: Strings<ErrorCode> = {
     DELIVERY_PIN_LOCKED: 'Too many wrong PINs: the delivery is locked.',
     TIP_NOT_ALLOWED: 'This order takes no more tips (cancelled, returned, or delivered over 24 h ago).',
     IDEMPOTENCY_KEY_IN_FLIGHT: 'The same request is still being processed: wait a moment.',
+    PROOF_QUOTA_EXCEEDED: 'This stop already has all the photos or signatures allowed: use one you sent.',
     EVENT_CURSOR_EXPIRED: 'Offline for too long: reload the page.',
     PAYLOAD_TOO_LARGE: 'What was sent is too large.',
     UNSUPPORTED_MEDIA_TYPE: 'That file type is not accepted.',
@@ -120,8 +125,10 @@ export const ERROR_TEXT: Strings<ErrorCode> = {
     ID_CHECK_FAILED: 'The recipient is under the minimum age: no delivery.',
     COD_COLLECTED_REQUIRED: 'Give the cash collected to deliver this cash-on-delivery order.',
     RATE_LIMITED: 'Too many attempts: wait a moment.',
+    PROOF_BUDGET_EXCEEDED: 'You reached the daily limit of images sent: you can send more tomorrow.',
     INTERNAL_ERROR: 'Something failed on the server: try again.',
     SERVICE_UNAVAILABLE: 'The service is unavailable right now: try again shortly.',
+    PROOF_STORAGE_FULL: 'There is no room to store the image right now: try again later.',
     NETWORK: 'No connection to the server.',
   },
 };

@@ -213,7 +213,13 @@ registerEndpoint({
   summary: 'Upload a proof of delivery image (photo or signature) for your order',
   description:
     'The body is the raw image (Content-Type image/jpeg, image/png or image/webp), checked by its bytes: another type, or bytes of another ' +
-    'type than declared, is 415. At most PROOF_MAX_BYTES (default 2 MB, else 413). Metadata is stripped but a simple EXIF orientation. ' +
+    'type than declared, or bytes that do not decode, is 415. At most PROOF_MAX_BYTES (default 2 MB, else 413). The image is decoded and ' +
+    'encoded again in its format (long side at most PROOF_MAX_SIDE px, default 1600; orientation applied): no metadata and nothing hidden ' +
+    'or appended survives, so `bytes`/`sha256` describe the stored image. Budgets: PROOF_PHOTOS_PER_STOP photos and PROOF_SIGNATURES_PER_STOP ' +
+    'signatures per stop (default 5 and 2; the current stop of a multi-stop order, the pickup on a return, else the drop-off), else 409 ' +
+    '`PROOF_QUOTA_EXCEEDED`; PROOF_COURIER_DAILY_BYTES received per courier and UTC day (default 50 MiB), else 429 `PROOF_BUDGET_EXCEEDED` ' +
+    'with Retry-After; the store past PROOF_STORE_MAX_BYTES or its disk under PROOF_MIN_FREE_BYTES free, 507 `PROOF_STORAGE_FULL`. ' +
+    'An upload no delivery names is removed after PROOF_UNUSED_HOURS (default 12). ' +
     'Then name the proof in the delivery as `photo_proof_id` / `signature_proof_id`.',
   tags: TAG,
   auth: 'courierToken',
@@ -232,7 +238,7 @@ registerEndpoint({
       }),
     },
   },
-  errors: ['ORDER_NOT_FOUND', 'INVALID_STATUS_TRANSITION'],
+  errors: ['ORDER_NOT_FOUND', 'INVALID_STATUS_TRANSITION', 'PROOF_QUOTA_EXCEEDED', 'PROOF_BUDGET_EXCEEDED', 'PROOF_STORAGE_FULL'],
 });
 
 registerEndpoint({

@@ -482,4 +482,10 @@ export const MIGRATIONS: string[] = [
   -- A courier's deliveries by delivery time (the courier's earnings).
   CREATE INDEX orders_delivered_by ON orders (courier_id, json_extract(doc, '$.proof.deliveredAt'), id) WHERE status = 'completed';
   `,
+  `
+  -- Upload budgets (issue #39): proofs per order stop, bytes per courier and day; retention removes
+  -- a counter once it expired.
+  CREATE TABLE proof_budgets (key TEXT PRIMARY KEY, used INTEGER NOT NULL, expires_at TEXT NOT NULL);
+  CREATE INDEX proof_budgets_expiry ON proof_budgets (expires_at);
+  `,
 ];
