@@ -10,6 +10,7 @@ import type { AppError } from '../domain/errors.js';
 import { idCheckInputSchema } from '../domain/orders/id-check.js';
 import { confirmDeliveryCommandSchema, createOrderCommandSchema } from '../domain/orders/schemas.js';
 import { quoteCommandSchema } from '../domain/quotes.js';
+import { FIELD_MESSAGES } from '../domain/validation.js';
 
 /** `codAmount` → `cod_amount`; anything not a camelCase identifier (a header, `(body)`) is kept. */
 export function wireName(key: string): string {
@@ -51,6 +52,9 @@ const CAMEL_WORD = /\b[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+\b/g;
 export function inWireTerms(error: AppError, names: Readonly<Record<string, string>> = {}): AppError {
   const keys = new Set(DOMAIN_KEYS);
   for (const f of error.fields ?? []) for (const segment of f.field.match(/[A-Za-z][A-Za-z0-9]*/g) ?? []) keys.add(segment);
+  // An unknown field is the caller's own key, named as sent (`prepTimeMins` sent to REST is not `prep_time_mins`).
+  const unknown = new Set((error.fields ?? []).filter((f) => f.message === FIELD_MESSAGES.unknown).map((f) => f.field));
+  for (const field of unknown) for (const segment of field.match(/[A-Za-z][A-Za-z0-9]*/g) ?? []) keys.delete(segment);
   // Own names only: a field called `__proto__` or `constructor` (an unknown key of the body) is no route name.
   const named = (key: string) => (Object.hasOwn(names, key) ? names[key] : undefined);
   const render = (key: string) => named(key) ?? wireName(key);
@@ -60,7 +64,7 @@ export function inWireTerms(error: AppError, names: Readonly<Record<string, stri
     return [named(head!) ?? head!, ...rest].join('.').replace(/[A-Za-z][A-Za-z0-9]*/g, wireName);
   };
   const message = words(error.message);
-  const fields = error.fields?.map((f) => ({ field: path(f.field), message: words(f.message) }));
+  const fields = error.fields?.map((f) => ({ field: unknown.has(f.field) ? f.field : path(f.field), message: words(f.message) }));
   const same = message === error.message && (fields ?? []).every((f, i) => f.field === error.fields![i]!.field && f.message === error.fields![i]!.message);
   if (same) return error;
   // A copy of the same class, keeping the typed error's own members (a GeofenceError's distances, a rate limit's decision).

@@ -247,12 +247,18 @@ describe('cash on delivery (issue #30 item 3)', () => {
     expect((await gql(t.url, settle, { key: m.liveKey })).body.errors).toBeDefined();
   });
 
-  it('the sandbox simulator pays exactly the cod_amount at the door', async () => {
+  it('the sandbox simulator pays exactly the cod_amount at the door (0 when it is unknown)', async () => {
     courier = await courierOnDuty(t, { mode: 'test', at: north(PLACES.providencia, 300) });
     const created = expectOk(await merchantApi(t, m.testKey).create(formA({ payment_mode: 'cash_on_delivery', cod_amount: 4_990 })), 201).body;
     for (const status of ['arrived_pickup', 'picked_up', 'arrived_dropoff', 'completed']) {
       expect(expectOk(await api(`${t.url}/api/v1/sandbox/orders/${created.booking_id}/advance`, { key: m.testKey, body: {} })).body.status).toBe(status);
     }
     expect(expectOk(await merchantApi(t, m.testKey).get(created.booking_id)).body.cod).toMatchObject({ expected: 4_990, collected: 4_990, mismatch: false });
+    // An order of unknown amount: the simulated recipient pays nothing (there is no amount to pay), never a mismatch.
+    const unknown = expectOk(await merchantApi(t, m.testKey).create(formA({ payment_mode: 'cash_on_delivery' })), 201).body;
+    for (const status of ['arrived_pickup', 'picked_up', 'arrived_dropoff', 'completed']) {
+      expect(expectOk(await api(`${t.url}/api/v1/sandbox/orders/${unknown.booking_id}/advance`, { key: m.testKey, body: {} })).body.status).toBe(status);
+    }
+    expect(expectOk(await merchantApi(t, m.testKey).get(unknown.booking_id)).body.cod).toMatchObject({ expected: null, collected: 0, mismatch: false });
   });
 });
