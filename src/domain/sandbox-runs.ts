@@ -141,9 +141,10 @@ export function createSandboxRunService(deps: {
     let done = false;
     try {
       const result = await play({ principal, input, run, ids, clock, order, first, made, runId, start, onOrder: (id) => void (orderId = id) });
-      const released = await releaseDeliveries(principal, result.deliveries);
+      await releaseDeliveries(principal, result.deliveries);
       done = true;
-      return Object.assign(result, { deliveries: result.deliveries.map((d) => (d.status === 'pending' ? Object.assign({}, d, { nextAttemptAt: released }) : d)) });
+      // Due when the run ends, on the run's clock (the answer is byte-identical); the stored delivery is due at the real time, for the worker.
+      return Object.assign(result, { deliveries: result.deliveries.map((d) => (d.status === 'pending' ? Object.assign({}, d, { nextAttemptAt: result.endTime }) : d)) });
     } finally {
       // The run's couriers go when it ends, whatever happened (nobody sees them, nothing dispatches to them); its held deliveries go out even when it failed.
       for (const id of made) await removeCourier(run, id);
@@ -333,12 +334,11 @@ export function createSandboxRunService(deps: {
     return out.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
-  /** Makes the run's held deliveries due now (those written as failed, an endpoint's backlog full, stay so); returns that time. */
-  async function releaseDeliveries(principal: MerchantPrincipal, deliveries: WebhookDelivery[]): Promise<string> {
+  /** Makes the run's held deliveries due now, real time (those written as failed, an endpoint's backlog full, stay so). */
+  async function releaseDeliveries(principal: MerchantPrincipal, deliveries: WebhookDelivery[]): Promise<void> {
     const now = new Date().toISOString();
     const held = deliveries.filter((d) => d.status === 'pending' && d.nextAttemptAt === RUN_DELIVERIES_HELD_UNTIL).map((d) => d.id);
     if (held.length > 0) await store.webhooks.requeue({ merchantId: principal.merchant.id, mode: 'test', ids: held, now });
-    return now;
   }
 
   return { startRun };
