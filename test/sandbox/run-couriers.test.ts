@@ -1,6 +1,10 @@
+import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import { api, gql, startTestApp, type MerchantCredentials, type TestApp } from '../helpers/app.js';
+import { north, PLACES } from '../orders/support.js';
 import { gqlOps, signedInOperator } from '../operators/support.js';
+import { until } from '../realtime/support.js';
 
 const COURIERS = `query ($mode: Mode, $first: Int, $after: ID) {
   adminCouriers(mode: $mode, first: $first, after: $after) { couriers { id name plate } nextCursor } }`;
@@ -64,12 +68,46 @@ describe('sandbox runs leave no courier behind', () => {
     expect(again.body.error.code).toBe('CONFLICT');
   });
 
-  it('a run courier left in the store by an older version is not listed', async () => {
+  /** A run courier as older versions left them (off duty, in the store). */
+  const plantRunCourier = async (n: number) => {
     const at = new Date().toISOString();
+    const id = `cr_01JRNCR000000000000000000${n}`;
     await t.app.container.store.couriers.insert({
-      id: 'cr_01JRNCR0000000000000000000', mode: 'test', name: 'Sandbox Run Courier 1', phone: '+56900009001', vehicle: 'van', plate: 'RUN-001',
-      tokenHash: 'a'.repeat(64), accountStatus: 'active', status: 'off_duty', location: null, locationAt: null, job: null, createdAt: at, updatedAt: at,
+      id, mode: 'test', name: `Sandbox Run Courier ${n}`, phone: `+5690000900${n}`, vehicle: 'van', plate: `RUN-00${n}`,
+      tokenHash: String(n).repeat(64), accountStatus: 'active', status: 'off_duty', location: PLACES.santiago, locationAt: at, job: null, createdAt: at, updatedAt: at,
     });
+    return id;
+  };
+
+  it('a run courier left in the store by an older version is not listed', async () => {
+    await plantRunCourier(1);
     expect((await listed('test')).map((c) => c.name)).toEqual(['Real Courier']);
+  });
+
+  it('the live fleet (adminFleet, the /ops map) never carries a run courier: not in the first frame, not when it moves', async () => {
+    class BrowserSocket extends WebSocket {
+      constructor(url: string, protocols?: string | string[]) {
+        super(url, protocols, { headers: { cookie, origin: t.url } });
+      }
+    }
+    const OLD_RUN_COURIER = await plantRunCourier(2);
+    type Frame = { couriers: Array<{ courierId: string; name: string; location: { lat: number } | null }> };
+    const frames: Frame[] = [];
+    const client = createClient({ url: `${t.url.replace(/^http/, 'ws')}/graphql`, webSocketImpl: BrowserSocket, connectionParams: { scope: 'operator' }, retryAttempts: 0 });
+    client.subscribe<{ adminFleet: Frame }>({ query: 'subscription { adminFleet(mode: test) { couriers { courierId name location { lat } } } }' }, {
+      next: (r) => void (r.data && frames.push(r.data.adminFleet)), error: () => {}, complete: () => {},
+    });
+    try {
+      const real = (await listed('test'))[0]!;
+      await until(() => frames.find((f) => f.couriers.some((c) => c.courierId === real.id)), 'the first frame with the real courier');
+      // A run courier's position (as while a run plays), then the real courier's: the second one's frame shows, the first never does.
+      const to = north(PLACES.santiago, 500);
+      await t.app.container.bus.publish({ type: 'courier.position', courierId: OLD_RUN_COURIER, mode: 'test', location: to, orderIds: [], at: new Date().toISOString() });
+      await t.app.container.bus.publish({ type: 'courier.position', courierId: real.id, mode: 'test', location: to, orderIds: [], at: new Date().toISOString() });
+      await until(() => frames.find((f) => f.couriers.some((c) => c.courierId === real.id && c.location?.lat === to.lat)), 'the real courier’s move');
+      expect(frames.flatMap((f) => f.couriers).filter((c) => c.courierId === OLD_RUN_COURIER || c.name.startsWith('Sandbox Run Courier'))).toEqual([]);
+    } finally {
+      await client.dispose();
+    }
   });
 });
