@@ -38,7 +38,7 @@ interface Session {
 }
 
 type Frame =
-  | { type: 'ack'; id?: string | number; arrivals: Array<{ booking_id: string; status: string }>; applied?: number; stale?: number }
+  | { type: 'ack'; id?: string | number; arrivals: Array<{ booking_id: string; status: string }>; applied?: number; stale?: number; implausible?: number }
   | { type: 'error'; id?: string | number; error: ReturnType<typeof presentError>['error'] }
   | { type: 'order'; booking_id: string; status: string | null; order: object | null }
   | { type: 'courier'; courier: { id: string; status: string } };
@@ -135,12 +135,18 @@ export function attachCourierSockets(options: { edge: Edge; presentOrder: Presen
       const inputs = backlogOf(frame.body).map((fix) => reportPositionCommand(fix));
       const arrivals: Array<{ booking_id: string; status: string }> = [];
       let stale = 0;
+      let implausible = 0;
       for (const input of inputs) {
-        const reported = await couriers.reportSessionPosition({ courierId, input });
-        if (reported.stale) stale++;
-        for (const o of reported.arrivals) arrivals.push({ booking_id: o.id, status: o.status });
+        // A fix the courier could not have reached is left out; the rest of the backlog still applies.
+        const reported = await couriers.reportSessionPosition({ courierId, input }).catch((error: unknown) => {
+          if (error instanceof AppError && error.code === 'IMPLAUSIBLE_POSITION') return null;
+          throw error;
+        });
+        if (!reported) implausible++;
+        else if (reported.stale) stale++;
+        for (const o of reported?.arrivals ?? []) arrivals.push({ booking_id: o.id, status: o.status });
       }
-      send(session, { type: 'ack', ...(id !== undefined && { id }), arrivals, applied: inputs.length - stale, stale });
+      send(session, { type: 'ack', ...(id !== undefined && { id }), arrivals, applied: inputs.length - stale - implausible, stale, ...(implausible > 0 && { implausible }) });
     } catch (error) {
       const appError = errorOf(error);
       counters.refusedFrames++;

@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { parseTrustProxy, type TrustProxy } from './edge/client-address.js';
 import { DEFAULT_SANTIAGO_TARIFF, tariffSchema, type Tariff } from './domain/tariffs.js';
+import { parseMaxSpeeds, type PositionPlausibility } from './domain/position-plausibility.js';
 import type { WebhookReach } from './ports/webhook-sender.js';
 import type { NotifierConfig } from './adapters/notify/notifier.js';
 
@@ -43,6 +44,16 @@ const envSchema = z.object({
    * another process's SQLite write lock (off the event loop). Past it the request answers 503.
    */
   STORE_TIMEOUT_MS: z.coerce.number().int().min(200).max(30_000).default(1500),
+  /**
+   * Courier positions whose implied speed since the last accepted fix exceeds the vehicle's top speed
+   * are refused (422 IMPLAUSIBLE_POSITION): `vehicle:km/h` pairs over the defaults
+   * bike:45,motorcycle:120,car:150,van:130, or `off`.
+   */
+  POSITION_MAX_SPEED_KMH: z.string().default(''),
+  /** GPS jitter allowed between two fixes, whatever the time between them (metres). */
+  POSITION_NOISE_M: z.coerce.number().min(0).max(5000).default(150),
+  /** After this long without an accepted fix, any position is believed (seconds). */
+  POSITION_RESET_AFTER_S: z.coerce.number().int().min(1).max(86_400).default(600),
   /** A courier without a position report for this long is not dispatchable and leaves the geo index. */
   COURIER_STALE_AFTER_MS: z.coerce.number().int().min(1000).max(86_400_000).default(120_000),
   /** How often the dispatch reconciler runs (on one node at a time, by lease). */
@@ -206,6 +217,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trackingLinkRateLimitPerMin: e.TRACKING_LINK_RATE_LIMIT_PER_MIN,
     courierRateLimitPerMin: e.COURIER_RATE_LIMIT_PER_MIN,
     positionFlushMs: e.POSITION_FLUSH_MS,
+    /** null: positions are not checked for plausibility (POSITION_MAX_SPEED_KMH=off). */
+    positionPlausibility: parsePlausibilityOrFail(e.POSITION_MAX_SPEED_KMH, e.POSITION_NOISE_M, e.POSITION_RESET_AFTER_S),
     storeTimeoutMs: e.STORE_TIMEOUT_MS,
     /** Courier liveness and the dispatch reconciler; work younger than `graceMs` may still be in flight elsewhere and is left alone. */
     dispatch: { staleAfterMs: e.COURIER_STALE_AFTER_MS, reconcileMs: e.DISPATCH_RECONCILE_MS, graceMs: Math.max(2 * e.DISPATCH_RECONCILE_MS, 2 * e.STORE_TIMEOUT_MS) },
@@ -311,6 +324,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     production: e.NODE_ENV === 'production',
     storeKind: e.MONGODB_URL ? ('mongodb' as const) : ('sqlite' as const),
   };
+}
+
+function parsePlausibilityOrFail(speeds: string, noiseM: number, resetAfterS: number): PositionPlausibility | null {
+  try {
+    const maxSpeedKmh = parseMaxSpeeds(speeds);
+    return maxSpeedKmh && { maxSpeedKmh, noiseM, resetAfterMs: resetAfterS * 1000 };
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration:\n  ${(error as Error).message}`);
+  }
 }
 
 function parseTrustProxyOrFail(value: string | undefined): TrustProxy {

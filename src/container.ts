@@ -222,7 +222,7 @@ function buildServices(deps: {
   const delivery = createDeliveryService({ orders, transitions, clock, ids, store, proofs });
   const failedAttempts = createFailedAttemptService({ orders, transitions, clock, ids, tariff, proofs });
   const liveEta = createLiveEtaService({ store, outbox, tariff, sandboxSpeed: config.sandbox.speed });
-  const couriers = createCourierService({ store, geoIndex, dispatch, delivery, failedAttempts, transitions, outbox, liveEta, bus, clock });
+  const couriers = createCourierService({ store, geoIndex, dispatch, delivery, failedAttempts, transitions, outbox, liveEta, bus, clock, plausibility: config.positionPlausibility });
   const watchers = createOrderWatch({ fanOut: deps.fanOut, store, clock, getOrder: orders.getOrder });
   const { concurrency, queueLimit, niceness } = config.passwordHashing;
   const passwordWorkers = createScryptWorkers({ threads: concurrency, niceness });

@@ -32,6 +32,7 @@ import {
 } from './types.js';
 import { parseInput } from './validation.js';
 import { ORDER_NOTES } from './orders/notes.js';
+import { isSandboxRunCourier } from './sandbox-run-couriers.js';
 
 const idSchema = z.string().trim().min(1).max(64);
 
@@ -281,11 +282,13 @@ export function createAdminService(deps: {
   /** Every courier, a keyset page at a time (the operators' list); `afterId` is the last id of the previous page. */
   async function listCouriers(options: { mode?: Mode; status?: Courier['status']; limit?: number; afterId?: string }) {
     const limit = Math.min(Math.max(options.limit ?? 50, 1), 200);
-    const couriers = await store.couriers.listPage({
+    const page = await store.couriers.listPage({
       limit, ...(options.mode && { mode: options.mode }), ...(options.status && { status: options.status }),
       ...(options.afterId !== undefined && { afterId: parseIdCursor('cr', options.afterId) }),
     });
-    return { couriers, nextCursor: couriers.length === limit ? couriers.at(-1)!.id : null };
+    // A sandbox run's couriers are the run's, not the fleet's: never listed (the cursor still follows the page read).
+    const couriers = page.filter((c) => !isSandboxRunCourier(c));
+    return { couriers, nextCursor: page.length === limit ? page.at(-1)!.id : null };
   }
 
   /** Endpoints failing or disabled with a reason (issue #29), each with its merchant's name. */

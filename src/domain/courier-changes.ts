@@ -20,6 +20,11 @@ export function withCourierChanges(inner: Store, deps: { bus: EventBus; now: () 
       if (updated) await changed(updated.id, []);
       return updated;
     },
+    async delete(id: string) {
+      const deleted = await inner.couriers.delete(id);
+      if (deleted) await changed(id, []);
+      return deleted;
+    },
     async replaceTokenHash(options: Parameters<Store['couriers']['replaceTokenHash']>[0]) {
       const updated = await inner.couriers.replaceTokenHash(options);
       if (updated) await changed(updated.id, []);

@@ -18,6 +18,7 @@ import { arriveAtStop, assertOnTheRoad } from './orders/stop-moves.js';
 import type { WebhookOutbox } from './webhooks/outbox.js';
 import { forbiddenMove, isOrderActive } from './orders/state-machine.js';
 import type { Courier, LatLng, Order } from './types.js';
+import { isPlausibleMove, type PositionPlausibility } from './position-plausibility.js';
 
 /** A reported position this close to a stop marks the arrival there. */
 export const ARRIVAL_RADIUS_M = 50;
@@ -60,8 +61,11 @@ export function createCourierService(deps: {
   liveEta: LiveEtaService;
   bus: EventBus;
   clock: Clock;
+  /** Positions a courier could not have reached are refused; null: every position is believed (a sandbox run's own service). */
+  plausibility?: PositionPlausibility | null;
 }) {
   const { store, geoIndex, dispatch, delivery, transitions, outbox, liveEta, bus, clock } = deps;
+  const plausibility = deps.plausibility ?? null;
   const now = () => clock.now().toISOString();
 
   /** The courier as stored now (the copy its token was checked against may be older). */
@@ -117,17 +121,24 @@ export function createCourierService(deps: {
     return new Date(Math.min(taken, nowMs)).toISOString();
   }
 
-  async function reportPosition(options: { courier: Courier; input: ReportPositionCommand }): Promise<{ courier: Courier; arrivals: Order[]; stale?: boolean }> {
+  /** `simulated`: the sandbox simulator's own courier, driven faster than life (never checked for plausibility). */
+  async function reportPosition(options: { courier: Courier; input: ReportPositionCommand; simulated?: boolean }): Promise<{ courier: Courier; arrivals: Order[]; stale?: boolean }> {
     return report(options);
   }
 
   /** `orders`: the courier's active orders when already in hand (a snapshot), else read here. */
-  async function report(options: { courier: Courier; orders?: Order[]; input: ReportPositionCommand }): Promise<{ courier: Courier; arrivals: Order[]; stale?: boolean }> {
+  async function report(options: { courier: Courier; orders?: Order[]; input: ReportPositionCommand; simulated?: boolean }): Promise<{ courier: Courier; arrivals: Order[]; stale?: boolean }> {
     const location: LatLng = { lat: options.input.lat, lng: options.input.lng };
     if (!isInServiceArea(location)) throw new AppError('OUTSIDE_SERVICE_AREA', 'The position is outside the service area');
     const at = fixTime(options.input.recordedAt);
     // A fix older than the one stored (a backlog behind a newer report) never replaces it.
     if (options.courier.locationAt !== null && at < options.courier.locationAt) return { courier: options.courier, arrivals: [], stale: true };
+    // A fix the courier could not have reached from the last accepted one is refused: never stored,
+    // so never an arrival, a dispatch candidate, an estimate or a map position.
+    const last = options.courier.location && options.courier.locationAt ? { location: options.courier.location, at: options.courier.locationAt } : null;
+    if (plausibility && !options.simulated && !isPlausibleMove({ rule: plausibility, vehicle: options.courier.vehicle, from: last, to: { location, at } })) {
+      throw new AppError('IMPLAUSIBLE_POSITION', `The position is too far from the last one for the time between them (over ${plausibility.maxSpeedKmh[options.courier.vehicle]} km/h for a ${options.courier.vehicle}): discarded`);
+    }
     // A courier that is not (or soon not) live as stored: other nodes read the store before they
     // dispatch to an index entry, so this position is written at once rather than with the next batch.
     const prompt = options.courier.status === 'available' && !dispatch.isLive(options.courier, PROMPT_WRITE_MARGIN_MS);

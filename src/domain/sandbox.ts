@@ -115,7 +115,7 @@ export function createSandboxService(deps: { store: Store; couriers: CourierServ
           return;
         }
         const next = stepToward(courier.location, target, courier.vehicle, options.seconds, speedFactor);
-        await couriers.reportPosition({ courier, input: next });
+        await couriers.reportPosition({ courier, input: next, simulated: true });
         return;
       }
       case 'arrived_pickup':

@@ -194,6 +194,8 @@ export interface CourierRepository {
    * older than the stored one is ignored.
    */
   setLocations(positions: readonly CourierPosition[]): Promise<void>;
+  /** Removes the courier (a sandbox run's own, when the run ends); false when there was none. */
+  delete(id: string): Promise<boolean>;
 }
 
 export interface CourierPosition {

@@ -327,6 +327,17 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
       expect(await store.couriers.findByTokenHash(c.tokenHash)).toStrictEqual(c);
     });
 
+    test('couriers.delete removes the courier (a sandbox run\'s, when the run ends); false when there was none', async () => {
+      const [gone, kept] = [courier(), courier()];
+      for (const c of [gone, kept]) await store.couriers.insert(c);
+      expect(await store.couriers.delete(gone.id)).toBe(true);
+      expect(await store.couriers.findById(gone.id)).toBeNull();
+      expect(await store.couriers.findByTokenHash(gone.tokenHash)).toBeNull();
+      expect((await store.couriers.listByMode(gone.mode)).map((c) => c.id)).not.toContain(gone.id);
+      expect(await store.couriers.findById(kept.id)).toStrictEqual(kept);
+      expect(await store.couriers.delete(gone.id)).toBe(false);
+    });
+
     test('couriers.insert rejects a duplicate token hash', async () => {
       const first = courier();
       await store.couriers.insert(first);

@@ -159,6 +159,39 @@ for (const store of stores) describe(`multi-stop orders — ${store.name}`, () =
     });
   });
 
+  describe('quoting a multi-stop order (issue #39 item 5.4: it offered a batched rate the booking refused)', () => {
+    const quote = (body: unknown) => api(`${t.url}/api/v1/shipping/quote`, { key: m.testKey, body });
+    const stopAddresses = STOPS.map((s) => s.address);
+
+    it('REST: every rate of a multi-stop quote books (given, optimised, one stop); a single drop-off quote still offers batched', async () => {
+      const orders = merchantApi(t, m.testKey);
+      for (const [request, stops] of [[{ stops: stopAddresses }, STOPS], [{ stops: stopAddresses, route: 'optimized' }, STOPS], [{ stops: stopAddresses.slice(0, 1) }, STOPS.slice(0, 1)]] as const) {
+        const quoted = expectOk(await quote({ ...request, total_weight_kg: 1 })).body;
+        const rates = (quoted.rates as Wire[]).map((r) => r.id as string);
+        expect(rates).toEqual(['express']);
+        for (const rate of rates) {
+          const route = 'route' in request ? { route: request.route } : {};
+          const booked = await orders.create(multiStop({ stops, ...route, quote_id: quoted.quote_id, rate_id: rate, total_weight_kg: 1 }));
+          expect(booked.status, `${rate}: ${JSON.stringify(booked.body)}`).toBe(201);
+        }
+      }
+      const single = expectOk(await quote({ destination: STOPS[0]!.address, total_weight_kg: 1 })).body;
+      expect((single.rates as Wire[]).map((r) => r.id)).toEqual(['express', 'batched']);
+    });
+
+    it('GraphQL: the quote of stops offers only the rates its order books', async () => {
+      const QUOTE = `query ($input: QuoteInput!) { quote(input: $input) { __typename ... on QueryQuoteSuccess { data { quoteId rates { id } } } ... on AppError { code } } }`;
+      const res = await gql(t.url, QUOTE, { key: m.testKey, variables: { input: { origin: { address: 'Av. Providencia 1234', coords: PLACES.providencia }, stops: stopAddresses, totalWeightKg: 1 } } });
+      expect(res.body.errors).toBeUndefined();
+      const quoted = res.body.data.quote.data as { quoteId: string; rates: Array<{ id: string }> };
+      expect(quoted.rates.map((r) => r.id)).toEqual(['express']);
+      for (const { id: rate } of quoted.rates) {
+        const booked = await merchantApi(t, m.testKey).create(multiStop({ quote_id: quoted.quoteId, rate_id: rate, total_weight_kg: 1 }));
+        expect(booked.status, `${rate}: ${JSON.stringify(booked.body)}`).toBe(201);
+      }
+    });
+  });
+
   describe('serving the stops over REST', () => {
     it('arrive and deliver the current stop (stop_id checked), its own PIN, a failed stop, the last completes; stop links show only their stop', async () => {
       // Live mode: the test-mode orders of the tests above are still queued for a courier.

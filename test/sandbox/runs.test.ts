@@ -53,6 +53,8 @@ async function streamOf(t: TestApp, m: MerchantCredentials, run: Record<string, 
       positions: run.positions,
       feed: feed.filter((e) => e.booking_id === run.booking_id).map((e) => ({ id: e.id, type: e.type, at: e.at, payload: e.payload })),
       webhooks: ids.map((id) => ({ id, event: byId.get(id)!.event, body: byId.get(id)!.body })),
+      // The answer's deliveries: due when the run ends, on its clock (issue #39 item 5.5: it was the real time).
+      answer_webhooks: (run.webhooks as Array<Record<string, unknown>>).map((d) => ({ id: d.id, status: d.status, attempts: d.attempts, next_attempt_at: d.next_attempt_at, created_at: d.created_at })),
     },
   };
 }
@@ -165,6 +167,7 @@ for (const store of stores) {
         expect(stream.history.map((e: { status: string }) => e.status)).toEqual(['new', 'assigned', 'arrived_pickup', 'picked_up', 'arrived_dropoff', 'completed']);
         expect(stream.positions.length).toBeGreaterThan(3);
         expect(stream.webhooks.filter((w) => w.event === 'order.status_changed')).toHaveLength(6);
+        expect(stream.answer_webhooks.map((d) => d.next_attempt_at)).toEqual(stream.answer_webhooks.map(() => stream.run.end_time));
         matchFixture('delivered', stream);
         // Signed as a real run's: v1a with the merchant's published key, checked by both libraries.
         const keys = (await hooks.publicKeys()).body.keys as Array<{ public_key: string; public_key_pem: string }>;

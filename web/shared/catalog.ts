@@ -14,7 +14,7 @@ export const ERROR_CODES = [
   'QUOTE_NOT_FOUND', 'METHOD_NOT_ALLOWED', 'CONFLICT', 'ORDER_NOT_CANCELLABLE', 'INVALID_STATUS_TRANSITION', 'QUOTE_EXPIRED',
   'DELIVERY_PIN_LOCKED', 'TIP_NOT_ALLOWED', 'IDEMPOTENCY_KEY_IN_FLIGHT', 'PROOF_QUOTA_EXCEEDED', 'EVENT_CURSOR_EXPIRED', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE',
   'IDEMPOTENCY_KEY_REUSED', 'QUOTE_MISMATCH', 'PARCEL_EXCEEDS_CAPACITY', 'DELIVERY_WINDOW_UNREACHABLE', 'SCENARIO_NOT_SUPPORTED',
-  'ID_CHECK_REQUIRED', 'ID_DOCUMENT_INVALID', 'ID_CHECK_FAILED', 'COD_COLLECTED_REQUIRED', 'RATE_LIMITED', 'PROOF_BUDGET_EXCEEDED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE',
+  'ID_CHECK_REQUIRED', 'ID_DOCUMENT_INVALID', 'ID_CHECK_FAILED', 'COD_COLLECTED_REQUIRED', 'IMPLAUSIBLE_POSITION', 'RATE_LIMITED', 'PROOF_BUDGET_EXCEEDED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE',
   'PROOF_STORAGE_FULL',
 ] as const;
 /** NETWORK is the client's own: no answer from the server at all. */
@@ -69,6 +69,7 @@ export const ERROR_TEXT: Strings<ErrorCode> = {
     ID_DOCUMENT_INVALID: 'El RUT no es válido (formato o dígito verificador).',
     ID_CHECK_FAILED: 'El destinatario no tiene la edad mínima: no se entrega.',
     COD_COLLECTED_REQUIRED: 'Indica el efectivo cobrado al entregar este pedido contra entrega.',
+    IMPLAUSIBLE_POSITION: 'Esa posición está demasiado lejos de la anterior para el tiempo transcurrido: se descartó.',
     RATE_LIMITED: 'Demasiados intentos: espera un momento.',
     PROOF_BUDGET_EXCEEDED: 'Alcanzaste el límite diario de imágenes enviadas: podrás enviar más mañana.',
     INTERNAL_ERROR: 'Algo falló en el servidor: inténtalo de nuevo.',
@@ -124,6 +125,7 @@ export const ERROR_TEXT: Strings<ErrorCode> = {
     ID_DOCUMENT_INVALID: 'The RUT is invalid (format or check digit).',
     ID_CHECK_FAILED: 'The recipient is under the minimum age: no delivery.',
     COD_COLLECTED_REQUIRED: 'Give the cash collected to deliver this cash-on-delivery order.',
+    IMPLAUSIBLE_POSITION: 'That position is too far from the previous one for the time between them: it was discarded.',
     RATE_LIMITED: 'Too many attempts: wait a moment.',
     PROOF_BUDGET_EXCEEDED: 'You reached the daily limit of images sent: you can send more tomorrow.',
     INTERNAL_ERROR: 'Something failed on the server: try again.',

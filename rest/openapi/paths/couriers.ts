@@ -105,13 +105,15 @@ registerEndpoint({
   summary: 'Report the current position',
   description:
     'Within 50 m of the pickup of an `assigned` order the order becomes `arrived_pickup`; within 50 m of the drop-off of a ' +
-    '`picked_up` order, `arrived_dropoff`. Rate-limited per courier.',
+    '`picked_up` order, `arrived_dropoff`. A position farther from the last accepted one than the vehicle could have gone ' +
+    '(over its top speed: bike 45, motorcycle 120, car 150, van 130 km/h by default, beyond a GPS-noise allowance) is refused, 422 ' +
+    '`IMPLAUSIBLE_POSITION`, and never used. Rate-limited per courier.',
   tags: TAG,
   auth: 'courierToken',
   body: positionBody,
   bodyExample: { lat: -33.4214, lng: -70.6033, heading: 90, speed_kmh: 18 },
   responses: { 200: { description: 'Arrivals this position marked', schema: courierArrivalsResponseSchema } },
-  errors: ['OUTSIDE_SERVICE_AREA'],
+  errors: ['OUTSIDE_SERVICE_AREA', 'IMPLAUSIBLE_POSITION'],
 });
 
 registerEndpoint({

@@ -95,5 +95,8 @@ export function createMongoCourierRepository(database: MongoDatabase): CourierRe
       const doc = await couriers.findOneAndUpdate({ _id: id }, { $set: { accountStatus, updatedAt } }, { returnDocument: 'after' });
       return doc ? toCourier(doc) : null;
     },
+    async delete(id) {
+      return (await couriers.deleteOne({ _id: id })).deletedCount > 0;
+    },
   };
 }

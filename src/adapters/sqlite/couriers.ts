@@ -31,6 +31,7 @@ export function createSqliteCourierRepository(db: SqliteDatabase, inTransaction:
   );
   const write = db.prepare('UPDATE couriers SET status = ?, doc = ? WHERE id = ?');
   const writeToken = db.prepare('UPDATE couriers SET token_hash = ?, doc = ? WHERE id = ?');
+  const remove = db.prepare<[string]>('DELETE FROM couriers WHERE id = ?');
 
   const setStatus = db.transaction(
     (options: { id: string; status: Courier['status']; from?: Courier['status'][]; fromJobId?: string; job?: Courier['job']; updatedAt: string }) => {
@@ -90,6 +91,9 @@ export function createSqliteCourierRepository(db: SqliteDatabase, inTransaction:
     },
     async setAccountStatus({ id, accountStatus, updatedAt }) {
       return inTransaction(() => setAccountStatus(id, accountStatus, updatedAt));
+    },
+    async delete(id) {
+      return inTransaction(() => remove.run(id).changes > 0);
     },
   };
 }
