@@ -7,7 +7,7 @@ import { CashCard } from '../ui/cash.js';
 import { LangSwitch } from '../ui/lang-switch.js';
 import { COURIER_ERRORS } from '../words.js';
 import { EarningsPage } from './earnings.js';
-import { clockTime, nextOccurrence, withinShiftBound } from '../shift.js';
+import { clockTime, nextOccurrence, withinShiftBound } from '../../shared/shift.js';
 
 const S: Strings<
   'onDuty' | 'offDuty' | 'busy' | 'goOn' | 'goOff' | 'live' | 'connecting' | 'offline' | 'kept' | 'noJob' | 'newJob' | 'signOut'

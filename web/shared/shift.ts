@@ -1,4 +1,4 @@
-/** The planned end of a duty as the courier picks it (issue #37): a clock time on the phone. */
+/** The planned end of a duty as a person picks it (issue #37): a clock time on this device (courier app, /ops). */
 
 /** The server's bound: a planned end at most this many hours ahead. */
 export const MAX_SHIFT_HOURS = 16;
