@@ -10,7 +10,7 @@ const SKIP = browserSkipReason('the ops couriers page: shift ends');
 /**
  * Issue #37: on /ops/couriers a dispatcher sees an on-duty courier's planned end and sets, changes
  * or clears it (adminSetCourierShiftEnd); a time more than 16 hours ahead is refused on the page.
- * Headless Chromium; times on the page's clock.
+ * Headless Chromium on Santiago time.
  */
 describe.skipIf(SKIP !== null)('the ops app: a courier\'s planned end of duty', { timeout: 120_000 }, () => {
   let t: TestApp;
@@ -30,13 +30,13 @@ describe.skipIf(SKIP !== null)('the ops app: a courier\'s planned end of duty', 
     t = await startConsoleApp({ SANDBOX_SIMULATOR: 'false', COURIER_RATE_LIMIT_PER_MIN: '1000000' });
     courier = await courierOnDuty(t, { mode: 'live', at: north(PLACES.providencia, 300), name: 'Tomás Turno' });
     await signedInOperator(t, 'turnos@ops.cl', 'dispatcher');
-    b = await openOfflinePage({ viewport: { width: 1280, height: 800 } });
+    b = await openOfflinePage({ viewport: { width: 1280, height: 800 }, timezoneId: 'America/Santiago', locale: 'es-CL' });
     b.page.setDefaultTimeout(20_000);
     await page().goto(`${t.url}/ops/sign-in`);
     await page().getByLabel(/^(Correo|Email)$/).fill('turnos@ops.cl');
     await page().getByLabel(/^(Contraseña|Password)$/).fill(PASSWORD);
     await page().locator('#sign-in button[type=submit]').click();
-    await page().locator('#merchants').waitFor();
+    await page().waitForURL((url) => !url.pathname.endsWith('/sign-in'));
     await page().goto(`${t.url}/ops/couriers`);
     await page().locator(`tr[data-courier="${courier.id}"]`).waitFor();
   });
