@@ -75,6 +75,7 @@ export function withCoalescedLocations(inner: Store, options: { flushMs: number;
       pending.delete(id);
       return base.delete(id);
     },
+    setShiftEnd: async (o) => overlay(await base.setShiftEnd(o)),
     async setLocations(positions) {
       let prompt: CourierPosition[] | undefined;
       for (const position of positions) {

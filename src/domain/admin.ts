@@ -33,6 +33,7 @@ import {
 import { parseInput } from './validation.js';
 import { ORDER_NOTES } from './orders/notes.js';
 import { isSandboxRunCourier } from './sandbox-run-couriers.js';
+import { checkShiftEnd } from './shifts.js';
 
 const idSchema = z.string().trim().min(1).max(64);
 
@@ -70,6 +71,8 @@ export const adminInputSchemas = {
     mode: z.enum(MODES).default('live'),
   }),
   courierRef: z.strictObject({ courierId: idSchema }),
+  /** null clears the planned end. */
+  courierShiftEnd: z.strictObject({ courierId: idSchema, shiftEndsAt: z.iso.datetime({ offset: true }).nullable() }),
   createUser: z.strictObject({
     rut: z.string().max(20).transform((v, ctx) => {
       const rut = normalizeRut(v);
@@ -89,7 +92,7 @@ export function createAdminService(deps: {
   clock: Clock;
   ids: IdSource;
   secretBox: SecretBox;
-  couriers: Pick<CourierService, 'withdrawCourier' | 'activeOrders'>;
+  couriers: Pick<CourierService, 'withdrawCourier' | 'activeOrders' | 'changeShiftEnd'>;
   /** The courier app's sign-in links and sessions (issue #27). */
   courierSessions: Pick<CourierSessionService, 'issueSignInLink' | 'inviteCourier' | 'revokeAll'>;
   /** Every node's credential caches forget the merchant (revocation, rotation, status). */
@@ -205,7 +208,7 @@ export function createAdminService(deps: {
     const courierId = ids.next('cr');
     await store.couriers.insert({
       id: courierId, mode: input.mode, name: input.name, phone: input.phone, vehicle: input.vehicle, plate: input.plate,
-      tokenHash: hashToken(token), accountStatus: 'active', status: 'off_duty', job: null, location: null, locationAt: null, createdAt: at, updatedAt: at,
+      tokenHash: hashToken(token), accountStatus: 'active', status: 'off_duty', job: null, shiftEndsAt: null, location: null, locationAt: null, createdAt: at, updatedAt: at,
     });
     const link = await courierSessions.issueSignInLink({ courierId });
     return { courierId, token, mode: input.mode, signInUrl: link.signInUrl, signInExpiresAt: link.expiresAt };
@@ -241,6 +244,19 @@ export function createAdminService(deps: {
       courierId, accountStatus: withdrawn.courier.accountStatus, dutyStatus: withdrawn.courier.status,
       releasedOrderIds: withdrawn.releasedOrderIds, keptOrderIds: withdrawn.keptOrderIds,
     };
+  }
+
+  /**
+   * Sets or changes (null: clears) the planned end of an on-duty courier's duty (issue #37): the
+   * same bounds as the courier's own (future, at most 16 h ahead); CONFLICT while it is off duty.
+   */
+  async function setCourierShiftEnd(options: { input: unknown }) {
+    const input = parseInput(adminInputSchemas.courierShiftEnd, options.input);
+    const shiftEndsAt = checkShiftEnd({ shiftEndsAt: input.shiftEndsAt, now: clock.now(), field: 'shiftEndsAt' });
+    const courier = await couriers.changeShiftEnd({ courierId: input.courierId, shiftEndsAt });
+    if (courier) return { courierId: courier.id, dutyStatus: courier.status, shiftEndsAt: courier.shiftEndsAt };
+    if (!(await store.couriers.findById(input.courierId))) throw courierNotFound(input.courierId);
+    throw new AppError('CONFLICT', `Courier ${input.courierId} is off duty: a planned end is given going on duty`, { details: { courierId: input.courierId } });
   }
 
   /** The token authenticates again; the courier comes back off duty, or busy on orders it kept. */
@@ -303,6 +319,6 @@ export function createAdminService(deps: {
   return {
     listFailingWebhookEndpoints,
     createMerchant, rotateApiKey, revokeApiKeys, setMerchantStatus, setIntegrationStatus,
-    setMerchantRateLimit, setNotificationCountries, rotateApiSecret, createCourier, inviteCourier, rotateCourierToken, disableCourier, enableCourier, createUser, listMerchants, listCouriers, listIntegrationTelemetry, getMerchant: requireMerchant,
+    setMerchantRateLimit, setNotificationCountries, rotateApiSecret, createCourier, inviteCourier, rotateCourierToken, disableCourier, enableCourier, setCourierShiftEnd, createUser, listMerchants, listCouriers, listIntegrationTelemetry, getMerchant: requireMerchant,
   };
 }

@@ -73,7 +73,7 @@ describe('sandbox runs leave no courier behind', () => {
     const at = new Date().toISOString();
     const id = `cr_01JRNCR000000000000000000${n}`;
     await t.app.container.store.couriers.insert({
-      id, mode: 'test', name: `Sandbox Run Courier ${n}`, phone: `+5690000900${n}`, vehicle: 'van', plate: `RUN-00${n}`,
+      id, mode: 'test', name: `Sandbox Run Courier ${n}`, phone: `+5690000900${n}`, vehicle: 'van', plate: `RUN-00${n}`, shiftEndsAt: null,
       tokenHash: String(n).repeat(64), accountStatus: 'active', status: 'off_duty', location: PLACES.santiago, locationAt: at, job: null, createdAt: at, updatedAt: at,
     });
     return id;

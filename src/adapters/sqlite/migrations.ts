@@ -488,4 +488,8 @@ export const MIGRATIONS: string[] = [
   CREATE TABLE proof_budgets (key TEXT PRIMARY KEY, used INTEGER NOT NULL, expires_at TEXT NOT NULL);
   CREATE INDEX proof_budgets_expiry ON proof_budgets (expires_at);
   `,
+  `
+  -- A courier's duty has a planned end (issue #37): null on every courier stored before.
+  UPDATE couriers SET doc = json_set(doc, '$.shiftEndsAt', json('null')) WHERE json_type(doc, '$.shiftEndsAt') IS NULL;
+  `,
 ];
