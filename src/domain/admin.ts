@@ -183,7 +183,7 @@ export function createAdminService(deps: {
     const courierId = ids.next('cr');
     await store.couriers.insert({
       id: courierId, mode: input.mode, name: input.name, phone: input.phone, vehicle: input.vehicle, plate: input.plate,
-      tokenHash: hashToken(token), accountStatus: 'active', status: 'off_duty', job: null, location: null, locationAt: null, createdAt: at, updatedAt: at,
+      tokenHash: hashToken(token), accountStatus: 'active', status: 'off_duty', job: null, shiftEndsAt: null, location: null, locationAt: null, createdAt: at, updatedAt: at,
     });
     const link = await courierSessions.issueSignInLink({ courierId });
     return { courierId, token, mode: input.mode, signInUrl: link.signInUrl, signInExpiresAt: link.expiresAt };

@@ -15,6 +15,11 @@ export function withCourierChanges(inner: Store, deps: { bus: EventBus; now: () 
       if (updated) await changed(updated.id, []);
       return updated;
     },
+    async setShiftEnd(options: Parameters<Store['couriers']['setShiftEnd']>[0]) {
+      const updated = await inner.couriers.setShiftEnd(options);
+      if (updated) await changed(updated.id, []);
+      return updated;
+    },
     async setAccountStatus(options: Parameters<Store['couriers']['setAccountStatus']>[0]) {
       const updated = await inner.couriers.setAccountStatus(options);
       if (updated) await changed(updated.id, []);

@@ -241,7 +241,7 @@ export function createSandboxRunService(deps: {
     const courier: Courier = {
       id, mode: 'test', name: `Sandbox Run Courier ${n}`, phone: `+5690000${String(9000 + n)}`, vehicle: 'van',
       plate: `${RUN_PLATE_PREFIX}${String(n).padStart(3, '0')}`, tokenHash: hashToken(ids.next('tok')), accountStatus: 'active', status: 'available',
-      location: { lat: COURIER_START.lat + (n - 1) * 0.004, lng: COURIER_START.lng }, locationAt: at, job: null, createdAt: at, updatedAt: at,
+      location: { lat: COURIER_START.lat + (n - 1) * 0.004, lng: COURIER_START.lng }, locationAt: at, job: null, shiftEndsAt: null, createdAt: at, updatedAt: at,
     };
     await store.couriers.insert(courier);
     await run.geoIndex.upsert({ courierId: courier.id, mode: 'test', vehicle: courier.vehicle, location: courier.location! });

@@ -76,7 +76,7 @@ export function createSandboxService(deps: { store: Store; couriers: CourierServ
           // Nobody holds its token: only the simulator drives it.
           tokenHash: hashToken(randomBytes(32).toString('hex')),
           accountStatus: 'active',
-          status: 'available', location: START_POINTS[n % START_POINTS.length]!, locationAt: at, job: null, createdAt: at, updatedAt: at,
+          status: 'available', location: START_POINTS[n % START_POINTS.length]!, locationAt: at, job: null, shiftEndsAt: null, createdAt: at, updatedAt: at,
         };
         await store.couriers.insert(courier);
         fleet.push(courier);

@@ -113,6 +113,11 @@ export interface Courier {
   locationAt: string | null;
   /** The order or batch the courier is on while busy. */
   job: CourierJob | null;
+  /**
+   * The planned end of the courier's duty (ISO date-time), set when it goes on duty (or by an
+   * operator); null: no planned end. Dispatch offers nothing it cannot pick up before then.
+   */
+  shiftEndsAt: string | null;
   createdAt: string;
   updatedAt: string;
 }

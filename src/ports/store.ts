@@ -177,6 +177,7 @@ export interface CourierRepository {
    * Sets the duty status (and the job, when given), only when the current status is one of `from`
    * and, when `fromJobId` is given, the current job has that id (compare-and-set). Null when not applied.
    * A disabled courier is never moved to `available` or `busy` (null); off duty always applies.
+   * `shiftEndsAt`, when given, is written with the status (going on duty with a planned end, off duty clearing it).
    */
   setStatus(options: {
     id: string;
@@ -184,8 +185,14 @@ export interface CourierRepository {
     from?: CourierDutyStatus[];
     fromJobId?: string;
     job?: CourierJob | null;
+    shiftEndsAt?: string | null;
     updatedAt: string;
   }): Promise<Courier | null>;
+  /**
+   * Sets (or clears, null) the planned end of the courier's duty, only while it is on duty
+   * (`available` or `busy`); null when the courier does not exist or is off duty.
+   */
+  setShiftEnd(options: { id: string; shiftEndsAt: string | null; updatedAt: string }): Promise<Courier | null>;
   /**
    * Records each courier's latest position and its time, in one write for the whole batch (the
    * coalescing writer flushes many couriers at once). Unknown couriers are skipped; a position

@@ -482,4 +482,8 @@ export const MIGRATIONS: string[] = [
   -- A courier's deliveries by delivery time (the courier's earnings).
   CREATE INDEX orders_delivered_by ON orders (courier_id, json_extract(doc, '$.proof.deliveredAt'), id) WHERE status = 'completed';
   `,
+  `
+  -- A courier's duty has a planned end (issue #37): null on every courier stored before.
+  UPDATE couriers SET doc = json_set(doc, '$.shiftEndsAt', json('null')) WHERE json_type(doc, '$.shiftEndsAt') IS NULL;
+  `,
 ];
