@@ -56,7 +56,9 @@ export async function replayInstance(options: ReplayOptions): Promise<ReplayResu
   const config = loadConfig({
     DATA_DIR: dataDir, SEED_DEMO: 'false', SANDBOX_SIMULATOR: 'false', LOG_LEVEL: 'silent', POSITION_FLUSH_MS: '0',
     // Idle couriers report nothing in the replay: where they stand is known (they stay where they stopped).
-    COURIER_STALE_AFTER_MS: '86400000', DISPATCH_RECONCILE_MS: '60000',
+    COURIER_STALE_AFTER_MS: '86400000', DISPATCH_RECONCILE_MS: '60000', DISPATCH_ROUND_MS: '60000',
+    // A courier picks up half a service after arriving.
+    DISPATCH_HANDOVER_S: String((instance.pickupServiceMins / 2) * 60),
     ...options.env,
   });
   const container = await buildContainer(Object.assign(config, { tariff: instanceTariff(config.tariff, instance) }), { logger: pino({ level: 'silent' }), clock });
@@ -105,7 +107,8 @@ interface SimCourier {
 
 async function run(container: Container, options: ReplayOptions, now: () => number, setMinute: (m: number) => void, started: number): Promise<ReplayResult> {
   const { instance } = options;
-  const { admin, auth, orders: orderService, couriers: courierService, reconciler, dispatch } = container.services;
+  const { admin, auth, orders: orderService, couriers: courierService, reconciler, planner } = container.services;
+  const clock = () => container.clock.now();
   const { store } = container;
   const toLatLng = planeToLatLng(instance);
   const places = locationsOf(instance);
@@ -202,7 +205,8 @@ async function run(container: Container, options: ReplayOptions, now: () => numb
           if (order?.status === 'picked_up') await courierService.advanceOrder({ courier: cc, ref: serviceId, input: { status: 'arrived_dropoff' } });
         });
         const last = i === mdrp.length - 1;
-        schedule(drop, sim, jobKey, async () => {
+        // The courier confirms the delivery as it leaves the door (half a service after the drop-off the evaluator counts).
+        schedule(leave, sim, jobKey, async () => {
           if (last) {
             sim.freeAt = leave;
             sim.jobKey = null;
@@ -249,6 +253,8 @@ async function run(container: Container, options: ReplayOptions, now: () => numb
       const courier = await fresh(sim);
       await courierService.reportPosition({ courier, input: toLatLng(sim.mdrp) });
       await courierService.setDuty({ courier: await fresh(sim), input: { onDuty: true } });
+      // The shift's planned end, as the courier app sends it going on duty.
+      await store.couriers.setShiftEnd({ id: sim.id, shiftEndsAt: new Date(DAY_START + sim.mdrp.off * 60_000).toISOString(), updatedAt: clock().toISOString() });
       sim.onDuty = true;
     }
     while (nextOrder < toPlace.length && toPlace[nextOrder]!.placement === t) {
@@ -284,11 +290,11 @@ async function run(container: Container, options: ReplayOptions, now: () => numb
       await goOffIfDone(sim, t);
     }
     await reconciler.reconcile();
+    await planner.planRound();
     await observeJobs(t);
     if (nextOrder >= toPlace.length && steps.length === 0 && [...solved.values()].filter((s) => s.dropoffTime !== null).length === toPlace.length) break;
     if (t > lastOff && steps.length === 0) break;
   }
-  void dispatch;
   const solution: Solution = {
     assignments,
     orders: toPlace.map((o) => solved.get(o.id) ?? { order: o.id, pickupTime: null, dropoffTime: null, courier: null }),
