@@ -53,12 +53,14 @@ const envSchema = z.object({
   /** How often the dispatch round runs (on one node at a time, by lease). */
   DISPATCH_ROUND_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
   /** A courier is committed this long before the latest departure that reaches the pickup by the ready time. */
-  DISPATCH_COMMIT_SLACK_S: z.coerce.number().int().min(0).max(3600).default(120),
+  DISPATCH_COMMIT_SLACK_S: z.coerce.number().int().min(0).max(3600).default(180),
   /** Orders ready within this many minutes are in a round. */
-  DISPATCH_HORIZON_MIN: z.coerce.number().int().min(1).max(240).default(15),
+  DISPATCH_HORIZON_MIN: z.coerce.number().int().min(1).max(240).default(45),
   /** Time at the pickup counter; no courier is given a pickup it cannot finish before its shift ends. */
   DISPATCH_HANDOVER_S: z.coerce.number().int().min(0).max(3600).default(120),
   /** Dynamic bundling of one merchant's orders into one batch (on/off, ready times within, orders per bundle, longest detour). */
+  /** Busy couriers about to finish take part in the round (an order matched to one waits for it). */
+  DISPATCH_LOOK_AHEAD: z.enum(['on', 'off']).default('off'),
   DISPATCH_BUNDLING: z.enum(['on', 'off']).default('on'),
   DISPATCH_BUNDLE_READY_WITHIN_S: z.coerce.number().int().min(0).max(3600).default(300),
   DISPATCH_BUNDLE_MAX_ORDERS: z.coerce.number().int().min(2).max(8).default(3),
@@ -205,7 +207,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       /** How dispatch decides (src/domain/dispatch/policy.ts). */
       policy: {
         kind: e.DISPATCH_POLICY, roundMs: e.DISPATCH_ROUND_MS, commitSlackMs: e.DISPATCH_COMMIT_SLACK_S * 1000, horizonMs: e.DISPATCH_HORIZON_MIN * 60_000,
-        handoverMs: e.DISPATCH_HANDOVER_S * 1000,
+        handoverMs: e.DISPATCH_HANDOVER_S * 1000, lookAhead: e.DISPATCH_LOOK_AHEAD === 'on',
         bundle: { enabled: e.DISPATCH_BUNDLING === 'on', readyWithinMs: e.DISPATCH_BUNDLE_READY_WITHIN_S * 1000, maxOrders: e.DISPATCH_BUNDLE_MAX_ORDERS, maxDetourRatio: e.DISPATCH_BUNDLE_MAX_DETOUR },
       } satisfies DispatchPolicy,
     },

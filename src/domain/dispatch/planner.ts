@@ -25,8 +25,8 @@ export interface RoundJob { orders: Order[]; readyAt: number }
 
 /** Weights of the round's cost, in minutes: the parcel waiting, the courier waiting, and the approach. */
 const W_PARCEL_WAIT = 1;
-const W_COURIER_IDLE = 0.5;
-const W_APPROACH = 0.1;
+const W_COURIER_IDLE = 0.2;
+const W_APPROACH = 0.3;
 /** Already-late orders first: each minute past the ready time makes the order this much more attractive. */
 const W_OVERDUE = 2;
 
@@ -58,9 +58,33 @@ export function createDispatchPlanner(deps: {
     return courier.status === 'available' && courier.accountStatus === 'active' && courier.location !== null && dispatch.isLive(courier);
   }
 
+  /**
+   * A courier of the round: an available one where it stands now, or a busy one where and when its
+   * job should end (its last drop-off, at the job's estimated delivery). A busy courier is never
+   * committed; matched to an order, it keeps a farther free courier from being sent in its place.
+   */
+  interface Candidate { courier: Courier; freeAt: number; busy: boolean }
+
   /** Minutes from now to the courier's arrival at the job's pickup. */
-  function travelMins(courier: Courier, job: RoundJob): number {
-    return dispatch.approachMinutes(courier, job.orders[0]!);
+  function travelMins(candidate: Candidate, job: RoundJob, now: number): number {
+    return Math.max(0, (candidate.freeAt - now) / 60_000) + dispatch.approachMinutes(candidate.courier, job.orders[0]!);
+  }
+
+  /** Busy couriers whose job ends within the horizon, placed at their job's last drop-off. */
+  async function finishing(couriers: Courier[], now: number): Promise<Candidate[]> {
+    const out: Candidate[] = [];
+    for (const courier of couriers) {
+      if (courier.status !== 'busy' || !courier.job || courier.accountStatus !== 'active' || !dispatch.isLive(courier)) continue;
+      const ids = courier.job.kind === 'order' ? [courier.job.id] : ((await store.batches.findById(courier.job.id))?.orderIds ?? []);
+      const orders = (await Promise.all(ids.map((id) => store.orders.findById(id)))).filter((o): o is Order => !!o && o.courierId === courier.id);
+      const last = orders.sort((a, b) => Date.parse(a.estimatedDeliveryAt) - Date.parse(b.estimatedDeliveryAt)).at(-1);
+      if (!last) continue;
+      // The estimate counts travel only: the counter at the pickup and the door at the drop-off come on top.
+      const freeAt = Math.max(now, Date.parse(last.estimatedDeliveryAt) + 4 * policy.handoverMs);
+      if (freeAt - now > policy.horizonMs) continue;
+      out.push({ courier: Object.assign({}, courier, { location: { lat: last.dropoff.lat, lng: last.dropoff.lng } }), freeAt, busy: true });
+    }
+    return out;
   }
 
   /** Whether the pair cannot wait for the next round: its latest departure (ready − approach − slack) is before it. */
@@ -69,9 +93,11 @@ export function createDispatchPlanner(deps: {
   }
 
   /** The pair's cost, or FORBIDDEN_COST when the courier cannot carry it or would pick up after its shift ends. */
-  function pairCost(courier: Courier, job: RoundJob, now: number, dueOnly: boolean): number {
+  function pairCost(candidate: Candidate, job: RoundJob, now: number, dueOnly: boolean): number {
+    const { courier } = candidate;
+    if (dueOnly && candidate.busy) return FORBIDDEN_COST;
     if (job.orders.some((o) => !deps.dispatch.carriable(courier.vehicle).includes(o.vehicleType))) return FORBIDDEN_COST;
-    const travel = travelMins(courier, job);
+    const travel = travelMins(candidate, job, now);
     const arrive = now + travel * 60_000;
     if (courier.shiftEndsAt && Math.max(arrive + policy.handoverMs, job.readyAt) > Date.parse(courier.shiftEndsAt)) return FORBIDDEN_COST;
     if (dueOnly && !mustLeave(job, travel, now)) return FORBIDDEN_COST;
@@ -100,11 +126,13 @@ export function createDispatchPlanner(deps: {
     const queued = await store.orders.listQueued({ mode: 'live', vehicleTypes: deps.vehicles, limit: MAX_ROUND_ORDERS, dueBy: new Date(now).toISOString() });
     const orders = queued.filter((o) => isHeldForRound(policy, o) && readyAtOf(o) - now <= policy.horizonMs);
     if (orders.length === 0) return report;
-    let couriers = (await store.couriers.listByMode('live')).filter(available);
-    if (couriers.length === 0) return report;
+    const fleet = await store.couriers.listByMode('live');
+    const free = fleet.filter(available).map((courier) => ({ courier, freeAt: now, busy: false }));
+    if (free.length === 0) return report;
+    let couriers: Candidate[] = [...free, ...(policy.lookAhead ? await finishing(fleet, now) : [])];
     let jobs = deps.formJobs ? deps.formJobs({ orders, now }) : orders.map((o) => ({ orders: [o], readyAt: readyAtOf(o) }));
     report.orders = orders.length;
-    report.couriers = couriers.length;
+    report.couriers = free.length;
     // Pass 1: everyone in the horizon; pass 2: the couriers left over, on what must go now.
     for (const dueOnly of [false, true]) {
       if (couriers.length === 0 || jobs.length === 0) break;
@@ -114,15 +142,20 @@ export function createDispatchPlanner(deps: {
       const busy = new Set<number>();
       for (const [row, col] of match.entries()) {
         if (col < 0) continue;
-        const courier = couriers[row]!;
+        const candidate = couriers[row]!;
         const job = jobs[col]!;
-        if (!mustLeave(job, travelMins(courier, job), now)) continue;
-        if (await commit(job, courier, report)) {
+        // Matched to a courier still on a job: the order waits for it (no one else is sent now).
+        if (candidate.busy) {
+          taken.add(col);
+          continue;
+        }
+        if (!mustLeave(job, travelMins(candidate, job, now), now)) continue;
+        if (await commit(job, candidate.courier, report)) {
           taken.add(col);
           busy.add(row);
         }
       }
-      couriers = couriers.filter((_, i) => !busy.has(i));
+      couriers = couriers.filter((c, i) => !busy.has(i) && !c.busy);
       jobs = jobs.filter((_, i) => !taken.has(i));
     }
     return report;

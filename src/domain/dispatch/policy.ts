@@ -17,6 +17,8 @@ export interface DispatchPolicy {
   horizonMs: number;
   /** Time at the pickup counter before the courier leaves: a courier is never given a pickup it cannot finish before its shift ends. */
   handoverMs: number;
+  /** Busy couriers whose job ends within the horizon take part in the round where their job ends; an order matched to one waits for it. */
+  lookAhead: boolean;
   /** Dynamic bundling: one merchant's orders ready within `readyWithinMs` of each other whose drop-offs lie on one way go as one batch. */
   bundle: { enabled: boolean; readyWithinMs: number; maxOrders: number; maxDetourRatio: number };
 }
@@ -24,9 +26,10 @@ export interface DispatchPolicy {
 export const DEFAULT_DISPATCH_POLICY: DispatchPolicy = {
   kind: 'planned',
   roundMs: 30_000,
-  commitSlackMs: 120_000,
-  horizonMs: 15 * 60_000,
+  commitSlackMs: 180_000,
+  horizonMs: 45 * 60_000,
   handoverMs: 120_000,
+  lookAhead: false,
   bundle: { enabled: true, readyWithinMs: 5 * 60_000, maxOrders: 3, maxDetourRatio: 1.3 },
 };
 
