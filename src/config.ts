@@ -53,7 +53,7 @@ const envSchema = z.object({
   /** How often the dispatch round runs (on one node at a time, by lease). */
   DISPATCH_ROUND_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
   /** A courier is committed this long before the latest departure that reaches the pickup by the ready time. */
-  DISPATCH_COMMIT_SLACK_S: z.coerce.number().int().min(0).max(3600).default(180),
+  DISPATCH_COMMIT_SLACK_S: z.coerce.number().int().min(0).max(3600).default(480),
   /** Orders ready within this many minutes are in a round. */
   DISPATCH_HORIZON_MIN: z.coerce.number().int().min(1).max(240).default(45),
   /** Time at the pickup counter; no courier is given a pickup it cannot finish before its shift ends. */

@@ -71,13 +71,13 @@ describe('planned dispatch through REST', () => {
     t = await startOrdersApp({ env: { DISPATCH_ROUND_MS: '60000' } });
     const { liveKey } = await t.createMerchant();
     const courier = await courierAt(north(PLACES.providencia, 300));
-    const order = (await api(`${t.url}/api/v1/orders`, { key: liveKey, body: body(10) })).body as { booking_id: string };
-    // Ready in 10 minutes, a minute away, 3 minutes of slack, rounds every minute: it need not leave for 6 minutes.
+    const order = (await api(`${t.url}/api/v1/orders`, { key: liveKey, body: body(15) })).body as { booking_id: string };
+    // Ready in 15 minutes, a minute away, 8 minutes of slack (the default), rounds every minute: it need not leave for 6 minutes.
     expect((await t.app.container.services.planner.planRound()).committed).toBe(0);
     // Its shift ends before the food is ready: never committed, even when due.
-    await t.app.container.store.couriers.setShiftEnd({ id: courier.id, shiftEndsAt: new Date(Date.now() + 5 * 60_000).toISOString(), updatedAt: new Date().toISOString() });
+    await t.app.container.store.couriers.setShiftEnd({ id: courier.id, shiftEndsAt: new Date(Date.now() + 10 * 60_000).toISOString(), updatedAt: new Date().toISOString() });
     const soon = await courierAt(north(PLACES.providencia, 600));
-    await t.app.container.store.couriers.setShiftEnd({ id: soon.id, shiftEndsAt: new Date(Date.now() + 5 * 60_000).toISOString(), updatedAt: new Date().toISOString() });
+    await t.app.container.store.couriers.setShiftEnd({ id: soon.id, shiftEndsAt: new Date(Date.now() + 10 * 60_000).toISOString(), updatedAt: new Date().toISOString() });
     expect((await t.app.container.services.planner.planRound()).committed).toBe(0);
     expect(((await api(`${t.url}/api/v1/orders/${order.booking_id}`, { key: liveKey })).body as { status: string }).status).toBe('new');
   });

@@ -26,7 +26,7 @@ export interface DispatchPolicy {
 export const DEFAULT_DISPATCH_POLICY: DispatchPolicy = {
   kind: 'planned',
   roundMs: 30_000,
-  commitSlackMs: 180_000,
+  commitSlackMs: 480_000,
   horizonMs: 45 * 60_000,
   handoverMs: 120_000,
   lookAhead: false,
