@@ -30,6 +30,7 @@ export const ADMIN_FIELD_PERMISSIONS = {
   adminRotateCourierToken: 'dispatch',
   adminDisableCourier: 'dispatch',
   adminEnableCourier: 'dispatch',
+  adminSetCourierShiftEnd: 'dispatch',
   adminAssignOrder: 'dispatch',
   adminReleaseOrder: 'dispatch',
   adminReassignOrder: 'dispatch',

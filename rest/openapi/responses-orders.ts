@@ -356,6 +356,7 @@ export const courierSchema = registry.register(
     location: latLngWireSchema.nullable(),
     location_at: timestamp.nullable(),
     job: z.object({ kind: z.enum(['order', 'batch']), id: z.string() }).nullable().openapi({ description: 'The order or batch the courier is on while busy.' }),
+    shift_ends_at: timestamp.nullable().openapi({ description: 'When the courier\'s duty is planned to end (set going on duty); null: no planned end, or off duty.' }),
   }),
 );
 

@@ -31,6 +31,7 @@ import {
 } from './types.js';
 import { parseInput } from './validation.js';
 import { ORDER_NOTES } from './orders/notes.js';
+import { checkShiftEnd } from './shifts.js';
 
 const idSchema = z.string().trim().min(1).max(64);
 
@@ -59,6 +60,8 @@ export const adminInputSchemas = {
     mode: z.enum(MODES).default('live'),
   }),
   courierRef: z.strictObject({ courierId: idSchema }),
+  /** null clears the planned end. */
+  courierShiftEnd: z.strictObject({ courierId: idSchema, shiftEndsAt: z.iso.datetime({ offset: true }).nullable() }),
   createUser: z.strictObject({
     rut: z.string().max(20).transform((v, ctx) => {
       const rut = normalizeRut(v);
@@ -78,7 +81,7 @@ export function createAdminService(deps: {
   clock: Clock;
   ids: IdSource;
   secretBox: SecretBox;
-  couriers: Pick<CourierService, 'withdrawCourier' | 'activeOrders'>;
+  couriers: Pick<CourierService, 'withdrawCourier' | 'activeOrders' | 'changeShiftEnd'>;
   /** The courier app's sign-in links and sessions (issue #27). */
   courierSessions: Pick<CourierSessionService, 'issueSignInLink' | 'inviteCourier' | 'revokeAll'>;
   /** Every node's credential caches forget the merchant (revocation, rotation, status). */
@@ -221,6 +224,19 @@ export function createAdminService(deps: {
     };
   }
 
+  /**
+   * Sets or changes (null: clears) the planned end of an on-duty courier's duty (issue #37): the
+   * same bounds as the courier's own (future, at most 16 h ahead); CONFLICT while it is off duty.
+   */
+  async function setCourierShiftEnd(options: { input: unknown }) {
+    const input = parseInput(adminInputSchemas.courierShiftEnd, options.input);
+    const shiftEndsAt = checkShiftEnd({ shiftEndsAt: input.shiftEndsAt, now: clock.now(), field: 'shiftEndsAt' });
+    const courier = await couriers.changeShiftEnd({ courierId: input.courierId, shiftEndsAt });
+    if (courier) return { courierId: courier.id, dutyStatus: courier.status, shiftEndsAt: courier.shiftEndsAt };
+    if (!(await store.couriers.findById(input.courierId))) throw courierNotFound(input.courierId);
+    throw new AppError('CONFLICT', `Courier ${input.courierId} is off duty: a planned end is given going on duty`, { details: { courierId: input.courierId } });
+  }
+
   /** The token authenticates again; the courier comes back off duty, or busy on orders it kept. */
   async function enableCourier(options: { input: unknown }) {
     const { courierId } = parseInput(adminInputSchemas.courierRef, options.input);
@@ -279,6 +295,6 @@ export function createAdminService(deps: {
   return {
     listFailingWebhookEndpoints,
     createMerchant, rotateApiKey, revokeApiKeys, setMerchantStatus, setIntegrationStatus,
-    setMerchantRateLimit, rotateApiSecret, createCourier, inviteCourier, rotateCourierToken, disableCourier, enableCourier, createUser, listMerchants, listCouriers, listIntegrationTelemetry, getMerchant: requireMerchant,
+    setMerchantRateLimit, rotateApiSecret, createCourier, inviteCourier, rotateCourierToken, disableCourier, enableCourier, setCourierShiftEnd, createUser, listMerchants, listCouriers, listIntegrationTelemetry, getMerchant: requireMerchant,
   };
 }

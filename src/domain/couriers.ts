@@ -18,12 +18,20 @@ import { arriveAtStop, assertOnTheRoad } from './orders/stop-moves.js';
 import type { WebhookOutbox } from './webhooks/outbox.js';
 import { forbiddenMove, isOrderActive } from './orders/state-machine.js';
 import type { Courier, LatLng, Order } from './types.js';
+import { checkShiftEnd } from './shifts.js';
 
 /** A reported position this close to a stop marks the arrival there. */
 export const ARRIVAL_RADIUS_M = 50;
 
 // The courier's commands in the domain's terms (REST maps its snake_case bodies onto them in rest/wire/).
-export const setDutyCommandSchema = z.strictObject({ onDuty: z.boolean() });
+export const setDutyCommandSchema = z.strictObject({
+  onDuty: z.boolean(),
+  /**
+   * Going on duty: when the duty is planned to end (future, at most MAX_SHIFT_HOURS ahead; null or
+   * absent: no planned end). Already on duty: changes it (null clears it). Not with going off duty.
+   */
+  shiftEndsAt: z.iso.datetime({ offset: true }).nullable().optional(),
+});
 export type SetDutyCommand = z.output<typeof setDutyCommandSchema>;
 export const reportPositionCommandSchema = latLngSchema.extend({
   heading: z.number().min(0).max(360).optional(),
@@ -86,16 +94,39 @@ export function createCourierService(deps: {
     },
   });
 
+  /**
+   * A new planned end (already checked by checkShiftEnd) for a courier on duty; null when it is off
+   * duty. A later end may make queued work reachable: a free courier is offered it at once.
+   */
+  async function changeShiftEnd(options: { courierId: string; shiftEndsAt: string | null }): Promise<Courier | null> {
+    const changed = await store.couriers.setShiftEnd({ id: options.courierId, shiftEndsAt: options.shiftEndsAt, updatedAt: now() });
+    if (changed?.status === 'available') await dispatch.offerWork({ courier: changed });
+    return changed && ((await store.couriers.findById(changed.id)) ?? changed);
+  }
+
+  /**
+   * On duty (with a planned end, when given: dispatch then offers nothing it cannot pick up before
+   * it), or off duty (refused while busy). On duty again with `shiftEndsAt` changes the planned end.
+   */
   async function setDuty(options: { courier: Courier; input: SetDutyCommand }): Promise<Courier> {
-    const { courier } = options;
-    if (options.input.onDuty) {
-      if (courier.status !== 'off_duty') return courier;
-      const updated = await store.couriers.setStatus({ id: courier.id, status: 'available', from: ['off_duty'], updatedAt: now() });
+    const { courier, input } = options;
+    if (input.onDuty) {
+      const given = input.shiftEndsAt === undefined ? undefined : checkShiftEnd({ shiftEndsAt: input.shiftEndsAt, now: clock.now() });
+      if (courier.status !== 'off_duty') {
+        if (given === undefined) return courier;
+        const changed = await changeShiftEnd({ courierId: courier.id, shiftEndsAt: given });
+        if (!changed) throw new AppError('CONFLICT', 'You just went off duty; go on duty again');
+        return changed;
+      }
+      const updated = await store.couriers.setStatus({ id: courier.id, status: 'available', from: ['off_duty'], shiftEndsAt: given ?? null, updatedAt: now() });
       if (updated) await dispatch.offerWork({ courier: updated });
       return (await store.couriers.findById(courier.id)) ?? courier;
     }
+    if (input.shiftEndsAt !== undefined) {
+      throw new AppError('VALIDATION_ERROR', 'shift_ends_at is only accepted when going on duty', { fields: [{ field: 'shift_ends_at', message: 'not accepted here' }] });
+    }
     if (courier.status === 'busy') throw new AppError('CONFLICT', 'Finish or release your current job before going off duty');
-    const updated = await store.couriers.setStatus({ id: courier.id, status: 'off_duty', from: ['available', 'off_duty'], updatedAt: now() });
+    const updated = await store.couriers.setStatus({ id: courier.id, status: 'off_duty', from: ['available', 'off_duty'], shiftEndsAt: null, updatedAt: now() });
     if (!updated) throw new AppError('CONFLICT', 'You were just assigned a job; finish or release it first');
     await geoIndex.remove({ courierId: courier.id, mode: courier.mode, vehicle: courier.vehicle });
     return updated;
@@ -232,7 +263,7 @@ export function createCourierService(deps: {
       if (back) released.push(back);
     }
     const kept = await activeOrders(found);
-    const courier = kept.length > 0 ? found : ((await store.couriers.setStatus({ id: found.id, status: 'off_duty', job: null, updatedAt: now() })) ?? found);
+    const courier = kept.length > 0 ? found : ((await store.couriers.setStatus({ id: found.id, status: 'off_duty', job: null, shiftEndsAt: null, updatedAt: now() })) ?? found);
     for (const order of released) await dispatch.dispatchOrder({ order });
     return { courier, releasedOrderIds: released.map((o) => o.id), keptOrderIds: kept.map((o) => o.id) };
   }
@@ -255,7 +286,7 @@ export function createCourierService(deps: {
   }
 
   return {
-    getProfile, setDuty, reportPosition, holdSession, reportSessionPosition, snapshotStats: snapshots.stats, advanceOrder, releaseOrder, withdrawCourier, confirmDelivery,
+    getProfile, setDuty, changeShiftEnd, reportPosition, holdSession, reportSessionPosition, snapshotStats: snapshots.stats, advanceOrder, releaseOrder, withdrawCourier, confirmDelivery,
     reportFailedAttempt, confirmReturn, activeOrders,
   };
 }

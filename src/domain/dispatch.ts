@@ -6,6 +6,7 @@ import { vehicleTariff, type Tariff } from './tariffs.js';
 import type { Batch, Courier, CourierJob, Order, VehicleType } from './types.js';
 import type { Actor, OrderTransitions } from './orders/transitions.js';
 import { timeScaleOf } from './sandbox-time.js';
+import { endShift, isAccountActive, isShiftOver, pickupAfterShiftEnd } from './shifts.js';
 
 /**
  * How many of the nearest index entries dispatch looks at before queueing the order: each is
@@ -72,18 +73,37 @@ export function createDispatchService(deps: {
     return store.couriers.setStatus({ id: courierId, status: 'busy', from: ['available'], job, updatedAt: clock.now().toISOString() });
   }
 
-  /** Assigns a claimed courier to a `new` order (by dispatch, or an operator's choice); null when the order moved meanwhile. */
-  async function assign(order: Order, courier: Courier, actor: Actor = { kind: 'system', id: null }): Promise<Order | null> {
+  /**
+   * When the courier would pick the order up if given it now: its approach at the travel model or
+   * the order's ready time (creation + prep time; a scheduled order's window opening), whichever is later.
+   */
+  async function predictedPickupAt(order: Order, courier: Courier): Promise<Date> {
     const now = clock.now();
-    const travelMs = Date.parse(order.estimatedDeliveryAt) - Date.parse(order.estimatedPickupAt);
-    // Test orders: the stored estimates (hence travelMs) are already at the sandbox's pace.
+    // Test orders: the stored estimates are at the sandbox's pace, and so is the wait.
     const merchant = order.mode === 'test' ? await store.merchants.findById(order.merchantId) : null;
     const scale = timeScaleOf({ mode: order.mode, merchant, defaultSpeed: deps.sandboxSpeed });
-    // The pickup: when the courier gets there, not before the parcel is ready (creation + prep time).
+    // The parcel is ready its prep time after creation (not after now: an order may wait in the queue).
     const readyInMins = Math.max(0, order.prepTimeMins - ((now.getTime() - Date.parse(order.createdAt)) / 60_000) * scale);
     const waitMins = Math.max(readyInMins, approachMinutes(courier, order));
     // A scheduled order is picked up at its window's opening, not before.
-    const pickupAt = new Date(Math.max(now.getTime() + (waitMins * 60_000) / scale, order.scheduledPickupAt ? Date.parse(order.scheduledPickupAt) : 0));
+    return new Date(Math.max(now.getTime() + (waitMins * 60_000) / scale, order.scheduledPickupAt ? Date.parse(order.scheduledPickupAt) : 0));
+  }
+
+  /**
+   * Whether the courier may be given this order (issue #37): an active account, and a pickup it
+   * can make before its planned end (a courier near the end finishes what it carries, nothing new).
+   */
+  async function mayTake(courier: Courier, orders: readonly Order[]): Promise<boolean> {
+    if (!isAccountActive(courier)) return false;
+    if (courier.shiftEndsAt === null) return true;
+    for (const order of orders) if (pickupAfterShiftEnd(courier, (await predictedPickupAt(order, courier)).getTime())) return false;
+    return true;
+  }
+
+  /** Assigns a claimed courier to a `new` order (by dispatch, or an operator's choice); null when the order moved meanwhile. */
+  async function assign(order: Order, courier: Courier, actor: Actor = { kind: 'system', id: null }): Promise<Order | null> {
+    const travelMs = Date.parse(order.estimatedDeliveryAt) - Date.parse(order.estimatedPickupAt);
+    const pickupAt = await predictedPickupAt(order, courier);
     return transitions.tryTransition({
       order,
       to: 'assigned',
@@ -103,7 +123,8 @@ export function createDispatchService(deps: {
     const vehicles = carriers(order.vehicleType);
     const candidates = await geoIndex.nearest({ mode: order.mode, vehicles, point: order.pickup, limit: CANDIDATES });
     for (const candidate of candidates) {
-      if (!(await verifyCandidate(candidate.courierId, order.mode, vehicles))) continue;
+      const found = await verifyCandidate(candidate.courierId, order.mode, vehicles);
+      if (!found || !(await mayTake(found, [order]))) continue;
       const courier = await claimCourier(candidate.courierId, { kind: 'order', id: order.id });
       if (!courier) continue;
       await geoIndex.remove({ courierId: courier.id, mode: courier.mode, vehicle: courier.vehicle });
@@ -130,12 +151,17 @@ export function createDispatchService(deps: {
     }
   }
 
-  /** A courier whose job ended (or was cancelled) becomes available again and takes queued work. */
+  /**
+   * A courier whose job ended (or was cancelled) becomes available again and takes queued work (or
+   * goes off duty, past its planned end). A disabled courier (finishing an order it kept) is never
+   * made available: the store refuses, and it goes off duty instead.
+   */
   async function releaseCourier(options: { courierId: string; jobId: string }): Promise<void> {
-    const courier = await store.couriers.setStatus({
-      id: options.courierId, status: 'available', from: ['busy'], fromJobId: options.jobId, job: null, updatedAt: clock.now().toISOString(),
-    });
+    const freed = (status: 'available' | 'off_duty') => ({ id: options.courierId, status, from: ['busy' as const], fromJobId: options.jobId, job: null, updatedAt: clock.now().toISOString() });
+    const courier = await store.couriers.setStatus(freed('available'));
     if (courier) await offerWork({ courier });
+    // Refused: the job moved on (then this fails too), or the account is disabled.
+    else await store.couriers.setStatus(Object.assign(freed('off_duty'), { shiftEndsAt: null }));
   }
 
   /**
@@ -145,6 +171,9 @@ export function createDispatchService(deps: {
    */
   async function offerWork(options: { courier: Courier; skipOrderId?: string }): Promise<void> {
     const { courier } = options;
+    // A disabled courier gets nothing (nor an index entry); past its planned end, it goes off duty.
+    if (!isAccountActive(courier)) return;
+    if (isShiftOver(courier, clock.now())) return void (await endShift({ store, geoIndex }, courier, clock.now().toISOString()));
     const batches = await store.batches.listPending({ mode: courier.mode, vehicleTypes: [courier.vehicle], limit: 5 });
     for (const batch of batches) {
       if (await dispatchBatchTo(batch, courier)) return;
@@ -154,6 +183,7 @@ export function createDispatchService(deps: {
       .filter((o) => o.id !== options.skipOrderId && !heldForRound(o))
       .slice(0, 5);
     for (const order of queued) {
+      if (!(await mayTake(courier, [order]))) continue;
       const claimed = await claimCourier(courier.id, { kind: 'order', id: order.id });
       if (!claimed) return; // someone else took this courier meanwhile
       if (await assignOrRelease(order, claimed)) return;
@@ -170,7 +200,7 @@ export function createDispatchService(deps: {
     const { order } = options;
     if (order.status !== 'new' || order.batchId) return null;
     const courier = await verifyCandidate(options.courierId, order.mode, carriers(order.vehicleType));
-    if (!courier) return null;
+    if (!courier || !(await mayTake(courier, [order]))) return null;
     const claimed = await claimCourier(courier.id, { kind: 'order', id: order.id });
     if (!claimed) return null;
     await geoIndex.remove({ courierId: claimed.id, mode: claimed.mode, vehicle: claimed.vehicle });
@@ -181,6 +211,9 @@ export function createDispatchService(deps: {
 
   /** Claims the courier for the whole batch and assigns each of its orders; false when the courier was taken. */
   async function dispatchBatchTo(batch: Batch, courier: Courier): Promise<boolean> {
+    // Every pickup of the batch before the planned end (each from where the courier is now).
+    const orders = courier.shiftEndsAt === null ? [] : (await Promise.all(batch.orderIds.map((id) => store.orders.findById(id)))).filter((o): o is Order => o !== null);
+    if (!(await mayTake(courier, orders))) return false;
     const claimed = await claimCourier(courier.id, { kind: 'batch', id: batch.id });
     if (!claimed) return false;
     const taken = await store.batches.update({ id: batch.id, from: ['pending'], patch: { status: 'assigned', courierId: courier.id }, updatedAt: clock.now().toISOString() });
@@ -221,7 +254,7 @@ export function createDispatchService(deps: {
   }
 
   return {
-    restoreCourierIndex, dispatchOrder, releaseCourier, offerWork, dispatchBatch, carriable, carriers, isLive, isDue, assign: assignOrRelease,
+    restoreCourierIndex, dispatchOrder, releaseCourier, offerWork, dispatchBatch, carriable, carriers, isLive, isDue, mayTake, assign: assignOrRelease,
     commitOrder, dispatchBatchTo, approachMinutes, heldForRound,
   };
 }

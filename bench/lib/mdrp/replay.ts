@@ -108,7 +108,6 @@ interface SimCourier {
 async function run(container: Container, options: ReplayOptions, now: () => number, setMinute: (m: number) => void, started: number): Promise<ReplayResult> {
   const { instance } = options;
   const { admin, auth, orders: orderService, couriers: courierService, reconciler, planner } = container.services;
-  const clock = () => container.clock.now();
   const { store } = container;
   const toLatLng = planeToLatLng(instance);
   const places = locationsOf(instance);
@@ -252,9 +251,8 @@ async function run(container: Container, options: ReplayOptions, now: () => numb
       if (sim.mdrp.on !== t) continue;
       const courier = await fresh(sim);
       await courierService.reportPosition({ courier, input: toLatLng(sim.mdrp) });
-      await courierService.setDuty({ courier: await fresh(sim), input: { onDuty: true } });
-      // The shift's planned end, as the courier app sends it going on duty.
-      await store.couriers.setShiftEnd({ id: sim.id, shiftEndsAt: new Date(DAY_START + sim.mdrp.off * 60_000).toISOString(), updatedAt: clock().toISOString() });
+      // The shift's planned end, as the courier app sends it going on duty (¿Hasta qué hora?).
+      await courierService.setDuty({ courier: await fresh(sim), input: { onDuty: true, shiftEndsAt: new Date(DAY_START + sim.mdrp.off * 60_000).toISOString() } });
       sim.onDuty = true;
     }
     while (nextOrder < toPlace.length && toPlace[nextOrder]!.placement === t) {

@@ -88,11 +88,14 @@ registerEndpoint({
   idempotent: true,
   operationId: 'setCourierDuty',
   summary: 'Go on or off duty',
-  description: 'On duty, the courier takes queued work it can carry at once (a pending batch first); off duty is refused (409 CONFLICT) while busy.',
+  description:
+    'On duty, the courier takes queued work it can carry at once (a pending batch first); off duty is refused (409 CONFLICT) while busy. ' +
+    'With `shift_ends_at` (going on duty, or already on duty to change it) the duty has a planned end: dispatch offers no order whose predicted pickup ' +
+    '(the approach at the travel model, or the ready time, whichever is later) falls after it, and once it passes the courier goes off duty as soon as it carries nothing.',
   tags: TAG,
   auth: 'courierToken',
   body: dutyBody,
-  bodyExample: { on_duty: true },
+  bodyExample: { on_duty: true, shift_ends_at: '2026-03-02T22:00:00-03:00' },
   responses: { 200: { description: 'The courier after the change', schema: courierResponseSchema } },
   errors: ['CONFLICT'],
 });

@@ -93,6 +93,13 @@ export function createAuditedAdmin(deps: { admin: AdminService; members: MemberS
       disableCourier: onCourier('courier.disable', admin.disableCourier, (r) => ({
         accountStatus: r.accountStatus, dutyStatus: r.dutyStatus, releasedOrderIds: r.releasedOrderIds, keptOrderIds: r.keptOrderIds,
       })),
+      async setCourierShiftEnd(options: { input: unknown }) {
+        const id = field(options.input, 'courierId');
+        const before = id ? await store.couriers.findById(id) : null;
+        const result = await admin.setCourierShiftEnd(options);
+        await record('courier.set_shift_end', 'courier', result.courierId, before && { dutyStatus: before.status, shiftEndsAt: before.shiftEndsAt }, { dutyStatus: result.dutyStatus, shiftEndsAt: result.shiftEndsAt });
+        return result;
+      },
       enableCourier: onCourier('courier.enable', admin.enableCourier, (r) => ({ accountStatus: r.accountStatus, dutyStatus: r.dutyStatus })),
       async createUser(options: { input: unknown }) {
         const result = await admin.createUser(options);
