@@ -89,6 +89,9 @@ describe('planned dispatch through REST', () => {
     const now = (await api(`${t.url}/api/v1/orders`, { key: liveKey, body: body(0) })).body as { booking_id: string; status: string };
     expect(now.status).toBe('assigned');
     expect(((await api(`${t.url}/api/v1/orders/${now.booking_id}`, { key: liveKey })).body as { driver: { id: string } | null }).driver?.id).toBe(courier.id);
+    // In distributed mode one node runs the round at a time: this app's node took the lease at start; another owner's round does not run.
+    const { planner } = t.app.container.services;
+    expect(await planner.planRoundIfLeader({ owner: 'node-b', leaseMs: 60_000 })).toBeNull();
     await t.stop();
     t = await startOrdersApp({ env: { DISPATCH_POLICY: 'greedy' } });
     const other = await t.createMerchant();
