@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { parseTrustProxy, type TrustProxy } from './edge/client-address.js';
+import type { DispatchPolicy } from './domain/dispatch/policy.js';
 import { DEFAULT_SANTIAGO_TARIFF, tariffSchema, type Tariff } from './domain/tariffs.js';
 import { parseMaxSpeeds, type PositionPlausibility } from './domain/position-plausibility.js';
 import type { WebhookReach } from './ports/webhook-sender.js';
@@ -58,6 +59,23 @@ const envSchema = z.object({
   COURIER_STALE_AFTER_MS: z.coerce.number().int().min(1000).max(86_400_000).default(120_000),
   /** How often the dispatch reconciler runs (on one node at a time, by lease). */
   DISPATCH_RECONCILE_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
+  /** Dispatch policy (issue #37; README "Dispatch policy"): `planned` (periodic optimal rounds, commitment at the ready time) or `greedy` (nearest courier at creation). */
+  DISPATCH_POLICY: z.enum(['planned', 'greedy']).default('planned'),
+  /** How often the dispatch round runs (on one node at a time, by lease). */
+  DISPATCH_ROUND_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
+  /** A courier is committed this long before the latest departure that reaches the pickup by the ready time. */
+  DISPATCH_COMMIT_SLACK_S: z.coerce.number().int().min(0).max(3600).default(480),
+  /** Orders ready within this many minutes are in a round. */
+  DISPATCH_HORIZON_MIN: z.coerce.number().int().min(1).max(240).default(45),
+  /** Time at the pickup counter; no courier is given a pickup it cannot finish before its shift ends. */
+  DISPATCH_HANDOVER_S: z.coerce.number().int().min(0).max(3600).default(120),
+  /** Dynamic bundling of one merchant's orders into one batch (on/off, ready times within, orders per bundle, longest detour). */
+  /** Busy couriers about to finish take part in the round (an order matched to one waits for it). */
+  DISPATCH_LOOK_AHEAD: z.enum(['on', 'off']).default('off'),
+  DISPATCH_BUNDLING: z.enum(['on', 'off']).default('on'),
+  DISPATCH_BUNDLE_READY_WITHIN_S: z.coerce.number().int().min(0).max(3600).default(300),
+  DISPATCH_BUNDLE_MAX_ORDERS: z.coerce.number().int().min(2).max(8).default(3),
+  DISPATCH_BUNDLE_MAX_DETOUR: z.coerce.number().min(1).max(3).default(1.3),
   TRACKING_HEARTBEAT_MS: z.coerce.number().int().min(50).max(300_000).default(30_000),
   TRACKING_MAX_SOCKETS: z.coerce.number().int().min(1).default(20_000),
   TRUST_PROXY: z.string().optional(),
@@ -221,7 +239,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     positionPlausibility: parsePlausibilityOrFail(e.POSITION_MAX_SPEED_KMH, e.POSITION_NOISE_M, e.POSITION_RESET_AFTER_S),
     storeTimeoutMs: e.STORE_TIMEOUT_MS,
     /** Courier liveness and the dispatch reconciler; work younger than `graceMs` may still be in flight elsewhere and is left alone. */
-    dispatch: { staleAfterMs: e.COURIER_STALE_AFTER_MS, reconcileMs: e.DISPATCH_RECONCILE_MS, graceMs: Math.max(2 * e.DISPATCH_RECONCILE_MS, 2 * e.STORE_TIMEOUT_MS) },
+    dispatch: {
+      staleAfterMs: e.COURIER_STALE_AFTER_MS, reconcileMs: e.DISPATCH_RECONCILE_MS, graceMs: Math.max(2 * e.DISPATCH_RECONCILE_MS, 2 * e.STORE_TIMEOUT_MS),
+      /** How dispatch decides (src/domain/dispatch/policy.ts). */
+      policy: {
+        kind: e.DISPATCH_POLICY, roundMs: e.DISPATCH_ROUND_MS, commitSlackMs: e.DISPATCH_COMMIT_SLACK_S * 1000, horizonMs: e.DISPATCH_HORIZON_MIN * 60_000,
+        handoverMs: e.DISPATCH_HANDOVER_S * 1000, lookAhead: e.DISPATCH_LOOK_AHEAD === 'on',
+        bundle: { enabled: e.DISPATCH_BUNDLING === 'on', readyWithinMs: e.DISPATCH_BUNDLE_READY_WITHIN_S * 1000, maxOrders: e.DISPATCH_BUNDLE_MAX_ORDERS, maxDetourRatio: e.DISPATCH_BUNDLE_MAX_DETOUR },
+      } satisfies DispatchPolicy,
+    },
     /** Which peers may name the client in X-Forwarded-For; none unless configured. */
     trustProxy: parseTrustProxyOrFail(e.TRUST_PROXY),
     /** Per-node caps of the front door: sockets per address (anonymous or not yet identified) and per credential, subscriptions per socket. */

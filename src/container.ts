@@ -44,6 +44,12 @@ import { createRedisGeoIndex } from './adapters/geo-index/redis.js';
 import { withGeoIndexFallback } from './adapters/geo-index/resilient.js';
 import { createDispatchService } from './domain/dispatch.js';
 import { createDispatchReconciler } from './domain/reconciler.js';
+import { createDispatchPlanner } from './domain/dispatch/planner.js';
+import { formBundles } from './domain/dispatch/bundles.js';
+import { isHeldForRound } from './domain/dispatch/policy.js';
+import type { Order } from './domain/types.js';
+import { distanceMeters } from './domain/geo.js';
+import { vehicleTariff } from './domain/tariffs.js';
 import { createRetention } from './domain/retention.js';
 import { createOrderService } from './domain/orders/service.js';
 import { createOperatorOrders } from './domain/orders/operator-orders.js';
@@ -216,9 +222,23 @@ function buildServices(deps: {
   const notificationOutbox = createNotificationOutbox({ store, clock, ids, trackingLinks, holdMs: config.notifications.holdMs, refused: notificationRefusals.emit });
   const notifier = createNotifier(config.notifications.providers);
   const transitions = createOrderTransitions({ store, bus, outbox, clock, ids, notifications: notificationOutbox });
-  const dispatch = createDispatchService({ store, geoIndex, transitions, clock, tariff, sandboxSpeed: config.sandbox.speed, staleAfterMs: config.dispatch.staleAfterMs });
+  const { policy } = config.dispatch;
+  const dispatch = createDispatchService({
+    store, geoIndex, transitions, clock, tariff, sandboxSpeed: config.sandbox.speed, staleAfterMs: config.dispatch.staleAfterMs,
+    heldForRound: (order) => isHeldForRound(policy, order),
+  });
   const orders = createOrderService({ store, geocoder, quotes, dispatch, bus, transitions, outbox, notifications: notificationOutbox, clock, ids, tariff, sandboxSpeed: config.sandbox.speed });
   const batches = createBatchService({ store, dispatch, transitions, outbox, bus, clock, ids, tariff });
+  const planner = createDispatchPlanner({
+    store, dispatch, clock, policy, vehicles: tariff.vehicles.map((v) => v.type),
+    ...(policy.bundle.enabled && {
+      commitBundle: batches.commitBundle,
+      formJobs: (round: { orders: Order[]; now: number }) => formBundles({
+        orders: round.orders, policy: policy.bundle, now: round.now, stopMs: policy.handoverMs,
+        travelMins: (from, to, order) => Math.ceil((distanceMeters(from, to) * tariff.detour_factor) / 1000 / (vehicleTariff(tariff, order.vehicleType)?.speed_kmh ?? 20) * 60),
+      }),
+    }),
+  });
   const delivery = createDeliveryService({ orders, transitions, clock, ids, store, proofs });
   const failedAttempts = createFailedAttemptService({ orders, transitions, clock, ids, tariff, proofs });
   const liveEta = createLiveEtaService({ store, outbox, tariff, sandboxSpeed: config.sandbox.speed });
@@ -285,6 +305,8 @@ function buildServices(deps: {
     tips: createTipService({ store, outbox, clock, ids, getOrder: orders.getOrder }),
     couriers: Object.assign(couriers, watchers.couriers, createCourierJobWatch({ fanOut: deps.fanOut, store, activeOrders: couriers.activeOrders })),
     batches,
+    /** The periodic dispatch round (issue #37): one node at a time, by lease (dispatch-round-runner.ts). */
+    planner,
     reconciler: createDispatchReconciler({ store, geoIndex, dispatch, batches, clock, graceMs: config.dispatch.graceMs, vehicles: tariff.vehicles.map((v) => v.type) }),
     retention: createRetention({ store, clock, webhookMs: config.retention.webhookMs, orderEventsMs: config.retention.orderEventsMs, notificationMs: config.retention.notificationMs, auditMs: config.retention.auditMs, pruneProofs: proofs.prune, sweepUnusedProofs: proofs.sweepUnused }),
     /** Recipient notifications: the merchant's settings and outbox; the worker that sends live ones. */

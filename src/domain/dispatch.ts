@@ -30,7 +30,13 @@ export function createDispatchService(deps: {
   sandboxSpeed: number;
   /** A courier with no position report for this long is not dispatchable (and leaves the geo index). */
   staleAfterMs: number;
+  /**
+   * Orders the periodic dispatch round commits (dispatch/planner.ts): neither dispatched at creation
+   * nor offered to a courier that frees up, they wait `new` until a courier must leave for them.
+   */
+  heldForRound?: (order: Order) => boolean;
 }) {
+  const heldForRound = deps.heldForRound ?? (() => false);
   const { store, geoIndex, transitions, clock, tariff } = deps;
   const vehicleOrder = tariff.vehicles.map((v) => v.type);
   /** Vehicle classes that can carry what `type` carries. */
@@ -69,15 +75,18 @@ export function createDispatchService(deps: {
 
   /**
    * When the courier would pick the order up if given it now: its approach at the travel model or
-   * the order's ready time (prep time; a scheduled order's window opening), whichever is later.
+   * the order's ready time (creation + prep time; a scheduled order's window opening), whichever is later.
    */
   async function predictedPickupAt(order: Order, courier: Courier): Promise<Date> {
-    const waitMins = Math.max(order.prepTimeMins, approachMinutes(courier, order));
+    const now = clock.now();
     // Test orders: the stored estimates are at the sandbox's pace, and so is the wait.
     const merchant = order.mode === 'test' ? await store.merchants.findById(order.merchantId) : null;
     const scale = timeScaleOf({ mode: order.mode, merchant, defaultSpeed: deps.sandboxSpeed });
+    // The parcel is ready its prep time after creation (not after now: an order may wait in the queue).
+    const readyInMins = Math.max(0, order.prepTimeMins - ((now.getTime() - Date.parse(order.createdAt)) / 60_000) * scale);
+    const waitMins = Math.max(readyInMins, approachMinutes(courier, order));
     // A scheduled order is picked up at its window's opening, not before.
-    return new Date(Math.max(clock.now().getTime() + (waitMins * 60_000) / scale, order.scheduledPickupAt ? Date.parse(order.scheduledPickupAt) : 0));
+    return new Date(Math.max(now.getTime() + (waitMins * 60_000) / scale, order.scheduledPickupAt ? Date.parse(order.scheduledPickupAt) : 0));
   }
 
   /**
@@ -110,7 +119,7 @@ export function createDispatchService(deps: {
   /** Tries the nearest couriers for a `new` order; returns the order as it now stands. */
   async function dispatchOrder(options: { order: Order }): Promise<Order> {
     const { order } = options;
-    if (order.status !== 'new' || order.batchId || !isDue(order)) return order;
+    if (order.status !== 'new' || order.batchId || !isDue(order) || heldForRound(order)) return order;
     const vehicles = carriers(order.vehicleType);
     const candidates = await geoIndex.nearest({ mode: order.mode, vehicles, point: order.pickup, limit: CANDIDATES });
     for (const candidate of candidates) {
@@ -169,9 +178,10 @@ export function createDispatchService(deps: {
     for (const batch of batches) {
       if (await dispatchBatchTo(batch, courier)) return;
     }
-    const queued = (await store.orders.listQueued({ mode: courier.mode, vehicleTypes: carriable(courier.vehicle), limit: 5, dueBy: clock.now().toISOString() })).filter(
-      (o) => o.id !== options.skipOrderId,
-    );
+    // Orders the periodic round commits are not handed out here (a few more are read past them).
+    const queued = (await store.orders.listQueued({ mode: courier.mode, vehicleTypes: carriable(courier.vehicle), limit: 20, dueBy: clock.now().toISOString() }))
+      .filter((o) => o.id !== options.skipOrderId && !heldForRound(o))
+      .slice(0, 5);
     for (const order of queued) {
       if (!(await mayTake(courier, [order]))) continue;
       const claimed = await claimCourier(courier.id, { kind: 'order', id: order.id });
@@ -180,6 +190,23 @@ export function createDispatchService(deps: {
       await store.couriers.setStatus({ id: courier.id, status: 'available', from: ['busy'], fromJobId: order.id, job: null, updatedAt: clock.now().toISOString() });
     }
     if (courier.location && isLive(courier)) await geoIndex.upsert({ courierId: courier.id, mode: courier.mode, vehicle: courier.vehicle, location: courier.location });
+  }
+
+  /**
+   * The round's commitment: claims this courier (still available, active and live) for the order
+   * and assigns it; null when either moved meanwhile (the courier is then left as it was).
+   */
+  async function commitOrder(options: { order: Order; courierId: string }): Promise<Order | null> {
+    const { order } = options;
+    if (order.status !== 'new' || order.batchId) return null;
+    const courier = await verifyCandidate(options.courierId, order.mode, carriers(order.vehicleType));
+    if (!courier || !(await mayTake(courier, [order]))) return null;
+    const claimed = await claimCourier(courier.id, { kind: 'order', id: order.id });
+    if (!claimed) return null;
+    await geoIndex.remove({ courierId: claimed.id, mode: claimed.mode, vehicle: claimed.vehicle });
+    const assigned = await assignOrRelease(order, claimed);
+    if (!assigned) await releaseCourier({ courierId: claimed.id, jobId: order.id });
+    return assigned;
   }
 
   /** Claims the courier for the whole batch and assigns each of its orders; false when the courier was taken. */
@@ -226,5 +253,8 @@ export function createDispatchService(deps: {
     return restored;
   }
 
-  return { restoreCourierIndex, dispatchOrder, releaseCourier, offerWork, dispatchBatch, carriable, carriers, isLive, isDue, mayTake, assign: assignOrRelease };
+  return {
+    restoreCourierIndex, dispatchOrder, releaseCourier, offerWork, dispatchBatch, carriable, carriers, isLive, isDue, mayTake, assign: assignOrRelease,
+    commitOrder, dispatchBatchTo, approachMinutes, heldForRound,
+  };
 }

@@ -39,7 +39,9 @@ async function hire(options: { shiftEndsAt?: string | null; at?: typeof NEAR } =
 const courierRecord = async (c: CourierClient) => (await t.app.container.store.couriers.findById(c.id))!;
 
 beforeAll(async () => {
-  t = await startOrdersApp({ clock });
+  // Dispatch at creation (DISPATCH_POLICY=greedy): these live orders have a prep time, which the planned
+  // policy leaves to its round (its own shift check: test/dispatch/planned-dispatch.test.ts).
+  t = await startOrdersApp({ clock, env: { DISPATCH_POLICY: 'greedy' } });
   m = await t.createMerchant({ name: 'Shift Merchant', address: 'Av. Providencia 1234, Providencia' });
   orders = merchantApi(t, m.liveKey);
 });
