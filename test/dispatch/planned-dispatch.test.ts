@@ -4,7 +4,7 @@ import { api, type TestApp } from '../helpers/app.js';
 import { EVIDENCE, north, PLACES, startOrdersApp } from '../orders/support.js';
 
 /**
- * Live dispatch takes the policy's path (issue #37, DISPATCH_POLICY=planned, the default): an order
+ * Live dispatch takes the policy's path (issue #37, DISPATCH_POLICY=planned; opt-in for now): an order
  * with a preparation time placed through REST stays `new` although a courier is free next to the
  * pickup, and the periodic round — the same planner the MDRP bench replays — commits it once the
  * courier must leave, with the pickup estimated at the ready time; an order without a preparation
@@ -36,7 +36,7 @@ describe('planned dispatch through REST', () => {
 
   it('an order with a prep time waits new for the round, which commits the free courier with the pickup at the ready time', async () => {
     // Rounds are run by hand here (a 10-minute period keeps the runner out of the way); a long slack makes the courier due at once.
-    t = await startOrdersApp({ env: { DISPATCH_ROUND_MS: '600000', DISPATCH_COMMIT_SLACK_S: '3600' } });
+    t = await startOrdersApp({ env: { DISPATCH_POLICY: 'planned', DISPATCH_ROUND_MS: '600000', DISPATCH_COMMIT_SLACK_S: '3600' } });
     const { liveKey } = await t.createMerchant();
     const courier = await courierAt(north(PLACES.providencia, 300));
     const created = await api(`${t.url}/api/v1/orders`, { key: liveKey, body: body(12) });
@@ -68,7 +68,7 @@ describe('planned dispatch through REST', () => {
   });
 
   it('the round leaves an order not yet due (the courier need not leave yet), and never sends a courier it cannot pick up before its shift ends', async () => {
-    t = await startOrdersApp({ env: { DISPATCH_ROUND_MS: '60000' } });
+    t = await startOrdersApp({ env: { DISPATCH_POLICY: 'planned', DISPATCH_ROUND_MS: '60000' } });
     const { liveKey } = await t.createMerchant();
     const courier = await courierAt(north(PLACES.providencia, 300));
     const order = (await api(`${t.url}/api/v1/orders`, { key: liveKey, body: body(15) })).body as { booking_id: string };
@@ -83,7 +83,7 @@ describe('planned dispatch through REST', () => {
   });
 
   it('an order without a prep time is dispatched at creation (the spec’s immediate dispatch), as with DISPATCH_POLICY=greedy for any order', async () => {
-    t = await startOrdersApp({ env: { DISPATCH_ROUND_MS: '600000' } });
+    t = await startOrdersApp({ env: { DISPATCH_POLICY: 'planned', DISPATCH_ROUND_MS: '600000' } });
     const { liveKey } = await t.createMerchant();
     const courier = await courierAt(north(PLACES.providencia, 300));
     const now = (await api(`${t.url}/api/v1/orders`, { key: liveKey, body: body(0) })).body as { booking_id: string; status: string };

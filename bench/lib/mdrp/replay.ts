@@ -56,7 +56,7 @@ export async function replayInstance(options: ReplayOptions): Promise<ReplayResu
   const config = loadConfig({
     DATA_DIR: dataDir, SEED_DEMO: 'false', SANDBOX_SIMULATOR: 'false', LOG_LEVEL: 'silent', POSITION_FLUSH_MS: '0',
     // Idle couriers report nothing in the replay: where they stand is known (they stay where they stopped).
-    COURIER_STALE_AFTER_MS: '86400000', DISPATCH_RECONCILE_MS: '60000', DISPATCH_ROUND_MS: '60000',
+    COURIER_STALE_AFTER_MS: '86400000', DISPATCH_POLICY: 'planned', DISPATCH_RECONCILE_MS: '60000', DISPATCH_ROUND_MS: '60000',
     // A courier picks up half a service after arriving.
     DISPATCH_HANDOVER_S: String((instance.pickupServiceMins / 2) * 60),
     ...options.env,
