@@ -95,6 +95,25 @@ describe("the courier's view of the recipient's phone", () => {
     expect(expectOk(await merchantApi(s.t, s.m.liveKey).get(id)).body.customer_phone).toBe(CUSTOMER_PHONE);
   });
 
+  it("of a multi-stop order: a served stop's contact phone is gone, the open stops' stay", async () => {
+    const courier = await courierOnDuty(s.t, { mode: 'live', at: north(PLACES.providencia, 300) });
+    const { dropoff: _d, ...base } = formA({ customer_phone: CUSTOMER_PHONE });
+    const stops = [
+      { address: { address: 'Irarrázaval 3400, Ñuñoa', coords: PLACES.nunoa }, contact_name: 'Ana Pérez', contact_phone: '+56911111111' },
+      { address: { address: 'Av. Apoquindo 3000, Las Condes', coords: PLACES.lasCondes }, contact_name: 'Beto Díaz', contact_phone: '+56922222222' },
+    ];
+    const created = expectOk(await merchantApi(s.t, s.m.liveKey).create({ ...base, stops }), 201).body;
+    const id = created.booking_id as string;
+    expectOk(await courier.status(id, 'picked_up'));
+    const phones = async () => expectOk(await courier.orders()).body.orders[0].stops.map((stop: { contact_phone: string | null }) => stop.contact_phone);
+    expect(await phones()).toEqual(['+56911111111', '+56922222222']);
+    const first = (await s.t.app.container.store.orders.findById(id))!.stops![0]!.id;
+    expectOk(await courier.deliver(id, { driver_id: courier.id, coords: PLACES.nunoa, ...EVIDENCE, stop_id: first }));
+    expect(await phones()).toEqual([null, '+56922222222']);
+    const STOPS = '{ courier { activeOrders { stops { contactPhone } } } }';
+    expect((await gql(s.t.url, STOPS, { key: courier.token })).body.data.courier.activeOrders[0].stops).toEqual([{ contactPhone: null }, { contactPhone: '+56922222222' }]);
+  });
+
   it('is gone once the order is completed', async () => {
     const { id, courier } = await pickedUp(s);
     expectOk(await courier.deliver(id, { driver_id: courier.id, coords: PLACES.lasCondes, ...EVIDENCE }));
