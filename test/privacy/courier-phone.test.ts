@@ -110,6 +110,17 @@ describe("the courier's view of the recipient's phone", () => {
     const first = (await s.t.app.container.store.orders.findById(id))!.stops![0]!.id;
     expectOk(await courier.deliver(id, { driver_id: courier.id, coords: PLACES.nunoa, ...EVIDENCE, stop_id: first }));
     expect(await phones()).toEqual([null, '+56922222222']);
+    // The per-stop customer page and its REST view carry no number of the courier's either.
+    const courierDigits = digitsOf((await s.t.app.container.store.couriers.findById(courier.id))!.phone);
+    const links = (expectOk(await merchantApi(s.t, s.m.liveKey).get(id)).body.stops as Array<{ tracking_url: string }>).map((stop) => new URL(stop.tracking_url));
+    for (const link of links) {
+      const page = await fetch(`${s.t.url}${link.pathname}${link.search}`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).not.toContain(courierDigits);
+      const view = await api(`${s.t.url}/api/v1${link.pathname.replace(/^\/track\//, '/tracking/')}${link.search}`);
+      expect(view.status).toBe(200);
+      expect(JSON.stringify(view.body)).not.toContain(courierDigits);
+    }
     const STOPS = '{ courier { activeOrders { stops { contactPhone } } } }';
     expect((await gql(s.t.url, STOPS, { key: courier.token })).body.data.courier.activeOrders[0].stops).toEqual([{ contactPhone: null }, { contactPhone: '+56922222222' }]);
   });
