@@ -9,6 +9,7 @@ import {
 import type { CancellationPreview } from '../src/domain/orders/cancellation.js';
 import { DELIVERY_PIN_MAX_ATTEMPTS } from '../src/domain/orders/delivery.js';
 import { DEFAULT_FAILED_ATTEMPT_POLICY } from '../src/domain/orders/failed-attempts.js';
+import { courierSeesCustomerPhone } from '../src/domain/orders/contact-privacy.js';
 import { FailedAttemptPolicyEnum, FailedAttemptReasonEnum } from './failed-attempts.js';
 import { GEOFENCE_OUTCOMES, LOCATION_PRECISIONS, ORDER_STATUSES, PAYMENT_MODES, RATE_IDS, VEHICLE_TYPES } from '../src/domain/types.js';
 import { builder } from './builder.js';
@@ -123,7 +124,11 @@ export const OrderRef = builder.objectRef<Order>('Order').implement({
     pickup: t.field({ type: StopRef, resolve: (o) => o.pickup }),
     dropoff: t.field({ type: StopRef, resolve: (o) => o.dropoff }),
     customerName: t.string({ resolve: (o) => o.customer.name }),
-    customerPhone: t.string({ nullable: true, resolve: (o) => o.customer.phone }),
+    customerPhone: t.string({
+      nullable: true,
+      description: "The recipient's phone; a courier sees it only while the order is its open job (null after delivery, on the way back, or once another courier has it).",
+      resolve: (o, _a, ctx) => (ctx.courier && !courierSeesCustomerPhone(o, ctx.courier.courier.id) ? null : o.customer.phone),
+    }),
     customerRut: t.string({ nullable: true, resolve: (o) => o.customer.rut }),
     isRegisteredUser: t.boolean({ resolve: (o) => o.customer.isRegisteredUser }),
     paymentMode: t.field({ type: PaymentModeEnum, resolve: (o) => o.paymentMode }),

@@ -5,6 +5,7 @@ import { parseTrustProxy, type TrustProxy } from './edge/client-address.js';
 import type { DispatchPolicy } from './domain/dispatch/policy.js';
 import { DEFAULT_SANTIAGO_TARIFF, tariffSchema, type Tariff } from './domain/tariffs.js';
 import { parseMaxSpeeds, type PositionPlausibility } from './domain/position-plausibility.js';
+import { phoneSchema } from './domain/phone.js';
 import type { WebhookReach } from './ports/webhook-sender.js';
 import type { NotifierConfig } from './adapters/notify/notifier.js';
 
@@ -193,6 +194,12 @@ const envSchema = z.object({
     .default('https://tile.openstreetmap.org/{z}/{x}/{y}.png')
     .refine((v) => v === '' || v === 'none' || (/^https?:\/\/[^/\s]+\/\S*$/.test(v) && ['{z}', '{x}', '{y}'].every((p) => v.includes(p))), 'must be an http(s) URL template with {z}, {x} and {y}, or none'),
   MAP_TILE_ATTRIBUTION: z.string().trim().min(1).default('© OpenStreetMap contributors'),
+  /**
+   * The call relay's number (issue #38): a number the operation owns that connects the customer to
+   * the courier without showing either's own. Public tracking offers it instead of the courier's
+   * phone; unset, public tracking offers no number at all.
+   */
+  CALL_RELAY_NUMBER: optionalString.pipe(phoneSchema.optional()),
 });
 
 /** Every environment variable the service reads (deployment files are checked against it). */
@@ -215,6 +222,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     /** Street tiles of the tracking page (null: the schematic map only). */
     map: { tileUrl: e.MAP_TILE_URL === '' || e.MAP_TILE_URL === 'none' ? null : e.MAP_TILE_URL, attribution: e.MAP_TILE_ATTRIBUTION },
     geocoderUrl: e.GEOCODER_URL,
+    /** The number public tracking offers for calls about a delivery (a relay the operation owns); null: none, never the courier's. */
+    callRelayNumber: e.CALL_RELAY_NUMBER ?? null,
     port: e.PORT,
     host: e.HOST,
     dataDir: e.DATA_DIR,

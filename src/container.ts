@@ -320,7 +320,7 @@ function buildServices(deps: {
     notifier,
     /** Capability tracking links: made and checked with a key derived from the master key. */
     trackingLinks,
-    tracking: createTrackingService({ store, geocoder, fanOut: deps.fanOut, onSnapshotError: deps.onWatchError }),
+    tracking: createTrackingService({ store, geocoder, fanOut: deps.fanOut, callRelayNumber: config.callRelayNumber, onSnapshotError: deps.onWatchError }),
     sandbox: createSandboxService({ store, couriers, dispatch, orders, clock, ids, tariff }),
     sandboxRuns: createSandboxRunService({
       store, secretBox, tariff, defaultSpeed: config.sandbox.speed,

@@ -133,7 +133,7 @@ export const orderStopSchema = registry.register(
   stopEventSchema.extend({
     address: stopSchema,
     contact_name: z.string(),
-    contact_phone: z.string().nullable(),
+    contact_phone: z.string().nullable().openapi({ description: "The stop's contact. In the courier's view only while this stop is still open on its job; null after." }),
     reference: z.string().nullable(),
     items: z.array(z.record(z.string(), z.unknown())),
     tracking_url: z.string().openapi({ description: "This stop's own public tracking link: its status and the courier's progress toward it, never another stop's." }),
@@ -193,7 +193,9 @@ export const orderSchema = registry.register(
       pickup: stopSchema,
       dropoff: stopSchema,
       customer_name: z.string(),
-      customer_phone: z.string().nullable(),
+      customer_phone: z.string().nullable().openapi({
+        description: "The recipient's phone. In the courier's view (`/couriers/me/orders`, its socket) only while the order is its open job on the way to the recipient: null once completed, cancelled, on the way back after a failed attempt, returned or disposed of.",
+      }),
       customer_rut: z.string().nullable().openapi({ description: 'Normalised RUT (`12345678-5`).' }),
       payment_mode: z.enum(PAYMENT_MODES),
       items: z.array(z.record(z.string(), z.unknown())),

@@ -32,7 +32,8 @@ export interface CourierOrder {
   pickup: Stop;
   dropoff: Stop;
   customer_name: string;
-  customer_phone: string;
+  /** Only while the job is open (on the way to the recipient); null after (issue #38). */
+  customer_phone: string | null;
   payment_mode: 'prepaid' | 'cash_on_delivery' | null;
   items: Array<{ name?: string; quantity?: number; weight_kg?: number; length_cm?: number; width_cm?: number; height_cm?: number }> | null;
   /** The parcel's outer size as the merchant gave it (cm), and the order's weight (kg). */

@@ -148,7 +148,7 @@ export function JobCard({ order: given, onEnded }: { order: CourierOrder; onEnde
       <StopView id="dropoff" title={current ? `${t.stop} ${current.index + 1}` : t.dropoff} stop={order.dropoff} when={order.estimated_delivery_time} />
       <dl class="facts">
         <dt>{t.customer}</dt>
-        <dd><span id="customer-name">{order.customer_name}</span> · <a id="customer-call" href={`tel:${order.customer_phone.replace(/[^\d+]/g, '')}`}>{t.call} {order.customer_phone}</a></dd>
+        <dd><span id="customer-name">{order.customer_name}</span>{order.customer_phone && <> · <a id="customer-call" href={`tel:${order.customer_phone.replace(/[^\d+]/g, '')}`}>{t.call} {order.customer_phone}</a></>}</dd>
         <dt>{t.payment}</dt>
         <dd id="payment" data-mode={order.payment_mode ?? 'prepaid'} class={order.payment_mode === 'cash_on_delivery' ? 'collect' : undefined}>
           {order.payment_mode === 'cash_on_delivery' ? t.cod : t.prepaid}{order.cod_amount != null && <> · <strong id="cod-amount">{clp(order.cod_amount)}</strong></>}
