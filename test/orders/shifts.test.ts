@@ -206,13 +206,15 @@ describe('account status on every assignment path', () => {
     expectOk(await orders.cancel(queued, { reason: 'not needed' }));
     const id = courier.id;
     await t.app.container.services.admin.disableCourier({ input: { courierId: id } });
-    // As stored a moment before it was disabled (another node's read): available, active.
-    const stale = { ...(await courierRecord(courier)), status: 'available' as const, accountStatus: 'active' as const };
-    const waiting = await create(0);
-    await t.app.container.services.dispatch.offerWork({ courier: { ...stale, accountStatus: 'disabled' } });
-    expect(await orderStatus(waiting)).toEqual({ status: 'new', courierId: null });
+    // A caller holding the courier as available (read just before the withdrawal) offers it work.
+    const held = Object.assign(await courierRecord(courier), { status: 'available' as const });
+    // Nothing queued: it would go (back) into the geo index.
+    await t.app.container.services.dispatch.offerWork({ courier: held });
     const near = await t.app.container.geoIndex.nearest({ mode: 'live', vehicles: ['motorcycle'], point: NEAR, limit: 50 });
     expect(near.map((c) => c.courierId)).not.toContain(id);
+    const waiting = await create(0);
+    await t.app.container.services.dispatch.offerWork({ courier: held });
+    expect(await orderStatus(waiting)).toEqual({ status: 'new', courierId: null });
     await t.app.container.services.admin.enableCourier({ input: { courierId: id } });
   });
 });
