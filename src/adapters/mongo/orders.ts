@@ -3,7 +3,7 @@ import { withStoredGeofence, withStoredPrecision } from '../../domain/geo.js';
 import { ORDER_STATUSES, type LedgerEntry, type Order, type OrderEvent, type WebhookDelivery } from '../../domain/types.js';
 import { DuplicateOrderIdentifierError, type IdempotencyRecord, type NewFeedEvent, type OrderPatch, type OrderRepository, type QueuePosition } from '../../ports/store.js';
 import { writeFeedEvent } from './events.js';
-import type { IdempotencyDoc, MongoDatabase, OrderDoc, OrderEventDoc } from './database.js';
+import { IN_PROGRESS_STATUSES, type IdempotencyDoc, type MongoDatabase, type OrderDoc, type OrderEventDoc } from './database.js';
 import { toLedgerDoc } from './ledger.js';
 import { writeDeliveries } from './webhooks.js';
 import { writeNotifications } from './notifications.js';
@@ -408,11 +408,20 @@ export function createMongoOrderRepository(database: MongoDatabase): OrderReposi
       if (Object.keys(createdAt).length) filter.createdAt = createdAt;
       const newestFirst = { createdAt: -1, _id: -1 } as const;
       if (!pickupZone && !lateAt) return { orders: (await orders.find(filter).sort(newestFirst).limit(limit).toArray()).map(toOrder), resumeAfter: null };
+      const examine = Math.max(1, examineAtMost);
+      if (lateAt) {
+        // Fewer late orders than the bound (counted on orders_late_eta/_window): read only them, sorted by creation.
+        const lateOnes = { status: { $in: [...IN_PROGRESS_STATUSES] }, $or: [{ estimatedDeliveryAt: { $lt: lateAt } }, { deliverBefore: { $lt: lateAt } }] } as Filter<OrderDoc>;
+        if ((await orders.countDocuments(lateOnes, { limit: examine })) < examine) {
+          const inZone = pickupZone ? { 'pickup.geohash': { $gte: pickupZone, $lt: `${pickupZone}~` } } : {};
+          const docs = await orders.find({ $and: [filter, lateOnes, inZone] }).sort(newestFirst).limit(limit).toArray();
+          return { orders: docs.map(toOrder), resumeAfter: null };
+        }
+      }
       // The zone and lateness are tested here on each order read, at most examineAtMost of them
       // (issue #41); only the matching orders' documents are then read whole.
       const matches = (d: Pick<OrderDoc, 'pickup' | 'estimatedDeliveryAt' | 'deliverBefore'>) =>
         (!pickupZone || d.pickup.geohash.startsWith(pickupZone)) && (!lateAt || d.estimatedDeliveryAt < lateAt || (!!d.deliverBefore && d.deliverBefore < lateAt));
-      const examine = Math.max(1, examineAtMost);
       const read = orders
         .find(filter, { projection: { _id: 1, createdAt: 1, 'pickup.geohash': 1, estimatedDeliveryAt: 1, deliverBefore: 1 } })
         .sort(newestFirst).limit(examine).batchSize(Math.min(examine, 1000));
