@@ -40,8 +40,11 @@ export function createOperatorOrders(deps: {
   transitions: OrderTransitions;
   orders: Pick<OrderService, 'cancelOnBehalf'>;
   clock: Clock;
+  /** The most orders one page of the list reads (OPERATOR_LIST_EXAMINE_MAX unless given). */
+  examineAtMost?: number;
 }) {
   const { store, geoIndex, dispatch, transitions, orders, clock } = deps;
+  const examineAtMost = deps.examineAtMost ?? OPERATOR_LIST_EXAMINE_MAX;
   const now = () => clock.now().toISOString();
 
   async function findOrder(orderId: string): Promise<Order> {
@@ -59,7 +62,7 @@ export function createOperatorOrders(deps: {
       limit: first + 1,
       ...(merchantId && { merchantId }), ...(createdFrom && { createdFrom }), ...(createdTo && { createdTo }), ...(after && { after }),
       ...(late && { lateAt: now() }), ...(zone && { pickupZone: zone }),
-      examineAtMost: OPERATOR_LIST_EXAMINE_MAX,
+      examineAtMost,
     });
     const page = found.orders.slice(0, first);
     // A partial page (issue #41): the store stopped at its bound of orders read; go on from the last one read.
