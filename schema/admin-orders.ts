@@ -28,7 +28,10 @@ const AdminOrderDetailRef = builder.objectRef<{ order: Order; timeline: OrderEve
 const AdminOrderPageRef = builder.objectRef<{ orders: Order[]; nextCursor: string | null }>('AdminOrderPage').implement({
   fields: (t) => ({
     orders: t.field({ type: [AdminOrderRef], resolve: (p) => p.orders }),
-    nextCursor: t.exposeString('nextCursor', { nullable: true, description: 'Pass as `after` for the next (older) page; null on the last.' }),
+    nextCursor: t.exposeString('nextCursor', {
+      nullable: true,
+      description: 'Pass as `after` for the next (older) page; null on the last. Also set on a partial page (the read stopped at its bound of 5,000 orders): more may match further back.',
+    }),
   }),
 });
 
@@ -38,14 +41,15 @@ const given = (args: Record<string, unknown>) => Object.fromEntries(Object.entri
 builder.queryFields((t) => ({
   adminOrders: t.field({
     type: AdminOrderPageRef,
-    description: 'Every merchant’s orders, newest first. late: past the ETA or window end and in progress. createdFrom inclusive, createdTo exclusive.',
+    description:
+      'Every merchant’s orders, newest first. late: past the ETA or window end and in progress. createdFrom inclusive, createdTo exclusive. A page reads at most 5,000 orders: past that a filter no index serves gives a partial page (fewer than `first`, maybe none) with a nextCursor; go on with it.',
     authScopes: adminScopes('adminOrders'),
     args: {
       status: t.arg({ type: [OrderStatusEnum] }),
       merchantId: t.arg.id(),
       mode: t.arg({ type: ModeEnum }),
       late: t.arg.boolean(),
-      zone: t.arg.string({ description: 'A geohash prefix (2–6 characters) the pickup is in; tested on the rows read, no index.' }),
+      zone: t.arg.string({ description: 'A geohash prefix (2–6 characters) the pickup is in; sought on an index at 5 and 6 characters, tested on the orders read when shorter.' }),
       createdFrom: t.arg({ type: 'DateTime' }),
       createdTo: t.arg({ type: 'DateTime' }),
       first: t.arg.int(),

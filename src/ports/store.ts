@@ -253,10 +253,21 @@ export interface AcrossMerchantsPage {
   createdFrom?: string;
   createdTo?: string;
   lateAt?: string;
-  /** A geohash prefix the pickup is in: tested on each row read, like lateAt (no index serves it with creation order). */
+  /** A geohash prefix (2–6 characters) the pickup is in: a seek at 5 and 6 characters, a row test when shorter. */
   pickupZone?: string;
   after?: string;
   limit: number;
+  /**
+   * The most orders the store reads for this page (issue #41): a filter no index serves is tested
+   * on each order read, and the read stops there even when fewer than `limit` matched.
+   */
+  examineAtMost: number;
+}
+
+/** A page of the operators' list: `resumeAfter` is set when the read stopped at `examineAtMost` (the last order read, a cursor to go on from). */
+export interface AcrossMerchantsResult<T = Order> {
+  orders: T[];
+  resumeAfter: string | null;
 }
 
 export interface OrderRepository {
@@ -345,9 +356,10 @@ export interface OrderRepository {
    * Operators' view (issue #29): orders of every merchant (or one), newest first (createdAt, then
    * id), in keyset pages; `after` is the id of the last order of the previous page. Every (mode,
    * status) pair asked is one seek, merged in order. `lateAt`: only orders whose ETA or delivery
-   * window end is before that instant (the caller asks only for statuses still in progress).
+   * window end is before that instant (the caller asks only for statuses still in progress). At
+   * most `examineAtMost` orders are read: fewer than `limit` may come back, with `resumeAfter`.
    */
-  listAcrossMerchants(options: AcrossMerchantsPage): Promise<Order[]>;
+  listAcrossMerchants(options: AcrossMerchantsPage): Promise<AcrossMerchantsResult>;
   /**
    * The live ETA, not a transition (no event, the sequence and updatedAt unchanged): sets
    * estimatedDeliveryAt (and etaAnnounced when given; `etaBaseline` only when the order has none yet;

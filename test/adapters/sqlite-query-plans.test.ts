@@ -28,6 +28,7 @@ const SMALL_TABLES = new Set(['leases', 'operators']);
 const SORT_ACCEPTED: Array<{ sql: RegExp; why: string }> = [
   { sql: /pickup_geohash >= \?/, why: "consolidation: a geohash range cannot also give creation order; the zone's open orders are few" },
   { sql: /FROM \( SELECT doc, 0 AS rank/, why: 'findByAnyId sorts only the rows its four indexed lookups matched' },
+  { sql: /^SELECT created_at, id, doc FROM orders INDEXED BY orders_late WHERE/, why: "the operators' late orders: read on orders_late only when fewer than the bound of rows read are late (issue #41), then sorted by creation" },
   { sql: /WHERE tracking_number = @ref OR order_number = @ref/, why: 'at most two rows, each from a unique index' },
   { sql: /SELECT hash FROM member_sessions WHERE member_id = @ownerId ORDER BY created_at DESC/, why: "one member's sessions, at most MEMBER_MAX_SESSIONS + 1 when it runs (at each sign-in)" },
   { sql: /SELECT hash FROM operator_sessions WHERE operator_id = @ownerId ORDER BY created_at DESC/, why: "one operator's sessions, at most MEMBER_MAX_SESSIONS + 1 when it runs (at each sign-in)" },
@@ -45,9 +46,14 @@ const EXPECTED: Array<{ sql: RegExp; indexes: string[] }> = [
   { sql: /FROM batches WHERE mode = \? AND status = 'pending'/, indexes: ['batches_pending_fifo'] },
   { sql: /FROM \( SELECT doc, 0 AS rank/, indexes: ['orders_reference', 'orders_ecommerce'] },
   { sql: /FROM orders WHERE merchant_id = @merchantId AND mode = @mode/, indexes: ['orders_merchant_status'] },
-  // Operators' orders across merchants: the queue's index serves every (mode, status) arm; one merchant's, its own.
-  { sql: /^SELECT doc, created_at, id FROM orders WHERE mode = @m0 AND status = @s0(?! AND merchant_id)/, indexes: ['orders_queue_fifo'] },
-  { sql: /^SELECT doc, created_at, id FROM orders WHERE mode = @m0 AND status = @s0 AND merchant_id = @merchantId/, indexes: ['orders_merchant_status'] },
+  // Operators' orders across merchants: the queue's index serves every (mode, status) arm; one merchant's, its own;
+  // a zone of 5 or 6 characters, orders_zone5/6 (issue #41); late orders, orders_late when fewer than the bound.
+  { sql: /^SELECT created_at, id, .* FROM orders INDEXED BY orders_queue_fifo WHERE mode = @m0 AND status = @s0(?! AND merchant_id)/, indexes: ['orders_queue_fifo'] },
+  { sql: /^SELECT created_at, id, .* FROM orders INDEXED BY orders_merchant_status WHERE mode = @m0 AND status = @s0 AND merchant_id = @merchantId/, indexes: ['orders_merchant_status'] },
+  { sql: /^SELECT created_at, id, .* FROM orders INDEXED BY orders_zone5 WHERE mode = @m0 AND status = @s0 AND pickup_zone5 = @zone/, indexes: ['orders_zone5'] },
+  { sql: /^SELECT created_at, id, .* FROM orders INDEXED BY orders_zone6 WHERE mode = @m0 AND status = @s0 AND pickup_zone6 = @zone/, indexes: ['orders_zone6'] },
+  { sql: /^SELECT created_at, id, doc FROM orders INDEXED BY orders_late WHERE status IN/, indexes: ['orders_late'] },
+  { sql: /^SELECT count\(\*\) AS n FROM \(SELECT 1 FROM orders INDEXED BY orders_late/, indexes: ['orders_late'] },
   { sql: /FROM webhook_deliveries WHERE merchant_id = @merchantId AND status = 'pending'/, indexes: ['webhook_deliveries_due_merchant'] },
   { sql: /FROM webhook_deliveries WHERE status = 'pending' AND lease_until > @dbNow/, indexes: ['webhook_deliveries_leased'] },
   // The merchants with due webhooks: one seek per merchant, never a read of every due delivery.
@@ -127,7 +133,7 @@ async function exerciseOrderList(store: Store): Promise<void> {
   }
 }
 
-/** Operators' list across merchants: one or both modes, few or every status, one merchant or all, each bound, late or in a zone or neither. */
+/** Operators' list across merchants: one or both modes, few or every status, one merchant or all, each bound, late or in a zone (3, 5, 6 characters) or neither. */
 async function exerciseAcrossMerchants(store: Store): Promise<void> {
   const merchantId = await storeMerchant(store);
   const cursor = order({ merchantId, mode: 'live', createdAt: at(100) });
@@ -135,12 +141,19 @@ async function exerciseAcrossMerchants(store: Store): Promise<void> {
   for (const modes of [['live'], ['live', 'test']] as const) {
     for (const statuses of [['new'], ['new', 'assigned', 'arrived_pickup', 'picked_up', 'arrived_dropoff', 'completed', 'cancelled']] as const) {
       for (const one of [undefined, merchantId]) {
-        for (const [lateAt, pickupZone] of [[undefined, undefined], [at(500), undefined], [undefined, '66j']] as const) {
+        for (const [lateAt, pickupZone] of [[undefined, undefined], [at(500), undefined], [undefined, '66j'], [undefined, '66jcc'], [undefined, '66jcc4']] as const) {
           for (const [createdFrom, createdTo, after] of [[undefined, undefined, undefined], [at(0), at(200), undefined], [undefined, undefined, cursor.id]] as const) {
             await store.orders.listAcrossMerchants({
-              modes: [...modes], statuses: [...statuses], limit: 21,
+              modes: [...modes], statuses: [...statuses], limit: 21, examineAtMost: 5000,
               ...(one && { merchantId: one }), ...(lateAt && { lateAt }), ...(pickupZone && { pickupZone }), ...(createdFrom && { createdFrom }), ...(createdTo && { createdTo }), ...(after && { after }),
             });
+            // As many late orders as the bound (the cursor's order, due at 100 s + 32 min, is late at 5000 s): lateness tested on each order read.
+            if (lateAt) {
+              await store.orders.listAcrossMerchants({
+                modes: [...modes], statuses: [...statuses], limit: 21, examineAtMost: 1,
+                ...(one && { merchantId: one }), lateAt: at(5000), ...(createdFrom && { createdFrom }), ...(createdTo && { createdTo }), ...(after && { after }),
+              });
+            }
           }
         }
       }
@@ -153,9 +166,12 @@ async function exerciseAcrossMerchants(store: Store): Promise<void> {
  * the merchant when asked), and the date range or cursor.
  */
 function acrossSeekProblems(sql: string, plan: string[]): string[] {
-  if (!/^SELECT doc, created_at, id FROM orders WHERE mode = @m0 AND status = @s0/.test(sql)) return [];
+  if (!/^SELECT created_at, id, .* FROM orders INDEXED BY \w+ WHERE mode = @m0 AND status = @s0/.test(sql)) return [];
   const needed = ['mode=?', 'status=?'];
-  if (/merchant_id = @merchantId/.test(sql)) needed.push('merchant_id=?');
+  // The merchant is a seek unless a zone is (then it is tested on the rows read, within the bound).
+  if (/WHERE mode = @m0 AND status = @s0 AND merchant_id = @merchantId/.test(sql)) needed.push('merchant_id=?');
+  const zone = /AND (pickup_zone[56]) = @zone/.exec(sql)?.[1];
+  if (zone) needed.push(`${zone}=?`);
   if (/created_at >= @createdFrom/.test(sql)) needed.push('created_at>?');
   if (/created_at < @createdTo/.test(sql)) needed.push('created_at<?');
   if (/\(created_at, id\) < \(@cursorAt, @cursorId\)/.test(sql)) needed.push('(created_at,id)<(?,?)');
@@ -250,7 +266,14 @@ describe('SQLite query plans: every query of the adapters uses an index', () => 
   });
 
   it("the operators' list across merchants is planned for every shape (modes × statuses × merchant × late or zone or neither × bounds)", () => {
-    expect(statements.filter((sql) => /^SELECT doc, created_at, id FROM orders WHERE mode = @m0/.test(sql))).toHaveLength(2 * 2 * 2 * 3 * 3);
+    const merged = statements.filter((sql) => /^SELECT created_at, id, .* FROM orders INDEXED BY \w+ WHERE mode = @m0/.test(sql));
+    const late = statements.filter((sql) => /^SELECT created_at, id, doc FROM orders INDEXED BY orders_late WHERE/.test(sql));
+    // Late (read on orders_late when fewer than the bound, else tested on the rows read) or a zone of 3, 5 or 6 characters or neither.
+    expect(merged).toHaveLength(2 * 2 * 2 * 5 * 3);
+    expect(merged.filter((sql) => /CASE WHEN .*late_at < @lateAt/.test(sql))).toHaveLength(2 * 2 * 2 * 3);
+    expect(late).toHaveLength(2 * 2 * 2 * 3);
+    // No arm reads a zone of 5 or 6 characters but by seeking it.
+    for (const sql of merged.filter((s) => /@zone/.test(s) && !/pickup_zone[56] = @zone/.test(s))) expect(sql).toMatch(/CASE WHEN .*substr\(pickup_geohash/);
   });
 
   it('every expected index is checked against a statement the adapters prepare', () => {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect } from 'vitest';
 import { ORDER_STATUSES, type Mode, type Order, type OrderStatus, type WebhookDelivery } from '../../src/domain/types.js';
-import { DuplicateOrderIdentifierError, type Store } from '../../src/ports/store.js';
+import { DuplicateOrderIdentifierError, type AcrossMerchantsPage, type Store } from '../../src/ports/store.js';
 import { contractCases, type ContractOptions } from './cases.js';
 import { at, batch, courier, creation, DAY, hashHex, idempotency, ledgerEntry, nextId, order, storeMerchant, transition, ulid } from './fixtures.js';
 
@@ -22,6 +22,9 @@ export function describeOrderStoreContract(name: string, makeStore: () => Promis
   };
 
   const ordersOf = async (merchantId: string, mode: Mode) => store.orders.list({ merchantId, mode, limit: 1000 });
+  /** The operators' list with the domain's bound of orders read unless given: the orders only. */
+  const across = async (options: Omit<AcrossMerchantsPage, 'examineAtMost'> & { examineAtMost?: number }) =>
+    (await store.orders.listAcrossMerchants({ examineAtMost: 5000, ...options })).orders;
 
   describe(`Order store contract: ${name}`, () => {
     beforeEach(async () => {
@@ -594,21 +597,21 @@ export function describeOrderStoreContract(name: string, makeStore: () => Promis
       const every = { modes: ['live', 'test'] as Mode[], statuses: [...ORDER_STATUSES] };
       // Other cases' orders may be in the store: bound the range to this case's times and merchants.
       const mine = (orders: Order[]) => orders.filter((o) => o.merchantId === a || o.merchantId === b);
-      const first = mine(await store.orders.listAcrossMerchants({ ...every, createdFrom: at(10), createdTo: at(71), limit: 3 }));
+      const first = mine(await across({ ...every, createdFrom: at(10), createdTo: at(71), limit: 3 }));
       expect(ids(first)).toEqual(pick(6, 5, 4));
-      const second = mine(await store.orders.listAcrossMerchants({ ...every, createdFrom: at(10), createdTo: at(71), after: first[2]!.id, limit: 3 }));
+      const second = mine(await across({ ...every, createdFrom: at(10), createdTo: at(71), after: first[2]!.id, limit: 3 }));
       expect(ids(second)).toEqual(pick(3, 2, 1));
-      expect(ids(await store.orders.listAcrossMerchants({ ...every, merchantId: a, limit: 10 }))).toEqual(pick(6, 4, 2, 0));
-      expect(ids(await store.orders.listAcrossMerchants({ modes: ['live'], statuses: ['new', 'assigned'], createdFrom: at(10), createdTo: at(71), limit: 10 }).then(mine))).toEqual(pick(6, 1, 0));
-      expect(ids(await store.orders.listAcrossMerchants({ modes: ['test'], statuses: [...ORDER_STATUSES], merchantId: b, limit: 10 }))).toEqual(pick(5));
+      expect(ids(await across({ ...every, merchantId: a, limit: 10 }))).toEqual(pick(6, 4, 2, 0));
+      expect(ids(await across({ modes: ['live'], statuses: ['new', 'assigned'], createdFrom: at(10), createdTo: at(71), limit: 10 }).then(mine))).toEqual(pick(6, 1, 0));
+      expect(ids(await across({ modes: ['test'], statuses: [...ORDER_STATUSES], merchantId: b, limit: 10 }))).toEqual(pick(5));
       // Late at 1000 s: in progress and past the ETA (the ones with an ETA at 5000 s are not).
       const inProgress: OrderStatus[] = ['new', 'assigned', 'arrived_pickup', 'picked_up', 'arrived_dropoff'];
-      expect(ids(await store.orders.listAcrossMerchants({ ...every, statuses: inProgress, lateAt: at(1000), createdFrom: at(10), createdTo: at(71), limit: 10 }).then(mine))).toEqual(pick(4, 2, 1));
+      expect(ids(await across({ ...every, statuses: inProgress, lateAt: at(1000), createdFrom: at(10), createdTo: at(71), limit: 10 }).then(mine))).toEqual(pick(4, 2, 1));
       // A delivery window end past makes an order late even with a later ETA.
       const windowed = await created(order({ merchantId: a, status: 'new', createdAt: at(80), estimatedDeliveryAt: at(5000), deliverBefore: at(500) }));
-      expect(ids(await store.orders.listAcrossMerchants({ ...every, statuses: inProgress, merchantId: a, lateAt: at(1000), limit: 10 }))).toEqual([windowed.id, ...pick(4, 2)]);
-      expect(await store.orders.listAcrossMerchants({ ...every, after: 'bk_unknown', limit: 10 })).toEqual([]);
-      expect(await store.orders.listAcrossMerchants({ ...every, limit: 0 })).toEqual([]);
+      expect(ids(await across({ ...every, statuses: inProgress, merchantId: a, lateAt: at(1000), limit: 10 }))).toEqual([windowed.id, ...pick(4, 2)]);
+      expect(await across({ ...every, after: 'bk_unknown', limit: 10 })).toEqual([]);
+      expect(await across({ ...every, limit: 0 })).toEqual([]);
     });
 
     test('orders.listAcrossMerchants(pickupZone): only orders whose pickup geohash starts with the prefix, still newest first (issue #29)', async () => {
@@ -617,9 +620,84 @@ export function describeOrderStoreContract(name: string, makeStore: () => Promis
       await created(order({ merchantId: m, createdAt: at(20), pickupGeohash: '66j9xbcde' }));
       const newer = await created(order({ merchantId: m, createdAt: at(30), pickupGeohash: '66jcc1xyz' }));
       const every = { modes: ['live', 'test'] as Mode[], statuses: [...ORDER_STATUSES], limit: 10 };
-      expect((await store.orders.listAcrossMerchants({ ...every, merchantId: m, pickupZone: '66jcc' })).map((o) => o.id)).toEqual([newer.id, inZone.id]);
-      expect((await store.orders.listAcrossMerchants({ ...every, merchantId: m, pickupZone: '66jcc4' })).map((o) => o.id)).toEqual([inZone.id]);
-      expect(await store.orders.listAcrossMerchants({ ...every, merchantId: m, pickupZone: '67' })).toEqual([]);
+      expect((await across({ ...every, merchantId: m, pickupZone: '66jcc' })).map((o) => o.id)).toEqual([newer.id, inZone.id]);
+      expect((await across({ ...every, merchantId: m, pickupZone: '66jcc4' })).map((o) => o.id)).toEqual([inZone.id]);
+      expect(await across({ ...every, merchantId: m, pickupZone: '67' })).toEqual([]);
+    });
+
+    test('orders.listAcrossMerchants(pickupZone, lateAt): zones of every length (seek or row test) with late, status, merchant, dates and cursor (issue #41)', async () => {
+      const a = await newMerchant();
+      const b = await newMerchant();
+      // merchant, status, created at, pickup geohash, ETA (seconds)
+      const plan: Array<[string, OrderStatus, number, string, number]> = [
+        [a, 'new', 10, '66jcc4fm8', 30], [b, 'assigned', 20, '66jcc4xyz', 5000], [a, 'completed', 30, '66jcc4abc', 40], [b, 'picked_up', 40, '66jcc1abc', 50],
+        [a, 'assigned', 50, '66jc9zzzz', 60], [a, 'new', 60, '66jcc4bbb', 70], [b, 'new', 70, '66j9xbcde', 80],
+      ];
+      const all: Order[] = [];
+      for (const [merchantId, status, createdAt, pickupGeohash, eta] of plan) {
+        all.push(await created(order({ merchantId, status, createdAt: at(createdAt), pickupGeohash, estimatedDeliveryAt: at(eta), courierId: 'cr_eta' })));
+      }
+      const ids = (orders: Order[]) => orders.map((o) => o.id);
+      const pick = (...indexes: number[]) => indexes.map((i) => all[i]!.id);
+      const mine = (orders: Order[]) => orders.filter((o) => o.merchantId === a || o.merchantId === b);
+      const every = { modes: ['live', 'test'] as Mode[], statuses: [...ORDER_STATUSES], createdFrom: at(10), createdTo: at(71), limit: 10 };
+      const inProgress: OrderStatus[] = ['new', 'assigned', 'arrived_pickup', 'picked_up', 'arrived_dropoff'];
+      // 6 characters (orders_zone6), 5 (orders_zone5), 4 and 3 (a row test).
+      expect(ids(mine(await across({ ...every, pickupZone: '66jcc4' })))).toEqual(pick(5, 2, 1, 0));
+      expect(ids(mine(await across({ ...every, pickupZone: '66jcc' })))).toEqual(pick(5, 3, 2, 1, 0));
+      expect(ids(mine(await across({ ...every, pickupZone: '66jc' })))).toEqual(pick(5, 4, 3, 2, 1, 0));
+      expect(ids(mine(await across({ ...every, pickupZone: '66j' })))).toEqual(pick(6, 5, 4, 3, 2, 1, 0));
+      // A zone nobody picks up in, at every length.
+      for (const pickupZone of ['66jcc5', '66jcd', '66jd', '67z']) expect(await across({ ...every, pickupZone })).toEqual([]);
+      // With statuses, a merchant, the date range and the cursor.
+      expect(ids(mine(await across({ ...every, statuses: ['new'], pickupZone: '66jcc4' })))).toEqual(pick(5, 0));
+      expect(ids(await across({ ...every, merchantId: a, pickupZone: '66jcc4' }))).toEqual(pick(5, 2, 0));
+      expect(ids(await across({ ...every, merchantId: b, pickupZone: '66jcc' }))).toEqual(pick(3, 1));
+      expect(ids(mine(await across({ ...every, createdFrom: at(20), createdTo: at(60), pickupZone: '66jcc4' })))).toEqual(pick(2, 1));
+      expect(ids(mine(await across({ ...every, pickupZone: '66jcc', after: all[3]!.id })))).toEqual(pick(2, 1, 0));
+      // Late at 1000 s (in progress, ETA past; #1 is on time, #2 is over): alone and with the zone, a merchant, the cursor.
+      expect(ids(mine(await across({ ...every, statuses: inProgress, lateAt: at(1000) })))).toEqual(pick(6, 5, 4, 3, 0));
+      expect(ids(mine(await across({ ...every, statuses: inProgress, lateAt: at(1000), pickupZone: '66jcc4' })))).toEqual(pick(5, 0));
+      expect(ids(mine(await across({ ...every, statuses: inProgress, lateAt: at(1000), pickupZone: '66jc' })))).toEqual(pick(5, 4, 3, 0));
+      expect(ids(await across({ ...every, statuses: inProgress, lateAt: at(1000), merchantId: b }))).toEqual(pick(6, 3));
+      expect(ids(mine(await across({ ...every, statuses: ['new'], lateAt: at(1000), after: all[5]!.id })))).toEqual(pick(0));
+      // The ETA moves later (the courier's live ETA): no longer late.
+      expect(await store.orders.updateEstimate({ id: all[3]!.id, courierId: 'cr_eta', from: ['picked_up'], estimatedDeliveryAt: at(5000) })).not.toBeNull();
+      expect(ids(await across({ ...every, statuses: inProgress, lateAt: at(1000), merchantId: b }))).toEqual(pick(6));
+      // Completed: out of the late list.
+      await store.orders.apply({ id: all[4]!.id, from: ['assigned'], to: 'cancelled' });
+      expect(ids(await across({ ...every, statuses: inProgress, lateAt: at(1000), merchantId: a }))).toEqual(pick(5, 0));
+    });
+
+    test('orders.listAcrossMerchants reads at most examineAtMost orders: a partial page with resumeAfter, and the walk goes on from it (issue #41)', async () => {
+      const m = await newMerchant();
+      const all: Order[] = [];
+      // Newest first: 8 orders outside the zone, then 2 in it.
+      for (let i = 0; i < 10; i++) all.push(await created(order({ merchantId: m, createdAt: at(100 - i), pickupGeohash: i < 8 ? '66j9xbcde' : '66jcc4fm8', estimatedDeliveryAt: at(i < 8 ? 5000 : 10) })));
+      const page = { modes: ['live'] as Mode[], statuses: [...ORDER_STATUSES], merchantId: m, limit: 5, examineAtMost: 3 };
+      for (const filter of [{ pickupZone: '66jcc4' }, { pickupZone: '66jcc' }, { pickupZone: '66jc' }, { lateAt: at(1000), statuses: ['new'] as OrderStatus[] }, { pickupZone: '66jcc4', lateAt: at(1000), statuses: ['new'] as OrderStatus[] },
+        // As many late orders as the bound: lateness is tested on each order read.
+        { lateAt: at(1000), statuses: ['new'] as OrderStatus[], examineAtMost: 2 }]) {
+        const seen: string[] = [];
+        let after: string | undefined;
+        let pages = 0;
+        for (;;) {
+          const result = await store.orders.listAcrossMerchants({ ...page, ...filter, ...(after && { after }) });
+          expect(result.orders.length, JSON.stringify(filter)).toBeLessThanOrEqual(5);
+          seen.push(...result.orders.map((o) => o.id));
+          pages++;
+          if (!result.resumeAfter) break;
+          expect(result.orders.length).toBeLessThan(5);
+          after = result.resumeAfter;
+        }
+        expect(seen, JSON.stringify(filter)).toEqual([all[8]!.id, all[9]!.id]);
+        // A row test over the 8 others reads past the bound (a zone of 5 or 6 characters may be a seek that never reads them).
+        if ('examineAtMost' in filter || filter.pickupZone === '66jc') expect(pages).toBeGreaterThan(1);
+      }
+      // Fewer late orders than the bound: only they are read, the page is whole.
+      expect(await store.orders.listAcrossMerchants({ ...page, lateAt: at(1000), statuses: ['new'] as OrderStatus[] })).toEqual({ orders: [all[8], all[9]], resumeAfter: null });
+      // Without a filter tested on rows, the bound does not cut the page.
+      expect((await store.orders.listAcrossMerchants(page)).orders).toHaveLength(5);
     });
 
     test('orders.list filters by statuses and by created time (from inclusive, to exclusive)', async () => {

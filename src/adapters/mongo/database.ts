@@ -26,6 +26,9 @@ import type { Notification } from '../../domain/notifications/types.js';
 import type { CourierSession, CourierSignInCode } from '../../ports/courier-sessions.js';
 import { isTransientTransactionError, isUnknownCommitResult } from './failures.js';
 
+/** Statuses in progress (not over): the filter of the late indexes, and of the late read that uses them. */
+export const IN_PROGRESS_STATUSES = ['new', 'assigned', 'arrived_pickup', 'picked_up', 'arrived_dropoff', 'delivery_failed', 'returning'] as const;
+
 /*
  * Documents as stored: the domain record with its id as `_id`, camelCase fields, times as the
  * domain's ISO-8601 strings (they sort chronologically). Repositories map them back field by field.
@@ -377,6 +380,10 @@ async function createIndexes(c: MongoCollections, db: Db, webhookRetentionSecond
     c.orders.createIndex({ mode: 1, createdAt: 1, _id: 1 }, { name: 'orders_new_in_batch', partialFilterExpression: { status: 'new', batchId: { $type: 'string' } } }),
     // Consolidation reads a geohash prefix as a range ($gte prefix, $lt prefix + '~') on this index.
     c.orders.createIndex({ merchantId: 1, mode: 1, 'pickup.geohash': 1 }, { name: 'orders_zone' }),
+    // Operators' late orders (issue #41): orders in progress by ETA and by delivery window end, the
+    // two branches of the late test ($or), so the on-time orders in progress are never read.
+    c.orders.createIndex({ estimatedDeliveryAt: 1 }, { name: 'orders_late_eta', partialFilterExpression: { status: { $in: [...IN_PROGRESS_STATUSES] } } }),
+    c.orders.createIndex({ deliverBefore: 1 }, { name: 'orders_late_window', partialFilterExpression: { status: { $in: [...IN_PROGRESS_STATUSES] } } }),
     // A courier's deliveries by delivery time (the courier's earnings, issue #30 item 4).
     c.orders.createIndex({ courierId: 1, 'proof.deliveredAt': 1, _id: 1 }, { name: 'orders_delivered_by', partialFilterExpression: { status: 'completed' } }),
     c.orderEvents.createIndex({ orderId: 1, sequence: 1 }, { unique: true, name: 'order_events_sequence' }),

@@ -3,7 +3,7 @@ import { withStoredGeofence, withStoredPrecision } from '../../domain/geo.js';
 import { ORDER_STATUSES, type LedgerEntry, type Order, type OrderEvent, type WebhookDelivery } from '../../domain/types.js';
 import { DuplicateOrderIdentifierError, type IdempotencyRecord, type NewFeedEvent, type OrderPatch, type OrderRepository, type QueuePosition } from '../../ports/store.js';
 import { writeFeedEvent } from './events.js';
-import type { IdempotencyDoc, MongoDatabase, OrderDoc, OrderEventDoc } from './database.js';
+import { IN_PROGRESS_STATUSES, type IdempotencyDoc, type MongoDatabase, type OrderDoc, type OrderEventDoc } from './database.js';
 import { toLedgerDoc } from './ledger.js';
 import { writeDeliveries } from './webhooks.js';
 import { writeNotifications } from './notifications.js';
@@ -387,8 +387,8 @@ export function createMongoOrderRepository(database: MongoDatabase): OrderReposi
       return docs.map(toOrder);
     },
 
-    async listAcrossMerchants({ modes, statuses, merchantId, createdFrom, createdTo, lateAt, pickupZone, after, limit }) {
-      if (limit <= 0 || modes.length === 0 || statuses.length === 0) return [];
+    async listAcrossMerchants({ modes, statuses, merchantId, createdFrom, createdTo, lateAt, pickupZone, after, limit, examineAtMost }) {
+      if (limit <= 0 || modes.length === 0 || statuses.length === 0) return { orders: [], resumeAfter: null };
       // Newest first by (createdAt, _id): on orders_queue_fifo (mode, status, createdAt, _id) read
       // backwards, one scan per (mode, status) merged in order; on orders_merchant_status for one merchant.
       const one = <T>(values: T[]) => (values.length === 1 ? values[0]! : { $in: [...new Set(values)] });
@@ -398,7 +398,7 @@ export function createMongoOrderRepository(database: MongoDatabase): OrderReposi
       if (createdTo) createdAt.$lt = createdTo;
       if (after) {
         const cursor = await orders.findOne({ _id: after }, { projection: { createdAt: 1 } });
-        if (!cursor) return [];
+        if (!cursor) return { orders: [], resumeAfter: null };
         if (!createdTo || cursor.createdAt < createdTo) {
           delete createdAt.$lt;
           createdAt.$lte = cursor.createdAt;
@@ -406,10 +406,38 @@ export function createMongoOrderRepository(database: MongoDatabase): OrderReposi
         }
       }
       if (Object.keys(createdAt).length) filter.createdAt = createdAt;
-      if (pickupZone) filter['pickup.geohash'] = { $gte: pickupZone, $lt: `${pickupZone}~` };
-      if (lateAt) filter.$or = [{ estimatedDeliveryAt: { $lt: lateAt } }, { deliverBefore: { $lt: lateAt } }];
-      const docs = await orders.find(filter).sort({ createdAt: -1, _id: -1 }).limit(limit).toArray();
-      return docs.map(toOrder);
+      const newestFirst = { createdAt: -1, _id: -1 } as const;
+      if (!pickupZone && !lateAt) return { orders: (await orders.find(filter).sort(newestFirst).limit(limit).toArray()).map(toOrder), resumeAfter: null };
+      const examine = Math.max(1, examineAtMost);
+      if (lateAt) {
+        // Fewer late orders than the bound (counted on orders_late_eta/_window): read only them, sorted by creation.
+        const lateOnes = { status: { $in: [...IN_PROGRESS_STATUSES] }, $or: [{ estimatedDeliveryAt: { $lt: lateAt } }, { deliverBefore: { $lt: lateAt } }] } as Filter<OrderDoc>;
+        if ((await orders.countDocuments(lateOnes, { limit: examine })) < examine) {
+          const inZone = pickupZone ? { 'pickup.geohash': { $gte: pickupZone, $lt: `${pickupZone}~` } } : {};
+          const docs = await orders.find({ $and: [filter, lateOnes, inZone] }).sort(newestFirst).limit(limit).toArray();
+          return { orders: docs.map(toOrder), resumeAfter: null };
+        }
+      }
+      // The zone and lateness are tested here on each order read, at most examineAtMost of them
+      // (issue #41); only the matching orders' documents are then read whole.
+      const matches = (d: Pick<OrderDoc, 'pickup' | 'estimatedDeliveryAt' | 'deliverBefore'>) =>
+        (!pickupZone || d.pickup.geohash.startsWith(pickupZone)) && (!lateAt || d.estimatedDeliveryAt < lateAt || (!!d.deliverBefore && d.deliverBefore < lateAt));
+      const read = orders
+        .find(filter, { projection: { _id: 1, createdAt: 1, 'pickup.geohash': 1, estimatedDeliveryAt: 1, deliverBefore: 1 } })
+        .sort(newestFirst).limit(examine).batchSize(Math.min(examine, 1000));
+      const hits: string[] = [];
+      let examined = 0;
+      let last: string | null = null;
+      for await (const d of read) {
+        examined++;
+        last = d._id;
+        if (matches(d) && hits.push(d._id) >= limit) break;
+      }
+      await read.close();
+      const docs = hits.length ? await orders.find({ _id: { $in: hits } }).toArray() : [];
+      const byId = new Map(docs.map((d) => [d._id, d]));
+      const found = hits.flatMap((id) => (byId.has(id) ? [toOrder(byId.get(id)!)] : []));
+      return { orders: found, resumeAfter: hits.length < limit && examined >= examine ? last : null };
     },
 
     async listEvents(orderId) {

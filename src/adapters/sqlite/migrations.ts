@@ -492,4 +492,20 @@ export const MIGRATIONS: string[] = [
   -- A courier's duty has a planned end (issue #37): null on every courier stored before.
   UPDATE couriers SET doc = json_set(doc, '$.shiftEndsAt', json('null')) WHERE json_type(doc, '$.shiftEndsAt') IS NULL;
   `,
+  `
+  -- Operators' orders by pickup zone and lateness (issue #41): seeks, not row tests. The zone at
+  -- the two lengths an operator's zone usually has (5: ~5 km, 6: ~1 km; shorter prefixes cover the
+  -- city and keep a bounded row test), each in creation order per (mode, status). late_at, the
+  -- earlier of the ETA and the delivery window's end, is computed from doc, so it follows every
+  -- write of doc; only orders in progress are in its index.
+  ALTER TABLE orders ADD COLUMN pickup_zone5 TEXT GENERATED ALWAYS AS (substr(pickup_geohash, 1, 5)) VIRTUAL;
+  ALTER TABLE orders ADD COLUMN pickup_zone6 TEXT GENERATED ALWAYS AS (substr(pickup_geohash, 1, 6)) VIRTUAL;
+  ALTER TABLE orders ADD COLUMN late_at TEXT GENERATED ALWAYS AS (
+    CASE WHEN json_extract(doc, '$.deliverBefore') < json_extract(doc, '$.estimatedDeliveryAt') THEN json_extract(doc, '$.deliverBefore') ELSE json_extract(doc, '$.estimatedDeliveryAt') END
+  ) VIRTUAL;
+  CREATE INDEX orders_zone5 ON orders (mode, status, pickup_zone5, created_at, id);
+  CREATE INDEX orders_zone6 ON orders (mode, status, pickup_zone6, created_at, id);
+  CREATE INDEX orders_late ON orders (late_at, mode, status, created_at, id)
+    WHERE status IN ('new', 'assigned', 'arrived_pickup', 'picked_up', 'arrived_dropoff', 'delivery_failed', 'returning');
+  `,
 ];

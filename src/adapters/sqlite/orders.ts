@@ -285,7 +285,8 @@ export function createSqliteOrderRepository(db: SqliteDatabase, inTransaction: W
       return pageOf(distinct.length, Boolean(createdFrom), upper).all(params).map((r) => orderOf(r.doc));
     },
     async listAcrossMerchants(options) {
-      return acrossMerchants(options).map(orderOf);
+      const page = acrossMerchants(options);
+      return { orders: page.orders.map(orderOf), resumeAfter: page.resumeAfter };
     },
     async listEvents(orderId) {
       return eventsOf.all(orderId).map((r) => JSON.parse(r.doc) as OrderEvent);

@@ -11,6 +11,12 @@ import { isOrderActive } from './state-machine.js';
 import type { Actor, OrderTransitions } from './transitions.js';
 import { ORDER_NOTES } from './notes.js';
 
+/**
+ * The most orders one page of the operators' list reads (issue #41): a filter no index serves
+ * costs at most this many rows per request; past it the page is partial, with a cursor.
+ */
+export const OPERATOR_LIST_EXAMINE_MAX = 5000;
+
 const IN_PROGRESS: OrderStatus[] = ORDER_STATUSES.filter((s) => isOrderActive({ status: s }));
 
 /** Past its ETA or its delivery window's end, and still in progress. */
@@ -34,8 +40,11 @@ export function createOperatorOrders(deps: {
   transitions: OrderTransitions;
   orders: Pick<OrderService, 'cancelOnBehalf'>;
   clock: Clock;
+  /** The most orders one page of the list reads (OPERATOR_LIST_EXAMINE_MAX unless given). */
+  examineAtMost?: number;
 }) {
   const { store, geoIndex, dispatch, transitions, orders, clock } = deps;
+  const examineAtMost = deps.examineAtMost ?? OPERATOR_LIST_EXAMINE_MAX;
   const now = () => clock.now().toISOString();
 
   async function findOrder(orderId: string): Promise<Order> {
@@ -53,9 +62,11 @@ export function createOperatorOrders(deps: {
       limit: first + 1,
       ...(merchantId && { merchantId }), ...(createdFrom && { createdFrom }), ...(createdTo && { createdTo }), ...(after && { after }),
       ...(late && { lateAt: now() }), ...(zone && { pickupZone: zone }),
+      examineAtMost,
     });
-    const page = found.slice(0, first);
-    return { orders: page, nextCursor: found.length > first ? page.at(-1)!.id : null };
+    const page = found.orders.slice(0, first);
+    // A partial page (issue #41): the store stopped at its bound of orders read; go on from the last one read.
+    return { orders: page, nextCursor: found.orders.length > first ? page.at(-1)!.id : found.resumeAfter };
   }
 
   /** One order with its timeline (its events, in sequence). */
