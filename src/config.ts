@@ -129,6 +129,8 @@ const envSchema = z.object({
   ORDER_EVENTS_RETENTION_DAYS: z.coerce.number().positive().max(36500).default(365),
   AUDIT_RETENTION_DAYS: z.coerce.number().positive().max(36500).default(730),
   RETENTION_PRUNE_MS: z.coerce.number().int().min(1000).max(86_400_000).default(3_600_000),
+  /** How long the retention and reconciler leases last without renewal (a crashed holder is replaced within about this). */
+  JOB_LEASE_MS: z.coerce.number().int().min(200).max(3_600_000).default(120_000),
   SANDBOX_SPEED: z.coerce.number().min(1).max(1000).default(10),
   SANDBOX_TICK_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
   SANDBOX_COURIERS_PER_VEHICLE: z.coerce.number().int().min(0).max(50).default(2),
@@ -194,7 +196,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     positionFlushMs: e.POSITION_FLUSH_MS,
     storeTimeoutMs: e.STORE_TIMEOUT_MS,
     /** Courier liveness and the dispatch reconciler; work younger than `graceMs` may still be in flight elsewhere and is left alone. */
-    dispatch: { staleAfterMs: e.COURIER_STALE_AFTER_MS, reconcileMs: e.DISPATCH_RECONCILE_MS, graceMs: Math.max(2 * e.DISPATCH_RECONCILE_MS, 2 * e.STORE_TIMEOUT_MS) },
+    dispatch: { staleAfterMs: e.COURIER_STALE_AFTER_MS, reconcileMs: e.DISPATCH_RECONCILE_MS, leaseMs: Math.min(e.JOB_LEASE_MS, 3 * e.DISPATCH_RECONCILE_MS), graceMs: Math.max(2 * e.DISPATCH_RECONCILE_MS, 2 * e.STORE_TIMEOUT_MS) },
     /** Which peers may name the client in X-Forwarded-For; none unless configured. */
     trustProxy: parseTrustProxyOrFail(e.TRUST_PROXY),
     /** Per-node caps of the front door: sockets per address (anonymous or not yet identified) and per credential, subscriptions per socket. */
@@ -274,6 +276,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       /** Audit log entries (issue #29) older than this are pruned. */
       auditMs: e.AUDIT_RETENTION_DAYS * 86_400_000,
       pruneMs: e.RETENTION_PRUNE_MS,
+      /** The retention lease: renewed by a heartbeat while a run goes on (src/domain/lease-holder.ts). */
+      leaseMs: e.JOB_LEASE_MS,
     },
     sandbox: { simulator: e.SANDBOX_SIMULATOR, speed: e.SANDBOX_SPEED, tickMs: e.SANDBOX_TICK_MS, couriersPerVehicle: e.SANDBOX_COURIERS_PER_VEHICLE },
     seedDemo: e.SEED_DEMO ?? e.NODE_ENV !== 'production',
