@@ -96,16 +96,10 @@ export function createHttpDrain(options: { server: Server; graceMs: number; now?
 
     drain() {
       drainStartedAt = now();
-      // Only the listening socket: http.Server#close would also destroy the idle connections. Not
-      // at once: closing a listener resets the connections the kernel has queued for it but node
-      // has not accepted yet (a busy event loop), so one full turn of the loop accepts them first
-      // (they are answered with Connection: close like any request during the drain).
-      const stoppedListening = new Promise<void>((resolve) =>
-        setImmediate(() => setImmediate(() => {
-          NetServer.prototype.close.call(server);
-          resolve();
-        })),
-      );
+      // Only the listening socket: http.Server#close would also destroy the idle connections. At
+      // once, before any answer of the drain tells a client to reconnect: a connection queued by
+      // the kernel when the listener closes is reset (one that comes after is refused).
+      NetServer.prototype.close.call(server);
       for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
       return new Promise<void>((resolve) => {
         const sweeper = setInterval(() => {
@@ -119,7 +113,7 @@ export function createHttpDrain(options: { server: Server; graceMs: number; now?
         function finish() {
           clearInterval(sweeper);
           clearTimeout(cut);
-          void stoppedListening.then(resolve);
+          resolve();
         }
         sweepIdle();
         if (connections.size === 0) finish();
