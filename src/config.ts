@@ -173,6 +173,8 @@ const envSchema = z.object({
   ORDER_EVENTS_RETENTION_DAYS: z.coerce.number().positive().max(36500).default(365),
   AUDIT_RETENTION_DAYS: z.coerce.number().positive().max(36500).default(730),
   RETENTION_PRUNE_MS: z.coerce.number().int().min(1000).max(86_400_000).default(3_600_000),
+  /** How long the retention and reconciler leases last without renewal (a crashed holder is replaced within about this). */
+  JOB_LEASE_MS: z.coerce.number().int().min(200).max(3_600_000).default(120_000),
   SANDBOX_SPEED: z.coerce.number().min(1).max(1000).default(10),
   SANDBOX_TICK_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
   SANDBOX_COURIERS_PER_VEHICLE: z.coerce.number().int().min(0).max(50).default(2),
@@ -249,7 +251,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     storeTimeoutMs: e.STORE_TIMEOUT_MS,
     /** Courier liveness and the dispatch reconciler; work younger than `graceMs` may still be in flight elsewhere and is left alone. */
     dispatch: {
-      staleAfterMs: e.COURIER_STALE_AFTER_MS, reconcileMs: e.DISPATCH_RECONCILE_MS, graceMs: Math.max(2 * e.DISPATCH_RECONCILE_MS, 2 * e.STORE_TIMEOUT_MS),
+      staleAfterMs: e.COURIER_STALE_AFTER_MS, reconcileMs: e.DISPATCH_RECONCILE_MS, leaseMs: Math.min(e.JOB_LEASE_MS, 3 * e.DISPATCH_RECONCILE_MS), graceMs: Math.max(2 * e.DISPATCH_RECONCILE_MS, 2 * e.STORE_TIMEOUT_MS),
       /** How dispatch decides (src/domain/dispatch/policy.ts). */
       policy: {
         kind: e.DISPATCH_POLICY, roundMs: e.DISPATCH_ROUND_MS, commitSlackMs: e.DISPATCH_COMMIT_SLACK_S * 1000, horizonMs: e.DISPATCH_HORIZON_MIN * 60_000,
@@ -350,6 +352,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       /** Audit log entries (issue #29) older than this are pruned. */
       auditMs: e.AUDIT_RETENTION_DAYS * 86_400_000,
       pruneMs: e.RETENTION_PRUNE_MS,
+      /** The retention lease: renewed by a heartbeat while a run goes on (src/domain/lease-holder.ts). */
+      leaseMs: e.JOB_LEASE_MS,
     },
     sandbox: { simulator: e.SANDBOX_SIMULATOR, speed: e.SANDBOX_SPEED, tickMs: e.SANDBOX_TICK_MS, couriersPerVehicle: e.SANDBOX_COURIERS_PER_VEHICLE },
     seedDemo: e.SEED_DEMO ?? e.NODE_ENV !== 'production',

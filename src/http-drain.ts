@@ -1,10 +1,9 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Server as NetServer, type Socket } from 'node:net';
 
-/** What a connection is doing: requests in flight, and since when it has had none. */
+/** What a connection is doing: requests in flight, and whether it became a WebSocket. */
 interface Connection {
   active: number;
-  idleSince: number;
   upgraded: boolean;
 }
 
@@ -18,39 +17,42 @@ export interface HttpDrain {
    */
   admit(req: IncomingMessage, res: ServerResponse): boolean;
   /**
-   * Stops accepting connections and drains the open ones: a response in progress closes its
-   * connection when done, an idle keep-alive connection is closed once it has been idle for
-   * `idleCloseMs`. Resolves when every connection has ended, or at the end of the grace, when the
-   * ones left are cut.
+   * Stops accepting connections and drains the open ones: each connection closes right after its
+   * next response (which says `Connection: close`); a keep-alive connection that sends nothing is
+   * left open until `idleCloseFromMs` into the grace, then closed. Resolves when every connection
+   * has ended, or at the end of the grace, when the ones left are cut.
    */
   drain(): Promise<void>;
 }
 
-/** How long a keep-alive connection must have been idle before the drain closes it (see createHttpDrain). */
+/** When, into the grace, the drain refuses new requests and closes the connections that stayed idle (see createHttpDrain). */
 export const drainTimings = (graceMs: number) => ({
-  idleCloseMs: Math.min(300, graceMs / 4),
   /** New requests from this far into the grace are refused: what is left of it is for those in flight. */
   refuseFromMs: graceMs - Math.min(2000, graceMs / 4),
+  /** Keep-alive connections with nothing in flight are closed from this far into the grace. */
+  idleCloseFromMs: graceMs - Math.min(1000, graceMs / 8),
 });
 
 /**
- * Graceful drain of one node:http server that keep-alive clients can follow (issue #25 item 6).
- * Node's own `server.close()` destroys every idle keep-alive connection at once: a client that is
- * just sending its next request on one gets a reset, the request neither answered nor known to be
- * unsent. Here a connection is closed either by the server after a response that said
- * `Connection: close`, or once it has been idle for `idleCloseMs` (a client that is sending more
- * is not idle that long; one that waits longer has to expect a closed keep-alive socket anyway).
+ * Graceful drain of one node:http server that keep-alive clients can follow (issue #25 item 6,
+ * issue #41 item 3). Closing an idle keep-alive connection races with the client's next request on
+ * it: a request sent as the close arrives is reset, neither answered nor known to be unsent. So the
+ * drain closes a connection only after a response that said `Connection: close` (the client knows
+ * not to reuse it) — every request during the drain gets one — and leaves idle keep-alive
+ * connections open for most of the grace: a client that sends again within it is answered; only
+ * one that stayed silent nearly the whole grace finds its connection closed (at `idleCloseFromMs`),
+ * which a keep-alive client must expect of a long-idle connection anyway.
  */
 export function createHttpDrain(options: { server: Server; graceMs: number; now?: () => number }): HttpDrain {
   const { server, graceMs } = options;
   const now = options.now ?? Date.now;
-  const { idleCloseMs, refuseFromMs } = drainTimings(graceMs);
+  const { idleCloseFromMs, refuseFromMs } = drainTimings(graceMs);
   const connections = new Map<Socket, Connection>();
   const inFlight = new Set<ServerResponse>();
   let drainStartedAt = 0;
 
   server.on('connection', (socket: Socket) => {
-    connections.set(socket, { active: 0, idleSince: now(), upgraded: false });
+    connections.set(socket, { active: 0, upgraded: false });
     socket.once('close', () => connections.delete(socket));
   });
   server.on('upgrade', (req: IncomingMessage) => {
@@ -60,15 +62,14 @@ export function createHttpDrain(options: { server: Server; graceMs: number; now?
 
   function ended(connection: Connection | undefined, res: ServerResponse): void {
     inFlight.delete(res);
-    if (!connection) return;
-    connection.active--;
-    connection.idleSince = now();
+    if (connection) connection.active--;
   }
 
+  /** Late in the grace: the connections with nothing in flight are closed (before that, never). */
   function sweepIdle(): void {
-    const cutoff = now() - idleCloseMs;
+    if (now() - drainStartedAt < idleCloseFromMs) return;
     for (const [socket, connection] of connections) {
-      if (!connection.upgraded && connection.active === 0 && connection.idleSince <= cutoff) socket.destroy();
+      if (!connection.upgraded && connection.active === 0) socket.destroy();
     }
   }
 
@@ -80,6 +81,7 @@ export function createHttpDrain(options: { server: Server; graceMs: number; now?
     admit(req, res) {
       const connection = connections.get(req.socket);
       if (drainStartedAt > 0) {
+        // Connection: close, and node ends the connection once this response is flushed.
         res.shouldKeepAlive = false;
         if (connection) connection.active++;
         res.on('close', () => ended(connection, res));
@@ -94,14 +96,16 @@ export function createHttpDrain(options: { server: Server; graceMs: number; now?
 
     drain() {
       drainStartedAt = now();
-      // Only the listening socket: http.Server#close would also destroy the idle connections.
+      // Only the listening socket: http.Server#close would also destroy the idle connections. At
+      // once, before any answer of the drain tells a client to reconnect: a connection queued by
+      // the kernel when the listener closes is reset (one that comes after is refused).
       NetServer.prototype.close.call(server);
       for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
       return new Promise<void>((resolve) => {
         const sweeper = setInterval(() => {
           sweepIdle();
           if (connections.size === 0) finish();
-        }, Math.max(10, Math.min(100, idleCloseMs / 2)));
+        }, 50);
         const cut = setTimeout(() => {
           for (const socket of connections.keys()) socket.destroy();
           finish();

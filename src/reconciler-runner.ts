@@ -10,18 +10,19 @@ export function nodeOwnerId(): string {
 }
 
 /**
- * Runs the dispatch reconciler every DISPATCH_RECONCILE_MS on whichever node holds its lease (the
- * lease lasts three rounds, so a dead holder is replaced within about that). Rounds never overlap;
+ * Runs the dispatch reconciler every DISPATCH_RECONCILE_MS on whichever node holds its lease
+ * (JOB_LEASE_MS, taken again each round and renewed by a heartbeat during a long one, so a dead
+ * holder is replaced within about one lease). Rounds never overlap;
  * a failed round (store unavailable) is logged and the next one tries again.
  */
 export function startDispatchReconciler(container: Container): { stop(): Promise<void> } {
-  const { reconcileMs } = container.config.dispatch;
+  const { reconcileMs, leaseMs } = container.config.dispatch;
   const owner = nodeOwnerId();
   let leading = false;
   const rounds = startPeriodic({
     everyMs: reconcileMs,
     run: async () => {
-      const report = await container.services.reconciler.reconcileIfLeader({ owner, leaseMs: reconcileMs * 3 });
+      const report = await container.services.reconciler.reconcileIfLeader({ owner, leaseMs });
       if ((report !== null) !== leading) container.logger.info({ owner }, report ? 'dispatch reconciler: this node leads' : 'dispatch reconciler: another node leads');
       leading = report !== null;
       if (report && report.freed + report.repaired + report.dispatched > 0) container.logger.info(report, 'dispatch reconciled');

@@ -4,6 +4,7 @@ import type { CourierGeoIndex } from '../ports/geo-index.js';
 import type { QueuePosition, Store } from '../ports/store.js';
 import type { BatchService } from './batches.js';
 import type { DispatchService } from './dispatch.js';
+import { whileHoldingLease } from './lease-holder.js';
 import { isOrderActive } from './orders/state-machine.js';
 import { endShift, isShiftOver } from './shifts.js';
 import { MODES, type Courier, type Mode, type VehicleType } from './types.js';
@@ -157,10 +158,12 @@ export function createDispatchReconciler(deps: {
     return report;
   }
 
-  /** Runs a round when this node holds (or takes) the lease; null when another node holds it. */
+  /**
+   * Runs a round when this node holds (or takes) the lease; null when another node holds it. A
+   * heartbeat renews the lease while the round runs (src/domain/lease-holder.ts).
+   */
   async function reconcileIfLeader(options: { owner: string; leaseMs: number }): Promise<ReconcileReport | null> {
-    if (!(await store.leases.acquire({ name: RECONCILER_LEASE, owner: options.owner, ttlMs: options.leaseMs }))) return null;
-    return reconcile();
+    return whileHoldingLease({ leases: store.leases, name: RECONCILER_LEASE, owner: options.owner, ttlMs: options.leaseMs, work: () => reconcile() });
   }
 
   async function stepDown(options: { owner: string }): Promise<void> {

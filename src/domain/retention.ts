@@ -1,6 +1,7 @@
 import { setImmediate, setTimeout } from 'node:timers/promises';
 import type { Clock } from '../ports/clock.js';
 import type { Store } from '../ports/store.js';
+import { whileHoldingLease } from './lease-holder.js';
 
 export const RETENTION_LEASE = 'retention';
 /**
@@ -130,19 +131,19 @@ export function createRetention(deps: {
   }
 
   /**
-   * Prunes when this node holds (or takes) the lease; null when another node holds it. A long run
-   * renews the lease as it goes (every third of `leaseMs`) and stops if it lost it.
+   * Prunes when this node holds (or takes) the lease; null when another node holds it. While the run
+   * goes on a heartbeat renews the lease (every third of `leaseMs`); the run stops after its step in
+   * progress if a renewal fails (src/domain/lease-holder.ts).
    */
   async function pruneIfLeader(options: { owner: string; leaseMs: number; signal?: AbortSignal }): Promise<RetentionReport | null> {
-    const take = () => store.leases.acquire({ name: RETENTION_LEASE, owner: options.owner, ttlMs: options.leaseMs });
-    if (!(await take())) return null;
-    let renewedAt = performance.now();
-    const keepGoing = async () => {
-      if (performance.now() - renewedAt < options.leaseMs / 3) return true;
-      renewedAt = performance.now();
-      return take();
-    };
-    return pruneStorage({ signal: options.signal, keepGoing });
+    return whileHoldingLease({
+      leases: store.leases,
+      name: RETENTION_LEASE,
+      owner: options.owner,
+      ttlMs: options.leaseMs,
+      signal: options.signal,
+      work: (signal) => pruneStorage({ signal }),
+    });
   }
 
   /** Gives the lease up (at shutdown): another node, or this one restarted, prunes at its next period. */

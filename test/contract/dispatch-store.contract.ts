@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect } from 'vitest';
+import { whileHoldingLease } from '../../src/domain/lease-holder.js';
 import type { Store } from '../../src/ports/store.js';
 import { contractCases, type ContractOptions } from './cases.js';
 import { at, creation, nextId, order, storeMerchant } from './fixtures.js';
@@ -29,6 +30,54 @@ export function describeDispatchStoreContract(name: string, makeStore: () => Pro
       expect(await store.leases.acquire({ name: lease, owner: 'b', ttlMs: 10_000 })).toBe(false);
       // Leases are independent by name.
       expect(await store.leases.acquire({ name: `${lease}-other`, owner: 'b', ttlMs: 10_000 })).toBe(true);
+    });
+
+    test('whileHoldingLease: the heartbeat renews the lease while the work runs (another owner cannot take it past its length), and it runs out after', async () => {
+      const lease = nextId('lease');
+      const ttlMs = 300;
+      let others = 0;
+      const result = await whileHoldingLease({
+        leases: store.leases,
+        name: lease,
+        owner: 'a',
+        ttlMs,
+        work: async (signal) => {
+          // Five lease lengths of work: without renewal 'b' would take the lease after the first.
+          for (let i = 0; i < 10; i++) {
+            await sleep(ttlMs / 2);
+            if (await store.leases.acquire({ name: lease, owner: 'b', ttlMs })) others++;
+          }
+          return signal.aborted ? 'lost' : 'done';
+        },
+      });
+      expect(result).toBe('done');
+      expect(others).toBe(0);
+      // Not renewed any more: the next owner takes it once it ran out.
+      const deadline = Date.now() + 10_000;
+      while (!(await store.leases.acquire({ name: lease, owner: 'b', ttlMs: 10_000 })) && Date.now() < deadline) await sleep(50);
+      expect(await store.leases.acquire({ name: lease, owner: 'a', ttlMs })).toBe(false);
+    });
+
+    test('whileHoldingLease: null while another owner holds the lease; when a renewal fails the work is told to stop', async () => {
+      const lease = nextId('lease');
+      expect(await store.leases.acquire({ name: lease, owner: 'b', ttlMs: 10_000 })).toBe(true);
+      expect(await whileHoldingLease({ leases: store.leases, name: lease, owner: 'a', ttlMs: 10_000, work: async () => 'ran' })).toBeNull();
+      await store.leases.release({ name: lease, owner: 'b' });
+      const result = await whileHoldingLease({
+        leases: store.leases,
+        name: lease,
+        owner: 'a',
+        ttlMs: 300,
+        work: async (signal) => {
+          // Another node takes the lease away (as after an expiry): the next renewal fails.
+          await store.leases.release({ name: lease, owner: 'a' });
+          expect(await store.leases.acquire({ name: lease, owner: 'b', ttlMs: 10_000 })).toBe(true);
+          const deadline = Date.now() + 10_000;
+          while (!signal.aborted && Date.now() < deadline) await sleep(20);
+          return signal.aborted ? 'stopped' : 'went on';
+        },
+      });
+      expect(result).toBe('stopped');
     });
 
     test('leases.acquire: an expired lease goes to the next owner, and the previous one then cannot renew', async () => {

@@ -137,6 +137,47 @@ describe('HTTP drain (src/http-drain.ts)', () => {
     expect(second).toMatch(/\r\nConnection: close\r\n/i);
   });
 
+  it('an idle keep-alive connection stays open into the drain: its next request is served with Connection: close, then it closes, never reset', async () => {
+    let clock = 1_000_000;
+    const h = await startServer({ graceMs: GRACE_MS, now: () => clock });
+    cleanups.push(() => h.server.close());
+    const client = rawClient(h.port);
+    await client.ready;
+    client.send(get('/'));
+    await until(() => client.state.text.endsWith('ok'), 'the keep-alive answer');
+    const drained = h.drain.drain();
+    // Idle well past any short idle timeout, and some way into the grace: still open.
+    clock += drainTimings(GRACE_MS).refuseFromMs / 2;
+    await new Promise((r) => setTimeout(r, 500));
+    expect(client.state.closed).toBe(false);
+    client.send(get('/'));
+    await until(() => client.state.closed, 'the connection to close after its answer');
+    await drained;
+    const [, second = ''] = client.state.text.split(/(?=HTTP\/1\.1 )/);
+    expect(second).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(second).toMatch(/\r\nConnection: close\r\n/i);
+    expect(second.endsWith('ok')).toBe(true);
+    expect(client.state.error).toBeNull();
+  });
+
+  it('a keep-alive connection that sends nothing is closed only near the end of the grace', async () => {
+    let clock = 1_000_000;
+    const h = await startServer({ graceMs: GRACE_MS, now: () => clock });
+    cleanups.push(() => h.server.close());
+    const client = rawClient(h.port);
+    await client.ready;
+    client.send(get('/'));
+    await until(() => client.state.text.endsWith('ok'), 'the keep-alive answer');
+    const drained = h.drain.drain();
+    clock += drainTimings(GRACE_MS).idleCloseFromMs - 1;
+    await new Promise((r) => setTimeout(r, 300));
+    expect(client.state.closed).toBe(false);
+    clock += 1;
+    await until(() => client.state.closed, 'the idle connection to be closed');
+    expect(client.state.error).toBeNull();
+    await drained;
+  });
+
   it('stops listening at once: a new connection is refused', async () => {
     const h = await startServer({ graceMs: 2000 });
     await h.drain.drain();

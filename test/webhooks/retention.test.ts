@@ -8,7 +8,9 @@ import Database from 'better-sqlite3';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { backupSqliteStore } from '../../src/adapters/sqlite/backup.js';
 import { createSqliteStore } from '../../src/adapters/sqlite/store.js';
+import { loadConfig } from '../../src/config.js';
 import { createRetention, RETENTION_LEASE } from '../../src/domain/retention.js';
 import { SQLITE_FILE_NAME } from '../../src/adapters/sqlite/store.js';
 import { makeDataDir, type TestApp } from '../helpers/app.js';
@@ -64,6 +66,47 @@ describe('retention', () => {
     expect(await a.pruneIfLeader({ owner: 'node-a', leaseMs: 60_000 })).not.toBeNull();
     await store.leases.release({ name: RETENTION_LEASE, owner: 'node-a' });
     expect(await b.pruneIfLeader({ owner: 'node-b', leaseMs: 60_000 })).not.toBeNull();
+  });
+
+  it('a node that crashed holding the lease (never renewed) is replaced after one lease length (JOB_LEASE_MS), not three periods', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'exd-retention-'));
+    const store = createSqliteStore({ file: join(dir, 'store.sqlite') });
+    cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+    cleanup.push(() => store.close());
+    // One period is an hour: three of them (the old lease) would be three hours.
+    const config = loadConfig({ DATA_DIR: dir, RETENTION_PRUNE_MS: '3600000', JOB_LEASE_MS: '400' });
+    expect(config.retention.leaseMs).toBe(400);
+    const node = () => createRetention({ store, clock: { now: () => new Date() }, webhookMs: 60_000, orderEventsMs: 60_000 });
+    // The crashed node took the lease as its runner does, then never renewed it (no heartbeat).
+    expect(await store.leases.acquire({ name: RETENTION_LEASE, owner: 'node-a', ttlMs: config.retention.leaseMs })).toBe(true);
+    const b = node();
+    expect(await b.pruneIfLeader({ owner: 'node-b', leaseMs: config.retention.leaseMs })).toBeNull();
+    await waitFor(async () => (await b.pruneIfLeader({ owner: 'node-b', leaseMs: config.retention.leaseMs })) !== null, { what: 'node-b taking the abandoned lease', timeoutMs: 10_000 });
+    expect(await store.leases.acquire({ name: RETENTION_LEASE, owner: 'node-a', ttlMs: 400 })).toBe(false);
+  });
+
+  it('a backup (the copy a restore starts from) holds no lease of the nodes that ran on the original', async () => {
+    const dataDir = makeDataDir();
+    cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const store = createSqliteStore({ file: join(dataDir, SQLITE_FILE_NAME) });
+    expect(await store.leases.acquire({ name: RETENTION_LEASE, owner: 'node-a', ttlMs: 3_600_000 })).toBe(true);
+    expect(await store.leases.acquire({ name: 'dispatch-reconciler', owner: 'node-a', ttlMs: 3_600_000 })).toBe(true);
+    await store.close();
+    const backup = backupSqliteStore({ dataDir, outDir: join(dataDir, 'backup'), keyInDataDir: false });
+    const names = (file: string) => {
+      const db = new Database(file, { readonly: true });
+      try {
+        return (db.prepare("SELECT name FROM leases WHERE owner <> 'slot' ORDER BY name").all() as { name: string }[]).map((row) => row.name);
+      } finally {
+        db.close();
+      }
+    };
+    expect(names(backup.file)).toEqual([]);
+    expect(names(join(dataDir, SQLITE_FILE_NAME))).toEqual(['dispatch-reconciler', RETENTION_LEASE]);
+    // Restored, a node takes the retention lease at once.
+    const restored = createSqliteStore({ file: backup.file });
+    cleanup.push(() => restored.close());
+    expect(await restored.leases.acquire({ name: RETENTION_LEASE, owner: 'node-new', ttlMs: 60_000 })).toBe(true);
   });
 
   it('gives its lease up when the app stops: a new instance on the same store prunes at its first period, not three periods later', async () => {

@@ -45,6 +45,7 @@ export function backupSqliteStore(options: { dataDir: string; outDir: string; ke
   try {
     db.pragma('busy_timeout = 5000');
     db.prepare('VACUUM INTO ?').run(draft);
+    clearLeases(draft);
   } catch (error) {
     rmSync(draft, { force: true });
     throw error;
@@ -65,6 +66,20 @@ export function backupSqliteStore(options: { dataDir: string; outDir: string; ke
     syncFile(keyFile);
   }
   return { file, bytes: statSync(file).size, keyFile, orders: countOrders(file), durationMs: Math.round(performance.now() - started) };
+}
+
+/**
+ * A restored copy holds no lease (issue #41 item 4): the nodes that held them in the original are
+ * not the ones that will run on the copy, and a lease of theirs would hold the retention job or the
+ * reconciler back until it ran out. Courier-location slots ('slot' rows) are not leases of a node.
+ */
+function clearLeases(file: string): void {
+  const copy = new Database(file, { fileMustExist: true });
+  try {
+    copy.prepare("DELETE FROM leases WHERE owner <> 'slot'").run();
+  } finally {
+    copy.close();
+  }
 }
 
 function countOrders(file: string): number {
