@@ -64,6 +64,9 @@ const envSchema = z.object({
   /** The courier app (issue #27): its sessions, and the proofs of delivery it uploads. */
   COURIER_SESSION_MAX_HOURS: z.coerce.number().positive().max(24 * 90).default(24 * 30),
   COURIER_MAX_SESSIONS: z.coerce.number().int().min(1).max(100).default(3),
+  /** Cash on delivery (issue #39): a claim above cod_amount × ratio, or above cod_amount + margin, waits for an operator's confirmation. */
+  COD_CONFIRM_RATIO: z.coerce.number().min(1).max(1000).default(1.5),
+  COD_CONFIRM_MARGIN_CLP: z.coerce.number().int().min(0).max(100_000_000).default(50_000),
   PROOF_MAX_BYTES: z.coerce.number().int().min(1024).max(20 * 1024 * 1024).default(2 * 1024 * 1024),
   PROOF_RETENTION_DAYS: z.coerce.number().positive().max(36500).default(90),
   LOGIN_MAX_FAILURES_PER_EMAIL: z.coerce.number().int().min(1).default(5),
@@ -209,6 +212,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxSessions: e.COURIER_MAX_SESSIONS,
     },
     /** Hosted proofs of delivery (issue #27): the upload's size limit and how long they are kept. */
+    cod: { confirmRatio: e.COD_CONFIRM_RATIO, confirmMarginClp: e.COD_CONFIRM_MARGIN_CLP },
     proofs: { maxBytes: e.PROOF_MAX_BYTES, retentionMs: e.PROOF_RETENTION_DAYS * 86_400_000 },
     /** Failed sign-ins before an email (per merchant) or an address is refused for `seconds`. */
     loginLockout: { perEmail: e.LOGIN_MAX_FAILURES_PER_EMAIL, perAddress: e.LOGIN_MAX_FAILURES_PER_ADDRESS, seconds: e.LOGIN_LOCKOUT_SECONDS },
