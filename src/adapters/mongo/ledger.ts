@@ -38,25 +38,20 @@ const COUNTS: Filter<LedgerDoc> = { codState: { $nin: ['pending_confirmation', '
 /** Charges and reversals are written by the order repository, in the transaction of the change they charge for. */
 export function createMongoLedgerRepository(database: MongoDatabase): LedgerRepository {
   const { ledger, leases } = database.collections;
-  /** The COD totals of the matched lines, and their collections flagged as mismatches. */
+  /** The COD totals of the matched lines (one plain sum per figure), and their collections flagged as mismatches. */
   const sums = async (match: Filter<LedgerDoc>, session?: ClientSession): Promise<CodSums> => {
-    const [byKind, mismatches] = await Promise.all([
-      ledger
-        .aggregate<{ _id: { kind: string; state: string | null; courier: boolean }; total: number }>(
-          [{ $match: match }, { $group: { _id: { kind: '$kind', state: { $ifNull: ['$codState', null] }, courier: { $ne: [{ $ifNull: ['$courierId', null] }, null] } }, total: { $sum: '$amount' } } }],
-          { session },
-        )
-        .toArray(),
+    const sum = async (filter: Filter<LedgerDoc>) => {
+      const [row] = await ledger.aggregate<{ total: number }>([{ $match: { $and: [match, filter] } }, { $group: { _id: null, total: { $sum: '$amount' } } }], { session }).toArray();
+      return row?.total ?? 0;
+    };
+    const [collected, pending, handedOver, paidOut, mismatches] = await Promise.all([
+      sum(Object.assign({ kind: 'cod_collected' as const }, COUNTS)),
+      sum({ kind: 'cod_collected', codState: 'pending_confirmation' }),
+      sum({ $or: [{ kind: 'cod_handover' }, { kind: 'cod_settlement', courierId: { $exists: true } }] }),
+      sum({ kind: 'cod_settlement', courierId: { $exists: false } }),
       ledger.countDocuments(Object.assign({}, match, { kind: 'cod_collected' as const, mismatch: true }), { session }),
     ]);
-    const total = (test: (g: { kind: string; state: string | null; courier: boolean }) => boolean) => byKind.filter((g) => test(g._id)).reduce((n, g) => n + g.total, 0);
-    return {
-      collected: total((g) => g.kind === 'cod_collected' && (g.state === null || g.state === 'confirmed')),
-      pending: total((g) => g.kind === 'cod_collected' && g.state === 'pending_confirmation'),
-      handedOver: total((g) => g.kind === 'cod_handover' || (g.kind === 'cod_settlement' && g.courier)),
-      paidOut: total((g) => g.kind === 'cod_settlement' && !g.courier),
-      mismatches,
-    };
+    return { collected, pending, handedOver, paidOut, mismatches };
   };
   /** Every write of one holder first writes the same guard document, so two at once conflict: the driver retries the loser, whose new snapshot sees the winner. */
   const guard = (holder: string, session: ClientSession) =>
