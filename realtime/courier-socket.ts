@@ -6,6 +6,7 @@ import { rateLimitHeaders } from '../src/edge/door.js';
 import { upgradeFromSameOrigin } from '../src/edge/session-cookie.js';
 import { reportPositionCommand } from '../src/edge/position-wire.js';
 import { AppError, isAppError, presentError } from '../src/domain/errors.js';
+import { inWireTerms } from '../src/edge/wire-errors.js';
 import { RateLimitedError, type Caller } from '../src/domain/front-door.js';
 import { isUnavailable } from '../src/ports/unavailable.js';
 import type { Courier, Order } from '../src/domain/types.js';
@@ -37,7 +38,7 @@ interface Session {
 }
 
 type Frame =
-  | { type: 'ack'; id?: string | number; arrivals: Array<{ booking_id: string; status: string }>; applied?: number; stale?: number }
+  | { type: 'ack'; id?: string | number; arrivals: Array<{ booking_id: string; status: string }>; applied?: number; stale?: number; implausible?: number }
   | { type: 'error'; id?: string | number; error: ReturnType<typeof presentError>['error'] }
   | { type: 'order'; booking_id: string; status: string | null; order: object | null }
   | { type: 'courier'; courier: { id: string; status: string } };
@@ -78,7 +79,7 @@ function readFrame(data: RawData, isBinary: boolean): { type: unknown; id: strin
 
 /** An HTTP answer on a socket that is not upgraded: the same status and error body as the REST API. */
 function refuse(socket: Duplex, error: AppError, headers: Record<string, string> = {}): void {
-  const body = JSON.stringify(presentError(error));
+  const body = JSON.stringify(presentError(inWireTerms(error)));
   const lines = [`HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? ''}`, 'Content-Type: application/json; charset=utf-8', `Content-Length: ${Buffer.byteLength(body)}`, 'Connection: close'];
   for (const name in headers) lines.push(`${name}: ${headers[name]}`);
   socket.end(`${lines.join('\r\n')}\r\n\r\n${body}`);
@@ -134,16 +135,22 @@ export function attachCourierSockets(options: { edge: Edge; presentOrder: Presen
       const inputs = backlogOf(frame.body).map((fix) => reportPositionCommand(fix));
       const arrivals: Array<{ booking_id: string; status: string }> = [];
       let stale = 0;
+      let implausible = 0;
       for (const input of inputs) {
-        const reported = await couriers.reportSessionPosition({ courierId, input });
-        if (reported.stale) stale++;
-        for (const o of reported.arrivals) arrivals.push({ booking_id: o.id, status: o.status });
+        // A fix the courier could not have reached is left out; the rest of the backlog still applies.
+        const reported = await couriers.reportSessionPosition({ courierId, input }).catch((error: unknown) => {
+          if (error instanceof AppError && error.code === 'IMPLAUSIBLE_POSITION') return null;
+          throw error;
+        });
+        if (!reported) implausible++;
+        else if (reported.stale) stale++;
+        for (const o of reported?.arrivals ?? []) arrivals.push({ booking_id: o.id, status: o.status });
       }
-      send(session, { type: 'ack', ...(id !== undefined && { id }), arrivals, applied: inputs.length - stale, stale });
+      send(session, { type: 'ack', ...(id !== undefined && { id }), arrivals, applied: inputs.length - stale - implausible, stale, ...(implausible > 0 && { implausible }) });
     } catch (error) {
       const appError = errorOf(error);
       counters.refusedFrames++;
-      send(session, { type: 'error', ...(id !== undefined && { id }), error: presentError(appError).error });
+      send(session, { type: 'error', ...(id !== undefined && { id }), error: presentError(inWireTerms(appError)).error });
       if (appError.code === 'INVALID_COURIER_TOKEN' || appError.code === 'INVALID_SESSION') session.ws.close(COURIER_SOCKET_CLOSE.forbidden, 'credentials no longer valid');
     }
   }

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, Response } from 'express';
 import type { MerchantPrincipal } from '../src/domain/auth.js';
 import { AppError } from '../src/domain/errors.js';
+import { inWireTerms } from '../src/edge/wire-errors.js';
 
 /**
  * Writes `{ success: true, ...body }` as JSON. Written here rather than through res.json: Express's
@@ -63,18 +64,13 @@ export function principalOf(res: Response): MerchantPrincipal {
 }
 
 /**
- * Rethrows an AppError with its field names in the caller's terms (`{ dropoff: 'dropoff_address' }`;
- * `dropoff.lat` becomes `dropoff_address.lat`): the domain names a field one way, a request form
- * may call it another.
+ * Rethrows an AppError in the caller's terms (`{ dropoff: 'dropoff_address' }`; `dropoff.lat`
+ * becomes `dropoff_address.lat`; the keys its messages name too): the domain names a field one
+ * way, a request form may call it another. Every other key is rendered in snake_case when the
+ * error is sent (src/edge/wire-errors.ts).
  */
 export function inCallerTerms(names: Record<string, string>): (error: unknown) => never {
   return (error) => {
-    if (!(error instanceof AppError) || !error.fields) throw error;
-    const rename = (field: string) => {
-      const [head, ...rest] = field.split('.');
-      return [names[head!] ?? head, ...rest].join('.');
-    };
-    const fields = error.fields.map((f) => ({ field: rename(f.field), message: f.message }));
-    throw new AppError(error.code, error.message, { fields, ...(error.details && { details: error.details }) });
+    throw error instanceof AppError ? inWireTerms(error, names) : error;
   };
 }

@@ -31,6 +31,7 @@ const AdminCourierRef = builder.objectRef<Courier>('AdminCourier').implement({
       resolve: (c) => (c.location && c.locationAt ? { lat: c.location.lat, lng: c.location.lng, at: c.locationAt } : null),
     }),
     job: t.field({ type: CourierJobRef, nullable: true, description: 'The order or batch the courier is on while busy.', resolve: (c) => c.job }),
+    shiftEndsAt: t.field({ type: 'DateTime', nullable: true, description: 'When the duty is planned to end; null: no planned end, or off duty.', resolve: (c) => c.shiftEndsAt }),
     cashInHand: t.int({
       description: 'Cash on delivery: CLP collected at doors minus handed over (one ledger sum per courier asked).',
       resolve: async (c, _a, ctx) => (await ctx.services.cod.getCourierCash({ courierId: c.id })).balance,

@@ -87,6 +87,14 @@ const CourierAccountRef = builder.objectRef<CourierAccount>('CourierAccount').im
   }),
 });
 
+const CourierShiftRef = builder.objectRef<{ courierId: string; dutyStatus: CourierDutyStatus; shiftEndsAt: string | null }>('CourierShift').implement({
+  fields: (t) => ({
+    courierId: t.exposeID('courierId'),
+    dutyStatus: t.field({ type: CourierDutyStatusEnum, resolve: (r) => r.dutyStatus }),
+    shiftEndsAt: t.field({ type: 'DateTime', nullable: true, description: 'The planned end of the duty; null: none.', resolve: (r) => r.shiftEndsAt }),
+  }),
+});
+
 const DisabledCourierRef = builder
   .objectRef<CourierAccount & { releasedOrderIds: string[]; keptOrderIds: string[] }>('DisabledCourier')
   .implement({
@@ -194,6 +202,16 @@ builder.mutationFields((t) => ({
     resolve: (_r, args, ctx) =>
       adminOf(ctx).setMerchantRateLimit({ input: { merchantId: String(args.merchantId), perMin: args.perMin ?? null } }),
   }),
+  adminSetNotificationCountries: t.field({
+    type: MerchantRef,
+    description:
+      "The country calling codes (\"56\", \"54\") the merchant's live SMS and WhatsApp may reach; others are written `blocked` (`country_not_allowed`). Null: back to the default, Chile (56) alone; []: none.",
+    authScopes: adminScopes('adminSetNotificationCountries'),
+    errors: {},
+    args: { merchantId: t.arg.id({ required: true }), countries: t.arg.stringList() },
+    resolve: (_r, args, ctx) =>
+      adminOf(ctx).setNotificationCountries({ input: { merchantId: String(args.merchantId), countries: args.countries ?? null } }),
+  }),
   adminRotateApiSecret: t.field({
     type: RotatedSecretRef,
     authScopes: adminScopes('adminRotateApiSecret'),
@@ -241,6 +259,16 @@ builder.mutationFields((t) => ({
     errors: {},
     args: { courierId: t.arg.id({ required: true }) },
     resolve: (_r, args, ctx) => adminOf(ctx).disableCourier({ input: { courierId: String(args.courierId) } }),
+  }),
+  adminSetCourierShiftEnd: t.field({
+    type: CourierShiftRef,
+    description:
+      "Sets or changes the planned end of an on-duty courier's duty (null clears it): in the future, at most 16 h ahead (VALIDATION_ERROR otherwise); " +
+      'CONFLICT while the courier is off duty. Dispatch offers it nothing whose predicted pickup falls after the end; once the end passes, it goes off duty as soon as it carries nothing.',
+    authScopes: adminScopes('adminSetCourierShiftEnd'),
+    errors: {},
+    args: { courierId: t.arg.id({ required: true }), shiftEndsAt: t.arg({ type: 'DateTime' }) },
+    resolve: (_r, args, ctx) => adminOf(ctx).setCourierShiftEnd({ input: { courierId: String(args.courierId), shiftEndsAt: args.shiftEndsAt ?? null } }),
   }),
   adminEnableCourier: t.field({
     type: CourierAccountRef,

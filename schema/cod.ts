@@ -10,7 +10,7 @@ import { OrderRef } from './orders.js';
 export const CodCollectionRef = builder.objectRef<CodCollection>('CodCollection').implement({
   description: 'The cash collected at the door of a cash-on-delivery order; mismatch when it differs from the order\'s codAmount.',
   fields: (t) => ({
-    expected: t.exposeInt('expected'),
+    expected: t.exposeInt('expected', { nullable: true, description: "The order's codAmount; null when the order gave none (amount unknown: never a mismatch)." }),
     collected: t.exposeInt('collected'),
     mismatch: t.exposeBoolean('mismatch'),
     collectedAt: t.field({ type: 'DateTime', resolve: (c) => c.collectedAt }),
@@ -18,7 +18,7 @@ export const CodCollectionRef = builder.objectRef<CodCollection>('CodCollection'
 });
 
 builder.objectFields(OrderRef, (t) => ({
-  codAmount: t.int({ nullable: true, description: 'Cash on delivery: CLP the courier collects at the door; null for prepaid orders.', resolve: (o) => o.codAmount ?? null }),
+  codAmount: t.int({ nullable: true, description: 'Cash on delivery: CLP the courier collects at the door; null for prepaid orders and for cash on delivery of unknown amount.', resolve: (o) => o.codAmount ?? null }),
   cod: t.field({ type: CodCollectionRef, nullable: true, description: 'Once delivered: what the courier collected (null before, and for prepaid orders).', resolve: (o) => o.codCollection ?? null }),
 }));
 
@@ -29,7 +29,7 @@ const CodReportLineRef = builder.objectRef<CodReportLine>('CodReportLine').imple
     id: t.exposeID('entryId'),
     bookingId: t.exposeID('orderId'),
     courierId: t.exposeID('courierId', { nullable: true }),
-    expected: t.exposeInt('expected'),
+    expected: t.exposeInt('expected', { nullable: true, description: "The order's codAmount; null when the order gave none (amount unknown)." }),
     collected: t.exposeInt('collected'),
     mismatch: t.exposeBoolean('mismatch'),
     status: t.field({ type: CodClaimStatusRef, description: 'Whether the claim counts: counted, pending_confirmation (far above the order\'s amount: counts nowhere yet), confirmed, rejected.', resolve: (l) => l.status }),

@@ -27,6 +27,7 @@ const CourierRef = builder.objectRef<Courier>('Courier').implement({
     status: t.exposeString('status'),
     isTest: t.boolean({ resolve: (c) => c.mode === 'test' }),
     location: t.field({ type: LatLngRef, nullable: true, resolve: (c) => c.location }),
+    shiftEndsAt: t.field({ type: 'DateTime', nullable: true, description: 'When the duty is planned to end (set going on duty); null: no planned end, or off duty.', resolve: (c) => c.shiftEndsAt }),
     driver: t.field({ type: DriverRef, resolve: (c) => c }),
     activeOrders: t.field({ type: [OrderRef], resolve: (c, _a, ctx) => ctx.services.couriers.activeOrders(c) }),
   }),
@@ -58,7 +59,14 @@ builder.mutationFields((t) => ({
     type: CourierRef,
     authScopes: { courier: true },
     errors: {},
-    args: { onDuty: t.arg.boolean({ required: true }), idempotencyKey: t.arg.string({ description: IDEMPOTENCY_KEY_DESCRIPTION }) },
+    description:
+      'On or off duty (off is refused while busy). `shiftEndsAt`, going on duty (or already on duty, to change it; null clears it): the planned end, ' +
+      'in the future and at most 16 h ahead. Dispatch offers nothing whose predicted pickup falls after it; once it passes, the courier goes off duty as soon as it carries nothing.',
+    args: {
+      onDuty: t.arg.boolean({ required: true }),
+      shiftEndsAt: t.arg({ type: 'DateTime' }),
+      idempotencyKey: t.arg.string({ description: IDEMPOTENCY_KEY_DESCRIPTION }),
+    },
     resolve: (_r, { idempotencyKey, ...args }, ctx) => {
       const [courier, input] = [courierOf(ctx), commandOf(setDutyCommandSchema, args)];
       return idempotently(ctx, { scope: courierScope(courier, 'couriers.duty'), key: idempotencyKey, request: { input }, execute: () => ctx.services.couriers.setDuty({ courier, input }) });
@@ -123,7 +131,7 @@ builder.mutationFields((t) => ({
       bypass: t.arg.boolean(),
       pin: t.arg.string({ description: "The recipient's 4-digit delivery PIN, when the order has one (deliveryPinRequired)." }),
       idCheck: t.arg({ type: IdCheckInput, description: "The recipient's ID (RUT and date of birth), when the order has idCheck." }),
-      codCollected: t.arg.int({ description: 'The CLP collected, when the order has codAmount (a different amount is recorded as a mismatch).' }),
+      codCollected: t.arg.int({ description: 'The CLP collected, required on a cash-on-delivery order (a different amount than its codAmount is recorded as a mismatch).' }),
       stopId: t.arg.id({ description: 'A multi-stop order: the stop delivered, which must be the current one (default: the current one).' }),
       idempotencyKey: t.arg.string({ description: IDEMPOTENCY_KEY_DESCRIPTION }),
     },

@@ -1,3 +1,4 @@
+import { notificationCountriesOf } from '../src/domain/notifications/budget.js';
 import type { MerchantPrincipal } from '../src/domain/auth.js';
 import { AppError } from '../src/domain/errors.js';
 import { INTEGRATION_NAMES, INTEGRATION_STATUSES, MERCHANT_STATUSES, MODES, type Merchant } from '../src/domain/types.js';
@@ -60,6 +61,10 @@ export const MerchantRef = builder.objectRef<Merchant>('Merchant').implement({
     integrations: t.field({ type: IntegrationsRef, resolve: (m) => m.integrations }),
     settings: t.field({ type: SettingsRef, resolve: (m) => m }),
     rateLimitPerMin: t.int({ resolve: (m, _a, ctx) => m.rateLimitPerMin ?? ctx.config.rateLimitPerMin }),
+    notificationCountries: t.stringList({
+      description: 'Country calling codes ("56") this merchant\'s live SMS and WhatsApp may reach (an operator approves others); Chile alone by default.',
+      resolve: (m) => notificationCountriesOf(m),
+    }),
     createdAt: t.field({ type: 'DateTime', resolve: (m) => m.createdAt }),
   }),
 });

@@ -1,11 +1,11 @@
 import { listNotificationsQuerySchema, notificationSettingsSchema } from '../src/domain/notifications/schemas.js';
+import type { NotificationSettingsView } from '../src/domain/notifications/service.js';
 import {
+  NOTIFICATION_BLOCK_REASONS,
   NOTIFICATION_CHANNELS,
   NOTIFICATION_MOMENTS,
   NOTIFICATION_STATUSES,
   type Notification,
-  type NotificationChannel,
-  type NotificationSettings,
 } from '../src/domain/notifications/types.js';
 import { builder } from './builder.js';
 import { commandOf } from './commands.js';
@@ -14,8 +14,12 @@ import { merchantOf } from './merchants.js';
 const ChannelEnum = builder.enumType('NotificationChannel', { values: NOTIFICATION_CHANNELS });
 const MomentEnum = builder.enumType('NotificationMoment', { values: NOTIFICATION_MOMENTS });
 const StatusEnum = builder.enumType('NotificationStatus', {
-  description: '`sandboxed`: a test-mode message, never sent. Live: `pending` (retried with backoff), `sent`, `failed` (given up).',
+  description: '`sandboxed`: a test-mode message, never sent. Live: `pending` (retried with backoff), `sent`, `failed` (given up), `blocked` (refused by the sending budget, never sent).',
   values: NOTIFICATION_STATUSES,
+});
+const BlockReasonEnum = builder.enumType('NotificationBlockReason', {
+  description: 'Why the sending budget refused a live message (or would refuse a sandboxed one): the country, a cap of the number or the merchant, or an order cancelled before its message went out.',
+  values: NOTIFICATION_BLOCK_REASONS,
 });
 
 const NotificationRef = builder.objectRef<Notification>('Notification').implement({
@@ -29,6 +33,12 @@ const NotificationRef = builder.objectRef<Notification>('Notification').implemen
     subject: t.exposeString('subject', { nullable: true }),
     body: t.exposeString('body'),
     status: t.field({ type: StatusEnum, resolve: (n) => n.status }),
+    blockReason: t.field({
+      type: BlockReasonEnum,
+      nullable: true,
+      description: 'Why a `blocked` message was refused, or why live mode would refuse a `sandboxed` one; null otherwise.',
+      resolve: (n) => n.blockReason ?? null,
+    }),
     attempts: t.exposeInt('attempts'),
     nextAttemptAt: t.field({ type: 'DateTime', nullable: true, resolve: (n) => n.nextAttemptAt }),
     lastError: t.exposeString('lastError', { nullable: true }),
@@ -44,11 +54,15 @@ const NotificationPageRef = builder.objectRef<{ notifications: Notification[]; n
   }),
 });
 
-const SettingsRef = builder.objectRef<NotificationSettings & { configuredChannels: NotificationChannel[] }>('NotificationSettings').implement({
+const SettingsRef = builder.objectRef<NotificationSettingsView>('NotificationSettings').implement({
   fields: (t) => ({
     channels: t.field({ type: [ChannelEnum], resolve: (s) => s.channels }),
     moments: t.field({ type: [MomentEnum], resolve: (s) => s.moments }),
     configuredChannels: t.field({ type: [ChannelEnum], description: 'Channels this deployment has a provider for (live mode).', resolve: (s) => s.configuredChannels }),
+    allowedCountries: t.stringList({
+      description: "Country calling codes the merchant's live SMS and WhatsApp may reach (\"56\": Chile, the default); set by an operator, read-only here.",
+      resolve: (s) => s.allowedCountries,
+    }),
   }),
 });
 

@@ -9,6 +9,7 @@ import {
 import type { CancellationPreview } from '../src/domain/orders/cancellation.js';
 import { DELIVERY_PIN_MAX_ATTEMPTS } from '../src/domain/orders/delivery.js';
 import { DEFAULT_FAILED_ATTEMPT_POLICY } from '../src/domain/orders/failed-attempts.js';
+import { courierSeesCustomerPhone } from '../src/domain/orders/contact-privacy.js';
 import { FailedAttemptPolicyEnum, FailedAttemptReasonEnum } from './failed-attempts.js';
 import { GEOFENCE_OUTCOMES, LOCATION_PRECISIONS, ORDER_STATUSES, PAYMENT_MODES, RATE_IDS, VEHICLE_TYPES } from '../src/domain/types.js';
 import { builder } from './builder.js';
@@ -123,7 +124,11 @@ export const OrderRef = builder.objectRef<Order>('Order').implement({
     pickup: t.field({ type: StopRef, resolve: (o) => o.pickup }),
     dropoff: t.field({ type: StopRef, resolve: (o) => o.dropoff }),
     customerName: t.string({ resolve: (o) => o.customer.name }),
-    customerPhone: t.string({ nullable: true, resolve: (o) => o.customer.phone }),
+    customerPhone: t.string({
+      nullable: true,
+      description: "The recipient's phone; a courier sees it only while the order is its open job (null after delivery, on the way back, or once another courier has it).",
+      resolve: (o, _a, ctx) => (ctx.courier && !courierSeesCustomerPhone(o, ctx.courier.courier.id) ? null : o.customer.phone),
+    }),
     customerRut: t.string({ nullable: true, resolve: (o) => o.customer.rut }),
     isRegisteredUser: t.boolean({ resolve: (o) => o.customer.isRegisteredUser }),
     paymentMode: t.field({ type: PaymentModeEnum, resolve: (o) => o.paymentMode }),
@@ -287,7 +292,7 @@ export const CreateOrderInput = builder.inputType('CreateOrderInput', {
     deliverBefore: t.field({ type: 'DateTime' }),
     deliveryPin: t.boolean({ description: 'Issue a 4-digit delivery PIN for the recipient.' }),
     idCheck: t.field({ type: IdCheckRequirementInput, description: "The courier checks the recipient's ID (RUT and age) before the delivery." }),
-    codAmount: t.int({ description: 'Cash on delivery: CLP (1–10,000,000) the courier collects. Required with paymentMode cash_on_delivery, refused otherwise.' }),
+    codAmount: t.int({ description: 'Cash on delivery: CLP (1–10,000,000) the courier collects. Only with paymentMode cash_on_delivery (refused otherwise); without it the amount is unknown and the courier records what was collected.' }),
     failedAttemptPolicy: t.field({ type: FailedAttemptPolicyEnum, description: 'What a failed delivery attempt leads to (default return).' }),
     tip: t.int({ description: "The courier's tip, CLP 0–200,000 (more may be added with addTip until 24 h after the delivery)." }),
   }),
@@ -303,7 +308,7 @@ const DeliveryInput = builder.inputType('ConfirmDeliveryInput', {
     bypass: t.boolean(),
     pin: t.string({ description: "The recipient's 4-digit delivery PIN, when the order has one." }),
     idCheck: t.field({ type: IdCheckInput, description: "The recipient's ID, when the order has idCheck." }),
-    codCollected: t.int({ description: 'The CLP collected, when the order has codAmount (a different amount is recorded as a mismatch).' }),
+    codCollected: t.int({ description: 'The CLP collected, required on a cash-on-delivery order (a different amount than its codAmount is recorded as a mismatch).' }),
     stopId: t.id({ description: 'A multi-stop order: the stop delivered, which must be the current one (default: the current one).' }),
   }),
 });

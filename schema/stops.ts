@@ -1,5 +1,6 @@
 import type { Order, OrderStop } from '../src/domain/types.js';
 import { DELIVERY_PIN_MAX_ATTEMPTS } from '../src/domain/orders/delivery.js';
+import { courierSeesStopPhone } from '../src/domain/orders/contact-privacy.js';
 import { builder } from './builder.js';
 import { FailedAttemptReasonEnum } from './failed-attempts.js';
 import { OrderRef, ProofRef, StopRef } from './orders.js';
@@ -32,7 +33,11 @@ const OrderStopRef = builder.objectRef<StopOfOrder>('OrderStop').implement({
     arrivedAt: t.field({ type: 'DateTime', nullable: true, resolve: ({ stop }) => stop.arrivedAt }),
     address: t.field({ type: StopRef, resolve: ({ stop }) => stop.location }),
     contactName: t.string({ resolve: ({ stop }) => stop.contact.name }),
-    contactPhone: t.string({ nullable: true, resolve: ({ stop }) => stop.contact.phone }),
+    contactPhone: t.string({
+      nullable: true,
+      description: "The stop's contact phone; a courier sees it only while this stop is still open on its job.",
+      resolve: ({ order, stop }, _a, ctx) => (ctx.courier && !courierSeesStopPhone(order, stop, ctx.courier.courier.id) ? null : stop.contact.phone),
+    }),
     reference: t.string({ nullable: true, resolve: ({ stop }) => stop.reference }),
     trackingUrl: t.string({ description: "This stop's own public link: its status and the courier's progress toward it, never another stop's.", resolve: ({ order, stop }, _a, ctx) => ctx.services.trackingLinks.stopUrlOf(order, stop) }),
     proof: t.field({ type: ProofRef, nullable: true, resolve: ({ stop }) => stop.proof }),

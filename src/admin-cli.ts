@@ -126,6 +126,17 @@ const COMMANDS: Record<string, Command> = {
       };
     },
   },
+  'merchant:notification-countries': {
+    args: '--merchant M --countries 56,54|default|none',
+    summary: "Set the country calling codes the merchant's live SMS and WhatsApp may reach (default: Chile, 56, alone)",
+    options: ['merchant', 'countries'],
+    run: async (admin, v) => {
+      const given = v.countries ?? '';
+      const countries = given === 'default' ? null : given === 'none' ? [] : given.split(',').map((c) => c.trim()).filter((c) => c !== '');
+      const merchant = await admin.setNotificationCountries({ input: { merchantId: v.merchant, countries } });
+      return { merchant_id: merchant.id, notification_countries: merchant.settings.notificationCountries ?? ['56'] };
+    },
+  },
   'integration:approve': setIntegration('approved', 'Approve one integration of a merchant'),
   'integration:reject': setIntegration('rejected', 'Reject one integration of a merchant'),
   'courier:create': {

@@ -52,6 +52,7 @@ export async function buildApp(options: { config?: Config; overrides?: Container
   const config = options.config ?? loadConfig();
   const container = await buildContainer(config, options.overrides);
   const metrics = createMetrics();
+  container.services.notificationRefusals.listen((refusal) => metrics.notificationsBlocked.inc({ reason: refusal.reason, channel: refusal.channel }));
   // The entrances get services, config, logger and the front door: never the store, bus or adapters.
   const edge: Edge = { services: container.services, config, logger: container.logger, door: container.door };
   const rest = createRestApp(edge, metrics);

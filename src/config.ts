@@ -2,7 +2,10 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { parseTrustProxy, type TrustProxy } from './edge/client-address.js';
+import type { DispatchPolicy } from './domain/dispatch/policy.js';
 import { DEFAULT_SANTIAGO_TARIFF, tariffSchema, type Tariff } from './domain/tariffs.js';
+import { parseMaxSpeeds, type PositionPlausibility } from './domain/position-plausibility.js';
+import { phoneSchema } from './domain/phone.js';
 import type { WebhookReach } from './ports/webhook-sender.js';
 import type { NotifierConfig } from './adapters/notify/notifier.js';
 
@@ -43,10 +46,37 @@ const envSchema = z.object({
    * another process's SQLite write lock (off the event loop). Past it the request answers 503.
    */
   STORE_TIMEOUT_MS: z.coerce.number().int().min(200).max(30_000).default(1500),
+  /**
+   * Courier positions whose implied speed since the last accepted fix exceeds the vehicle's top speed
+   * are refused (422 IMPLAUSIBLE_POSITION): `vehicle:km/h` pairs over the defaults
+   * bike:45,motorcycle:120,car:150,van:130, or `off`.
+   */
+  POSITION_MAX_SPEED_KMH: z.string().default(''),
+  /** GPS jitter allowed between two fixes, whatever the time between them (metres). */
+  POSITION_NOISE_M: z.coerce.number().min(0).max(5000).default(150),
+  /** After this long without an accepted fix, any position is believed (seconds). */
+  POSITION_RESET_AFTER_S: z.coerce.number().int().min(1).max(86_400).default(600),
   /** A courier without a position report for this long is not dispatchable and leaves the geo index. */
   COURIER_STALE_AFTER_MS: z.coerce.number().int().min(1000).max(86_400_000).default(120_000),
   /** How often the dispatch reconciler runs (on one node at a time, by lease). */
   DISPATCH_RECONCILE_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
+  /** Dispatch policy (issue #37; README "Dispatch policy"): `planned` (periodic optimal rounds, commitment at the ready time) or `greedy` (nearest courier at creation). */
+  DISPATCH_POLICY: z.enum(['planned', 'greedy']).default('greedy'),
+  /** How often the dispatch round runs (on one node at a time, by lease). */
+  DISPATCH_ROUND_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
+  /** A courier is committed this long before the latest departure that reaches the pickup by the ready time. */
+  DISPATCH_COMMIT_SLACK_S: z.coerce.number().int().min(0).max(3600).default(480),
+  /** Orders ready within this many minutes are in a round. */
+  DISPATCH_HORIZON_MIN: z.coerce.number().int().min(1).max(240).default(45),
+  /** Time at the pickup counter; no courier is given a pickup it cannot finish before its shift ends. */
+  DISPATCH_HANDOVER_S: z.coerce.number().int().min(0).max(3600).default(120),
+  /** Dynamic bundling of one merchant's orders into one batch (on/off, ready times within, orders per bundle, longest detour). */
+  /** Busy couriers about to finish take part in the round (an order matched to one waits for it). */
+  DISPATCH_LOOK_AHEAD: z.enum(['on', 'off']).default('off'),
+  DISPATCH_BUNDLING: z.enum(['on', 'off']).default('on'),
+  DISPATCH_BUNDLE_READY_WITHIN_S: z.coerce.number().int().min(0).max(3600).default(300),
+  DISPATCH_BUNDLE_MAX_ORDERS: z.coerce.number().int().min(2).max(8).default(3),
+  DISPATCH_BUNDLE_MAX_DETOUR: z.coerce.number().min(1).max(3).default(1.3),
   TRACKING_HEARTBEAT_MS: z.coerce.number().int().min(50).max(300_000).default(30_000),
   TRACKING_MAX_SOCKETS: z.coerce.number().int().min(1).default(20_000),
   TRUST_PROXY: z.string().optional(),
@@ -69,6 +99,20 @@ const envSchema = z.object({
   COD_CONFIRM_MARGIN_CLP: z.coerce.number().int().min(0).max(100_000_000).default(50_000),
   PROOF_MAX_BYTES: z.coerce.number().int().min(1024).max(20 * 1024 * 1024).default(2 * 1024 * 1024),
   PROOF_RETENTION_DAYS: z.coerce.number().positive().max(36500).default(90),
+  /** Upload budgets (issue #39): proofs per order stop, bytes per courier and UTC day, the store's size and the disk's free room it leaves. */
+  PROOF_PHOTOS_PER_STOP: z.coerce.number().int().min(1).max(100).default(5),
+  PROOF_SIGNATURES_PER_STOP: z.coerce.number().int().min(1).max(100).default(2),
+  PROOF_COURIER_DAILY_BYTES: z.coerce.number().int().min(1024).default(50 * 1024 * 1024),
+  PROOF_STORE_MAX_BYTES: z.coerce.number().int().min(1).default(20 * 1024 ** 3),
+  PROOF_MIN_FREE_BYTES: z.coerce.number().int().min(0).default(1024 ** 3),
+  /** An upload no delivery refers to is removed this long after it came (by the retention run, every RETENTION_PRUNE_MS). */
+  PROOF_UNUSED_HOURS: z.coerce.number().positive().max(24).default(12),
+  /** Re-encoding: the long side's bound, the JPEG/WebP quality, the largest image decoded, re-encodings at once per node and waiting. */
+  PROOF_MAX_SIDE: z.coerce.number().int().min(64).max(8192).default(1600),
+  PROOF_QUALITY: z.coerce.number().int().min(30).max(100).default(80),
+  PROOF_MAX_PIXELS: z.coerce.number().int().min(10_000).max(268_402_689).default(50_000_000),
+  PROOF_ENCODE_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
+  PROOF_ENCODE_QUEUE: z.coerce.number().int().min(0).max(10_000).default(16),
   LOGIN_MAX_FAILURES_PER_EMAIL: z.coerce.number().int().min(1).default(5),
   LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
   LOGIN_LOCKOUT_SECONDS: z.coerce.number().int().min(1).default(900),
@@ -106,6 +150,16 @@ const envSchema = z.object({
   NOTIFY_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(2000),
   NOTIFY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   NOTIFY_RETENTION_DAYS: z.coerce.number().positive().max(3650).default(30),
+  /**
+   * The sending budget (issue #39 item 3): live SMS/WhatsApp per number and per merchant, per hour
+   * and per day (counted across nodes: Redis when configured), and how long a new order's messages
+   * wait (an order cancelled within it gets none).
+   */
+  NOTIFY_CAP_NUMBER_HOURLY: z.coerce.number().int().min(1).max(1_000_000).default(10),
+  NOTIFY_CAP_NUMBER_DAILY: z.coerce.number().int().min(1).max(1_000_000).default(30),
+  NOTIFY_CAP_MERCHANT_HOURLY: z.coerce.number().int().min(1).max(10_000_000).default(500),
+  NOTIFY_CAP_MERCHANT_DAILY: z.coerce.number().int().min(1).max(10_000_000).default(3000),
+  NOTIFY_HOLD_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
   /** SMS through a Twilio-compatible API: all three of SID, token and sender, or none (no SMS). */
   TWILIO_BASE_URL: z.url({ protocol: /^https?$/ }).default('https://api.twilio.com'),
   TWILIO_ACCOUNT_SID: optionalString.pipe(z.string().max(100).optional()),
@@ -143,6 +197,12 @@ const envSchema = z.object({
     .default('https://tile.openstreetmap.org/{z}/{x}/{y}.png')
     .refine((v) => v === '' || v === 'none' || (/^https?:\/\/[^/\s]+\/\S*$/.test(v) && ['{z}', '{x}', '{y}'].every((p) => v.includes(p))), 'must be an http(s) URL template with {z}, {x} and {y}, or none'),
   MAP_TILE_ATTRIBUTION: z.string().trim().min(1).default('© OpenStreetMap contributors'),
+  /**
+   * The call relay's number (issue #38): a number the operation owns that connects the customer to
+   * the courier without showing either's own. Public tracking offers it instead of the courier's
+   * phone; unset, public tracking offers no number at all.
+   */
+  CALL_RELAY_NUMBER: optionalString.pipe(phoneSchema.optional()),
 });
 
 /** Every environment variable the service reads (deployment files are checked against it). */
@@ -165,6 +225,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     /** Street tiles of the tracking page (null: the schematic map only). */
     map: { tileUrl: e.MAP_TILE_URL === '' || e.MAP_TILE_URL === 'none' ? null : e.MAP_TILE_URL, attribution: e.MAP_TILE_ATTRIBUTION },
     geocoderUrl: e.GEOCODER_URL,
+    /** The number public tracking offers for calls about a delivery (a relay the operation owns); null: none, never the courier's. */
+    callRelayNumber: e.CALL_RELAY_NUMBER ?? null,
     port: e.PORT,
     host: e.HOST,
     dataDir: e.DATA_DIR,
@@ -185,9 +247,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trackingLinkRateLimitPerMin: e.TRACKING_LINK_RATE_LIMIT_PER_MIN,
     courierRateLimitPerMin: e.COURIER_RATE_LIMIT_PER_MIN,
     positionFlushMs: e.POSITION_FLUSH_MS,
+    /** null: positions are not checked for plausibility (POSITION_MAX_SPEED_KMH=off). */
+    positionPlausibility: parsePlausibilityOrFail(e.POSITION_MAX_SPEED_KMH, e.POSITION_NOISE_M, e.POSITION_RESET_AFTER_S),
     storeTimeoutMs: e.STORE_TIMEOUT_MS,
     /** Courier liveness and the dispatch reconciler; work younger than `graceMs` may still be in flight elsewhere and is left alone. */
-    dispatch: { staleAfterMs: e.COURIER_STALE_AFTER_MS, reconcileMs: e.DISPATCH_RECONCILE_MS, graceMs: Math.max(2 * e.DISPATCH_RECONCILE_MS, 2 * e.STORE_TIMEOUT_MS) },
+    dispatch: {
+      staleAfterMs: e.COURIER_STALE_AFTER_MS, reconcileMs: e.DISPATCH_RECONCILE_MS, graceMs: Math.max(2 * e.DISPATCH_RECONCILE_MS, 2 * e.STORE_TIMEOUT_MS),
+      /** How dispatch decides (src/domain/dispatch/policy.ts). */
+      policy: {
+        kind: e.DISPATCH_POLICY, roundMs: e.DISPATCH_ROUND_MS, commitSlackMs: e.DISPATCH_COMMIT_SLACK_S * 1000, horizonMs: e.DISPATCH_HORIZON_MIN * 60_000,
+        handoverMs: e.DISPATCH_HANDOVER_S * 1000, lookAhead: e.DISPATCH_LOOK_AHEAD === 'on',
+        bundle: { enabled: e.DISPATCH_BUNDLING === 'on', readyWithinMs: e.DISPATCH_BUNDLE_READY_WITHIN_S * 1000, maxOrders: e.DISPATCH_BUNDLE_MAX_ORDERS, maxDetourRatio: e.DISPATCH_BUNDLE_MAX_DETOUR },
+      } satisfies DispatchPolicy,
+    },
     /** Which peers may name the client in X-Forwarded-For; none unless configured. */
     trustProxy: parseTrustProxyOrFail(e.TRUST_PROXY),
     /** Per-node caps of the front door: sockets per address (anonymous or not yet identified) and per credential, subscriptions per socket. */
@@ -211,9 +283,24 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       sessionMaxMs: e.COURIER_SESSION_MAX_HOURS * 3_600_000,
       maxSessions: e.COURIER_MAX_SESSIONS,
     },
-    /** Hosted proofs of delivery (issue #27): the upload's size limit and how long they are kept. */
+    /** Cash that follows cash (issue #39): how far above cod_amount a claim waits for an operator. */
     cod: { confirmRatio: e.COD_CONFIRM_RATIO, confirmMarginClp: e.COD_CONFIRM_MARGIN_CLP },
-    proofs: { maxBytes: e.PROOF_MAX_BYTES, retentionMs: e.PROOF_RETENTION_DAYS * 86_400_000 },
+    /** Hosted proofs of delivery (issues #27, #39): the upload's limits and budgets, the re-encoding, how long they are kept. */
+    proofs: {
+      maxBytes: e.PROOF_MAX_BYTES,
+      retentionMs: e.PROOF_RETENTION_DAYS * 86_400_000,
+      photosPerStop: e.PROOF_PHOTOS_PER_STOP,
+      signaturesPerStop: e.PROOF_SIGNATURES_PER_STOP,
+      courierDailyBytes: e.PROOF_COURIER_DAILY_BYTES,
+      storeMaxBytes: e.PROOF_STORE_MAX_BYTES,
+      minFreeBytes: e.PROOF_MIN_FREE_BYTES,
+      unusedMs: e.PROOF_UNUSED_HOURS * 3_600_000,
+      maxSide: e.PROOF_MAX_SIDE,
+      quality: e.PROOF_QUALITY,
+      maxInputPixels: e.PROOF_MAX_PIXELS,
+      encodeConcurrency: e.PROOF_ENCODE_CONCURRENCY,
+      encodeQueue: e.PROOF_ENCODE_QUEUE,
+    },
     /** Failed sign-ins before an email (per merchant) or an address is refused for `seconds`. */
     loginLockout: { perEmail: e.LOGIN_MAX_FAILURES_PER_EMAIL, perAddress: e.LOGIN_MAX_FAILURES_PER_ADDRESS, seconds: e.LOGIN_LOCKOUT_SECONDS },
     /** Password hashing: how many at once (worker threads), how many may wait, at which CPU priority. */
@@ -253,6 +340,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       leaseMs: e.NOTIFY_TIMEOUT_MS * 3,
       batch: 20,
       providers: notificationProvidersOf(e),
+      caps: {
+        numberHourly: e.NOTIFY_CAP_NUMBER_HOURLY,
+        numberDaily: e.NOTIFY_CAP_NUMBER_DAILY,
+        merchantHourly: e.NOTIFY_CAP_MERCHANT_HOURLY,
+        merchantDaily: e.NOTIFY_CAP_MERCHANT_DAILY,
+      },
+      holdMs: e.NOTIFY_HOLD_SECONDS * 1000,
     },
     retention: {
       notificationMs: e.NOTIFY_RETENTION_DAYS * 86_400_000,
@@ -270,6 +364,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     production: e.NODE_ENV === 'production',
     storeKind: e.MONGODB_URL ? ('mongodb' as const) : ('sqlite' as const),
   };
+}
+
+function parsePlausibilityOrFail(speeds: string, noiseM: number, resetAfterS: number): PositionPlausibility | null {
+  try {
+    const maxSpeedKmh = parseMaxSpeeds(speeds);
+    return maxSpeedKmh && { maxSpeedKmh, noiseM, resetAfterMs: resetAfterS * 1000 };
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration:\n  ${(error as Error).message}`);
+  }
 }
 
 function parseTrustProxyOrFail(value: string | undefined): TrustProxy {

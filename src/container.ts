@@ -20,6 +20,7 @@ import { createAuditedAdmin } from './domain/operators/audited-admin.js';
 import { createCodService } from './domain/cod.js';
 import { createPasswordHasher } from './domain/members/passwords.js';
 import { createScryptWorkers } from './adapters/scrypt-workers.js';
+import { reencodeWithSharp } from './adapters/sharp-images.js';
 import { createMerchantCredentialService } from './domain/merchant-credentials.js';
 import { createEdgeDoor, type EdgeDoor } from './edge/door.js';
 import { createSecretBox } from './domain/credentials.js';
@@ -43,6 +44,12 @@ import { createRedisGeoIndex } from './adapters/geo-index/redis.js';
 import { withGeoIndexFallback } from './adapters/geo-index/resilient.js';
 import { createDispatchService } from './domain/dispatch.js';
 import { createDispatchReconciler } from './domain/reconciler.js';
+import { createDispatchPlanner } from './domain/dispatch/planner.js';
+import { formBundles } from './domain/dispatch/bundles.js';
+import { isHeldForRound } from './domain/dispatch/policy.js';
+import type { Order } from './domain/types.js';
+import { distanceMeters } from './domain/geo.js';
+import { vehicleTariff } from './domain/tariffs.js';
 import { createRetention } from './domain/retention.js';
 import { createOrderService } from './domain/orders/service.js';
 import { createOperatorOrders } from './domain/orders/operator-orders.js';
@@ -63,6 +70,7 @@ import { createSandboxService } from './domain/sandbox.js';
 import { createSandboxRunService, RUN_DELIVERIES_HELD_UNTIL, type SandboxRuntime } from './domain/sandbox-runs.js';
 import { createOrderTransitions } from './domain/orders/transitions.js';
 import { createWebhookOutbox } from './domain/webhooks/outbox.js';
+import { createNotificationBudget, type NotificationRefusal } from './domain/notifications/budget.js';
 import { createNotificationOutbox } from './domain/notifications/outbox.js';
 import { createNotificationService } from './domain/notifications/service.js';
 import { createNotificationWorker } from './domain/notifications/worker.js';
@@ -204,21 +212,37 @@ function buildServices(deps: {
   const quotes = createQuoteService({ geocoder, tariff, clock, store, ids });
   const trackingLinks = createTrackingLinks({ masterKey: deps.masterKey, publicBaseUrl: () => config.publicBaseUrl });
   const proofUrls = createProofUrlSigner({ masterKey: deps.masterKey, clock, publicBaseUrl: () => config.publicBaseUrl });
-  const proofs = createProofService({ store, clock, ids, signer: proofUrls, maxBytes: config.proofs.maxBytes, retentionMs: config.proofs.retentionMs });
+  const { retentionMs: proofRetentionMs, ...proofLimits } = config.proofs;
+  const proofs = createProofService({ store, clock, ids, signer: proofUrls, reencode: reencodeWithSharp, limits: proofLimits, retentionMs: proofRetentionMs });
   const outbox = createWebhookOutbox({
     store, clock, ids, publicBaseUrl: () => config.publicBaseUrl, trackingLinks, backlogMax: config.webhooks.backlogMax,
     proofUrl: (id) => proofUrls.sign(id, PROOF_WEBHOOK_URL_TTL_MS),
   });
-  const notificationOutbox = createNotificationOutbox({ store, clock, ids, trackingLinks });
+  const notificationRefusals = createNotificationRefusals(deps.logger);
+  const notificationOutbox = createNotificationOutbox({ store, clock, ids, trackingLinks, holdMs: config.notifications.holdMs, refused: notificationRefusals.emit });
   const notifier = createNotifier(config.notifications.providers);
   const transitions = createOrderTransitions({ store, bus, outbox, clock, ids, notifications: notificationOutbox });
-  const dispatch = createDispatchService({ store, geoIndex, transitions, clock, tariff, sandboxSpeed: config.sandbox.speed, staleAfterMs: config.dispatch.staleAfterMs });
+  const { policy } = config.dispatch;
+  const dispatch = createDispatchService({
+    store, geoIndex, transitions, clock, tariff, sandboxSpeed: config.sandbox.speed, staleAfterMs: config.dispatch.staleAfterMs,
+    heldForRound: (order) => isHeldForRound(policy, order),
+  });
   const orders = createOrderService({ store, geocoder, quotes, dispatch, bus, transitions, outbox, notifications: notificationOutbox, clock, ids, tariff, sandboxSpeed: config.sandbox.speed });
   const batches = createBatchService({ store, dispatch, transitions, outbox, bus, clock, ids, tariff });
+  const planner = createDispatchPlanner({
+    store, dispatch, clock, policy, vehicles: tariff.vehicles.map((v) => v.type),
+    ...(policy.bundle.enabled && {
+      commitBundle: batches.commitBundle,
+      formJobs: (round: { orders: Order[]; now: number }) => formBundles({
+        orders: round.orders, policy: policy.bundle, now: round.now, stopMs: policy.handoverMs,
+        travelMins: (from, to, order) => Math.ceil((distanceMeters(from, to) * tariff.detour_factor) / 1000 / (vehicleTariff(tariff, order.vehicleType)?.speed_kmh ?? 20) * 60),
+      }),
+    }),
+  });
   const delivery = createDeliveryService({ orders, transitions, clock, ids, store, proofs, codLimits: config.cod });
   const failedAttempts = createFailedAttemptService({ orders, transitions, clock, ids, tariff, proofs });
   const liveEta = createLiveEtaService({ store, outbox, tariff, sandboxSpeed: config.sandbox.speed });
-  const couriers = createCourierService({ store, geoIndex, dispatch, delivery, failedAttempts, transitions, outbox, liveEta, bus, clock });
+  const couriers = createCourierService({ store, geoIndex, dispatch, delivery, failedAttempts, transitions, outbox, liveEta, bus, clock, plausibility: config.positionPlausibility });
   const watchers = createOrderWatch({ fanOut: deps.fanOut, store, clock, getOrder: orders.getOrder });
   const { concurrency, queueLimit, niceness } = config.passwordHashing;
   const passwordWorkers = createScryptWorkers({ threads: concurrency, niceness });
@@ -282,15 +306,22 @@ function buildServices(deps: {
     tips: createTipService({ store, outbox, clock, ids, getOrder: orders.getOrder }),
     couriers: Object.assign(couriers, watchers.couriers, createCourierJobWatch({ fanOut: deps.fanOut, store, activeOrders: couriers.activeOrders })),
     batches,
+    /** The periodic dispatch round (issue #37): one node at a time, by lease (dispatch-round-runner.ts). */
+    planner,
     reconciler: createDispatchReconciler({ store, geoIndex, dispatch, batches, clock, graceMs: config.dispatch.graceMs, vehicles: tariff.vehicles.map((v) => v.type) }),
-    retention: createRetention({ store, clock, webhookMs: config.retention.webhookMs, orderEventsMs: config.retention.orderEventsMs, notificationMs: config.retention.notificationMs, auditMs: config.retention.auditMs, pruneProofs: proofs.prune }),
+    retention: createRetention({ store, clock, webhookMs: config.retention.webhookMs, orderEventsMs: config.retention.orderEventsMs, notificationMs: config.retention.notificationMs, auditMs: config.retention.auditMs, pruneProofs: proofs.prune, sweepUnusedProofs: proofs.sweepUnused }),
     /** Recipient notifications: the merchant's settings and outbox; the worker that sends live ones. */
     notifications: createNotificationService({ store, clock, configuredChannels: notifier.channels, credentialsChanged: auth.credentialsChanged }),
-    notificationWorker: createNotificationWorker({ store, notifier, clock, config: config.notifications }),
+    notificationWorker: createNotificationWorker({
+      store, notifier, clock, config: config.notifications,
+      budget: createNotificationBudget({ limiter: deps.rateLimiter, caps: config.notifications.caps }),
+    }),
+    /** Live messages refused by the sending budget: each logged (warn, the number masked) and told to listeners (/metrics). */
+    notificationRefusals,
     notifier,
     /** Capability tracking links: made and checked with a key derived from the master key. */
     trackingLinks,
-    tracking: createTrackingService({ store, geocoder, fanOut: deps.fanOut, onSnapshotError: deps.onWatchError }),
+    tracking: createTrackingService({ store, geocoder, fanOut: deps.fanOut, callRelayNumber: config.callRelayNumber, onSnapshotError: deps.onWatchError }),
     sandbox: createSandboxService({ store, couriers, dispatch, orders, clock, ids, tariff }),
     sandboxRuns: createSandboxRunService({
       store, secretBox, tariff, defaultSpeed: config.sandbox.speed,
@@ -369,4 +400,23 @@ async function waitUntilReady(redis: Redis, ms: number): Promise<void> {
       resolve();
     }
   });
+}
+
+/**
+ * Where refused live messages go: one warn-level line each, `notification blocked` with
+ * `alert: "notification_blocked"` (the line to alert on; the number masked, never the message),
+ * then every listener (the app's /metrics counter).
+ */
+function createNotificationRefusals(logger: Logger) {
+  const listeners = new Set<(refusal: NotificationRefusal) => void>();
+  return {
+    emit(refusal: NotificationRefusal) {
+      logger.warn({ alert: 'notification_blocked', ...refusal }, 'notification blocked');
+      for (const listener of listeners) listener(refusal);
+    },
+    listen(listener: (refusal: NotificationRefusal) => void): () => void {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
 }

@@ -26,7 +26,15 @@ export function createMetrics() {
     help: 'GraphQL documents compiled by graphql-jit (schema/compiled-queries.ts)',
     registers: [registry],
   });
-  return { registry, httpDuration, rateLimited, graphqlCompilations };
+  // Live SMS/WhatsApp/email refused by the sending budget (issue #39 item 3): a climb in
+  // country_not_allowed or the caps is someone pumping messages through a merchant's key.
+  const notificationsBlocked = new Counter({
+    name: 'notifications_blocked_total',
+    help: 'Live recipient notifications refused by the sending budget, by reason and channel',
+    labelNames: ['reason', 'channel'] as const,
+    registers: [registry],
+  });
+  return { registry, httpDuration, rateLimited, graphqlCompilations, notificationsBlocked };
 }
 
 export type MetricsAccess = 'allowed' | 'unauthorized' | 'hidden';

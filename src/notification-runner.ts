@@ -16,6 +16,7 @@ export function startNotificationWorker(container: Container): { stop(): Promise
     run: async () => {
       for (const report of await container.services.notificationWorker.poll({ owner })) {
         if (report.outcome === 'sent') container.logger.info(report, 'notification sent');
+        else if (report.outcome === 'blocked') container.services.notificationRefusals.emit(report.refusal!);
         else container.logger.warn(report, report.outcome === 'failed' ? 'notification failed' : 'notification attempt failed');
       }
     },

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Container } from './container.js';
 import { startPeriodic } from './periodic.js';
+import { startDispatchRounds } from './dispatch-round-runner.js';
 
 /** This node's name in leases (host, process, and a random part so a restarted process is a new owner). */
 export function nodeOwnerId(): string {
@@ -27,8 +28,11 @@ export function startDispatchReconciler(container: Container): { stop(): Promise
     },
     failed: (error) => container.logger.warn({ err: error.message }, 'dispatch reconciliation failed'),
   });
+  // The periodic dispatch round (DISPATCH_POLICY=planned) runs beside it, under a lease of its own.
+  const dispatchRounds = startDispatchRounds(container, owner);
   return {
     async stop() {
+      await dispatchRounds.stop();
       await rounds.stop();
       // Another node takes over at its next round instead of after the lease runs out.
       if (leading) await container.services.reconciler.stepDown({ owner }).catch(() => {});

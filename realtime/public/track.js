@@ -135,11 +135,14 @@
     $('courier-initials').textContent = initials(driver.name);
     $('courier-name').textContent = driver.name;
     $('courier-vehicle').textContent = `${VEHICLES[driver.vehicle_type] || driver.vehicle_type} · ${driver.vehicle_plate}`;
-    $('courier-phone-number').textContent = formatPhone(driver.phone);
-    $('courier-phone').href = `tel:${driver.phone.replace(/[^+\d]/g, '')}`;
+    // `phone` is the operation's call relay (never the courier's own number, issue #38), or '' when
+    // there is none: then there is no number and no call button.
+    const relay = (driver.phone || '').replace(/[^+\d]/g, '');
+    $('courier-phone-number').textContent = relay ? formatPhone(relay) : '';
+    $('courier-phone').href = relay ? `tel:${relay}` : '#';
     // Nothing to call about once the delivery is over.
-    $('courier-phone').hidden = FINAL.has(tracking.status);
-    $('courier-phone-number').hidden = FINAL.has(tracking.status);
+    $('courier-phone').hidden = !relay || FINAL.has(tracking.status);
+    $('courier-phone-number').hidden = !relay || FINAL.has(tracking.status);
   }
 
   function renderTimeline() {

@@ -5,6 +5,7 @@ import { RateLimitedError } from '../../src/domain/front-door.js';
 import { rateLimitHeaders } from '../../src/edge/door.js';
 import type { Logger } from '../../src/logger.js';
 import { isUnavailable } from '../../src/ports/unavailable.js';
+import { inWireTerms } from '../../src/edge/wire-errors.js';
 import { sendJson } from '../respond.js';
 
 interface BodyParserError {
@@ -68,13 +69,14 @@ export function sendError(logger: Logger, error: unknown, req: IncomingMessage, 
   }
   if (res.headersSent) return void res.end();
   // A domain budget (e.g. bulk redelivery per hour) says when to come back.
-  if (appError.code === 'RATE_LIMITED') retryAfter = appError.details?.retry_after_seconds;
+  if (appError.code === 'RATE_LIMITED' || appError.code === 'PROOF_BUDGET_EXCEEDED') retryAfter = appError.details?.retry_after_seconds;
   if (typeof retryAfter === 'number') res.setHeader('Retry-After', String(retryAfter));
   if (appError instanceof RateLimitedError) {
     const headers = rateLimitHeaders(appError.decision);
     for (const name in headers) res.setHeader(name, headers[name]!);
   }
-  sendJson(res, appError.status, JSON.stringify(presentError(appError)));
+  // Field names and the keys named in messages in the wire's terms (snake_case), whatever the route.
+  sendJson(res, appError.status, JSON.stringify(presentError(inWireTerms(appError))));
 }
 
 export function errorHandler(logger: Logger): ErrorRequestHandler {

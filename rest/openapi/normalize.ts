@@ -7,11 +7,18 @@
  *   `anyOf: [{$ref}, {type: 'null'}]`, keeping the description and other annotations beside it.
  * - An integer that may exceed 2^31 − 1 (its `maximum` says so) gets `format: int64`, so generated
  *   clients do not pick a 32-bit type for it.
- * - A field a request form leaves out (`x-never`, request-forms.ts) becomes the schema `false`: no
- *   value is valid, and generators type the property `never` (zod's `never` has no OpenAPI form).
+ * - A field a request form leaves out (`x-never`, request-forms.ts) becomes a schema no value
+ *   satisfies, `allOf: [{type: 'string'}, {type: 'number'}]` (zod's `never` has no OpenAPI form).
+ *   Both generators type it `never` (`string & number`), so the property is `?: never` and a form's
+ *   other fields discriminate the union: the schema `false` would say the same to validators, but
+ *   @hey-api/openapi-ts drops a `false` property, and its client then accepts a field of one form
+ *   in another (`stops` with `dropoff_address`, `cod_amount` on a prepaid order).
  */
 
 const INT32_MAX = 2 ** 31 - 1;
+
+/** No value is both: a validator accepts nothing, openapi-typescript and hey-api emit `string & number` (never). */
+export const NO_VALUE = [{ type: 'string' }, { type: 'number' }] as const;
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
@@ -43,7 +50,11 @@ function isIntegerType(type: Json | undefined): boolean {
 function normalize(node: Json): Json {
   if (Array.isArray(node)) return node.map(normalize);
   if (!isObject(node)) return node;
-  if (node['x-never'] === true) return false;
+  if (node['x-never'] === true) {
+    const out: JsonObject = { allOf: NO_VALUE.map((n) => ({ ...n })) };
+    if (typeof node.description === 'string') out.description = node.description;
+    return out;
+  }
   const replaced = nullableReference(node) ?? node;
   const out: JsonObject = {};
   for (const [key, value] of Object.entries(replaced)) out[key] = normalize(value);

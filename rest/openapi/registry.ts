@@ -25,6 +25,13 @@ extendZodWithOpenApi(z);
 
 export const registry = new OpenAPIRegistry();
 
+/**
+ * A property an object leaves out (a field of another request form, `event` in a flat webhook
+ * payload): zod refuses any value, and the document says so with a schema no value satisfies,
+ * which generated clients type `never` (see normalize.ts).
+ */
+export const absent = (description: string) => z.never().openapi({ type: 'null', 'x-never': true, description }).optional();
+
 // --- Common components -------------------------------------------------------------------------
 
 registry.registerComponent('securitySchemes', 'bearerAuth', {

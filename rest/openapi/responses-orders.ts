@@ -56,7 +56,7 @@ export const codCollectionSchema = registry.register(
   'CodCollection',
   z
     .object({
-      expected: z.number().int().openapi({ description: "CLP the order asked for (its cod_amount)." }),
+      expected: z.number().int().nullable().openapi({ description: "CLP the order asked for (its cod_amount); null when the order gave none (amount unknown: never a mismatch)." }),
       collected: z.number().int().openapi({ description: 'CLP the courier confirmed collecting.' }),
       mismatch: z.boolean().openapi({ description: 'true when collected differs from expected: accepted, recorded and flagged.' }),
       collected_at: timestamp,
@@ -133,7 +133,7 @@ export const orderStopSchema = registry.register(
   stopEventSchema.extend({
     address: stopSchema,
     contact_name: z.string(),
-    contact_phone: z.string().nullable(),
+    contact_phone: z.string().nullable().openapi({ description: "The stop's contact. In the courier's view only while this stop is still open on its job; null after." }),
     reference: z.string().nullable(),
     items: z.array(z.record(z.string(), z.unknown())),
     tracking_url: z.string().openapi({ description: "This stop's own public tracking link: its status and the courier's progress toward it, never another stop's." }),
@@ -193,7 +193,9 @@ export const orderSchema = registry.register(
       pickup: stopSchema,
       dropoff: stopSchema,
       customer_name: z.string(),
-      customer_phone: z.string().nullable(),
+      customer_phone: z.string().nullable().openapi({
+        description: "The recipient's phone. In the courier's view (`/couriers/me/orders`, its socket) only while the order is its open job on the way to the recipient: null once completed, cancelled, on the way back after a failed attempt, returned or disposed of.",
+      }),
       customer_rut: z.string().nullable().openapi({ description: 'Normalised RUT (`12345678-5`).' }),
       payment_mode: z.enum(PAYMENT_MODES),
       items: z.array(z.record(z.string(), z.unknown())),
@@ -211,7 +213,7 @@ export const orderSchema = registry.register(
         .object({ required: z.literal(true), min_age: z.number().int().min(18).max(99) })
         .nullable()
         .openapi({ description: "The courier checks the recipient's ID (RUT, age ≥ min_age) before the delivery; null when not asked." }),
-      cod_amount: z.number().int().nullable().openapi({ description: 'Cash on delivery: CLP the courier collects at the door; null for prepaid orders.' }),
+      cod_amount: z.number().int().nullable().openapi({ description: 'Cash on delivery: CLP the courier collects at the door; null for prepaid orders and for cash on delivery of unknown amount (no cod_amount given).' }),
       cod: codCollectionSchema.nullable().openapi({ description: 'Once a cash-on-delivery order is delivered: what was collected (a mismatch flagged); null before and for prepaid orders.' }),
       driver: driverSchema.nullable().openapi({ description: 'The assigned courier (null while queued, and in lists).' }),
       batch_id: z.string().nullable(),
@@ -356,6 +358,7 @@ export const courierSchema = registry.register(
     location: latLngWireSchema.nullable(),
     location_at: timestamp.nullable(),
     job: z.object({ kind: z.enum(['order', 'batch']), id: z.string() }).nullable().openapi({ description: 'The order or batch the courier is on while busy.' }),
+    shift_ends_at: timestamp.nullable().openapi({ description: 'When the courier\'s duty is planned to end (set going on duty); null: no planned end, or off duty.' }),
   }),
 );
 

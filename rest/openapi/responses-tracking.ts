@@ -28,7 +28,10 @@ export const trackingResponseSchema = registry.register(
       driver: z
         .object({
           name: z.string().openapi({ example: 'Camila Rojas' }),
-          phone: z.string().openapi({ example: '+56987654321' }),
+          phone: z.string().openapi({
+            description: "The number to call about this delivery: the operation's call relay (`CALL_RELAY_NUMBER`), which connects to the courier without showing either side's own number; an empty string when none is configured. Never the courier's personal phone.",
+            example: '+56227654321',
+          }),
           vehicle_type: z.enum(VEHICLE_TYPES),
           vehicle_plate: z.string().openapi({ example: 'AB-CD-12' }),
           location: latLngWireSchema.nullable().openapi({ description: 'Last reported position while the delivery is under way; null otherwise.' }),
@@ -39,7 +42,7 @@ export const trackingResponseSchema = registry.register(
         .array(z.object({ status: orderStatus, at: timestamp }))
         .openapi({ description: 'Every status the order went through, oldest first.' }),
     })
-    .openapi({ description: "The public view of a delivery. Never carries the customer's name, phone, RUT, address text or notes." }),
+    .openapi({ description: "The public view of a delivery. Never carries the customer's name, phone, RUT, address text or notes, nor the courier's personal phone." }),
 );
 
 export const stopTrackingResponseSchema = registry.register(

@@ -1,4 +1,5 @@
-import type { Notification, NotificationChannel, NotificationSettings } from '../../src/domain/notifications/types.js';
+import type { NotificationSettingsView } from '../../src/domain/notifications/service.js';
+import type { Notification } from '../../src/domain/notifications/types.js';
 
 /** A notification as the merchant reads it: the recipient is the merchant's own customer's address, as given on the order. */
 export function presentNotification(n: Notification) {
@@ -11,6 +12,7 @@ export function presentNotification(n: Notification) {
     subject: n.subject,
     body: n.body,
     status: n.status,
+    block_reason: n.blockReason ?? null,
     attempts: n.attempts,
     next_attempt_at: n.nextAttemptAt,
     last_error: n.lastError,
@@ -19,6 +21,6 @@ export function presentNotification(n: Notification) {
   };
 }
 
-export function presentNotificationSettings(s: NotificationSettings & { configuredChannels: NotificationChannel[] }) {
-  return { channels: s.channels, moments: s.moments, configured_channels: s.configuredChannels };
+export function presentNotificationSettings(s: NotificationSettingsView) {
+  return { channels: s.channels, moments: s.moments, configured_channels: s.configuredChannels, allowed_countries: s.allowedCountries };
 }

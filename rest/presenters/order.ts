@@ -5,6 +5,7 @@ import type { Batch, Courier, Order, OrderEvent, OrderStop, Stop } from '../../s
 import { DELIVERY_PIN_MAX_ATTEMPTS } from '../../src/domain/orders/delivery.js';
 import { codPayload, failedAttemptPayload, proofPayload, stopPayload } from '../../src/domain/webhooks/payloads.js';
 import { DEFAULT_FAILED_ATTEMPT_POLICY } from '../../src/domain/orders/failed-attempts.js';
+import { courierSeesCustomerPhone, courierSeesStopPhone } from '../../src/domain/orders/contact-privacy.js';
 
 function presentStop(stop: Stop) {
   return { address: stop.address ?? stop.label, number: stop.number, instructions: stop.instructions, coords: { lat: stop.lat, lng: stop.lng }, precision: stop.precision };
@@ -119,12 +120,23 @@ export function presentOrder(order: Order, courier: Courier | null, links: Order
   return answer;
 }
 
-/** An order as its courier sees it: whether a PIN is needed, never the PIN (the recipient gives it). */
+/**
+ * An order as its courier sees it: whether a PIN is needed, never the PIN (the recipient gives it);
+ * the recipient's phone (and each stop's) only while the job is open (issue #38), otherwise null.
+ */
 export function presentCourierOrder(order: Order, courier: Courier, links: OrderLinks) {
   const { delivery_pin: _pin, delivery_pin_locked: _locked, stops, ...view } = presentOrder(order, courier, links);
+  const stopPhone = (id: string, phone: string | null) => {
+    const stop = order.stops?.find((s) => s.id === id);
+    return stop && courierSeesStopPhone(order, stop, courier.id) ? phone : null;
+  };
   return Object.assign(view, {
+    customer_phone: courierSeesCustomerPhone(order, courier.id) ? view.customer_phone : null,
     delivery_pin_required: !!order.deliveryPin,
-    ...(stops && { stops: stops.map(({ delivery_pin: pin, delivery_pin_locked: _l, ...stop }) => Object.assign(stop, { delivery_pin_required: pin !== null })) }),
+    ...(stops && {
+      stops: stops.map(({ delivery_pin: pin, delivery_pin_locked: _l, ...stop }) =>
+        Object.assign(stop, { contact_phone: stopPhone(stop.id, stop.contact_phone), delivery_pin_required: pin !== null })),
+    }),
   });
 }
 

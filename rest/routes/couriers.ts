@@ -16,7 +16,7 @@ import { AppError } from '../../src/domain/errors.js';
 export function presentCourier(c: Courier) {
   return {
     id: c.id, name: c.name, phone: c.phone, vehicle_type: c.vehicle, vehicle_plate: c.plate, status: c.status,
-    is_test: c.mode === 'test', location: c.location, location_at: c.locationAt, job: c.job,
+    is_test: c.mode === 'test', location: c.location, location_at: c.locationAt, job: c.job, shift_ends_at: c.shiftEndsAt,
   };
 }
 

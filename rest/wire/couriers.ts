@@ -25,10 +25,16 @@ export function earningsQuery(query: unknown): EarningsQuery {
   return parseInput(earningsQueryString, query);
 }
 
-export const dutyBody = z.strictObject({ on_duty: setDutyCommandSchema.shape.onDuty });
+export const dutyBody = z.strictObject({
+  on_duty: setDutyCommandSchema.shape.onDuty,
+  shift_ends_at: setDutyCommandSchema.shape.shiftEndsAt.describe(
+    'Going on duty: when the duty is planned to end (ISO 8601 with offset; in the future, at most 16 h ahead). Dispatch offers nothing whose pickup falls after it, and the courier goes off duty once it passes with nothing in hand. Absent or null: no planned end. Already on duty: changes it (null clears it). Not accepted with on_duty false.',
+  ),
+});
 
 export function setDutyCommand(body: unknown): SetDutyCommand {
-  return { onDuty: parseInput(dutyBody, body).on_duty };
+  const parsed = parseInput(dutyBody, body);
+  return { onDuty: parsed.on_duty, ...(parsed.shift_ends_at !== undefined && { shiftEndsAt: parsed.shift_ends_at }) };
 }
 
 // Shared with the courier socket, which takes the same frames.

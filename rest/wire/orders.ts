@@ -85,7 +85,7 @@ export const createOrderBody = z
     delivery_pin: order.deliveryPin,
     id_check: idCheckRequirementBody.optional(),
     failed_attempt_policy: order.failedAttemptPolicy,
-    cod_amount: order.codAmount.describe('Cash on delivery: the CLP (integer, 1–10,000,000) the courier collects at the door. Required with payment_mode cash_on_delivery, refused (400) otherwise.'),
+    cod_amount: order.codAmount.describe('Cash on delivery: the CLP (integer, 1–10,000,000) the courier collects at the door. Only with payment_mode cash_on_delivery (400 otherwise); optional: without it the amount is unknown and the courier records what was collected.'),
     tip: order.tip,
     stops: z.array(stopBody).min(1).max(MAX_STOPS).optional(),
     route: order.route,
@@ -135,10 +135,8 @@ export function createOrderFieldNames(body: unknown): Record<string, string> {
   return Object.assign({}, DOMAIN_FIELD_NAMES, formB && { dropoff: 'dropoff_address' });
 }
 
-/** Domain field names of the order-creation errors (quotes, schedule) → the REST wire's. */
-const DOMAIN_FIELD_NAMES: Record<string, string> = Object.assign({}, IDEMPOTENCY_FIELD_NAMES, {
-  quoteId: 'quote_id', rateId: 'rate_id', codAmount: 'cod_amount', totalWeightKg: 'total_weight_kg', pickupAfter: 'pickup_after', deliverBefore: 'deliver_before',
-});
+/** Domain keys of the order-creation errors the REST wire names otherwise than in snake_case (the rest: src/edge/wire-errors.ts). */
+const DOMAIN_FIELD_NAMES: Record<string, string> = Object.assign({}, IDEMPOTENCY_FIELD_NAMES, { notes: 'order_notes' });
 
 /** The cancellation body has the command's own field names. */
 export const cancelOrderBody = cancelOrderCommandSchema;
@@ -161,7 +159,7 @@ export const deliverOrderBody = z.strictObject({
   bypass: delivery.bypass,
   pin: delivery.pin,
   id_check: idCheckBody.optional(),
-  cod_collected: delivery.codCollected.describe('Cash on delivery: the CLP the courier collected (integer). Required when the order has cod_amount; a different amount is accepted and flagged as a mismatch.'),
+  cod_collected: delivery.codCollected.describe('Cash on delivery: the CLP the courier collected (integer). Required on a cash-on-delivery order; a different amount than its cod_amount is accepted and flagged as a mismatch (an order without cod_amount: recorded as collected, never a mismatch).'),
   stop_id: delivery.stopId.describe('A multi-stop order: the stop delivered, which must be the current one (first not delivered or failed in route order); default: the current one. 409 when another.'),
 });
 

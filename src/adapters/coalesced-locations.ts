@@ -71,6 +71,11 @@ export function withCoalescedLocations(inner: Store, options: { flushMs: number;
     setStatus: async (o) => overlay(await base.setStatus(o)),
     replaceTokenHash: async (o) => overlay(await base.replaceTokenHash(o)),
     setAccountStatus: async (o) => overlay(await base.setAccountStatus(o)),
+    async delete(id) {
+      pending.delete(id);
+      return base.delete(id);
+    },
+    setShiftEnd: async (o) => overlay(await base.setShiftEnd(o)),
     async setLocations(positions) {
       let prompt: CourierPosition[] | undefined;
       for (const position of positions) {

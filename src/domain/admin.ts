@@ -16,6 +16,7 @@ import {
 import { parseIdCursor } from './cursors.js';
 import { AppError } from './errors.js';
 import { DEFAULT_SETTINGS } from './merchants.js';
+import { DEFAULT_NOTIFICATION_COUNTRIES } from './notifications/types.js';
 import { phoneSchema } from './phone.js';
 import { normalizeRut } from './rut.js';
 import {
@@ -31,6 +32,8 @@ import {
 } from './types.js';
 import { parseInput } from './validation.js';
 import { ORDER_NOTES } from './orders/notes.js';
+import { isSandboxRunCourier } from './sandbox-run-couriers.js';
+import { checkShiftEnd } from './shifts.js';
 
 const idSchema = z.string().trim().min(1).max(64);
 
@@ -50,6 +53,15 @@ export const adminInputSchemas = {
     status: z.enum(INTEGRATION_STATUSES),
   }),
   setRateLimit: z.strictObject({ merchantId: idSchema, perMin: z.number().int().min(1).max(1_000_000).nullable() }),
+  /** Country calling codes ("56", "+54"); null goes back to the default (Chile alone); [] allows none. */
+  setNotificationCountries: z.strictObject({
+    merchantId: idSchema,
+    countries: z
+      .array(z.string().trim().regex(/^\+?[1-9]\d{0,2}$/, 'a country calling code: 1 to 3 digits, e.g. 56').transform((c) => c.replace(/^\+/, '')))
+      .max(60)
+      .transform((v) => [...new Set(v)].sort())
+      .nullable(),
+  }),
   rotateSecret: z.strictObject({ merchantId: idSchema, overlapHours: z.number().min(0).max(168).default(24) }),
   createCourier: z.strictObject({
     name: z.string().trim().min(1).max(200),
@@ -59,6 +71,8 @@ export const adminInputSchemas = {
     mode: z.enum(MODES).default('live'),
   }),
   courierRef: z.strictObject({ courierId: idSchema }),
+  /** null clears the planned end. */
+  courierShiftEnd: z.strictObject({ courierId: idSchema, shiftEndsAt: z.iso.datetime({ offset: true }).nullable() }),
   createUser: z.strictObject({
     rut: z.string().max(20).transform((v, ctx) => {
       const rut = normalizeRut(v);
@@ -78,7 +92,7 @@ export function createAdminService(deps: {
   clock: Clock;
   ids: IdSource;
   secretBox: SecretBox;
-  couriers: Pick<CourierService, 'withdrawCourier' | 'activeOrders'>;
+  couriers: Pick<CourierService, 'withdrawCourier' | 'activeOrders' | 'changeShiftEnd'>;
   /** The courier app's sign-in links and sessions (issue #27). */
   courierSessions: Pick<CourierSessionService, 'issueSignInLink' | 'inviteCourier' | 'revokeAll'>;
   /** Every node's credential caches forget the merchant (revocation, rotation, status). */
@@ -163,6 +177,17 @@ export function createAdminService(deps: {
     return changed(input.merchantId, (await store.merchants.update(input.merchantId, { rateLimitPerMin: input.perMin }, now()))!);
   }
 
+  /**
+   * The operator's approval of the countries a merchant's live SMS and WhatsApp may reach (issue
+   * #39 item 3); messages to others are written `blocked` (`country_not_allowed`).
+   */
+  async function setNotificationCountries(options: { input: unknown }) {
+    const input = parseInput(adminInputSchemas.setNotificationCountries, options.input);
+    await requireMerchant(input.merchantId);
+    const countries = input.countries ?? [...DEFAULT_NOTIFICATION_COUNTRIES];
+    return changed(input.merchantId, (await store.merchants.update(input.merchantId, { settings: { notificationCountries: countries } }, now()))!);
+  }
+
   async function rotateApiSecret(options: { input: unknown }) {
     const input = parseInput(adminInputSchemas.rotateSecret, options.input);
     await requireMerchant(input.merchantId);
@@ -183,7 +208,7 @@ export function createAdminService(deps: {
     const courierId = ids.next('cr');
     await store.couriers.insert({
       id: courierId, mode: input.mode, name: input.name, phone: input.phone, vehicle: input.vehicle, plate: input.plate,
-      tokenHash: hashToken(token), accountStatus: 'active', status: 'off_duty', job: null, location: null, locationAt: null, createdAt: at, updatedAt: at,
+      tokenHash: hashToken(token), accountStatus: 'active', status: 'off_duty', job: null, shiftEndsAt: null, location: null, locationAt: null, createdAt: at, updatedAt: at,
     });
     const link = await courierSessions.issueSignInLink({ courierId });
     return { courierId, token, mode: input.mode, signInUrl: link.signInUrl, signInExpiresAt: link.expiresAt };
@@ -219,6 +244,19 @@ export function createAdminService(deps: {
       courierId, accountStatus: withdrawn.courier.accountStatus, dutyStatus: withdrawn.courier.status,
       releasedOrderIds: withdrawn.releasedOrderIds, keptOrderIds: withdrawn.keptOrderIds,
     };
+  }
+
+  /**
+   * Sets or changes (null: clears) the planned end of an on-duty courier's duty (issue #37): the
+   * same bounds as the courier's own (future, at most 16 h ahead); CONFLICT while it is off duty.
+   */
+  async function setCourierShiftEnd(options: { input: unknown }) {
+    const input = parseInput(adminInputSchemas.courierShiftEnd, options.input);
+    const shiftEndsAt = checkShiftEnd({ shiftEndsAt: input.shiftEndsAt, now: clock.now(), field: 'shiftEndsAt' });
+    const courier = await couriers.changeShiftEnd({ courierId: input.courierId, shiftEndsAt });
+    if (courier) return { courierId: courier.id, dutyStatus: courier.status, shiftEndsAt: courier.shiftEndsAt };
+    if (!(await store.couriers.findById(input.courierId))) throw courierNotFound(input.courierId);
+    throw new AppError('CONFLICT', `Courier ${input.courierId} is off duty: a planned end is given going on duty`, { details: { courierId: input.courierId } });
   }
 
   /** The token authenticates again; the courier comes back off duty, or busy on orders it kept. */
@@ -260,11 +298,13 @@ export function createAdminService(deps: {
   /** Every courier, a keyset page at a time (the operators' list); `afterId` is the last id of the previous page. */
   async function listCouriers(options: { mode?: Mode; status?: Courier['status']; limit?: number; afterId?: string }) {
     const limit = Math.min(Math.max(options.limit ?? 50, 1), 200);
-    const couriers = await store.couriers.listPage({
+    const page = await store.couriers.listPage({
       limit, ...(options.mode && { mode: options.mode }), ...(options.status && { status: options.status }),
       ...(options.afterId !== undefined && { afterId: parseIdCursor('cr', options.afterId) }),
     });
-    return { couriers, nextCursor: couriers.length === limit ? couriers.at(-1)!.id : null };
+    // A sandbox run's couriers are the run's, not the fleet's: never listed (the cursor still follows the page read).
+    const couriers = page.filter((c) => !isSandboxRunCourier(c));
+    return { couriers, nextCursor: page.length === limit ? page.at(-1)!.id : null };
   }
 
   /** Endpoints failing or disabled with a reason (issue #29), each with its merchant's name. */
@@ -279,6 +319,6 @@ export function createAdminService(deps: {
   return {
     listFailingWebhookEndpoints,
     createMerchant, rotateApiKey, revokeApiKeys, setMerchantStatus, setIntegrationStatus,
-    setMerchantRateLimit, rotateApiSecret, createCourier, inviteCourier, rotateCourierToken, disableCourier, enableCourier, createUser, listMerchants, listCouriers, listIntegrationTelemetry, getMerchant: requireMerchant,
+    setMerchantRateLimit, setNotificationCountries, rotateApiSecret, createCourier, inviteCourier, rotateCourierToken, disableCourier, enableCourier, setCourierShiftEnd, createUser, listMerchants, listCouriers, listIntegrationTelemetry, getMerchant: requireMerchant,
   };
 }

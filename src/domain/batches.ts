@@ -10,7 +10,7 @@ import type { OrderTransitions } from './orders/transitions.js';
 import type { WebhookOutbox } from './webhooks/outbox.js';
 import type { ConsolidateCommand } from './orders/schemas.js';
 import { vehicleTariff, type Tariff } from './tariffs.js';
-import type { Batch, Order } from './types.js';
+import type { Batch, Courier, Order } from './types.js';
 import { assertPermitted } from './members/roles.js';
 import { ORDER_NOTES } from './orders/notes.js';
 
@@ -68,7 +68,7 @@ export function createBatchService(deps: { store: Store; dispatch: DispatchServi
    * Writes a batch of one merchant's orders (assigned ones are taken back first) and dispatches it to
    * one courier with its vehicle, or leaves it pending; null when none of the orders could join.
    */
-  async function formBatch(options: { group: Order[]; geohashZone: string; vehicleType: Batch['vehicleType'] }): Promise<Batch | null> {
+  async function formBatch(options: { group: Order[]; geohashZone: string; vehicleType: Batch['vehicleType']; courier?: Courier }): Promise<Batch | null> {
     const { group } = options;
     const { merchantId, mode } = group[0]!;
     const batch: Batch = {
@@ -100,7 +100,10 @@ export function createBatchService(deps: { store: Store; dispatch: DispatchServi
       return null;
     }
     await bus.publish({ type: 'batch.created', batchId: batch.id, merchantId, mode, orderIds: settled.orderIds, at: now() });
-    const dispatched = await dispatch.dispatchBatch({ batch: settled, near: members[0]!.pickup });
+    // The round's bundle goes to the courier it chose (else it waits pending, offered like any batch).
+    const dispatched = options.courier
+      ? ((await dispatch.dispatchBatchTo(settled, options.courier)) && (await store.batches.findById(batch.id))) || settled
+      : await dispatch.dispatchBatch({ batch: settled, near: members[0]!.pickup });
     await releaseFreed(); // a freed courier may now take this very batch
     return (await store.batches.findById(batch.id)) ?? dispatched;
   }
@@ -129,6 +132,19 @@ export function createBatchService(deps: { store: Store; dispatch: DispatchServi
     if (group.length < 2) return dispatch.dispatchOrder({ order });
     await formBatch({ group, geohashZone, vehicleType: vehicle.type });
     return (await store.orders.findById(order.id)) ?? order;
+  }
+
+  /**
+   * Dynamic bundling (issue #37): the round's bundle of one merchant's `new` orders becomes a batch
+   * given to the courier the round chose; true when that courier took it.
+   */
+  async function commitBundle(options: { orders: Order[]; courierId: string }): Promise<boolean> {
+    const courier = await store.couriers.findById(options.courierId);
+    if (!courier || courier.status !== 'available' || courier.accountStatus !== 'active' || !dispatch.isLive(courier)) return false;
+    const group = options.orders.filter((o) => o.status === 'new' && !o.batchId && !o.courierId);
+    if (group.length < 2) return false;
+    const batch = await formBatch({ group, geohashZone: group[0]!.pickup.geohash.slice(0, BATCH_RUN_ZONE_LENGTH), vehicleType: courier.vehicle, courier });
+    return batch?.status === 'assigned' && batch.courierId === courier.id;
   }
 
   async function consolidateOrders(options: { principal: MerchantPrincipal; input: ConsolidateCommand }): Promise<Batch[]> {
@@ -174,5 +190,5 @@ export function createBatchService(deps: { store: Store; dispatch: DispatchServi
       .map((o) => (o.batchId === options.batch.id ? Object.assign({}, o, { vehicleType: options.batch.vehicleType }) : o));
   }
 
-  return { consolidateOrders, dispatchQueued, listBatches, getBatch, ordersOf };
+  return { consolidateOrders, dispatchQueued, commitBundle, listBatches, getBatch, ordersOf };
 }

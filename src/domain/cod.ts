@@ -47,7 +47,8 @@ export interface CodReportLine {
   entryId: string;
   orderId: string;
   courierId: string | null;
-  expected: number;
+  /** The order's cod_amount; null: the order gave none (amount unknown), never a mismatch. */
+  expected: number | null;
   collected: number;
   mismatch: boolean;
   /** Whether the claim counts (issue #39). */
@@ -112,7 +113,7 @@ export interface CourierCash {
 }
 
 const lineOf = (e: LedgerEntry, handedOver: Map<string, number>): CodReportLine => ({
-  entryId: e.id, orderId: e.orderId!, courierId: e.courierId ?? null, expected: e.expected ?? e.amount, collected: e.amount,
+  entryId: e.id, orderId: e.orderId!, courierId: e.courierId ?? null, expected: e.expected ?? null, collected: e.amount,
   mismatch: e.expected != null && e.amount !== e.expected, status: codClaimStatusOf(e), handedOver: handedOver.get(e.orderId!) ?? 0, collectedAt: e.at,
 });
 

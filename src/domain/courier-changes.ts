@@ -15,10 +15,20 @@ export function withCourierChanges(inner: Store, deps: { bus: EventBus; now: () 
       if (updated) await changed(updated.id, []);
       return updated;
     },
+    async setShiftEnd(options: Parameters<Store['couriers']['setShiftEnd']>[0]) {
+      const updated = await inner.couriers.setShiftEnd(options);
+      if (updated) await changed(updated.id, []);
+      return updated;
+    },
     async setAccountStatus(options: Parameters<Store['couriers']['setAccountStatus']>[0]) {
       const updated = await inner.couriers.setAccountStatus(options);
       if (updated) await changed(updated.id, []);
       return updated;
+    },
+    async delete(id: string) {
+      const deleted = await inner.couriers.delete(id);
+      if (deleted) await changed(id, []);
+      return deleted;
     },
     async replaceTokenHash(options: Parameters<Store['couriers']['replaceTokenHash']>[0]) {
       const updated = await inner.couriers.replaceTokenHash(options);

@@ -18,12 +18,21 @@ import { arriveAtStop, assertOnTheRoad } from './orders/stop-moves.js';
 import type { WebhookOutbox } from './webhooks/outbox.js';
 import { forbiddenMove, isOrderActive } from './orders/state-machine.js';
 import type { Courier, LatLng, Order } from './types.js';
+import { isPlausibleMove, type PositionPlausibility } from './position-plausibility.js';
+import { checkShiftEnd } from './shifts.js';
 
 /** A reported position this close to a stop marks the arrival there. */
 export const ARRIVAL_RADIUS_M = 50;
 
 // The courier's commands in the domain's terms (REST maps its snake_case bodies onto them in rest/wire/).
-export const setDutyCommandSchema = z.strictObject({ onDuty: z.boolean() });
+export const setDutyCommandSchema = z.strictObject({
+  onDuty: z.boolean(),
+  /**
+   * Going on duty: when the duty is planned to end (future, at most MAX_SHIFT_HOURS ahead; null or
+   * absent: no planned end). Already on duty: changes it (null clears it). Not with going off duty.
+   */
+  shiftEndsAt: z.iso.datetime({ offset: true }).nullable().optional(),
+});
 export type SetDutyCommand = z.output<typeof setDutyCommandSchema>;
 export const reportPositionCommandSchema = latLngSchema.extend({
   heading: z.number().min(0).max(360).optional(),
@@ -60,8 +69,11 @@ export function createCourierService(deps: {
   liveEta: LiveEtaService;
   bus: EventBus;
   clock: Clock;
+  /** Positions a courier could not have reached are refused; null: every position is believed (a sandbox run's own service). */
+  plausibility?: PositionPlausibility | null;
 }) {
   const { store, geoIndex, dispatch, delivery, transitions, outbox, liveEta, bus, clock } = deps;
+  const plausibility = deps.plausibility ?? null;
   const now = () => clock.now().toISOString();
 
   /** The courier as stored now (the copy its token was checked against may be older). */
@@ -86,16 +98,39 @@ export function createCourierService(deps: {
     },
   });
 
+  /**
+   * A new planned end (already checked by checkShiftEnd) for a courier on duty; null when it is off
+   * duty. A later end may make queued work reachable: a free courier is offered it at once.
+   */
+  async function changeShiftEnd(options: { courierId: string; shiftEndsAt: string | null }): Promise<Courier | null> {
+    const changed = await store.couriers.setShiftEnd({ id: options.courierId, shiftEndsAt: options.shiftEndsAt, updatedAt: now() });
+    if (changed?.status === 'available') await dispatch.offerWork({ courier: changed });
+    return changed && ((await store.couriers.findById(changed.id)) ?? changed);
+  }
+
+  /**
+   * On duty (with a planned end, when given: dispatch then offers nothing it cannot pick up before
+   * it), or off duty (refused while busy). On duty again with `shiftEndsAt` changes the planned end.
+   */
   async function setDuty(options: { courier: Courier; input: SetDutyCommand }): Promise<Courier> {
-    const { courier } = options;
-    if (options.input.onDuty) {
-      if (courier.status !== 'off_duty') return courier;
-      const updated = await store.couriers.setStatus({ id: courier.id, status: 'available', from: ['off_duty'], updatedAt: now() });
+    const { courier, input } = options;
+    if (input.onDuty) {
+      const given = input.shiftEndsAt === undefined ? undefined : checkShiftEnd({ shiftEndsAt: input.shiftEndsAt, now: clock.now() });
+      if (courier.status !== 'off_duty') {
+        if (given === undefined) return courier;
+        const changed = await changeShiftEnd({ courierId: courier.id, shiftEndsAt: given });
+        if (!changed) throw new AppError('CONFLICT', 'You just went off duty; go on duty again');
+        return changed;
+      }
+      const updated = await store.couriers.setStatus({ id: courier.id, status: 'available', from: ['off_duty'], shiftEndsAt: given ?? null, updatedAt: now() });
       if (updated) await dispatch.offerWork({ courier: updated });
       return (await store.couriers.findById(courier.id)) ?? courier;
     }
+    if (input.shiftEndsAt !== undefined) {
+      throw new AppError('VALIDATION_ERROR', 'shift_ends_at is only accepted when going on duty', { fields: [{ field: 'shift_ends_at', message: 'not accepted here' }] });
+    }
     if (courier.status === 'busy') throw new AppError('CONFLICT', 'Finish or release your current job before going off duty');
-    const updated = await store.couriers.setStatus({ id: courier.id, status: 'off_duty', from: ['available', 'off_duty'], updatedAt: now() });
+    const updated = await store.couriers.setStatus({ id: courier.id, status: 'off_duty', from: ['available', 'off_duty'], shiftEndsAt: null, updatedAt: now() });
     if (!updated) throw new AppError('CONFLICT', 'You were just assigned a job; finish or release it first');
     await geoIndex.remove({ courierId: courier.id, mode: courier.mode, vehicle: courier.vehicle });
     return updated;
@@ -112,22 +147,29 @@ export function createCourierService(deps: {
     const taken = Date.parse(recordedAt);
     const nowMs = Date.parse(arrived);
     if (taken > nowMs + 60_000 || taken < nowMs - 86_400_000) {
-      throw new AppError('VALIDATION_ERROR', 'recorded_at must be within the last 24 hours and at most a minute ahead', { fields: [{ field: 'recorded_at', message: 'out of range' }] });
+      throw new AppError('VALIDATION_ERROR', 'recordedAt must be within the last 24 hours and at most a minute ahead', { fields: [{ field: 'recordedAt', message: 'out of range' }] });
     }
     return new Date(Math.min(taken, nowMs)).toISOString();
   }
 
-  async function reportPosition(options: { courier: Courier; input: ReportPositionCommand }): Promise<{ courier: Courier; arrivals: Order[]; stale?: boolean }> {
+  /** `simulated`: the sandbox simulator's own courier, driven faster than life (never checked for plausibility). */
+  async function reportPosition(options: { courier: Courier; input: ReportPositionCommand; simulated?: boolean }): Promise<{ courier: Courier; arrivals: Order[]; stale?: boolean }> {
     return report(options);
   }
 
   /** `orders`: the courier's active orders when already in hand (a snapshot), else read here. */
-  async function report(options: { courier: Courier; orders?: Order[]; input: ReportPositionCommand }): Promise<{ courier: Courier; arrivals: Order[]; stale?: boolean }> {
+  async function report(options: { courier: Courier; orders?: Order[]; input: ReportPositionCommand; simulated?: boolean }): Promise<{ courier: Courier; arrivals: Order[]; stale?: boolean }> {
     const location: LatLng = { lat: options.input.lat, lng: options.input.lng };
     if (!isInServiceArea(location)) throw new AppError('OUTSIDE_SERVICE_AREA', 'The position is outside the service area');
     const at = fixTime(options.input.recordedAt);
     // A fix older than the one stored (a backlog behind a newer report) never replaces it.
     if (options.courier.locationAt !== null && at < options.courier.locationAt) return { courier: options.courier, arrivals: [], stale: true };
+    // A fix the courier could not have reached from the last accepted one is refused: never stored,
+    // so never an arrival, a dispatch candidate, an estimate or a map position.
+    const last = options.courier.location && options.courier.locationAt ? { location: options.courier.location, at: options.courier.locationAt } : null;
+    if (plausibility && !options.simulated && !isPlausibleMove({ rule: plausibility, vehicle: options.courier.vehicle, from: last, to: { location, at } })) {
+      throw new AppError('IMPLAUSIBLE_POSITION', `The position is too far from the last one for the time between them (over ${plausibility.maxSpeedKmh[options.courier.vehicle]} km/h for a ${options.courier.vehicle}): discarded`);
+    }
     // A courier that is not (or soon not) live as stored: other nodes read the store before they
     // dispatch to an index entry, so this position is written at once rather than with the next batch.
     const prompt = options.courier.status === 'available' && !dispatch.isLive(options.courier, PROMPT_WRITE_MARGIN_MS);
@@ -194,7 +236,7 @@ export function createCourierService(deps: {
       const stop = assertCurrentStop(order, stopId);
       return arriveAtStop({ transitions, order, stopId: stop.id, actor, location: options.courier.location, at: now() });
     }
-    if (stopId !== undefined) throw new AppError('VALIDATION_ERROR', 'stop_id is only accepted with arrived_dropoff on a multi-stop order', { fields: [{ field: 'stop_id', message: 'not accepted here' }] });
+    if (stopId !== undefined) throw new AppError('VALIDATION_ERROR', 'stopId is only accepted with arrived_dropoff on a multi-stop order', { fields: [{ field: 'stopId', message: 'not accepted here' }] });
     return transitions.transition({ order, to: status, actor, location: options.courier.location });
   }
 
@@ -232,7 +274,7 @@ export function createCourierService(deps: {
       if (back) released.push(back);
     }
     const kept = await activeOrders(found);
-    const courier = kept.length > 0 ? found : ((await store.couriers.setStatus({ id: found.id, status: 'off_duty', job: null, updatedAt: now() })) ?? found);
+    const courier = kept.length > 0 ? found : ((await store.couriers.setStatus({ id: found.id, status: 'off_duty', job: null, shiftEndsAt: null, updatedAt: now() })) ?? found);
     for (const order of released) await dispatch.dispatchOrder({ order });
     return { courier, releasedOrderIds: released.map((o) => o.id), keptOrderIds: kept.map((o) => o.id) };
   }
@@ -255,7 +297,7 @@ export function createCourierService(deps: {
   }
 
   return {
-    getProfile, setDuty, reportPosition, holdSession, reportSessionPosition, snapshotStats: snapshots.stats, advanceOrder, releaseOrder, withdrawCourier, confirmDelivery,
+    getProfile, setDuty, changeShiftEnd, reportPosition, holdSession, reportSessionPosition, snapshotStats: snapshots.stats, advanceOrder, releaseOrder, withdrawCourier, confirmDelivery,
     reportFailedAttempt, confirmReturn, activeOrders,
   };
 }

@@ -6,6 +6,7 @@ import { vehicleTariff, type Tariff } from './tariffs.js';
 import type { Batch, Courier, CourierJob, Order, VehicleType } from './types.js';
 import type { Actor, OrderTransitions } from './orders/transitions.js';
 import { timeScaleOf } from './sandbox-time.js';
+import { endShift, isAccountActive, isShiftOver, pickupAfterShiftEnd } from './shifts.js';
 
 /**
  * How many of the nearest index entries dispatch looks at before queueing the order: each is
@@ -29,7 +30,13 @@ export function createDispatchService(deps: {
   sandboxSpeed: number;
   /** A courier with no position report for this long is not dispatchable (and leaves the geo index). */
   staleAfterMs: number;
+  /**
+   * Orders the periodic dispatch round commits (dispatch/planner.ts): neither dispatched at creation
+   * nor offered to a courier that frees up, they wait `new` until a courier must leave for them.
+   */
+  heldForRound?: (order: Order) => boolean;
 }) {
+  const heldForRound = deps.heldForRound ?? (() => false);
   const { store, geoIndex, transitions, clock, tariff } = deps;
   const vehicleOrder = tariff.vehicles.map((v) => v.type);
   /** Vehicle classes that can carry what `type` carries. */
@@ -66,16 +73,37 @@ export function createDispatchService(deps: {
     return store.couriers.setStatus({ id: courierId, status: 'busy', from: ['available'], job, updatedAt: clock.now().toISOString() });
   }
 
-  /** Assigns a claimed courier to a `new` order (by dispatch, or an operator's choice); null when the order moved meanwhile. */
-  async function assign(order: Order, courier: Courier, actor: Actor = { kind: 'system', id: null }): Promise<Order | null> {
+  /**
+   * When the courier would pick the order up if given it now: its approach at the travel model or
+   * the order's ready time (creation + prep time; a scheduled order's window opening), whichever is later.
+   */
+  async function predictedPickupAt(order: Order, courier: Courier): Promise<Date> {
     const now = clock.now();
-    const travelMs = Date.parse(order.estimatedDeliveryAt) - Date.parse(order.estimatedPickupAt);
-    const waitMins = Math.max(order.prepTimeMins, approachMinutes(courier, order));
-    // Test orders: the stored estimates (hence travelMs) are already at the sandbox's pace.
+    // Test orders: the stored estimates are at the sandbox's pace, and so is the wait.
     const merchant = order.mode === 'test' ? await store.merchants.findById(order.merchantId) : null;
     const scale = timeScaleOf({ mode: order.mode, merchant, defaultSpeed: deps.sandboxSpeed });
+    // The parcel is ready its prep time after creation (not after now: an order may wait in the queue).
+    const readyInMins = Math.max(0, order.prepTimeMins - ((now.getTime() - Date.parse(order.createdAt)) / 60_000) * scale);
+    const waitMins = Math.max(readyInMins, approachMinutes(courier, order));
     // A scheduled order is picked up at its window's opening, not before.
-    const pickupAt = new Date(Math.max(now.getTime() + (waitMins * 60_000) / scale, order.scheduledPickupAt ? Date.parse(order.scheduledPickupAt) : 0));
+    return new Date(Math.max(now.getTime() + (waitMins * 60_000) / scale, order.scheduledPickupAt ? Date.parse(order.scheduledPickupAt) : 0));
+  }
+
+  /**
+   * Whether the courier may be given this order (issue #37): an active account, and a pickup it
+   * can make before its planned end (a courier near the end finishes what it carries, nothing new).
+   */
+  async function mayTake(courier: Courier, orders: readonly Order[]): Promise<boolean> {
+    if (!isAccountActive(courier)) return false;
+    if (courier.shiftEndsAt === null) return true;
+    for (const order of orders) if (pickupAfterShiftEnd(courier, (await predictedPickupAt(order, courier)).getTime())) return false;
+    return true;
+  }
+
+  /** Assigns a claimed courier to a `new` order (by dispatch, or an operator's choice); null when the order moved meanwhile. */
+  async function assign(order: Order, courier: Courier, actor: Actor = { kind: 'system', id: null }): Promise<Order | null> {
+    const travelMs = Date.parse(order.estimatedDeliveryAt) - Date.parse(order.estimatedPickupAt);
+    const pickupAt = await predictedPickupAt(order, courier);
     return transitions.tryTransition({
       order,
       to: 'assigned',
@@ -91,11 +119,12 @@ export function createDispatchService(deps: {
   /** Tries the nearest couriers for a `new` order; returns the order as it now stands. */
   async function dispatchOrder(options: { order: Order }): Promise<Order> {
     const { order } = options;
-    if (order.status !== 'new' || order.batchId || !isDue(order)) return order;
+    if (order.status !== 'new' || order.batchId || !isDue(order) || heldForRound(order)) return order;
     const vehicles = carriers(order.vehicleType);
     const candidates = await geoIndex.nearest({ mode: order.mode, vehicles, point: order.pickup, limit: CANDIDATES });
     for (const candidate of candidates) {
-      if (!(await verifyCandidate(candidate.courierId, order.mode, vehicles))) continue;
+      const found = await verifyCandidate(candidate.courierId, order.mode, vehicles);
+      if (!found || !(await mayTake(found, [order]))) continue;
       const courier = await claimCourier(candidate.courierId, { kind: 'order', id: order.id });
       if (!courier) continue;
       await geoIndex.remove({ courierId: courier.id, mode: courier.mode, vehicle: courier.vehicle });
@@ -122,12 +151,17 @@ export function createDispatchService(deps: {
     }
   }
 
-  /** A courier whose job ended (or was cancelled) becomes available again and takes queued work. */
+  /**
+   * A courier whose job ended (or was cancelled) becomes available again and takes queued work (or
+   * goes off duty, past its planned end). A disabled courier (finishing an order it kept) is never
+   * made available: the store refuses, and it goes off duty instead.
+   */
   async function releaseCourier(options: { courierId: string; jobId: string }): Promise<void> {
-    const courier = await store.couriers.setStatus({
-      id: options.courierId, status: 'available', from: ['busy'], fromJobId: options.jobId, job: null, updatedAt: clock.now().toISOString(),
-    });
+    const freed = (status: 'available' | 'off_duty') => ({ id: options.courierId, status, from: ['busy' as const], fromJobId: options.jobId, job: null, updatedAt: clock.now().toISOString() });
+    const courier = await store.couriers.setStatus(freed('available'));
     if (courier) await offerWork({ courier });
+    // Refused: the job moved on (then this fails too), or the account is disabled.
+    else await store.couriers.setStatus(Object.assign(freed('off_duty'), { shiftEndsAt: null }));
   }
 
   /**
@@ -137,14 +171,19 @@ export function createDispatchService(deps: {
    */
   async function offerWork(options: { courier: Courier; skipOrderId?: string }): Promise<void> {
     const { courier } = options;
+    // A disabled courier gets nothing (nor an index entry); past its planned end, it goes off duty.
+    if (!isAccountActive(courier)) return;
+    if (isShiftOver(courier, clock.now())) return void (await endShift({ store, geoIndex }, courier, clock.now().toISOString()));
     const batches = await store.batches.listPending({ mode: courier.mode, vehicleTypes: [courier.vehicle], limit: 5 });
     for (const batch of batches) {
       if (await dispatchBatchTo(batch, courier)) return;
     }
-    const queued = (await store.orders.listQueued({ mode: courier.mode, vehicleTypes: carriable(courier.vehicle), limit: 5, dueBy: clock.now().toISOString() })).filter(
-      (o) => o.id !== options.skipOrderId,
-    );
+    // Orders the periodic round commits are not handed out here (a few more are read past them).
+    const queued = (await store.orders.listQueued({ mode: courier.mode, vehicleTypes: carriable(courier.vehicle), limit: 20, dueBy: clock.now().toISOString() }))
+      .filter((o) => o.id !== options.skipOrderId && !heldForRound(o))
+      .slice(0, 5);
     for (const order of queued) {
+      if (!(await mayTake(courier, [order]))) continue;
       const claimed = await claimCourier(courier.id, { kind: 'order', id: order.id });
       if (!claimed) return; // someone else took this courier meanwhile
       if (await assignOrRelease(order, claimed)) return;
@@ -153,8 +192,28 @@ export function createDispatchService(deps: {
     if (courier.location && isLive(courier)) await geoIndex.upsert({ courierId: courier.id, mode: courier.mode, vehicle: courier.vehicle, location: courier.location });
   }
 
+  /**
+   * The round's commitment: claims this courier (still available, active and live) for the order
+   * and assigns it; null when either moved meanwhile (the courier is then left as it was).
+   */
+  async function commitOrder(options: { order: Order; courierId: string }): Promise<Order | null> {
+    const { order } = options;
+    if (order.status !== 'new' || order.batchId) return null;
+    const courier = await verifyCandidate(options.courierId, order.mode, carriers(order.vehicleType));
+    if (!courier || !(await mayTake(courier, [order]))) return null;
+    const claimed = await claimCourier(courier.id, { kind: 'order', id: order.id });
+    if (!claimed) return null;
+    await geoIndex.remove({ courierId: claimed.id, mode: claimed.mode, vehicle: claimed.vehicle });
+    const assigned = await assignOrRelease(order, claimed);
+    if (!assigned) await releaseCourier({ courierId: claimed.id, jobId: order.id });
+    return assigned;
+  }
+
   /** Claims the courier for the whole batch and assigns each of its orders; false when the courier was taken. */
   async function dispatchBatchTo(batch: Batch, courier: Courier): Promise<boolean> {
+    // Every pickup of the batch before the planned end (each from where the courier is now).
+    const orders = courier.shiftEndsAt === null ? [] : (await Promise.all(batch.orderIds.map((id) => store.orders.findById(id)))).filter((o): o is Order => o !== null);
+    if (!(await mayTake(courier, orders))) return false;
     const claimed = await claimCourier(courier.id, { kind: 'batch', id: batch.id });
     if (!claimed) return false;
     const taken = await store.batches.update({ id: batch.id, from: ['pending'], patch: { status: 'assigned', courierId: courier.id }, updatedAt: clock.now().toISOString() });
@@ -194,5 +253,8 @@ export function createDispatchService(deps: {
     return restored;
   }
 
-  return { restoreCourierIndex, dispatchOrder, releaseCourier, offerWork, dispatchBatch, carriable, carriers, isLive, isDue, assign: assignOrRelease };
+  return {
+    restoreCourierIndex, dispatchOrder, releaseCourier, offerWork, dispatchBatch, carriable, carriers, isLive, isDue, mayTake, assign: assignOrRelease,
+    commitOrder, dispatchBatchTo, approachMinutes, heldForRound,
+  };
 }

@@ -115,7 +115,9 @@ export function createQuoteService(deps: { geocoder: Geocoder; tariff: Tariff; c
       minRoadM: Math.max(...visits.map((v) => minRoadMetres(origin, v))),
       ...(via.length > 0 && { via }),
     });
-    return Object.assign(price, { isTest: options.mode === 'test', origin, destination, via, packageType: options.packageType ?? null });
+    // A multi-stop order books the express rate only (it waits for no batch companions): its quote offers only what it can book.
+    const rates = options.stops ? price.rates.filter((r) => r.id !== 'batched') : price.rates;
+    return Object.assign(price, { rates, isTest: options.mode === 'test', origin, destination, via, packageType: options.packageType ?? null });
   }
 
   /**

@@ -5,6 +5,7 @@ import type { QueuePosition, Store } from '../ports/store.js';
 import type { BatchService } from './batches.js';
 import type { DispatchService } from './dispatch.js';
 import { isOrderActive } from './orders/state-machine.js';
+import { endShift, isShiftOver } from './shifts.js';
 import { MODES, type Courier, type Mode, type VehicleType } from './types.js';
 
 export const RECONCILER_LEASE = 'dispatch-reconciler';
@@ -27,6 +28,8 @@ export interface ReconcileReport {
   repaired: number;
   /** Queued orders and pending batches dispatched by this round. */
   dispatched: number;
+  /** Available couriers sent off duty: their planned end passed. */
+  shiftsEnded: number;
 }
 
 export type DispatchReconciler = ReturnType<typeof createDispatchReconciler>;
@@ -78,6 +81,11 @@ export function createDispatchReconciler(deps: {
     for (const courier of await store.couriers.listByMode(mode)) {
       // SQLite answers synchronously: let I/O run now and then, or a large fleet is one long stall.
       if (++seen % 64 === 0) await setImmediate();
+      // Past its planned end with nothing in hand: off duty (issue #37); busy, it finishes first.
+      if (courier.status === 'available' && isShiftOver(courier, clock.now())) {
+        if (await endShift({ store, geoIndex }, courier, clock.now().toISOString())) report.shiftsEnded++;
+        continue;
+      }
       const dispatchable = courier.status === 'available' && courier.accountStatus === 'active' && dispatch.isLive(courier) && courier.location;
       if (dispatchable) {
         await geoIndex.upsert({ courierId: courier.id, mode, vehicle: courier.vehicle, location: courier.location! });
@@ -140,7 +148,7 @@ export function createDispatchReconciler(deps: {
 
   /** One full round over both modes. */
   async function reconcile(): Promise<ReconcileReport> {
-    const report: ReconcileReport = { freed: 0, evicted: 0, repaired: 0, dispatched: 0 };
+    const report: ReconcileReport = { freed: 0, evicted: 0, repaired: 0, dispatched: 0, shiftsEnded: 0 };
     for (const mode of MODES) {
       await repairBatches(mode, report);
       await reconcileCouriers(mode, report);

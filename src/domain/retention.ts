@@ -34,6 +34,10 @@ export interface RetentionReport {
   quotes: number;
   /** Hosted proofs older than PROOF_RETENTION_DAYS, and expired courier app sessions and sign-in codes (issue #27). */
   proofs: number;
+  /** Uploads no delivery referred to, removed PROOF_UNUSED_HOURS after they came (issue #39). */
+  unusedProofs: number;
+  /** Upload budget counters past their expiry (issue #39). */
+  proofBudgets: number;
   courierSessions: number;
   /** Team members' sessions past their absolute expiry and set-password links past theirs. */
   members: number;
@@ -71,6 +75,8 @@ export function createRetention(deps: {
   batchSize?: number;
   /** One bounded step of hosted-proof retention (issue #27). */
   pruneProofs?: (options: { limit: number }) => Promise<number>;
+  /** One bounded step of the unused-upload sweep (issue #39): how many it looked at, how many it removed. */
+  sweepUnusedProofs?: (options: { limit: number }) => Promise<{ checked: number; removed: number }>;
 }) {
   const { store, clock } = deps;
   const limit = deps.batchSize ?? PRUNE_BATCH;
@@ -81,14 +87,15 @@ export function createRetention(deps: {
    */
   async function pruneStorage(options: { signal?: AbortSignal; keepGoing?: () => Promise<boolean> } = {}): Promise<RetentionReport> {
     const now = clock.now().getTime();
-    const report: RetentionReport = { deliveries: 0, orderEvents: 0, leases: 0, quotes: 0, feedEvents: 0, idempotentWrites: 0, members: 0, notifications: 0, operators: 0, audit: 0, proofs: 0, courierSessions: 0 };
+    const report: RetentionReport = { deliveries: 0, orderEvents: 0, leases: 0, quotes: 0, feedEvents: 0, idempotentWrites: 0, members: 0, notifications: 0, operators: 0, audit: 0, proofs: 0, unusedProofs: 0, proofBudgets: 0, courierSessions: 0 };
     const notificationsBefore = new Date(now - (deps.notificationMs ?? deps.webhookMs)).toISOString();
     const deliveriesBefore = new Date(now - deps.webhookMs).toISOString();
     const eventsBefore = new Date(now - deps.orderEventsMs).toISOString();
     const quotesBefore = new Date(now - EXPIRED_QUOTE_MARGIN_MS).toISOString();
     const nowIso = new Date(now).toISOString();
     const auditBefore = new Date(now - (deps.auditMs ?? DEFAULT_AUDIT_RETENTION_MS)).toISOString();
-    const steps: Array<[Batched, () => Promise<number>]> = [
+    /** A step answers how many rows it removed, or how many it looked at and removed (a batch may keep some). */
+    const steps: Array<[Batched, () => Promise<number | { checked: number; removed: number }>]> = [
       ['deliveries', () => store.webhooks.prune({ createdBefore: deliveriesBefore, limit })],
       ['feedEvents', () => store.events.prune({ createdBefore: deliveriesBefore, limit })],
       ['idempotentWrites', () => store.idempotentWrites.prune({ before: nowIso, limit })],
@@ -100,6 +107,8 @@ export function createRetention(deps: {
       ['audit', () => store.audit.prune({ before: auditBefore, limit })],
       ['courierSessions', () => store.courierSessions.pruneExpired({ before: nowIso, limit })],
       ['proofs', () => deps.pruneProofs?.({ limit }) ?? Promise.resolve(0)],
+      ['unusedProofs', () => deps.sweepUnusedProofs?.({ limit }) ?? Promise.resolve(0)],
+      ['proofBudgets', () => store.proofBudgets.prune({ before: nowIso, limit })],
     ];
     const stopped = async () => options.signal?.aborted || (options.keepGoing && !(await options.keepGoing()));
     report.leases = await store.leases.pruneExpired({ olderThanMs: EXPIRED_LEASE_MARGIN_MS });
@@ -113,8 +122,8 @@ export function createRetention(deps: {
         const started = performance.now();
         const n = await step();
         rest = Math.min(performance.now() - started, MAX_REST_MS);
-        report[kind] += n;
-        if (n < limit) break;
+        report[kind] += typeof n === 'number' ? n : n.removed;
+        if ((typeof n === 'number' ? n : n.checked) < limit) break;
       }
     }
     return report;

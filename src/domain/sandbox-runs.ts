@@ -20,6 +20,7 @@ import { timeScaleOf } from './sandbox-time.js';
 import { vehicleTariff, type Tariff } from './tariffs.js';
 import type { Courier, LatLng, Order, OrderEvent, WebhookDelivery } from './types.js';
 import { ORDER_NOTES } from './orders/notes.js';
+import { RUN_COURIER_NAME, RUN_PLATE_PREFIX } from './sandbox-run-couriers.js';
 
 /** What a run plays. `failed_attempt_then_return`: nobody answers at the door, the parcel goes back to the pickup (policy `return`). */
 export const SANDBOX_SCENARIOS = ['delivered', 'delivered_with_pin', 'cancelled_after_assignment', 'courier_reassigned', 'late_with_eta_changes', 'failed_attempt_then_return'] as const;
@@ -75,7 +76,8 @@ const DWELL_MS = 60_000;
 const MAX_TICKS = 5_000;
 /** Where a run's couriers start: this far north of the city centre's reference point, in degrees of latitude. */
 const COURIER_START: LatLng = { lat: -33.4372, lng: -70.6506 };
-const RUN_PLATE_PREFIX = 'RUN-';
+/** The record that a run was played (its couriers are gone once it ends): the same request again is a CONFLICT. */
+const PLAYED_OPERATION = 'sandbox.run.played';
 /**
  * When a run's deliveries are due while it plays: never. The run releases them when it ends, so
  * the worker's writes to the deliveries never interleave with the run's own (jongodb, the MongoDB
@@ -88,8 +90,8 @@ export type SandboxRunService = ReturnType<typeof createSandboxRunService>;
 /**
  * Deterministic sandbox runs (issue #31 item 2): a whole delivery played at once on a virtual
  * clock, through the same domain services as a real order (so the same history, feed events and
- * webhook bodies), with the run's own couriers (plate `RUN-…`, never offered other work, off duty
- * when the run ends) and ids drawn from a stream keyed by the master key, the merchant and the
+ * webhook bodies), with the run's own couriers (plate `RUN-…`, never offered other work, never
+ * shown to operators, removed when the run ends) and ids drawn from a stream keyed by the master key, the merchant and the
  * request: the same request gives the same ids, numbers, times and bodies. Webhook deliveries are
  * held while it plays and due when it ends (the worker sends them with the real time in
  * `webhook-timestamp`, which receivers check against their clock). An existing order (`orderId`)
@@ -116,7 +118,7 @@ export function createSandboxRunService(deps: {
     const existing = input.orderId !== undefined ? playable(await deps.getOrder({ principal, ref: input.orderId })) : null;
     // The history must not go back in time: an existing order's run starts after its creation.
     if (existing && start < Date.parse(existing.createdAt)) {
-      throw new AppError('VALIDATION_ERROR', 'Invalid request: start_time', { fields: [{ field: 'start_time', message: `must not be before the order was created (${existing.createdAt})` }] });
+      throw new AppError('VALIDATION_ERROR', 'Invalid request: startTime', { fields: [{ field: 'startTime', message: `must not be before the order was created (${existing.createdAt})` }] });
     }
     const key = secretBox.derive(`sandbox-run:${JSON.stringify([principal.merchant.id, input.seed, input.scenario, new Date(start).toISOString(), existing ? { order_id: existing.id } : input.order])}`);
     const ids = createSeededIdSource({ key, clock });
@@ -126,25 +128,26 @@ export function createSandboxRunService(deps: {
       throw new AppError('CONFLICT', `The order ${existing.id} has no delivery PIN: delivered_with_pin plays orders created with one`);
     }
     if (existing && input.scenario === 'failed_attempt_then_return' && (existing.failedAttemptPolicy ?? DEFAULT_FAILED_ATTEMPT_POLICY) !== 'return') {
-      throw new AppError('CONFLICT', `The order ${existing.id} has failed_attempt_policy ${existing.failedAttemptPolicy}: failed_attempt_then_return plays orders whose policy is return`);
+      throw new AppError('CONFLICT', `The order ${existing.id} has failedAttemptPolicy ${existing.failedAttemptPolicy}: failed_attempt_then_return plays orders whose policy is return`);
     }
     const order: CreateOrderCommand | Order = existing ?? (
       input.scenario === 'delivered_with_pin' ? Object.assign({}, input.order!, { deliveryPin: true })
         : input.scenario === 'failed_attempt_then_return' ? Object.assign({}, input.order!, { failedAttemptPolicy: 'return' as const })
           : input.order!);
 
-    const first = await newCourier(run, ids, clock, 1);
+    const first = await newCourier(run, ids, clock, 1, principal.merchant.id);
     const made = [first.id];
     let orderId: string | undefined;
     let done = false;
     try {
       const result = await play({ principal, input, run, ids, clock, order, first, made, runId, start, onOrder: (id) => void (orderId = id) });
-      const released = await releaseDeliveries(principal, result.deliveries);
+      await releaseDeliveries(principal, result.deliveries);
       done = true;
-      return Object.assign(result, { deliveries: result.deliveries.map((d) => (d.status === 'pending' ? Object.assign({}, d, { nextAttemptAt: released }) : d)) });
+      // Due when the run ends, on the run's clock (the answer is byte-identical); the stored delivery is due at the real time, for the worker.
+      return Object.assign(result, { deliveries: result.deliveries.map((d) => (d.status === 'pending' ? Object.assign({}, d, { nextAttemptAt: result.endTime }) : d)) });
     } finally {
-      // The run's couriers never take other work, whatever happened; its held deliveries go out even when it failed.
-      for (const id of made) await store.couriers.setStatus({ id, status: 'off_duty', job: null, updatedAt: clock.now().toISOString() }).catch(() => null);
+      // The run's couriers go when it ends, whatever happened (nobody sees them, nothing dispatches to them); its held deliveries go out even when it failed.
+      for (const id of made) await removeCourier(run, id);
       if (orderId && !done) await releaseDeliveries(principal, await deliveriesOf(principal, orderId, new Date(start).toISOString(), clock.now())).catch(() => null);
     }
   }
@@ -209,7 +212,7 @@ export function createSandboxRunService(deps: {
       case 'courier_reassigned': {
         let ticks = 0;
         await drive(first, { until: () => ++ticks > 4 });
-        const second = await newCourier(run, ids, clock, 2);
+        const second = await newCourier(run, ids, clock, 2, null);
         made.push(second.id);
         dwell();
         await run.couriers.releaseOrder({ courier: await courierNow(first.id), ref: created.id, input: { reason: ORDER_NOTES.sandboxDroppedOut } });
@@ -232,20 +235,40 @@ export function createSandboxRunService(deps: {
     return order;
   }
 
-  /** A courier of the run: simulated, nobody holds its token, only the run's dispatch knows it. */
-  async function newCourier(run: SandboxRuntime, ids: IdSource, clock: Clock, n: number): Promise<Courier> {
+  /**
+   * A courier of the run: simulated, nobody holds its token, only the run's dispatch knows it.
+   * `merchantId` (the first courier): the same request again draws the same ids, so the first
+   * courier's id marks the run as played, kept after the courier is gone: a run is played once.
+   */
+  async function newCourier(run: SandboxRuntime, ids: IdSource, clock: Clock, n: number, merchantId: string | null): Promise<Courier> {
     const at = clock.now().toISOString();
     const id = ids.next('cr');
-    // The same request again draws the same ids: a run is played once.
-    if (await store.couriers.findById(id)) throw new AppError('CONFLICT', 'This run (seed, scenario, start time and order) was already played for this merchant; use another seed');
+    const played = new AppError('CONFLICT', 'This run (seed, scenario, start time and order) was already played for this merchant; use another seed');
+    if (merchantId !== null) {
+      const claim = await store.idempotentWrites.claim({
+        ownerId: merchantId, mode: 'test', operation: PLAYED_OPERATION, key: id, fingerprint: id, token: id, outcome: null, createdAt: at,
+        lockedUntil: RUN_DELIVERIES_HELD_UNTIL, expiresAt: RUN_DELIVERIES_HELD_UNTIL,
+      }, at);
+      if (!claim.claimed) throw played;
+    }
+    // A run of an older version kept its couriers: that one was played too.
+    if (await store.couriers.findById(id)) throw played;
     const courier: Courier = {
-      id, mode: 'test', name: `Sandbox Run Courier ${n}`, phone: `+5690000${String(9000 + n)}`, vehicle: 'van',
+      id, mode: 'test', name: `${RUN_COURIER_NAME}${n}`, phone: `+5690000${String(9000 + n)}`, vehicle: 'van',
       plate: `${RUN_PLATE_PREFIX}${String(n).padStart(3, '0')}`, tokenHash: hashToken(ids.next('tok')), accountStatus: 'active', status: 'available',
-      location: { lat: COURIER_START.lat + (n - 1) * 0.004, lng: COURIER_START.lng }, locationAt: at, job: null, createdAt: at, updatedAt: at,
+      location: { lat: COURIER_START.lat + (n - 1) * 0.004, lng: COURIER_START.lng }, locationAt: at, job: null, shiftEndsAt: null, createdAt: at, updatedAt: at,
     };
     await store.couriers.insert(courier);
     await run.geoIndex.upsert({ courierId: courier.id, mode: 'test', vehicle: courier.vehicle, location: courier.location! });
     return courier;
+  }
+
+  /** The run's courier out of the store and the dispatch index. */
+  async function removeCourier(run: SandboxRuntime, id: string): Promise<void> {
+    const courier = await store.couriers.findById(id).catch(() => null);
+    if (!courier) return;
+    await run.geoIndex.remove({ courierId: id, mode: courier.mode, vehicle: courier.vehicle }).catch(() => null);
+    await store.couriers.delete(id).catch(() => null);
   }
 
   /** One tick of a courier on its order (as the simulator drives): a step along the straight route, or the next status at a stop. */
@@ -311,12 +334,11 @@ export function createSandboxRunService(deps: {
     return out.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
-  /** Makes the run's held deliveries due now (those written as failed, an endpoint's backlog full, stay so); returns that time. */
-  async function releaseDeliveries(principal: MerchantPrincipal, deliveries: WebhookDelivery[]): Promise<string> {
+  /** Makes the run's held deliveries due now, real time (those written as failed, an endpoint's backlog full, stay so). */
+  async function releaseDeliveries(principal: MerchantPrincipal, deliveries: WebhookDelivery[]): Promise<void> {
     const now = new Date().toISOString();
     const held = deliveries.filter((d) => d.status === 'pending' && d.nextAttemptAt === RUN_DELIVERIES_HELD_UNTIL).map((d) => d.id);
     if (held.length > 0) await store.webhooks.requeue({ merchantId: principal.merchant.id, mode: 'test', ids: held, now });
-    return now;
   }
 
   return { startRun };

@@ -10,6 +10,7 @@ import { AppError } from './errors.js';
 import { distanceMeters } from './geo.js';
 import type { OrderService } from './orders/service.js';
 import { currentStop, destinationOf } from './orders/stops.js';
+import { collectsCash } from './orders/cod.js';
 import { timeScaleOf } from './sandbox-time.js';
 import { vehicleTariff, type Tariff } from './tariffs.js';
 import type { Courier, LatLng, Order, VehicleType } from './types.js';
@@ -33,8 +34,8 @@ export function sandboxDelivery(courier: Courier, order: Order) {
   return {
     driverId: courier.id, coords: { lat: at.lat, lng: at.lng }, ...SANDBOX_EVIDENCE,
     ...(pin !== undefined && { pin }), ...(order.idCheck && { idCheck: SANDBOX_ID }),
-    // The simulated recipient pays exactly what the order asks.
-    ...(order.codAmount != null && { codCollected: order.codAmount }),
+    // The simulated recipient pays exactly what the order asks (an order of unknown amount: nothing).
+    ...(collectsCash(order) && { codCollected: order.codAmount ?? 0 }),
   };
 }
 
@@ -76,7 +77,7 @@ export function createSandboxService(deps: { store: Store; couriers: CourierServ
           // Nobody holds its token: only the simulator drives it.
           tokenHash: hashToken(randomBytes(32).toString('hex')),
           accountStatus: 'active',
-          status: 'available', location: START_POINTS[n % START_POINTS.length]!, locationAt: at, job: null, createdAt: at, updatedAt: at,
+          status: 'available', location: START_POINTS[n % START_POINTS.length]!, locationAt: at, job: null, shiftEndsAt: null, createdAt: at, updatedAt: at,
         };
         await store.couriers.insert(courier);
         fleet.push(courier);
@@ -114,7 +115,7 @@ export function createSandboxService(deps: { store: Store; couriers: CourierServ
           return;
         }
         const next = stepToward(courier.location, target, courier.vehicle, options.seconds, speedFactor);
-        await couriers.reportPosition({ courier, input: next });
+        await couriers.reportPosition({ courier, input: next, simulated: true });
         return;
       }
       case 'arrived_pickup':

@@ -24,6 +24,10 @@ export interface TrackingView {
   estimatedDeliveryAt: string;
   pickup: LatLng & { label: string };
   dropoff: LatLng & { label: string };
+  /**
+   * `phone` is the number the customer may call about the delivery (issue #38): the configured call
+   * relay, or '' — never the courier's own number.
+   */
   driver: { name: string; phone: string; vehicleType: VehicleType; vehiclePlate: string; location: LatLng | null } | null;
   timeline: Array<{ status: OrderStatus; at: string }>;
 }
@@ -63,8 +67,9 @@ export type TrackingService = ReturnType<typeof createTrackingService>;
 export const NEUTRAL_DROPOFF_LABEL = 'Destination';
 
 /**
- * The public view of an order, for the customer: status, timeline, ETA, the courier (name, phone,
- * vehicle, position) — never the customer's name, phone, RUT, address text or notes. The drop-off
+ * The public view of an order, for the customer: status, timeline, ETA, the courier (name, vehicle,
+ * position, and the call relay's number as its phone) — never the courier's own phone (issue #38),
+ * nor the customer's name, phone, RUT, address text or notes. The drop-off
  * is a coarse point labelled with its comuna (whatever the geocoder stored as label). The same view
  * feeds REST, the live socket's snapshots and the page; `watch`/`follow` stream its changes.
  */
@@ -72,9 +77,12 @@ export function createTrackingService(deps: {
   store: Store;
   geocoder: Pick<Geocoder, 'localityOf'>;
   fanOut: WatchFanOut;
+  /** The call relay's number (CALL_RELAY_NUMBER): the only number public tracking gives; null gives ''. */
+  callRelayNumber?: string | null;
   onSnapshotError?: (error: Error, orderId: string) => void;
 }) {
   const { store, geocoder } = deps;
+  const callNumber = deps.callRelayNumber ?? '';
 
   async function findTrackedOrder(reference: string): Promise<Order> {
     const ref = reference.trim().toUpperCase();
@@ -114,7 +122,8 @@ export function createTrackingService(deps: {
       driver: courier
         ? {
             name: courier.name,
-            phone: courier.phone,
+            // Never the courier's personal number: the relay's, or nothing (issue #38).
+            phone: callNumber,
             vehicleType: courier.vehicle,
             vehiclePlate: courier.plate,
             // The position is shared only while the delivery is under way.

@@ -39,6 +39,11 @@ export interface MerchantSettings {
   notifications?: NotificationSettings;
   /** The failed-attempt policy of new orders that do not name one (absent: `return`). */
   failedAttemptPolicy?: FailedAttemptPolicy;
+  /**
+   * Country calling codes ("56", "54") whose numbers this merchant's live SMS and WhatsApp may reach;
+   * set by an operator only (absent: Chile alone, DEFAULT_NOTIFICATION_COUNTRIES).
+   */
+  notificationCountries?: string[];
 }
 
 export interface Merchant {
@@ -113,6 +118,11 @@ export interface Courier {
   locationAt: string | null;
   /** The order or batch the courier is on while busy. */
   job: CourierJob | null;
+  /**
+   * The planned end of the courier's duty (ISO date-time), set when it goes on duty (or by an
+   * operator); null: no planned end. Dispatch offers nothing it cannot pick up before then.
+   */
+  shiftEndsAt: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -230,7 +240,8 @@ export interface DeliveryProof {
 
 /** The cash the courier confirmed at the door; `collected` differs from `expected` on a mismatch. */
 export interface CodCollection {
-  expected: number;
+  /** The order's cod_amount; null when it was not given (cash on delivery, amount unknown): never a mismatch. */
+  expected: number | null;
   collected: number;
   mismatch: boolean;
   courierId: string;
@@ -303,7 +314,7 @@ export interface Order {
   deliveryPin?: DeliveryPin | null;
   /** The recipient's ID is checked before the delivery (issue #30). */
   idCheck?: IdCheckRequirement | null;
-  /** Cash on delivery (issue #30): CLP the courier collects at the door; absent on prepaid orders. */
+  /** Cash on delivery (issue #30): CLP the courier collects at the door; absent on prepaid orders and on cash-on-delivery orders of unknown amount. */
   codAmount?: number | null;
   /** What the courier collected at delivery (absent until then). */
   codCollection?: CodCollection | null;
@@ -436,7 +447,7 @@ export interface LedgerEntry {
   at: string;
   /** cod_collected and a courier's cod_settlement only. */
   courierId?: string | null;
-  /** cod_collected only: the amount the order expected. */
+  /** cod_collected only: the amount the order expected (null: unknown, the order gave no cod_amount). */
   expected?: number | null;
   /** cod_collected only: absent when the claim counted from the start (issue #39). */
   codState?: CodClaimState | null;

@@ -1,4 +1,4 @@
-import type { ProofStore } from './proof-store.js';
+import type { ProofBudgetRepository, ProofStore } from './proof-store.js';
 import type { CourierSessionRepository } from './courier-sessions.js';
 import type {
   ApiKeyRecord,
@@ -28,7 +28,7 @@ import type {
   RegisteredUser,
   StoredQuote,
 } from '../domain/types.js';
-import type { Notification } from '../domain/notifications/types.js';
+import type { Notification, NotificationBlockReason } from '../domain/notifications/types.js';
 import type { MemberRepository } from './members.js';
 import type { AuditRepository, OperatorRepository } from './operators.js';
 import type { StoreCondition } from './store-condition.js';
@@ -53,6 +53,8 @@ export interface Store {
   courierSessions: CourierSessionRepository;
   /** Hosted proofs of delivery (issue #27): files under DATA_DIR, or GridFS. */
   proofs: ProofStore;
+  /** The upload budgets' counters (issue #39): proofs per order stop, bytes per courier and day. */
+  proofBudgets: ProofBudgetRepository;
   telemetry: TelemetryRepository;
   orders: OrderRepository;
   batches: BatchRepository;
@@ -178,6 +180,7 @@ export interface CourierRepository {
    * Sets the duty status (and the job, when given), only when the current status is one of `from`
    * and, when `fromJobId` is given, the current job has that id (compare-and-set). Null when not applied.
    * A disabled courier is never moved to `available` or `busy` (null); off duty always applies.
+   * `shiftEndsAt`, when given, is written with the status (going on duty with a planned end, off duty clearing it).
    */
   setStatus(options: {
     id: string;
@@ -185,14 +188,22 @@ export interface CourierRepository {
     from?: CourierDutyStatus[];
     fromJobId?: string;
     job?: CourierJob | null;
+    shiftEndsAt?: string | null;
     updatedAt: string;
   }): Promise<Courier | null>;
+  /**
+   * Sets (or clears, null) the planned end of the courier's duty, only while it is on duty
+   * (`available` or `busy`); null when the courier does not exist or is off duty.
+   */
+  setShiftEnd(options: { id: string; shiftEndsAt: string | null; updatedAt: string }): Promise<Courier | null>;
   /**
    * Records each courier's latest position and its time, in one write for the whole batch (the
    * coalescing writer flushes many couriers at once). Unknown couriers are skipped; a position
    * older than the stored one is ignored.
    */
   setLocations(positions: readonly CourierPosition[]): Promise<void>;
+  /** Removes the courier (a sandbox run's own, when the run ends); false when there was none. */
+  delete(id: string): Promise<boolean>;
 }
 
 export interface CourierPosition {
@@ -632,7 +643,17 @@ export interface NotificationRepository {
    * Records an attempt, only while `owner` holds the lease (else false): sent, failed for good, or
    * pending again at nextAttemptAt. The lease is released.
    */
-  complete(options: { id: string; owner: string; attempts: number; status: 'sent' | 'failed' | 'pending'; error: string | null; at: string; nextAttemptAt: string | null }): Promise<boolean>;
+  complete(options: {
+    id: string;
+    owner: string;
+    attempts: number;
+    /** `blocked`: refused by the sending budget without an attempt (`blockReason` says why). */
+    status: 'sent' | 'failed' | 'pending' | 'blocked';
+    error: string | null;
+    at: string;
+    nextAttemptAt: string | null;
+    blockReason?: NotificationBlockReason;
+  }): Promise<boolean>;
   /** The merchant's notifications in that mode, newest first (by id); `after` is the last id of the previous page. */
   list(options: { merchantId: string; mode: Mode; orderId?: string; after?: string; limit: number }): Promise<Notification[]>;
   /** Retention: deletes notifications created before `createdBefore`, at most `limit`; returns how many. */

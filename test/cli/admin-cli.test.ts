@@ -143,8 +143,9 @@ describe('admin CLI (npm run admin)', { timeout: 60_000 }, () => {
       await cli('integration:approve', '--merchant', m, '--integration', 'plugin'),
       await cli('integration:reject', '--merchant', m, '--integration', 'erp'),
       await cli('merchant:rate-limit', '--merchant', m, '--per-min', '30'),
+      await cli('merchant:notification-countries', '--merchant', m, '--countries', '56,+54'),
     ];
-    const [[approved, rejected, limited], secret, list] = await Promise.all([
+    const [[approved, rejected, limited, countries], secret, list] = await Promise.all([
       updates(),
       cli('secret:rotate', '--merchant', m, '--overlap-hours', '2'),
       cli('merchant:list', '--limit', '1'),
@@ -152,6 +153,7 @@ describe('admin CLI (npm run admin)', { timeout: 60_000 }, () => {
     expect(approved!.out).toEqual({ success: true, merchant_id: m, integration: 'plugin', status: 'approved' });
     expect(rejected!.out).toEqual({ success: true, merchant_id: m, integration: 'erp', status: 'rejected' });
     expect(limited!.out).toMatchObject({ success: true, merchant_id: m, rate_limit_per_min: 30 });
+    expect(countries!.out).toEqual({ success: true, merchant_id: m, notification_countries: ['54', '56'] });
     const profile = (await me(shop.live_key)).body.merchant;
     expect(profile.integrations).toEqual({ plugin: 'approved', storefront: 'pending_approval', erp: 'rejected' });
     expect(profile.rate_limit_per_min).toBe(30);
@@ -279,7 +281,7 @@ describe('admin CLI (npm run admin)', { timeout: 60_000 }, () => {
 
     expect(help.code).toBe(0);
     expect(help.out).toMatchObject({ success: true, usage: expect.stringContaining('<command>') });
-    expect(Object.keys(help.out.commands)).toHaveLength(29);
+    expect(Object.keys(help.out.commands)).toHaveLength(30);
     expect(Object.keys(help.out.commands)).toContain('user:reset-password');
     expect(Object.keys(help.out.commands)).toEqual(expect.arrayContaining(['cod:settle', 'cod:confirm', 'cod:reject']));
     expect(Object.keys(help.out.commands)).toContain('backup');

@@ -31,6 +31,7 @@ describe.skipIf(SKIP !== null)('merchant console: notifications page in headless
     await page().goto(`${t.url}/console/notifications`);
     await page().locator('#notification-settings').waitFor();
     await page().locator('#outbox-empty').waitFor();
+    expect(await page().locator('#notification-countries').textContent()).toBe('SMS y WhatsApp reales solo llegan a números de estos países (códigos); para agregar otro, escribe a soporte: +56');
     await page().locator('input[name="channel-sms"]').check();
     await page().locator('input[name="moment-created"]').check();
     await page().locator('#notification-settings-save').click();
@@ -59,6 +60,25 @@ describe.skipIf(SKIP !== null)('merchant console: notifications page in headless
     expect(await seriousViolations(page())).toEqual([]);
     await page().setViewportSize({ width: 1280, height: 800 });
     await page().locator('#outbox li').first().waitFor();
+    expect(await seriousViolations(page())).toEqual([]);
+  }, 120_000);
+
+  it('a blocked message says why in Spanish (live: not sent; test: would not be sent), never the raw code', async () => {
+    const input = { dropoff: { coords: PLACES.nunoa }, customerName: 'Número Extranjero', customerPhone: '+882161234567' };
+    expect((await gql(t.url, CREATE, { key: m.testKey, variables: { input } })).body.data.createOrder.data).toBeTruthy();
+    await page().goto(`${t.url}/console/notifications`);
+    const wouldBlock = page().locator('#outbox li[data-status="sandboxed"] .block-reason[data-reason="country_not_allowed"]');
+    await wouldBlock.waitFor();
+    expect(await wouldBlock.textContent()).toBe('En modo real no se enviaría porque el número es de un país no habilitado para tu cuenta (solo Chile, salvo que soporte habilite otro).');
+
+    expect((await gql(t.url, CREATE, { key: m.liveKey, variables: { input } })).body.data.createOrder.data).toBeTruthy();
+    await page().locator('#mode-switch [data-mode=live]').click();
+    const blocked = page().locator('#outbox li[data-status="blocked"]');
+    await blocked.waitFor();
+    const text = (await blocked.textContent()) ?? '';
+    expect(text).toContain('Bloqueado (no enviado)');
+    expect(text).toContain('No se envió porque el número es de un país no habilitado para tu cuenta');
+    expect(text).not.toContain('country_not_allowed');
     expect(await seriousViolations(page())).toEqual([]);
   }, 120_000);
 });

@@ -74,7 +74,8 @@ describe.skipIf(SKIP !== null)('console: the order page shows the hosted proof',
     await b.page.locator('#order[data-status=completed]').waitFor();
     expect(await b.page.locator('#proof-geofence').getAttribute('data-geofence')).toBe('passed');
     expect(await b.page.locator('#proof-geofence').textContent()).toBe('verificada · 8 m');
-    for (const [id, width] of [['#proof-photo img', jpegSize(PHOTO).width], ['#proof-signature img', 40]] as const) {
+    // The photo as stored: re-encoded with its long side at most 1600 px (issue #39).
+    for (const [id, width] of [['#proof-photo img', Math.min(1600, jpegSize(PHOTO).width)], ['#proof-signature img', 40]] as const) {
       const img = b.page.locator(id);
       expect(await img.getAttribute('src')).toMatch(/^\/api\/v1\/proofs\/pf_[0-9A-Z]+\?expires=\d+&sig=/);
       await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth), { timeout: 15_000 }).toBe(width);

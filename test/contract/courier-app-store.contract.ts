@@ -79,6 +79,64 @@ export function describeCourierAppStoreContract(name: string, makeStore: () => P
       expect(await store.proofs.prune({ createdBefore: at(100), limit: 0 })).toBe(0);
     });
 
+    test('proofs are unsettled until settled: listed oldest first before the bound; remove takes one proof away (issue #39)', async () => {
+      const [a, b, c, late] = [10, 20, 30, DAY].map((n) => {
+        const data = Buffer.from(`unsettled ${n}`);
+        return { record: proof(data, { createdAt: at(n) }), data };
+      });
+      for (const p of [c, a, late, b]) await store.proofs.put(p!);
+      expect((await store.proofs.unsettled({ createdBefore: at(100), limit: 10 })).map((r) => r.id)).toEqual([a, b, c].map((p) => p!.record.id));
+      expect(await store.proofs.unsettled({ createdBefore: at(100), limit: 1 })).toStrictEqual([a!.record]);
+      expect(await store.proofs.unsettled({ createdBefore: at(100), limit: 0 })).toEqual([]);
+      await store.proofs.settle(a!.record.id);
+      expect((await store.proofs.unsettled({ createdBefore: at(100), limit: 10 })).map((r) => r.id)).toEqual([b!.record.id, c!.record.id]);
+      expect(await store.proofs.find(a!.record.id)).toStrictEqual(a!.record);
+      expect(await store.proofs.remove(b!.record.id)).toBe(true);
+      expect(await store.proofs.remove(b!.record.id)).toBe(false);
+      expect(await store.proofs.read(b!.record.id)).toBeNull();
+      expect(await store.proofs.remove('../../etc/passwd')).toBe(false);
+      expect((await store.proofs.unsettled({ createdBefore: at(2 * DAY), limit: 10 })).map((r) => r.id)).toEqual([c!.record.id, late!.record.id]);
+    });
+
+    test('proofs.space counts the bytes held, up with a put and down with a removal; the free room is a number or unknown', async () => {
+      const before = await store.proofs.space();
+      const data = Buffer.alloc(1500, ulid());
+      const record = proof(data);
+      await store.proofs.put({ record, data });
+      const after = await store.proofs.space();
+      expect(after.usedBytes - before.usedBytes).toBe(1500);
+      expect(after.freeBytes === null || (Number.isFinite(after.freeBytes) && after.freeBytes >= 0)).toBe(true);
+      await store.proofs.remove(record.id);
+      expect((await store.proofs.space()).usedBytes).toBe(before.usedBytes);
+    });
+
+    test('proofBudgets.take counts up to the limit, atomically: 30 takes at once with a limit of 5 admit exactly 5 (issue #39)', async () => {
+      const key = `stop:${ulid()}`;
+      const take = () => store.proofBudgets.take({ key, amount: 1, limit: 5, expiresAt: at(DAY) });
+      const answers = await Promise.all(Array.from({ length: 30 }, take));
+      expect(answers.filter((a) => a.taken)).toHaveLength(5);
+      expect(await take()).toEqual({ taken: false, used: 5 });
+      await store.proofBudgets.giveBack({ key, amount: 1 });
+      expect(await take()).toEqual({ taken: true, used: 5 });
+      // Amounts: bytes against a byte budget; one too large is refused without counting.
+      const bytes = `bytes:${ulid()}`;
+      expect(await store.proofBudgets.take({ key: bytes, amount: 600, limit: 1000, expiresAt: at(DAY) })).toEqual({ taken: true, used: 600 });
+      expect(await store.proofBudgets.take({ key: bytes, amount: 500, limit: 1000, expiresAt: at(DAY) })).toEqual({ taken: false, used: 600 });
+      expect(await store.proofBudgets.take({ key: bytes, amount: 400, limit: 1000, expiresAt: at(DAY) })).toEqual({ taken: true, used: 1000 });
+      expect(await store.proofBudgets.take({ key: `bytes:${ulid()}`, amount: 2000, limit: 1000, expiresAt: at(DAY) })).toEqual({ taken: false, used: 0 });
+      await store.proofBudgets.giveBack({ key: bytes, amount: 5000 });
+      expect(await store.proofBudgets.take({ key: bytes, amount: 1000, limit: 1000, expiresAt: at(DAY) })).toEqual({ taken: true, used: 1000 });
+    });
+
+    test('proofBudgets.prune removes counters past their expiry only; a pruned key counts from zero again', async () => {
+      const [old, live] = [`stop:${ulid()}`, `stop:${ulid()}`];
+      await store.proofBudgets.take({ key: old, amount: 1, limit: 1, expiresAt: at(50) });
+      await store.proofBudgets.take({ key: live, amount: 1, limit: 1, expiresAt: at(DAY) });
+      expect(await store.proofBudgets.prune({ before: at(100), limit: 10 })).toBe(1);
+      expect(await store.proofBudgets.take({ key: old, amount: 1, limit: 1, expiresAt: at(DAY) })).toEqual({ taken: true, used: 1 });
+      expect(await store.proofBudgets.take({ key: live, amount: 1, limit: 1, expiresAt: at(DAY) })).toEqual({ taken: false, used: 1 });
+    });
+
     test('courier sign-in codes: used once, never after expiry; a new code replaces the unused one; deleteAllOf drops codes and sessions', async () => {
       const first = { hash: hashHex(), courierId: 'cr_a', createdAt: at(0), expiresAt: at(DAY), usedAt: null };
       await store.courierSessions.replaceSignInCode(first);

@@ -90,6 +90,7 @@ export function courier(overrides: Partial<Courier> = {}): Courier {
     accountStatus: 'active',
     status: 'off_duty',
     job: null,
+    shiftEndsAt: null,
     location: { lat: -33.4372, lng: -70.6506 },
     locationAt: at(0),
     createdAt: at(0),

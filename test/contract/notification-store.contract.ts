@@ -121,6 +121,20 @@ export function describeNotificationStoreContract(name: string, makeStore: () =>
       expect(await store.notifications.claimDue({ owner: 'a', now: at(999), leaseMs: 60_000, limit: 10 })).toStrictEqual([]);
     });
 
+    test('blocked: a row written blocked is never claimed; one blocked under its lease keeps its reason and is never claimed again', async () => {
+      const m = await storeMerchant(store);
+      const written = notification({ merchantId: m, orderId: 'bk_country', status: 'blocked', blockReason: 'country_not_allowed', nextAttemptAt: null });
+      const capped = notification({ merchantId: m, orderId: 'bk_cap' });
+      await store.notifications.insert([written, capped]);
+      const taken = await store.notifications.claimDue({ owner: 'a', now: at(1), leaseMs: 60_000, limit: 10 });
+      expect(taken.map((x) => x.id)).toStrictEqual([capped.id]);
+      expect(await store.notifications.complete({ id: capped.id, owner: 'a', attempts: 0, status: 'blocked', blockReason: 'number_hourly_cap', error: null, at: at(1), nextAttemptAt: null })).toBe(true);
+      expect(await store.notifications.claimDue({ owner: 'a', now: at(999), leaseMs: 60_000, limit: 10 })).toStrictEqual([]);
+      const byOrder = Object.fromEntries((await all(m)).map((n) => [n.orderId, n]));
+      expect(byOrder.bk_country).toMatchObject({ status: 'blocked', blockReason: 'country_not_allowed', attempts: 0 });
+      expect(byOrder.bk_cap).toMatchObject({ status: 'blocked', blockReason: 'number_hourly_cap', attempts: 0, leaseOwner: null, sentAt: null });
+    });
+
     test('list is per merchant and mode, newest first, paged by id', async () => {
       const [m1, m2] = [await storeMerchant(store), await storeMerchant(store)];
       const rows = Array.from({ length: 5 }, (_, i) => notification({ merchantId: m1, orderId: `bk_${i}` }));

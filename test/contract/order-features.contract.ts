@@ -140,7 +140,21 @@ export function describeOrderFeaturesContract(name: string, makeStore: () => Pro
       expect(book[0]).not.toHaveProperty('courierId');
     });
 
-    /** A live merchant whose courier collected 10,000 CLP at a door, and a line maker. */
+    test('a cash-on-delivery order of unknown amount: its collection keeps expected null and is never counted as a mismatch', async () => {
+      const m = await storeMerchant(store);
+      const o = await created(order({ merchantId: m, mode: 'live', status: 'arrived_dropoff', paymentMode: 'cash_on_delivery' }));
+      const codCollection = { expected: null, collected: 7_490, mismatch: false, courierId: 'cr_u', collectedAt: at(60) };
+      const line = { id: nextId('led'), merchantId: m, mode: 'live' as const, orderId: o.id, kind: 'cod_collected' as const, amount: 7_490, expected: null, courierId: 'cr_u', at: at(60) };
+      await store.orders.apply({ id: o.id, from: ['arrived_dropoff'], to: 'completed', patch: { codCollection }, event: transition(o, 'arrived_dropoff', 'completed', at(60)), ledger: line });
+      expect((await store.orders.findById(o.id))?.codCollection).toStrictEqual(codCollection);
+      const [listed] = await store.ledger.listCodCollections({ merchantId: m, mode: 'live', to: at(1000), limit: 10 });
+      expect(listed).toMatchObject({ id: line.id, amount: 7_490 });
+      expect(listed!.expected ?? null).toBeNull();
+      expect(await store.ledger.merchantCodSums({ merchantId: m, mode: 'live', to: at(1000) })).toStrictEqual({ collected: 7_490, pending: 0, handedOver: 0, paidOut: 0, mismatches: 0 });
+      expect(await store.ledger.courierCodSums({ courierId: 'cr_u' })).toStrictEqual({ collected: 7_490, pending: 0, handedOver: 0, paidOut: 0, mismatches: 0 });
+    });
+
+        /** A live merchant whose courier collected 10,000 CLP at a door, and a line maker. */
     async function collectedCash() {
       const m = await storeMerchant(store);
       const courierId = `cr_${nextId('x')}`;

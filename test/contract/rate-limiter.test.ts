@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMemoryRateLimiter, createRedisRateLimiter } from '../../src/adapters/rate-limiter.js';
+import { createNotificationBudget } from '../../src/domain/notifications/budget.js';
 import type { RateLimiter } from '../../src/ports/rate-limiter.js';
 import { acquireRedis } from '../helpers/redis.js';
 
@@ -56,6 +57,28 @@ function describeRateLimiterContract(name: string, make: () => RateLimiter) {
       expect(answers.filter((a) => a.allowed)).toHaveLength(5);
     });
 
+    it('the notification budget over it: the number\'s cap, then the merchant\'s; a refusal spends nothing', async () => {
+      const budget = createNotificationBudget({ limiter: make(), caps: { numberHourly: 2, numberDaily: 3, merchantHourly: 3, merchantDaily: 10 } });
+      const merchantId = `mch_${randomUUID()}`;
+      // Each limiter made here has a key prefix of its own: fixed numbers do not meet other cases'.
+      const phone = '+56933330001';
+      const takes = [];
+      for (let i = 0; i < 3; i++) takes.push(await budget.take({ merchantId, recipient: phone }));
+      expect(takes).toStrictEqual([null, null, 'number_hourly_cap']);
+      // The refused message took nothing from the merchant: one more number fits, the next does not.
+      expect(await budget.take({ merchantId, recipient: '+56933330002' })).toBeNull();
+      expect(await budget.take({ merchantId, recipient: '+56933330003' })).toBe('merchant_hourly_cap');
+    });
+
+    it('the notification budget\'s daily caps: a number\'s, then a merchant\'s', async () => {
+      const budget = createNotificationBudget({ limiter: make(), caps: { numberHourly: 50, numberDaily: 1, merchantHourly: 50, merchantDaily: 2 } });
+      const merchantId = `mch_${randomUUID()}`;
+      expect(await budget.take({ merchantId, recipient: '+56922220001' })).toBeNull();
+      expect(await budget.take({ merchantId, recipient: '+56922220001' })).toBe('number_daily_cap');
+      expect(await budget.take({ merchantId, recipient: '+56922220002' })).toBeNull();
+      expect(await budget.take({ merchantId, recipient: '+56922220003' })).toBe('merchant_daily_cap');
+    });
+
     it('reward gives back one unit: a reservation that did not count', async () => {
       const limiter = make();
       const k = key();
@@ -89,6 +112,19 @@ if (!server) {
     const redis = new Redis(server.url);
     clients.push(redis);
     return createRedisRateLimiter({ redis, keyPrefix: `rl-${randomUUID()}` });
+  });
+
+  it('redis: two nodes share a number\'s notification cap', async () => {
+    const [one, two] = [new Redis(server.url), new Redis(server.url)];
+    clients.push(one, two);
+    const prefix = `rl-${randomUUID()}`;
+    const caps = { numberHourly: 2, numberDaily: 30, merchantHourly: 100, merchantDaily: 1000 };
+    const a = createNotificationBudget({ limiter: createRedisRateLimiter({ redis: one, keyPrefix: prefix }), caps });
+    const b = createNotificationBudget({ limiter: createRedisRateLimiter({ redis: two, keyPrefix: prefix }), caps });
+    const n = { merchantId: 'mch_shared', recipient: '+56911112222' };
+    expect([await a.take(n), await b.take(n), await a.take(n), await b.take(n)]).toStrictEqual([null, null, 'number_hourly_cap', 'number_hourly_cap']);
+    // No phone number in Redis: the number's keys are its digest.
+    expect((await one.keys(`${prefix}*`)).some((k) => k.includes('56911112222'))).toBe(false);
   });
 
   it('redis: two nodes share one budget', async () => {

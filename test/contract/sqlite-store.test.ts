@@ -59,6 +59,30 @@ describe('sqlite migration of couriers stored before accounts could be disabled'
   });
 });
 
+describe('sqlite migration of couriers stored before shifts had a planned end (issue #37)', () => {
+  it('gives every existing courier a null shiftEndsAt, keeping the rest', async () => {
+    const file = join(dir, 'legacy-shift-couriers.sqlite');
+    const legacy = courier({ status: 'available' });
+    const { shiftEndsAt: _, ...before } = legacy;
+    const db = new Database(file);
+    const upTo = MIGRATIONS.findIndex((m) => m.includes('$.shiftEndsAt'));
+    for (const migration of MIGRATIONS.slice(0, upTo)) db.exec(migration);
+    db.pragma(`user_version = ${upTo}`);
+    db.prepare('INSERT INTO couriers (id, mode, token_hash, status, doc) VALUES (?, ?, ?, ?, ?)').run(legacy.id, legacy.mode, legacy.tokenHash, legacy.status, JSON.stringify(before));
+    db.close();
+    const store = createSqliteStore({ file });
+    try {
+      expect(await store.couriers.findById(legacy.id)).toStrictEqual(legacy);
+      const stored = new Database(file, { readonly: true });
+      const doc = stored.prepare<[string], { doc: string }>('SELECT doc FROM couriers WHERE id = ?').get(legacy.id)!.doc;
+      stored.close();
+      expect(JSON.parse(doc)).toHaveProperty('shiftEndsAt', null);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe('sqlite migration to fewer B-trees per order (issue #18 item 4)', () => {
   it('keeps every idempotency key, history event and feed event, and drops the id indexes', async () => {
     const file = join(dir, 'before-fewer-btrees.sqlite');

@@ -327,6 +327,17 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
       expect(await store.couriers.findByTokenHash(c.tokenHash)).toStrictEqual(c);
     });
 
+    test('couriers.delete removes the courier (a sandbox run\'s, when the run ends); false when there was none', async () => {
+      const [gone, kept] = [courier(), courier()];
+      for (const c of [gone, kept]) await store.couriers.insert(c);
+      expect(await store.couriers.delete(gone.id)).toBe(true);
+      expect(await store.couriers.findById(gone.id)).toBeNull();
+      expect(await store.couriers.findByTokenHash(gone.tokenHash)).toBeNull();
+      expect((await store.couriers.listByMode(gone.mode)).map((c) => c.id)).not.toContain(gone.id);
+      expect(await store.couriers.findById(kept.id)).toStrictEqual(kept);
+      expect(await store.couriers.delete(gone.id)).toBe(false);
+    });
+
     test('couriers.insert rejects a duplicate token hash', async () => {
       const first = courier();
       await store.couriers.insert(first);
@@ -502,6 +513,35 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
       expect(off).toStrictEqual({ ...c, status: 'off_duty', updatedAt: at(151) });
       await store.couriers.setAccountStatus({ id: c.id, accountStatus: 'active', updatedAt: at(152) });
       expect(await store.couriers.setStatus({ id: c.id, status: 'available', from: ['off_duty'], updatedAt: at(153) })).toMatchObject({ status: 'available' });
+    });
+
+    test('couriers.setStatus writes shiftEndsAt when given and keeps it otherwise; going off duty can clear it', async () => {
+      const c = courier({ status: 'off_duty' });
+      await store.couriers.insert(c);
+      expect((await store.couriers.findById(c.id))?.shiftEndsAt).toBeNull();
+      const on = await store.couriers.setStatus({ id: c.id, status: 'available', from: ['off_duty'], shiftEndsAt: at(600), updatedAt: at(160) });
+      expect(on).toStrictEqual({ ...c, status: 'available', shiftEndsAt: at(600), updatedAt: at(160) });
+      const busy = await store.couriers.setStatus({ id: c.id, status: 'busy', from: ['available'], job: { kind: 'order', id: 'o_3' }, updatedAt: at(161) });
+      expect(busy?.shiftEndsAt).toBe(at(600));
+      expect((await store.couriers.findById(c.id))?.shiftEndsAt).toBe(at(600));
+      const off = await store.couriers.setStatus({ id: c.id, status: 'off_duty', job: null, shiftEndsAt: null, updatedAt: at(162) });
+      expect(off).toStrictEqual({ ...c, status: 'off_duty', job: null, shiftEndsAt: null, updatedAt: at(162) });
+      expect(await store.couriers.findById(c.id)).toStrictEqual(off);
+    });
+
+    test('couriers.setShiftEnd sets and clears the planned end while on duty; null when off duty or unknown', async () => {
+      const c = courier({ status: 'busy', job: { kind: 'order', id: 'o_4' } });
+      await store.couriers.insert(c);
+      const set = await store.couriers.setShiftEnd({ id: c.id, shiftEndsAt: at(700), updatedAt: at(170) });
+      expect(set).toStrictEqual({ ...c, shiftEndsAt: at(700), updatedAt: at(170) });
+      expect(await store.couriers.findById(c.id)).toStrictEqual(set);
+      const cleared = await store.couriers.setShiftEnd({ id: c.id, shiftEndsAt: null, updatedAt: at(171) });
+      expect(cleared).toStrictEqual({ ...c, shiftEndsAt: null, updatedAt: at(171) });
+      const off = courier({ status: 'off_duty' });
+      await store.couriers.insert(off);
+      expect(await store.couriers.setShiftEnd({ id: off.id, shiftEndsAt: at(700), updatedAt: at(172) })).toBeNull();
+      expect(await store.couriers.findById(off.id)).toStrictEqual(off);
+      expect(await store.couriers.setShiftEnd({ id: 'c_unknown', shiftEndsAt: at(700), updatedAt: at(172) })).toBeNull();
     });
 
     test('merchants.update merges settings and integrations key by key', async () => {

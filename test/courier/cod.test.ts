@@ -54,4 +54,34 @@ describe.skipIf(SKIP !== null)('courier app: cash on delivery', () => {
     expect(await page.locator('#cash-balance').textContent()).toMatch(/12\.000/);
     await context.close();
   }, 120_000);
+
+  it('an order of unknown amount (cash_on_delivery, no cod_amount): asks the amount collected with no figure shown, records it, never a mismatch', async () => {
+    const m = await t.createMerchant();
+    const { courier, id } = await courierAtTheDoor(t, { name: 'Berta', liveKey: m.liveKey, order: { payment_mode: 'cash_on_delivery' } });
+    const context = await browser.newContext(phone(north(PLACES.lasCondes, 5), { serviceWorkers: 'block' }));
+    const page = await context.newPage();
+    await page.goto(courier.link);
+    await page.locator('#job[data-status=arrived_dropoff]').waitFor({ timeout: 20_000 });
+    expect(await page.locator('#payment').getAttribute('data-mode')).toBe('cash_on_delivery');
+    expect(await page.locator('#payment #cod-amount').count()).toBe(0);
+    expect(await page.locator('#cod-amount-unknown').textContent()).toBe('monto no informado');
+    expect(await page.locator('#cod-collected').inputValue()).toBe('');
+    const hint = (await page.locator('#cod-collected-hint').textContent())!;
+    expect(hint).toMatch(/no informó el monto/);
+    expect(hint).not.toMatch(/\$/);
+
+    await page.locator('#photo-input').setInputFiles({ name: 'entrega.jpg', mimeType: 'image/jpeg', buffer: PHOTO });
+    await page.locator('#photo-preview[data-uploaded=true]').waitFor({ timeout: 20_000 });
+    await drawSignature(page);
+    // Nothing typed yet: the delivery waits for the amount.
+    await expect.poll(() => page.locator('#deliver').isDisabled()).toBe(true);
+    await page.locator('#cod-collected').fill('8500');
+    expect(await page.locator('#cod-mismatch').count()).toBe(0);
+    await expect.poll(() => page.locator('#deliver').isDisabled()).toBe(false);
+    await page.locator('#deliver').click();
+    await page.locator('#deliver-confirm').click();
+    await page.locator('#delivered[data-outcome=completed]').waitFor({ timeout: 20_000 });
+    expect((await merchantApi(t, m.liveKey).get(id)).body.cod).toMatchObject({ expected: null, collected: 8_500, mismatch: false });
+    await context.close();
+  }, 120_000);
 });

@@ -29,6 +29,8 @@ describe.skipIf(SKIP !== null)('courier app: a failed attempt, then the return t
     await page.goto(courier.link);
     await page.locator('#job[data-status=arrived_dropoff]').waitFor({ timeout: 20_000 });
     expect(await page.locator('#cannot-deliver').textContent()).toBe('No pude entregar');
+    // The recipient's number while the job is open (issue #38)…
+    expect(await page.locator('#customer-call').getAttribute('href')).toMatch(/^tel:\+\d+$/);
     await page.locator('#cannot-deliver').click();
     const reasons = await page.locator('#failed-reason option').allTextContents();
     expect(reasons).toEqual(['No había nadie', 'El cliente lo rechazó', 'Dirección incorrecta', 'Lugar inseguro', 'Otro motivo']);
@@ -47,6 +49,8 @@ describe.skipIf(SKIP !== null)('courier app: a failed attempt, then the return t
     expect(await page.locator('#job-status').textContent()).toBe('En devolución');
     expect(await page.locator('#return-step').textContent()).toContain('de vuelta a la tienda');
     expect(await page.locator('#cannot-deliver').count()).toBe(0);
+    // …and no longer on the way back to the shop: the API gives none, the card shows no call link.
+    expect(await page.locator('#customer-call').count()).toBe(0);
     expect(await page.locator('#return-proof #proof-title').textContent()).toBe('Devolución en la tienda');
     expect(await seriousViolations(page)).toEqual([]);
     const failed = (await merchant.get(id)).body;

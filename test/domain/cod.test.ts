@@ -6,8 +6,8 @@ import type { LedgerEntry, Order } from '../../src/domain/types.js';
 import type { IdSource } from '../../src/ports/ids.js';
 
 const AT = new Date('2026-11-28T15:00:00.000Z');
-/** Only the amount (and, for the ledger line, the ids and mode) are read. */
-const codOrder = (codAmount: number | null) => ({ id: 'bk_1', merchantId: 'mer_1', mode: 'live', codAmount }) as Order;
+/** Only the payment mode and amount (and, for the ledger line, the ids and mode) are read. */
+const codOrder = (codAmount: number | null, paymentMode = codAmount === null ? 'prepaid' : 'cash_on_delivery') => ({ id: 'bk_1', merchantId: 'mer_1', mode: 'live', paymentMode, codAmount }) as Order;
 const codeOf = (run: () => unknown) => {
   try {
     run();
@@ -18,11 +18,22 @@ const codeOf = (run: () => unknown) => {
 };
 
 describe('cash on delivery rules (issue #30 item 3)', () => {
-  it('cod_amount goes with cash_on_delivery and only with it', () => {
+  it('cod_amount only goes with cash_on_delivery; cash_on_delivery without it is accepted (amount unknown); never on a multi-stop order', () => {
     expect(codeOf(() => assertCodAmount({ paymentMode: 'cash_on_delivery', codAmount: 100 }))).toBeNull();
     expect(codeOf(() => assertCodAmount({ paymentMode: 'prepaid', codAmount: undefined }))).toBeNull();
-    expect(codeOf(() => assertCodAmount({ paymentMode: 'cash_on_delivery', codAmount: undefined }))).toBe('VALIDATION_ERROR');
+    expect(codeOf(() => assertCodAmount({ paymentMode: 'cash_on_delivery', codAmount: undefined }))).toBeNull();
     expect(codeOf(() => assertCodAmount({ paymentMode: 'prepaid', codAmount: 100 }))).toBe('VALIDATION_ERROR');
+    expect(codeOf(() => assertCodAmount({ paymentMode: 'cash_on_delivery', codAmount: undefined, multiStop: true }))).toBe('VALIDATION_ERROR');
+  });
+
+  it('a COD order of unknown amount needs the amount collected and records it as is: expected null, never a mismatch', () => {
+    const unknown = codOrder(null, 'cash_on_delivery');
+    expect(codeOf(() => collectCod({ order: unknown, collected: undefined, courierId: 'cr_1', at: AT }))).toBe('COD_COLLECTED_REQUIRED');
+    for (const collected of [0, 1, 15_990]) {
+      expect(collectCod({ order: unknown, collected, courierId: 'cr_1', at: AT })).toEqual({ expected: null, collected, mismatch: false, courierId: 'cr_1', collectedAt: AT.toISOString() });
+    }
+    const collection = collectCod({ order: unknown, collected: 9_990, courierId: 'cr_1', at: AT })!;
+    expect(codCollectedEntry({ order: unknown, collection, ids: { next: (p: string) => `${p}_X` } as unknown as IdSource })).toMatchObject({ kind: 'cod_collected', amount: 9_990, expected: null });
   });
 
   it('a prepaid order collects nothing; a COD order needs the amount collected, and a different one is a mismatch', () => {

@@ -46,6 +46,8 @@ export async function startTestApp(
     // Sign-in hashing yields to request handling in production (niceness 10); on a test machine busy
     // with other suites that starves a sign-in for seconds. The hasher's own tests set it.
     PASSWORD_HASH_NICENESS: '0',
+    // Tests move couriers between places in an instant; the plausibility rule's own tests turn it on.
+    POSITION_MAX_SPEED_KMH: 'off',
     ...options.env,
   });
   const app = await buildApp({

@@ -55,3 +55,33 @@ export async function openOfflinePage(context: BrowserContextOptions = {}): Prom
   page.on('pageerror', (error) => problems.push(error.message));
   return { browser, page, foreign, problems };
 }
+
+/**
+ * Markup planted in a name (a merchant's, courier's, customer's, an address): shown as text it is
+ * harmless; parsed as HTML it creates an image whose handler would run and a bold element.
+ */
+export const MARKUP = '<img src=x onerror="window.__planted=1"><b data-planted>x</b>';
+
+/** Elements the page made from planted markup (anywhere, tooltips included), and whether its handler ran. */
+export const plantedElements = (page: Page) => page.evaluate(() => ({
+  elements: document.querySelectorAll('img[src="x"], [data-planted], b').length,
+  ran: (window as unknown as { __planted?: number }).__planted === 1,
+}));
+
+/**
+ * Hovers every Leaflet marker under `map` in turn and reads the tooltip it opens: its text and how
+ * many elements planted markup made in it (img, b).
+ */
+export async function tooltipsOfMarkers(page: Page, map: string): Promise<{ text: string; planted: number }[]> {
+  const markers = page.locator(`${map} path.leaflet-interactive`);
+  const seen: { text: string; planted: number }[] = [];
+  for (let i = 0; i < (await markers.count()); i++) {
+    // A bubbling mouseover on the marker's path is what Leaflet opens a tooltip on (markers may overlap the pointer).
+    await markers.nth(i).dispatchEvent('mouseover');
+    const tooltip = page.locator(`${map} .leaflet-tooltip`).last();
+    await tooltip.waitFor();
+    seen.push(await tooltip.evaluate((el) => ({ text: el.textContent ?? '', planted: el.querySelectorAll('img, b, [data-planted]').length })));
+    await markers.nth(i).dispatchEvent('mouseout');
+  }
+  return seen;
+}

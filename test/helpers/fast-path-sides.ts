@@ -46,7 +46,7 @@ export interface EdgeServer {
 /** A store on disk (sequentialIds) and a node:http server on a free port running what `listener` builds from the edge. */
 export async function startEdgeServer(listener: (edge: Edge) => RequestListener, env: Record<string, string> = {}): Promise<EdgeServer> {
   const dataDir = makeDataDir();
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_TOKEN, LOG_LEVEL: 'silent', SEED_DEMO: 'false', SANDBOX_SIMULATOR: 'false', ...env });
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_TOKEN, LOG_LEVEL: 'silent', SEED_DEMO: 'false', SANDBOX_SIMULATOR: 'false', POSITION_MAX_SPEED_KMH: 'off', ...env });
   const container = await buildContainer(config, { logger: createLogger({ level: 'silent' }), ids: sequentialIds() });
   const server: Server = createServer(listener({ services: container.services, config, logger: container.logger, door: container.door }));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

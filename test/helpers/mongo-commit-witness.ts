@@ -27,6 +27,8 @@ export interface CommitWitness {
   url: string;
   /** When the server acknowledged the commit of a transaction that inserted `id` into `collection`, or null. */
   commitAcknowledgedAt(collection: string, id: string): number | null;
+  /** Every document a transaction inserted and whose commit the server acknowledged. */
+  acknowledgedInserts(): Array<{ collection: string; id: string }>;
   /** Commands any client sent that delete from `collection` (delete, findAndModify remove, drop, dropDatabase). */
   removalsFrom(collection: string): number;
   close(): Promise<void>;
@@ -89,6 +91,12 @@ export async function startCommitWitness(serverUrl: string): Promise<CommitWitne
     commitAcknowledgedAt(collection, id) {
       const times = [...(inserts.get(`${collection} ${id}`) ?? [])].flatMap((txn) => committedAt.get(txn) ?? []);
       return times.length > 0 ? Math.min(...times) : null;
+    },
+    acknowledgedInserts() {
+      return [...inserts].filter(([, txns]) => [...txns].some((txn) => committedAt.has(txn))).map(([key]) => {
+        const space = key.indexOf(' ');
+        return { collection: key.slice(0, space), id: key.slice(space + 1) };
+      });
     },
     removalsFrom: (collection) => (removals.get(collection) ?? 0) + (removals.get('*') ?? 0),
     async close() {

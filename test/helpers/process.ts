@@ -24,7 +24,7 @@ export async function spawnServer(env: Record<string, string>, options: { startT
   const startTimeoutMs = options.startTimeoutMs ?? 20_000;
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: PROJECT_ROOT,
-    env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', ADMIN_TOKEN, LOG_LEVEL: 'info', SEED_DEMO: 'false', SANDBOX_SIMULATOR: 'false', ...env },
+    env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', ADMIN_TOKEN, LOG_LEVEL: 'info', SEED_DEMO: 'false', SANDBOX_SIMULATOR: 'false', POSITION_MAX_SPEED_KMH: 'off', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -30,6 +30,8 @@ describe('recipient notifications through the API', () => {
     t = await startOrdersApp({
       env: {
         NOTIFY_POLL_MS: '50',
+        // Live messages go out at once here (the one-minute hold of new orders: budget.test.ts).
+        NOTIFY_HOLD_SECONDS: '0',
         TWILIO_BASE_URL: sms.url, TWILIO_ACCOUNT_SID: 'AC42', TWILIO_AUTH_TOKEN: 'twilio-secret', TWILIO_FROM: '+56221234567',
         SMTP_URL: `smtp://127.0.0.1:${sink.port}`, SMTP_FROM: 'Avisos <avisos@envios.test>',
       },
@@ -46,14 +48,14 @@ describe('recipient notifications through the API', () => {
 
   it('settings: off by default, replaced whole through REST, read back through GraphQL; bad input is 400', async () => {
     const initial = expectOk(await api(v1('/notifications/settings'), { key: m.testKey }));
-    expect(initial.body.settings).toStrictEqual({ channels: [], moments: [], configured_channels: ['sms', 'email'] });
+    expect(initial.body.settings).toStrictEqual({ channels: [], moments: [], configured_channels: ['sms', 'email'], allowed_countries: ['56'] });
     const bad = await api(v1('/notifications/settings'), { method: 'PUT', key: m.testKey, body: { channels: ['pigeon'], moments: [] } });
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe('VALIDATION_ERROR');
     const put = expectOk(await api(v1('/notifications/settings'), { method: 'PUT', key: m.testKey, body: { channels: ['sms', 'email', 'whatsapp'], moments: ALL_MOMENTS } }));
     expect(put.body.settings.channels).toStrictEqual(['sms', 'email', 'whatsapp']);
-    const read = await gql(t.url, '{ notificationSettings { ... on QueryNotificationSettingsSuccess { data { channels moments configuredChannels } } } }', { key: m.liveKey });
-    expect(read.body.data.notificationSettings.data).toStrictEqual({ channels: ['sms', 'email', 'whatsapp'], moments: ALL_MOMENTS, configuredChannels: ['sms', 'email'] });
+    const read = await gql(t.url, '{ notificationSettings { ... on QueryNotificationSettingsSuccess { data { channels moments configuredChannels allowedCountries } } } }', { key: m.liveKey });
+    expect(read.body.data.notificationSettings.data).toStrictEqual({ channels: ['sms', 'email', 'whatsapp'], moments: ALL_MOMENTS, configuredChannels: ['sms', 'email'], allowedCountries: ['56'] });
   });
 
   it('GraphQL updates the settings with a typed result', async () => {

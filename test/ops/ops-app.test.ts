@@ -79,6 +79,12 @@ describe.skipIf(SKIP !== null)('the ops app: an invited admin moderates a plugin
     await page().locator('#integration-plugin-status[data-status="approved"]').waitFor();
     const merchant = await t.app.container.store.merchants.findById(merchantId);
     expect(merchant!.integrations.plugin).toBe('approved');
+    // Notification countries: Chile alone until the operator approves another.
+    expect(await page().locator('#notification-countries input[name=countries]').inputValue()).toBe('56');
+    await page().locator('#notification-countries input[name=countries]').fill('56, +54');
+    await page().locator('#notification-countries button[type=submit]').click();
+    await page().locator('#history li', { hasText: 'merchant.set_notification_countries' }).or(page().locator('#notification-countries input[value="54, 56"]')).first().waitFor();
+    await expect.poll(async () => (await t.app.container.store.merchants.findById(merchantId))!.settings.notificationCountries).toStrictEqual(['54', '56']);
     expect(await seriousViolations(page())).toEqual([]);
     await page().getByRole('link', { name: 'Webhooks con fallas' }).click();
     const row = page().locator('#failing-webhooks tr[data-endpoint="we_01JFAILINGENDPOINT00000000"]');

@@ -57,11 +57,9 @@ describe('cash on delivery (issue #30 item 3)', () => {
     return created.booking_id as string;
   }
 
-  it('REST creation: cod_amount required with cash_on_delivery, refused on prepaid, an integer 1–10,000,000; on both forms', async () => {
+  it('REST creation: cod_amount optional with cash_on_delivery, refused on prepaid, an integer 1–10,000,000; on both forms', async () => {
     const orders = merchantApi(t, m.testKey);
     const fieldOf = (res: Http) => expectError(res, 400, 'VALIDATION_ERROR').body.error.fields.map((f: Wire) => f.field);
-    expect(fieldOf(await orders.create(formA({ payment_mode: 'cash_on_delivery' })))).toEqual(['cod_amount']);
-    expect(fieldOf(await orders.create(formB({ payment_mode: 'cash_on_delivery' })))).toEqual(['cod_amount']);
     expect(fieldOf(await orders.create(formB({ cod_amount: 5_000 })))).toEqual(['cod_amount']);
     for (const bad of [0, -1, 10_000_001, 99.5, '5000']) {
       expect(fieldOf(await orders.create(formA({ payment_mode: 'cash_on_delivery', cod_amount: bad })))).toEqual(['cod_amount']);
@@ -138,8 +136,7 @@ describe('cash on delivery (issue #30 item 3)', () => {
       customerName: 'Camila Rojas', customerPhone: '+56912345678', paymentMode: 'cash_on_delivery',
     };
     const create = `mutation ($input: CreateOrderInput!) { createOrder(input: $input) { __typename ... on MutationCreateOrderSuccess { data { id status codAmount cod { collected } } } ${ERR} } }`;
-    expect((await g(create, { input }, m.liveKey)).createOrder).toMatchObject({ __typename: 'AppError', code: 'VALIDATION_ERROR', fields: [{ field: 'codAmount' }] });
-    expect((await g(create, { input: { ...input, paymentMode: 'prepaid', codAmount: 100 } }, m.liveKey)).createOrder).toMatchObject({ __typename: 'AppError', code: 'VALIDATION_ERROR' });
+    expect((await g(create, { input: { ...input, paymentMode: 'prepaid', codAmount: 100 } }, m.liveKey)).createOrder).toMatchObject({ __typename: 'AppError', code: 'VALIDATION_ERROR', fields: [{ field: 'codAmount' }] });
     const created = (await g(create, { input: { ...input, codAmount: 8_500 } }, m.liveKey)).createOrder.data;
     expect(created).toMatchObject({ status: 'assigned', codAmount: 8_500, cod: null });
     expectOk(await courier.status(created.id, 'picked_up'));
@@ -202,6 +199,53 @@ describe('cash on delivery (issue #30 item 3)', () => {
     expect(kinds).toEqual(['charge', 'cod_collected', ...Array(4).fill('cod_handover'), 'cod_settlement']);
   });
 
+  it('cash on delivery without cod_amount (the spec\'s Form B): accepted on both forms and GraphQL; the courier records what was collected, expected null, never a mismatch', async () => {
+    const spec = await t.createMerchant({ name: 'COD Spec', address: 'Av. Providencia 1234, Providencia' });
+    expectOk(await webhooksApi(t.url, spec.testKey).create({ url: `${receiver.url}/spec-event`, payload_shape: 'event', events: ['order.status_changed'] }), 201);
+    const orders = merchantApi(t, spec.testKey);
+    // The spec's Form B body, as every shop plugin sends it: payment_mode and no amount.
+    const formBBody = {
+      customer_name: 'Javier Muñoz', customer_phone: '+56 9 8765 4321', customer_rut: '12.345.678-5', dropoff_address: 'Av. Apoquindo 3000, Las Condes',
+      payment_mode: 'cash_on_delivery', prep_time_mins: 15, order_notes: 'Cobrar en efectivo',
+    };
+    const b = expectOk(await orders.create(formBBody), 201).body;
+    expect(expectOk(await orders.get(b.booking_id)).body).toMatchObject({ payment_mode: 'cash_on_delivery', cod_amount: null, cod: null });
+    expectOk(await orders.cancel(b.booking_id));
+    const create = `mutation ($input: CreateOrderInput!) { createOrder(input: $input) { __typename ... on MutationCreateOrderSuccess { data { id paymentMode codAmount cod { expected } } } ${ERR} } }`;
+    const input = { dropoff: { address: 'Apoquindo', coords: PLACES.lasCondes }, customerName: 'Camila Rojas', customerPhone: '+56912345678', paymentMode: 'cash_on_delivery' };
+    const byGraphql = (await g(create, { input }, spec.testKey)).createOrder;
+    expect(byGraphql).toMatchObject({ __typename: 'MutationCreateOrderSuccess', data: { paymentMode: 'cash_on_delivery', codAmount: null, cod: null } });
+    expectOk(await orders.cancel(byGraphql.data.id));
+    // Still refused: an amount without cash on delivery, and cash on delivery on a multi-stop order.
+    expect(expectError(await orders.create({ ...formBBody, payment_mode: 'prepaid', cod_amount: 5_000 }), 400, 'VALIDATION_ERROR').body.error.fields).toMatchObject([{ field: 'cod_amount' }]);
+    const stops = [{ address: { address: 'Apoquindo', coords: PLACES.lasCondes }, contact_name: 'Ana', contact_phone: '+56911111111' }, { address: { address: 'Ñuñoa', coords: PLACES.nunoa }, contact_name: 'Luis', contact_phone: '+56922222222' }];
+    expect(expectError(await orders.create({ customer_name: 'Camila Rojas', customer_phone: '+56912345678', payment_mode: 'cash_on_delivery', stops }), 400, 'VALIDATION_ERROR').body.error.fields).toMatchObject([{ field: 'payment_mode' }]);
+
+    // Form A with cash_on_delivery and no amount, delivered: the courier says what was collected.
+    const id = await orderAtDropoff(spec.testKey, 'test', formA({ payment_mode: 'cash_on_delivery' }));
+    const job = expectOk(await courier.orders()).body.orders.find((o: Wire) => o.booking_id === id);
+    expect(job).toMatchObject({ payment_mode: 'cash_on_delivery', cod_amount: null });
+    const body = { driver_id: courier.id, coords: at, ...EVIDENCE };
+    const missing = expectError(await courier.deliver(id, body), 422, 'COD_COLLECTED_REQUIRED');
+    expect(missing.body.error).toMatchObject({ fields: [{ field: 'cod_collected' }], details: { cod_amount: null } });
+    expectOk(await courier.deliver(id, { ...body, cod_collected: 7_490 }));
+    const cod = { expected: null, collected: 7_490, mismatch: false, collected_at: expect.any(String) };
+    const details = expectOk(await orders.get(id)).body;
+    expectWireShape(orderDetailsResponseSchema, details);
+    expect(details).toMatchObject({ status: 'completed', cod_amount: null, cod });
+    const completion = await waitFor(() => receiver.receipts.find((r) => r.path === '/spec-event' && r.body.includes(id) && r.body.includes('"completed"')), { what: 'the completion webhook' });
+    const payload = new Webhook(spec.apiSecret).verify(completion.body, completion.headers) as Wire;
+    expectWireShape(eventPayloadSchema, payload);
+    expect(payload).toMatchObject({ cod_amount: null, cod });
+
+    const page = expectOk(await report(spec.testKey)).body;
+    expectWireShape(codReportSchema, page);
+    expect(page).toMatchObject({ collected: 7_490, outstanding: 7_490, mismatches: 0 });
+    expect(page.lines).toEqual([{ id: expect.stringMatching(/^led_/), booking_id: id, courier_id: courier.id, expected: null, collected: 7_490, mismatch: false, status: 'counted', handed_over: 0, collected_at: expect.any(String) }]);
+    const reportQuery = '{ codReport { __typename ... on QueryCodReportSuccess { data { mismatches lines { bookingId expected collected mismatch } } } } }';
+    expect((await g(reportQuery, {}, spec.testKey)).codReport.data).toEqual({ mismatches: 0, lines: [{ bookingId: id, expected: null, collected: 7_490, mismatch: false }] });
+  });
+
   it('a test courier holds no real cash: a hand-over is refused; merchants cannot record one at all', async () => {
     courier = await courierOnDuty(t, { mode: 'test', at: north(PLACES.providencia, 300) });
     const settle = `mutation { adminRecordCodHandOver(courierId: "${courier.id}", amount: 1, idempotencyKey: "t-1") { __typename ${ERR} } }`;
@@ -209,12 +253,18 @@ describe('cash on delivery (issue #30 item 3)', () => {
     expect((await gql(t.url, settle, { key: m.liveKey })).body.errors).toBeDefined();
   });
 
-  it('the sandbox simulator pays exactly the cod_amount at the door', async () => {
+  it('the sandbox simulator pays exactly the cod_amount at the door (0 when it is unknown)', async () => {
     courier = await courierOnDuty(t, { mode: 'test', at: north(PLACES.providencia, 300) });
     const created = expectOk(await merchantApi(t, m.testKey).create(formA({ payment_mode: 'cash_on_delivery', cod_amount: 4_990 })), 201).body;
     for (const status of ['arrived_pickup', 'picked_up', 'arrived_dropoff', 'completed']) {
       expect(expectOk(await api(`${t.url}/api/v1/sandbox/orders/${created.booking_id}/advance`, { key: m.testKey, body: {} })).body.status).toBe(status);
     }
     expect(expectOk(await merchantApi(t, m.testKey).get(created.booking_id)).body.cod).toMatchObject({ expected: 4_990, collected: 4_990, mismatch: false });
+    // An order of unknown amount: the simulated recipient pays nothing (there is no amount to pay), never a mismatch.
+    const unknown = expectOk(await merchantApi(t, m.testKey).create(formA({ payment_mode: 'cash_on_delivery' })), 201).body;
+    for (const status of ['arrived_pickup', 'picked_up', 'arrived_dropoff', 'completed']) {
+      expect(expectOk(await api(`${t.url}/api/v1/sandbox/orders/${unknown.booking_id}/advance`, { key: m.testKey, body: {} })).body.status).toBe(status);
+    }
+    expect(expectOk(await merchantApi(t, m.testKey).get(unknown.booking_id)).body.cod).toMatchObject({ expected: null, collected: 0, mismatch: false });
   });
 });

@@ -180,7 +180,7 @@ describe('GraphQL orders and couriers', () => {
     expect((await rider(POSITION, { input: { ...older, recordedAt: ago(20) } })).courierReportPosition.data).toEqual([]);
     const me = expectOk(await courier.me()).body.courier;
     expect([me.location, me.location_at]).toEqual([newer, ago(10)]);
-    expect((await rider(POSITION, { input: { ...older, recordedAt: ago(2 * 86_400) } })).courierReportPosition).toMatchObject({ __typename: 'AppError', code: 'VALIDATION_ERROR', fields: [{ field: 'recorded_at' }] });
+    expect((await rider(POSITION, { input: { ...older, recordedAt: ago(2 * 86_400) } })).courierReportPosition).toMatchObject({ __typename: 'AppError', code: 'VALIDATION_ERROR', fields: [{ field: 'recordedAt' }] });
     expectError(await api(`${t.url}/api/v1/couriers/me/location`, { headers: { authorization: `Bearer ${courier.token}` }, body: { ...older, recorded_at: new Date(now + 300_000).toISOString() } }), 400, 'VALIDATION_ERROR');
   });
 

@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { mongoForTestFile, mongoNodeEnv, uniqueDbName } from '../helpers/mongo.js';
 import { courierOrdersResponseSchema, orderCreatedSchema, orderDetailsResponseSchema, orderStatusResponseSchema } from '../../rest/openapi/responses-orders.js';
 import { stopTrackingResponseSchema } from '../../rest/openapi/responses-tracking.js';
+import { signature } from '../courier-app/images.js';
 import { api, gql, type MerchantCredentials, type TestApp } from '../helpers/app.js';
 import { EVIDENCE, PLACES, courierOnDuty, expectError, expectOk, expectWireShape, formA, formB, merchantApi, north, standDown, startOrdersApp, type CourierClient } from './support.js';
 
@@ -136,6 +137,58 @@ for (const store of stores) describe(`multi-stop orders — ${store.name}`, () =
       const inBatches = (batched.batches as Wire[]).flatMap((b) => b.order_ids as string[]);
       expect(inBatches).toContain(single.booking_id);
       for (const id of [given.booking_id, optimized.booking_id]) expect(inBatches).not.toContain(id);
+    });
+  });
+
+  describe('proof uploads per stop (issue #39)', () => {
+    it('each stop has its own 2 signatures: the current stop\'s third is 409 PROOF_QUOTA_EXCEEDED; the next stop starts afresh', async () => {
+      const courier = await courierOnDuty(t, { mode: 'live', at: north(PLACES.providencia, 300) });
+      hired.push(courier);
+      const created = expectOk(await merchantApi(t, m.liveKey).create(multiStop({ stops: STOPS.slice(0, 2) })), 201).body;
+      const id = created.booking_id as string;
+      expect(created.status).toBe('assigned');
+      expectOk(await courier.status(id, 'picked_up'));
+      const sig = await signature();
+      const sign = () => fetch(`${t.url}/api/v1/couriers/me/orders/${id}/proof?kind=signature`, { method: 'POST', headers: { authorization: `Bearer ${courier.token}`, 'content-type': 'image/png' }, body: new Uint8Array(sig) });
+      const first = [];
+      for (let i = 0; i < 3; i++) first.push(await sign());
+      expect(first.map((r) => r.status)).toEqual([201, 201, 409]);
+      expect(await first[2]!.json()).toMatchObject({ success: false, error: { code: 'PROOF_QUOTA_EXCEEDED' } });
+      expectOk(await courier.deliver(id, { driver_id: courier.id, coords: PLACES.nunoa, ...EVIDENCE }));
+      expect((await sign()).status).toBe(201);
+    });
+  });
+
+  describe('quoting a multi-stop order (issue #39 item 5.4: it offered a batched rate the booking refused)', () => {
+    const quote = (body: unknown) => api(`${t.url}/api/v1/shipping/quote`, { key: m.testKey, body });
+    const stopAddresses = STOPS.map((s) => s.address);
+
+    it('REST: every rate of a multi-stop quote books (given, optimised, one stop); a single drop-off quote still offers batched', async () => {
+      const orders = merchantApi(t, m.testKey);
+      for (const [request, stops] of [[{ stops: stopAddresses }, STOPS], [{ stops: stopAddresses, route: 'optimized' }, STOPS], [{ stops: stopAddresses.slice(0, 1) }, STOPS.slice(0, 1)]] as const) {
+        const quoted = expectOk(await quote({ ...request, total_weight_kg: 1 })).body;
+        const rates = (quoted.rates as Wire[]).map((r) => r.id as string);
+        expect(rates).toEqual(['express']);
+        for (const rate of rates) {
+          const route = 'route' in request ? { route: request.route } : {};
+          const booked = await orders.create(multiStop({ stops, ...route, quote_id: quoted.quote_id, rate_id: rate, total_weight_kg: 1 }));
+          expect(booked.status, `${rate}: ${JSON.stringify(booked.body)}`).toBe(201);
+        }
+      }
+      const single = expectOk(await quote({ destination: STOPS[0]!.address, total_weight_kg: 1 })).body;
+      expect((single.rates as Wire[]).map((r) => r.id)).toEqual(['express', 'batched']);
+    });
+
+    it('GraphQL: the quote of stops offers only the rates its order books', async () => {
+      const QUOTE = `query ($input: QuoteInput!) { quote(input: $input) { __typename ... on QueryQuoteSuccess { data { quoteId rates { id } } } ... on AppError { code } } }`;
+      const res = await gql(t.url, QUOTE, { key: m.testKey, variables: { input: { origin: { address: 'Av. Providencia 1234', coords: PLACES.providencia }, stops: stopAddresses, totalWeightKg: 1 } } });
+      expect(res.body.errors).toBeUndefined();
+      const quoted = res.body.data.quote.data as { quoteId: string; rates: Array<{ id: string }> };
+      expect(quoted.rates.map((r) => r.id)).toEqual(['express']);
+      for (const { id: rate } of quoted.rates) {
+        const booked = await merchantApi(t, m.testKey).create(multiStop({ quote_id: quoted.quoteId, rate_id: rate, total_weight_kg: 1 }));
+        expect(booked.status, `${rate}: ${JSON.stringify(booked.body)}`).toBe(201);
+      }
     });
   });
 

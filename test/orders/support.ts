@@ -90,7 +90,8 @@ export interface CourierClient {
   vehicle: VehicleType;
   me(): Promise<Http>;
   orders(): Promise<Http>;
-  duty(onDuty: boolean): Promise<Http>;
+  /** `shiftEndsAt`: sent as shift_ends_at when given (null included). */
+  duty(onDuty: boolean, shiftEndsAt?: string | null): Promise<Http>;
   position(p: LatLng): Promise<Http>;
   status(orderId: string, status: string): Promise<Http>;
   release(orderId: string, reason?: string): Promise<Http>;
@@ -115,7 +116,7 @@ export async function createCourier(t: TestApp, options: { mode: Mode; vehicle?:
     vehicle,
     me: () => call(''),
     orders: () => call('/orders'),
-    duty: (onDuty) => call('/duty', { on_duty: onDuty }),
+    duty: (onDuty, shiftEndsAt) => call('/duty', { on_duty: onDuty, ...(shiftEndsAt !== undefined && { shift_ends_at: shiftEndsAt }) }),
     position: (p) => call('/location', p),
     status: (id, status) => call(`${order(id)}/status`, { status }),
     release: (id, reason) => call(`${order(id)}/release`, reason === undefined ? {} : { reason }),

@@ -149,18 +149,39 @@ describe('OpenAPI document and reference page', () => {
     // Both request forms, one of them: Form A's destination is an Address, Form B's a string or {lat, lng}.
     const formsOf = (path: string) => doc.paths[path].post.requestBody.content['application/json'].schema.oneOf.map((f: { $ref: string }) => f.$ref.split('/').pop());
     expect(formsOf('/shipping/quote')).toEqual(['QuoteRequestFormA', 'QuoteRequestFormB', 'QuoteRequestMultiStop']);
-    expect(formsOf('/orders')).toEqual(['CreateOrderFormA', 'CreateOrderFormB', 'CreateOrderMultiStop']);
-    const { QuoteRequestFormA: quoteA, QuoteRequestFormB: quoteB, CreateOrderFormA: orderA, CreateOrderFormB: orderB, CreateOrderMultiStop: orderStops } = doc.components.schemas;
+    expect(formsOf('/orders')).toEqual(['CreateOrderFormAPrepaid', 'CreateOrderFormACashOnDelivery', 'CreateOrderFormBPrepaid', 'CreateOrderFormBCashOnDelivery', 'CreateOrderMultiStop']);
+    const schemas = doc.components.schemas;
+    const { QuoteRequestFormA: quoteA, QuoteRequestFormB: quoteB, CreateOrderMultiStop: orderStops } = schemas;
+    const [orderA, orderACod, orderB, orderBCod] = ['CreateOrderFormAPrepaid', 'CreateOrderFormACashOnDelivery', 'CreateOrderFormBPrepaid', 'CreateOrderFormBCashOnDelivery'].map((n) => schemas[n]);
     expect(quoteA.properties.destination.required).toEqual(['address']);
     expect(quoteB.properties.destination.anyOf.map((s: { type: string }) => s.type)).toEqual(['string', 'object']);
-    // The other form's weight is `false`: a generated client types it `never`.
-    expect([quoteA.properties.total_weight, quoteB.properties.total_weight_kg]).toEqual([false, false]);
-    expect([orderA.properties.dropoff_address, orderB.properties.dropoff]).toEqual([false, false]);
+    // A field of another form is a schema no value satisfies, which both generators type `never`
+    // (`string & number`): `false` says the same to a validator, but hey-api drops a `false` property.
+    const NO_VALUE = [{ type: 'string' }, { type: 'number' }];
+    const left = (schema: { properties: Record<string, unknown> }, ...names: string[]) => names.map((n) => (schema.properties[n] as { allOf?: unknown }).allOf);
+    expect([...left(quoteA, 'total_weight'), ...left(quoteB, 'total_weight_kg')]).toEqual([NO_VALUE, NO_VALUE]);
+    expect([...left(orderA, 'dropoff_address'), ...left(orderACod, 'dropoff_address'), ...left(orderB, 'dropoff'), ...left(orderBCod, 'dropoff')]).toEqual(Array(4).fill(NO_VALUE));
     // Multi-stop: `stops` instead of either drop-off, which the single drop-off forms leave out; its quote's form has `stops` too.
-    expect([orderStops.properties.dropoff, orderStops.properties.dropoff_address, orderA.properties.stops, orderB.properties.stops]).toEqual([false, false, false, false]);
-    expect([doc.components.schemas.QuoteRequestMultiStop.properties.destination, quoteA.properties.stops, quoteB.properties.stops]).toEqual([false, false, false]);
+    expect([...left(orderStops, 'dropoff', 'dropoff_address'), ...left(orderA, 'stops'), ...left(orderB, 'stops')]).toEqual(Array(4).fill(NO_VALUE));
+    expect([...left(schemas.QuoteRequestMultiStop, 'destination'), ...left(quoteA, 'stops'), ...left(quoteB, 'stops')]).toEqual(Array(3).fill(NO_VALUE));
     expect(orderStops.required).toEqual(expect.arrayContaining(['stops']));
     expect(orderB.required).toEqual(expect.arrayContaining(['dropoff_address', 'payment_mode']));
+    // Prepaid variants (and multi-stop, prepaid only) leave cod_amount out; cash on delivery names its payment_mode and may give it, a whole peso.
+    expect([...left(orderA, 'cod_amount'), ...left(orderB, 'cod_amount'), ...left(orderStops, 'cod_amount')]).toEqual(Array(3).fill(NO_VALUE));
+    expect([orderA, orderB, orderStops].map((s) => s.properties.payment_mode.enum)).toEqual([['prepaid'], ['prepaid'], ['prepaid']]);
+    for (const cod of [orderACod, orderBCod]) {
+      expect(cod.properties.payment_mode.enum).toEqual(['cash_on_delivery']);
+      expect(cod.required).toContain('payment_mode');
+      expect(cod.required).not.toContain('cod_amount');
+      expect(cod.properties.cod_amount).toMatchObject({ type: 'integer', minimum: 1, maximum: 10_000_000 });
+    }
+    // min_age: bounded and listed (a list is what a TypeScript type can say).
+    const minAges = Array.from({ length: 82 }, (_, i) => 18 + i);
+    for (const form of [orderA, orderACod, orderB, orderBCod, orderStops]) expect(form.properties.id_check.properties.min_age).toMatchObject({ type: 'integer', minimum: 18, maximum: 99, enum: minAges });
+    // A sandbox run's order is POST /orders' body; its webhook bodies are typed by `event` (flat: none).
+    expect(schemas.SandboxRunFormA.properties.order.oneOf).toEqual(doc.paths['/orders'].post.requestBody.content['application/json'].schema.oneOf);
+    expect(schemas.WebhookDelivery.properties.payload.oneOf.map((r: { $ref: string }) => r.$ref.split('/').pop())).toEqual(['WebhookPayloadEvent', 'WebhookPayloadFlat', 'WebhookPayloadBatchCreated']);
+    expect(schemas.WebhookPayloadFlat.properties.event.allOf).toEqual(NO_VALUE);
   });
 
   it('the documented forms refuse the planted mistakes, and what they accept the handlers accept', () => {
@@ -174,6 +195,8 @@ describe('OpenAPI document and reference page', () => {
         { pickup: { address: 'Av. Providencia 1234' }, dropoff: { address: 'Av. Apoquindo 3000' }, customer_name: 'Ana', customer_phone: '+56912345678', reference_id: 'R-1', items: [{ name: 'x' }] },
         { dropoff_address: 'Av. Apoquindo 3000', payment_mode: 'prepaid', customer_name: 'Ana', customer_phone: '+56912345678', customer_rut: '12.345.678-5', order_notes: 'n' },
         { stops: [{ address: { address: 'Av. Apoquindo 3000' }, contact_name: 'Beto', contact_phone: '+56922222222' }], route: 'optimized', customer_name: 'Ana', customer_phone: '+56912345678' },
+        { dropoff_address: 'Av. Apoquindo 3000', payment_mode: 'cash_on_delivery', customer_name: 'Ana', customer_phone: '+56912345678', cod_amount: 15990 },
+        { dropoff: { address: 'Av. Apoquindo 3000' }, payment_mode: 'cash_on_delivery', customer_name: 'Ana', customer_phone: '+56912345678', id_check: { required: true, min_age: 21 } },
       ],
     };
     for (const body of valid.quote) {
@@ -192,9 +215,13 @@ describe('OpenAPI document and reference page', () => {
       expect(quoteRequestBody.safeParse(body).success, JSON.stringify(body)).toBe(false);
     }
     const stops = (valid.order[2] as { stops: unknown }).stops;
-    for (const body of [noDestination, formBWithoutPaymentMode, { ...orderA, dropoff_address: 'Av. Apoquindo 3000', payment_mode: 'prepaid' }, { ...orderA, stops }, { ...orderA, route: 'given' }]) {
+    for (const body of [noDestination, formBWithoutPaymentMode, { ...orderA, dropoff_address: 'Av. Apoquindo 3000', payment_mode: 'prepaid' }, { ...orderA, stops }, { ...orderA, route: 'given' }, { ...orderA, id_check: { required: true, min_age: 17 } }]) {
       expect(createOrderForms.safeParse(body).success, JSON.stringify(body)).toBe(false);
       expect(createOrderBody.safeParse(body).success, JSON.stringify(body)).toBe(false);
+    }
+    // The payment pairings: the forms refuse them, the handler's flat schema leaves them to the domain (400 too: generated-client.test.ts).
+    for (const body of [{ ...orderB, cod_amount: 15990 }, { ...orderA, cod_amount: 15990 }, { ...(valid.order[2] as object), payment_mode: 'cash_on_delivery' }]) {
+      expect(createOrderForms.safeParse(body).success, JSON.stringify(body)).toBe(false);
     }
   });
 

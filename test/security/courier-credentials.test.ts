@@ -131,8 +131,8 @@ describe('courier credentials: rotation and disabling', () => {
     // Disabled again; the merchant completes the kept order; enabled, the courier is off duty, not busy on a finished job.
     expect((await admin(DISABLE, courier.id)).data).toMatchObject({ dutyStatus: 'busy', keptOrderIds: [id] });
     expectOk(await orders.deliver(id, { driver_id: courier.id, coords: PLACES.lasCondes, ...EVIDENCE }));
-    // Its job ended, but a disabled courier is never made available: it is still busy here.
-    expect(await t.app.container.store.couriers.findById(courier.id)).toMatchObject({ status: 'busy' });
+    // Its job ended: a disabled courier is never made available, nor offered queued work; it goes off duty (issue #37).
+    expect(await t.app.container.store.couriers.findById(courier.id)).toMatchObject({ status: 'off_duty', job: null });
     expect((await admin(ENABLE, courier.id)).data).toEqual({ courierId: courier.id, accountStatus: 'active', dutyStatus: 'off_duty' });
     expect(await t.app.container.store.couriers.findById(courier.id)).toMatchObject({ status: 'off_duty', job: null });
   });

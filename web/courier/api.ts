@@ -17,6 +17,8 @@ export interface Courier {
   is_test: boolean;
   location: LatLng | null;
   location_at: string | null;
+  /** When the duty is planned to end (set going on duty); null: no planned end. Absent from a snapshot stored by an older app. */
+  shift_ends_at?: string | null;
 }
 
 export interface Stop { address: string | null; number: string | null; instructions: string | null; coords: LatLng; precision: 'coordinates' | 'street' | 'locality' }
@@ -30,7 +32,8 @@ export interface CourierOrder {
   pickup: Stop;
   dropoff: Stop;
   customer_name: string;
-  customer_phone: string;
+  /** Only while the job is open (on the way to the recipient); null after (issue #38). */
+  customer_phone: string | null;
   payment_mode: 'prepaid' | 'cash_on_delivery' | null;
   items: Array<{ name?: string; quantity?: number; weight_kg?: number; length_cm?: number; width_cm?: number; height_cm?: number }> | null;
   /** The parcel's outer size as the merchant gave it (cm), and the order's weight (kg). */
@@ -96,7 +99,8 @@ export const courierApi = {
   orders: () => rest<{ orders: CourierOrder[] }>('/couriers/me/orders').then((d) => d.orders),
   cash: () => rest<{ cash: CourierCash }>('/couriers/me/cash').then((d) => d.cash),
   earnings: (range: { from: string; to: string }) => rest<Earnings>(`/couriers/me/earnings?${new URLSearchParams(range).toString()}`),
-  duty: (onDuty: boolean) => rest<{ courier: Courier }>('/couriers/me/duty', { json: { on_duty: onDuty }, headers: idempotent() }).then((d) => d.courier),
+  duty: (onDuty: boolean, shiftEndsAt?: string) =>
+    rest<{ courier: Courier }>('/couriers/me/duty', { json: { on_duty: onDuty, ...(shiftEndsAt && { shift_ends_at: shiftEndsAt }) }, headers: idempotent() }).then((d) => d.courier),
   position: (fix: Fix) => rest<{ arrivals: unknown[] }>('/couriers/me/location', { json: fix, headers: CSRF }),
   advance: (id: string, status: 'arrived_pickup' | 'picked_up' | 'arrived_dropoff', stopId?: string) =>
     rest<{ booking_id: string; status: Status }>(`${order(id)}/status`, { json: { status, ...(stopId && status === 'arrived_dropoff' && { stop_id: stopId }) }, headers: idempotent() }),

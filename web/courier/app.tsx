@@ -164,9 +164,9 @@ export function App() {
   const state = useMemo<CourierState | null>(() => (courier ? {
     lang, courier, orders, link, backlog, here, geoError,
     setLang: (next) => { storeLang(next); setLangState(next); },
-    setDuty: async (next) => {
+    setDuty: async (next, shiftEndsAt) => {
       unlockSound();
-      const updated = await courierApi.duty(next);
+      const updated = await courierApi.duty(next, shiftEndsAt);
       setCourier(updated);
       storeSnapshot({ courier: updated, orders });
     },

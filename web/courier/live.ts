@@ -171,8 +171,8 @@ export class CourierLink {
         this.flush();
         return;
       }
-      // Refused as invalid (e.g. older than the server keeps): sending them again would not help.
-      const done = frame.type === 'ack' || frame.error?.code === 'VALIDATION_ERROR';
+      // Refused as invalid (e.g. older than the server keeps) or out of reach of the last accepted fix: sending them again would not help.
+      const done = frame.type === 'ack' || frame.error?.code === 'VALIDATION_ERROR' || frame.error?.code === 'IMPLAUSIBLE_POSITION';
       if (!done) {
         this.inFlight = null;
         this.retryTimer = setTimeout(() => this.flush(), 2000);

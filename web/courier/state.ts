@@ -16,7 +16,8 @@ export interface CourierState {
   /** Why positions are not being taken (permission refused, no GPS), or null. */
   geoError: string | null;
   setLang(lang: Lang): void;
-  setDuty(onDuty: boolean): Promise<void>;
+  /** `shiftEndsAt`: going on duty, the planned end (ISO); absent: none. */
+  setDuty(onDuty: boolean, shiftEndsAt?: string): Promise<void>;
   reloadOrders(): Promise<void>;
   signOut(): Promise<void>;
 }

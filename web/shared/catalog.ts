@@ -12,9 +12,10 @@ export const ERROR_CODES = [
   'INVALID_ADMIN_TOKEN', 'INVALID_COURIER_TOKEN', 'INVALID_CREDENTIALS', 'INVALID_SESSION', 'ACCOUNT_SUSPENDED', 'INTEGRATION_IN_REVIEW',
   'FORBIDDEN', 'FORBIDDEN_ROLE', 'CSRF_REQUIRED', 'NOT_FOUND', 'MERCHANT_NOT_FOUND', 'ORDER_NOT_FOUND', 'COURIER_NOT_FOUND',
   'QUOTE_NOT_FOUND', 'METHOD_NOT_ALLOWED', 'CONFLICT', 'ORDER_NOT_CANCELLABLE', 'INVALID_STATUS_TRANSITION', 'QUOTE_EXPIRED',
-  'DELIVERY_PIN_LOCKED', 'TIP_NOT_ALLOWED', 'COD_PAYOUT_EXCEEDS_CASH', 'IDEMPOTENCY_KEY_IN_FLIGHT', 'EVENT_CURSOR_EXPIRED', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE',
+  'DELIVERY_PIN_LOCKED', 'TIP_NOT_ALLOWED', 'COD_PAYOUT_EXCEEDS_CASH', 'IDEMPOTENCY_KEY_IN_FLIGHT', 'PROOF_QUOTA_EXCEEDED', 'EVENT_CURSOR_EXPIRED', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE',
   'IDEMPOTENCY_KEY_REUSED', 'QUOTE_MISMATCH', 'PARCEL_EXCEEDS_CAPACITY', 'DELIVERY_WINDOW_UNREACHABLE', 'SCENARIO_NOT_SUPPORTED',
-  'ID_CHECK_REQUIRED', 'ID_DOCUMENT_INVALID', 'ID_CHECK_FAILED', 'COD_COLLECTED_REQUIRED', 'RATE_LIMITED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE',
+  'ID_CHECK_REQUIRED', 'ID_DOCUMENT_INVALID', 'ID_CHECK_FAILED', 'COD_COLLECTED_REQUIRED', 'IMPLAUSIBLE_POSITION', 'RATE_LIMITED', 'PROOF_BUDGET_EXCEEDED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE',
+  'PROOF_STORAGE_FULL',
 ] as const;
 /** NETWORK is the client's own: no answer from the server at all. */
 export type ErrorCode = (typeof ERROR_CODES)[number] | 'NETWORK';
@@ -56,6 +57,7 @@ export const ERROR_TEXT: Strings<ErrorCode> = {
     TIP_NOT_ALLOWED: 'Este pedido ya no acepta propina (cancelado, devuelto o entregado hace más de 24 h).',
     COD_PAYOUT_EXCEEDS_CASH: 'El pago supera el efectivo que los repartidores ya entregaron para este comercio, menos lo ya pagado.',
     IDEMPOTENCY_KEY_IN_FLIGHT: 'La misma solicitud aún se está procesando: espera un momento.',
+    PROOF_QUOTA_EXCEEDED: 'Esta parada ya tiene todas las fotos o firmas permitidas: usa una de las que enviaste.',
     EVENT_CURSOR_EXPIRED: 'Pasó demasiado tiempo sin conexión: recarga la página.',
     PAYLOAD_TOO_LARGE: 'Lo enviado es demasiado grande.',
     UNSUPPORTED_MEDIA_TYPE: 'Ese tipo de archivo no se acepta.',
@@ -68,9 +70,12 @@ export const ERROR_TEXT: Strings<ErrorCode> = {
     ID_DOCUMENT_INVALID: 'El RUT no es válido (formato o dígito verificador).',
     ID_CHECK_FAILED: 'El destinatario no tiene la edad mínima: no se entrega.',
     COD_COLLECTED_REQUIRED: 'Indica el efectivo cobrado al entregar este pedido contra entrega.',
+    IMPLAUSIBLE_POSITION: 'Esa posición está demasiado lejos de la anterior para el tiempo transcurrido: se descartó.',
     RATE_LIMITED: 'Demasiados intentos: espera un momento.',
+    PROOF_BUDGET_EXCEEDED: 'Alcanzaste el límite diario de imágenes enviadas: podrás enviar más mañana.',
     INTERNAL_ERROR: 'Algo falló en el servidor: inténtalo de nuevo.',
     SERVICE_UNAVAILABLE: 'El servicio no está disponible ahora: inténtalo en un momento.',
+    PROOF_STORAGE_FULL: 'No hay espacio para guardar la imagen ahora: inténtalo más tarde.',
     NETWORK: 'Sin conexión con el servidor.',
   },
   en: {
@@ -109,6 +114,7 @@ export const ERROR_TEXT: Strings<ErrorCode> = {
     TIP_NOT_ALLOWED: 'This order takes no more tips (cancelled, returned, or delivered over 24 h ago).',
     COD_PAYOUT_EXCEEDS_CASH: 'The payout is more than the cash couriers have handed over for this merchant, minus what was already paid.',
     IDEMPOTENCY_KEY_IN_FLIGHT: 'The same request is still being processed: wait a moment.',
+    PROOF_QUOTA_EXCEEDED: 'This stop already has all the photos or signatures allowed: use one you sent.',
     EVENT_CURSOR_EXPIRED: 'Offline for too long: reload the page.',
     PAYLOAD_TOO_LARGE: 'What was sent is too large.',
     UNSUPPORTED_MEDIA_TYPE: 'That file type is not accepted.',
@@ -121,9 +127,12 @@ export const ERROR_TEXT: Strings<ErrorCode> = {
     ID_DOCUMENT_INVALID: 'The RUT is invalid (format or check digit).',
     ID_CHECK_FAILED: 'The recipient is under the minimum age: no delivery.',
     COD_COLLECTED_REQUIRED: 'Give the cash collected to deliver this cash-on-delivery order.',
+    IMPLAUSIBLE_POSITION: 'That position is too far from the previous one for the time between them: it was discarded.',
     RATE_LIMITED: 'Too many attempts: wait a moment.',
+    PROOF_BUDGET_EXCEEDED: 'You reached the daily limit of images sent: you can send more tomorrow.',
     INTERNAL_ERROR: 'Something failed on the server: try again.',
     SERVICE_UNAVAILABLE: 'The service is unavailable right now: try again shortly.',
+    PROOF_STORAGE_FULL: 'There is no room to store the image right now: try again later.',
     NETWORK: 'No connection to the server.',
   },
 };
@@ -180,6 +189,27 @@ export const FAILED_POLICY_LABELS: Strings<'retry' | 'return' | 'dispose'> = {
   es: { retry: 'reintentar la entrega (hasta 3 intentos), luego devolver', return: 'devolver a la tienda', dispose: 'desechar el paquete' },
   en: { retry: 'retry the delivery (up to 3 attempts), then return', return: 'return to the shop', dispose: 'dispose of the parcel' },
 };
+
+/** Why the sending budget refused a recipient notification (issue #39 item 3): said to a person, never the raw code. */
+export const BLOCK_REASON_LABELS: Strings<'country_not_allowed' | 'number_hourly_cap' | 'number_daily_cap' | 'merchant_hourly_cap' | 'merchant_daily_cap' | 'cancelled_early'> = {
+  es: {
+    country_not_allowed: 'el número es de un país no habilitado para tu cuenta (solo Chile, salvo que soporte habilite otro)',
+    number_hourly_cap: 'este número ya recibió el máximo de mensajes por hora',
+    number_daily_cap: 'este número ya recibió el máximo de mensajes del día',
+    merchant_hourly_cap: 'tu cuenta alcanzó el máximo de mensajes por hora',
+    merchant_daily_cap: 'tu cuenta alcanzó el máximo de mensajes del día',
+    cancelled_early: 'el pedido se canceló antes de que saliera el aviso',
+  },
+  en: {
+    country_not_allowed: "the number is in a country not enabled for your account (Chile only, unless support enables another)",
+    number_hourly_cap: 'this number already got the most messages allowed per hour',
+    number_daily_cap: 'this number already got the most messages allowed per day',
+    merchant_hourly_cap: 'your account reached its hourly message limit',
+    merchant_daily_cap: 'your account reached its daily message limit',
+    cancelled_early: 'the order was cancelled before the message went out',
+  },
+};
+export const blockReasonText = (reason: string, lang: Lang) => BLOCK_REASON_LABELS[lang][reason as 'cancelled_early'] ?? '';
 
 export const actorText = (kind: string, lang: Lang) => ACTOR_LABELS[lang][kind as 'merchant'] ?? kind;
 

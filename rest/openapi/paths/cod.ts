@@ -13,7 +13,7 @@ export const codReportLineSchema = registry.register(
     id: z.string().openapi({ description: 'The ledger line (led_…).' }),
     booking_id: z.string(),
     courier_id: z.string().nullable(),
-    expected: z.number().int().openapi({ description: "CLP the order asked for (its cod_amount)." }),
+    expected: z.number().int().nullable().openapi({ description: "CLP the order asked for (its cod_amount); null when the order gave none (amount unknown)." }),
     collected: z.number().int().openapi({ description: 'CLP the courier confirmed collecting.' }),
     mismatch: z.boolean(),
     status: z.enum(['counted', 'pending_confirmation', 'confirmed', 'rejected']).openapi({
@@ -50,7 +50,8 @@ registerEndpoint({
   operationId: 'getCodReport',
   summary: 'Cash on delivery: what couriers collected for you and what was paid out',
   description: `Totals of the window [\`from\`, \`to\`) and its collections, a keyset page at a time (\`after\` = \`next_cursor\`).
-A collection that differs from the order's \`cod_amount\` is counted in \`mismatches\` and flagged on its line. Test keys report the
+A collection that differs from the order's \`cod_amount\` is counted in \`mismatches\` and flagged on its line; an order
+created without \`cod_amount\` (amount unknown) shows \`expected: null\`, never a mismatch. Test keys report the
 sandbox's collections; nothing is ever paid out in test mode.`,
   tags: ['Cash on delivery'],
   auth: 'apiKey',

@@ -88,11 +88,14 @@ registerEndpoint({
   idempotent: true,
   operationId: 'setCourierDuty',
   summary: 'Go on or off duty',
-  description: 'On duty, the courier takes queued work it can carry at once (a pending batch first); off duty is refused (409 CONFLICT) while busy.',
+  description:
+    'On duty, the courier takes queued work it can carry at once (a pending batch first); off duty is refused (409 CONFLICT) while busy. ' +
+    'With `shift_ends_at` (going on duty, or already on duty to change it) the duty has a planned end: dispatch offers no order whose predicted pickup ' +
+    '(the approach at the travel model, or the ready time, whichever is later) falls after it, and once it passes the courier goes off duty as soon as it carries nothing.',
   tags: TAG,
   auth: 'courierToken',
   body: dutyBody,
-  bodyExample: { on_duty: true },
+  bodyExample: { on_duty: true, shift_ends_at: '2026-03-02T22:00:00-03:00' },
   responses: { 200: { description: 'The courier after the change', schema: courierResponseSchema } },
   errors: ['CONFLICT'],
 });
@@ -105,13 +108,15 @@ registerEndpoint({
   summary: 'Report the current position',
   description:
     'Within 50 m of the pickup of an `assigned` order the order becomes `arrived_pickup`; within 50 m of the drop-off of a ' +
-    '`picked_up` order, `arrived_dropoff`. Rate-limited per courier.',
+    '`picked_up` order, `arrived_dropoff`. A position farther from the last accepted one than the vehicle could have gone ' +
+    '(over its top speed: bike 45, motorcycle 120, car 150, van 130 km/h by default, beyond a GPS-noise allowance) is refused, 422 ' +
+    '`IMPLAUSIBLE_POSITION`, and never used. Rate-limited per courier.',
   tags: TAG,
   auth: 'courierToken',
   body: positionBody,
   bodyExample: { lat: -33.4214, lng: -70.6033, heading: 90, speed_kmh: 18 },
   responses: { 200: { description: 'Arrivals this position marked', schema: courierArrivalsResponseSchema } },
-  errors: ['OUTSIDE_SERVICE_AREA'],
+  errors: ['OUTSIDE_SERVICE_AREA', 'IMPLAUSIBLE_POSITION'],
 });
 
 registerEndpoint({
@@ -213,7 +218,13 @@ registerEndpoint({
   summary: 'Upload a proof of delivery image (photo or signature) for your order',
   description:
     'The body is the raw image (Content-Type image/jpeg, image/png or image/webp), checked by its bytes: another type, or bytes of another ' +
-    'type than declared, is 415. At most PROOF_MAX_BYTES (default 2 MB, else 413). Metadata is stripped but a simple EXIF orientation. ' +
+    'type than declared, or bytes that do not decode, is 415. At most PROOF_MAX_BYTES (default 2 MB, else 413). The image is decoded and ' +
+    'encoded again in its format (long side at most PROOF_MAX_SIDE px, default 1600; orientation applied): no metadata and nothing hidden ' +
+    'or appended survives, so `bytes`/`sha256` describe the stored image. Budgets: PROOF_PHOTOS_PER_STOP photos and PROOF_SIGNATURES_PER_STOP ' +
+    'signatures per stop (default 5 and 2; the current stop of a multi-stop order, the pickup on a return, else the drop-off), else 409 ' +
+    '`PROOF_QUOTA_EXCEEDED`; PROOF_COURIER_DAILY_BYTES received per courier and UTC day (default 50 MiB), else 429 `PROOF_BUDGET_EXCEEDED` ' +
+    'with Retry-After; the store past PROOF_STORE_MAX_BYTES or its disk under PROOF_MIN_FREE_BYTES free, 507 `PROOF_STORAGE_FULL`. ' +
+    'An upload no delivery names is removed after PROOF_UNUSED_HOURS (default 12). ' +
     'Then name the proof in the delivery as `photo_proof_id` / `signature_proof_id`.',
   tags: TAG,
   auth: 'courierToken',
@@ -232,7 +243,7 @@ registerEndpoint({
       }),
     },
   },
-  errors: ['ORDER_NOT_FOUND', 'INVALID_STATUS_TRANSITION'],
+  errors: ['ORDER_NOT_FOUND', 'INVALID_STATUS_TRANSITION', 'PROOF_QUOTA_EXCEEDED', 'PROOF_BUDGET_EXCEEDED', 'PROOF_STORAGE_FULL'],
 });
 
 registerEndpoint({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NOTIFICATION_CHANNELS, NOTIFICATION_MOMENTS, NOTIFICATION_STATUSES } from '../../../src/domain/notifications/types.js';
+import { NOTIFICATION_BLOCK_REASONS, NOTIFICATION_CHANNELS, NOTIFICATION_MOMENTS, NOTIFICATION_STATUSES } from '../../../src/domain/notifications/types.js';
 import { listNotificationsQueryString, notificationSettingsBody } from '../../wire/notifications.js';
 import { registry, registerEndpoint } from '../registry.js';
 
@@ -12,6 +12,10 @@ export const notificationSettingsSchema = registry.register(
     channels: channels.openapi({ description: 'Channels each chosen moment is sent on: `sms`, `whatsapp`, `email` (the order\'s `customer_email`).' }),
     moments: moments.openapi({ description: 'Moments the recipient hears about: `created`, `courier_assigned`, `on_the_way` (picked up), `delivered`, `failed` (cancelled).' }),
     configured_channels: channels.openapi({ description: 'Channels this deployment has a provider for. Live notifications on another channel fail at once; test mode fills the sandbox outbox whatever is configured.' }),
+    allowed_countries: z.array(z.string()).openapi({
+      description: "Country calling codes the merchant's live SMS and WhatsApp may reach (`56`: Chile, the default); messages to other numbers are `blocked` (`country_not_allowed`). Set by an operator on request; read-only here.",
+      example: ['56'],
+    }),
   }),
 );
 
@@ -27,7 +31,11 @@ export const notificationSchema = registry.register(
     to: z.string().openapi({ description: "The recipient: the order's phone number (E.164) or email address." }),
     subject: z.string().nullable().openapi({ description: 'Email only.' }),
     body: z.string().openapi({ description: "The message in Spanish (es-CL), with the order's tracking link.", example: 'Tienda Demo: tu pedido TRK-7QK2M9 va en camino. Síguelo en vivo: https://envios.example.cl/track/TRK-7QK2M9' }),
-    status: z.enum(NOTIFICATION_STATUSES).openapi({ description: '`sandboxed`: a test-mode message, never sent. Live: `pending` (retried with backoff), `sent`, `failed` (given up).' }),
+    status: z.enum(NOTIFICATION_STATUSES).openapi({ description: '`sandboxed`: a test-mode message, never sent. Live: `pending` (retried with backoff), `sent`, `failed` (given up), `blocked` (refused by the sending budget: see `block_reason`; never sent).' }),
+    block_reason: z.enum(NOTIFICATION_BLOCK_REASONS).nullable().openapi({
+      description: 'Why a `blocked` message was refused, or why live mode would refuse a `sandboxed` one: `country_not_allowed` (the number is outside the merchant\'s allowed countries: Chile, +56, unless an operator approved more), `number_hourly_cap`, `number_daily_cap`, `merchant_hourly_cap`, `merchant_daily_cap` (the SMS/WhatsApp caps, `NOTIFY_CAP_*`), `cancelled_early` (the order was cancelled before its message went out, or within `NOTIFY_HOLD_SECONDS` of its creation). Null otherwise.',
+      example: 'country_not_allowed',
+    }),
     attempts: z.number().int(),
     next_attempt_at: z.iso.datetime({ offset: true }).nullable(),
     last_error: z.string().nullable(),

@@ -74,8 +74,9 @@ recipient; confirming the delivery then needs it as \`pin\`.
 **ID check at the door.** \`id_check: { required: true, min_age }\` (min_age 18–99, default 18) makes the courier check the
 recipient's ID before the delivery: the deliver body then needs \`id_check\` (RUT and date of birth).
 
-**Cash on delivery.** \`payment_mode: cash_on_delivery\` needs \`cod_amount\` (integer CLP, 1–10,000,000), the cash the courier
-collects at the door; \`cod_amount\` on a prepaid order is 400 VALIDATION_ERROR. The deliver body then needs \`cod_collected\`.`,
+**Cash on delivery.** \`payment_mode: cash_on_delivery\` may give \`cod_amount\` (integer CLP, 1–10,000,000), the cash the courier
+collects at the door; without it (the spec's Form B) the amount is unknown and the courier records what was collected.
+\`cod_amount\` on a prepaid order is 400 VALIDATION_ERROR. The deliver body then needs \`cod_collected\`.`,
   tags: ['Orders'],
   auth: 'apiKey',
   headers: idempotencyHeader,
@@ -223,8 +224,8 @@ DELIVERY_PIN_LOCKED, until the merchant resets the PIN. Tries are counted atomic
 An order created with \`id_check\` also needs \`id_check: { document_number, date_of_birth }\` (the recipient's RUT and birth date):
 missing, 422 ID_CHECK_REQUIRED; a RUT with a wrong format or check digit, 422 ID_DOCUMENT_INVALID; under \`min_age\` on the delivery
 date (America/Santiago), 422 ID_CHECK_FAILED. The proof records \`id_check\` with the RUT's last 4 characters only.
-An order with \`cod_amount\` also needs \`cod_collected\` (the CLP collected): missing, 422 COD_COLLECTED_REQUIRED. A different amount is
-accepted and recorded as a mismatch (\`cod.mismatch: true\` on the order, its webhook and the COD report).`,
+A cash-on-delivery order also needs \`cod_collected\` (the CLP collected): missing, 422 COD_COLLECTED_REQUIRED. A different amount than
+its \`cod_amount\` is accepted and recorded as a mismatch (an order without \`cod_amount\`: recorded, \`expected: null\`, never a mismatch) (\`cod.mismatch: true\` on the order, its webhook and the COD report).`,
   tags: ['Orders'],
   auth: 'apiKey',
   params: orderRef,

@@ -1,17 +1,17 @@
 import { z } from 'zod';
-import { registerEndpoint, registry } from '../registry.js';
+import { absent, registerEndpoint, registry } from '../registry.js';
 import { sandboxAdvanceResponseSchema, webhookDeliverySchema } from '../responses-webhooks.js';
 import { orderEventSchema } from '../responses-orders.js';
 import { SANDBOX_SCENARIOS } from '../../../src/domain/sandbox-runs.js';
 import { ORDER_STATUSES } from '../../../src/domain/types.js';
 import { sandboxRunBody } from '../../wire/sandbox.js';
-import { absent } from '../request-forms.js';
+import { createOrderForms } from '../request-forms.js';
 
-const { order: orderField, order_id: orderIdField, ...runFields } = sandboxRunBody.shape;
-/** The body's two forms (`oneOf`), as the create-order forms: a generated client builds one or the other. */
+const { order: _order, order_id: orderIdField, ...runFields } = sandboxRunBody.shape;
+/** The body's two forms (`oneOf`), as the create-order forms: a generated client builds one or the other, and Form A's `order` is POST /orders' body forms. */
 const sandboxRunForms = z
   .union([
-    registry.register('SandboxRunFormA', z.strictObject({ ...runFields, order: orderField.unwrap(), order_id: absent('Form B only: Form A gives `order`.') })
+    registry.register('SandboxRunFormA', z.strictObject({ ...runFields, order: createOrderForms.openapi({ description: 'The order to create and play, exactly as the body of POST /orders (its forms).' }), order_id: absent('Form B only: Form A gives `order`.') })
       .openapi({ description: 'Form A: create the `order` (the body of POST /orders) and play it.' })),
     registry.register('SandboxRunFormB', z.strictObject({ ...runFields, order_id: orderIdField.unwrap(), order: absent('Form A only: Form B gives `order_id`.') })
       .openapi({ description: 'Form B: play the merchant\'s existing test order `order_id`.' })),

@@ -12,8 +12,8 @@ registerEndpoint({
 the address: customers behind one carrier-grade NAT do not share it). Without it, or with a wrong one, it draws from the
 anonymous budget of the client address (checked before the reference is looked up: once it is spent, every reference
 gets the same 429, known or not). The reference is a tracking number (\`EXD-XXXX-XXXX-XXXX\`, any
-letter case) or a 10-digit order number. Shows status, timeline, ETAs, the courier (name, phone, vehicle, position
-while the delivery is under way) and a coarse drop-off point — never customer data.
+letter case) or a 10-digit order number. Shows status, timeline, ETAs, the courier (name, vehicle, position
+while the delivery is under way; as \`phone\` the call relay's number or \`""\`, never the courier's own) and a coarse drop-off point — never customer data.
 
 Live updates: a WebSocket at \`/api/v1/tracking/{reference}/live\` sends \`{"type":"snapshot","tracking":{…this body without success…}}\`,
 then \`{"type":"status","status","at"}\` on each change (followed by a fresh snapshot), \`{"type":"eta","estimated_delivery_time","at"}\`

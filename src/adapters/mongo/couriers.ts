@@ -14,6 +14,7 @@ const toCourierDoc = (c: Courier): CourierDoc => ({
   accountStatus: c.accountStatus,
   status: c.status,
   job: c.job,
+  shiftEndsAt: c.shiftEndsAt,
   location: c.location,
   locationAt: c.locationAt,
   createdAt: c.createdAt,
@@ -32,6 +33,8 @@ const toCourier = (d: CourierDoc): Courier => ({
   accountStatus: d.accountStatus ?? 'active',
   status: d.status,
   job: d.job ?? null,
+  // Documents written before shifts had an end have no field.
+  shiftEndsAt: d.shiftEndsAt ?? null,
   location: d.location,
   locationAt: d.locationAt,
   createdAt: d.createdAt,
@@ -64,7 +67,7 @@ export function createMongoCourierRepository(database: MongoDatabase): CourierRe
       const docs = await couriers.find(filter).sort({ _id: 1 }).limit(limit).toArray();
       return docs.map(toCourier);
     },
-    async setStatus({ id, status, from, fromJobId, job, updatedAt }) {
+    async setStatus({ id, status, from, fromJobId, job, shiftEndsAt, updatedAt }) {
       // Compare-and-set in one document write: the expected status and job are part of the filter.
       const filter: Filter<CourierDoc> = { _id: id };
       if (from !== undefined) filter.status = { $in: from };
@@ -72,7 +75,7 @@ export function createMongoCourierRepository(database: MongoDatabase): CourierRe
       if (status !== 'off_duty') filter.accountStatus = { $ne: 'disabled' };
       const doc = await couriers.findOneAndUpdate(
         filter,
-        { $set: { status, updatedAt, ...(job !== undefined && { job }) } },
+        { $set: { status, updatedAt, ...(job !== undefined && { job }), ...(shiftEndsAt !== undefined && { shiftEndsAt }) } },
         { returnDocument: 'after' },
       );
       return doc ? toCourier(doc) : null;
@@ -91,9 +94,16 @@ export function createMongoCourierRepository(database: MongoDatabase): CourierRe
       const doc = await couriers.findOneAndUpdate({ _id: id }, { $set: { tokenHash, updatedAt } }, { returnDocument: 'after' });
       return doc ? toCourier(doc) : null;
     },
+    async setShiftEnd({ id, shiftEndsAt, updatedAt }) {
+      const doc = await couriers.findOneAndUpdate({ _id: id, status: { $ne: 'off_duty' } }, { $set: { shiftEndsAt, updatedAt } }, { returnDocument: 'after' });
+      return doc ? toCourier(doc) : null;
+    },
     async setAccountStatus({ id, accountStatus, updatedAt }) {
       const doc = await couriers.findOneAndUpdate({ _id: id }, { $set: { accountStatus, updatedAt } }, { returnDocument: 'after' });
       return doc ? toCourier(doc) : null;
+    },
+    async delete(id) {
+      return (await couriers.deleteOne({ _id: id })).deletedCount > 0;
     },
   };
 }

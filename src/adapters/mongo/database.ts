@@ -79,6 +79,8 @@ export type CourierSignInCodeDoc = Omit<CourierSignInCode, 'hash'> & { _id: stri
 export type CourierSessionDoc = Omit<CourierSession, 'hash'> & { _id: string; expireOn: Date };
 /** `_id` is JSON [ownerId, mode, operation, key]; `expireAt` is expiresAt as a BSON Date for the TTL index. */
 export type IdempotentWriteDoc = IdempotentWriteRecord & { _id: string; expireAt: Date };
+/** An upload budget's counter (issue #39): `_id` is its key; the TTL index removes it at `expireAt`. */
+export type ProofBudgetDoc = { _id: string; used: number; expireAt: Date };
 /** `position` is null until the feed's sequencer gives it one (see events.ts). */
 export type FeedEventDoc = Omit<FeedEvent, 'id' | 'position'> & { _id: string; position: number | null };
 /** `_id` is JSON [merchantId, mode]; `last` is the highest position given out. */
@@ -106,6 +108,7 @@ export interface MongoCollections {
   webhookAttempts: Collection<WebhookAttemptDoc>;
   leases: Collection<LeaseDoc>;
   idempotentWrites: Collection<IdempotentWriteDoc>;
+  proofBudgets: Collection<ProofBudgetDoc>;
   eventFeed: Collection<FeedEventDoc>;
   eventFeedPositions: Collection<FeedPositionDoc>;
   members: Collection<MemberDoc>;
@@ -282,6 +285,7 @@ function collectionsOf(db: Db, maxTimeMS: number | null): MongoCollections {
     webhookAttempts: open<WebhookAttemptDoc>('webhook_attempts'),
     leases: open<LeaseDoc>('leases'),
     idempotentWrites: open<IdempotentWriteDoc>('idempotent_writes'),
+    proofBudgets: open<ProofBudgetDoc>('proof_budgets'),
     eventFeed: open<FeedEventDoc>('event_feed'),
     eventFeedPositions: open<FeedPositionDoc>('event_feed_positions'),
     members: open<MemberDoc>('members'),
@@ -404,6 +408,7 @@ async function createIndexes(c: MongoCollections, db: Db, webhookRetentionSecond
     ttlIndex(db, c.webhookDeliveries, 'createdOn', 'webhook_deliveries_ttl', webhookRetentionSeconds),
     ttlIndex(db, c.webhookAttempts, 'atOn', 'webhook_attempts_ttl', webhookRetentionSeconds),
     c.idempotentWrites.createIndex({ expireAt: 1 }, { expireAfterSeconds: 0, name: 'idempotent_writes_ttl' }),
+    c.proofBudgets.createIndex({ expireAt: 1 }, { expireAfterSeconds: 0, name: 'proof_budgets_ttl' }),
     // The feed: one merchant's events by position (null = not sequenced yet). No TTL index: retention
     // (events.prune) gives waiting events their positions before it removes them, so no gap goes unseen.
     c.eventFeed.createIndex({ merchantId: 1, mode: 1, position: 1, at: 1 }, { name: 'event_feed_position' }),

@@ -15,7 +15,7 @@ export const toLedgerDoc = (l: LedgerEntry): LedgerDoc => ({
   ...(l.expected != null && { expected: l.expected }),
   ...(l.codState != null && { codState: l.codState }),
   // Derived, for counting mismatches with a plain filter.
-  ...(l.kind === 'cod_collected' && { mismatch: l.amount !== l.expected }),
+  ...(l.kind === 'cod_collected' && { mismatch: l.expected != null && l.amount !== l.expected }),
 });
 
 const toLedgerEntry = (d: LedgerDoc): LedgerEntry => ({

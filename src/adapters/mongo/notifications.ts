@@ -53,10 +53,10 @@ export function createMongoNotificationRepository(database: MongoDatabase): Noti
       return claimed;
     },
 
-    async complete({ id, owner, attempts, status, error, at, nextAttemptAt }) {
+    async complete({ id, owner, attempts, status, error, at, nextAttemptAt, blockReason }) {
       const result = await notifications.updateOne(
         { id, leaseOwner: owner, status: 'pending' },
-        { $set: { status, attempts, lastError: error, nextAttemptAt, leaseOwner: null, leaseUntil: null, ...(status === 'sent' && { sentAt: at }) } },
+        { $set: { status, attempts, lastError: error, nextAttemptAt, leaseOwner: null, leaseUntil: null, ...(status === 'sent' && { sentAt: at }), ...(blockReason && { blockReason }) } },
       );
       return result.modifiedCount === 1;
     },

@@ -1,3 +1,4 @@
+import { createMongoProofBudgetRepository } from './proof-budgets.js';
 import { createGridFsProofStore } from './proof-gridfs.js';
 import { createMongoCourierSessionRepository } from './courier-sessions.js';
 import type { Store } from '../../ports/store.js';
@@ -42,6 +43,7 @@ export async function createMongoStore(options: { url: string; dbName: string; o
     audit: guard('audit', createMongoAuditRepository(database)),
     courierSessions: guard('courierSessions', createMongoCourierSessionRepository(database)),
     proofs: guard('proofs', createGridFsProofStore({ db: database.db })),
+    proofBudgets: guard('proofBudgets', createMongoProofBudgetRepository(database)),
     couriers: guard('couriers', createMongoCourierRepository(database)),
     telemetry: guard('telemetry', createMongoTelemetryRepository(database)),
     orders: guard('orders', createMongoOrderRepository(database)),

@@ -9,6 +9,8 @@ const DOC_COLUMNS = 'doc, location_lat, location_lng, location_at';
 function parse(row: DocRow | undefined): Courier | null {
   if (!row) return null;
   const courier = JSON.parse(row.doc) as Courier;
+  // Documents written before shifts had a planned end (the migration adds it; a restored copy may not have run it).
+  courier.shiftEndsAt ??= null;
   if (row.location_at !== null && (courier.locationAt === null || courier.locationAt <= row.location_at)) {
     courier.location = { lat: row.location_lat!, lng: row.location_lng! };
     courier.locationAt = row.location_at;
@@ -31,15 +33,16 @@ export function createSqliteCourierRepository(db: SqliteDatabase, inTransaction:
   );
   const write = db.prepare('UPDATE couriers SET status = ?, doc = ? WHERE id = ?');
   const writeToken = db.prepare('UPDATE couriers SET token_hash = ?, doc = ? WHERE id = ?');
+  const remove = db.prepare<[string]>('DELETE FROM couriers WHERE id = ?');
 
   const setStatus = db.transaction(
-    (options: { id: string; status: Courier['status']; from?: Courier['status'][]; fromJobId?: string; job?: Courier['job']; updatedAt: string }) => {
-      const { id, status, from, fromJobId, job, updatedAt } = options;
+    (options: { id: string; status: Courier['status']; from?: Courier['status'][]; fromJobId?: string; job?: Courier['job']; shiftEndsAt?: string | null; updatedAt: string }) => {
+      const { id, status, from, fromJobId, job, shiftEndsAt, updatedAt } = options;
       const current = parse(byId.get(id));
       if (!current || (from && !from.includes(current.status))) return null;
       if (fromJobId !== undefined && current.job?.id !== fromJobId) return null;
       if (current.accountStatus === 'disabled' && status !== 'off_duty') return null;
-      const next: Courier = Object.assign(current, { status, updatedAt }, job !== undefined && { job });
+      const next: Courier = Object.assign(current, { status, updatedAt }, job !== undefined && { job }, shiftEndsAt !== undefined && { shiftEndsAt });
       write.run(status, JSON.stringify(next), id);
       return next;
     },
@@ -53,6 +56,13 @@ export function createSqliteCourierRepository(db: SqliteDatabase, inTransaction:
     if (!current) return null;
     const next: Courier = Object.assign(current, { tokenHash, updatedAt });
     writeToken.run(tokenHash, JSON.stringify(next), id);
+    return next;
+  });
+  const setShiftEnd = db.transaction((id: string, shiftEndsAt: string | null, updatedAt: string) => {
+    const current = parse(byId.get(id));
+    if (!current || current.status === 'off_duty') return null;
+    const next: Courier = Object.assign(current, { shiftEndsAt, updatedAt });
+    write.run(current.status, JSON.stringify(next), id);
     return next;
   });
   const setAccountStatus = db.transaction((id: string, accountStatus: Courier['accountStatus'], updatedAt: string) => {
@@ -90,6 +100,12 @@ export function createSqliteCourierRepository(db: SqliteDatabase, inTransaction:
     },
     async setAccountStatus({ id, accountStatus, updatedAt }) {
       return inTransaction(() => setAccountStatus(id, accountStatus, updatedAt));
+    },
+    async delete(id) {
+      return inTransaction(() => remove.run(id).changes > 0);
+    },
+    async setShiftEnd({ id, shiftEndsAt, updatedAt }) {
+      return inTransaction(() => setShiftEnd(id, shiftEndsAt, updatedAt));
     },
   };
 }

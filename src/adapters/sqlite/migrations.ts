@@ -483,6 +483,16 @@ export const MIGRATIONS: string[] = [
   CREATE INDEX orders_delivered_by ON orders (courier_id, json_extract(doc, '$.proof.deliveredAt'), id) WHERE status = 'completed';
   `,
   `
+  -- Upload budgets (issue #39): proofs per order stop, bytes per courier and day; retention removes
+  -- a counter once it expired.
+  CREATE TABLE proof_budgets (key TEXT PRIMARY KEY, used INTEGER NOT NULL, expires_at TEXT NOT NULL);
+  CREATE INDEX proof_budgets_expiry ON proof_budgets (expires_at);
+  `,
+  `
+  -- A courier's duty has a planned end (issue #37): null on every courier stored before.
+  UPDATE couriers SET doc = json_set(doc, '$.shiftEndsAt', json('null')) WHERE json_type(doc, '$.shiftEndsAt') IS NULL;
+  `,
+  `
   -- Cash that follows cash (issue #39): hand-overs join the ledger (one line per claim covered: courier,
   -- merchant, order), and a claim far above its order's amount waits for an operator (cod_state).
   -- SQLite changes a CHECK only by copy.

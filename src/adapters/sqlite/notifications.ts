@@ -52,6 +52,7 @@ export function createSqliteNotificationRepository(db: SqliteDatabase): Notifica
     saveRow(Object.assign(current, {
       status: options.status, attempts: options.attempts, lastError: options.error, nextAttemptAt: options.nextAttemptAt,
       leaseOwner: null, leaseUntil: null, sentAt: options.status === 'sent' ? options.at : current.sentAt,
+      ...(options.blockReason && { blockReason: options.blockReason }),
     }));
     return true;
   });

@@ -23,6 +23,7 @@ import { createSqliteIdempotentWriteRepository } from './idempotent-writes.js';
 import { createSqliteEventFeedRepository } from './events.js';
 import { createSqliteQuoteRepository } from './quotes.js';
 import { createSqliteNotificationRepository } from './notifications.js';
+import { createSqliteProofBudgetRepository } from './proof-budgets.js';
 import { createDamageRecord, withDamageWatch, type DamageRecord } from './integrity.js';
 
 export const SQLITE_FILE_NAME = 'express-delivery.sqlite';
@@ -57,6 +58,7 @@ export function createSqliteStore(options: ({ dataDir: string } | { file: string
     courierSessions: guard.repository(createSqliteCourierSessionRepository(db)),
     // DATA_DIR/proofs; beside a database file named alone, `<file>-proofs`; a private temporary directory for an in-memory one.
     proofs: createFileProofStore({ dir: 'dataDir' in options ? join(options.dataDir, 'proofs') : file === ':memory:' ? mkdtempSync(join(tmpdir(), 'exd-proofs-')) : `${file}-proofs` }),
+    proofBudgets: guard.repository(createSqliteProofBudgetRepository(db)),
     couriers: guard.repository(createSqliteCourierRepository(db, writes)),
     telemetry: guard.repository(createSqliteTelemetryRepository(db)),
     orders: guard.repository(createSqliteOrderRepository(db, writes)),

@@ -4,11 +4,15 @@ import type { Store } from '../../ports/store.js';
 import type { MerchantPrincipal } from '../auth.js';
 import { AppError } from '../errors.js';
 import { assertPermitted } from '../members/roles.js';
+import type { Merchant } from '../types.js';
+import { notificationCountriesOf } from './budget.js';
 import { notificationSettingsOf } from './outbox.js';
 import type { ListNotificationsQuery } from './schemas.js';
 import type { NotificationSettings } from './types.js';
 
 export type NotificationService = ReturnType<typeof createNotificationService>;
+
+export type NotificationSettingsView = NotificationSettings & { configuredChannels: NotificationChannel[]; allowedCountries: string[] };
 
 /**
  * The merchant's side of recipient notifications: its settings (channels and moments) and its
@@ -23,11 +27,15 @@ export function createNotificationService(deps: {
 }) {
   const { store, clock } = deps;
 
-  async function getNotificationSettings(options: { principal: MerchantPrincipal }): Promise<NotificationSettings & { configuredChannels: NotificationChannel[] }> {
+  /** The settings, the channels with a provider, and the countries the merchant's live SMS/WhatsApp may reach (an operator's choice). */
+  const viewOf = (merchant: Merchant): NotificationSettingsView =>
+    Object.assign({}, notificationSettingsOf(merchant), { configuredChannels: [...deps.configuredChannels], allowedCountries: notificationCountriesOf(merchant) });
+
+  async function getNotificationSettings(options: { principal: MerchantPrincipal }): Promise<NotificationSettingsView> {
     assertPermitted(options.principal, 'read');
     const merchant = await store.merchants.findById(options.principal.merchant.id);
     if (!merchant) throw new AppError('MERCHANT_NOT_FOUND', 'Merchant not found');
-    return Object.assign({}, notificationSettingsOf(merchant), { configuredChannels: [...deps.configuredChannels] });
+    return viewOf(merchant);
   }
 
   async function updateNotificationSettings(options: { principal: MerchantPrincipal; input: NotificationSettings }) {
@@ -37,7 +45,7 @@ export function createNotificationService(deps: {
     if (!updated) throw new AppError('MERCHANT_NOT_FOUND', 'Merchant not found');
     // Cached principals carry the merchant's settings.
     await deps.credentialsChanged?.({ merchantId: updated.id });
-    return Object.assign({}, notificationSettingsOf(updated), { configuredChannels: [...deps.configuredChannels] });
+    return viewOf(updated);
   }
 
   async function listNotifications(options: { principal: MerchantPrincipal; input: ListNotificationsQuery }) {

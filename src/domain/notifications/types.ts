@@ -13,10 +13,33 @@ export const NOTIFICATION_MOMENTS = ['created', 'courier_assigned', 'on_the_way'
 
 /**
  * `pending`: waiting for (another) attempt; `sent`: the provider accepted it; `failed`: given up;
- * `sandboxed`: a test-mode message, kept in the sandbox outbox and never sent.
+ * `sandboxed`: a test-mode message, kept in the sandbox outbox and never sent; `blocked`: a live
+ * message refused by the sending budget (`blockReason` says why), never sent.
  */
-export type NotificationStatus = 'pending' | 'sent' | 'failed' | 'sandboxed';
-export const NOTIFICATION_STATUSES = ['pending', 'sent', 'failed', 'sandboxed'] as const;
+export type NotificationStatus = 'pending' | 'sent' | 'failed' | 'sandboxed' | 'blocked';
+export const NOTIFICATION_STATUSES = ['pending', 'sent', 'failed', 'sandboxed', 'blocked'] as const;
+
+/**
+ * Why a message was refused (issue #39 item 3): the number's country is not among the merchant's
+ * allowed ones; the number's or the merchant's hourly or daily cap is spent; the order was cancelled
+ * within the hold after its creation (or before its message went out).
+ */
+export type NotificationBlockReason =
+  | 'country_not_allowed'
+  | 'number_hourly_cap'
+  | 'number_daily_cap'
+  | 'merchant_hourly_cap'
+  | 'merchant_daily_cap'
+  | 'cancelled_early';
+export const NOTIFICATION_BLOCK_REASONS = [
+  'country_not_allowed', 'number_hourly_cap', 'number_daily_cap', 'merchant_hourly_cap', 'merchant_daily_cap', 'cancelled_early',
+] as const;
+
+/** The channels that reach a phone number: the ones the country rule and the caps apply to. */
+export const PHONE_CHANNELS: readonly NotificationChannel[] = ['sms', 'whatsapp'];
+
+/** Country calling codes a merchant's live messages may reach without an operator's approval: Chile. */
+export const DEFAULT_NOTIFICATION_COUNTRIES: readonly string[] = ['56'];
 
 /** A merchant's choice: which channels, at which moments (none: nothing is sent). */
 export interface NotificationSettings {
@@ -49,6 +72,11 @@ export interface Notification {
   nextAttemptAt: string | null;
   leaseOwner: string | null;
   leaseUntil: string | null;
+  /**
+   * Why it was blocked (status `blocked`); on a `sandboxed` row, why live mode would have blocked
+   * it. Absent or null otherwise (rows written before the budget have none).
+   */
+  blockReason?: NotificationBlockReason | null;
   /** The last attempt's error, the recipient's address removed. */
   lastError: string | null;
   createdAt: string;

@@ -1,7 +1,8 @@
 import type { Clock } from '../../ports/clock.js';
 import type { Notifier } from '../../ports/notifier.js';
 import type { Store } from '../../ports/store.js';
-import type { Notification } from './types.js';
+import { isPhoneChannel, refusalOf, type NotificationBudget, type NotificationRefusal } from './budget.js';
+import type { Notification, NotificationBlockReason } from './types.js';
 
 /** Minutes to wait after each failed attempt (scaled by `retryScale`). */
 export const NOTIFICATION_RETRY_DELAYS_MIN = [1, 5, 15, 60, 180];
@@ -40,8 +41,10 @@ export interface NotificationAttemptReport {
   channel: Notification['channel'];
   moment: Notification['moment'];
   attempt: number;
-  outcome: 'sent' | 'retry' | 'failed';
+  outcome: 'sent' | 'retry' | 'failed' | 'blocked';
   error: string | null;
+  /** A blocked message's refusal (the recipient masked). */
+  refusal?: NotificationRefusal;
 }
 
 /**
@@ -49,10 +52,29 @@ export interface NotificationAttemptReport {
  * sent through the channel's adapter, then recorded under the lease: sent, retried with backoff,
  * or failed after `maxAttempts` (or at once for a permanent refusal, or a channel not configured).
  */
-export function createNotificationWorker(deps: { store: Store; notifier: Notifier; clock: Clock; config: NotificationWorkerConfig }) {
+export function createNotificationWorker(deps: { store: Store; notifier: Notifier; clock: Clock; config: NotificationWorkerConfig; budget?: NotificationBudget }) {
   const { store, notifier, clock, config } = deps;
 
+  /**
+   * The send-time rules of the sending budget: a message of an order cancelled by now is dropped
+   * (the cancellation's own message aside: it is judged when written); a first attempt on SMS or
+   * WhatsApp takes a unit of the number's and the merchant's caps (retries are the same message).
+   */
+  async function blockReasonOf(n: Notification): Promise<NotificationBlockReason | null> {
+    if (n.moment !== 'failed') {
+      const order = await store.orders.findById(n.orderId);
+      if (order?.status === 'cancelled') return 'cancelled_early';
+    }
+    if (deps.budget && n.attempts === 0 && isPhoneChannel(n.channel)) return deps.budget.take(n);
+    return null;
+  }
+
   async function attempt(n: Notification, owner: string): Promise<NotificationAttemptReport> {
+    const blocked = await blockReasonOf(n);
+    if (blocked) {
+      await store.notifications.complete({ id: n.id, owner, attempts: n.attempts, status: 'blocked', blockReason: blocked, error: null, at: clock.now().toISOString(), nextAttemptAt: null });
+      return { id: n.id, merchantId: n.merchantId, channel: n.channel, moment: n.moment, attempt: n.attempts, outcome: 'blocked', error: null, refusal: refusalOf(n, blocked) };
+    }
     const number = n.attempts + 1;
     const configured = notifier.channels.includes(n.channel);
     const result = configured

@@ -18,7 +18,10 @@ const field = (input: unknown, name: string): string | undefined => {
 };
 
 const merchantSnapshot = (m: Merchant | null) =>
-  m && { name: m.name, status: m.status, integrations: { ...m.integrations }, rateLimitPerMin: m.rateLimitPerMin };
+  m && {
+    name: m.name, status: m.status, integrations: { ...m.integrations }, rateLimitPerMin: m.rateLimitPerMin,
+    ...(m.settings.notificationCountries && { notificationCountries: [...m.settings.notificationCountries] }),
+  };
 const operatorSnapshot = (o: Operator) => ({ email: o.email, role: o.role, status: o.status });
 const orderSnapshot = (o: Order | null) => o && { status: o.status, courierId: o.courierId, merchantId: o.merchantId };
 
@@ -103,6 +106,7 @@ export function createAuditedAdmin(deps: { admin: AdminService; members: MemberS
       setMerchantStatus: onMerchant('merchant.set_status', admin.setMerchantStatus, (_r, m) => merchantSnapshot(m)),
       setIntegrationStatus: onMerchant('integration.set_status', admin.setIntegrationStatus, (_r, m) => merchantSnapshot(m)),
       setMerchantRateLimit: onMerchant('merchant.set_rate_limit', admin.setMerchantRateLimit, (_r, m) => merchantSnapshot(m)),
+      setNotificationCountries: onMerchant('merchant.set_notification_countries', admin.setNotificationCountries, (_r, m) => merchantSnapshot(m)),
       createCourier: onCourier('courier.create', admin.createCourier, (r) => ({ mode: r.mode, accountStatus: 'active' })),
       // The link itself is a credential: the entry says only when it runs out.
       inviteCourier: onCourier('courier.invite', admin.inviteCourier, (r) => ({ signInExpiresAt: r.signInExpiresAt })),
@@ -110,6 +114,13 @@ export function createAuditedAdmin(deps: { admin: AdminService; members: MemberS
       disableCourier: onCourier('courier.disable', admin.disableCourier, (r) => ({
         accountStatus: r.accountStatus, dutyStatus: r.dutyStatus, releasedOrderIds: r.releasedOrderIds, keptOrderIds: r.keptOrderIds,
       })),
+      async setCourierShiftEnd(options: { input: unknown }) {
+        const id = field(options.input, 'courierId');
+        const before = id ? await store.couriers.findById(id) : null;
+        const result = await admin.setCourierShiftEnd(options);
+        await record('courier.set_shift_end', 'courier', result.courierId, before && { dutyStatus: before.status, shiftEndsAt: before.shiftEndsAt }, { dutyStatus: result.dutyStatus, shiftEndsAt: result.shiftEndsAt });
+        return result;
+      },
       enableCourier: onCourier('courier.enable', admin.enableCourier, (r) => ({ accountStatus: r.accountStatus, dutyStatus: r.dutyStatus })),
       async createUser(options: { input: unknown }) {
         const result = await admin.createUser(options);

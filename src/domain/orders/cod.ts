@@ -9,36 +9,42 @@ export const codAmountSchema = z.number().int().min(1).max(10_000_000);
 export const codCollectedSchema = z.number().int().min(0).max(10_000_000);
 
 /**
- * `cod_amount` goes with cash on delivery and only with it: 400 VALIDATION_ERROR either way. A
- * multi-stop order is prepaid: one amount would be collected at several doors (not supported).
+ * `cod_amount` is only for cash on delivery (400 VALIDATION_ERROR otherwise); cash on delivery
+ * without it is accepted (the spec's Form B names no amount): the amount is unknown, and the courier
+ * records what was collected. A multi-stop order is prepaid: one amount would be collected at
+ * several doors (not supported).
  */
 export function assertCodAmount(options: { paymentMode: PaymentMode; codAmount: number | undefined; multiStop?: boolean }): void {
   const { paymentMode, codAmount } = options;
   if (paymentMode === 'cash_on_delivery' && options.multiStop) {
     throw new AppError('VALIDATION_ERROR', 'A multi-stop order is prepaid: cash on delivery takes one drop-off', { fields: [{ field: 'paymentMode', message: 'cash_on_delivery is not accepted with stops' }] });
   }
-  if (paymentMode === 'cash_on_delivery' && codAmount === undefined) {
-    throw new AppError('VALIDATION_ERROR', 'A cash-on-delivery order needs codAmount (CLP to collect)', { fields: [{ field: 'codAmount', message: 'is required with payment_mode cash_on_delivery' }] });
-  }
   if (paymentMode !== 'cash_on_delivery' && codAmount !== undefined) {
-    throw new AppError('VALIDATION_ERROR', 'codAmount is only for cash-on-delivery orders', { fields: [{ field: 'codAmount', message: 'only with payment_mode cash_on_delivery' }] });
+    throw new AppError('VALIDATION_ERROR', 'codAmount is only for cash-on-delivery orders', { fields: [{ field: 'codAmount', message: 'only with paymentMode cash_on_delivery' }] });
   }
 }
 
+/** Whether the courier collects cash at this order's door (with or without a known amount). */
+export const collectsCash = (order: Pick<Order, 'paymentMode' | 'codAmount'>): boolean => order.paymentMode === 'cash_on_delivery' || order.codAmount != null;
+
 /**
- * The cash a courier confirms at the door of a COD order: required (422 COD_COLLECTED_REQUIRED);
- * a different amount is accepted and recorded as a mismatch. Null for an order without cod_amount.
+ * The cash a courier confirms at the door of a COD order: required (422 COD_COLLECTED_REQUIRED).
+ * With a cod_amount, a different amount is accepted and recorded as a mismatch; without one
+ * (unknown, `expected: null`) whatever was collected is recorded, never a mismatch: there is
+ * nothing to compare. Null for a prepaid order.
  */
 export function collectCod(options: { order: Order; collected: number | undefined; courierId: string; at: Date }): CodCollection | null {
-  const expected = options.order.codAmount;
-  if (expected == null) return null;
+  if (!collectsCash(options.order)) return null;
+  const expected = options.order.codAmount ?? null;
   if (options.collected === undefined) {
-    throw new AppError('COD_COLLECTED_REQUIRED', `This is a cash-on-delivery order: send cod_collected, the CLP collected (expected ${expected})`, {
-      fields: [{ field: 'cod_collected', message: 'is required for this order' }],
+    const asked = expected === null ? 'the amount is not known: ask the customer' : `expected ${expected}`;
+    throw new AppError('COD_COLLECTED_REQUIRED', `This is a cash-on-delivery order: send codCollected, the CLP collected (${asked})`, {
+      fields: [{ field: 'codCollected', message: 'is required for this order' }],
       details: { cod_amount: expected },
     });
   }
-  return { expected, collected: options.collected, mismatch: options.collected !== expected, courierId: options.courierId, collectedAt: options.at.toISOString() };
+  const mismatch = expected !== null && options.collected !== expected;
+  return { expected, collected: options.collected, mismatch, courierId: options.courierId, collectedAt: options.at.toISOString() };
 }
 
 /** When a claim is far enough above the order's amount to wait for an operator (issue #39; COD_CONFIRM_*). */

@@ -46,7 +46,7 @@ function geofenceOutcome(options: { dropoff: Stop; bypass: boolean }): GeofenceO
 function assertEvidence(input: ConfirmDeliveryCommand): void {
   const missing: Array<{ field: string; message: string }> = [];
   for (const [url, id, name] of [[input.photoUrl, input.photoProofId, 'photo'], [input.signatureUrl, input.signatureProofId, 'signature']] as const) {
-    if ((url === undefined) === (id === undefined)) missing.push({ field: `${name}_url`, message: `exactly one of ${name}_url and ${name}_proof_id is required` });
+    if ((url === undefined) === (id === undefined)) missing.push({ field: `${name}Url`, message: `exactly one of ${name}Url and ${name}ProofId is required` });
   }
   if (missing.length > 0) {
     throw new AppError('VALIDATION_ERROR', `Give each of photo and signature either as a URL or as an uploaded proof id (one of the two): ${missing.map((m) => m.field).join(', ')}`, { fields: missing });
@@ -104,7 +104,7 @@ export function createDeliveryService(deps: {
     // A multi-stop order delivers its current stop (the one named, if any).
     const stop = order.stops ? (assertOnTheRoad(order), assertCurrentStop(order, input.stopId)) : null;
     if (!stop) assertReachable(order.status, 'completed');
-    if (!stop && input.stopId !== undefined) throw new AppError('VALIDATION_ERROR', 'stop_id is only accepted on a multi-stop order', { fields: [{ field: 'stopId', message: 'this order has no stops' }] });
+    if (!stop && input.stopId !== undefined) throw new AppError('VALIDATION_ERROR', 'stopId is only accepted on a multi-stop order', { fields: [{ field: 'stopId', message: 'this order has no stops' }] });
     const dropoff = stop ? stop.location : order.dropoff;
     const distanceM = Math.round(distanceMeters(input.coords, dropoff) * 10) / 10;
     const geofence = geofenceOutcome({ dropoff, bypass: input.bypass });

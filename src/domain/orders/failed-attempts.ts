@@ -132,7 +132,7 @@ export function createFailedAttemptService(deps: {
     const { order, input } = options;
     for (const [url, id, name] of [[input.photoUrl, input.photoProofId, 'photo'], [input.signatureUrl, input.signatureProofId, 'signature']] as const) {
       if ((url === undefined) === (id === undefined)) {
-        throw new AppError('VALIDATION_ERROR', `Give ${name} either as a URL or as an uploaded proof id (one of the two)`, { fields: [{ field: `${name}_url`, message: `exactly one of ${name}_url and ${name}_proof_id is required` }] });
+        throw new AppError('VALIDATION_ERROR', `Give ${name} either as a URL or as an uploaded proof id (one of the two)`, { fields: [{ field: `${name}Url`, message: `exactly one of ${name}Url and ${name}ProofId is required` }] });
       }
     }
     assertReachable(order.status, 'returned');

@@ -48,14 +48,14 @@ export function verifyIdCheck(options: { order: Order; input: IdCheckInput | und
   if (!required) return null;
   const { input } = options;
   if (!input) {
-    throw new AppError('ID_CHECK_REQUIRED', `This order needs the recipient's ID checked (age ${required.minAge}+): send id_check with document_number and date_of_birth`, {
-      fields: [{ field: 'id_check', message: 'is required for this order' }],
+    throw new AppError('ID_CHECK_REQUIRED', `This order needs the recipient's ID checked (age ${required.minAge}+): send idCheck with documentNumber and dateOfBirth`, {
+      fields: [{ field: 'idCheck', message: 'is required for this order' }],
     });
   }
   const rut = normalizeRut(input.documentNumber);
   if (!rut) {
     throw new AppError('ID_DOCUMENT_INVALID', 'The document number is not a valid RUT (format or check digit)', {
-      fields: [{ field: 'id_check.document_number', message: 'not a valid RUT (format or check digit)' }],
+      fields: [{ field: 'idCheck.documentNumber', message: 'not a valid RUT (format or check digit)' }],
     });
   }
   const age = ageOn({ dateOfBirth: input.dateOfBirth, at: options.at });

@@ -73,6 +73,8 @@ export function createOperatorOrders(deps: {
     if (courier.accountStatus !== 'active') throw refuse('its account is disabled');
     if (courier.status !== 'available') throw refuse(courier.status === 'busy' ? 'it is on another job' : 'it is off duty');
     if (!dispatch.carriers(order.vehicleType).includes(courier.vehicle)) throw refuse(`a ${courier.vehicle} does not carry a ${order.vehicleType} order`);
+    // Dispatch's own rule (issue #37): an operator who agrees otherwise with the courier changes its planned end first.
+    if (!(await dispatch.mayTake(courier, [order]))) throw refuse(`its shift ends at ${courier.shiftEndsAt}, before it could pick the order up`);
     return courier;
   }
 

@@ -258,6 +258,7 @@ export function createOrderService(deps: {
       }
     }
     if (!result.created) return replayOf(principal, result.existing, options.hash, options.priorHash);
+    notify?.report();
     await bus.publish(orderStatusMessage(order, null));
     return { order: await dispatch.dispatchOrder({ order }), created: true };
   }

@@ -68,7 +68,10 @@ export function createOrderTransitions(deps: { store: Store; bus: EventBus; outb
       feed,
       ...(notify && { notifications: notify }),
     });
-    if (updated) await bus.publish(orderStatusMessage(updated, order.status));
+    if (updated) {
+      notify?.report();
+      await bus.publish(orderStatusMessage(updated, order.status));
+    }
     return updated;
   }
 

@@ -3,6 +3,7 @@ import type { Store } from '../../ports/store.js';
 import { MODES, type Courier, type CourierDutyStatus, type CourierJob, type LatLng, type Mode, type VehicleType } from '../types.js';
 import type { WatchFanOut } from './fan-out.js';
 import { watchIterator } from './iterator.js';
+import { isSandboxRunCourier } from '../sandbox-run-couriers.js';
 
 /** One courier as the operators' fleet map shows it. */
 export interface FleetCourier {
@@ -57,7 +58,7 @@ export function createFleetWatch(deps: { fanOut: WatchFanOut; store: Store; now:
   };
 
   async function seed(): Promise<void> {
-    for (const mode of MODES) for (const courier of await deps.store.couriers.listByMode(mode)) known.set(courier.id, frameOf(courier));
+    for (const mode of MODES) for (const courier of await deps.store.couriers.listByMode(mode)) if (!isSandboxRunCourier(courier)) known.set(courier.id, frameOf(courier));
   }
 
   /** The interval's changes, once per courier, to every subscriber of the courier's mode. */
@@ -73,7 +74,8 @@ export function createFleetWatch(deps: { fanOut: WatchFanOut; store: Store; now:
       const frames = new Map<string, FleetCourier>();
       for (const id of new Set([...reread, ...[...positions.keys()].filter((id) => !known.has(id))])) {
         const courier = await deps.store.couriers.findById(id);
-        if (courier) frames.set(id, frameOf(courier));
+        // A sandbox run's courier is never on the operators' map.
+        if (courier && !isSandboxRunCourier(courier)) frames.set(id, frameOf(courier));
       }
       for (const [id, report] of positions) {
         const base = frames.get(id) ?? known.get(id);

@@ -1,4 +1,5 @@
 import type { Batch, CodCollection, Courier, DeliveryProof, FailedAttempt, LatLng, Order, OrderStop, WebhookEventType } from '../types.js';
+import { collectsCash } from '../orders/cod.js';
 
 /** Shape 1 (flat) reports a completed order as `delivered`, as the spec's variant does. */
 const flatStatus = (status: Order['status']) => (status === 'completed' ? 'delivered' : status);
@@ -111,10 +112,10 @@ export function codPayload(c: CodCollection) {
   return { expected: c.expected, collected: c.collected, mismatch: c.mismatch, collected_at: c.collectedAt };
 }
 
-/** A cash-on-delivery order's status changes carry its cod_amount; from the delivery on, what was collected (a mismatch flagged). */
+/** A cash-on-delivery order's status changes carry its cod_amount (null: unknown); from the delivery on, what was collected (a mismatch flagged). */
 function codOf(c: PayloadContext) {
-  if (c.order.codAmount == null || c.location) return undefined;
-  return { cod_amount: c.order.codAmount, ...(c.order.codCollection && { cod: codPayload(c.order.codCollection) }) };
+  if (!collectsCash(c.order) || c.location) return undefined;
+  return { cod_amount: c.order.codAmount ?? null, ...(c.order.codCollection && { cod: codPayload(c.order.codCollection) }) };
 }
 
 /** Spec shape 2: event, booking_id, status, timestamp, driver{name, phone} — plus the per-order sequence. */

@@ -8,6 +8,7 @@ import { useStrings, type Strings } from '../../shared/i18n.js';
 import { Link, type PageProps } from '../router.js';
 import { ErrorNote } from '../../shared/ui/error-note.js';
 import { useLoad } from '../../shared/ui/hooks.js';
+import { useCodAmountText } from '../ui/cod.js';
 import '../ui/manage.css';
 
 const PAGE_SIZE = 20;
@@ -42,6 +43,7 @@ const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 export function CodReportPage(_props: PageProps) {
   const { lang } = useApp();
   const t = useStrings(S);
+  const amountText = useCodAmountText();
   const [range, setRange] = useState({ from: day(Date.now() - 30 * DAY_MS), to: day(Date.now()) });
   const [cursors, setCursors] = useState<(string | null)[]>([null]);
   const after = cursors[cursors.length - 1] ?? null;
@@ -85,7 +87,7 @@ export function CodReportPage(_props: PageProps) {
                   {r.lines.map((l) => (
                     <tr key={l.id} data-order-id={l.bookingId} data-mismatch={String(l.mismatch)} data-status={l.status}>
                       <td data-label={t.order}><Link href={`/console/orders/${encodeURIComponent(l.bookingId)}`}>{l.bookingId}</Link></td>
-                      <td class="num" data-label={t.expected}>{clp(l.expected)}</td>
+                      <td class="num" data-label={t.expected} data-known={String(l.expected !== null)}>{amountText(l.expected)}</td>
                       <td class="num" data-label={t.cash}>{clp(l.collected)}</td>
                       <td data-label={t.mismatch}>{l.mismatch ? <strong class="flag">{t.mismatch}</strong> : t.ok}</td>
                       <td data-label={t.status}>{l.status === 'pending_confirmation' || l.status === 'rejected' ? <strong class="flag">{t[l.status]}</strong> : t[l.status]}</td>

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { dataOf } from '../../shared/api/errors.js';
+import { blockReasonText } from '../../shared/catalog.js';
 import { request } from '../../shared/api/http.js';
 import { dateTime } from '../../shared/format.js';
 import { graphql } from '../../shared/graphql.js';
@@ -18,32 +19,35 @@ type Channel = (typeof CHANNELS)[number];
 type Moment = (typeof MOMENTS)[number];
 
 const SETTINGS = graphql(`query ConsoleNotificationSettings { notificationSettings { __typename
-  ... on QueryNotificationSettingsSuccess { data { channels moments configuredChannels } } ... on AppError { code message } } }`);
+  ... on QueryNotificationSettingsSuccess { data { channels moments configuredChannels allowedCountries } } ... on AppError { code message } } }`);
 const UPDATE = graphql(`mutation ConsoleUpdateNotificationSettings($input: NotificationSettingsInput!) { updateNotificationSettings(input: $input) { __typename
-  ... on MutationUpdateNotificationSettingsSuccess { data { channels moments configuredChannels } } ... on AppError { code message } } }`);
+  ... on MutationUpdateNotificationSettingsSuccess { data { channels moments configuredChannels allowedCountries } } ... on AppError { code message } } }`);
 const OUTBOX = graphql(`query ConsoleNotifications($first: Int, $after: String) { notifications(first: $first, after: $after) { __typename
-  ... on QueryNotificationsSuccess { data { nodes { id orderId moment channel to subject body status attempts lastError createdAt } nextCursor } }
+  ... on QueryNotificationsSuccess { data { nodes { id orderId moment channel to subject body status blockReason attempts lastError createdAt } nextCursor } }
   ... on AppError { code message } } }`);
 
-const LABELS: Record<'es' | 'en', Record<Channel | Moment | 'pending' | 'sent' | 'failed_status' | 'sandboxed', string>> = {
+const LABELS: Record<'es' | 'en', Record<Channel | Moment | 'pending' | 'sent' | 'failed_status' | 'sandboxed' | 'blocked' | 'blockedBecause' | 'wouldBlock', string>> = {
   es: {
     sms: 'SMS', whatsapp: 'WhatsApp', email: 'Correo', created: 'Pedido creado', courier_assigned: 'Repartidor asignado', on_the_way: 'En camino',
     delivered: 'Entregado', failed: 'No entregado o cancelado', pending: 'Pendiente', sent: 'Enviado', failed_status: 'Fallido', sandboxed: 'Prueba (no enviado)',
+    blocked: 'Bloqueado (no enviado)', blockedBecause: 'No se envió porque', wouldBlock: 'En modo real no se enviaría porque',
   },
   en: {
     sms: 'SMS', whatsapp: 'WhatsApp', email: 'Email', created: 'Order created', courier_assigned: 'Courier assigned', on_the_way: 'On the way',
     delivered: 'Delivered', failed: 'Not delivered or cancelled', pending: 'Pending', sent: 'Sent', failed_status: 'Failed', sandboxed: 'Test (not sent)',
+    blocked: 'Blocked (not sent)', blockedBecause: 'Not sent because', wouldBlock: 'In live mode it would not be sent because',
   },
 };
 const statusLabel = (lang: 'es' | 'en', status: string) => LABELS[lang][(status === 'failed' ? 'failed_status' : status) as keyof (typeof LABELS)['es']] ?? status;
 
-const S: Strings<'title' | 'intro' | 'settings' | 'channels' | 'moments' | 'notConfigured' | 'save' | 'saved' | 'ownerNote' | 'outbox' | 'sandboxNote' | 'liveNote' | 'created' | 'order' | 'moment' | 'channel' | 'to' | 'message' | 'status' | 'empty' | 'next' | 'previous' | 'refresh'> = {
+const S: Strings<'title' | 'intro' | 'settings' | 'channels' | 'moments' | 'notConfigured' | 'save' | 'saved' | 'ownerNote' | 'outbox' | 'sandboxNote' | 'liveNote' | 'created' | 'order' | 'moment' | 'channel' | 'to' | 'message' | 'status' | 'empty' | 'next' | 'previous' | 'refresh' | 'countries'> = {
   es: {
     title: 'Avisos al destinatario', intro: 'Mensajes en español con el enlace de seguimiento, por los canales y en los momentos que elijas (los mismos en ambos modos).',
     settings: 'Qué avisar', channels: 'Canales', moments: 'Momentos', notConfigured: 'sin proveedor en este servidor: en modo real fallará', save: 'Guardar avisos', saved: 'Avisos guardados.',
     ownerNote: 'Solo el dueño cambia los avisos.', outbox: 'Bandeja de salida', sandboxNote: 'Modo prueba: los mensajes quedan aquí y nunca se envían.', liveNote: 'Modo real: mensajes enviados o por enviar.',
     created: 'Creado', order: 'Pedido', moment: 'Momento', channel: 'Canal', to: 'Para', message: 'Mensaje', status: 'Estado', empty: 'Aún no hay mensajes.',
     next: 'Siguiente', previous: 'Anterior', refresh: 'Actualizar',
+    countries: 'SMS y WhatsApp reales solo llegan a números de estos países (códigos); para agregar otro, escribe a soporte:',
   },
   en: {
     title: 'Recipient notifications', intro: 'Messages in Spanish with the tracking link, on the channels and at the moments you choose (the same in both modes).',
@@ -51,6 +55,7 @@ const S: Strings<'title' | 'intro' | 'settings' | 'channels' | 'moments' | 'notC
     ownerNote: 'Only the owner changes notifications.', outbox: 'Outbox', sandboxNote: 'Test mode: messages stay here and are never sent.', liveNote: 'Live mode: messages sent or to be sent.',
     created: 'Created', order: 'Order', moment: 'Moment', channel: 'Channel', to: 'To', message: 'Message', status: 'Status', empty: 'No messages yet.',
     next: 'Next', previous: 'Previous', refresh: 'Refresh',
+    countries: 'Live SMS and WhatsApp only reach numbers in these countries (calling codes); to add another, write to support:',
   },
 };
 
@@ -98,6 +103,7 @@ export function NotificationsPage(_props: PageProps) {
               </label>
             ))}
           </fieldset>
+          <p class="note" id="notification-countries">{t.countries} {s.allowedCountries.map((c) => `+${c}`).join(', ')}</p>
           <fieldset disabled={!owner}>
             <legend>{t.moments}</legend>
             {MOMENTS.map((m) => (
@@ -131,6 +137,11 @@ export function NotificationsPage(_props: PageProps) {
                 <p>{t.order}: <Link href={`/console/orders/${encodeURIComponent(n.orderId)}`}>{n.orderId}</Link> · {t.to}: <span class="recipient">{n.to}</span></p>
                 {n.subject && <p><strong>{n.subject}</strong></p>}
                 <p class="message" lang="es-CL">{n.body}</p>
+                {n.blockReason && (
+                  <p class="note block-reason" data-reason={n.blockReason}>
+                    {n.status === 'sandboxed' ? LABELS[lang].wouldBlock : LABELS[lang].blockedBecause} {blockReasonText(n.blockReason, lang)}.
+                  </p>
+                )}
                 {n.lastError && <p class="note">{n.lastError}</p>}
               </li>
             ))}

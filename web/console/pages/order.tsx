@@ -87,7 +87,7 @@ export function OrderPage({ params }: PageProps) {
         <dt>{t.courier}</dt><dd id="courier">{o.driver ? `${o.driver.name} · ${VEHICLE_LABELS[lang][o.driver.vehicleType]} ${o.driver.vehiclePlate}` : t.noCourier}</dd>
         <dt>{t.tracking}</dt><dd><a href={o.trackingUrl}>{o.trackingNumber}</a></dd>
         <IdCheckFacts asked={o.idCheck} checked={o.proof?.idCheck} />
-        <CodFacts amount={o.codAmount} cod={o.cod} />
+        <CodFacts paymentMode={o.paymentMode} amount={o.codAmount} cod={o.cod} />
         {o.cancellationReason && <><dt>{t.reason}</dt><dd id="cancellation-reason">{o.cancellationReason}</dd></>}
         {o.cancellationFee !== null && <><dt>{t.fee}</dt><dd id="cancellation-fee">{clp(o.cancellationFee)}</dd></>}
       </dl>

@@ -7,10 +7,12 @@ import { CashCard } from '../ui/cash.js';
 import { LangSwitch } from '../ui/lang-switch.js';
 import { COURIER_ERRORS } from '../words.js';
 import { EarningsPage } from './earnings.js';
+import { clockTime, nextOccurrence, withinShiftBound } from '../../shared/shift.js';
 
 const S: Strings<
   'onDuty' | 'offDuty' | 'busy' | 'goOn' | 'goOff' | 'live' | 'connecting' | 'offline' | 'kept' | 'noJob' | 'newJob' | 'signOut'
   | 'geoDenied' | 'geoUnavailable' | 'test' | 'delivered' | 'duty' | 'returned' | 'disposed' | 'earnings'
+  | 'until' | 'untilHint' | 'untilTooLate' | 'endsAt'
 > = {
   es: {
     duty: 'Turno', onDuty: 'En turno: disponible', offDuty: 'Fuera de turno', busy: 'En turno: con pedido', goOn: 'Comenzar turno', goOff: 'Terminar turno',
@@ -19,6 +21,8 @@ const S: Strings<
     geoDenied: 'La ubicación está bloqueada: permítela para esta app en los ajustes del navegador.', geoUnavailable: 'No se pudo obtener tu ubicación: revisa el GPS.',
     test: 'Modo de prueba: los pedidos no son reales.', delivered: 'Pedido entregado', returned: 'Pedido devuelto en la tienda', disposed: 'Pedido cerrado: no hay que devolverlo',
     earnings: 'Ganancias',
+    until: '¿Hasta qué hora?', untilHint: 'Opcional. No recibirás pedidos que no alcances a retirar antes de esa hora.',
+    untilTooLate: 'Elige una hora dentro de las próximas 16 horas.', endsAt: 'Turno hasta las',
   },
   en: {
     duty: 'Shift', onDuty: 'On duty: available', offDuty: 'Off duty', busy: 'On duty: on a job', goOn: 'Go on duty', goOff: 'Go off duty',
@@ -27,6 +31,8 @@ const S: Strings<
     geoDenied: 'Location is blocked: allow it for this app in the browser settings.', geoUnavailable: 'Your location could not be read: check the GPS.',
     test: 'Test mode: the orders are not real.', delivered: 'Order delivered', returned: 'Order returned to the shop', disposed: 'Order closed: no return needed',
     earnings: 'Earnings',
+    until: 'Until what time?', untilHint: 'Optional. You will not get orders you could not pick up before then.',
+    untilTooLate: 'Pick a time within the next 16 hours.', endsAt: 'On duty until',
   },
 };
 
@@ -37,11 +43,20 @@ export function HomePage({ announcement }: { announcement: string }) {
   const [error, setError] = useState<unknown>(null);
   const [ended, setEnded] = useState<{ id: string; status: 'completed' | 'returned' | 'disposed' } | null>(null);
   const [earnings, setEarnings] = useState(false);
+  const [until, setUntil] = useState('');
+  const [tooLate, setTooLate] = useState(false);
   const status = c.courier.status;
+  const shiftEndsAt = c.courier.shift_ends_at ?? null;
   const toggle = () => {
+    const goingOn = status === 'off_duty';
+    // Going on duty: the planned end is the next time the phone shows the picked time (none when left empty).
+    const now = new Date();
+    const end = goingOn && until ? nextOccurrence(until, now) : null;
+    if (end && !withinShiftBound(end, now)) return setTooLate(true);
+    setTooLate(false);
     setBusy(true);
     setError(null);
-    c.setDuty(status === 'off_duty').then(() => setBusy(false), (e: unknown) => (setBusy(false), setError(e)));
+    c.setDuty(goingOn, end?.toISOString()).then(() => (setBusy(false), setUntil('')), (e: unknown) => (setBusy(false), setError(e)));
   };
   return (
     <>
@@ -61,6 +76,18 @@ export function HomePage({ announcement }: { announcement: string }) {
         <section class="card duty" aria-labelledby="duty-title">
           <h1 id="duty-title">{t.duty}</h1>
           <p id="duty-status" data-status={status}>{status === 'off_duty' ? t.offDuty : status === 'busy' ? t.busy : t.onDuty}</p>
+          {status !== 'off_duty' && shiftEndsAt && (
+            <p id="shift-ends" class="shift-ends" data-shift-ends-at={shiftEndsAt}>{t.endsAt} <strong>{clockTime(shiftEndsAt, c.lang)}</strong></p>
+          )}
+          {status === 'off_duty' && (
+            <div class="shift-until">
+              <label for="shift-until">{t.until}</label>
+              <input id="shift-until" type="time" value={until} aria-describedby="shift-until-hint" aria-invalid={tooLate || undefined}
+                onInput={(e) => (setUntil((e.currentTarget as HTMLInputElement).value), setTooLate(false))} />
+              <small id="shift-until-hint">{t.untilHint}</small>
+              {tooLate && <p class="error" role="alert" id="shift-until-error">{t.untilTooLate}</p>}
+            </div>
+          )}
           <button type="button" id="duty-toggle" class={status === 'off_duty' ? 'big' : 'big secondary'} disabled={busy} onClick={toggle}>
             {status === 'off_duty' ? t.goOn : t.goOff}
           </button>

@@ -14,13 +14,13 @@ import { IdCheckFact } from './id-check-fields.js';
 import { ProofForm } from './proof-form.js';
 
 const S: Strings<
-  'order' | 'pickup' | 'dropoff' | 'customer' | 'call' | 'items' | 'payment' | 'prepaid' | 'cod' | 'notes' | 'navigate' | 'mapsApp' | 'map'
+  'order' | 'pickup' | 'dropoff' | 'customer' | 'call' | 'items' | 'payment' | 'prepaid' | 'cod' | 'codUnknown' | 'notes' | 'navigate' | 'mapsApp' | 'map'
   | 'you' | 'arrived_pickup' | 'picked_up' | 'arrived_dropoff' | 'qArrivedPickup' | 'qPickedUp' | 'qArrivedDropoff' | 'unit' | 'by' | 'floor'
   | 'returnStep' | 'retry' | 'parcel' | 'tip' | 'route' | 'stop' | 'pending' | 'arrived' | 'delivered' | 'failed' | 'contact'
 > = {
   es: {
     order: 'Pedido', pickup: 'Retiro', dropoff: 'Entrega', customer: 'Cliente', call: 'Llamar', items: 'Productos', payment: 'Pago',
-    prepaid: 'Pagado: no cobrar', cod: 'Cobrar al entregar', notes: 'Notas', navigate: 'Navegar', mapsApp: 'Mapa web', map: 'Mapa del pedido',
+    prepaid: 'Pagado: no cobrar', cod: 'Cobrar al entregar', codUnknown: 'monto no informado', notes: 'Notas', navigate: 'Navegar', mapsApp: 'Mapa web', map: 'Mapa del pedido',
     you: 'Tú', arrived_pickup: 'Llegué al retiro', picked_up: 'Retiré el pedido', arrived_dropoff: 'Llegué a la entrega',
     qArrivedPickup: '¿Estás en el punto de retiro?', qPickedUp: '¿Tienes el pedido contigo?', qArrivedDropoff: '¿Estás en la dirección de entrega?',
     unit: 'Depto./oficina', by: 'antes de las', floor: 'Indicaciones',
@@ -31,7 +31,7 @@ const S: Strings<
   },
   en: {
     order: 'Order', pickup: 'Pickup', dropoff: 'Drop-off', customer: 'Customer', call: 'Call', items: 'Items', payment: 'Payment',
-    prepaid: 'Prepaid: collect nothing', cod: 'Collect on delivery', notes: 'Notes', navigate: 'Navigate', mapsApp: 'Web map', map: 'Order map',
+    prepaid: 'Prepaid: collect nothing', cod: 'Collect on delivery', codUnknown: 'amount unknown', notes: 'Notes', navigate: 'Navigate', mapsApp: 'Web map', map: 'Order map',
     you: 'You', arrived_pickup: 'At the pickup', picked_up: 'Picked up the order', arrived_dropoff: 'At the drop-off',
     qArrivedPickup: 'Are you at the pickup point?', qPickedUp: 'Do you have the order with you?', qArrivedDropoff: 'Are you at the drop-off address?',
     unit: 'Unit', by: 'by', floor: 'Instructions',
@@ -148,10 +148,11 @@ export function JobCard({ order: given, onEnded }: { order: CourierOrder; onEnde
       <StopView id="dropoff" title={current ? `${t.stop} ${current.index + 1}` : t.dropoff} stop={order.dropoff} when={order.estimated_delivery_time} />
       <dl class="facts">
         <dt>{t.customer}</dt>
-        <dd><span id="customer-name">{order.customer_name}</span> · <a id="customer-call" href={`tel:${order.customer_phone.replace(/[^\d+]/g, '')}`}>{t.call} {order.customer_phone}</a></dd>
+        <dd><span id="customer-name">{order.customer_name}</span>{order.customer_phone && <> · <a id="customer-call" href={`tel:${order.customer_phone.replace(/[^\d+]/g, '')}`}>{t.call} {order.customer_phone}</a></>}</dd>
         <dt>{t.payment}</dt>
         <dd id="payment" data-mode={order.payment_mode ?? 'prepaid'} class={order.payment_mode === 'cash_on_delivery' ? 'collect' : undefined}>
           {order.payment_mode === 'cash_on_delivery' ? t.cod : t.prepaid}{order.cod_amount != null && <> · <strong id="cod-amount">{clp(order.cod_amount)}</strong></>}
+          {order.payment_mode === 'cash_on_delivery' && order.cod_amount == null && <> · <span id="cod-amount-unknown">{t.codUnknown}</span></>}
         </dd>
         {parcel && <><dt>{t.parcel}</dt><dd id="parcel">{parcel}</dd></>}
         {!!order.tip && <><dt>{t.tip}</dt><dd id="job-tip">{clp(order.tip)}</dd></>}

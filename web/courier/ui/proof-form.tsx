@@ -59,9 +59,17 @@ export function ProofForm({ order, onDelivered, leg = 'delivery' }: { order: Cou
   const [photo, setPhoto] = useState<{ preview: string; proofId: string | null; jpeg: Blob } | null>(null);
   const [uploading, setUploading] = useState(false);
   const [signature, setSignature] = useState<HTMLCanvasElement | null>(null);
+  /** The signature as uploaded, until it is drawn again: a retry (a wrong PIN, too far) sends no second copy (a stop takes 2, issue #39). */
+  const [signatureId, setSignatureId] = useState<string | null>(null);
+  const signatureChanged = (canvas: HTMLCanvasElement | null) => {
+    setSignature(canvas);
+    setSignatureId(null);
+  };
   const [pin, setPin] = useState('');
   const [idCheck, setIdCheck] = useState<IdCheckValue | null>(null);
   const [cash, setCash] = useState(order.cod_amount == null ? '' : String(order.cod_amount));
+  // Cash on delivery, with or without a known amount (none: the courier enters what was paid).
+  const collects = order.payment_mode === 'cash_on_delivery' || order.cod_amount != null;
   const [error, setError] = useState<unknown>(null);
   const [sending, setSending] = useState(false);
   const { verdict, distance } = geofenceVerdict(leg === 'return' ? order.pickup : order.dropoff, c.here);
@@ -91,17 +99,18 @@ export function ProofForm({ order, onDelivered, leg = 'delivery' }: { order: Cou
     try {
       const photoId = photo.proofId ?? (await courierApi.uploadProof(order.booking_id, 'photo', photo.jpeg)).proof_id;
       if (!photo.proofId) setPhoto({ ...photo, proofId: photoId });
-      const signed = await courierApi.uploadProof(order.booking_id, 'signature', await signaturePng(signature));
+      const signedId = signatureId ?? (await courierApi.uploadProof(order.booking_id, 'signature', await signaturePng(signature))).proof_id;
+      setSignatureId(signedId);
       const coords = { lat: c.here.lat, lng: c.here.lng };
-      if (leg === 'return') await courierApi.returnToPickup(order.booking_id, { coords, photo_proof_id: photoId, signature_proof_id: signed.proof_id });
+      if (leg === 'return') await courierApi.returnToPickup(order.booking_id, { coords, photo_proof_id: photoId, signature_proof_id: signedId });
       else await courierApi.deliver(order.booking_id, {
         driver_id: c.courier.id,
         coords,
         photo_proof_id: photoId,
-        signature_proof_id: signed.proof_id,
+        signature_proof_id: signedId,
         ...(order.delivery_pin_required && { pin }),
         ...(order.id_check && idCheck && { id_check: idCheck }),
-        ...(order.cod_amount != null && { cod_collected: pesosOf(cash)! }),
+        ...(collects && { cod_collected: pesosOf(cash)! }),
         ...(order.stop_id && { stop_id: order.stop_id }),
       });
       onDelivered();
@@ -114,12 +123,12 @@ export function ProofForm({ order, onDelivered, leg = 'delivery' }: { order: Cou
 
   const checks = leg === 'delivery';
   const ready = !!photo && !!signature && !!c.here && !uploading && (!checks || !order.delivery_pin_required || /^\d{4}$/.test(pin)) && (!checks || !order.id_check || !!idCheck)
-    && (!checks || order.cod_amount == null || pesosOf(cash) !== null);
+    && (!checks || !collects || pesosOf(cash) !== null);
   return (
     <section class="proof" id={leg === 'return' ? 'return-proof' : undefined} aria-labelledby="proof-title">
       <h3 id="proof-title">{t.title}</h3>
       {checks && order.id_check && <IdCheckFields minAge={order.id_check.min_age} onChange={setIdCheck} />}
-      {checks && order.cod_amount != null && <CodCollectedField expected={order.cod_amount} value={cash} onChange={setCash} />}
+      {checks && collects && <CodCollectedField expected={order.cod_amount ?? null} value={cash} onChange={setCash} />}
       <p id="geofence" class={`verdict ${verdict}`} data-verdict={verdict} role="status">
         <strong>{t.geofence}:</strong> {verdict === 'noFix' ? t.noFix : verdict === 'unverified' ? t.unverified : words(t[verdict])}
       </p>
@@ -131,7 +140,7 @@ export function ProofForm({ order, onDelivered, leg = 'delivery' }: { order: Cou
       {uploading && <p role="status">{t.uploading}</p>}
       {photo && <p class="photo-preview"><img id="photo-preview" src={photo.preview} alt={t.photoAlt} data-uploaded={photo.proofId ? 'true' : 'false'} /> {photo.proofId && <span>{t.photoReady}</span>}</p>}
       <h4>{t.signature}</h4>
-      <SignaturePad label={t.signature} onChange={setSignature} />
+      <SignaturePad label={t.signature} onChange={signatureChanged} />
       {checks && order.delivery_pin_required && (
         <label>
           {t.pin}

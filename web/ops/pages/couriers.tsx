@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { dataOf } from '../../shared/api/errors.js';
 import { operatorRequest } from '../../shared/api/http.js';
 import { clp, dateTime } from '../../shared/format.js';
+import { clockTime, nextOccurrence, withinShiftBound } from '../../shared/shift.js';
 import { graphql, type ResultOf, type VariablesOf } from '../../shared/graphql.js';
 import { useStrings, type Strings } from '../../shared/i18n.js';
 import { ConfirmButton } from '../../shared/ui/confirm-button.js';
@@ -16,7 +17,7 @@ import { StatusBadge } from '../ui/words.js';
 
 const COURIERS = graphql(`query OpsCouriers($mode: Mode, $status: CourierDutyStatus, $after: ID) {
   adminCouriers(mode: $mode, status: $status, first: 50, after: $after) {
-    couriers { id name mode vehicle plate dutyStatus accountStatus lastPosition { lat lng at } job { kind id } cashInHand } nextCursor } }`);
+    couriers { id name mode vehicle plate dutyStatus accountStatus shiftEndsAt lastPosition { lat lng at } job { kind id } cashInHand } nextCursor } }`);
 const CREATE = graphql(`mutation OpsCreateCourier($name: String!, $phone: String!, $vehicle: VehicleType!, $plate: String!, $mode: Mode) {
   adminCreateCourier(name: $name, phone: $phone, vehicle: $vehicle, plate: $plate, mode: $mode) {
   __typename ... on MutationAdminCreateCourierSuccess { data { courierId signInUrl } } ... on AppError { code message } } }`);
@@ -24,6 +25,8 @@ const DISABLE = graphql(`mutation OpsDisableCourier($id: ID!) { adminDisableCour
   __typename ... on MutationAdminDisableCourierSuccess { data { courierId } } ... on AppError { code message } } }`);
 const ENABLE = graphql(`mutation OpsEnableCourier($id: ID!) { adminEnableCourier(courierId: $id) {
   __typename ... on MutationAdminEnableCourierSuccess { data { courierId } } ... on AppError { code message } } }`);
+const SET_SHIFT_END = graphql(`mutation OpsSetCourierShiftEnd($id: ID!, $end: DateTime) { adminSetCourierShiftEnd(courierId: $id, shiftEndsAt: $end) {
+  __typename ... on MutationAdminSetCourierShiftEndSuccess { data { courierId shiftEndsAt } } ... on AppError { code message } } }`);
 const ROTATE = graphql(`mutation OpsRotateCourierToken($id: ID!) { adminRotateCourierToken(courierId: $id) {
   __typename ... on MutationAdminRotateCourierTokenSuccess { data { courierId token } } ... on AppError { code message } } }`);
 const INVITE = graphql(`mutation OpsInviteCourier($id: ID!) { adminInviteCourier(courierId: $id) {
@@ -40,9 +43,9 @@ type Filters = Omit<VariablesOf<typeof COURIERS>, 'after'>;
 
 const VEHICLES = ['bike', 'motorcycle', 'car', 'van'] as const;
 
-const STRINGS: Strings<'title' | 'cash' | 'mode' | 'status' | 'all' | 'live' | 'test' | 'apply' | 'name' | 'vehicle' | 'account' | 'position' | 'job' | 'actions' | 'empty' | 'next' | 'first' | 'create' | 'phone' | 'plate' | 'add' | 'link' | 'token' | 'disable' | 'disableQ' | 'enable' | 'rotate' | 'rotateQ' | 'invite' | 'map' | 'mapNote' | 'bike' | 'motorcycle' | 'car' | 'van' | 'off_duty' | 'available' | 'busy' | 'handOver' | 'handOverQ' | 'amount' | 'claims' | 'claimsNote' | 'order' | 'expected' | 'collected' | 'confirm' | 'reject' | 'rejectQ'> = {
-  es: { title: 'Repartidores', cash: 'Efectivo en mano', mode: 'Modo', status: 'Estado', all: 'Todos', live: 'Real', test: 'Prueba', apply: 'Filtrar', name: 'Nombre', vehicle: 'Vehículo', account: 'Cuenta', position: 'Última posición', job: 'Trabajo', actions: 'Acciones', empty: 'Ningún repartidor coincide.', next: 'Siguientes', first: 'Primeros', create: 'Nuevo repartidor', phone: 'Teléfono', plate: 'Patente', add: 'Crear repartidor', link: 'Enlace de ingreso para la app', token: 'Token nuevo', disable: 'Deshabilitar', disableQ: '¿Deshabilitar? Sus pedidos asignados vuelven a despacho.', enable: 'Habilitar', rotate: 'Rotar token', invite: 'Enlace nuevo', map: 'Mapa de la flota en vivo', mapNote: 'Flota en vivo, al segundo: verde disponible, ámbar ocupado, gris fuera de turno.', rotateQ: '¿Rotar? El token actual deja de servir.', bike: 'Bicicleta', motorcycle: 'Moto', car: 'Auto', van: 'Furgón', off_duty: 'Fuera de turno', available: 'Disponible', busy: 'Ocupado', handOver: 'Registrar entrega de efectivo', handOverQ: '¿Registrar que el repartidor entregó este efectivo?', amount: 'Monto (CLP)', claims: 'Cobros por confirmar', claimsNote: 'Montos informados muy por encima del pedido: no cuentan hasta que los confirmes.', order: 'Pedido', expected: 'Esperado', collected: 'Informado', confirm: 'Confirmar', reject: 'Rechazar', rejectQ: '¿Rechazar? El cobro no contará nunca.' },
-  en: { title: 'Couriers', cash: 'Cash in hand', mode: 'Mode', status: 'Status', all: 'All', live: 'Live', test: 'Test', apply: 'Filter', name: 'Name', vehicle: 'Vehicle', account: 'Account', position: 'Last position', job: 'Job', actions: 'Actions', empty: 'No courier matches.', next: 'Next', first: 'First', create: 'New courier', phone: 'Phone', plate: 'Plate', add: 'Create courier', link: "The app's sign-in link", token: 'New token', disable: 'Disable', disableQ: 'Disable? Its assigned orders go back to dispatch.', enable: 'Enable', rotate: 'Rotate token', invite: 'New link', map: 'Map of the live fleet', mapNote: 'Live fleet, to the second: green available, amber busy, grey off duty.', rotateQ: 'Rotate? The current token stops working.', bike: 'Bike', motorcycle: 'Motorcycle', car: 'Car', van: 'Van', off_duty: 'Off duty', available: 'Available', busy: 'Busy', handOver: 'Record cash handed over', handOverQ: 'Record that the courier handed over this cash?', amount: 'Amount (CLP)', claims: 'Claims to confirm', claimsNote: 'Amounts reported far above the order: they do not count until you confirm them.', order: 'Order', expected: 'Expected', collected: 'Reported', confirm: 'Confirm', reject: 'Reject', rejectQ: 'Reject? The claim will never count.' },
+const STRINGS: Strings<'title' | 'cash' | 'mode' | 'status' | 'all' | 'live' | 'test' | 'apply' | 'name' | 'vehicle' | 'account' | 'position' | 'job' | 'actions' | 'empty' | 'next' | 'first' | 'create' | 'phone' | 'plate' | 'add' | 'link' | 'token' | 'disable' | 'disableQ' | 'enable' | 'rotate' | 'rotateQ' | 'invite' | 'map' | 'mapNote' | 'bike' | 'motorcycle' | 'car' | 'van' | 'off_duty' | 'available' | 'busy' | 'handOver' | 'handOverQ' | 'amount' | 'claims' | 'claimsNote' | 'order' | 'expected' | 'collected' | 'confirm' | 'reject' | 'rejectQ' | 'shiftEnd' | 'until' | 'setShift' | 'clearShift' | 'tooLate'> = {
+  es: { title: 'Repartidores', cash: 'Efectivo en mano', mode: 'Modo', status: 'Estado', all: 'Todos', live: 'Real', test: 'Prueba', apply: 'Filtrar', name: 'Nombre', vehicle: 'Vehículo', account: 'Cuenta', position: 'Última posición', job: 'Trabajo', actions: 'Acciones', empty: 'Ningún repartidor coincide.', next: 'Siguientes', first: 'Primeros', create: 'Nuevo repartidor', phone: 'Teléfono', plate: 'Patente', add: 'Crear repartidor', link: 'Enlace de ingreso para la app', token: 'Token nuevo', disable: 'Deshabilitar', disableQ: '¿Deshabilitar? Sus pedidos asignados vuelven a despacho.', enable: 'Habilitar', rotate: 'Rotar token', invite: 'Enlace nuevo', map: 'Mapa de la flota en vivo', mapNote: 'Flota en vivo, al segundo: verde disponible, ámbar ocupado, gris fuera de turno.', rotateQ: '¿Rotar? El token actual deja de servir.', bike: 'Bicicleta', motorcycle: 'Moto', car: 'Auto', van: 'Furgón', off_duty: 'Fuera de turno', available: 'Disponible', busy: 'Ocupado', handOver: 'Registrar entrega de efectivo', handOverQ: '¿Registrar que el repartidor entregó este efectivo?', amount: 'Monto (CLP)', claims: 'Cobros por confirmar', claimsNote: 'Montos informados muy por encima del pedido: no cuentan hasta que los confirmes.', order: 'Pedido', expected: 'Esperado', collected: 'Informado', confirm: 'Confirmar', reject: 'Rechazar', rejectQ: '¿Rechazar? El cobro no contará nunca.', shiftEnd: 'Fin de turno', until: 'Hasta las', setShift: 'Fijar fin', clearShift: 'Quitar fin de turno', tooLate: 'Elige una hora dentro de las próximas 16 horas.' },
+  en: { title: 'Couriers', cash: 'Cash in hand', mode: 'Mode', status: 'Status', all: 'All', live: 'Live', test: 'Test', apply: 'Filter', name: 'Name', vehicle: 'Vehicle', account: 'Account', position: 'Last position', job: 'Job', actions: 'Actions', empty: 'No courier matches.', next: 'Next', first: 'First', create: 'New courier', phone: 'Phone', plate: 'Plate', add: 'Create courier', link: "The app's sign-in link", token: 'New token', disable: 'Disable', disableQ: 'Disable? Its assigned orders go back to dispatch.', enable: 'Enable', rotate: 'Rotate token', invite: 'New link', map: 'Map of the live fleet', mapNote: 'Live fleet, to the second: green available, amber busy, grey off duty.', rotateQ: 'Rotate? The current token stops working.', bike: 'Bike', motorcycle: 'Motorcycle', car: 'Car', van: 'Van', off_duty: 'Off duty', available: 'Available', busy: 'Busy', handOver: 'Record cash handed over', handOverQ: 'Record that the courier handed over this cash?', amount: 'Amount (CLP)', claims: 'Claims to confirm', claimsNote: 'Amounts reported far above the order: they do not count until you confirm them.', order: 'Order', expected: 'Expected', collected: 'Reported', confirm: 'Confirm', reject: 'Reject', rejectQ: 'Reject? The claim will never count.', shiftEnd: 'Shift end', until: 'Until', setShift: 'Set end', clearShift: 'Clear shift end', tooLate: 'Pick a time within the next 16 hours.' },
 };
 
 /** Every courier, 50 a page, filtered by mode and duty status; dispatchers and admins act on them. */
@@ -54,6 +57,7 @@ export function CouriersPage(_props: PageProps) {
   const [version, setVersion] = useState(0);
   const [error, setError] = useState<unknown>(null);
   const [shown, setShown] = useState<string | null>(null);
+  const [tooLate, setTooLate] = useState<string | null>(null);
   const [secret, setSecret] = useState<{ kind: 'link' | 'token'; courierId: string; value: string } | null>(null);
   const list = useLoad(async () => (await operatorRequest(COURIERS, { ...filters, ...(after && { after }) })).adminCouriers, [JSON.stringify(filters), after, version]);
   const dispatch = may(app.me, 'dispatch');
@@ -99,6 +103,17 @@ export function CouriersPage(_props: PageProps) {
   };
   const disable = (id: string) => act(async () => void dataOf((await operatorRequest(DISABLE, { id })).adminDisableCourier));
   const enable = (id: string) => act(async () => void dataOf((await operatorRequest(ENABLE, { id })).adminEnableCourier));
+  /** The planned end (issue #37): the next time this device's clock shows the picked time; null clears it. */
+  const setShiftEnd = (id: string, end: Date | null) => act(async () => {
+    dataOf((await operatorRequest(SET_SHIFT_END, { id, end: end?.toISOString() ?? null })).adminSetCourierShiftEnd);
+  });
+  const onShiftEnd = (id: string) => (event: SubmitEvent) => {
+    event.preventDefault();
+    const now = new Date();
+    const end = nextOccurrence(String(new FormData(event.currentTarget as HTMLFormElement).get('until') ?? ''), now);
+    setTooLate(end && !withinShiftBound(end, now) ? id : null);
+    if (end && withinShiftBound(end, now)) void setShiftEnd(id, end);
+  };
   const rotate = (id: string) => act(async () => {
     const rotated = dataOf((await operatorRequest(ROTATE, { id })).adminRotateCourierToken);
     setSecret({ kind: 'token', courierId: rotated.courierId, value: rotated.token });
@@ -154,7 +169,10 @@ export function CouriersPage(_props: PageProps) {
                   </td>
                   <td data-label={t.mode}>{t[c.mode]}</td>
                   <td class="wrap" data-label={t.vehicle}>{t[c.vehicle]} · {c.plate}</td>
-                  <td data-label={t.status}><StatusBadge status={c.dutyStatus} /></td>
+                  <td class="wrap" data-label={t.status}>
+                    <StatusBadge status={c.dutyStatus} />
+                    {c.shiftEndsAt && c.dutyStatus !== 'off_duty' && <><br /><small id={`shift-${c.id}`} data-shift-ends-at={c.shiftEndsAt} title={t.shiftEnd}>{t.until} {clockTime(c.shiftEndsAt, app.lang)}</small></>}
+                  </td>
                   <td data-label={t.account}><StatusBadge status={c.accountStatus} id={`account-${c.id}`} /></td>
                   <td class="wrap" data-label={t.position}>{c.lastPosition ? <>{c.lastPosition.lat.toFixed(5)}, {c.lastPosition.lng.toFixed(5)}<br /><small>{dateTime(c.lastPosition.at, app.lang)}</small></> : '—'}</td>
                   <td class="wrap" data-label={t.job}>{c.job ? <code>{c.job.id}</code> : '—'}<br /><small id={`cash-${c.id}`} title={t.cash}>{t.cash}: {clp(c.cashInHand)}</small></td>
@@ -166,6 +184,14 @@ export function CouriersPage(_props: PageProps) {
                       {c.accountStatus === 'active' && <button type="button" id={`invite-${c.id}`} class="secondary" onClick={() => void invite(c.id)}>{t.invite}</button>}
                       <ConfirmButton id={`rotate-${c.id}`} label={t.rotate} question={t.rotateQ} onConfirm={() => void rotate(c.id)} />
                     </div>
+                    {c.dutyStatus !== 'off_duty' && (
+                      <form class="shift-form" id={`shift-form-${c.id}`} onSubmit={onShiftEnd(c.id)}>
+                        <label>{t.shiftEnd}<input type="time" name="until" required /></label>
+                        <button type="submit" class="secondary">{t.setShift}</button>
+                        {c.shiftEndsAt && <button type="button" class="link-like" id={`shift-clear-${c.id}`} onClick={() => void setShiftEnd(c.id, null)}>{t.clearShift}</button>}
+                        {tooLate === c.id && <p class="error" role="alert" id={`shift-error-${c.id}`}>{t.tooLate}</p>}
+                      </form>
+                    )}
                     {manage && c.mode === 'live' && (
                       <form id={`hand-over-${c.id}`} class="row-actions" onSubmit={(event) => { event.preventDefault(); void handOver(c.id, event.currentTarget); }}>
                         <label>{t.amount}<input name="amount" type="number" min={1} max={c.cashInHand} step={1} required /></label>

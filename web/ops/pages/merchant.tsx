@@ -13,7 +13,7 @@ import { StatusBadge } from '../ui/words.js';
 import { FailingWebhooks } from './webhooks.js';
 
 const MERCHANT = graphql(`query OpsMerchant($id: ID!) {
-  adminMerchant(id: $id) { id name status address createdAt rateLimitPerMin integrationPlatform integrations { plugin storefront erp } }
+  adminMerchant(id: $id) { id name status address createdAt rateLimitPerMin notificationCountries integrationPlatform integrations { plugin storefront erp } }
   adminIntegrationTelemetry(merchantId: $id) { mode integration site pluginVersion userAgent callCount firstSeenAt lastSeenAt } }`);
 const SET_STATUS = graphql(`mutation OpsSetMerchantStatus($id: ID!, $status: MerchantStatus!) { adminSetMerchantStatus(merchantId: $id, status: $status) {
   __typename ... on MutationAdminSetMerchantStatusSuccess { data { id } } ... on AppError { code message } } }`);
@@ -22,12 +22,14 @@ const SET_INTEGRATION = graphql(`mutation OpsSetIntegration($id: ID!, $integrati
   __typename ... on MutationAdminSetIntegrationStatusSuccess { data { id } } ... on AppError { code message } } }`);
 const SET_RATE_LIMIT = graphql(`mutation OpsSetRateLimit($id: ID!, $perMin: Int) { adminSetMerchantRateLimit(merchantId: $id, perMin: $perMin) {
   __typename ... on MutationAdminSetMerchantRateLimitSuccess { data { id } } ... on AppError { code message } } }`);
+const SET_COUNTRIES = graphql(`mutation OpsSetNotificationCountries($id: ID!, $countries: [String!]) { adminSetNotificationCountries(merchantId: $id, countries: $countries) {
+  __typename ... on MutationAdminSetNotificationCountriesSuccess { data { id } } ... on AppError { code message } } }`);
 
 const INTEGRATIONS = ['plugin', 'storefront', 'erp'] as const;
 
-const STRINGS: Strings<'status' | 'address' | 'since' | 'platform' | 'approve' | 'suspend' | 'activate' | 'rateLimit' | 'perMin' | 'perMinHint' | 'save' | 'integrations' | 'integration' | 'site' | 'version' | 'calls' | 'first' | 'last' | 'mode' | 'noTelemetry' | 'approveIntegration' | 'reject' | 'plugin' | 'storefront' | 'erp' | 'loading'> = {
-  es: { status: 'Estado', address: 'Dirección', since: 'Alta', platform: 'Plataforma', approve: 'Aprobar', suspend: 'Suspender', activate: 'Reactivar', rateLimit: 'Límite de solicitudes', perMin: 'Solicitudes por minuto', perMinHint: 'Vacío: el límite general del servicio.', save: 'Guardar límite', integrations: 'Integraciones', integration: 'Integración', site: 'Sitio', version: 'Versión', calls: 'Llamadas', first: 'Primera vez', last: 'Última vez', mode: 'Modo', noTelemetry: 'Sin llamadas registradas.', approveIntegration: 'Aprobar', reject: 'Rechazar', plugin: 'Plugin', storefront: 'Tienda', erp: 'ERP', loading: 'Cargando…' },
-  en: { status: 'Status', address: 'Address', since: 'Since', platform: 'Platform', approve: 'Approve', suspend: 'Suspend', activate: 'Reactivate', rateLimit: 'Rate limit', perMin: 'Requests per minute', perMinHint: "Empty: the service's general limit.", save: 'Save limit', integrations: 'Integrations', integration: 'Integration', site: 'Site', version: 'Version', calls: 'Calls', first: 'First seen', last: 'Last seen', mode: 'Mode', noTelemetry: 'No recorded calls.', approveIntegration: 'Approve', reject: 'Reject', plugin: 'Plugin', storefront: 'Storefront', erp: 'ERP', loading: 'Loading…' },
+const STRINGS: Strings<'status' | 'address' | 'since' | 'platform' | 'approve' | 'suspend' | 'activate' | 'rateLimit' | 'perMin' | 'perMinHint' | 'save' | 'integrations' | 'integration' | 'site' | 'version' | 'calls' | 'first' | 'last' | 'mode' | 'noTelemetry' | 'approveIntegration' | 'reject' | 'plugin' | 'storefront' | 'erp' | 'loading' | 'countries' | 'countriesLabel' | 'countriesHint' | 'saveCountries'> = {
+  es: { status: 'Estado', address: 'Dirección', since: 'Alta', platform: 'Plataforma', approve: 'Aprobar', suspend: 'Suspender', activate: 'Reactivar', rateLimit: 'Límite de solicitudes', perMin: 'Solicitudes por minuto', perMinHint: 'Vacío: el límite general del servicio.', save: 'Guardar límite', integrations: 'Integraciones', integration: 'Integración', site: 'Sitio', version: 'Versión', calls: 'Llamadas', first: 'Primera vez', last: 'Última vez', mode: 'Modo', noTelemetry: 'Sin llamadas registradas.', approveIntegration: 'Aprobar', reject: 'Rechazar', plugin: 'Plugin', storefront: 'Tienda', erp: 'ERP', loading: 'Cargando…', countries: 'Países de los avisos', countriesLabel: 'Códigos de país (SMS y WhatsApp reales)', countriesHint: 'Separados por comas, p. ej. 56, 54. Vacío: solo Chile (56). A otros países no se envía nada.', saveCountries: 'Guardar países' },
+  en: { status: 'Status', address: 'Address', since: 'Since', platform: 'Platform', approve: 'Approve', suspend: 'Suspend', activate: 'Reactivate', rateLimit: 'Rate limit', perMin: 'Requests per minute', perMinHint: "Empty: the service's general limit.", save: 'Save limit', integrations: 'Integrations', integration: 'Integration', site: 'Site', version: 'Version', calls: 'Calls', first: 'First seen', last: 'Last seen', mode: 'Mode', noTelemetry: 'No recorded calls.', approveIntegration: 'Approve', reject: 'Reject', plugin: 'Plugin', storefront: 'Storefront', erp: 'ERP', loading: 'Loading…', countries: 'Notification countries', countriesLabel: 'Country codes (live SMS and WhatsApp)', countriesHint: 'Comma-separated, e.g. 56, 54. Empty: Chile (56) alone. Nothing is sent to other countries.', saveCountries: 'Save countries' },
 };
 
 /** One merchant: its status, rate limit, integrations with what they sent, and its history. */
@@ -58,6 +60,12 @@ export function MerchantPage({ params }: PageProps) {
     const raw = String(new FormData(event.currentTarget as HTMLFormElement).get('perMin') ?? '').trim();
     void act(async () => dataOf((await operatorRequest(SET_RATE_LIMIT, { id, perMin: raw === '' ? null : Number(raw) })).adminSetMerchantRateLimit))();
   };
+  const saveCountries = (event: SubmitEvent) => {
+    event.preventDefault();
+    const raw = String(new FormData(event.currentTarget as HTMLFormElement).get('countries') ?? '');
+    const countries = raw.split(/[\s,]+/).map((c) => c.trim()).filter((c) => c !== '');
+    void act(async () => dataOf((await operatorRequest(SET_COUNTRIES, { id, countries: countries.length === 0 ? null : countries })).adminSetNotificationCountries))();
+  };
 
   return (
     <>
@@ -86,6 +94,14 @@ export function MerchantPage({ params }: PageProps) {
           {manage && <button type="submit">{t.save}</button>}
         </form>
         <small id="per-min-hint">{t.perMinHint}</small>
+      </section>
+      <section class="card" aria-labelledby="countries-title">
+        <h2 id="countries-title">{t.countries}</h2>
+        <form id="notification-countries" class="filters" onSubmit={saveCountries}>
+          <label>{t.countriesLabel}<input name="countries" defaultValue={m.notificationCountries.join(', ')} key={m.notificationCountries.join(',')} disabled={!manage} aria-describedby="countries-hint" /></label>
+          {manage && <button type="submit">{t.saveCountries}</button>}
+        </form>
+        <small id="countries-hint">{t.countriesHint}</small>
       </section>
       <section class="card" aria-labelledby="integrations-title">
         <h2 id="integrations-title">{t.integrations}</h2>

@@ -2,6 +2,7 @@ import L from 'leaflet';
 import { useEffect, useRef } from 'preact/hooks';
 import { operatorSubscribe } from '../../shared/api/socket.js';
 import { graphql, type ResultOf } from '../../shared/graphql.js';
+import { escapeHtml, mapText } from '../../shared/ui/map-text.js';
 
 const FLEET = graphql(`subscription OpsFleet($mode: Mode) { adminFleet(mode: $mode) {
   at couriers { courierId name dutyStatus active location { lat lng } locationAt } } }`);
@@ -32,12 +33,12 @@ export function FleetMap(props: { mode: 'live' | 'test' | null; seed: Seed[]; la
     const canvas = element.current!;
     const map = L.map(canvas, { zoomControl: true, attributionControl: true });
     const source = tiles();
-    if (source) L.tileLayer(source.url, { attribution: source.attribution, maxZoom: 19 }).addTo(map);
+    if (source) L.tileLayer(source.url, { attribution: escapeHtml(source.attribution), maxZoom: 19 }).addTo(map);
     const markers = new Map<string, L.CircleMarker>();
     const place = (id: string, name: string, at: L.LatLngExpression, status: string) => {
       const marker = markers.get(id);
       if (marker) return void marker.setLatLng(at).setStyle({ color: COLORS[status] ?? COLORS.available });
-      markers.set(id, L.circleMarker(at, { radius: 8, color: COLORS[status] ?? COLORS.available, fillOpacity: 0.85 }).bindTooltip(name).addTo(map));
+      markers.set(id, L.circleMarker(at, { radius: 8, color: COLORS[status] ?? COLORS.available, fillOpacity: 0.85 }).bindTooltip(mapText(name)).addTo(map));
     };
     for (const s of props.seed) place(s.courierId, s.name, [s.lat, s.lng], 'available');
     if (props.seed.length) map.fitBounds(L.latLngBounds(props.seed.map((s) => [s.lat, s.lng] as [number, number])).pad(0.3), { maxZoom: 16 });

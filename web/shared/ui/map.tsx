@@ -1,5 +1,6 @@
 import L from 'leaflet';
 import { useEffect, useRef } from 'preact/hooks';
+import { escapeHtml, mapText } from './map-text.js';
 
 export interface MapPoint { lat: number; lng: number; kind: 'pickup' | 'dropoff' | 'courier'; label: string }
 
@@ -25,7 +26,7 @@ export function DeliveryMap({ points, label, caption }: { points: MapPoint[]; la
   useEffect(() => {
     const m = L.map(element.current!, { zoomControl: true, attributionControl: true });
     const source = tiles();
-    if (source) L.tileLayer(source.url, { attribution: source.attribution, maxZoom: 19 }).addTo(m);
+    if (source) L.tileLayer(source.url, { attribution: escapeHtml(source.attribution), maxZoom: 19 }).addTo(m);
     layer.current = L.layerGroup().addTo(m);
     map.current = m;
     return () => m.remove();
@@ -38,7 +39,7 @@ export function DeliveryMap({ points, label, caption }: { points: MapPoint[]; la
     if (!m || !group) return;
     group.clearLayers();
     for (const p of points) {
-      L.circleMarker([p.lat, p.lng], { radius: p.kind === 'courier' ? 9 : 7, color: COLORS[p.kind], fillOpacity: 0.85 }).bindTooltip(p.label).addTo(group);
+      L.circleMarker([p.lat, p.lng], { radius: p.kind === 'courier' ? 9 : 7, color: COLORS[p.kind], fillOpacity: 0.85 }).bindTooltip(mapText(p.label)).addTo(group);
     }
     const route = points.filter((p) => p.kind !== 'courier').map((p) => [p.lat, p.lng] as [number, number]);
     if (route.length === 2) L.polyline(route, { color: '#475569', dashArray: '4 6', weight: 2 }).addTo(group);
