@@ -20,6 +20,7 @@ export const ADMIN_FIELD_PERMISSIONS = {
   adminOrder: 'read',
   adminCouriers: 'read',
   adminFailingWebhookEndpoints: 'read',
+  adminCodClaims: 'read',
   // Subscriptions: every role watches.
   adminFleet: 'read',
   // Notes: every role.
@@ -50,7 +51,10 @@ export const ADMIN_FIELD_PERMISSIONS = {
   adminSetOperatorStatus: 'manage',
   adminSetOperatorRole: 'manage',
   // Money: admins only.
-  adminRecordCodSettlement: 'manage',
+  adminRecordCodHandOver: 'manage',
+  adminRecordCodPayout: 'manage',
+  adminConfirmCodClaim: 'manage',
+  adminRejectCodClaim: 'manage',
 } as const satisfies Record<string, OperatorPermission>;
 
 export type AdminField = keyof typeof ADMIN_FIELD_PERMISSIONS;

@@ -5,6 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import type { CodClaim } from './domain/cod.js';
 import { BackupRefusedError, backupSqliteStore } from './adapters/sqlite/backup.js';
 import { DamagedStoreError } from './adapters/sqlite/integrity.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
@@ -170,14 +171,32 @@ const COMMANDS: Record<string, Command> = {
     run: async (admin, v) => snakeKeys(await admin.enableCourier({ input: { courierId: v.courier } })),
   },
   'cod:settle': {
-    args: '(--courier C | --merchant M) --amount N',
-    summary: "Cash on delivery: record cash a live courier handed over, or a payout to a merchant (CLP; never more than is held or owed)",
-    options: ['courier', 'merchant', 'amount'],
+    args: '(--courier C | --merchant M) --amount N --idempotency-key K',
+    summary: 'Cash on delivery: record cash a live courier handed over (covers its oldest claims), or a payout to a merchant (at most the cash handed over for it minus paid out); K: the same key records once',
+    options: ['courier', 'merchant', 'amount', 'idempotency-key'],
     run: async (admin, v) => {
+      if ((v.courier === undefined) === (v.merchant === undefined)) throw invalidOption('courier', 'give exactly one of --courier and --merchant');
       const amount = wholeNumber('amount', v.amount ?? '', { min: 1, max: 100_000_000 });
-      const entry = await admin.recordCodSettlement({ input: { amount, ...(v.courier !== undefined && { courierId: v.courier }), ...(v.merchant !== undefined && { merchantId: v.merchant }) } });
-      return { ledger_entry_id: entry.id, courier_id: entry.courierId ?? null, merchant_id: entry.merchantId, amount: entry.amount, at: entry.at };
+      const idempotencyKey = v['idempotency-key'];
+      if (v.courier !== undefined) {
+        const handOver = await admin.recordCodHandOver({ input: { courierId: v.courier, amount }, idempotencyKey });
+        return { courier_id: handOver.courierId, amount: handOver.amount, at: handOver.at, lines: handOver.lines.map((l) => ({ ledger_entry_id: l.id, booking_id: l.orderId, merchant_id: l.merchantId, amount: l.amount })) };
+      }
+      const payout = await admin.recordCodPayout({ input: { merchantId: v.merchant, amount }, idempotencyKey });
+      return { ledger_entry_id: payout.id, merchant_id: payout.merchantId, amount: payout.amount, at: payout.at };
     },
+  },
+  'cod:confirm': {
+    args: '--claim L',
+    summary: 'Cash on delivery: confirm a claim waiting for confirmation (far above its order\'s amount): it counts from now on',
+    options: ['claim'],
+    run: async (admin, v) => presentClaim(await admin.resolveCodClaim({ input: { claimId: v.claim, decision: 'confirm' } })),
+  },
+  'cod:reject': {
+    args: '--claim L',
+    summary: 'Cash on delivery: reject a claim waiting for confirmation: it never counts',
+    options: ['claim'],
+    run: async (admin, v) => presentClaim(await admin.resolveCodClaim({ input: { claimId: v.claim, decision: 'reject' } })),
   },
   'user:invite': {
     args: '--merchant M --email E --role owner|dispatcher|viewer',
@@ -263,7 +282,7 @@ function backupOrRefuse(options: Parameters<typeof backupSqliteStore>[0]) {
 }
 
 /** The CLI option that carries each domain input field, for error messages. */
-const OPTION_OF_FIELD: Record<string, string> = { merchantId: 'merchant', courierId: 'courier', operatorId: 'operator', perMin: 'per-min', overlapHours: 'overlap-hours' };
+const OPTION_OF_FIELD: Record<string, string> = { merchantId: 'merchant', courierId: 'courier', claimId: 'claim', operatorId: 'operator', perMin: 'per-min', overlapHours: 'overlap-hours' };
 
 function usageText(name?: string): string {
   const lines = Object.entries(COMMANDS)
@@ -279,6 +298,10 @@ function helpOutput(name?: string): Output {
       .map(([n, c]) => [n, { options: c.args, description: c.summary }]),
   );
   return { success: true, usage: USAGE, commands };
+}
+
+function presentClaim(c: CodClaim): Output {
+  return { claim_id: c.id, booking_id: c.orderId, merchant_id: c.merchantId, courier_id: c.courierId, expected: c.expected, collected: c.collected, status: c.status, collected_at: c.collectedAt };
 }
 
 function snakeKeys(record: object): Output {

@@ -94,6 +94,9 @@ const envSchema = z.object({
   /** The courier app (issue #27): its sessions, and the proofs of delivery it uploads. */
   COURIER_SESSION_MAX_HOURS: z.coerce.number().positive().max(24 * 90).default(24 * 30),
   COURIER_MAX_SESSIONS: z.coerce.number().int().min(1).max(100).default(3),
+  /** Cash on delivery (issue #39): a claim above cod_amount × ratio, or above cod_amount + margin, waits for an operator's confirmation. */
+  COD_CONFIRM_RATIO: z.coerce.number().min(1).max(1000).default(1.5),
+  COD_CONFIRM_MARGIN_CLP: z.coerce.number().int().min(0).max(100_000_000).default(50_000),
   PROOF_MAX_BYTES: z.coerce.number().int().min(1024).max(20 * 1024 * 1024).default(2 * 1024 * 1024),
   PROOF_RETENTION_DAYS: z.coerce.number().positive().max(36500).default(90),
   /** Upload budgets (issue #39): proofs per order stop, bytes per courier and UTC day, the store's size and the disk's free room it leaves. */
@@ -282,6 +285,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       sessionMaxMs: e.COURIER_SESSION_MAX_HOURS * 3_600_000,
       maxSessions: e.COURIER_MAX_SESSIONS,
     },
+    /** Cash that follows cash (issue #39): how far above cod_amount a claim waits for an operator. */
+    cod: { confirmRatio: e.COD_CONFIRM_RATIO, confirmMarginClp: e.COD_CONFIRM_MARGIN_CLP },
     /** Hosted proofs of delivery (issues #27, #39): the upload's limits and budgets, the re-encoding, how long they are kept. */
     proofs: {
       maxBytes: e.PROOF_MAX_BYTES,

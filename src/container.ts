@@ -239,7 +239,7 @@ function buildServices(deps: {
       }),
     }),
   });
-  const delivery = createDeliveryService({ orders, transitions, clock, ids, store, proofs });
+  const delivery = createDeliveryService({ orders, transitions, clock, ids, store, proofs, codLimits: config.cod });
   const failedAttempts = createFailedAttemptService({ orders, transitions, clock, ids, tariff, proofs });
   const liveEta = createLiveEtaService({ store, outbox, tariff, sandboxSpeed: config.sandbox.speed });
   const couriers = createCourierService({ store, geoIndex, dispatch, delivery, failedAttempts, transitions, outbox, liveEta, bus, clock, plausibility: config.positionPlausibility });
@@ -256,6 +256,7 @@ function buildServices(deps: {
   const admin = createAdminService({ store, clock, ids, secretBox, couriers, courierSessions, credentialsChanged: auth.credentialsChanged });
   const operatorOrders = createOperatorOrders({ store, geoIndex, dispatch, transitions, orders, clock });
   const cod = createCodService({ store, clock, ids });
+  const idempotency = createIdempotencyService({ store, clock, ids });
   return {
     courierSessions,
     proofs,
@@ -264,7 +265,7 @@ function buildServices(deps: {
     operators,
     audit,
     /** The admin operations with an actor bound (`as(actor)`): each one recorded in the audit log. */
-    auditedAdmin: createAuditedAdmin({ admin, members, operators, orders: operatorOrders, cod, audit, store }),
+    auditedAdmin: createAuditedAdmin({ admin, members, operators, orders: operatorOrders, cod, audit, store, idempotency }),
     /** Cash on delivery (issue #30): the merchant's report and a courier's cash; settlements through auditedAdmin. */
     cod,
     /** Every merchant's orders for operators (issue #29): reads here, overrides through auditedAdmin. */
@@ -332,7 +333,7 @@ function buildServices(deps: {
     signingKeys,
     webhookDeliveries: createWebhookDeliveryLog({ store, clock, rateLimiter: deps.rateLimiter }),
     webhookWorker: Object.assign(createWebhookWorker({ store, sender, signingKeys, clock, ids, config: config.webhooks }), createWebhookWorkWatch({ fanOut: deps.fanOut })),
-    idempotency: createIdempotencyService({ store, clock, ids }),
+    idempotency,
     events: createEventFeed({ store }),
     health: createHealthService({ probes: deps.probes, version: API_VERSION, service: SERVICE_NAME, now: () => clock.now() }),
   };
@@ -358,7 +359,7 @@ function buildRunRuntime(deps: { config: Config; store: Store; bus: EventBus; ge
     },
   });
   const orders = createOrderService({ store, geocoder, quotes, dispatch, bus, transitions, outbox, clock, ids, tariff, sandboxSpeed: config.sandbox.speed });
-  const delivery = createDeliveryService({ orders, transitions, clock, ids, store });
+  const delivery = createDeliveryService({ orders, transitions, clock, ids, store, codLimits: config.cod });
   const failedAttempts = createFailedAttemptService({ orders, transitions, clock, ids, tariff });
   const liveEta = createLiveEtaService({ store, outbox, tariff, sandboxSpeed: config.sandbox.speed });
   const couriers = createCourierService({ store, geoIndex, dispatch, delivery, failedAttempts, transitions, outbox, liveEta, bus, clock });

@@ -69,6 +69,14 @@ registry.registerComponent('securitySchemes', 'courierToken', {
   description: 'Authorization: Bearer ct_… — the token an admin issued to the courier; its mode (live or sandbox) is the courier\'s.',
 });
 
+// The operators' REST paths (issue #39) take the ADMIN_TOKEN.
+registry.registerComponent('securitySchemes', 'adminToken', {
+  type: 'http',
+  scheme: 'bearer',
+  bearerFormat: 'Admin token',
+  description: 'Authorization: Bearer <ADMIN_TOKEN> — the operators\' automation credential (failures count towards the address\'s lockout).',
+});
+
 // Or the courier app's session cookie (issue #27); non-GET requests with it carry X-Courier-CSRF.
 registry.registerComponent('securitySchemes', 'courierSession', {
   type: 'apiKey',
@@ -151,7 +159,7 @@ const idempotencyKeyHeaders = z.object({
  * `apiKeyOrStorefrontHmac`: an API key, or the storefront platform's signature headers
  * (X-Shopify-Hmac-Sha256 over the raw body + X-Shopify-Shop-Domain).
  */
-export type EndpointAuth = 'public' | 'apiKey' | 'apiKeyOrStorefrontHmac' | 'courierToken';
+export type EndpointAuth = 'public' | 'apiKey' | 'apiKeyOrStorefrontHmac' | 'courierToken' | 'adminToken';
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 export interface EndpointResponse {
@@ -256,6 +264,7 @@ const SECURITY: Record<EndpointAuth, SecurityRequirements> = {
   apiKey: API_KEY_SECURITY,
   apiKeyOrStorefrontHmac: [...API_KEY_SECURITY, { storefrontHmac: [], storefrontShopDomain: [] }],
   courierToken: [{ courierToken: [] }, { courierSession: [] }],
+  adminToken: [{ adminToken: [] }],
 };
 
 /**
@@ -296,6 +305,7 @@ export function errorCodesOf(spec: EndpointSpec, rateLimited = spec.rateLimited 
     codes.add('INVALID_SESSION');
     if (spec.method !== 'get') codes.add('CSRF_REQUIRED');
   }
+  else if (spec.auth === 'adminToken') codes.add('INVALID_ADMIN_TOKEN');
   else if (spec.auth !== 'public') {
     codes.add('INVALID_API_KEY');
     codes.add('TEST_MODE_MISMATCH');

@@ -368,7 +368,8 @@ export const courierCashSchema = registry.register(
   'CourierCash',
   z.object({
     currency: z.literal('CLP'),
-    collected: z.number().int().openapi({ description: 'CLP collected at doors, all time.' }),
+    collected: z.number().int().openapi({ description: 'CLP claimed at doors that count, all time.' }),
+    pending_confirmation: z.number().int().openapi({ description: 'CLP of claims far above their order\'s amount waiting for an operator: they count nowhere yet.' }),
     settled: z.number().int().openapi({ description: 'CLP handed over (recorded by an operator), all time.' }),
     balance: z.number().int().openapi({ description: 'Cash in hand: collected minus settled.' }),
   }),

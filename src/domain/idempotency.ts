@@ -35,7 +35,9 @@ export type IdempotentOperation =
   | 'webhooks.redeliver'
   | 'webhooks.redeliverFailed'
   | 'sandbox.advance'
-  | 'sandbox.run';
+  | 'sandbox.run'
+  | 'cod.handover'
+  | 'cod.payout';
 
 /**
  * Whose key it is: the merchant (per mode) or the courier (whose account has one mode). A signed-in

@@ -424,14 +424,16 @@ export interface Batch {
   updatedAt: string;
 }
 
-export const LEDGER_KINDS = ['charge', 'reversal', 'cod_collected', 'cod_settlement', 'tip'] as const;
+export const LEDGER_KINDS = ['charge', 'reversal', 'cod_collected', 'cod_settlement', 'cod_handover', 'tip'] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
 
 /**
  * One line of the ledger. `charge`/`reversal`: the delivery price (reversals negative), per order.
  * `cod_collected`: cash a courier took at an order's door (the courier owes it, the merchant is owed
  * it; `expected` is the order's cod_amount). `cod_settlement`: cash handed over, positive: by a
- * courier (courierId, no merchant) or paid out to a merchant (merchantId, no courier); no order.
+ * courier (courierId, no merchant: before issue #39 only) or paid out to a merchant (merchantId, no
+ * courier); no order. `cod_handover` (issue #39): cash a courier handed to the operation, one line per
+ * collection it covers (courier, merchant, order: oldest claims first).
  * `tip`: charged to the merchant, paid to the courier (live only, like charges).
  */
 export interface LedgerEntry {
@@ -447,7 +449,16 @@ export interface LedgerEntry {
   courierId?: string | null;
   /** cod_collected only: the amount the order expected (null: unknown, the order gave no cod_amount). */
   expected?: number | null;
+  /** cod_collected only: absent when the claim counted from the start (issue #39). */
+  codState?: CodClaimState | null;
 }
+
+/**
+ * Where a courier's claim (`cod_collected`) stands: far above the order's amount it waits for an
+ * operator (`pending_confirmation`), who confirms it (then it counts) or rejects it (it never counts).
+ */
+export const COD_CLAIM_STATES = ['pending_confirmation', 'confirmed', 'rejected'] as const;
+export type CodClaimState = (typeof COD_CLAIM_STATES)[number];
 
 /** What a busy courier is doing: one order, or one batch of orders. */
 export type CourierJob = { kind: 'order' | 'batch'; id: string };

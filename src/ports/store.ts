@@ -4,6 +4,7 @@ import type {
   ApiKeyRecord,
   IntegrationTelemetry,
   Batch,
+  CodClaimState,
   Courier,
   CourierAccountStatus,
   CourierDutyStatus,
@@ -421,29 +422,61 @@ export interface BatchRepository {
 
 /** Sums of cash-on-delivery lines (CLP), and how many collections differed from the order's amount. */
 export interface CodSums {
+  /** Couriers' claims that count: collected at doors, not waiting for (or refused by) an operator. */
   collected: number;
-  settled: number;
+  /** Claims waiting for an operator's confirmation (issue #39): they count nowhere yet. */
+  pending: number;
+  /** Cash couriers handed to the operation (`cod_handover`; for a courier, its older `cod_settlement` lines too). */
+  handedOver: number;
+  /** Paid out to the merchant (a merchant's `cod_settlement`); 0 for a courier. */
+  paidOut: number;
   mismatches: number;
+}
+
+/** A courier's claim that counts, and what was handed over against it so far (issue #39). */
+export interface CodClaimHolding {
+  claim: LedgerEntry;
+  handedOver: number;
+}
+
+/** What a hand-over is decided on: the courier's live claims that count, oldest first (at, id). */
+export interface CourierCodBook {
+  claims: CodClaimHolding[];
+  /** The courier's hand-overs recorded before issue #39 (`cod_settlement`, no merchant): they cover the oldest claims. */
+  legacyHandedOver: number;
 }
 
 export interface LedgerRepository {
   listByMerchant(options: { merchantId: string; mode: Mode }): Promise<LedgerEntry[]>;
-  /** Writes one entry outside any order change (tests seed ledgers with it; settlements go through settleCod). */
+  /** Writes one entry outside any order change (tests seed ledgers with it; hand-overs and payouts have their own methods). */
   append(entry: LedgerEntry): Promise<void>;
+  findById(id: string): Promise<LedgerEntry | null>;
   /**
-   * Writes a cod_settlement unless its amount is more than is outstanding — for its courier
-   * (`courierId`), else for its merchant's live account — the check and the write one atomic step,
-   * across processes: two operators settling at once cannot both take the same cash.
+   * A courier's hand-over (issue #39): reads the courier's book, lets `plan` (synchronous, pure)
+   * decide the `cod_handover` lines, and writes them — one atomic step across processes, so two
+   * hand-overs at once cannot cover the same claim twice. An error thrown by `plan` writes nothing.
    */
-  settleCod(entry: LedgerEntry): Promise<{ settled: true } | { settled: false; outstanding: number }>;
+  handOverCod(options: { courierId: string; plan: (book: CourierCodBook) => LedgerEntry[] }): Promise<LedgerEntry[]>;
+  /**
+   * Writes a merchant payout (`cod_settlement` with merchantId) unless it is more than the cash
+   * handed over for that merchant's live account minus what was paid out — the check and the write
+   * one atomic step across processes: two operators paying at once cannot both take the same cash.
+   */
+  payOutCod(entry: LedgerEntry): Promise<{ paid: true } | { paid: false; handedOver: number; paidOut: number }>;
+  /** Compare-and-set of a claim waiting for confirmation to `confirmed` or `rejected`: the claim after, or null when it was not waiting. */
+  resolveCodClaim(options: { id: string; to: 'confirmed' | 'rejected' }): Promise<LedgerEntry | null>;
+  /** Claims in one state (every merchant's; optionally one courier's), oldest first (at, id), after the claim `afterId`. */
+  listCodClaims(options: { state: CodClaimState; courierId?: string; afterId?: string; limit: number }): Promise<LedgerEntry[]>;
   /**
    * The merchant's cod_collected lines with `from` ≤ at < `to`, oldest first (at, then id), after the
    * line `afterId` (keyset; an unknown id gives nothing).
    */
   listCodCollections(options: { merchantId: string; mode: Mode; from?: string; to: string; afterId?: string; limit: number }): Promise<LedgerEntry[]>;
-  /** The merchant's COD sums with `from` (when given) ≤ at < `to`: collected, paid out, mismatches. */
+  /** CLP handed over against each of these orders' claims (orders without a hand-over are absent). */
+  handedOverByOrder(options: { orderIds: string[] }): Promise<Map<string, number>>;
+  /** The merchant's COD sums with `from` (when given) ≤ at < `to`. */
   merchantCodSums(options: { merchantId: string; mode: Mode; from?: string; to: string }): Promise<CodSums>;
-  /** A courier's COD sums over all time: collected at doors, handed over. */
+  /** A courier's COD sums over all time: claims, handed over. */
   courierCodSums(options: { courierId: string }): Promise<CodSums>;
 }
 

@@ -239,19 +239,23 @@ describe('admin CLI (npm run admin)', { timeout: 60_000 }, () => {
     expect(blank.out.error).toMatchObject({ code: 'VALIDATION_ERROR', fields: [{ field: 'courier' }] });
   });
 
-  it('cod:settle refuses more than a courier holds or a merchant is owed, and a malformed amount', async () => {
+  it('cod:settle refuses more than a courier holds or than was handed over for a merchant, a malformed amount, and a write without --idempotency-key', async () => {
     const created = await cli('courier:create', '--name', 'Cash Rider', '--phone', '+56912340001', '--vehicle', 'bike', '--plate', 'CR01', '--mode', 'live');
-    const [courier, merchant, neither, badAmount] = await Promise.all([
-      cli('cod:settle', '--courier', created.out.courier_id, '--amount', '1'),
+    const [courier, merchant, neither, badAmount, noKey] = await Promise.all([
+      cli('cod:settle', '--courier', created.out.courier_id, '--amount', '1', '--idempotency-key', 'cli-1'),
+      cli('cod:settle', '--merchant', shop.merchant_id, '--amount', '1', '--idempotency-key', 'cli-2'),
+      cli('cod:settle', '--amount', '5', '--idempotency-key', 'cli-3'),
+      cli('cod:settle', '--courier', created.out.courier_id, '--amount', '12.5', '--idempotency-key', 'cli-4'),
       cli('cod:settle', '--merchant', shop.merchant_id, '--amount', '1'),
-      cli('cod:settle', '--amount', '5'),
-      cli('cod:settle', '--courier', created.out.courier_id, '--amount', '12.5'),
     ]);
-    expect(courier.out.error).toMatchObject({ code: 'CONFLICT', details: { outstanding: 0 } });
-    expect(merchant.out.error).toMatchObject({ code: 'CONFLICT', details: { outstanding: 0 } });
+    expect(courier.out.error).toMatchObject({ code: 'CONFLICT', details: { held: 0 } });
+    expect(merchant.out.error).toMatchObject({ code: 'COD_PAYOUT_EXCEEDS_CASH', details: { payable: 0, handed_over: 0, paid_out: 0 } });
     expect(neither.out.error.code).toBe('VALIDATION_ERROR');
     expect(badAmount.out.error).toMatchObject({ code: 'VALIDATION_ERROR', fields: [{ field: 'amount' }] });
-    for (const run of [courier, merchant, neither, badAmount]) expect(run.code).toBe(1);
+    expect(noKey.out.error).toMatchObject({ code: 'VALIDATION_ERROR', fields: [{ field: 'idempotency-key' }] });
+    const unknownClaim = await cli('cod:confirm', '--claim', 'led_nothing');
+    expect(unknownClaim.out.error.code).toBe('NOT_FOUND');
+    for (const run of [courier, merchant, neither, badAmount, noKey, unknownClaim]) expect(run.code).toBe(1);
   });
 
   it('rejects bad input with exit 1 and the error JSON; --help prints usage', async () => {
@@ -277,8 +281,9 @@ describe('admin CLI (npm run admin)', { timeout: 60_000 }, () => {
 
     expect(help.code).toBe(0);
     expect(help.out).toMatchObject({ success: true, usage: expect.stringContaining('<command>') });
-    expect(Object.keys(help.out.commands)).toHaveLength(28);
+    expect(Object.keys(help.out.commands)).toHaveLength(30);
     expect(Object.keys(help.out.commands)).toContain('user:reset-password');
+    expect(Object.keys(help.out.commands)).toEqual(expect.arrayContaining(['cod:settle', 'cod:confirm', 'cod:reject']));
     expect(Object.keys(help.out.commands)).toContain('backup');
   });
 });

@@ -62,6 +62,10 @@ describe.skipIf(SKIP !== null)('console: cash on delivery', () => {
     expect(await page.locator('#cod-collected-total').textContent()).toMatch(/15\.000/);
     expect(await page.locator('#cod-outstanding').textContent()).toMatch(/15\.000/);
     expect(await page.locator('#cod-mismatches').textContent()).toBe('1');
+    // Issue #39: the claim counts (not far above), nothing handed over nor payable yet.
+    expect(await line.getAttribute('data-status')).toBe('counted');
+    expect(await page.locator('#cod-handed-over-total').textContent()).toMatch(/\$\s?0$/);
+    expect(await page.locator('#cod-payable').textContent()).toMatch(/\$\s?0$/);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
     expect(await seriousViolations(page)).toEqual([]);
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect } from 'vitest';
 import type { LedgerEntry, Order, OrderStop, StoredQuote } from '../../src/domain/types.js';
-import type { Store } from '../../src/ports/store.js';
+import type { CourierCodBook, Store } from '../../src/ports/store.js';
 import { contractCases, type ContractOptions } from './cases.js';
 import { at, creation, DAY, nextId, order, storeMerchant, transition } from './fixtures.js';
 
@@ -127,11 +127,13 @@ export function describeOrderFeaturesContract(name: string, makeStore: () => Pro
       expect(await store.ledger.listCodCollections({ ...scope, from: at(61), to: at(1000), limit: 10 })).toStrictEqual([exact]);
       expect(await store.ledger.listCodCollections({ ...scope, to: at(60), limit: 10 })).toStrictEqual([]);
       expect(await store.ledger.listCodCollections({ merchantId: m, mode: 'test', to: at(1000), limit: 10 })).toStrictEqual([sandbox]);
-      expect(await store.ledger.merchantCodSums({ ...scope, to: at(1000) })).toStrictEqual({ collected: 24_990, settled: 20_000, mismatches: 1 });
-      expect(await store.ledger.merchantCodSums({ ...scope, from: at(100), to: at(250) })).toStrictEqual({ collected: 9_990, settled: 0, mismatches: 0 });
-      expect(await store.ledger.merchantCodSums({ merchantId: 'mer_nobody', mode: 'live', to: at(1000) })).toStrictEqual({ collected: 0, settled: 0, mismatches: 0 });
-      expect(await store.ledger.courierCodSums({ courierId: 'cr_1' })).toStrictEqual({ collected: 20_000, settled: 10_000, mismatches: 1 });
-      expect(await store.ledger.courierCodSums({ courierId: 'cr_2' })).toStrictEqual({ collected: 9_990, settled: 0, mismatches: 0 });
+      const none = { pending: 0, handedOver: 0 };
+      expect(await store.ledger.merchantCodSums({ ...scope, to: at(1000) })).toStrictEqual({ ...none, collected: 24_990, paidOut: 20_000, mismatches: 1 });
+      expect(await store.ledger.merchantCodSums({ ...scope, from: at(100), to: at(250) })).toStrictEqual({ ...none, collected: 9_990, paidOut: 0, mismatches: 0 });
+      expect(await store.ledger.merchantCodSums({ merchantId: 'mer_nobody', mode: 'live', to: at(1000) })).toStrictEqual({ ...none, collected: 0, paidOut: 0, mismatches: 0 });
+      // The courier's hand-over from before issue #39 (a cod_settlement naming the courier) counts as handed over.
+      expect(await store.ledger.courierCodSums({ courierId: 'cr_1' })).toStrictEqual({ collected: 20_000, pending: 0, handedOver: 10_000, paidOut: 0, mismatches: 1 });
+      expect(await store.ledger.courierCodSums({ courierId: 'cr_2' })).toStrictEqual({ collected: 9_990, pending: 0, handedOver: 0, paidOut: 0, mismatches: 0 });
       // The charge written at creation keeps its shape next to the COD lines.
       const book = await store.ledger.listByMerchant(scope);
       expect(book.map((e) => e.kind)).toEqual(['charge', 'cod_collected', 'cod_collected', 'cod_settlement']);
@@ -148,37 +150,99 @@ export function describeOrderFeaturesContract(name: string, makeStore: () => Pro
       const [listed] = await store.ledger.listCodCollections({ merchantId: m, mode: 'live', to: at(1000), limit: 10 });
       expect(listed).toMatchObject({ id: line.id, amount: 7_490 });
       expect(listed!.expected ?? null).toBeNull();
-      expect(await store.ledger.merchantCodSums({ merchantId: m, mode: 'live', to: at(1000) })).toStrictEqual({ collected: 7_490, settled: 0, mismatches: 0 });
-      expect(await store.ledger.courierCodSums({ courierId: 'cr_u' })).toStrictEqual({ collected: 7_490, settled: 0, mismatches: 0 });
+      expect(await store.ledger.merchantCodSums({ merchantId: m, mode: 'live', to: at(1000) })).toStrictEqual({ collected: 7_490, pending: 0, handedOver: 0, paidOut: 0, mismatches: 0 });
+      expect(await store.ledger.courierCodSums({ courierId: 'cr_u' })).toStrictEqual({ collected: 7_490, pending: 0, handedOver: 0, paidOut: 0, mismatches: 0 });
     });
 
-    /** A live merchant whose courier collected 10,000 CLP at a door, and a settlement line for it. */
+        /** A live merchant whose courier collected 10,000 CLP at a door, and a line maker. */
     async function collectedCash() {
       const m = await storeMerchant(store);
       const courierId = `cr_${nextId('x')}`;
       const line = (amount: number, extra: Partial<LedgerEntry>) => Object.assign({ id: nextId('led'), merchantId: m, mode: 'live' as const, orderId: null, kind: 'cod_settlement' as const, amount, at: at(10) }, extra) as LedgerEntry;
-      await store.ledger.append(line(10_000, { kind: 'cod_collected', orderId: 'bk_cod', expected: 10_000, courierId }));
-      return { m, courierId, line };
+      const claim = line(10_000, { kind: 'cod_collected', orderId: `bk_${nextId('x')}`, expected: 10_000, courierId });
+      await store.ledger.append(claim);
+      return { m, courierId, line, claim };
     }
 
-    test('ledger.settleCod writes a settlement only up to what is outstanding, for a courier or for a merchant', async () => {
-      const { m, courierId, line } = await collectedCash();
-      expect(await store.ledger.settleCod(line(10_001, { merchantId: null, courierId }))).toStrictEqual({ settled: false, outstanding: 10_000 });
-      expect(await store.ledger.settleCod(line(6_000, { merchantId: null, courierId }))).toStrictEqual({ settled: true });
-      expect(await store.ledger.settleCod(line(4_001, { merchantId: null, courierId }))).toStrictEqual({ settled: false, outstanding: 4_000 });
-      expect(await store.ledger.courierCodSums({ courierId })).toMatchObject({ collected: 10_000, settled: 6_000 });
-      // The merchant is owed its live collections, whatever couriers handed over.
-      expect(await store.ledger.settleCod(line(10_000, {}))).toStrictEqual({ settled: true });
-      expect(await store.ledger.settleCod(line(1, {}))).toStrictEqual({ settled: false, outstanding: 0 });
-      expect(await store.ledger.merchantCodSums({ merchantId: m, mode: 'live', to: at(1000) })).toMatchObject({ collected: 10_000, settled: 10_000 });
+    /** A plan covering the claims oldest first (the domain's planCodHandOver does the same, with its checks). */
+    const takeAll = (courierId: string, amount: number) => (book: CourierCodBook): LedgerEntry[] => {
+      let left = amount - book.legacyHandedOver;
+      return book.claims.flatMap(({ claim, handedOver }) => {
+        const take = Math.min(claim.amount - handedOver, left);
+        left -= Math.max(0, take);
+        return take > 0 ? [{ id: nextId('led'), merchantId: claim.merchantId, mode: 'live' as const, orderId: claim.orderId, kind: 'cod_handover' as const, amount: take, courierId, at: at(20) }] : [];
+      });
+    };
+
+    test('ledger.handOverCod gives the plan the courier\'s live claims that count, oldest first, with what was handed over against each; writes its lines', async () => {
+      const { m, courierId, line, claim } = await collectedCash();
+      const later = line(5_000, { kind: 'cod_collected', orderId: 'bk_later', expected: 5_000, courierId, at: at(30) });
+      const waiting = line(10_000_000, { kind: 'cod_collected', orderId: 'bk_far', expected: 15_000, courierId, codState: 'pending_confirmation', at: at(15) });
+      const sandbox = line(7_000, { kind: 'cod_collected', mode: 'test', orderId: 'bk_test', expected: 7_000, courierId, at: at(5) });
+      for (const entry of [later, waiting, sandbox]) await store.ledger.append(entry);
+      const seen: CourierCodBook[] = [];
+      const first = await store.ledger.handOverCod({ courierId, plan: (book) => (seen.push(book), takeAll(courierId, 12_000)(book)) });
+      expect(seen[0]).toStrictEqual({ claims: [{ claim, handedOver: 0 }, { claim: later, handedOver: 0 }], legacyHandedOver: 0 });
+      expect(first.map((l) => [l.orderId, l.amount])).toEqual([[claim.orderId, 10_000], ['bk_later', 2_000]]);
+      const second = await store.ledger.handOverCod({ courierId, plan: (book) => (seen.push(book), []) });
+      expect(second).toEqual([]);
+      expect(seen[1]!.claims.map((c) => c.handedOver)).toEqual([10_000, 2_000]);
+      // A plan that throws writes nothing.
+      await expect(store.ledger.handOverCod({ courierId, plan: () => { throw new Error('refused'); } })).rejects.toThrow('refused');
+      // A courier's sums span its lines whatever the mode (a courier has one mode: this one is seeded with both).
+      expect(await store.ledger.courierCodSums({ courierId })).toStrictEqual({ collected: 22_000, pending: 10_000_000, handedOver: 12_000, paidOut: 0, mismatches: 1 });
+      expect(await store.ledger.merchantCodSums({ merchantId: m, mode: 'live', to: at(1000) })).toMatchObject({ collected: 15_000, pending: 10_000_000, handedOver: 12_000, paidOut: 0 });
+      expect(await store.ledger.handedOverByOrder({ orderIds: [claim.orderId!, 'bk_later', 'bk_far'] })).toEqual(new Map([[claim.orderId!, 10_000], ['bk_later', 2_000]]));
     });
 
-    test('ledger.settleCod: three settlements of 4,000 at once out of 10,000 write two, the third finds 2,000 left', async () => {
-      const { courierId, line } = await collectedCash();
-      const racing = await Promise.all([1, 2, 3].map(() => store.ledger.settleCod(line(4_000, { merchantId: null, courierId }))));
-      expect(racing.filter((r) => r.settled)).toHaveLength(2);
-      expect(racing.find((r) => !r.settled)).toStrictEqual({ settled: false, outstanding: 2_000 });
-      expect(await store.ledger.courierCodSums({ courierId })).toMatchObject({ collected: 10_000, settled: 8_000 });
+    test('ledger.resolveCodClaim confirms or rejects a waiting claim once; listCodClaims pages them by (at, id)', async () => {
+      const { courierId, line, claim } = await collectedCash();
+      const waiting = [1, 2, 3].map((i) => line(1_000_000 * i, { kind: 'cod_collected', orderId: `bk_far${i}`, expected: 15_000, courierId, codState: 'pending_confirmation', at: at(10 + i) }));
+      for (const entry of waiting) await store.ledger.append(entry);
+      expect(await store.ledger.findById(waiting[0]!.id)).toStrictEqual(waiting[0]);
+      const mine = { state: 'pending_confirmation' as const, courierId };
+      expect(await store.ledger.listCodClaims({ ...mine, limit: 10 })).toStrictEqual(waiting);
+      expect(await store.ledger.listCodClaims({ ...mine, afterId: waiting[0]!.id, limit: 1 })).toStrictEqual([waiting[1]]);
+      expect(await store.ledger.resolveCodClaim({ id: waiting[0]!.id, to: 'confirmed' })).toStrictEqual({ ...waiting[0], codState: 'confirmed' });
+      expect(await store.ledger.resolveCodClaim({ id: waiting[0]!.id, to: 'rejected' })).toBeNull();
+      expect(await store.ledger.resolveCodClaim({ id: waiting[1]!.id, to: 'rejected' })).toStrictEqual({ ...waiting[1], codState: 'rejected' });
+      expect(await store.ledger.resolveCodClaim({ id: claim.id, to: 'confirmed' })).toBeNull(); // never waited
+      expect(await store.ledger.listCodClaims({ ...mine, limit: 10 })).toStrictEqual([waiting[2]]);
+      expect(await store.ledger.listCodClaims({ state: 'confirmed', courierId, limit: 10 })).toStrictEqual([{ ...waiting[0], codState: 'confirmed' }]);
+      // Confirmed counts, rejected and waiting do not.
+      expect(await store.ledger.courierCodSums({ courierId })).toMatchObject({ collected: 1_010_000, pending: 3_000_000 });
+    });
+
+    test('ledger.payOutCod writes a payout only up to the cash handed over for the merchant minus paid out', async () => {
+      const { m, courierId, line } = await collectedCash();
+      // Claimed is not handed over: nothing can be paid yet.
+      expect(await store.ledger.payOutCod(line(1, {}))).toStrictEqual({ paid: false, handedOver: 0, paidOut: 0 });
+      await store.ledger.handOverCod({ courierId, plan: takeAll(courierId, 6_000) });
+      expect(await store.ledger.payOutCod(line(6_001, {}))).toStrictEqual({ paid: false, handedOver: 6_000, paidOut: 0 });
+      expect(await store.ledger.payOutCod(line(4_000, {}))).toStrictEqual({ paid: true });
+      expect(await store.ledger.payOutCod(line(2_001, {}))).toStrictEqual({ paid: false, handedOver: 6_000, paidOut: 4_000 });
+      expect(await store.ledger.payOutCod(line(2_000, {}))).toStrictEqual({ paid: true });
+      expect(await store.ledger.merchantCodSums({ merchantId: m, mode: 'live', to: at(1000) })).toMatchObject({ collected: 10_000, handedOver: 6_000, paidOut: 6_000 });
+    });
+
+    test('ledger.payOutCod: three payouts of 4,000 at once out of 10,000 handed over write two', async () => {
+      const { m, courierId, line } = await collectedCash();
+      await store.ledger.handOverCod({ courierId, plan: takeAll(courierId, 10_000) });
+      const racing = await Promise.all([1, 2, 3].map(() => store.ledger.payOutCod(line(4_000, {}))));
+      expect(racing.filter((r) => r.paid)).toHaveLength(2);
+      expect(await store.ledger.merchantCodSums({ merchantId: m, mode: 'live', to: at(1000) })).toMatchObject({ handedOver: 10_000, paidOut: 8_000 });
+    });
+
+    test('ledger.handOverCod: two hand-overs of 6,000 at once out of 10,000 claimed cover it once', async () => {
+      const { courierId } = await collectedCash();
+      const planned = (book: CourierCodBook) => {
+        const open = book.claims.reduce((n, c) => n + c.claim.amount - c.handedOver, 0);
+        if (open < 6_000) throw new Error('more than held');
+        return takeAll(courierId, 6_000)(book);
+      };
+      const racing = await Promise.allSettled([1, 2].map(() => store.ledger.handOverCod({ courierId, plan: planned })));
+      expect(racing.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      expect(await store.ledger.courierCodSums({ courierId })).toMatchObject({ collected: 10_000, handedOver: 6_000 });
     });
 
     test('orders keep the failed-attempt policy, the attempts and the return leg exactly; the new statuses list and filter', async () => {

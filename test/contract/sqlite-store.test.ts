@@ -142,7 +142,7 @@ describe('sqlite migration of the ledger for cash on delivery (issue #30 item 3)
         { id: 'led_2', merchantId: 'm_1', mode: 'live', orderId: 'bk_1', kind: 'reversal', amount: -3990, at: '2026-11-26T10:05:00.000Z' },
       ]);
       await store.ledger.append({ id: 'led_3', merchantId: null, mode: 'live', orderId: null, kind: 'cod_settlement', amount: 100, courierId: 'cr_1', at: '2026-11-27T10:00:00.000Z' });
-      expect(await store.ledger.courierCodSums({ courierId: 'cr_1' })).toStrictEqual({ collected: 0, settled: 100, mismatches: 0 });
+      expect(await store.ledger.courierCodSums({ courierId: 'cr_1' })).toStrictEqual({ collected: 0, pending: 0, handedOver: 100, paidOut: 0, mismatches: 0 });
     } finally {
       await store.close();
     }

@@ -7,6 +7,7 @@
 import { connect } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN } from '../helpers/app.js';
 import {
   credentialFor,
   describeRequest,
@@ -163,7 +164,7 @@ describe('fuzz: raw request text, headers, paths and methods', () => {
           values: pathValues(app, op),
         }),
       (op, v) => {
-        const valid = op.auth === 'courier' ? app.courier.token : app.merchant.testKey;
+        const valid = op.auth === 'courier' ? app.courier.token : op.auth === 'admin' ? ADMIN_TOKEN : app.merchant.testKey;
         const headers: Record<string, string> = { ...(v.keepValidKey && { authorization: `Bearer ${valid}` }), ...v.headers };
         const hasBody = takesBody(op);
         if (hasBody) headers['content-type'] = 'application/json';

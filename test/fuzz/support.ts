@@ -16,7 +16,7 @@ import { expect } from 'vitest';
 import { buildOpenApiDocument } from '../../rest/openapi/document.js';
 import { ERROR_CODES } from '../../src/domain/errors.js';
 import { createLogger } from '../../src/logger.js';
-import { startTestApp, type MerchantCredentials, type TestApp } from '../helpers/app.js';
+import { ADMIN_TOKEN, startTestApp, type MerchantCredentials, type TestApp } from '../helpers/app.js';
 import { courierOnDuty, expectOk, formA, merchantApi, PLACES, type CourierClient } from '../orders/support.js';
 
 export const FUZZ_RUNS = Math.max(1, Number(process.env.FUZZ_RUNS ?? 300));
@@ -40,7 +40,7 @@ export interface Operation {
   method: string;
   /** The OpenAPI path template, e.g. /orders/{id}/cancel. */
   path: string;
-  auth: 'merchant' | 'courier' | 'public';
+  auth: 'merchant' | 'courier' | 'admin' | 'public';
   pathParams: string[];
   queryParams: string[];
   /** Request headers the operation requires (the Idempotency-Key of a tip). */
@@ -189,7 +189,7 @@ export function documentedOperations(doc: OpenApiDoc = buildOpenApiDocument()): 
       const op = item[method];
       if (!op) continue;
       const security = (op.security ?? []) as Array<Record<string, unknown>>;
-      const auth = security.length === 0 ? 'public' : security.some((s) => 'courierToken' in s) ? 'courier' : 'merchant';
+      const auth = security.length === 0 ? 'public' : security.some((s) => 'courierToken' in s) ? 'courier' : security.some((s) => 'adminToken' in s) ? 'admin' : 'merchant';
       const params = (op.parameters ?? []) as Array<{ in: string; name: string; required?: boolean }>;
       const media = op.requestBody?.content?.['application/json'];
       ops.push({
@@ -483,10 +483,10 @@ export function expectMemoryBounded(before: ReturnType<typeof memorySnapshot>, l
 
 /** The credential an operation wants (mostly valid, so the fuzz reaches the handlers). */
 export function credentialFor(app: FuzzApp, op: Operation): fc.Arbitrary<Record<string, string>> {
-  const valid = op.auth === 'courier' ? app.courier.token : app.merchant.testKey;
+  const valid = op.auth === 'courier' ? app.courier.token : op.auth === 'admin' ? ADMIN_TOKEN : app.merchant.testKey;
   return fc.oneof(
     { arbitrary: fc.constant({ authorization: `Bearer ${valid}` }), weight: 8 },
-    { arbitrary: fc.constant({ 'x-api-key': op.auth === 'courier' ? app.courier.token : app.merchant.liveKey }), weight: 1 },
+    { arbitrary: fc.constant({ 'x-api-key': op.auth === 'courier' ? app.courier.token : op.auth === 'admin' ? ADMIN_TOKEN : app.merchant.liveKey }), weight: 1 },
     { arbitrary: fc.constant({}), weight: 1 },
   );
 }

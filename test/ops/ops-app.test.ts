@@ -93,6 +93,28 @@ describe.skipIf(SKIP !== null)('the ops app: an invited admin moderates a plugin
     expect(await seriousViolations(page())).toEqual([]);
   });
 
+  it('records a courier\'s cash hand-over and rejects a claim far above its order\'s amount (issue #39)', async () => {
+    const claim = (id: string, amount: number, expected: number, codState?: 'pending_confirmation') => t.app.container.store.ledger.append({
+      id, merchantId, mode: 'live', orderId: `bk_${id}`, kind: 'cod_collected', amount, expected, courierId, at: new Date().toISOString(), ...(codState && { codState }),
+    });
+    await claim('led_OPSCLAIM1', 15_000, 15_000);
+    await claim('led_OPSCLAIM2', 10_000_000, 15_000, 'pending_confirmation');
+    await page().getByRole('link', { name: 'Repartidores' }).click();
+    await page().locator(`#cash-${courierId}`).waitFor();
+    expect(await page().locator(`#cash-${courierId}`).textContent()).toMatch(/^Efectivo en mano: \$\s?15\.000$/);
+    expect(await page().locator('#cod-claims tr[data-claim="led_OPSCLAIM2"]').textContent()).toContain('10.000.000');
+    await page().locator(`#hand-over-${courierId} input[name=amount]`).fill('15000');
+    await page().locator(`#hand-over-submit-${courierId}`).click();
+    await page().locator(`#cash-${courierId}`, { hasText: /\$\s?0$/ }).waitFor();
+    const lines = (await t.app.container.store.ledger.listByMerchant({ merchantId, mode: 'live' })).filter((e) => e.kind === 'cod_handover');
+    expect(lines.map((e) => [e.orderId, e.amount])).toEqual([['bk_led_OPSCLAIM1', 15_000]]);
+    await page().locator('#reject-led_OPSCLAIM2').click();
+    await page().locator('#reject-led_OPSCLAIM2-confirm').click();
+    await page().locator('#cod-claims').waitFor({ state: 'detached' });
+    expect((await t.app.container.store.ledger.findById('led_OPSCLAIM2'))?.codState).toBe('rejected');
+    expect(await noHorizontalScroll()).toBe(true);
+  });
+
   it('disables a courier from the couriers page (after confirming)', async () => {
     await page().getByRole('link', { name: 'Repartidores' }).click();
     const row = page().locator(`tr[data-courier="${courierId}"]`);

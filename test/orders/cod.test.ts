@@ -107,10 +107,12 @@ describe('cash on delivery (issue #30 item 3)', () => {
     const page = expectOk(await report(m.testKey)).body;
     expectWireShape(codReportSchema, page);
     expect(page).toMatchObject({ collected: 15_000, settled: 0, outstanding: 15_000, mismatches: 1, has_more: false, next_cursor: null });
-    expect(page.lines).toEqual([{ id: expect.stringMatching(/^led_/), booking_id: id, courier_id: courier.id, expected: 15_990, collected: 15_000, mismatch: true, collected_at: expect.any(String) }]);
+    expect(page.lines).toEqual([{
+      id: expect.stringMatching(/^led_/), booking_id: id, courier_id: courier.id, expected: 15_990, collected: 15_000, mismatch: true, status: 'counted', handed_over: 0, collected_at: expect.any(String),
+    }]);
     const cash = await cashOf(courier);
     expectWireShape(courierCashSchema, cash);
-    expect(cash).toEqual({ currency: 'CLP', collected: 15_000, settled: 0, balance: 15_000 });
+    expect(cash).toEqual({ currency: 'CLP', collected: 15_000, pending_confirmation: 0, settled: 0, balance: 15_000 });
   });
 
   it('the report: tenants and modes apart, keyset pages, bad windows and cursors are 400', async () => {
@@ -127,7 +129,7 @@ describe('cash on delivery (issue #30 item 3)', () => {
     }
   });
 
-  it('GraphQL: codAmount at creation, courierConfirmDelivery needs codCollected (typed error), codReport, courierCash; operators settle (audited, bounded, live only)', async () => {
+  it('GraphQL: codAmount at creation, courierConfirmDelivery needs codCollected (typed error), codReport, courierCash; operators record hand-overs and payouts (audited, bounded, live only)', async () => {
     courier = await courierOnDuty(t, { mode: 'live', at: north(PLACES.providencia, 300) });
     const input = {
       pickup: { address: 'Av. Providencia 1234', coords: PLACES.providencia }, dropoff: { address: 'Apoquindo', coords: PLACES.lasCondes },
@@ -165,32 +167,36 @@ describe('cash on delivery (issue #30 item 3)', () => {
     expect((await gql(t.url, '{ courierCash { balance } }', { key: m.liveKey })).body.errors).toBeDefined();
     expect((await gql(t.url, reportQuery, { key: courier.token })).body.errors).toBeDefined();
 
-    const settle = `mutation ($courierId: ID, $merchantId: ID, $amount: Int!) { adminRecordCodSettlement(courierId: $courierId, merchantId: $merchantId, amount: $amount) {
-      __typename ... on MutationAdminRecordCodSettlementSuccess { data { id courierId merchantId amount } } ${ERR} } }`;
-    const admin = (vars: Record<string, unknown>) => g(settle, vars, ADMIN_TOKEN).then((d) => d.adminRecordCodSettlement);
-    expect(await admin({ courierId: courier.id, amount: 9_000 })).toMatchObject({ __typename: 'AppError', code: 'CONFLICT' });
-    expect(await admin({ amount: 1 })).toMatchObject({ __typename: 'AppError', code: 'VALIDATION_ERROR' });
-    expect(await admin({ courierId: courier.id, merchantId: m.merchantId, amount: 1 })).toMatchObject({ __typename: 'AppError', code: 'VALIDATION_ERROR' });
-    expect(await admin({ courierId: 'cr_missing', amount: 1 })).toMatchObject({ __typename: 'AppError', code: 'COURIER_NOT_FOUND' });
+    const handOver = `mutation ($courierId: ID!, $amount: Int!, $key: String!) { adminRecordCodHandOver(courierId: $courierId, amount: $amount, idempotencyKey: $key) {
+      __typename ... on MutationAdminRecordCodHandOverSuccess { data { courierId amount lines { bookingId merchantId amount } } } ${ERR} } }`;
+    const payOut = `mutation ($merchantId: ID!, $amount: Int!, $key: String!) { adminRecordCodPayout(merchantId: $merchantId, amount: $amount, idempotencyKey: $key) {
+      __typename ... on MutationAdminRecordCodPayoutSuccess { data { id merchantId amount } } ${ERR} } }`;
+    let n = 0;
+    const admin = (query: string, vars: Record<string, unknown>) => g(query, { key: `k-${++n}`, ...vars }, ADMIN_TOKEN).then((d) => d.adminRecordCodHandOver ?? d.adminRecordCodPayout);
+    expect(await admin(handOver, { courierId: courier.id, amount: 9_000 })).toMatchObject({ __typename: 'AppError', code: 'CONFLICT' });
+    expect(await admin(handOver, { courierId: courier.id, amount: 0 })).toMatchObject({ __typename: 'AppError', code: 'VALIDATION_ERROR' });
+    expect(await admin(handOver, { courierId: 'cr_missing', amount: 1 })).toMatchObject({ __typename: 'AppError', code: 'COURIER_NOT_FOUND' });
     // Five hand-overs of 2,000 at once against 8,500 held: four are recorded, the fifth would overdraw.
-    const handOvers = await Promise.all(Array.from({ length: 5 }, () => admin({ courierId: courier.id, amount: 2_000 })));
+    const handOvers = await Promise.all(Array.from({ length: 5 }, () => admin(handOver, { courierId: courier.id, amount: 2_000 })));
     expect(handOvers.filter((h) => h.__typename === 'AppError').map((h) => h.code)).toEqual(['CONFLICT']);
-    expect(handOvers.filter((h) => h.data).map((h) => h.data)).toEqual(Array(4).fill(expect.objectContaining({ courierId: courier.id, merchantId: null, amount: 2_000 })));
+    expect(handOvers.filter((h) => h.data).map((h) => h.data)).toEqual(Array(4).fill({ courierId: courier.id, amount: 2_000, lines: [{ bookingId: created.id, merchantId: m.merchantId, amount: 2_000 }] }));
     expect(await cashOf(courier)).toMatchObject({ collected: 8_500, settled: 8_000, balance: 500 });
     const couriers = await g(`{ adminCouriers(mode: live, first: 200) { couriers { id cashInHand } } }`, {}, ADMIN_TOKEN);
     expect(couriers.adminCouriers.couriers.find((c: Wire) => c.id === courier.id).cashInHand).toBe(500);
 
-    expect(await admin({ merchantId: m.merchantId, amount: 8_501 })).toMatchObject({ __typename: 'AppError', code: 'CONFLICT' });
-    expect((await admin({ merchantId: m.merchantId, amount: 6_000 })).data).toMatchObject({ merchantId: m.merchantId, courierId: null, amount: 6_000 });
+    expect(await admin(payOut, { merchantId: m.merchantId, amount: 8_001 })).toMatchObject({ __typename: 'AppError', code: 'COD_PAYOUT_EXCEEDS_CASH' });
+    expect((await admin(payOut, { merchantId: m.merchantId, amount: 6_000 })).data).toMatchObject({ merchantId: m.merchantId, amount: 6_000 });
     const after = expectOk(await report(m.liveKey)).body;
-    expect(after).toMatchObject({ collected: 8_500, settled: 6_000, outstanding: 2_500, mismatches: 0 });
+    expect(after).toMatchObject({ collected: 8_500, handed_over: 8_000, settled: 6_000, outstanding: 2_500, payable: 2_000, mismatches: 0 });
     expect(expectOk(await report(other.liveKey)).body).toMatchObject({ settled: 0, outstanding: 0 });
 
-    const audit = await g(`{ adminAuditLog(action: "cod.settle") { entries { action targetType targetId after } } }`, {}, ADMIN_TOKEN);
-    expect(audit.adminAuditLog.entries.map((e: Wire) => [e.targetType, e.targetId, JSON.parse(e.after).amount])).toEqual([['merchant', m.merchantId, 6_000], ...Array(4).fill(['courier', courier.id, 2_000])]);
-    // The ledger keeps the charge untouched beside the COD lines.
+    const audit = await g(`{ adminAuditLog(targetId: "${courier.id}") { entries { action targetType targetId after } } }`, {}, ADMIN_TOKEN);
+    expect(audit.adminAuditLog.entries.filter((e: Wire) => e.action === 'cod.hand_over').map((e: Wire) => JSON.parse(e.after).amount)).toEqual(Array(4).fill(2_000));
+    const paid = await g(`{ adminAuditLog(action: "cod.pay_out") { entries { targetId after } } }`, {}, ADMIN_TOKEN);
+    expect(paid.adminAuditLog.entries.map((e: Wire) => [e.targetId, JSON.parse(e.after).amount])).toEqual([[m.merchantId, 6_000]]);
+    // The ledger keeps the charge untouched beside the COD lines; hand-overs name the merchant they are for.
     const kinds = (await t.app.container.store.ledger.listByMerchant({ merchantId: m.merchantId, mode: 'live' })).map((e) => e.kind);
-    expect(kinds).toEqual(['charge', 'cod_collected', 'cod_settlement']); // the courier's hand-overs name no merchant
+    expect(kinds).toEqual(['charge', 'cod_collected', ...Array(4).fill('cod_handover'), 'cod_settlement']);
   });
 
   it('cash on delivery without cod_amount (the spec\'s Form B): accepted on both forms and GraphQL; the courier records what was collected, expected null, never a mismatch', async () => {
@@ -235,15 +241,15 @@ describe('cash on delivery (issue #30 item 3)', () => {
     const page = expectOk(await report(spec.testKey)).body;
     expectWireShape(codReportSchema, page);
     expect(page).toMatchObject({ collected: 7_490, outstanding: 7_490, mismatches: 0 });
-    expect(page.lines).toEqual([{ id: expect.stringMatching(/^led_/), booking_id: id, courier_id: courier.id, expected: null, collected: 7_490, mismatch: false, collected_at: expect.any(String) }]);
+    expect(page.lines).toEqual([{ id: expect.stringMatching(/^led_/), booking_id: id, courier_id: courier.id, expected: null, collected: 7_490, mismatch: false, status: 'counted', handed_over: 0, collected_at: expect.any(String) }]);
     const reportQuery = '{ codReport { __typename ... on QueryCodReportSuccess { data { mismatches lines { bookingId expected collected mismatch } } } } }';
     expect((await g(reportQuery, {}, spec.testKey)).codReport.data).toEqual({ mismatches: 0, lines: [{ bookingId: id, expected: null, collected: 7_490, mismatch: false }] });
   });
 
-  it('a test courier holds no real cash: settling it is refused; merchants cannot settle at all', async () => {
+  it('a test courier holds no real cash: a hand-over is refused; merchants cannot record one at all', async () => {
     courier = await courierOnDuty(t, { mode: 'test', at: north(PLACES.providencia, 300) });
-    const settle = `mutation { adminRecordCodSettlement(courierId: "${courier.id}", amount: 1) { __typename ${ERR} } }`;
-    expect((await g(settle, {}, ADMIN_TOKEN)).adminRecordCodSettlement).toMatchObject({ __typename: 'AppError', code: 'CONFLICT' });
+    const settle = `mutation { adminRecordCodHandOver(courierId: "${courier.id}", amount: 1, idempotencyKey: "t-1") { __typename ${ERR} } }`;
+    expect((await g(settle, {}, ADMIN_TOKEN)).adminRecordCodHandOver).toMatchObject({ __typename: 'AppError', code: 'CONFLICT' });
     expect((await gql(t.url, settle, { key: m.liveKey })).body.errors).toBeDefined();
   });
 

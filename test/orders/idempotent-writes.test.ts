@@ -43,7 +43,8 @@ describe('the OpenAPI document', () => {
     // Not writes of record: quotes and the integrations' rate callbacks answer, they change nothing;
     // order creation keeps its own `idempotency-key`; storefront order webhooks are keyed by the shop's order id;
     // a proof upload sent twice stores the same bytes once (content-addressed) under a second id nothing refers to, pruned by retention.
-    const exempt = new Set(['/shipping/quote', '/plugin/shipping-quote', '/erp/rate-shipment', '/storefront/carrier-service', '/storefront/webhooks/orders-create', '/orders', '/couriers/me/orders/{id}/proof']);
+    // A decision on a cash-on-delivery claim is a compare-and-set: sent again, it answers the claim again.
+    const exempt = new Set(['/admin/cod/claims/{id}/confirm', '/admin/cod/claims/{id}/reject', '/shipping/quote', '/plugin/shipping-quote', '/erp/rate-shipment', '/storefront/carrier-service', '/storefront/webhooks/orders-create', '/orders', '/couriers/me/orders/{id}/proof']);
     const writes = Object.entries(doc.paths as Record<string, Json>).flatMap(([path, item]) =>
       (['post', 'patch'] as const).flatMap((method) => (item[method] && !exempt.has(path) && (item[method].security as Json[]).length > 0 ? [[method, path, item[method]] as const] : [])),
     );

@@ -124,7 +124,7 @@ describe('OpenAPI document and reference page', () => {
       }
     }
     expect([...spellings]).toEqual(['Idempotency-Key']);
-    expect(idempotent).toBe(21); // 18 with POST /sandbox/runs (issue #31); 20 with the courier's failed-attempt and return, 21 with the tip (issue #30)
+    expect(idempotent).toBe(23); // 18 with POST /sandbox/runs (issue #31); 20 with the courier's failed-attempt and return, 21 with the tip (issue #30); 23 with the COD hand-over and payout (issue #39)
     // A replayed order creation is its 200 (201: created now).
     const create = doc.paths['/orders'].post.responses;
     expect(create['200'].headers).toHaveProperty('Idempotent-Replayed');

@@ -69,7 +69,8 @@ describe('API1: object-level authorisation', () => {
 
   it('knows every id-taking path of the OpenAPI document (a new one fails here until it is mapped)', () => {
     const ops = idTakingOperations();
-    const unmapped = ops.filter((op) => !PUBLIC_BY_REFERENCE.includes(op.path) && identifiersFor(op, aRes.test).length === 0);
+    // The admin token's paths (/admin/cod/…) act across every merchant by design: no tenant to cross.
+    const unmapped = ops.filter((op) => op.auth !== 'admin' && !PUBLIC_BY_REFERENCE.includes(op.path) && identifiersFor(op, aRes.test).length === 0);
     expect(unmapped.map((op) => `${op.method} ${op.path}`)).toEqual([]);
     expect(ops.length).toBeGreaterThanOrEqual(15);
   });

@@ -45,7 +45,7 @@ describe('API4: resource limits', () => {
       expect(ops.length).toBeGreaterThanOrEqual(18);
       for (const op of ops) {
         const path = op.pathParams.length ? pathWith(op, 'bk_00000000000000000000000000') : `/api/v1${op.path}`;
-        const key = op.auth === 'courier' ? courier.token : m.testKey;
+        const key = op.auth === 'courier' ? courier.token : op.auth === 'admin' ? ADMIN_TOKEN : m.testKey;
         const res = await api(`${t.url}${path}`, { method: op.method, key, body: { padding: OVER_LIMIT } });
         expectError(res, 413, 'PAYLOAD_TOO_LARGE');
       }

@@ -38,13 +38,13 @@ describe('API2/API5: authentication and function-level authorisation', () => {
   describe('REST: every documented operation', () => {
     const ops = documentedOperations();
     /** Who each route group is for; the rest must be refused with 401. */
-    const allowed = (op: Operation): Who[] => (op.auth === 'public' ? EVERYONE : op.auth === 'courier' ? ['courier'] : ['merchantTest', 'merchantLive']);
+    const allowed = (op: Operation): Who[] => (op.auth === 'public' ? EVERYONE : op.auth === 'courier' ? ['courier'] : op.auth === 'admin' ? ['admin'] : ['merchantTest', 'merchantLive']);
     /** Sandbox helpers are for test keys: a live key authenticates, then is refused (403 FORBIDDEN). */
     const sandboxOnly = (op: Operation) => op.path.startsWith('/sandbox/');
-    const refusal = (op: Operation) => (op.auth === 'courier' ? 'INVALID_COURIER_TOKEN' : 'INVALID_API_KEY');
+    const refusal = (op: Operation) => (op.auth === 'courier' ? 'INVALID_COURIER_TOKEN' : op.auth === 'admin' ? 'INVALID_ADMIN_TOKEN' : 'INVALID_API_KEY');
 
-    it('the document has the three groups (public, merchant key, courier token)', () => {
-      expect(new Set(ops.map((op) => op.auth))).toEqual(new Set(['public', 'merchant', 'courier']));
+    it('the document has the four groups (public, merchant key, courier token, admin token: the operators\' cash-on-delivery writes)', () => {
+      expect(new Set(ops.map((op) => op.auth))).toEqual(new Set(['public', 'merchant', 'courier', 'admin']));
       expect(ops.filter((op) => op.auth === 'public').map((op) => `${op.method} ${op.path}`).sort()).toEqual(
         // The courier app's sign-in (a one-time code) and sign-out (of whatever session the cookie names), and hosted proofs (a signed link).
         ['GET /docs', 'GET /health', 'GET /openapi.json', 'GET /tracking/{reference}', 'GET /tracking/stops/{orderId}/{stopId}', 'POST /couriers/sessions', 'DELETE /couriers/sessions/current', 'GET /proofs/{id}'].sort(),

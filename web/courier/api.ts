@@ -71,7 +71,7 @@ export interface CourierStop {
 }
 
 /** Cash collected at doors minus handed over (issue #30). */
-export interface CourierCash { currency: 'CLP'; collected: number; settled: number; balance: number }
+export interface CourierCash { currency: 'CLP'; collected: number; settled: number; balance: number; /** Claims far above their order's amount, waiting for an operator (issue #39). */ pending_confirmation?: number }
 
 export const FAILED_REASONS = ['recipient_absent', 'refused', 'wrong_address', 'unsafe', 'other'] as const;
 export type FailedReason = (typeof FAILED_REASONS)[number];

@@ -393,6 +393,9 @@ async function createIndexes(c: MongoCollections, db: Db, webhookRetentionSecond
     c.ledger.createIndex({ merchantId: 1, mode: 1, at: 1 }, { name: 'ledger_merchant' }),
     c.ledger.createIndex({ merchantId: 1, mode: 1, kind: 1, at: 1, _id: 1 }, { name: 'ledger_cod_merchant' }),
     c.ledger.createIndex({ courierId: 1 }, { name: 'ledger_cod_courier', partialFilterExpression: { courierId: { $exists: true } } }),
+    // Issue #39: the claims waiting for an operator, and what was handed over against an order's claim.
+    c.ledger.createIndex({ codState: 1, at: 1, _id: 1 }, { name: 'ledger_cod_waiting', partialFilterExpression: { codState: { $exists: true } } }),
+    c.ledger.createIndex({ orderId: 1 }, { name: 'ledger_cod_handover_order', partialFilterExpression: { kind: 'cod_handover' } }),
     c.webhookEndpoints.createIndex({ merchantId: 1, mode: 1, _id: 1 }, { name: 'webhook_endpoints_merchant' }),
     // Recipient notifications: due rows (claimDue), a merchant's page newest first, retention by age.
     c.notifications.createIndex({ status: 1, nextAttemptAt: 1, id: 1 }, { name: 'notifications_due' }),

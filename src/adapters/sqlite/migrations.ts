@@ -508,4 +508,32 @@ export const MIGRATIONS: string[] = [
   CREATE INDEX orders_late ON orders (late_at, mode, status, created_at, id)
     WHERE status IN ('new', 'assigned', 'arrived_pickup', 'picked_up', 'arrived_dropoff', 'delivery_failed', 'returning');
   `,
+  `
+  -- Cash that follows cash (issue #39): hand-overs join the ledger (one line per claim covered: courier,
+  -- merchant, order), and a claim far above its order's amount waits for an operator (cod_state).
+  -- SQLite changes a CHECK only by copy.
+  CREATE TABLE ledger_handover (
+    id TEXT PRIMARY KEY,
+    merchant_id TEXT,
+    mode TEXT NOT NULL,
+    order_id TEXT,
+    kind TEXT NOT NULL CHECK (kind IN ('charge','reversal','cod_collected','cod_settlement','cod_handover','tip')),
+    amount INTEGER NOT NULL,
+    at TEXT NOT NULL,
+    courier_id TEXT,
+    expected INTEGER,
+    cod_state TEXT CHECK (cod_state IN ('pending_confirmation','confirmed','rejected'))
+  );
+  INSERT INTO ledger_handover (id, merchant_id, mode, order_id, kind, amount, at, courier_id, expected)
+    SELECT id, merchant_id, mode, order_id, kind, amount, at, courier_id, expected FROM ledger;
+  DROP TABLE ledger;
+  ALTER TABLE ledger_handover RENAME TO ledger;
+  CREATE INDEX ledger_merchant ON ledger (merchant_id, mode, at);
+  CREATE INDEX ledger_cod_merchant ON ledger (merchant_id, mode, kind, at, id);
+  CREATE INDEX ledger_cod_courier ON ledger (courier_id, kind) WHERE courier_id IS NOT NULL;
+  -- Operators list the claims waiting for them, oldest first.
+  CREATE INDEX ledger_cod_waiting ON ledger (cod_state, at, id) WHERE cod_state IS NOT NULL;
+  -- What was handed over against an order's claim (the report's lines).
+  CREATE INDEX ledger_cod_handover_order ON ledger (order_id) WHERE kind = 'cod_handover';
+  `,
 ];

@@ -1,6 +1,7 @@
 import type { Store } from '../../ports/store.js';
 import type { AdminService } from '../admin.js';
-import type { CodService } from '../cod.js';
+import type { CodHandOver, CodPayout, CodService } from '../cod.js';
+import type { IdempotencyScope, IdempotencyService, IdempotentOperation } from '../idempotency.js';
 import type { MemberService } from '../members/service.js';
 import type { OperatorOrders } from '../orders/operator-orders.js';
 import type { Actor } from '../orders/transitions.js';
@@ -24,6 +25,13 @@ const merchantSnapshot = (m: Merchant | null) =>
 const operatorSnapshot = (o: Operator) => ({ email: o.email, role: o.role, status: o.status });
 const orderSnapshot = (o: Order | null) => o && { status: o.status, courierId: o.courierId, merchantId: o.merchantId };
 
+/** A money write: its input, the caller's idempotency key (required), and a hook told when the answer is a replay (REST's Idempotent-Replayed). */
+interface KeyedWrite {
+  input: unknown;
+  idempotencyKey: string | undefined;
+  onReplayed?: () => void;
+}
+
 export type AuditedAdmin = ReturnType<ReturnType<typeof createAuditedAdmin>['as']>;
 
 /**
@@ -32,8 +40,8 @@ export type AuditedAdmin = ReturnType<ReturnType<typeof createAuditedAdmin>['as'
  * operations with that actor bound. Reads pass through unrecorded. Snapshots are small and carry
  * no secret (keys, tokens, secrets and links are never recorded: auditSnapshot drops them by name too).
  */
-export function createAuditedAdmin(deps: { admin: AdminService; members: MemberService; operators: OperatorService; orders: OperatorOrders; cod: CodService; audit: AuditLog; store: Store }) {
-  const { admin, members, operators, orders, cod, audit, store } = deps;
+export function createAuditedAdmin(deps: { admin: AdminService; members: MemberService; operators: OperatorService; orders: OperatorOrders; cod: CodService; audit: AuditLog; store: Store; idempotency: IdempotencyService }) {
+  const { admin, members, operators, orders, cod, audit, store, idempotency } = deps;
   const merchantBefore = async (input: unknown) => {
     const id = field(input, 'merchantId');
     return id ? merchantSnapshot(await store.merchants.findById(id)) : null;
@@ -45,6 +53,15 @@ export function createAuditedAdmin(deps: { admin: AdminService; members: MemberS
   };
 
   function as(actor: AuditActor) {
+    /** One key space per actor (an operator, the admin token, the CLI), live mode: money writes only run under a key. */
+    const scopeOf = (operation: IdempotentOperation): IdempotencyScope => ({
+      ownerId: actor.kind === 'operator' ? `operator:${actor.id}` : actor.kind, mode: 'live', operation,
+    });
+    const idempotent = async <T>(operation: IdempotentOperation, options: KeyedWrite, execute: () => Promise<T>): Promise<T> => {
+      const { value, replayed } = await idempotency.runIdempotent({ scope: scopeOf(operation), key: options.idempotencyKey, request: options.input, execute, keyRequired: true });
+      if (replayed) options.onReplayed?.();
+      return value;
+    };
     const record = (action: string, type: Parameters<AuditLog['record']>[0]['target']['type'], id: string, before: Record<string, unknown> | null, after: Record<string, unknown> | null) =>
       audit.record({ actor, action, target: { type, id }, before, after });
 
@@ -142,12 +159,30 @@ export function createAuditedAdmin(deps: { admin: AdminService; members: MemberS
         await record('operator.set_role', 'operator', after.id, operatorSnapshot(before), operatorSnapshot(after));
         return after;
       },
-      /** Cash handed over (issue #30): recorded on the courier or the merchant it settles, with the ledger line. */
-      async recordCodSettlement(options: { input: unknown }) {
-        const entry = await cod.recordCodSettlement(options);
-        const [type, id] = entry.courierId ? ['courier', entry.courierId] as const : ['merchant', entry.merchantId!] as const;
-        await record('cod.settle', type, id, null, { ledgerEntryId: entry.id, amount: entry.amount });
-        return entry;
+      /**
+       * Cash a courier handed over (issue #39), under a required idempotency key (money: a retry
+       * after a lost answer must not record it twice): recorded on the courier, with its ledger lines.
+       */
+      async recordCodHandOver(options: KeyedWrite): Promise<CodHandOver> {
+        return idempotent('cod.handover', options, async () => {
+          const handOver = await cod.recordCodHandOver({ input: options.input });
+          await record('cod.hand_over', 'courier', handOver.courierId, null, { amount: handOver.amount, lines: handOver.lines.map((l) => ({ ledgerEntryId: l.id, orderId: l.orderId, merchantId: l.merchantId, amount: l.amount })) });
+          return handOver;
+        });
+      },
+      /** A payout to a merchant (bounded by the cash handed over for it), under a required idempotency key. */
+      async recordCodPayout(options: KeyedWrite): Promise<CodPayout> {
+        return idempotent('cod.payout', options, async () => {
+          const payout = await cod.recordCodPayout({ input: options.input });
+          await record('cod.pay_out', 'merchant', payout.merchantId, null, { ledgerEntryId: payout.id, amount: payout.amount });
+          return payout;
+        });
+      },
+      /** A decision on a claim far above its order's amount: recorded on the courier when it changed the claim. */
+      async resolveCodClaim(options: { input: unknown }) {
+        const { claim, changed } = await cod.resolveCodClaim(options);
+        if (changed) await record(`cod.claim_${claim.status === 'confirmed' ? 'confirm' : 'reject'}`, 'courier', claim.courierId ?? 'unknown', { status: 'pending_confirmation' }, { claimId: claim.id, orderId: claim.orderId, collected: claim.collected, expected: claim.expected, status: claim.status });
+        return claim;
       },
       /** A note on anything (support's one write): an audit entry of its own, listed with the target's history. */
       async addNote(options: { input: unknown }) {

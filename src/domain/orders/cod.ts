@@ -47,14 +47,38 @@ export function collectCod(options: { order: Order; collected: number | undefine
   return { expected, collected: options.collected, mismatch, courierId: options.courierId, collectedAt: options.at.toISOString() };
 }
 
+/** When a claim is far enough above the order's amount to wait for an operator (issue #39; COD_CONFIRM_*). */
+export interface CodConfirmLimits {
+  /** Above expected × ratio… */
+  confirmRatio: number;
+  /** …or above expected + margin (CLP). */
+  confirmMarginClp: number;
+}
+
+export const DEFAULT_COD_CONFIRM_LIMITS: CodConfirmLimits = { confirmRatio: 1.5, confirmMarginClp: 50_000 };
+
 /**
- * The collection's ledger line: the courier now holds the cash, the merchant is owed it. Written in
- * both modes: it records cash, not a charge; test-mode cash is never settled (settlements are live only).
+ * A claim far above the order's amount: more than `ratio` times it, or more than `margin` CLP over
+ * it. Without a known amount (cod_amount null) no such test is possible: the claim counts as typed.
  */
-export function codCollectedEntry(options: { order: Order; collection: CodCollection; ids: IdSource }): LedgerEntry {
+export function isFarAboveCodAmount(options: { expected: number | null | undefined; collected: number; limits: CodConfirmLimits }): boolean {
+  const { expected, collected, limits } = options;
+  if (expected == null) return false;
+  return collected > expected * limits.confirmRatio || collected > expected + limits.confirmMarginClp;
+}
+
+/**
+ * The collection's ledger line: the courier's **claim** (issue #39) that it holds the cash, owed to
+ * the merchant once handed over. Far above the order's amount it waits for an operator
+ * (`pending_confirmation`) and counts nowhere until confirmed. Written in both modes: it records
+ * cash, not a charge; test-mode cash is never settled (hand-overs and payouts are live only).
+ */
+export function codCollectedEntry(options: { order: Order; collection: CodCollection; ids: IdSource; limits?: CodConfirmLimits }): LedgerEntry {
   const { order, collection } = options;
+  const pending = isFarAboveCodAmount({ expected: collection.expected, collected: collection.collected, limits: options.limits ?? DEFAULT_COD_CONFIRM_LIMITS });
   return {
     id: options.ids.next('led'), merchantId: order.merchantId, mode: order.mode, orderId: order.id, kind: 'cod_collected',
     amount: collection.collected, expected: collection.expected, courierId: collection.courierId, at: collection.collectedAt,
+    ...(pending && { codState: 'pending_confirmation' as const }),
   };
 }

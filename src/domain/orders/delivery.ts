@@ -11,7 +11,7 @@ import type { MerchantPrincipal } from '../auth.js';
 import type { ConfirmDeliveryCommand } from './schemas.js';
 import { newDeliveryPin, type OrderService } from './service.js';
 import { verifyIdCheck } from './id-check.js';
-import { codCollectedEntry, collectCod } from './cod.js';
+import { codCollectedEntry, collectCod, type CodConfirmLimits } from './cod.js';
 import { assertReachable } from './state-machine.js';
 import type { Actor, OrderTransitions } from './transitions.js';
 import { assertPermitted } from '../members/roles.js';
@@ -61,6 +61,8 @@ export function createDeliveryService(deps: {
   store: Store;
   /** Hosted proofs (issue #27): the proof ids a delivery names must be its order's. */
   proofs?: Pick<ProofService, 'assertDeliveryProofs'>;
+  /** When a cash-on-delivery claim waits for an operator (issue #39); default 1.5× or +50,000 CLP. */
+  codLimits?: CodConfirmLimits;
 }) {
   const { orders, transitions, clock, ids, store } = deps;
 
@@ -132,7 +134,7 @@ export function createDeliveryService(deps: {
     const completed = await transitions.transition({
       order, to: 'completed', actor: options.actor, location: input.coords, reason: GEOFENCE_REASONS[geofence],
       patch: { proof, ...(codCollection && { codCollection }) },
-      ...(codCollection && { ledger: codCollectedEntry({ order, collection: codCollection, ids }) }),
+      ...(codCollection && { ledger: codCollectedEntry({ order, collection: codCollection, ids, ...(deps.codLimits && { limits: deps.codLimits }) }) }),
     });
     await orders.afterOrderEnded(completed);
     return { order: completed, proof };

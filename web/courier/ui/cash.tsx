@@ -3,16 +3,18 @@ import { clp } from '../../shared/format.js';
 import { useStrings, type Strings } from '../../shared/i18n.js';
 import { courierApi, type CourierCash } from '../api.js';
 
-const S: Strings<'collect' | 'collectHint' | 'collectUnknown' | 'differs' | 'inHand' | 'inHandHint'> = {
+const S: Strings<'collect' | 'collectHint' | 'collectUnknown' | 'differs' | 'inHand' | 'inHandHint' | 'pending'> = {
   es: {
     collect: 'Efectivo cobrado (CLP)', collectHint: 'El cliente debe pagar {amount}. Si pagó otro monto, escríbelo: quedará registrado.',
     collectUnknown: 'El comercio no informó el monto. Escribe cuánto te pagó el cliente: quedará registrado.',
     differs: 'No coincide con {amount}: se registrará la diferencia.', inHand: 'Efectivo en mano', inHandHint: 'Cobrado contra entrega y aún no entregado a la central.',
+    pending: 'Por confirmar: {amount} informados muy por encima del pedido; la central los revisará.',
   },
   en: {
     collect: 'Cash collected (CLP)', collectHint: 'The customer must pay {amount}. If they paid a different amount, enter it: it will be recorded.',
     collectUnknown: 'The merchant gave no amount. Enter what the customer paid you: it will be recorded.',
     differs: 'Differs from {amount}: the difference will be recorded.', inHand: 'Cash in hand', inHandHint: 'Collected on delivery and not yet handed to your dispatcher.',
+    pending: 'To confirm: {amount} reported far above the order; your dispatcher will check it.',
   },
 };
 
@@ -42,12 +44,13 @@ export function CashCard({ refreshKey }: { refreshKey: string }) {
   const t = useStrings(S);
   const [cash, setCash] = useState<CourierCash | null>(null);
   useEffect(() => { courierApi.cash().then(setCash, () => undefined); }, [refreshKey]);
-  if (!cash || (cash.balance === 0 && cash.collected === 0)) return null;
+  if (!cash || (cash.balance === 0 && cash.collected === 0 && !cash.pending_confirmation)) return null;
   return (
     <section class="card cash" id="cash-card" aria-labelledby="cash-title" data-balance={cash.balance}>
       <h2 id="cash-title">{t.inHand}</h2>
       <p class="cash-amount" id="cash-balance">{clp(cash.balance)}</p>
       <p class="note">{t.inHandHint}</p>
+      {!!cash.pending_confirmation && <p class="note warn" id="cash-pending">{t.pending.replace('{amount}', clp(cash.pending_confirmation))}</p>}
     </section>
   );
 }

@@ -31,13 +31,21 @@ const ROTATE = graphql(`mutation OpsRotateCourierToken($id: ID!) { adminRotateCo
   __typename ... on MutationAdminRotateCourierTokenSuccess { data { courierId token } } ... on AppError { code message } } }`);
 const INVITE = graphql(`mutation OpsInviteCourier($id: ID!) { adminInviteCourier(courierId: $id) {
   __typename ... on MutationAdminInviteCourierSuccess { data { courierId signInUrl } } ... on AppError { code message } } }`);
+const HAND_OVER = graphql(`mutation OpsCodHandOver($id: ID!, $amount: Int!, $key: String!) { adminRecordCodHandOver(courierId: $id, amount: $amount, idempotencyKey: $key) {
+  __typename ... on MutationAdminRecordCodHandOverSuccess { data { courierId amount } } ... on AppError { code message } } }`);
+const CLAIMS = graphql(`query OpsCodClaims { adminCodClaims(status: pending_confirmation, first: 50) {
+  claims { id bookingId merchantId courierId expected collected collectedAt } nextCursor } }`);
+const CONFIRM = graphql(`mutation OpsConfirmCodClaim($id: ID!) { adminConfirmCodClaim(id: $id) {
+  __typename ... on MutationAdminConfirmCodClaimSuccess { data { id status } } ... on AppError { code message } } }`);
+const REJECT = graphql(`mutation OpsRejectCodClaim($id: ID!) { adminRejectCodClaim(id: $id) {
+  __typename ... on MutationAdminRejectCodClaimSuccess { data { id status } } ... on AppError { code message } } }`);
 type Filters = Omit<VariablesOf<typeof COURIERS>, 'after'>;
 
 const VEHICLES = ['bike', 'motorcycle', 'car', 'van'] as const;
 
-const STRINGS: Strings<'title' | 'cash' | 'mode' | 'status' | 'all' | 'live' | 'test' | 'apply' | 'name' | 'vehicle' | 'account' | 'position' | 'job' | 'actions' | 'empty' | 'next' | 'first' | 'create' | 'phone' | 'plate' | 'add' | 'link' | 'token' | 'disable' | 'disableQ' | 'enable' | 'rotate' | 'rotateQ' | 'invite' | 'map' | 'mapNote' | 'bike' | 'motorcycle' | 'car' | 'van' | 'off_duty' | 'available' | 'busy' | 'shiftEnd' | 'until' | 'setShift' | 'clearShift' | 'tooLate'> = {
-  es: { title: 'Repartidores', cash: 'Efectivo en mano', mode: 'Modo', status: 'Estado', all: 'Todos', live: 'Real', test: 'Prueba', apply: 'Filtrar', name: 'Nombre', vehicle: 'Vehículo', account: 'Cuenta', position: 'Última posición', job: 'Trabajo', actions: 'Acciones', empty: 'Ningún repartidor coincide.', next: 'Siguientes', first: 'Primeros', create: 'Nuevo repartidor', phone: 'Teléfono', plate: 'Patente', add: 'Crear repartidor', link: 'Enlace de ingreso para la app', token: 'Token nuevo', disable: 'Deshabilitar', disableQ: '¿Deshabilitar? Sus pedidos asignados vuelven a despacho.', enable: 'Habilitar', rotate: 'Rotar token', invite: 'Enlace nuevo', map: 'Mapa de la flota en vivo', mapNote: 'Flota en vivo, al segundo: verde disponible, ámbar ocupado, gris fuera de turno.', rotateQ: '¿Rotar? El token actual deja de servir.', bike: 'Bicicleta', motorcycle: 'Moto', car: 'Auto', van: 'Furgón', off_duty: 'Fuera de turno', available: 'Disponible', busy: 'Ocupado', shiftEnd: 'Fin de turno', until: 'Hasta las', setShift: 'Fijar fin', clearShift: 'Quitar fin de turno', tooLate: 'Elige una hora dentro de las próximas 16 horas.' },
-  en: { title: 'Couriers', cash: 'Cash in hand', mode: 'Mode', status: 'Status', all: 'All', live: 'Live', test: 'Test', apply: 'Filter', name: 'Name', vehicle: 'Vehicle', account: 'Account', position: 'Last position', job: 'Job', actions: 'Actions', empty: 'No courier matches.', next: 'Next', first: 'First', create: 'New courier', phone: 'Phone', plate: 'Plate', add: 'Create courier', link: "The app's sign-in link", token: 'New token', disable: 'Disable', disableQ: 'Disable? Its assigned orders go back to dispatch.', enable: 'Enable', rotate: 'Rotate token', invite: 'New link', map: 'Map of the live fleet', mapNote: 'Live fleet, to the second: green available, amber busy, grey off duty.', rotateQ: 'Rotate? The current token stops working.', bike: 'Bike', motorcycle: 'Motorcycle', car: 'Car', van: 'Van', off_duty: 'Off duty', available: 'Available', busy: 'Busy', shiftEnd: 'Shift end', until: 'Until', setShift: 'Set end', clearShift: 'Clear shift end', tooLate: 'Pick a time within the next 16 hours.' },
+const STRINGS: Strings<'title' | 'cash' | 'mode' | 'status' | 'all' | 'live' | 'test' | 'apply' | 'name' | 'vehicle' | 'account' | 'position' | 'job' | 'actions' | 'empty' | 'next' | 'first' | 'create' | 'phone' | 'plate' | 'add' | 'link' | 'token' | 'disable' | 'disableQ' | 'enable' | 'rotate' | 'rotateQ' | 'invite' | 'map' | 'mapNote' | 'bike' | 'motorcycle' | 'car' | 'van' | 'off_duty' | 'available' | 'busy' | 'handOver' | 'handOverQ' | 'amount' | 'claims' | 'claimsNote' | 'order' | 'expected' | 'collected' | 'confirm' | 'reject' | 'rejectQ' | 'shiftEnd' | 'until' | 'setShift' | 'clearShift' | 'tooLate'> = {
+  es: { title: 'Repartidores', cash: 'Efectivo en mano', mode: 'Modo', status: 'Estado', all: 'Todos', live: 'Real', test: 'Prueba', apply: 'Filtrar', name: 'Nombre', vehicle: 'Vehículo', account: 'Cuenta', position: 'Última posición', job: 'Trabajo', actions: 'Acciones', empty: 'Ningún repartidor coincide.', next: 'Siguientes', first: 'Primeros', create: 'Nuevo repartidor', phone: 'Teléfono', plate: 'Patente', add: 'Crear repartidor', link: 'Enlace de ingreso para la app', token: 'Token nuevo', disable: 'Deshabilitar', disableQ: '¿Deshabilitar? Sus pedidos asignados vuelven a despacho.', enable: 'Habilitar', rotate: 'Rotar token', invite: 'Enlace nuevo', map: 'Mapa de la flota en vivo', mapNote: 'Flota en vivo, al segundo: verde disponible, ámbar ocupado, gris fuera de turno.', rotateQ: '¿Rotar? El token actual deja de servir.', bike: 'Bicicleta', motorcycle: 'Moto', car: 'Auto', van: 'Furgón', off_duty: 'Fuera de turno', available: 'Disponible', busy: 'Ocupado', handOver: 'Registrar entrega de efectivo', handOverQ: '¿Registrar que el repartidor entregó este efectivo?', amount: 'Monto (CLP)', claims: 'Cobros por confirmar', claimsNote: 'Montos informados muy por encima del pedido: no cuentan hasta que los confirmes.', order: 'Pedido', expected: 'Esperado', collected: 'Informado', confirm: 'Confirmar', reject: 'Rechazar', rejectQ: '¿Rechazar? El cobro no contará nunca.', shiftEnd: 'Fin de turno', until: 'Hasta las', setShift: 'Fijar fin', clearShift: 'Quitar fin de turno', tooLate: 'Elige una hora dentro de las próximas 16 horas.' },
+  en: { title: 'Couriers', cash: 'Cash in hand', mode: 'Mode', status: 'Status', all: 'All', live: 'Live', test: 'Test', apply: 'Filter', name: 'Name', vehicle: 'Vehicle', account: 'Account', position: 'Last position', job: 'Job', actions: 'Actions', empty: 'No courier matches.', next: 'Next', first: 'First', create: 'New courier', phone: 'Phone', plate: 'Plate', add: 'Create courier', link: "The app's sign-in link", token: 'New token', disable: 'Disable', disableQ: 'Disable? Its assigned orders go back to dispatch.', enable: 'Enable', rotate: 'Rotate token', invite: 'New link', map: 'Map of the live fleet', mapNote: 'Live fleet, to the second: green available, amber busy, grey off duty.', rotateQ: 'Rotate? The current token stops working.', bike: 'Bike', motorcycle: 'Motorcycle', car: 'Car', van: 'Van', off_duty: 'Off duty', available: 'Available', busy: 'Busy', handOver: 'Record cash handed over', handOverQ: 'Record that the courier handed over this cash?', amount: 'Amount (CLP)', claims: 'Claims to confirm', claimsNote: 'Amounts reported far above the order: they do not count until you confirm them.', order: 'Order', expected: 'Expected', collected: 'Reported', confirm: 'Confirm', reject: 'Reject', rejectQ: 'Reject? The claim will never count.', shiftEnd: 'Shift end', until: 'Until', setShift: 'Set end', clearShift: 'Clear shift end', tooLate: 'Pick a time within the next 16 hours.' },
 };
 
 /** Every courier, 50 a page, filtered by mode and duty status; dispatchers and admins act on them. */
@@ -53,6 +61,11 @@ export function CouriersPage(_props: PageProps) {
   const [secret, setSecret] = useState<{ kind: 'link' | 'token'; courierId: string; value: string } | null>(null);
   const list = useLoad(async () => (await operatorRequest(COURIERS, { ...filters, ...(after && { after }) })).adminCouriers, [JSON.stringify(filters), after, version]);
   const dispatch = may(app.me, 'dispatch');
+  // Money is admins' (manage): hand-overs and decisions on claims far above their order's amount.
+  const manage = may(app.me, 'manage');
+  const claims = useLoad(async () => (manage ? (await operatorRequest(CLAIMS, {})).adminCodClaims.claims : []), [version, manage]);
+  // One key per hand-over being entered: a second click or a retry after a lost answer records it once.
+  const [handOverKeys, setHandOverKeys] = useState<Record<string, string>>({});
   // What the live fleet said since the list loaded, for the rows of this page (one update per batch).
   const [live, setLive] = useState<Record<string, FleetCourier>>({});
   const onFleet = (batch: FleetCourier[]) => {
@@ -108,6 +121,18 @@ export function CouriersPage(_props: PageProps) {
   const invite = (id: string) => act(async () => {
     const link = dataOf((await operatorRequest(INVITE, { id })).adminInviteCourier);
     setSecret({ kind: 'link', courierId: link.courierId, value: link.signInUrl });
+  });
+  const handOver = (id: string, formElement: HTMLFormElement) => act(async () => {
+    const amount = Number(new FormData(formElement).get('amount') ?? '');
+    const key = handOverKeys[id] ?? `ops-${crypto.randomUUID()}`;
+    setHandOverKeys((keys) => ({ ...keys, [id]: key }));
+    dataOf((await operatorRequest(HAND_OVER, { id, amount, key })).adminRecordCodHandOver);
+    setHandOverKeys((keys) => Object.fromEntries(Object.entries(keys).filter(([k]) => k !== id)));
+    formElement.reset();
+  });
+  const decide = (id: string, decision: 'confirm' | 'reject') => act(async () => {
+    if (decision === 'confirm') dataOf((await operatorRequest(CONFIRM, { id })).adminConfirmCodClaim);
+    else dataOf((await operatorRequest(REJECT, { id })).adminRejectCodClaim);
   });
   const page = list.data;
 
@@ -166,6 +191,12 @@ export function CouriersPage(_props: PageProps) {
                         {c.shiftEndsAt && <button type="button" class="link-like" id={`shift-clear-${c.id}`} onClick={() => void setShiftEnd(c.id, null)}>{t.clearShift}</button>}
                         {tooLate === c.id && <p class="error" role="alert" id={`shift-error-${c.id}`}>{t.tooLate}</p>}
                       </form>
+                    )}
+                    {manage && c.mode === 'live' && (
+                      <form id={`hand-over-${c.id}`} class="row-actions" onSubmit={(event) => { event.preventDefault(); void handOver(c.id, event.currentTarget); }}>
+                        <label>{t.amount}<input name="amount" type="number" min={1} max={c.cashInHand} step={1} required /></label>
+                        <button type="submit" id={`hand-over-submit-${c.id}`} class="secondary">{t.handOver}</button>
+                      </form>
                     )}</td>
                   )}
                 </tr>
@@ -173,6 +204,31 @@ export function CouriersPage(_props: PageProps) {
             </tbody>
           </table>
         </div>
+      )}
+      {manage && claims.data && claims.data.length > 0 && (
+        <section class="card" aria-labelledby="claims-title">
+          <h2 id="claims-title">{t.claims}</h2>
+          <p>{t.claimsNote}</p>
+          <div class="table-wrap">
+            <table id="cod-claims">
+              <thead><tr><th>{t.order}</th><th>{t.name}</th><th>{t.expected}</th><th>{t.collected}</th><th>{t.actions}</th></tr></thead>
+              <tbody>
+                {claims.data.map((claim) => (
+                  <tr key={claim.id} data-claim={claim.id}>
+                    <td data-label={t.order}><code>{claim.bookingId}</code><br /><small>{dateTime(claim.collectedAt, app.lang)}</small></td>
+                    <td data-label={t.name}><code>{claim.courierId ?? '—'}</code></td>
+                    <td data-label={t.expected}>{claim.expected == null ? '—' : clp(claim.expected)}</td>
+                    <td data-label={t.collected}><strong>{clp(claim.collected)}</strong></td>
+                    <td data-label={t.actions}><div class="row-actions">
+                      <button type="button" id={`confirm-${claim.id}`} onClick={() => void decide(claim.id, 'confirm')}>{t.confirm}</button>
+                      <ConfirmButton id={`reject-${claim.id}`} label={t.reject} question={t.rejectQ} danger onConfirm={() => void decide(claim.id, 'reject')} />
+                    </div></td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </section>
       )}
       {shown && <History targetType="courier" targetId={shown} version={version} />}
       <div class="pager">
