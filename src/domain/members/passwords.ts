@@ -1,6 +1,6 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { scryptOptionsOf, type DeriveKey } from '../../ports/key-derivation.js';
-import { AppError } from '../errors.js';
+import { createTurns } from '../turns.js';
 
 /**
  * Password hashing with scrypt (memory-hard; node:crypto, no dependency): N = 2^15, r = 8, p = 1
@@ -40,26 +40,9 @@ export type PasswordHasher = ReturnType<typeof createPasswordHasher>;
  */
 export function createPasswordHasher(options: PasswordHasherOptions) {
   const derive = options.derive ?? deriveOnLibuvPool;
-  let running = 0;
   let derived = 0;
-  const waiting: Array<() => void> = [];
-
-  async function withTurn<T>(work: () => Promise<T>): Promise<T> {
-    if (running >= options.concurrency) {
-      if (waiting.length >= options.queueLimit) throw new AppError('SERVICE_UNAVAILABLE', 'Too many sign-ins at once: try again in a few seconds');
-      await new Promise<void>((resolve) => waiting.push(resolve));
-    } else {
-      running++;
-    }
-    try {
-      return await work();
-    } finally {
-      // The turn passes straight to the next in line (running stays the same), or is given back.
-      const next = waiting.shift();
-      if (next) next();
-      else running--;
-    }
-  }
+  const turns = createTurns({ concurrency: options.concurrency, queueLimit: options.queueLimit, busyMessage: 'Too many sign-ins at once: try again in a few seconds' });
+  const { withTurn } = turns;
 
   const deriveUnqueued = (password: string, salt: Buffer, params: { N: number; r: number; p: number }) => {
     derived++;
@@ -117,6 +100,6 @@ export function createPasswordHasher(options: PasswordHasherOptions) {
     verifyPassword,
     decoyHash,
     /** Turns taken now, turns waited for, and scrypt derivations started since the start (tests and metrics). */
-    stats: () => ({ running, waiting: waiting.length, derived }),
+    stats: () => Object.assign(turns.stats(), { derived }),
   };
 }

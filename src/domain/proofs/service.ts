@@ -8,6 +8,7 @@ import { AppError } from '../errors.js';
 import { isHeadingToRecipient, isOrderActive } from '../orders/state-machine.js';
 import { currentStop } from '../orders/stops.js';
 import type { Courier, Order } from '../types.js';
+import { createTurns } from '../turns.js';
 import { checkProofImageType } from './images.js';
 import type { ProofUrlSigner } from './signed-urls.js';
 
@@ -70,28 +71,6 @@ export function uploadStopOf(order: Order): string {
   return isHeadingToRecipient(order) ? 'dropoff' : 'pickup';
 }
 
-/** At most `concurrency` tasks run at once and `queueLimit` wait; one more is refused with 503 at once. */
-function createTurns(options: { concurrency: number; queueLimit: number }) {
-  let running = 0;
-  const waiting: Array<() => void> = [];
-  return async function withTurn<T>(work: () => Promise<T>): Promise<T> {
-    if (running >= options.concurrency) {
-      if (waiting.length >= options.queueLimit) throw new AppError('SERVICE_UNAVAILABLE', 'Too many images are being processed: try again in a few seconds');
-      await new Promise<void>((resolve) => waiting.push(resolve));
-    } else {
-      running++;
-    }
-    try {
-      return await work();
-    } finally {
-      // The turn passes straight to the next in line (running stays the same), or is given back.
-      const next = waiting.shift();
-      if (next) next();
-      else running--;
-    }
-  };
-}
-
 /**
  * Hosted proofs of delivery (issues #27, #39): the courier of an order uploads a photo or a
  * signature within budgets (per order stop, per courier and day, the store's size and its disk's
@@ -101,7 +80,7 @@ function createTurns(options: { concurrency: number; queueLimit: number }) {
  */
 export function createProofService(deps: { store: Store; clock: Clock; ids: IdSource; signer: ProofUrlSigner; reencode: ReencodeImage; limits: ProofLimits; retentionMs: number }) {
   const { store, clock, ids, signer, limits } = deps;
-  const withTurn = createTurns({ concurrency: limits.encodeConcurrency, queueLimit: limits.encodeQueue });
+  const { withTurn } = createTurns({ concurrency: limits.encodeConcurrency, queueLimit: limits.encodeQueue, busyMessage: 'Too many images are being processed: try again in a few seconds' });
   let space: { askedAt: number; usedBytes: number; freeBytes: number | null } | null = null;
   let writtenSince = 0;
 
