@@ -42,7 +42,7 @@ describe.skipIf(SKIP_REASON !== null)('tracking page in headless Chromium', () =
     await page.route('**/*', (route) => (new URL(route.request().url()).hostname === '127.0.0.1' ? route.continue() : route.abort('internetdisconnected')));
     page.on('request', (request) => requests.push(request.url()));
     page.on('websocket', (socket) => requests.push(socket.url()));
-    page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
+    page.on('console', (message) => message.type() === 'error' && problems.push(`${message.text()} (${message.location().url})`));
     page.on('pageerror', (error) => problems.push(error.message));
   });
   afterAll(async () => {
@@ -158,9 +158,10 @@ describe.skipIf(SKIP_REASON !== null)('tracking page in headless Chromium', () =
     const foreign = requests.filter((url) => !url.startsWith('data:') && new URL(url).host !== origin);
     expect(requests.length).toBeGreaterThan(4);
     expect(foreign.filter((url) => !url.startsWith('https://tile.openstreetmap.org/'))).toEqual([]);
-    // The unknown reference's 404 answers (page and REST snapshot), the refused tiles and a reconnect
-    // of the live socket that found the port closed while the server restarted are the expected console errors.
-    const refusedReconnect = (p: string) => p.includes('/live') && p.includes('ERR_CONNECTION_REFUSED');
+    // The unknown reference's 404 answers (page and REST snapshot), the refused tiles and, while the
+    // server restarted, a reconnect of the live socket or a REST poll that found the port closed are
+    // the expected console errors.
+    const refusedReconnect = (p: string) => p.includes('/api/v1/tracking/') && p.includes('ERR_CONNECTION_REFUSED');
     expect(problems.filter((p) => !p.includes('404') && !p.includes('ERR_INTERNET_DISCONNECTED') && !refusedReconnect(p))).toEqual([]);
   });
 });
