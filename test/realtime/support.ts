@@ -29,7 +29,9 @@ const CUSTOMER_FRAGMENTS = [
 
 /** Customer-data fragments found in a public payload (expected: none). */
 export function customerDataIn(text: string): string[] {
-  return CUSTOMER_FRAGMENTS.filter((fragment) => text.includes(fragment));
+  // A digits-only fragment counts only as a whole number: a random tracking number such as
+  // 6916415022 or a coordinate such as -33.41502 holds '1502' without saying anything about the customer.
+  return CUSTOMER_FRAGMENTS.filter((fragment) => (/^\d+$/.test(fragment) ? new RegExp(`(?<!\\d)${fragment}(?!\\d)`).test(text) : text.includes(fragment)));
 }
 
 let pickupOffset = 0;
