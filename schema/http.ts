@@ -141,8 +141,10 @@ export function graphqlHttpHardening(): Plugin<Record<string, unknown>, { req?: 
       }
     },
     onResponse: ({ response, setResponse, fetchAPI }) => {
-      const refusal = response.body === null ? BARE_REFUSALS[response.status] : undefined;
-      if (refusal) {
+      // The status first: reading `body` makes the web Response build a stream over a text body
+      // (a Readable, a copy of the text and a Proxy), which its writer then does not use.
+      const refusal = BARE_REFUSALS[response.status];
+      if (refusal && response.body === null) {
         const headers = new fetchAPI.Headers(response.headers);
         headers.set('Content-Type', 'application/json; charset=utf-8');
         response = new fetchAPI.Response(JSON.stringify({ errors: [{ message: refusal.message, extensions: { code: refusal.code } }] }), {
