@@ -1,11 +1,24 @@
+import { hash } from 'node:crypto';
 import type { Clock } from '../ports/clock.js';
 import type { IdSource } from '../ports/ids.js';
 import type { IdempotentWriteKey, Store } from '../ports/store.js';
 import type { MerchantPrincipal } from './auth.js';
 import { AppError, GeofenceError, type ErrorCode, type FieldError } from './errors.js';
 import { parseIdempotencyKey } from './orders/schemas.js';
-import { requestHash } from './orders/service.js';
 import type { Courier, Mode } from './types.js';
+
+/** The value with every object's keys sorted. */
+const canonical = (v: unknown): unknown =>
+  Array.isArray(v)
+    ? v.map(canonical)
+    : v && typeof v === 'object'
+      ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])]))
+      : v;
+
+/** Canonical JSON (sorted keys) so the same body always hashes the same. */
+export function requestHash(body: unknown): string {
+  return hash('sha256', JSON.stringify(canonical(body) ?? null), 'hex');
+}
 
 /** Answers are kept this long per key (as for order creation). */
 export const IDEMPOTENT_WRITE_TTL_MS = 24 * 3_600_000;
@@ -13,31 +26,11 @@ export const IDEMPOTENT_WRITE_TTL_MS = 24 * 3_600_000;
 export const IDEMPOTENT_WRITE_LOCK_MS = 60_000;
 
 /**
- * The state-changing operations that honour an idempotency key, by the name their records carry.
- * REST and GraphQL share them: one key on one operation is one record whichever entrance it used.
+ * The name an idempotent write command's records carry (`orders.cancel`): each command declares
+ * its own, once, as a constant next to it (docs/development/idempotency.md). REST and GraphQL
+ * reach the same command, so one key on one operation is one record whichever entrance it used.
  */
-export type IdempotentOperation =
-  | 'orders.cancel'
-  | 'orders.deliver'
-  | 'orders.consolidate'
-  | 'orders.resetDeliveryPin'
-  | 'orders.tip'
-  | 'couriers.duty'
-  | 'couriers.position'
-  | 'couriers.advance'
-  | 'couriers.release'
-  | 'couriers.deliver'
-  | 'couriers.failed_attempt'
-  | 'couriers.return'
-  | 'merchants.settings'
-  | 'webhooks.create'
-  | 'webhooks.update'
-  | 'webhooks.redeliver'
-  | 'webhooks.redeliverFailed'
-  | 'sandbox.advance'
-  | 'sandbox.run'
-  | 'cod.handover'
-  | 'cod.payout';
+export type IdempotentOperation = `${string}.${string}`;
 
 /**
  * Whose key it is: the merchant (per mode) or the courier (whose account has one mode). A signed-in
@@ -75,6 +68,25 @@ const replayedErrors = new WeakSet<AppError>();
 export const isReplayedError = (error: unknown): boolean => error instanceof AppError && replayedErrors.has(error);
 
 export type IdempotencyService = ReturnType<typeof createIdempotencyService>;
+
+/**
+ * What an idempotent write command takes beside its own options: the caller's key (none: the
+ * command just runs, unless it requires one) and a hook told when the answer is a replay, a kept
+ * 4xx error included (REST says so with `Idempotent-Replayed`).
+ */
+export interface IdempotentCall {
+  idempotencyKey?: string | undefined;
+  onReplayed?: (() => void) | undefined;
+}
+
+/** How a command runs under a key: whose key it is (naming the operation) and what a repeated key must repeat. */
+export interface KeyedRun {
+  scope: IdempotencyScope;
+  /** The command's target and parsed input, never the caller's identity (that is the scope). */
+  request: unknown;
+  /** Money moves run only under a key. */
+  keyRequired?: boolean;
+}
 
 /**
  * Idempotency keys on every state-changing operation (issue #17 item 5), one mechanism for all:
@@ -147,7 +159,23 @@ export function createIdempotencyService(deps: { store: Store; clock: Clock; ids
     return { value: answerOf<T>(outcome), replayed: false };
   }
 
-  return { runIdempotent };
+  /**
+   * A write command's body under its caller's key (`call`): the way every idempotent service
+   * method runs, so the edges only pass the key on. Replays (kept errors too) are told to
+   * `call.onReplayed`.
+   */
+  async function runCommand<T>(call: IdempotentCall, run: KeyedRun, execute: () => Promise<T>): Promise<T> {
+    try {
+      const { value, replayed } = await runIdempotent({ scope: run.scope, key: call.idempotencyKey, request: run.request, execute, keyRequired: run.keyRequired ?? false });
+      if (replayed) call.onReplayed?.();
+      return value;
+    } catch (error) {
+      if (isReplayedError(error)) call.onReplayed?.();
+      throw error;
+    }
+  }
+
+  return { runIdempotent, runCommand };
 }
 
 function answerOf<T>(outcome: string): T {
