@@ -1,11 +1,25 @@
 import { hash } from 'node:crypto';
+import { z } from 'zod';
 import type { Clock } from '../ports/clock.js';
 import type { IdSource } from '../ports/ids.js';
 import type { IdempotentWriteKey, Store } from '../ports/store.js';
 import type { MerchantPrincipal } from './auth.js';
 import { AppError, GeofenceError, type ErrorCode, type FieldError } from './errors.js';
-import { parseIdempotencyKey } from './orders/schemas.js';
 import type { Courier, Mode } from './types.js';
+
+/** Idempotency-Key header: printable ASCII, bounded. */
+export const idempotencyKeySchema = z.string().trim().min(1).max(255).regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces');
+
+/**
+ * The key as given, checked; a bad one is a VALIDATION_ERROR on field `idempotencyKey` (never the
+ * body's): each transport names it its own way (REST: the `Idempotency-Key` header).
+ */
+export function parseIdempotencyKey(key: string): string {
+  const parsed = idempotencyKeySchema.safeParse(key);
+  if (parsed.success) return parsed.data;
+  const message = parsed.error.issues[0]?.message ?? 'is invalid';
+  throw new AppError('VALIDATION_ERROR', `Invalid idempotency key: ${message}`, { fields: [{ field: 'idempotencyKey', message }] });
+}
 
 /** The value with every object's keys sorted. */
 const canonical = (v: unknown): unknown =>

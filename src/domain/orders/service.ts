@@ -23,7 +23,6 @@ import type { WebhookOutbox } from '../webhooks/outbox.js';
 import type { NotificationOutbox } from '../notifications/outbox.js';
 import {
   draftFromCommand,
-  parseIdempotencyKey,
   type CancelOrderCommand,
   type CreateOrderCommand,
   type ListOrdersQuery,
@@ -34,7 +33,7 @@ import { previewCancellation, type CancellationPreview } from './cancellation.js
 import { tipLedgerEntry } from './tips.js';
 import { timeScaleOf } from '../sandbox-time.js';
 import { assertPermitted } from '../members/roles.js';
-import { merchantScope, requestHash, type IdempotencyService, type IdempotentCall } from '../idempotency.js';
+import { merchantScope, parseIdempotencyKey, requestHash, type IdempotencyService, type IdempotentCall } from '../idempotency.js';
 
 const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 /** Draws of fresh identifiers before a clash is reported as an error. */
