@@ -44,6 +44,17 @@ function boundaryRule(names) {
 }
 const boundaries = LAYERS.map((layer) => ({ files: layer.files, rules: boundaryRule(layer.rules) }));
 
+const SLOW_SPREAD = {
+  selector: 'ObjectExpression > SpreadElement:first-child ~ Property',
+  message: 'A leading spread followed by members is slow on Node 20: use Object.assign({}, a, { b, c }), or start with a member.',
+};
+const KEY_ONLY = 'Write commands own idempotency: the edge passes the caller\'s key on (REST: idempotencyOf(req, res); GraphQL: idempotencyKey), docs/development/idempotency.md.';
+const EDGE_IDEMPOTENCY = [
+  { selector: "CallExpression[callee.name='idempotently']", message: KEY_ONLY },
+  { selector: 'MemberExpression[property.name=/^(runIdempotent|runCommand)$/]', message: KEY_ONLY },
+  { selector: 'ImportSpecifier[imported.name=/^(merchantScope|courierScope|IdempotencyScope|IdempotentOperation)$/]', message: KEY_ONLY },
+];
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'data/', 'dist/', 'web/build/', 'coverage/', 'test-results/', 'bench/results/', 'realtime/public/'] },
   js.configs.recommended,
@@ -72,15 +83,14 @@ export default tseslint.config(
     // each member after a leading spread (25 of them cost an order read 30 µs, bench/orders).
     files: ['src/**/*.ts', 'rest/**/*.ts', 'schema/**/*.ts', 'realtime/**/*.ts'],
     ignores: ['rest/openapi/**'],
-    rules: {
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: 'ObjectExpression > SpreadElement:first-child ~ Property',
-          message: 'A leading spread followed by members is slow on Node 20: use Object.assign({}, a, { b, c }), or start with a member.',
-        },
-      ],
-    },
+    rules: { 'no-restricted-syntax': ['error', SLOW_SPREAD] },
+  },
+  {
+    // The same rule for the REST and GraphQL edges, plus: write commands own idempotency (issue
+    // #40); an edge only passes the caller's key on (a later block replaces the rule, so both are here).
+    files: ['rest/**/*.ts', 'schema/**/*.ts'],
+    ignores: ['rest/openapi/**'],
+    rules: { 'no-restricted-syntax': ['error', SLOW_SPREAD, ...EDGE_IDEMPOTENCY] },
   },
   ...boundaries,
   {

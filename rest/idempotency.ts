@@ -1,8 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Request, Response } from 'express';
-import { isReplayedError, type IdempotencyScope } from '../src/domain/idempotency.js';
-import type { Edge } from '../src/edge/edge.js';
-import { inCallerTerms } from './respond.js';
+import type { IdempotentCall } from '../src/domain/idempotency.js';
 
 /** The request header, as documented (requests may spell it in any case). */
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
@@ -15,26 +12,16 @@ export const idempotencyKeyOf = (req: IncomingMessage): string | undefined => {
   return typeof key === 'string' ? key : undefined;
 };
 
-/** The domain's field names of idempotency errors → the REST request's: the key is a header. */
+/** The domain's field names of idempotency errors → the REST request's: the key is a header (applied to every error, rest/middleware/errors.ts). */
 export const IDEMPOTENCY_FIELD_NAMES: Record<string, string> = { idempotencyKey: IDEMPOTENCY_KEY_HEADER };
 
 export const markReplayed = (res: ServerResponse): void => void res.setHeader(REPLAYED_HEADER, 'true');
 
 /**
- * Runs one state-changing operation under the request's `Idempotency-Key` (none: it just runs).
- * `request` is the parsed target and command that a repeated key must repeat. A replayed answer
- * (a kept 4xx error too) carries `Idempotent-Replayed: true`.
+ * What a route passes to an idempotent write command (src/domain/idempotency.ts): the request's
+ * `Idempotency-Key`, and the hook that marks a replayed answer (a kept 4xx error too) with
+ * `Idempotent-Replayed: true`. The command owns the rest: its operation, scope and fingerprint.
  */
-export async function idempotently<T>(
-  edge: Edge,
-  req: Request,
-  res: Response,
-  options: { scope: IdempotencyScope; request: unknown; execute: () => Promise<T>; keyRequired?: boolean },
-): Promise<T> {
-  const { value, replayed } = await edge.services.idempotency.runIdempotent(Object.assign({ key: idempotencyKeyOf(req) }, options)).catch((error: unknown) => {
-    if (isReplayedError(error)) markReplayed(res);
-    return inCallerTerms(IDEMPOTENCY_FIELD_NAMES)(error);
-  });
-  if (replayed) markReplayed(res);
-  return value;
-}
+export const idempotencyOf = (req: IncomingMessage, res: ServerResponse): IdempotentCall => ({
+  idempotencyKey: idempotencyKeyOf(req), onReplayed: () => markReplayed(res),
+});

@@ -5,8 +5,7 @@ import type { Courier } from '../src/domain/types.js';
 import { builder } from './builder.js';
 import type { GraphQLContext } from './context.js';
 import { commandOf } from './commands.js';
-import { idempotently, IDEMPOTENCY_KEY_DESCRIPTION } from './idempotency.js';
-import { courierScope } from '../src/domain/idempotency.js';
+import { IDEMPOTENCY_KEY_DESCRIPTION } from './idempotency.js';
 import { LatLngRef } from './locations.js';
 import { DriverRef, OrderRef, OrderStatusEnum } from './orders.js';
 import { LatLngInput } from './locations.js';
@@ -69,7 +68,7 @@ builder.mutationFields((t) => ({
     },
     resolve: (_r, { idempotencyKey, ...args }, ctx) => {
       const [courier, input] = [courierOf(ctx), commandOf(setDutyCommandSchema, args)];
-      return idempotently(ctx, { scope: courierScope(courier, 'couriers.duty'), key: idempotencyKey, request: { input }, execute: () => ctx.services.couriers.setDuty({ courier, input }) });
+      return ctx.services.couriers.setDuty({ courier, input, idempotencyKey: idempotencyKey ?? undefined });
     },
   }),
   courierReportPosition: t.field({
@@ -80,9 +79,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: PositionInput, required: true }), idempotencyKey: t.arg.string({ description: IDEMPOTENCY_KEY_DESCRIPTION }) },
     resolve: async (_r, { input: given, idempotencyKey }, ctx) => {
       const [courier, input] = [courierOf(ctx), commandOf(reportPositionCommandSchema, given)];
-      const result = await idempotently(ctx, {
-        scope: courierScope(courier, 'couriers.position'), key: idempotencyKey, request: { input }, execute: () => ctx.services.couriers.reportPosition({ courier, input }),
-      });
+      const result = await ctx.services.couriers.reportPosition({ courier, input, idempotencyKey: idempotencyKey ?? undefined });
       return result.arrivals;
     },
   }),
@@ -99,9 +96,7 @@ builder.mutationFields((t) => ({
     resolve: (_r, args, ctx) => {
       const [courier, ref] = [courierOf(ctx), String(args.id)];
       const input = commandOf(advanceOrderCommandSchema, { status: args.status, stop_id: args.stopId == null ? args.stopId : String(args.stopId) });
-      return idempotently(ctx, {
-        scope: courierScope(courier, 'couriers.advance'), key: args.idempotencyKey, request: { ref, input }, execute: () => ctx.services.couriers.advanceOrder({ courier, ref, input }),
-      });
+      return ctx.services.couriers.advanceOrder({ courier, ref, input, idempotencyKey: args.idempotencyKey ?? undefined });
     },
   }),
   courierReleaseOrder: t.field({
@@ -111,9 +106,7 @@ builder.mutationFields((t) => ({
     args: { id: t.arg.id({ required: true }), reason: t.arg.string(), idempotencyKey: t.arg.string({ description: IDEMPOTENCY_KEY_DESCRIPTION }) },
     resolve: (_r, args, ctx) => {
       const [courier, ref, input] = [courierOf(ctx), String(args.id), commandOf(releaseOrderCommandSchema, { reason: args.reason })];
-      return idempotently(ctx, {
-        scope: courierScope(courier, 'couriers.release'), key: args.idempotencyKey, request: { ref, input }, execute: () => ctx.services.couriers.releaseOrder({ courier, ref, input }),
-      });
+      return ctx.services.couriers.releaseOrder({ courier, ref, input, idempotencyKey: args.idempotencyKey ?? undefined });
     },
   }),
   courierConfirmDelivery: t.field({
@@ -138,9 +131,7 @@ builder.mutationFields((t) => ({
     resolve: async (_r, { id, idempotencyKey, stopId, ...args }, ctx) => {
       const [courier, ref] = [courierOf(ctx), String(id)];
       const input = commandOf(confirmDeliveryCommandSchema, { driverId: courier.id, ...args, stopId: stopId == null ? stopId : String(stopId) });
-      const result = await idempotently(ctx, {
-        scope: courierScope(courier, 'couriers.deliver'), key: idempotencyKey, request: { ref, input }, execute: () => ctx.services.couriers.confirmDelivery({ courier, ref, input }),
-      });
+      const result = await ctx.services.couriers.confirmDelivery({ courier, ref, input, idempotencyKey: idempotencyKey ?? undefined });
       return result.order;
     },
   }),
@@ -160,9 +151,7 @@ builder.mutationFields((t) => ({
     },
     resolve: (_r, { id, idempotencyKey, stopId, ...args }, ctx) => {
       const [courier, ref, input] = [courierOf(ctx), String(id), commandOf(reportFailedAttemptCommandSchema, Object.assign({}, args, { stopId: stopId == null ? stopId : String(stopId) }))];
-      return idempotently(ctx, {
-        scope: courierScope(courier, 'couriers.failed_attempt'), key: idempotencyKey, request: { ref, input }, execute: () => ctx.services.couriers.reportFailedAttempt({ courier, ref, input }),
-      });
+      return ctx.services.couriers.reportFailedAttempt({ courier, ref, input, idempotencyKey: idempotencyKey ?? undefined });
     },
   }),
   courierConfirmReturn: t.field({
@@ -183,9 +172,7 @@ builder.mutationFields((t) => ({
     },
     resolve: (_r, { id, idempotencyKey, ...args }, ctx) => {
       const [courier, ref, input] = [courierOf(ctx), String(id), commandOf(confirmReturnCommandSchema, args)];
-      return idempotently(ctx, {
-        scope: courierScope(courier, 'couriers.return'), key: idempotencyKey, request: { ref, input }, execute: () => ctx.services.couriers.confirmReturn({ courier, ref, input }),
-      });
+      return ctx.services.couriers.confirmReturn({ courier, ref, input, idempotencyKey: idempotencyKey ?? undefined });
     },
   }),
 }));

@@ -7,8 +7,7 @@ import { builder } from './builder.js';
 import { FailedAttemptPolicyEnum } from './failed-attempts.js';
 import { DEFAULT_FAILED_ATTEMPT_POLICY } from '../src/domain/orders/failed-attempts.js';
 import { commandOf } from './commands.js';
-import { idempotently, IDEMPOTENCY_KEY_DESCRIPTION } from './idempotency.js';
-import { merchantScope } from '../src/domain/idempotency.js';
+import { IDEMPOTENCY_KEY_DESCRIPTION } from './idempotency.js';
 import type { GraphQLContext } from './context.js';
 
 export const ModeEnum = builder.enumType('Mode', { values: MODES });
@@ -120,10 +119,7 @@ builder.mutationFields((t) => ({
     resolve: (_root, { input: given, idempotencyKey }, ctx) => {
       const principal = merchantOf(ctx, 'settings');
       const input = commandOf(updateSettingsCommandSchema, given);
-      return idempotently(ctx, {
-        scope: merchantScope(principal, 'merchants.settings'), key: idempotencyKey, request: { input },
-        execute: () => ctx.services.merchants.updateMerchantSettings({ principal, input }),
-      });
+      return ctx.services.merchants.updateMerchantSettings({ principal, input, idempotencyKey: idempotencyKey ?? undefined });
     },
   }),
 }));

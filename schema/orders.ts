@@ -14,8 +14,7 @@ import { FailedAttemptPolicyEnum, FailedAttemptReasonEnum } from './failed-attem
 import { GEOFENCE_OUTCOMES, LOCATION_PRECISIONS, ORDER_STATUSES, PAYMENT_MODES, RATE_IDS, VEHICLE_TYPES } from '../src/domain/types.js';
 import { builder } from './builder.js';
 import { commandOf } from './commands.js';
-import { idempotently, IDEMPOTENCY_KEY_DESCRIPTION } from './idempotency.js';
-import { merchantScope } from '../src/domain/idempotency.js';
+import { IDEMPOTENCY_KEY_DESCRIPTION } from './idempotency.js';
 import { LatLngInput, LatLngRef, LocationInput, toLocationInput } from './locations.js';
 import { merchantOf } from './merchants.js';
 import { DimensionsInput, DimensionsRef, OrderItemRef } from './parcels.js';
@@ -351,9 +350,7 @@ builder.mutationFields((t) => ({
     args: { id: t.arg.string({ required: true }), reason: t.arg.string(), idempotencyKey: t.arg.string({ description: IDEMPOTENCY_KEY_DESCRIPTION }) },
     resolve: (_r, args, ctx) => {
       const [principal, ref, input] = [merchantOf(ctx, 'operate'), args.id, commandOf(cancelOrderCommandSchema, { reason: args.reason })];
-      return idempotently(ctx, {
-        scope: merchantScope(principal, 'orders.cancel'), key: args.idempotencyKey, request: { ref, input }, execute: () => ctx.services.orders.cancelOrder({ principal, ref, input }),
-      });
+      return ctx.services.orders.cancelOrder({ principal, ref, input, idempotencyKey: args.idempotencyKey ?? undefined });
     },
   }),
   confirmDelivery: t.field({
@@ -364,10 +361,7 @@ builder.mutationFields((t) => ({
     resolve: async (_r, { id: ref, input, idempotencyKey }, ctx) => {
       const command = commandOf(confirmDeliveryCommandSchema, Object.assign({}, input, { driverId: String(input.driverId), stopId: input.stopId == null ? input.stopId : String(input.stopId) }));
       const principal = merchantOf(ctx, 'operate');
-      const result = await idempotently(ctx, {
-        scope: merchantScope(principal, 'orders.deliver'), key: idempotencyKey, request: { ref, input: command },
-        execute: () => ctx.services.delivery.confirmDelivery({ principal, ref, input: command }),
-      });
+      const result = await ctx.services.delivery.confirmDelivery({ principal, ref, input: command, idempotencyKey: idempotencyKey ?? undefined });
       return result.order;
     },
   }),
@@ -379,9 +373,7 @@ builder.mutationFields((t) => ({
     args: { id: t.arg.string({ required: true }), idempotencyKey: t.arg.string({ description: IDEMPOTENCY_KEY_DESCRIPTION }) },
     resolve: (_r, args, ctx) => {
       const [principal, ref] = [merchantOf(ctx, 'operate'), args.id];
-      return idempotently(ctx, {
-        scope: merchantScope(principal, 'orders.resetDeliveryPin'), key: args.idempotencyKey, request: { ref }, execute: () => ctx.services.delivery.resetDeliveryPin({ principal, ref }),
-      });
+      return ctx.services.delivery.resetDeliveryPin({ principal, ref, idempotencyKey: args.idempotencyKey ?? undefined });
     },
   }),
   consolidateOrders: t.field({
@@ -391,9 +383,7 @@ builder.mutationFields((t) => ({
     args: { geohashZone: t.arg.string({ required: true }), targetCarType: t.arg({ type: VehicleTypeEnum }), idempotencyKey: t.arg.string({ description: IDEMPOTENCY_KEY_DESCRIPTION }) },
     resolve: (_r, { idempotencyKey, ...args }, ctx) => {
       const [principal, input] = [merchantOf(ctx, 'operate'), commandOf(consolidateCommandSchema, args)];
-      return idempotently(ctx, {
-        scope: merchantScope(principal, 'orders.consolidate'), key: idempotencyKey, request: { input }, execute: () => ctx.services.batches.consolidateOrders({ principal, input }),
-      });
+      return ctx.services.batches.consolidateOrders({ principal, input, idempotencyKey: idempotencyKey ?? undefined });
     },
   }),
 }));

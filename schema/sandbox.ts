@@ -1,9 +1,8 @@
 import { AppError } from '../src/domain/errors.js';
 import { sandboxRunCommandSchema, SANDBOX_SCENARIOS, type SandboxRunCommand, type SandboxRunResult } from '../src/domain/sandbox-runs.js';
-import { merchantScope } from '../src/domain/idempotency.js';
 import { builder } from './builder.js';
 import { commandOf } from './commands.js';
-import { idempotently, IDEMPOTENCY_KEY_DESCRIPTION } from './idempotency.js';
+import { IDEMPOTENCY_KEY_DESCRIPTION } from './idempotency.js';
 import { merchantOf } from './merchants.js';
 import { CreateOrderInput, createOrderCommandOf, OrderRef } from './orders.js';
 import { DeliveryRef } from './webhooks.js';
@@ -51,9 +50,7 @@ builder.mutationFields((t) => ({
         throw new AppError('VALIDATION_ERROR', `Invalid request: ${BOTH_OR_NEITHER}`, { fields: [{ field: '(input)', message: BOTH_OR_NEITHER }] });
       }
       const input: SandboxRunCommand = args.orderId != null ? Object.assign(common, { orderId: args.orderId }) : Object.assign(common, { order: createOrderCommandOf(args.order!) });
-      return idempotently(ctx, {
-        scope: merchantScope(principal, 'sandbox.run'), key: args.idempotencyKey, request: { input }, execute: () => ctx.services.sandboxRuns.startRun({ principal, input }),
-      });
+      return ctx.services.sandboxRuns.startRun({ principal, input, idempotencyKey: args.idempotencyKey ?? undefined });
     },
   }),
 }));

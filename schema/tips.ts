@@ -1,9 +1,7 @@
 import { addTipCommandSchema, earningsQuerySchema, type CourierEarnings, type EarningsLine } from '../src/domain/orders/tips.js';
-import { merchantScope } from '../src/domain/idempotency.js';
 import { builder } from './builder.js';
 import { commandOf } from './commands.js';
 import { courierOf } from './couriers.js';
-import { idempotently } from './idempotency.js';
 import { merchantOf } from './merchants.js';
 import { OrderRef } from './orders.js';
 
@@ -69,10 +67,7 @@ builder.mutationFields((t) => ({
     },
     resolve: (_r, args, ctx) => {
       const [principal, ref, input] = [merchantOf(ctx, 'operate'), args.id, commandOf(addTipCommandSchema, { amount: args.amount })];
-      return idempotently(ctx, {
-        scope: merchantScope(principal, 'orders.tip'), key: args.idempotencyKey, request: { ref, input }, keyRequired: true,
-        execute: () => ctx.services.tips.addTip({ principal, ref, input }),
-      });
+      return ctx.services.tips.addTip({ principal, ref, input, idempotencyKey: args.idempotencyKey ?? undefined });
     },
   }),
 }));

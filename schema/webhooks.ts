@@ -5,8 +5,7 @@ import { listDeliveriesQuerySchema, redeliverFailedCommandSchema } from '../src/
 import { createEndpointCommandSchema, updateEndpointCommandSchema } from '../src/domain/webhooks/endpoints.js';
 import { builder } from './builder.js';
 import { commandOf } from './commands.js';
-import { idempotently, IDEMPOTENCY_KEY_DESCRIPTION } from './idempotency.js';
-import { merchantScope } from '../src/domain/idempotency.js';
+import { IDEMPOTENCY_KEY_DESCRIPTION } from './idempotency.js';
 import { merchantOf } from './merchants.js';
 
 export const WebhookEventEnum = builder.enumType('WebhookEventType', {
@@ -150,9 +149,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: EndpointInput, required: true }), idempotencyKey: t.arg.string({ description: IDEMPOTENCY_KEY_DESCRIPTION }) },
     resolve: (_r, { input: given, idempotencyKey }, ctx) => {
       const [principal, input] = [merchantOf(ctx, 'settings'), commandOf(createEndpointCommandSchema, given)];
-      return idempotently(ctx, {
-        scope: merchantScope(principal, 'webhooks.create'), key: idempotencyKey, request: { input }, execute: () => ctx.services.webhookEndpoints.createEndpoint({ principal, input }),
-      });
+      return ctx.services.webhookEndpoints.createEndpoint({ principal, input, idempotencyKey: idempotencyKey ?? undefined });
     },
   }),
   updateWebhookEndpoint: t.field({
@@ -162,10 +159,7 @@ builder.mutationFields((t) => ({
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: EndpointInput, required: true }), idempotencyKey: t.arg.string({ description: IDEMPOTENCY_KEY_DESCRIPTION }) },
     resolve: (_r, args, ctx) => {
       const [principal, id, input] = [merchantOf(ctx, 'settings'), String(args.id), commandOf(updateEndpointCommandSchema, args.input)];
-      return idempotently(ctx, {
-        scope: merchantScope(principal, 'webhooks.update'), key: args.idempotencyKey, request: { id, input },
-        execute: () => ctx.services.webhookEndpoints.updateEndpoint({ principal, id, input }),
-      });
+      return ctx.services.webhookEndpoints.updateEndpoint({ principal, id, input, idempotencyKey: args.idempotencyKey ?? undefined });
     },
   }),
   deleteWebhookEndpoint: t.field({
@@ -185,9 +179,7 @@ builder.mutationFields((t) => ({
     args: { id: t.arg.id({ required: true }), idempotencyKey: t.arg.string({ description: IDEMPOTENCY_KEY_DESCRIPTION }) },
     resolve: (_r, args, ctx) => {
       const [principal, id] = [merchantOf(ctx, 'settings'), String(args.id)];
-      return idempotently(ctx, {
-        scope: merchantScope(principal, 'webhooks.redeliver'), key: args.idempotencyKey, request: { id }, execute: () => ctx.services.webhookDeliveries.redeliver({ principal, id }),
-      });
+      return ctx.services.webhookDeliveries.redeliver({ principal, id, idempotencyKey: args.idempotencyKey ?? undefined });
     },
   }),
   redeliverFailedWebhooks: t.field({
@@ -206,10 +198,7 @@ builder.mutationFields((t) => ({
     args: { createdFrom: t.arg({ type: 'DateTime', required: true }), createdTo: t.arg({ type: 'DateTime', required: true }), idempotencyKey: t.arg.string({ description: IDEMPOTENCY_KEY_DESCRIPTION }) },
     resolve: async (_r, { idempotencyKey, ...args }, ctx) => {
       const [principal, input] = [merchantOf(ctx, 'settings'), commandOf(redeliverFailedCommandSchema, args)];
-      const result = await idempotently(ctx, {
-        scope: merchantScope(principal, 'webhooks.redeliverFailed'), key: idempotencyKey, request: { input },
-        execute: () => ctx.services.webhookDeliveries.redeliverFailed({ principal, input }),
-      });
+      const result = await ctx.services.webhookDeliveries.redeliverFailed({ principal, input, idempotencyKey: idempotencyKey ?? undefined });
       return new RequeuedCount(result) as unknown as number;
     },
   }),

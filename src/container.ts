@@ -206,6 +206,8 @@ function buildServices(deps: {
 }) {
   const { config, store, clock, ids, bus, geoIndex, geocoder } = deps;
   const auth = createAuthService({ store, adminToken: config.adminToken, cacheMs: config.credentialCacheMs, bus });
+  /** Every idempotent write command runs under its caller's key through this (src/domain/idempotency.ts). */
+  const idempotency = createIdempotencyService({ store, clock, ids });
   const { tariff } = config;
   const secretBox = createSecretBox(deps.masterKey);
   const sender = createHttpWebhookSender();
@@ -227,8 +229,8 @@ function buildServices(deps: {
     store, geoIndex, transitions, clock, tariff, sandboxSpeed: config.sandbox.speed, staleAfterMs: config.dispatch.staleAfterMs,
     heldForRound: (order) => isHeldForRound(policy, order),
   });
-  const orders = createOrderService({ store, geocoder, quotes, dispatch, bus, transitions, outbox, notifications: notificationOutbox, clock, ids, tariff, sandboxSpeed: config.sandbox.speed });
-  const batches = createBatchService({ store, dispatch, transitions, outbox, bus, clock, ids, tariff });
+  const orders = createOrderService({ store, geocoder, quotes, dispatch, bus, transitions, outbox, notifications: notificationOutbox, clock, ids, tariff, sandboxSpeed: config.sandbox.speed, idempotency });
+  const batches = createBatchService({ store, dispatch, transitions, outbox, bus, clock, ids, tariff, idempotency });
   const planner = createDispatchPlanner({
     store, dispatch, clock, policy, vehicles: tariff.vehicles.map((v) => v.type),
     ...(policy.bundle.enabled && {
@@ -239,10 +241,10 @@ function buildServices(deps: {
       }),
     }),
   });
-  const delivery = createDeliveryService({ orders, transitions, clock, ids, store, proofs, codLimits: config.cod });
+  const delivery = createDeliveryService({ orders, transitions, clock, ids, store, proofs, codLimits: config.cod, idempotency });
   const failedAttempts = createFailedAttemptService({ orders, transitions, clock, ids, tariff, proofs });
   const liveEta = createLiveEtaService({ store, outbox, tariff, sandboxSpeed: config.sandbox.speed });
-  const couriers = createCourierService({ store, geoIndex, dispatch, delivery, failedAttempts, transitions, outbox, liveEta, bus, clock, plausibility: config.positionPlausibility });
+  const couriers = createCourierService({ store, geoIndex, dispatch, delivery, failedAttempts, transitions, outbox, liveEta, bus, clock, plausibility: config.positionPlausibility, idempotency });
   const watchers = createOrderWatch({ fanOut: deps.fanOut, store, clock, getOrder: orders.getOrder });
   const { concurrency, queueLimit, niceness } = config.passwordHashing;
   const passwordWorkers = createScryptWorkers({ threads: concurrency, niceness });
@@ -256,7 +258,6 @@ function buildServices(deps: {
   const admin = createAdminService({ store, clock, ids, secretBox, couriers, courierSessions, credentialsChanged: auth.credentialsChanged });
   const operatorOrders = createOperatorOrders({ store, geoIndex, dispatch, transitions, orders, clock });
   const cod = createCodService({ store, clock, ids });
-  const idempotency = createIdempotencyService({ store, clock, ids });
   return {
     courierSessions,
     proofs,
@@ -295,7 +296,7 @@ function buildServices(deps: {
         login: { perEmail: config.loginLockout.perEmail, perAddress: config.loginLockout.perAddress, lockoutSeconds: config.loginLockout.seconds },
       },
     }),
-    merchants: createMerchantService({ store, clock, secretBox, credentialsChanged: auth.credentialsChanged }),
+    merchants: createMerchantService({ store, clock, secretBox, credentialsChanged: auth.credentialsChanged, idempotency }),
     admin,
     quotes,
     integrations: createIntegrationService({ store, quotes, orders, secretBox, clock }),
@@ -303,7 +304,7 @@ function buildServices(deps: {
     orders: Object.assign(orders, watchers.orders),
     delivery,
     /** Tips (issue #30 item 4): added by the merchant, in the ledger, and the courier's earnings. */
-    tips: createTipService({ store, outbox, clock, ids, getOrder: orders.getOrder }),
+    tips: createTipService({ store, outbox, clock, ids, getOrder: orders.getOrder, idempotency }),
     couriers: Object.assign(couriers, watchers.couriers, createCourierJobWatch({ fanOut: deps.fanOut, store, activeOrders: couriers.activeOrders })),
     batches,
     /** The periodic dispatch round (issue #37): one node at a time, by lease (dispatch-round-runner.ts). */
@@ -322,18 +323,18 @@ function buildServices(deps: {
     /** Capability tracking links: made and checked with a key derived from the master key. */
     trackingLinks,
     tracking: createTrackingService({ store, geocoder, fanOut: deps.fanOut, callRelayNumber: config.callRelayNumber, onSnapshotError: deps.onWatchError }),
-    sandbox: createSandboxService({ store, couriers, dispatch, orders, clock, ids, tariff }),
+    sandbox: createSandboxService({ store, couriers, dispatch, orders, clock, ids, tariff, idempotency }),
     sandboxRuns: createSandboxRunService({
       store, secretBox, tariff, defaultSpeed: config.sandbox.speed,
       runtime: (run) => buildRunRuntime({ config, store, bus, geocoder, clock: run.clock, ids: run.ids }),
       getOrder: orders.getOrder,
+      idempotency,
     }),
-    webhookEndpoints: createWebhookEndpointService({ store, sender, clock, ids, sandboxReach: config.webhooks.sandboxReach }),
+    webhookEndpoints: createWebhookEndpointService({ store, sender, clock, ids, sandboxReach: config.webhooks.sandboxReach, idempotency }),
     /** The webhook signing keys in force (secrets and Ed25519 key pairs) and the published public keys. */
     signingKeys,
-    webhookDeliveries: createWebhookDeliveryLog({ store, clock, rateLimiter: deps.rateLimiter }),
+    webhookDeliveries: createWebhookDeliveryLog({ store, clock, rateLimiter: deps.rateLimiter, idempotency }),
     webhookWorker: Object.assign(createWebhookWorker({ store, sender, signingKeys, clock, ids, config: config.webhooks }), createWebhookWorkWatch({ fanOut: deps.fanOut })),
-    idempotency,
     events: createEventFeed({ store }),
     health: createHealthService({ probes: deps.probes, version: API_VERSION, service: SERVICE_NAME, now: () => clock.now() }),
   };
@@ -358,11 +359,13 @@ function buildRunRuntime(deps: { config: Config; store: Store; bus: EventBus; ge
       await store.couriers.setStatus({ id: options.courierId, status: 'available', from: ['busy'], fromJobId: options.jobId, job: null, updatedAt: clock.now().toISOString() });
     },
   });
-  const orders = createOrderService({ store, geocoder, quotes, dispatch, bus, transitions, outbox, clock, ids, tariff, sandboxSpeed: config.sandbox.speed });
-  const delivery = createDeliveryService({ orders, transitions, clock, ids, store, codLimits: config.cod });
+  // A run's commands never carry a caller's key; its own records would follow its virtual clock.
+  const idempotency = createIdempotencyService({ store, clock, ids });
+  const orders = createOrderService({ store, geocoder, quotes, dispatch, bus, transitions, outbox, clock, ids, tariff, sandboxSpeed: config.sandbox.speed, idempotency });
+  const delivery = createDeliveryService({ orders, transitions, clock, ids, store, codLimits: config.cod, idempotency });
   const failedAttempts = createFailedAttemptService({ orders, transitions, clock, ids, tariff });
   const liveEta = createLiveEtaService({ store, outbox, tariff, sandboxSpeed: config.sandbox.speed });
-  const couriers = createCourierService({ store, geoIndex, dispatch, delivery, failedAttempts, transitions, outbox, liveEta, bus, clock });
+  const couriers = createCourierService({ store, geoIndex, dispatch, delivery, failedAttempts, transitions, outbox, liveEta, bus, clock, idempotency });
   return { orders, couriers, dispatch, geoIndex };
 }
 

@@ -7,6 +7,7 @@ import type { Logger } from '../../src/logger.js';
 import { isUnavailable } from '../../src/ports/unavailable.js';
 import { inWireTerms } from '../../src/edge/wire-errors.js';
 import { sendJson } from '../respond.js';
+import { IDEMPOTENCY_FIELD_NAMES } from '../idempotency.js';
 
 interface BodyParserError {
   type?: string;
@@ -75,8 +76,8 @@ export function sendError(logger: Logger, error: unknown, req: IncomingMessage, 
     const headers = rateLimitHeaders(appError.decision);
     for (const name in headers) res.setHeader(name, headers[name]!);
   }
-  // Field names and the keys named in messages in the wire's terms (snake_case), whatever the route.
-  sendJson(res, appError.status, JSON.stringify(presentError(inWireTerms(appError))));
+  // Field names and the keys named in messages in the wire's terms (snake_case; the idempotency key is a header), whatever the route.
+  sendJson(res, appError.status, JSON.stringify(presentError(inWireTerms(appError, IDEMPOTENCY_FIELD_NAMES))));
 }
 
 export function errorHandler(logger: Logger): ErrorRequestHandler {

@@ -18,7 +18,7 @@ import { extendZodWithOpenApi, OpenAPIRegistry, type ResponseConfig, type RouteC
 import { z, type ZodObject, type ZodType } from 'zod';
 import type { AccessLevel } from '../../src/domain/auth.js';
 import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from '../../src/domain/errors.js';
-import { idempotencyKeySchema } from '../../src/domain/orders/schemas.js';
+import { idempotencyKeySchema } from '../../src/domain/idempotency.js';
 import type { IntegrationName } from '../../src/domain/types.js';
 
 extendZodWithOpenApi(z);

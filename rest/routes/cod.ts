@@ -1,12 +1,11 @@
 import type { Router } from 'express';
 import type { Edge } from '../../src/edge/edge.js';
 import type { AuditActor } from '../../src/domain/types.js';
-import { idempotencyKeyOf, markReplayed, IDEMPOTENCY_FIELD_NAMES } from '../idempotency.js';
-import { isReplayedError } from '../../src/domain/idempotency.js';
+import { idempotencyOf } from '../idempotency.js';
 import { requireAdmin } from '../middleware/admin.js';
 import { requireMerchant } from '../middleware/auth.js';
 import { presentCodClaim, presentCodHandOver, presentCodPayout, presentCodReport } from '../presenters/cod.js';
-import { inCallerTerms, principalOf, sendOk } from '../respond.js';
+import { principalOf, sendOk } from '../respond.js';
 import { codClaimsQuery, codHandOverCommand, codPayoutCommand } from '../wire/cod.js';
 
 /**
@@ -23,22 +22,16 @@ export function codRoutes(router: Router, edge: Edge): void {
 
   const admin = requireAdmin(edge);
   const actorOf = (res: { locals: Record<string, unknown> }) => auditedAdmin.as(res.locals.adminActor as AuditActor);
-  /** Money writes run under the required Idempotency-Key inside the audited admin; REST marks its replays. */
-  const keyed = async <T>(req: Parameters<typeof idempotencyKeyOf>[0], res: Parameters<typeof markReplayed>[0], run: (key: { idempotencyKey: string | undefined; onReplayed: () => void }) => Promise<T>) =>
-    run({ idempotencyKey: idempotencyKeyOf(req), onReplayed: () => markReplayed(res) }).catch((error: unknown) => {
-      if (isReplayedError(error)) markReplayed(res);
-      return inCallerTerms(IDEMPOTENCY_FIELD_NAMES)(error);
-    });
 
   router.post('/admin/cod/hand-overs', admin, async (req, res) => {
     const input = codHandOverCommand(req.body);
-    const handOver = await keyed(req, res, (key) => actorOf(res).recordCodHandOver(Object.assign({ input }, key)));
+    const handOver = await actorOf(res).recordCodHandOver(Object.assign({ input }, idempotencyOf(req, res)));
     sendOk(res, { hand_over: presentCodHandOver(handOver) }, 201);
   });
 
   router.post('/admin/cod/payouts', admin, async (req, res) => {
     const input = codPayoutCommand(req.body);
-    const payout = await keyed(req, res, (key) => actorOf(res).recordCodPayout(Object.assign({ input }, key)));
+    const payout = await actorOf(res).recordCodPayout(Object.assign({ input }, idempotencyOf(req, res)));
     sendOk(res, { payout: presentCodPayout(payout) }, 201);
   });
 

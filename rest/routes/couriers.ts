@@ -5,8 +5,7 @@ import { courierOf, requireCourier } from '../middleware/courier.js';
 import { presentCourierOrder, presentEarnings, presentProof } from '../presenters/order.js';
 import { presentCourierCash } from '../presenters/cod.js';
 import { sendOk } from '../respond.js';
-import { idempotently } from '../idempotency.js';
-import { courierScope } from '../../src/domain/idempotency.js';
+import { idempotencyOf } from '../idempotency.js';
 import { advanceOrderCommand, confirmReturnCommand, earningsQuery, releaseOrderCommand, reportFailedAttemptCommand, reportPositionCommand, setDutyCommand } from '../wire/couriers.js';
 import { confirmDeliveryCommand } from '../wire/orders.js';
 import { courierSignInCommand } from '../wire/couriers.js';
@@ -70,55 +69,43 @@ export function courierRoutes(router: Router, edge: Edge): void {
 
   router.post('/couriers/me/duty', async (req, res) => {
     const [{ courier: me }, input] = [courierOf(res), setDutyCommand(req.body)];
-    const courier = await idempotently(edge, req, res, { scope: courierScope(me, 'couriers.duty'), request: { input }, execute: () => couriers.setDuty({ courier: me, input }) });
+    const courier = await couriers.setDuty(Object.assign({ courier: me, input }, idempotencyOf(req, res)));
     sendOk(res, { courier: presentCourier(courier) });
   });
 
   router.post('/couriers/me/location', async (req, res) => {
     const [{ courier }, input] = [courierOf(res), reportPositionCommand(req.body)];
-    const { arrivals } = await idempotently(edge, req, res, {
-      scope: courierScope(courier, 'couriers.position'), request: { input }, execute: () => couriers.reportPosition({ courier, input }),
-    });
+    const { arrivals } = await couriers.reportPosition(Object.assign({ courier, input }, idempotencyOf(req, res)));
     sendOk(res, { arrivals: arrivals.map((o) => ({ booking_id: o.id, status: o.status })) });
   });
 
   router.post('/couriers/me/orders/:id/status', async (req, res) => {
     const [{ courier }, ref, input] = [courierOf(res), String(req.params.id), advanceOrderCommand(req.body)];
-    const order = await idempotently(edge, req, res, {
-      scope: courierScope(courier, 'couriers.advance'), request: { ref, input }, execute: () => couriers.advanceOrder({ courier, ref, input }),
-    });
+    const order = await couriers.advanceOrder(Object.assign({ courier, ref, input }, idempotencyOf(req, res)));
     sendOk(res, { booking_id: order.id, status: order.status });
   });
 
   router.post('/couriers/me/orders/:id/release', async (req, res) => {
     const [{ courier }, ref, input] = [courierOf(res), String(req.params.id), releaseOrderCommand(req.body)];
-    const order = await idempotently(edge, req, res, {
-      scope: courierScope(courier, 'couriers.release'), request: { ref, input }, execute: () => couriers.releaseOrder({ courier, ref, input }),
-    });
+    const order = await couriers.releaseOrder(Object.assign({ courier, ref, input }, idempotencyOf(req, res)));
     sendOk(res, { booking_id: order.id, status: order.status });
   });
 
   router.post('/couriers/me/orders/:id/deliver', async (req, res) => {
     const [{ courier }, ref, input] = [courierOf(res), String(req.params.id), confirmDeliveryCommand(req.body)];
-    const result = await idempotently(edge, req, res, {
-      scope: courierScope(courier, 'couriers.deliver'), request: { ref, input }, execute: () => couriers.confirmDelivery({ courier, ref, input }),
-    });
+    const result = await couriers.confirmDelivery(Object.assign({ courier, ref, input }, idempotencyOf(req, res)));
     sendOk(res, { booking_id: result.order.id, status: result.order.status, message: 'Delivery confirmed', proof: presentProof(result.proof, (id) => edge.services.proofs.signedUrl(id)) });
   });
 
   router.post('/couriers/me/orders/:id/failed-attempt', async (req, res) => {
     const [{ courier }, ref, input] = [courierOf(res), String(req.params.id), reportFailedAttemptCommand(req.body)];
-    const order = await idempotently(edge, req, res, {
-      scope: courierScope(courier, 'couriers.failed_attempt'), request: { ref, input }, execute: () => couriers.reportFailedAttempt({ courier, ref, input }),
-    });
+    const order = await couriers.reportFailedAttempt(Object.assign({ courier, ref, input }, idempotencyOf(req, res)));
     sendOk(res, { booking_id: order.id, status: order.status, attempts: order.failedAttempts?.length ?? 0 });
   });
 
   router.post('/couriers/me/orders/:id/return', async (req, res) => {
     const [{ courier }, ref, input] = [courierOf(res), String(req.params.id), confirmReturnCommand(req.body)];
-    const order = await idempotently(edge, req, res, {
-      scope: courierScope(courier, 'couriers.return'), request: { ref, input }, execute: () => couriers.confirmReturn({ courier, ref, input }),
-    });
+    const order = await couriers.confirmReturn(Object.assign({ courier, ref, input }, idempotencyOf(req, res)));
     sendOk(res, { booking_id: order.id, status: order.status });
   });
 }

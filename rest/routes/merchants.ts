@@ -3,8 +3,7 @@ import type { Edge } from '../../src/edge/edge.js';
 import { requireMerchant } from '../middleware/auth.js';
 import { presentMerchant } from '../presenters/merchant.js';
 import { principalOf, sendOk } from '../respond.js';
-import { idempotently } from '../idempotency.js';
-import { merchantScope } from '../../src/domain/idempotency.js';
+import { idempotencyOf } from '../idempotency.js';
 import { updateSettingsCommand } from '../wire/merchants.js';
 
 export function merchantRoutes(router: Router, edge: Edge): void {
@@ -21,9 +20,7 @@ export function merchantRoutes(router: Router, edge: Edge): void {
       const principal = principalOf(res);
       const { mode } = principal;
       const input = updateSettingsCommand(req.body, { requirePrepTime: method === 'patch' });
-      const updated = await idempotently(edge, req, res, {
-        scope: merchantScope(principal, 'merchants.settings'), request: { input }, execute: () => merchants.updateMerchantSettings({ principal, input }),
-      });
+      const updated = await merchants.updateMerchantSettings(Object.assign({ principal, input }, idempotencyOf(req, res)));
       const presented = presentMerchant(updated, mode, defaultLimit);
       sendOk(res, { message: 'Settings updated', prep_time_mins: presented.prep_time_mins, settings: presented.settings });
     });

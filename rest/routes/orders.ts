@@ -2,10 +2,9 @@ import type { Router } from 'express';
 import type { Edge } from '../../src/edge/edge.js';
 import { requireMerchant } from '../middleware/auth.js';
 import { presentBatch, presentCancellationPreview, presentEvent, presentOrder, presentOrderCreated, presentProof } from '../presenters/order.js';
-import { inCallerTerms, principalOf, sendOk, type HotCall } from '../respond.js';
+import { callOf, inCallerTerms, principalOf, sendOk, type HotCall } from '../respond.js';
 import { mountRoute, type DeclaredRoute } from '../route.js';
-import { idempotencyKeyOf, idempotently, markReplayed } from '../idempotency.js';
-import { merchantScope } from '../../src/domain/idempotency.js';
+import { idempotencyKeyOf, idempotencyOf, markReplayed } from '../idempotency.js';
 import { addTipCommand, cancelOrderCommand, confirmDeliveryCommand, consolidateCommand, createOrderCommand, createOrderFieldNames, listOrdersQuery } from '../wire/orders.js';
 
 /** The order routes the fast path (rest/fast-path.ts) serves too, declared once (rest/route.ts). */
@@ -52,9 +51,7 @@ export function orderRoutes(router: Router, edge: Edge): void {
 
   router.post('/orders/consolidate', operate, async (req, res) => {
     const [principal, input] = [principalOf(res), consolidateCommand(req.body)];
-    const created = await idempotently(edge, req, res, {
-      scope: merchantScope(principal, 'orders.consolidate'), request: { input }, execute: () => batches.consolidateOrders({ principal, input }),
-    });
+    const created = await batches.consolidateOrders(Object.assign({ principal, input }, idempotencyOf(req, res)));
     sendOk(res, { batches_created: created.length, batch_ids: created.map((b) => b.id), batches: created.map(presentBatch) });
   });
 
@@ -67,9 +64,7 @@ export function orderRoutes(router: Router, edge: Edge): void {
 
   router.post('/orders/:id/cancel', operate, async (req, res) => {
     const [principal, ref, input] = [principalOf(res), String(req.params.id), cancelOrderCommand(req.body)];
-    const order = await idempotently(edge, req, res, {
-      scope: merchantScope(principal, 'orders.cancel'), request: { ref, input }, execute: () => orders.cancelOrder({ principal, ref, input }),
-    });
+    const order = await orders.cancelOrder(Object.assign({ principal, ref, input }, idempotencyOf(req, res)));
     sendOk(res, { booking_id: order.id, status: order.status, message: 'Order cancelled', reason: order.cancellation?.reason ?? null, cancellation_fee: order.cancellation?.fee ?? 0 });
   });
 
@@ -80,25 +75,19 @@ export function orderRoutes(router: Router, edge: Edge): void {
 
   router.post('/orders/:id/tip', operate, async (req, res) => {
     const [principal, ref, input] = [principalOf(res), String(req.params.id), addTipCommand(req.body)];
-    const order = await idempotently(edge, req, res, {
-      scope: merchantScope(principal, 'orders.tip'), request: { ref, input }, keyRequired: true, execute: () => edge.services.tips.addTip({ principal, ref, input }),
-    });
+    const order = await edge.services.tips.addTip(Object.assign({ principal, ref, input }, idempotencyOf(req, res)));
     sendOk(res, { booking_id: order.id, status: order.status, amount: input.amount, tip: order.tip ?? 0, currency: 'CLP', message: 'Tip added' });
   });
 
   router.post('/orders/:id/deliver', operate, async (req, res) => {
     const [principal, ref, input] = [principalOf(res), String(req.params.id), confirmDeliveryCommand(req.body)];
-    const result = await idempotently(edge, req, res, {
-      scope: merchantScope(principal, 'orders.deliver'), request: { ref, input }, execute: () => delivery.confirmDelivery({ principal, ref, input }),
-    });
+    const result = await delivery.confirmDelivery(Object.assign({ principal, ref, input }, idempotencyOf(req, res)));
     sendOk(res, { booking_id: result.order.id, status: result.order.status, message: 'Delivery confirmed', proof: presentProof(result.proof, (id) => edge.services.proofs.signedUrl(id)) });
   });
 
   router.post('/orders/:id/delivery-pin/reset', operate, async (req, res) => {
     const [principal, ref] = [principalOf(res), String(req.params.id)];
-    const order = await idempotently(edge, req, res, {
-      scope: merchantScope(principal, 'orders.resetDeliveryPin'), request: { ref }, execute: () => delivery.resetDeliveryPin({ principal, ref }),
-    });
+    const order = await delivery.resetDeliveryPin(Object.assign({ principal, ref }, idempotencyOf(req, res)));
     const stops = order.stops?.map((s) => ({ id: s.id, delivery_pin: order.stopPins![s.id]!.pin }));
     sendOk(res, { booking_id: order.id, delivery_pin: order.deliveryPin?.pin ?? null, message: 'Delivery PIN reset', ...(stops && { stops }) });
   });

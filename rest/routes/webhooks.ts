@@ -3,8 +3,7 @@ import type { Edge } from '../../src/edge/edge.js';
 import { requireMerchant } from '../middleware/auth.js';
 import { presentAttempt, presentDelivery, presentEndpoint, presentPublicKey } from '../presenters/webhook.js';
 import { principalOf, sendOk } from '../respond.js';
-import { idempotently } from '../idempotency.js';
-import { merchantScope } from '../../src/domain/idempotency.js';
+import { idempotencyOf } from '../idempotency.js';
 import { createEndpointCommand, listDeliveriesQuery, redeliverFailedCommand, updateEndpointCommand } from '../wire/webhooks.js';
 
 /** Webhook endpoints (per merchant and mode) and their delivery log. */
@@ -18,9 +17,7 @@ export function webhookRoutes(router: Router, edge: Edge): void {
   });
   router.post('/webhooks/deliveries/redeliver-failed', merchant, async (req, res) => {
     const [principal, input] = [principalOf(res), redeliverFailedCommand(req.body)];
-    const { requeued, more, limit } = await idempotently(edge, req, res, {
-      scope: merchantScope(principal, 'webhooks.redeliverFailed'), request: { input }, execute: () => log.redeliverFailed({ principal, input }),
-    });
+    const { requeued, more, limit } = await log.redeliverFailed(Object.assign({ principal, input }, idempotencyOf(req, res)));
     sendOk(res, { requeued, more, limit });
   });
   router.get('/webhooks/deliveries/:id', merchant, async (req, res) => {
@@ -29,9 +26,7 @@ export function webhookRoutes(router: Router, edge: Edge): void {
   });
   router.post('/webhooks/deliveries/:id/redeliver', merchant, async (req, res) => {
     const [principal, id] = [principalOf(res), String(req.params.id)];
-    const delivery = await idempotently(edge, req, res, {
-      scope: merchantScope(principal, 'webhooks.redeliver'), request: { id }, execute: () => log.redeliver({ principal, id }),
-    });
+    const delivery = await log.redeliver(Object.assign({ principal, id }, idempotencyOf(req, res)));
     sendOk(res, { delivery: presentDelivery(delivery) });
   });
 
@@ -41,9 +36,7 @@ export function webhookRoutes(router: Router, edge: Edge): void {
   });
   router.post('/webhooks', merchant, async (req, res) => {
     const [principal, input] = [principalOf(res), createEndpointCommand(req.body)];
-    const endpoint = await idempotently(edge, req, res, {
-      scope: merchantScope(principal, 'webhooks.create'), request: { input }, execute: () => endpoints.createEndpoint({ principal, input }),
-    });
+    const endpoint = await endpoints.createEndpoint(Object.assign({ principal, input }, idempotencyOf(req, res)));
     sendOk(res, { endpoint: presentEndpoint(endpoint) }, 201);
   });
   router.get('/webhooks', merchant, async (_req, res) => {
@@ -55,9 +48,7 @@ export function webhookRoutes(router: Router, edge: Edge): void {
   });
   router.patch('/webhooks/:id', merchant, async (req, res) => {
     const [principal, id, input] = [principalOf(res), String(req.params.id), updateEndpointCommand(req.body)];
-    const endpoint = await idempotently(edge, req, res, {
-      scope: merchantScope(principal, 'webhooks.update'), request: { id, input }, execute: () => endpoints.updateEndpoint({ principal, id, input }),
-    });
+    const endpoint = await endpoints.updateEndpoint(Object.assign({ principal, id, input }, idempotencyOf(req, res)));
     sendOk(res, { endpoint: presentEndpoint(endpoint) });
   });
   router.delete('/webhooks/:id', merchant, async (req, res) => {

@@ -12,6 +12,7 @@ import type { ConsolidateCommand } from './orders/schemas.js';
 import { vehicleTariff, type Tariff } from './tariffs.js';
 import type { Batch, Courier, Order } from './types.js';
 import { assertPermitted } from './members/roles.js';
+import { merchantScope, type IdempotencyService, type IdempotentCall } from './idempotency.js';
 import { ORDER_NOTES } from './orders/notes.js';
 
 /** A batch holds at most this many stops: a longer route would break every delivery estimate. */
@@ -43,13 +44,16 @@ export function packOrders(orders: Order[], capacityKg: number, maxOrders = MAX_
   return bins.filter((b) => b.orders.length >= 2).map((b) => b.orders);
 }
 
+/** The operation of consolidateOrders' idempotency records. */
+export const CONSOLIDATE_ORDERS = 'orders.consolidate';
+
 /**
  * Consolidation: the caller's orders not yet picked up whose pickup lies in the geohash zone are
  * packed into batches that fit the target vehicle; assigned ones are taken back from their
  * couriers first. Each batch is dispatched to one courier with that vehicle (or waits for one).
  */
-export function createBatchService(deps: { store: Store; dispatch: DispatchService; transitions: OrderTransitions; outbox: WebhookOutbox; bus: EventBus; clock: Clock; ids: IdSource; tariff: Tariff }) {
-  const { store, dispatch, transitions, outbox, bus, clock, ids, tariff } = deps;
+export function createBatchService(deps: { store: Store; dispatch: DispatchService; transitions: OrderTransitions; outbox: WebhookOutbox; bus: EventBus; clock: Clock; ids: IdSource; tariff: Tariff; idempotency: IdempotencyService }) {
+  const { store, dispatch, transitions, outbox, bus, clock, ids, tariff, idempotency } = deps;
   const now = () => clock.now().toISOString();
 
   /**
@@ -147,7 +151,12 @@ export function createBatchService(deps: { store: Store; dispatch: DispatchServi
     return batch?.status === 'assigned' && batch.courierId === courier.id;
   }
 
-  async function consolidateOrders(options: { principal: MerchantPrincipal; input: ConsolidateCommand }): Promise<Batch[]> {
+  async function consolidateOrders(options: { principal: MerchantPrincipal; input: ConsolidateCommand } & IdempotentCall): Promise<Batch[]> {
+    const { principal, input } = options;
+    return idempotency.runCommand(options, { scope: merchantScope(principal, CONSOLIDATE_ORDERS), request: { input } }, () => consolidate({ principal, input }));
+  }
+
+  async function consolidate(options: { principal: MerchantPrincipal; input: ConsolidateCommand }): Promise<Batch[]> {
     assertPermitted(options.principal, 'dispatch');
     const { input } = options;
     const { merchant, mode } = options.principal;

@@ -20,6 +20,7 @@ import { forbiddenMove, isOrderActive } from './orders/state-machine.js';
 import type { Courier, LatLng, Order } from './types.js';
 import { isPlausibleMove, type PositionPlausibility } from './position-plausibility.js';
 import { checkShiftEnd } from './shifts.js';
+import { courierScope, type IdempotencyService, type IdempotentCall, type IdempotentOperation } from './idempotency.js';
 
 /** A reported position this close to a stop marks the arrival there. */
 export const ARRIVAL_RADIUS_M = 50;
@@ -54,6 +55,15 @@ export type ReleaseOrderCommand = z.output<typeof releaseOrderCommandSchema>;
 
 export type CourierService = ReturnType<typeof createCourierService>;
 
+/** The operations of the courier commands' idempotency records, one per command. */
+export const SET_DUTY = 'couriers.duty';
+export const REPORT_POSITION = 'couriers.position';
+export const ADVANCE_ORDER = 'couriers.advance';
+export const RELEASE_ORDER = 'couriers.release';
+export const COURIER_CONFIRM_DELIVERY = 'couriers.deliver';
+export const REPORT_FAILED_ATTEMPT = 'couriers.failed_attempt';
+export const CONFIRM_RETURN = 'couriers.return';
+
 /** What couriers do: go on or off duty, report positions, move their orders along, drop out. */
 /** A stored position this close to going stale is refreshed at once, not with the next batch. */
 const PROMPT_WRITE_MARGIN_MS = 10_000;
@@ -71,10 +81,14 @@ export function createCourierService(deps: {
   clock: Clock;
   /** Positions a courier could not have reached are refused; null: every position is believed (a sandbox run's own service). */
   plausibility?: PositionPlausibility | null;
+  idempotency: IdempotencyService;
 }) {
-  const { store, geoIndex, dispatch, delivery, transitions, outbox, liveEta, bus, clock } = deps;
+  const { store, geoIndex, dispatch, delivery, transitions, outbox, liveEta, bus, clock, idempotency } = deps;
   const plausibility = deps.plausibility ?? null;
   const now = () => clock.now().toISOString();
+  /** A courier command under the courier's own key (`call`). */
+  const keyed = <T>(call: IdempotentCall & { courier: Courier }, operation: IdempotentOperation, request: unknown, execute: () => Promise<T>): Promise<T> =>
+    idempotency.runCommand(call, { scope: courierScope(call.courier, operation), request }, execute);
 
   /** The courier as stored now (the copy its token was checked against may be older). */
   async function getProfile(options: { courier: Courier }): Promise<Courier> {
@@ -112,7 +126,12 @@ export function createCourierService(deps: {
    * On duty (with a planned end, when given: dispatch then offers nothing it cannot pick up before
    * it), or off duty (refused while busy). On duty again with `shiftEndsAt` changes the planned end.
    */
-  async function setDuty(options: { courier: Courier; input: SetDutyCommand }): Promise<Courier> {
+  async function setDuty(options: { courier: Courier; input: SetDutyCommand } & IdempotentCall): Promise<Courier> {
+    const { courier, input } = options;
+    return keyed(options, SET_DUTY, { input }, () => changeDuty({ courier, input }));
+  }
+
+  async function changeDuty(options: { courier: Courier; input: SetDutyCommand }): Promise<Courier> {
     const { courier, input } = options;
     if (input.onDuty) {
       const given = input.shiftEndsAt === undefined ? undefined : checkShiftEnd({ shiftEndsAt: input.shiftEndsAt, now: clock.now() });
@@ -153,8 +172,9 @@ export function createCourierService(deps: {
   }
 
   /** `simulated`: the sandbox simulator's own courier, driven faster than life (never checked for plausibility). */
-  async function reportPosition(options: { courier: Courier; input: ReportPositionCommand; simulated?: boolean }): Promise<{ courier: Courier; arrivals: Order[]; stale?: boolean }> {
-    return report(options);
+  async function reportPosition(options: { courier: Courier; input: ReportPositionCommand; simulated?: boolean } & IdempotentCall): Promise<{ courier: Courier; arrivals: Order[]; stale?: boolean }> {
+    const { courier, input, simulated } = options;
+    return keyed(options, REPORT_POSITION, { input }, () => report({ courier, input, simulated }));
   }
 
   /** `orders`: the courier's active orders when already in hand (a snapshot), else read here. */
@@ -225,7 +245,12 @@ export function createCourierService(deps: {
     return order;
   }
 
-  async function advanceOrder(options: { courier: Courier; ref: string; input: AdvanceOrderCommand }): Promise<Order> {
+  async function advanceOrder(options: { courier: Courier; ref: string; input: AdvanceOrderCommand } & IdempotentCall): Promise<Order> {
+    const { courier, ref, input } = options;
+    return keyed(options, ADVANCE_ORDER, { ref, input }, () => advance({ courier, ref, input }));
+  }
+
+  async function advance(options: { courier: Courier; ref: string; input: AdvanceOrderCommand }): Promise<Order> {
     const order = await courierOrder(options.courier, options.ref);
     const { status, stop_id: stopId } = options.input;
     const actor: Actor = { kind: 'courier', id: options.courier.id };
@@ -241,7 +266,12 @@ export function createCourierService(deps: {
   }
 
   /** The courier drops out before pickup: the order goes back to `new` and is dispatched again. */
-  async function releaseOrder(options: { courier: Courier; ref: string; input: ReleaseOrderCommand }): Promise<Order> {
+  async function releaseOrder(options: { courier: Courier; ref: string; input: ReleaseOrderCommand } & IdempotentCall): Promise<Order> {
+    const { courier, ref, input } = options;
+    return keyed(options, RELEASE_ORDER, { ref, input }, () => release({ courier, ref, input }));
+  }
+
+  async function release(options: { courier: Courier; ref: string; input: ReleaseOrderCommand }): Promise<Order> {
     const { reason } = options.input;
     const order = await courierOrder(options.courier, options.ref);
     const released = await transitions.transition({
@@ -279,21 +309,30 @@ export function createCourierService(deps: {
     return { courier, releasedOrderIds: released.map((o) => o.id), keptOrderIds: kept.map((o) => o.id) };
   }
 
-  async function confirmDelivery(options: { courier: Courier; ref: string; input: ConfirmDeliveryCommand }) {
-    const order = await courierOrder(options.courier, options.ref);
-    return delivery.deliverOrder({ order, input: options.input, actor: { kind: 'courier', id: options.courier.id }, courierId: options.courier.id });
+  async function confirmDelivery(options: { courier: Courier; ref: string; input: ConfirmDeliveryCommand } & IdempotentCall) {
+    const { courier, ref, input } = options;
+    return keyed(options, COURIER_CONFIRM_DELIVERY, { ref, input }, async () => {
+      const order = await courierOrder(courier, ref);
+      return delivery.deliverOrder({ order, input, actor: { kind: 'courier', id: courier.id }, courierId: courier.id });
+    });
   }
 
   /** The courier could not deliver one of its orders: recorded, then moved on by the order's policy. */
-  async function reportFailedAttempt(options: { courier: Courier; ref: string; input: ReportFailedAttemptCommand }): Promise<Order> {
-    const order = await courierOrder(options.courier, options.ref);
-    return deps.failedAttempts.reportFailedAttempt({ order, courierId: options.courier.id, input: options.input });
+  async function reportFailedAttempt(options: { courier: Courier; ref: string; input: ReportFailedAttemptCommand } & IdempotentCall): Promise<Order> {
+    const { courier, ref, input } = options;
+    return keyed(options, REPORT_FAILED_ATTEMPT, { ref, input }, async () => {
+      const order = await courierOrder(courier, ref);
+      return deps.failedAttempts.reportFailedAttempt({ order, courierId: courier.id, input });
+    });
   }
 
   /** The courier brought a returning order back to the pickup. */
-  async function confirmReturn(options: { courier: Courier; ref: string; input: ConfirmReturnCommand }): Promise<Order> {
-    const order = await courierOrder(options.courier, options.ref);
-    return deps.failedAttempts.confirmReturn({ order, courierId: options.courier.id, input: options.input });
+  async function confirmReturn(options: { courier: Courier; ref: string; input: ConfirmReturnCommand } & IdempotentCall): Promise<Order> {
+    const { courier, ref, input } = options;
+    return keyed(options, CONFIRM_RETURN, { ref, input }, async () => {
+      const order = await courierOrder(courier, ref);
+      return deps.failedAttempts.confirmReturn({ order, courierId: courier.id, input });
+    });
   }
 
   return {

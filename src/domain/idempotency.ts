@@ -1,11 +1,38 @@
+import { hash } from 'node:crypto';
+import { z } from 'zod';
 import type { Clock } from '../ports/clock.js';
 import type { IdSource } from '../ports/ids.js';
 import type { IdempotentWriteKey, Store } from '../ports/store.js';
 import type { MerchantPrincipal } from './auth.js';
 import { AppError, GeofenceError, type ErrorCode, type FieldError } from './errors.js';
-import { parseIdempotencyKey } from './orders/schemas.js';
-import { requestHash } from './orders/service.js';
 import type { Courier, Mode } from './types.js';
+
+/** Idempotency-Key header: printable ASCII, bounded. */
+export const idempotencyKeySchema = z.string().trim().min(1).max(255).regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces');
+
+/**
+ * The key as given, checked; a bad one is a VALIDATION_ERROR on field `idempotencyKey` (never the
+ * body's): each transport names it its own way (REST: the `Idempotency-Key` header).
+ */
+export function parseIdempotencyKey(key: string): string {
+  const parsed = idempotencyKeySchema.safeParse(key);
+  if (parsed.success) return parsed.data;
+  const message = parsed.error.issues[0]?.message ?? 'is invalid';
+  throw new AppError('VALIDATION_ERROR', `Invalid idempotency key: ${message}`, { fields: [{ field: 'idempotencyKey', message }] });
+}
+
+/** The value with every object's keys sorted. */
+const canonical = (v: unknown): unknown =>
+  Array.isArray(v)
+    ? v.map(canonical)
+    : v && typeof v === 'object'
+      ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])]))
+      : v;
+
+/** Canonical JSON (sorted keys) so the same body always hashes the same. */
+export function requestHash(body: unknown): string {
+  return hash('sha256', JSON.stringify(canonical(body) ?? null), 'hex');
+}
 
 /** Answers are kept this long per key (as for order creation). */
 export const IDEMPOTENT_WRITE_TTL_MS = 24 * 3_600_000;
@@ -13,31 +40,11 @@ export const IDEMPOTENT_WRITE_TTL_MS = 24 * 3_600_000;
 export const IDEMPOTENT_WRITE_LOCK_MS = 60_000;
 
 /**
- * The state-changing operations that honour an idempotency key, by the name their records carry.
- * REST and GraphQL share them: one key on one operation is one record whichever entrance it used.
+ * The name an idempotent write command's records carry (`orders.cancel`): each command declares
+ * its own, once, as a constant next to it (docs/development/idempotency.md). REST and GraphQL
+ * reach the same command, so one key on one operation is one record whichever entrance it used.
  */
-export type IdempotentOperation =
-  | 'orders.cancel'
-  | 'orders.deliver'
-  | 'orders.consolidate'
-  | 'orders.resetDeliveryPin'
-  | 'orders.tip'
-  | 'couriers.duty'
-  | 'couriers.position'
-  | 'couriers.advance'
-  | 'couriers.release'
-  | 'couriers.deliver'
-  | 'couriers.failed_attempt'
-  | 'couriers.return'
-  | 'merchants.settings'
-  | 'webhooks.create'
-  | 'webhooks.update'
-  | 'webhooks.redeliver'
-  | 'webhooks.redeliverFailed'
-  | 'sandbox.advance'
-  | 'sandbox.run'
-  | 'cod.handover'
-  | 'cod.payout';
+export type IdempotentOperation = `${string}.${string}`;
 
 /**
  * Whose key it is: the merchant (per mode) or the courier (whose account has one mode). A signed-in
@@ -75,6 +82,25 @@ const replayedErrors = new WeakSet<AppError>();
 export const isReplayedError = (error: unknown): boolean => error instanceof AppError && replayedErrors.has(error);
 
 export type IdempotencyService = ReturnType<typeof createIdempotencyService>;
+
+/**
+ * What an idempotent write command takes beside its own options: the caller's key (none: the
+ * command just runs, unless it requires one) and a hook told when the answer is a replay, a kept
+ * 4xx error included (REST says so with `Idempotent-Replayed`).
+ */
+export interface IdempotentCall {
+  idempotencyKey?: string | undefined;
+  onReplayed?: (() => void) | undefined;
+}
+
+/** How a command runs under a key: whose key it is (naming the operation) and what a repeated key must repeat. */
+export interface KeyedRun {
+  scope: IdempotencyScope;
+  /** The command's target and parsed input, never the caller's identity (that is the scope). */
+  request: unknown;
+  /** Money moves run only under a key. */
+  keyRequired?: boolean;
+}
 
 /**
  * Idempotency keys on every state-changing operation (issue #17 item 5), one mechanism for all:
@@ -147,7 +173,23 @@ export function createIdempotencyService(deps: { store: Store; clock: Clock; ids
     return { value: answerOf<T>(outcome), replayed: false };
   }
 
-  return { runIdempotent };
+  /**
+   * A write command's body under its caller's key (`call`): the way every idempotent service
+   * method runs, so the edges only pass the key on. Replays (kept errors too) are told to
+   * `call.onReplayed`.
+   */
+  async function runCommand<T>(call: IdempotentCall, run: KeyedRun, execute: () => Promise<T>): Promise<T> {
+    try {
+      const { value, replayed } = await runIdempotent({ scope: run.scope, key: call.idempotencyKey, request: run.request, execute, keyRequired: run.keyRequired ?? false });
+      if (replayed) call.onReplayed?.();
+      return value;
+    } catch (error) {
+      if (isReplayedError(error)) call.onReplayed?.();
+      throw error;
+    }
+  }
+
+  return { runIdempotent, runCommand };
 }
 
 function answerOf<T>(outcome: string): T {

@@ -5,6 +5,7 @@ import type { SecretBox } from './credentials.js';
 import { AppError } from './errors.js';
 import type { MerchantPrincipal } from './auth.js';
 import { assertPermitted } from './members/roles.js';
+import { merchantScope, type IdempotencyService, type IdempotentCall } from './idempotency.js';
 import { FAILED_ATTEMPT_POLICIES, INTEGRATION_NAMES, type Merchant, type MerchantSettings } from './types.js';
 
 export const PREP_TIME_MAX_MINS = 240;
@@ -61,13 +62,17 @@ export const DEFAULT_SETTINGS: MerchantSettings = {
 
 export type MerchantService = ReturnType<typeof createMerchantService>;
 
+/** The operation of updateMerchantSettings' idempotency records. */
+export const UPDATE_SETTINGS = 'merchants.settings';
+
 export function createMerchantService(deps: {
   store: Store;
   clock: Clock;
   secretBox: SecretBox;
   credentialsChanged?: (options: { merchantId: string }) => Promise<void>;
+  idempotency: IdempotencyService;
 }) {
-  const { store, clock, secretBox } = deps;
+  const { store, clock, secretBox, idempotency } = deps;
 
   async function getMerchant(options: { merchantId: string }): Promise<Merchant> {
     const merchant = await store.merchants.findById(options.merchantId);
@@ -76,9 +81,12 @@ export function createMerchantService(deps: {
   }
 
   /** The merchant's own change (an owner, or an API key): settings are the owner's to manage. */
-  async function updateMerchantSettings(options: { principal: MerchantPrincipal; input: UpdateSettingsCommand }): Promise<Merchant> {
-    assertPermitted(options.principal, 'manage');
-    return configureMerchant({ merchantId: options.principal.merchant.id, input: options.input });
+  async function updateMerchantSettings(options: { principal: MerchantPrincipal; input: UpdateSettingsCommand } & IdempotentCall): Promise<Merchant> {
+    const { principal, input } = options;
+    return idempotency.runCommand(options, { scope: merchantScope(principal, UPDATE_SETTINGS), request: { input } }, async () => {
+      assertPermitted(principal, 'manage');
+      return configureMerchant({ merchantId: principal.merchant.id, input });
+    });
   }
 
   /** Settings written by the service itself (the demo seed), not on a caller's behalf. */

@@ -11,6 +11,7 @@ import { AppError } from './errors.js';
 import { distanceMeters } from './geo.js';
 import type { CourierGeoIndex } from '../ports/geo-index.js';
 import { assertPermitted } from './members/roles.js';
+import { merchantScope, type IdempotencyService, type IdempotentCall } from './idempotency.js';
 import type { CreateOrderCommand } from './orders/schemas.js';
 import type { OrderService } from './orders/service.js';
 import { SANDBOX_EVIDENCE, sandboxDelivery } from './sandbox.js';
@@ -87,6 +88,9 @@ export const RUN_DELIVERIES_HELD_UNTIL = '9999-12-31T23:59:59.999Z';
 
 export type SandboxRunService = ReturnType<typeof createSandboxRunService>;
 
+/** The operation of startRun's idempotency records. */
+export const START_RUN = 'sandbox.run';
+
 /**
  * Deterministic sandbox runs (issue #31 item 2): a whole delivery played at once on a virtual
  * clock, through the same domain services as a real order (so the same history, feed events and
@@ -105,10 +109,16 @@ export function createSandboxRunService(deps: {
   runtime: (options: { clock: Clock; ids: IdSource }) => SandboxRuntime;
   /** The merchant's order by any id form (404 ORDER_NOT_FOUND across modes and merchants). */
   getOrder: (options: { principal: MerchantPrincipal; ref: string }) => Promise<Order>;
+  idempotency: IdempotencyService;
 }) {
-  const { store, secretBox, tariff } = deps;
+  const { store, secretBox, tariff, idempotency } = deps;
 
-  async function startRun(options: { principal: MerchantPrincipal; input: SandboxRunCommand }): Promise<SandboxRunResult> {
+  async function startRun(options: { principal: MerchantPrincipal; input: SandboxRunCommand } & IdempotentCall): Promise<SandboxRunResult> {
+    const { principal, input } = options;
+    return idempotency.runCommand(options, { scope: merchantScope(principal, START_RUN), request: { input } }, () => playRun({ principal, input }));
+  }
+
+  async function playRun(options: { principal: MerchantPrincipal; input: SandboxRunCommand }): Promise<SandboxRunResult> {
     const { principal, input } = options;
     assertPermitted(principal, 'dispatch');
     if (principal.mode !== 'test') throw new AppError('FORBIDDEN', 'Sandbox runs are for test keys only (ak_test_…)');

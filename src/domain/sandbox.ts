@@ -15,6 +15,7 @@ import { timeScaleOf } from './sandbox-time.js';
 import { vehicleTariff, type Tariff } from './tariffs.js';
 import type { Courier, LatLng, Order, VehicleType } from './types.js';
 import { assertPermitted } from './members/roles.js';
+import { merchantScope, type IdempotencyService, type IdempotentCall } from './idempotency.js';
 
 /** Simulated couriers are ordinary sandbox couriers whose plate starts with this. */
 export const SIMULATED_PLATE_PREFIX = 'SIM-';
@@ -54,13 +55,16 @@ const START_POINTS: LatLng[] = [
 
 export type SandboxService = ReturnType<typeof createSandboxService>;
 
+/** The operation of advanceOrder's idempotency records. */
+export const SANDBOX_ADVANCE = 'sandbox.advance';
+
 /**
  * The sandbox simulator: a fleet of simulated couriers (test mode) that drive their orders along
  * the straight route, report positions (so arrivals, tracking and webhooks happen as in
  * production), pick up, and deliver at the drop-off. `speedFactor` multiplies the vehicles' speed.
  */
-export function createSandboxService(deps: { store: Store; couriers: CourierService; dispatch: DispatchService; orders: OrderService; clock: Clock; ids: IdSource; tariff: Tariff }) {
-  const { store, couriers, dispatch, orders, clock, ids, tariff } = deps;
+export function createSandboxService(deps: { store: Store; couriers: CourierService; dispatch: DispatchService; orders: OrderService; clock: Clock; ids: IdSource; tariff: Tariff; idempotency: IdempotencyService }) {
+  const { store, couriers, dispatch, orders, clock, ids, tariff, idempotency } = deps;
 
   async function ensureSimulatedFleet(options: { perVehicle: number }): Promise<Courier[]> {
     const existing = (await store.couriers.listByMode('test')).filter((c) => c.plate.startsWith(SIMULATED_PLATE_PREFIX));
@@ -140,7 +144,12 @@ export function createSandboxService(deps: { store: Store; couriers: CourierServ
   }
 
   /** POST /sandbox/orders/{id}/advance: moves one test order one step, whoever its courier is. */
-  async function advanceOrder(options: { principal: MerchantPrincipal; ref: string }): Promise<Order> {
+  async function advanceOrder(options: { principal: MerchantPrincipal; ref: string } & IdempotentCall): Promise<Order> {
+    const { principal, ref } = options;
+    return idempotency.runCommand(options, { scope: merchantScope(principal, SANDBOX_ADVANCE), request: { ref } }, () => advance({ principal, ref }));
+  }
+
+  async function advance(options: { principal: MerchantPrincipal; ref: string }): Promise<Order> {
     assertPermitted(options.principal, 'dispatch');
     if (options.principal.mode !== 'test') throw new AppError('FORBIDDEN', 'The sandbox simulator only drives test orders; use a test key (ak_test_…)');
     const order = await orders.getOrder(options);

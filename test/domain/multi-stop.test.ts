@@ -12,6 +12,7 @@ import { createMemoryEventBus } from '../../src/adapters/event-bus/memory.js';
 import { createSqliteStore } from '../../src/adapters/sqlite/store.js';
 import { SERVICE_AREA } from '../../src/domain/geo.js';
 import { createDeliveryService, type DeliveryService } from '../../src/domain/orders/delivery.js';
+import { createIdempotencyService } from '../../src/domain/idempotency.js';
 import { createFailedAttemptService, type FailedAttemptService } from '../../src/domain/orders/failed-attempts.js';
 import type { OrderService } from '../../src/domain/orders/service.js';
 import { canTransition } from '../../src/domain/orders/state-machine.js';
@@ -88,7 +89,7 @@ describe('stop moves on a SQLite store', () => {
     transitions = createOrderTransitions({ store, bus: createMemoryEventBus(), clock, ids, outbox });
     ended.length = 0;
     const orders = { afterOrderEnded: async (o: Order) => void ended.push(o.id) } as unknown as OrderService;
-    delivery = createDeliveryService({ orders, transitions, clock, store, ids });
+    delivery = createDeliveryService({ orders, transitions, clock, store, ids, idempotency: createIdempotencyService({ store, clock, ids }) });
     failures = createFailedAttemptService({ orders, transitions, clock, ids, tariff: DEFAULT_SANTIAGO_TARIFF });
   });
   afterEach(() => store.close());

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requestHash } from '../../src/domain/orders/service.js';
+import { requestHash } from '../../src/domain/idempotency.js';
 import { gql, type MerchantCredentials, type TestApp } from '../helpers/app.js';
 import { EVIDENCE, PLACES, courierOnDuty, expectError, expectOk, formA, formB, merchantApi, north, standDown, startOrdersApp } from './support.js';
 

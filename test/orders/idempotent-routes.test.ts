@@ -1,8 +1,10 @@
 /**
- * Every REST write wrapped by `idempotently(...)` (issue #17 item 5), one table: the same key and
- * body answer the first answer again with `Idempotent-Replayed: true`, and another request under
- * the key is 422 IDEMPOTENCY_KEY_REUSED. The list of routes is read from rest/routes/*.ts, so a
- * route that gains the wrapper needs a case here and a route that loses it fails.
+ * Every REST write that passes the request's key to its command with `idempotencyOf(req, res)`
+ * (issue #17 item 5; the commands own idempotency since #40), one table: the same key and body
+ * answer the first answer again with `Idempotent-Replayed: true`, and another request under the
+ * key is 422 IDEMPOTENCY_KEY_REUSED. The list of routes is read from rest/routes/*.ts, so a route
+ * that gains a key needs a case here and a route that loses it fails. The operators' money writes
+ * (/admin/cod, key required) have their own tests (test/orders/cod-cash.test.ts).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import ngeohash from 'ngeohash';
@@ -13,8 +15,8 @@ import { EVIDENCE, PLACES, courierOnDuty, createCourier, expectError, expectOk, 
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- parsed JSON
 
-/** `METHOD /path` of every route handler in rest/routes/*.ts whose body calls `idempotently(`. */
-function wrappedRoutes(): string[] {
+/** `METHOD /path` of every merchant or courier route handler in rest/routes/*.ts whose body calls `idempotencyOf(`. */
+function keyedRoutes(): string[] {
   const dir = new URL('../../rest/routes/', import.meta.url);
   const found: string[] = [];
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts'))) {
@@ -22,7 +24,7 @@ function wrappedRoutes(): string[] {
     const starts = [...text.matchAll(/router(?:\.(get|post|patch|put|delete)|\[(\w+)\])\(\s*'([^']+)'/g)];
     starts.forEach((match, i) => {
       const handler = text.slice(match.index, starts[i + 1]?.index ?? text.length);
-      if (!handler.includes('idempotently(')) return;
+      if (!handler.includes('idempotencyOf(') || match[3]!.startsWith('/admin/')) return;
       // `router[method](…)` inside `for (const method of ['post', 'patch'] as const)`.
       const methods = match[1] ? [match[1]] : [...(/of \[([^\]]+)\] as const\)\s*\{\s*$/.exec(text.slice(0, match.index))?.[1] ?? '').matchAll(/'(\w+)'/g)].map((m) => m[1]!);
       expect(methods.length, `${file}: the methods of ${match[3]}`).toBeGreaterThan(0);
@@ -81,7 +83,7 @@ async function deliveries(): Promise<string[]> {
 const hour = () => ({ created_from: new Date(Date.now() - 3_600_000).toISOString(), created_to: new Date(Date.now() + 60_000).toISOString() });
 const zone = (p: { lat: number; lng: number }) => ngeohash.encode(p.lat, p.lng, 9).slice(0, 5);
 
-/** How to reach each wrapped route once successfully, and another request for the same key. */
+/** How to reach each keyed route once successfully, and another request for the same key. */
 const CASES: Record<string, () => Promise<Case>> = {
   'POST /orders/consolidate': async () => ({
     auth: m.testKey, method: 'POST',
@@ -199,9 +201,9 @@ const CASES: Record<string, () => Promise<Case>> = {
   },
 };
 
-describe('Idempotency-Key on every wrapped REST write', () => {
-  it('the table covers exactly the routes rest/routes/*.ts wraps with idempotently()', () => {
-    expect(wrappedRoutes()).toEqual(Object.keys(CASES).sort());
+describe('Idempotency-Key on every keyed REST write', () => {
+  it('the table covers exactly the routes rest/routes/*.ts give a key with idempotencyOf()', () => {
+    expect(keyedRoutes()).toEqual(Object.keys(CASES).sort());
   });
 
   it.each(Object.keys(CASES))('%s: the same key and body replay the first answer; another request under the key is 422', async (route) => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { codReportQuerySchema } from '../../../src/domain/cod.js';
-import { idempotencyKeySchema } from '../../../src/domain/orders/schemas.js';
+import { idempotencyKeySchema } from '../../../src/domain/idempotency.js';
 import { codClaimsQueryString, codHandOverBody, codPayoutBody } from '../../wire/cod.js';
 import { courierCashSchema } from '../responses-orders.js';
 import { registry, registerEndpoint } from '../registry.js';

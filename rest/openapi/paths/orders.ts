@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { shopifyOrderSchema } from '../../../src/domain/integrations/storefront-orders.js';
-import { idempotencyKeySchema } from '../../../src/domain/orders/schemas.js';
+import { idempotencyKeySchema } from '../../../src/domain/idempotency.js';
 import { addTipBody, cancelOrderBody, consolidateBody, deliverOrderBody, listOrdersQueryString } from '../../wire/orders.js';
 import { storefrontQuerySchema } from '../../routes/storefront.js';
 import { registerEndpoint } from '../registry.js';

@@ -11,7 +11,7 @@ import { erpRateSchema, toErpRate } from './erp.js';
 import { pluginDestinationText, pluginQuoteSchema, pluginWeightKg, toPluginRates } from './plugin.js';
 import { draftFromShopifyOrder, isDispatchable, parseStorefrontJson, shopifyOrderSchema } from './storefront-orders.js';
 import type { OrderService } from '../orders/service.js';
-import { requestHash } from '../orders/service.js';
+import { requestHash } from '../idempotency.js';
 import { carrierServiceRequestSchema, shopifyAddressText, shopifyWeightKg, toCarrierServiceRates } from './storefront.js';
 
 /** Who called an integration endpoint, as far as the request tells (for moderation). */

@@ -1,7 +1,7 @@
 import type { Store } from '../../ports/store.js';
 import type { AdminService } from '../admin.js';
 import type { CodHandOver, CodPayout, CodService } from '../cod.js';
-import type { IdempotencyScope, IdempotencyService, IdempotentOperation } from '../idempotency.js';
+import type { IdempotencyScope, IdempotencyService, IdempotentCall, IdempotentOperation } from '../idempotency.js';
 import type { MemberService } from '../members/service.js';
 import type { OperatorOrders } from '../orders/operator-orders.js';
 import type { Actor } from '../orders/transitions.js';
@@ -25,12 +25,14 @@ const merchantSnapshot = (m: Merchant | null) =>
 const operatorSnapshot = (o: Operator) => ({ email: o.email, role: o.role, status: o.status });
 const orderSnapshot = (o: Order | null) => o && { status: o.status, courierId: o.courierId, merchantId: o.merchantId };
 
-/** A money write: its input, the caller's idempotency key (required), and a hook told when the answer is a replay (REST's Idempotent-Replayed). */
-interface KeyedWrite {
+/** A money write: its input and the caller's idempotency key (required: refused without one). */
+interface KeyedWrite extends IdempotentCall {
   input: unknown;
-  idempotencyKey: string | undefined;
-  onReplayed?: () => void;
 }
+
+/** The operations of the money writes' idempotency records. */
+export const RECORD_COD_HAND_OVER = 'cod.handover';
+export const RECORD_COD_PAYOUT = 'cod.payout';
 
 export type AuditedAdmin = ReturnType<ReturnType<typeof createAuditedAdmin>['as']>;
 
@@ -57,11 +59,8 @@ export function createAuditedAdmin(deps: { admin: AdminService; members: MemberS
     const scopeOf = (operation: IdempotentOperation): IdempotencyScope => ({
       ownerId: actor.kind === 'operator' ? `operator:${actor.id}` : actor.kind, mode: 'live', operation,
     });
-    const idempotent = async <T>(operation: IdempotentOperation, options: KeyedWrite, execute: () => Promise<T>): Promise<T> => {
-      const { value, replayed } = await idempotency.runIdempotent({ scope: scopeOf(operation), key: options.idempotencyKey, request: options.input, execute, keyRequired: true });
-      if (replayed) options.onReplayed?.();
-      return value;
-    };
+    const idempotent = <T>(operation: IdempotentOperation, options: KeyedWrite, execute: () => Promise<T>): Promise<T> =>
+      idempotency.runCommand(options, { scope: scopeOf(operation), request: options.input, keyRequired: true }, execute);
     const record = (action: string, type: Parameters<AuditLog['record']>[0]['target']['type'], id: string, before: Record<string, unknown> | null, after: Record<string, unknown> | null) =>
       audit.record({ actor, action, target: { type, id }, before, after });
 
@@ -164,7 +163,7 @@ export function createAuditedAdmin(deps: { admin: AdminService; members: MemberS
        * after a lost answer must not record it twice): recorded on the courier, with its ledger lines.
        */
       async recordCodHandOver(options: KeyedWrite): Promise<CodHandOver> {
-        return idempotent('cod.handover', options, async () => {
+        return idempotent(RECORD_COD_HAND_OVER, options, async () => {
           const handOver = await cod.recordCodHandOver({ input: options.input });
           await record('cod.hand_over', 'courier', handOver.courierId, null, { amount: handOver.amount, lines: handOver.lines.map((l) => ({ ledgerEntryId: l.id, orderId: l.orderId, merchantId: l.merchantId, amount: l.amount })) });
           return handOver;
@@ -172,7 +171,7 @@ export function createAuditedAdmin(deps: { admin: AdminService; members: MemberS
       },
       /** A payout to a merchant (bounded by the cash handed over for it), under a required idempotency key. */
       async recordCodPayout(options: KeyedWrite): Promise<CodPayout> {
-        return idempotent('cod.payout', options, async () => {
+        return idempotent(RECORD_COD_PAYOUT, options, async () => {
           const payout = await cod.recordCodPayout({ input: options.input });
           await record('cod.pay_out', 'merchant', payout.merchantId, null, { ledgerEntryId: payout.id, amount: payout.amount });
           return payout;

@@ -15,8 +15,13 @@ import { codCollectedEntry, collectCod, type CodConfirmLimits } from './cod.js';
 import { assertReachable } from './state-machine.js';
 import type { Actor, OrderTransitions } from './transitions.js';
 import { assertPermitted } from '../members/roles.js';
+import { merchantScope, type IdempotencyService, type IdempotentCall } from '../idempotency.js';
 
 export type DeliveryService = ReturnType<typeof createDeliveryService>;
+
+/** The operations of the merchant's delivery commands' idempotency records. */
+export const CONFIRM_DELIVERY = 'orders.deliver';
+export const RESET_DELIVERY_PIN = 'orders.resetDeliveryPin';
 
 /** Wrong delivery-PIN tries before the order locks (until the merchant resets the PIN). */
 export const DELIVERY_PIN_MAX_ATTEMPTS = 5;
@@ -63,8 +68,9 @@ export function createDeliveryService(deps: {
   proofs?: Pick<ProofService, 'assertDeliveryProofs'>;
   /** When a cash-on-delivery claim waits for an operator (issue #39); default 1.5× or +50,000 CLP. */
   codLimits?: CodConfirmLimits;
+  idempotency: IdempotencyService;
 }) {
-  const { orders, transitions, clock, ids, store } = deps;
+  const { orders, transitions, clock, ids, store, idempotency } = deps;
 
   /**
    * An order with a delivery PIN is delivered only with it. Each try is counted in the store,
@@ -141,17 +147,25 @@ export function createDeliveryService(deps: {
   }
 
   /** The merchant confirms the delivery of one of its orders, by any of its references. */
-  async function confirmDelivery(options: { principal: MerchantPrincipal; ref: string; input: ConfirmDeliveryCommand }) {
-    assertPermitted(options.principal, 'dispatch');
-    const order = await orders.getOrder(options);
-    return deliverOrder({ order, input: options.input, actor: { kind: 'merchant', id: options.principal.merchant.id } });
+  async function confirmDelivery(options: { principal: MerchantPrincipal; ref: string; input: ConfirmDeliveryCommand } & IdempotentCall) {
+    const { principal, ref, input } = options;
+    return idempotency.runCommand(options, { scope: merchantScope(principal, CONFIRM_DELIVERY), request: { ref, input } }, async () => {
+      assertPermitted(principal, 'dispatch');
+      const order = await orders.getOrder({ principal, ref });
+      return deliverOrder({ order, input, actor: { kind: 'merchant', id: principal.merchant.id } });
+    });
   }
 
   /**
    * The merchant issues a new delivery PIN (the tries start again), for an order that has one and is
    * not over yet; the old PIN stops working at once.
    */
-  async function resetDeliveryPin(options: { principal: MerchantPrincipal; ref: string }): Promise<Order> {
+  async function resetDeliveryPin(options: { principal: MerchantPrincipal; ref: string } & IdempotentCall): Promise<Order> {
+    const { principal, ref } = options;
+    return idempotency.runCommand(options, { scope: merchantScope(principal, RESET_DELIVERY_PIN), request: { ref } }, () => issueDeliveryPin({ principal, ref }));
+  }
+
+  async function issueDeliveryPin(options: { principal: MerchantPrincipal; ref: string }): Promise<Order> {
     assertPermitted(options.principal, 'dispatch');
     const order = await orders.getOrder(options);
     if (!order.deliveryPin && !order.stopPins) throw new AppError('CONFLICT', 'This order was created without a delivery PIN (delivery_pin: true)');

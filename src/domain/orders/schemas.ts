@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { idCursorSchema } from '../cursors.js';
-import { AppError } from '../errors.js';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../json-depth.js';
 import { latLngSchema, locationInputSchema, type LocationInput } from '../locations.js';
 import { prepTimeSchema } from '../merchants.js';
@@ -206,20 +205,6 @@ export const listOrdersQuerySchema = z.strictObject({
   limit: z.number().int().min(1).max(ORDER_PAGE_MAX).default(20),
 });
 export type ListOrdersQuery = z.output<typeof listOrdersQuerySchema>;
-
-/** Idempotency-Key header: printable ASCII, bounded. */
-export const idempotencyKeySchema = z.string().trim().min(1).max(255).regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces');
-
-/**
- * The key as given, checked; a bad one is a VALIDATION_ERROR on field `idempotencyKey` (never the
- * body's): each transport names it its own way (REST: the `Idempotency-Key` header).
- */
-export function parseIdempotencyKey(key: string): string {
-  const parsed = idempotencyKeySchema.safeParse(key);
-  if (parsed.success) return parsed.data;
-  const message = parsed.error.issues[0]?.message ?? 'is invalid';
-  throw new AppError('VALIDATION_ERROR', `Invalid idempotency key: ${message}`, { fields: [{ field: 'idempotencyKey', message }] });
-}
 
 const operatorIdSchema = z.string().trim().min(1).max(64);
 const instantSchema = z.iso.datetime({ offset: true }).transform((s) => new Date(s).toISOString());

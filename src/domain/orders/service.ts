@@ -1,4 +1,4 @@
-import { hash, randomInt } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import type { Clock } from '../../ports/clock.js';
 import type { EventBus } from '../../ports/event-bus.js';
 import type { IdSource } from '../../ports/ids.js';
@@ -23,7 +23,6 @@ import type { WebhookOutbox } from '../webhooks/outbox.js';
 import type { NotificationOutbox } from '../notifications/outbox.js';
 import {
   draftFromCommand,
-  parseIdempotencyKey,
   type CancelOrderCommand,
   type CreateOrderCommand,
   type ListOrdersQuery,
@@ -34,23 +33,11 @@ import { previewCancellation, type CancellationPreview } from './cancellation.js
 import { tipLedgerEntry } from './tips.js';
 import { timeScaleOf } from '../sandbox-time.js';
 import { assertPermitted } from '../members/roles.js';
+import { merchantScope, parseIdempotencyKey, requestHash, type IdempotencyService, type IdempotentCall } from '../idempotency.js';
 
 const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 /** Draws of fresh identifiers before a clash is reported as an error. */
 const IDENTIFIER_ATTEMPTS = 5;
-
-/** The value with every object's keys sorted. */
-const canonical = (v: unknown): unknown =>
-  Array.isArray(v)
-    ? v.map(canonical)
-    : v && typeof v === 'object'
-      ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])]))
-      : v;
-
-/** Canonical JSON (sorted keys) so the same body always hashes the same. */
-export function requestHash(body: unknown): string {
-  return hash('sha256', JSON.stringify(canonical(body) ?? null), 'hex');
-}
 
 function toStop(location: ResolvedLocation): Stop {
   return Object.assign({}, location, { geohash: geohashOf(location) });
@@ -62,6 +49,9 @@ export function newDeliveryPin(issuedAt: string): DeliveryPin {
 }
 
 export type OrderService = ReturnType<typeof createOrderService>;
+
+/** The operation of cancelOrder's idempotency records. */
+export const CANCEL_ORDER = 'orders.cancel';
 
 export function createOrderService(deps: {
   store: Store;
@@ -78,8 +68,9 @@ export function createOrderService(deps: {
   tariff: Tariff;
   /** The sandbox simulator's default speed factor (test orders' estimates are divided by it). */
   sandboxSpeed: number;
+  idempotency: IdempotencyService;
 }) {
-  const { store, geocoder, quotes, dispatch, bus, transitions, outbox, clock, ids, tariff } = deps;
+  const { store, geocoder, quotes, dispatch, bus, transitions, outbox, clock, ids, tariff, idempotency } = deps;
 
   /** A reversal gives back the price less what the merchant still owes (the cancellation fee). */
   function ledgerEntry(order: Order, kind: LedgerEntry['kind'], kept = 0): LedgerEntry | null {
@@ -369,10 +360,13 @@ export function createOrderService(deps: {
    * Cancels an order not yet picked up; the courier (if any) is freed and a live charge reversed
    * but for the cancellation fee of the status it left, written in the same store change.
    */
-  async function cancelOrder(options: { principal: MerchantPrincipal; ref: string; input: CancelOrderCommand }): Promise<Order> {
-    assertPermitted(options.principal, 'dispatch');
-    const order = await getOrder(options);
-    return cancel({ order, actor: { kind: 'merchant', id: order.merchantId }, reason: options.input.reason ?? null });
+  async function cancelOrder(options: { principal: MerchantPrincipal; ref: string; input: CancelOrderCommand } & IdempotentCall): Promise<Order> {
+    const { principal, ref, input } = options;
+    return idempotency.runCommand(options, { scope: merchantScope(principal, CANCEL_ORDER), request: { ref, input } }, async () => {
+      assertPermitted(principal, 'dispatch');
+      const order = await getOrder(options);
+      return cancel({ order, actor: { kind: 'merchant', id: order.merchantId }, reason: input.reason ?? null });
+    });
   }
 
   /** An operator cancels on the merchant's behalf: the same rules, fee, reversal and webhooks as the merchant's own cancel. */

@@ -5,6 +5,7 @@ import type { Store } from '../../ports/store.js';
 import type { MerchantPrincipal } from '../auth.js';
 import { AppError } from '../errors.js';
 import { assertPermitted } from '../members/roles.js';
+import { merchantScope, type IdempotencyService, type IdempotentCall } from '../idempotency.js';
 import type { Courier, LedgerEntry, Order, OrderStatus } from '../types.js';
 import type { WebhookOutbox } from '../webhooks/outbox.js';
 
@@ -69,20 +70,30 @@ export type EarningsQuery = z.output<typeof earningsQuerySchema>;
 
 export type TipService = ReturnType<typeof createTipService>;
 
+/** The operation of addTip's idempotency records. */
+export const ADD_TIP = 'orders.tip';
+
 export function createTipService(deps: {
   store: Store;
   outbox: WebhookOutbox;
   clock: Clock;
   ids: IdSource;
   getOrder: (options: { principal: MerchantPrincipal; ref: string }) => Promise<Order>;
+  idempotency: IdempotencyService;
 }) {
-  const { store, outbox, clock, ids } = deps;
+  const { store, outbox, clock, ids, idempotency } = deps;
 
   /**
    * Adds to the order's tip: a change of record, not a transition (the status and sequence stay).
    * The ledger entry (live only), the order.tip_added webhooks and the feed event are written with it.
+   * Money: it runs only under an idempotency key (a retry after a lost answer must not pay twice).
    */
-  async function addTip(options: { principal: MerchantPrincipal; ref: string; input: AddTipCommand }): Promise<Order> {
+  async function addTip(options: { principal: MerchantPrincipal; ref: string; input: AddTipCommand } & IdempotentCall): Promise<Order> {
+    const { principal, ref, input } = options;
+    return idempotency.runCommand(options, { scope: merchantScope(principal, ADD_TIP), request: { ref, input }, keyRequired: true }, () => tip({ principal, ref, input }));
+  }
+
+  async function tip(options: { principal: MerchantPrincipal; ref: string; input: AddTipCommand }): Promise<Order> {
     assertPermitted(options.principal, 'dispatch');
     const { amount } = options.input;
     const order = await deps.getOrder(options);

@@ -7,6 +7,7 @@ import { idCursorSchema } from '../cursors.js';
 import { AppError } from '../errors.js';
 import type { WebhookDelivery } from '../types.js';
 import { assertPermitted } from '../members/roles.js';
+import { merchantScope, type IdempotencyService, type IdempotentCall } from '../idempotency.js';
 
 export const DELIVERY_PAGE_MAX = 100;
 
@@ -47,9 +48,13 @@ export const REDELIVER_FAILED_LIMITS = { batch: 1000, perHour: 10 };
 
 export type WebhookDeliveryLog = ReturnType<typeof createWebhookDeliveryLog>;
 
+/** The operations of the redelivery commands' idempotency records. */
+export const REDELIVER = 'webhooks.redeliver';
+export const REDELIVER_FAILED = 'webhooks.redeliverFailed';
+
 /** The merchant's view of deliveries: attempts, codes, latency, next retry; and redelivery. */
-export function createWebhookDeliveryLog(deps: { store: Store; clock: Clock; rateLimiter: RateLimiter; limits?: typeof REDELIVER_FAILED_LIMITS }) {
-  const { store, clock, rateLimiter } = deps;
+export function createWebhookDeliveryLog(deps: { store: Store; clock: Clock; rateLimiter: RateLimiter; limits?: typeof REDELIVER_FAILED_LIMITS; idempotency: IdempotencyService }) {
+  const { store, clock, rateLimiter, idempotency } = deps;
   const limits = deps.limits ?? REDELIVER_FAILED_LIMITS;
   const scope = (p: MerchantPrincipal) => ({ merchantId: p.merchant.id, mode: p.mode });
 
@@ -79,15 +84,23 @@ export function createWebhookDeliveryLog(deps: { store: Store; clock: Clock; rat
     return store.webhooks.listAttempts(options.delivery.id);
   }
 
-  async function redeliver(options: { principal: MerchantPrincipal; id: string }) {
-    assertPermitted(options.principal, 'dispatch');
-    const { delivery } = await getDelivery(options);
-    await store.webhooks.requeue({ ids: [delivery.id], now: clock.now().toISOString(), ...scope(options.principal) });
-    return (await store.webhooks.findDelivery({ id: delivery.id, ...scope(options.principal) }))!;
+  async function redeliver(options: { principal: MerchantPrincipal; id: string } & IdempotentCall) {
+    const { principal, id } = options;
+    return idempotency.runCommand(options, { scope: merchantScope(principal, REDELIVER), request: { id } }, async () => {
+      assertPermitted(principal, 'dispatch');
+      const { delivery } = await getDelivery({ principal, id });
+      await store.webhooks.requeue({ ids: [delivery.id], now: clock.now().toISOString(), ...scope(principal) });
+      return (await store.webhooks.findDelivery({ id: delivery.id, ...scope(principal) }))!;
+    });
   }
 
   /** Requeues the failed deliveries of a time range, newest first, up to the per-call bound. */
-  async function redeliverFailed(options: { principal: MerchantPrincipal; input: RedeliverFailedCommand }) {
+  async function redeliverFailed(options: { principal: MerchantPrincipal; input: RedeliverFailedCommand } & IdempotentCall) {
+    const { principal, input } = options;
+    return idempotency.runCommand(options, { scope: merchantScope(principal, REDELIVER_FAILED), request: { input } }, () => requeueFailed({ principal, input }));
+  }
+
+  async function requeueFailed(options: { principal: MerchantPrincipal; input: RedeliverFailedCommand }) {
     assertPermitted(options.principal, 'dispatch');
     const { input } = options;
     const { merchantId, mode } = scope(options.principal);

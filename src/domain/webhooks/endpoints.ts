@@ -8,6 +8,7 @@ import { AppError } from '../errors.js';
 import { WEBHOOK_EVENT_TYPES, WEBHOOK_SIGNINGS, type Mode, type WebhookEndpoint, type WebhookEventType } from '../types.js';
 import { isReachable } from './address-policy.js';
 import { assertPermitted } from '../members/roles.js';
+import { merchantScope, type IdempotencyService, type IdempotentCall } from '../idempotency.js';
 
 /** A merchant may register this many endpoints per mode. */
 export const MAX_ENDPOINTS = 10;
@@ -29,13 +30,17 @@ export type UpdateEndpointCommand = z.output<typeof updateEndpointCommandSchema>
 
 export type WebhookEndpointService = ReturnType<typeof createWebhookEndpointService>;
 
+/** The operations of the endpoint commands' idempotency records. */
+export const CREATE_ENDPOINT = 'webhooks.create';
+export const UPDATE_ENDPOINT = 'webhooks.update';
+
 /**
  * Endpoint management. Production (live) URLs must be https and must not point at private,
  * loopback or link-local addresses — checked here and again on every send; the sandbox may be
  * allowed such URLs by configuration (local development receivers).
  */
-export function createWebhookEndpointService(deps: { store: Store; sender: WebhookSender; clock: Clock; ids: IdSource; sandboxReach: WebhookReach }) {
-  const { store, sender, clock, ids } = deps;
+export function createWebhookEndpointService(deps: { store: Store; sender: WebhookSender; clock: Clock; ids: IdSource; sandboxReach: WebhookReach; idempotency: IdempotencyService }) {
+  const { store, sender, clock, ids, idempotency } = deps;
 
   async function checkUrl(mode: Mode, raw: string): Promise<void> {
     const url = new URL(raw);
@@ -55,7 +60,12 @@ export function createWebhookEndpointService(deps: { store: Store; sender: Webho
     }
   }
 
-  async function createEndpoint(options: { principal: MerchantPrincipal; input: CreateEndpointCommand }): Promise<WebhookEndpoint> {
+  async function createEndpoint(options: { principal: MerchantPrincipal; input: CreateEndpointCommand } & IdempotentCall): Promise<WebhookEndpoint> {
+    const { principal, input } = options;
+    return idempotency.runCommand(options, { scope: merchantScope(principal, CREATE_ENDPOINT), request: { input } }, () => insertEndpoint({ principal, input }));
+  }
+
+  async function insertEndpoint(options: { principal: MerchantPrincipal; input: CreateEndpointCommand }): Promise<WebhookEndpoint> {
     assertPermitted(options.principal, 'manage');
     const { input } = options;
     const { merchant, mode } = options.principal;
@@ -81,7 +91,12 @@ export function createWebhookEndpointService(deps: { store: Store; sender: Webho
     return endpoint;
   }
 
-  async function updateEndpoint(options: { principal: MerchantPrincipal; id: string; input: UpdateEndpointCommand }): Promise<WebhookEndpoint> {
+  async function updateEndpoint(options: { principal: MerchantPrincipal; id: string; input: UpdateEndpointCommand } & IdempotentCall): Promise<WebhookEndpoint> {
+    const { principal, id, input } = options;
+    return idempotency.runCommand(options, { scope: merchantScope(principal, UPDATE_ENDPOINT), request: { id, input } }, () => changeEndpoint({ principal, id, input }));
+  }
+
+  async function changeEndpoint(options: { principal: MerchantPrincipal; id: string; input: UpdateEndpointCommand }): Promise<WebhookEndpoint> {
     assertPermitted(options.principal, 'manage');
     const { input } = options;
     await getEndpoint(options);
