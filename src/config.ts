@@ -73,6 +73,8 @@ const envSchema = z.object({
   /** Dynamic bundling of one merchant's orders into one batch (on/off, ready times within, orders per bundle, longest detour). */
   /** Busy couriers about to finish take part in the round (an order matched to one waits for it). */
   DISPATCH_LOOK_AHEAD: z.enum(['on', 'off']).default('off'),
+  /** Nearest couriers each order is priced against in a round (and nearest orders each courier is); the sparse round's k. */
+  DISPATCH_CANDIDATES: z.coerce.number().int().min(1).max(10_000).default(16),
   DISPATCH_BUNDLING: z.enum(['on', 'off']).default('on'),
   DISPATCH_BUNDLE_READY_WITHIN_S: z.coerce.number().int().min(0).max(3600).default(300),
   DISPATCH_BUNDLE_MAX_ORDERS: z.coerce.number().int().min(2).max(8).default(3),
@@ -258,7 +260,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       /** How dispatch decides (src/domain/dispatch/policy.ts). */
       policy: {
         kind: e.DISPATCH_POLICY, roundMs: e.DISPATCH_ROUND_MS, commitSlackMs: e.DISPATCH_COMMIT_SLACK_S * 1000, horizonMs: e.DISPATCH_HORIZON_MIN * 60_000,
-        handoverMs: e.DISPATCH_HANDOVER_S * 1000, lookAhead: e.DISPATCH_LOOK_AHEAD === 'on',
+        handoverMs: e.DISPATCH_HANDOVER_S * 1000, lookAhead: e.DISPATCH_LOOK_AHEAD === 'on', candidates: e.DISPATCH_CANDIDATES,
         bundle: { enabled: e.DISPATCH_BUNDLING === 'on', readyWithinMs: e.DISPATCH_BUNDLE_READY_WITHIN_S * 1000, maxOrders: e.DISPATCH_BUNDLE_MAX_ORDERS, maxDetourRatio: e.DISPATCH_BUNDLE_MAX_DETOUR },
       } satisfies DispatchPolicy,
     },

@@ -19,6 +19,8 @@ export interface DispatchPolicy {
   handoverMs: number;
   /** Busy couriers whose job ends within the horizon take part in the round where their job ends; an order matched to one waits for it. */
   lookAhead: boolean;
+  /** Each job is priced against its this many nearest couriers (and each courier against its nearest jobs); the rest are not in its round. */
+  candidates: number;
   /** Dynamic bundling: one merchant's orders ready within `readyWithinMs` of each other whose drop-offs lie on one way go as one batch. */
   bundle: { enabled: boolean; readyWithinMs: number; maxOrders: number; maxDetourRatio: number };
 }
@@ -30,6 +32,7 @@ export const DEFAULT_DISPATCH_POLICY: DispatchPolicy = {
   horizonMs: 45 * 60_000,
   handoverMs: 120_000,
   lookAhead: false,
+  candidates: 16,
   bundle: { enabled: true, readyWithinMs: 5 * 60_000, maxOrders: 3, maxDetourRatio: 1.3 },
 };
 
