@@ -61,7 +61,7 @@ const envSchema = z.object({
   /** How often the dispatch reconciler runs (on one node at a time, by lease). */
   DISPATCH_RECONCILE_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
   /** Dispatch policy (issue #37; README "Dispatch policy"): `planned` (periodic optimal rounds, commitment at the ready time) or `greedy` (nearest courier at creation). */
-  DISPATCH_POLICY: z.enum(['planned', 'greedy']).default('greedy'),
+  DISPATCH_POLICY: z.enum(['planned', 'greedy']).default('planned'),
   /** How often the dispatch round runs (on one node at a time, by lease). */
   DISPATCH_ROUND_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
   /** A courier is committed this long before the latest departure that reaches the pickup by the ready time. */

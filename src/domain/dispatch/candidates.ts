@@ -11,7 +11,7 @@ import { solveSparseAssignmentAsync, type SparseRow } from './sparse-assignment.
  * from every job it could take is not considered: at 2,000 × 2,000 the round prices ~60,000 pairs
  * instead of 4,000,000 and the assignment searches only among them.
  */
-export function nearestPairs(options: { couriers: readonly LatLng[]; jobs: readonly LatLng[]; k: number }): Array<[courier: number, job: number]> {
+export async function nearestPairs(options: { couriers: readonly LatLng[]; jobs: readonly LatLng[]; k: number; sliceMs?: number }): Promise<Array<[courier: number, job: number]>> {
   const { couriers, jobs, k } = options;
   if (couriers.length === 0 || jobs.length === 0) return [];
   const seen = new Set<number>();
@@ -22,11 +22,28 @@ export function nearestPairs(options: { couriers: readonly LatLng[]; jobs: reado
     seen.add(key);
     pairs.push([c, j]);
   };
+  const yielder = createYielder(options.sliceMs ?? 10);
   const courierTree = indexOf(couriers);
-  for (const [j, job] of jobs.entries()) for (const c of around(courierTree, job.lng, job.lat, k)) add(c, j);
+  for (const [j, job] of jobs.entries()) {
+    for (const c of around(courierTree, job.lng, job.lat, k)) add(c, j);
+    if (j % 32 === 31) await yielder();
+  }
   const jobTree = indexOf(jobs);
-  for (const [c, courier] of couriers.entries()) for (const j of around(jobTree, courier.lng, courier.lat, k)) add(c, j);
+  for (const [c, courier] of couriers.entries()) {
+    for (const j of around(jobTree, courier.lng, courier.lat, k)) add(c, j);
+    if (c % 32 === 31) await yielder();
+  }
   return pairs;
+}
+
+/** A function to await every few steps of a long loop: it yields to the event loop once `sliceMs` has passed since the last time. */
+export function createYielder(sliceMs: number): () => Promise<void> {
+  let since = performance.now();
+  return async () => {
+    if (performance.now() - since < sliceMs) return;
+    await setImmediate();
+    since = performance.now();
+  };
 }
 
 function indexOf(points: readonly LatLng[]): KDBush {
@@ -50,11 +67,11 @@ export async function matchNearest(options: {
 }): Promise<number[]> {
   const { couriers, jobs, cost } = options;
   const sliceMs = options.sliceMs ?? 10;
-  const pairs = nearestPairs(options);
+  const pairs = await nearestPairs({ couriers, jobs, k: options.k, sliceMs });
   // The smaller side is the solver's rows: a row left without a column searches its whole part of the graph.
   const byJob = jobs.length < couriers.length;
   const rows: SparseRow[] = Array.from({ length: byJob ? jobs.length : couriers.length }, () => ({ cols: [], costs: [] }));
-  let since = performance.now();
+  const yielder = createYielder(sliceMs);
   for (let i = 0; i < pairs.length; i++) {
     const [c, j] = pairs[i]!;
     const price = cost(c, j);
@@ -63,10 +80,7 @@ export async function matchNearest(options: {
       row.cols.push(byJob ? c : j);
       row.costs.push(price);
     }
-    if (i % 256 === 255 && performance.now() - since >= sliceMs) {
-      await setImmediate();
-      since = performance.now();
-    }
+    if (i % 256 === 255) await yielder();
   }
   await setImmediate();
   const match = await solveSparseAssignmentAsync({ cols: byJob ? couriers.length : jobs.length, rows }, { sliceMs });

@@ -57,8 +57,19 @@ function createSparseSolver(listed: SparseProblem) {
   const via = new Int32Array(m).fill(-1);
   const done = new Uint8Array(m);
   const heap = createHeap(m);
+  // A row whose cheapest column is still free takes it (a tight pair keeps the potentials' invariants);
+  // the searches below then only run for the rows that compete for a column.
+  for (let row = 0; row < n; row++) {
+    const { cols, costs } = problem.rows[row]!;
+    const best = cols[costs.indexOf(-rowPi[row]!)]!;
+    if (rowOf[best] === -1) {
+      rowOf[best] = row;
+      colOf[row] = best;
+    }
+  }
 
   function augment(source: number): void {
+    if (colOf[source] !== -1) return;
     const touchedCols: number[] = [];
     const reachedRows: number[] = [source];
     rowDist[source] = 0;
