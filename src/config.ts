@@ -72,13 +72,15 @@ const envSchema = z.object({
   DISPATCH_HANDOVER_S: z.coerce.number().int().min(0).max(3600).default(120),
   /** Dynamic bundling of one merchant's orders into one batch (on/off, ready times within, orders per bundle, longest detour). */
   /** Busy couriers about to finish take part in the round (an order matched to one waits for it). */
-  DISPATCH_LOOK_AHEAD: z.enum(['on', 'off']).default('off'),
+  DISPATCH_LOOK_AHEAD: z.enum(['on', 'off']).default('on'),
   /** Nearest couriers each order is priced against in a round (and nearest orders each courier is); the sparse round's k. */
   DISPATCH_CANDIDATES: z.coerce.number().int().min(1).max(10_000).default(16),
   DISPATCH_BUNDLING: z.enum(['on', 'off']).default('on'),
   DISPATCH_BUNDLE_READY_WITHIN_S: z.coerce.number().int().min(0).max(3600).default(300),
   DISPATCH_BUNDLE_MAX_ORDERS: z.coerce.number().int().min(2).max(8).default(3),
   DISPATCH_BUNDLE_MAX_DETOUR: z.coerce.number().min(1).max(3).default(1.3),
+  /** How much later than its estimated delivery a bundled order may arrive (0: never later). */
+  DISPATCH_BUNDLE_SLACK_S: z.coerce.number().int().min(0).max(3600).default(300),
   TRACKING_HEARTBEAT_MS: z.coerce.number().int().min(50).max(300_000).default(30_000),
   TRACKING_MAX_SOCKETS: z.coerce.number().int().min(1).default(20_000),
   TRUST_PROXY: z.string().optional(),
@@ -261,7 +263,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       policy: {
         kind: e.DISPATCH_POLICY, roundMs: e.DISPATCH_ROUND_MS, commitSlackMs: e.DISPATCH_COMMIT_SLACK_S * 1000, horizonMs: e.DISPATCH_HORIZON_MIN * 60_000,
         handoverMs: e.DISPATCH_HANDOVER_S * 1000, lookAhead: e.DISPATCH_LOOK_AHEAD === 'on', candidates: e.DISPATCH_CANDIDATES,
-        bundle: { enabled: e.DISPATCH_BUNDLING === 'on', readyWithinMs: e.DISPATCH_BUNDLE_READY_WITHIN_S * 1000, maxOrders: e.DISPATCH_BUNDLE_MAX_ORDERS, maxDetourRatio: e.DISPATCH_BUNDLE_MAX_DETOUR },
+        bundle: { enabled: e.DISPATCH_BUNDLING === 'on', readyWithinMs: e.DISPATCH_BUNDLE_READY_WITHIN_S * 1000, maxOrders: e.DISPATCH_BUNDLE_MAX_ORDERS, maxDetourRatio: e.DISPATCH_BUNDLE_MAX_DETOUR, promiseSlackMs: e.DISPATCH_BUNDLE_SLACK_S * 1000 },
       } satisfies DispatchPolicy,
     },
     /** Which peers may name the client in X-Forwarded-For; none unless configured. */

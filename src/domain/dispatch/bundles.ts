@@ -9,7 +9,7 @@ import { readyAtOf, type DispatchPolicy } from './policy.js';
  * vehicle class, one drop-off each) whose ready times lie within `readyWithinMs` of the first go as
  * one job when their drop-offs lie on one way — visited nearest first, the route is at most
  * `maxDetourRatio` times the straight way to the last one — and no order of the bundle would arrive
- * after its promise (its estimated delivery), at the travel model's speed with `stopMs` at each
+ * after its promise (its estimated delivery, plus `promiseSlackMs`), at the travel model's speed with `stopMs` at each
  * drop-off, picking up when the last of them is ready. Every order is in exactly one job. Yields
  * to the event loop between merchants once `sliceMs` has passed (2,000 orders take a few hundred ms).
  */
@@ -75,7 +75,7 @@ function onOneWay(orders: Order[], options: Parameters<typeof formBundles>[0]): 
   at = pickup;
   for (const o of route) {
     time += options.travelMins(at, o.dropoff, o) * 60_000;
-    if (time > Date.parse(o.estimatedDeliveryAt)) return null;
+    if (time > Date.parse(o.estimatedDeliveryAt) + options.policy.promiseSlackMs) return null;
     time += options.stopMs;
     at = o.dropoff;
   }

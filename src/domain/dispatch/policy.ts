@@ -22,7 +22,11 @@ export interface DispatchPolicy {
   /** Each job is priced against its this many nearest couriers (and each courier against its nearest jobs); the rest are not in its round. */
   candidates: number;
   /** Dynamic bundling: one merchant's orders ready within `readyWithinMs` of each other whose drop-offs lie on one way go as one batch. */
-  bundle: { enabled: boolean; readyWithinMs: number; maxOrders: number; maxDetourRatio: number };
+  bundle: {
+    enabled: boolean; readyWithinMs: number; maxOrders: number; maxDetourRatio: number;
+    /** How much later than its estimated delivery (set when it was placed, with no room for a detour) a bundled order may arrive. */
+    promiseSlackMs: number;
+  };
 }
 
 export const DEFAULT_DISPATCH_POLICY: DispatchPolicy = {
@@ -31,9 +35,9 @@ export const DEFAULT_DISPATCH_POLICY: DispatchPolicy = {
   commitSlackMs: 480_000,
   horizonMs: 45 * 60_000,
   handoverMs: 120_000,
-  lookAhead: false,
+  lookAhead: true,
   candidates: 16,
-  bundle: { enabled: true, readyWithinMs: 5 * 60_000, maxOrders: 3, maxDetourRatio: 1.3 },
+  bundle: { enabled: true, readyWithinMs: 5 * 60_000, maxOrders: 3, maxDetourRatio: 1.3, promiseSlackMs: 300_000 },
 };
 
 /** When the parcel is ready: its creation plus the preparation time (the request's, the quote's or the merchant's default), or its pickup window's opening if later. */
