@@ -60,10 +60,12 @@ const python = arg('python') ?? 'python3';
 interface Scored { ctd: number; rtp: number; delivered: number; orders: number; feasible: boolean; violations: number; by: 'evaluator' | 'bench' }
 
 /** Runs the unmodified public evaluator on a solution directory and reads back its own printed figures. */
-function evaluate(instanceDir: string, solutionDir: string): Pick<Scored, 'ctd' | 'rtp' | 'delivered' | 'feasible'> {
+function evaluate(instanceDir: string, solutionDir: string): Partial<Pick<Scored, 'ctd' | 'rtp' | 'delivered'>> & { feasible: boolean } {
   const out = join(solutionDir, 'evaluation');
   execFileSync(python, [evaluator!, `instance_dir=${instanceDir}`, `input_dir=${solutionDir}`, `output_dir=${out}`], { stdio: 'pipe' });
   const feasibility = readFileSync(join(out, 'feasibility_check.txt'), 'utf8');
+  // An infeasible solution gets no performance file: its figures stay the bench's own.
+  if (!existsSync(join(out, 'solution_performance.txt'))) return { feasible: false };
   const performance = readFileSync(join(out, 'solution_performance.txt'), 'utf8');
   const delivered = Number(/number of orders delivered: (\d+)/.exec(performance)?.[1] ?? NaN);
   // The order table's "mean" row: click-to-door, ready-to-door, ready-to-pickup, click-to-door overage.
@@ -91,7 +93,7 @@ async function one(dir: string, out: string): Promise<Row> {
 }
 
 const f2 = (n: number) => n.toFixed(2);
-const fig = (s: Scored) => `${f2(s.ctd)} / ${f2(s.rtp)}${s.delivered < s.orders ? ` (${s.delivered}/${s.orders})` : ''}${s.feasible ? '' : ' INFEASIBLE'}`;
+const fig = (s: Scored) => `${f2(s.ctd)} / ${f2(s.rtp)}${s.delivered < s.orders ? ` (${s.delivered}/${s.orders})` : ''}${s.feasible ? '' : ` INFEASIBLE${s.violations ? ` (${s.violations} violations)` : ''}`}`;
 
 function row(r: Row): string {
   const p = PUBLISHED[r.name];
