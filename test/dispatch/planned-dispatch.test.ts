@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
 import type { LatLng } from '../../src/domain/types.js';
 import { api, type TestApp } from '../helpers/app.js';
 import { EVIDENCE, north, PLACES, startOrdersApp } from '../orders/support.js';
 
 /**
- * Live dispatch takes the policy's path (issue #37, DISPATCH_POLICY=planned; opt-in for now): an order
+ * Live dispatch takes the policy's path (issue #37, DISPATCH_POLICY=planned, the default): an order
  * with a preparation time placed through REST stays `new` although a courier is free next to the
  * pickup, and the periodic round — the same planner the MDRP bench replays — commits it once the
  * courier must leave, with the pickup estimated at the ready time; an order without a preparation
@@ -97,5 +98,13 @@ describe('planned dispatch through REST', () => {
     const other = await t.createMerchant();
     await courierAt(north(PLACES.providencia, 300));
     expect(((await api(`${t.url}/api/v1/orders`, { key: other.liveKey, body: body(20) })).body as { status: string }).status).toBe('assigned');
+  });
+});
+
+describe('the dispatch policy setting', () => {
+  it('is planned by default (look-ahead on, 16 candidates, bundles up to 5 minutes past the estimate); greedy stays selectable', () => {
+    const { policy } = loadConfig({}).dispatch;
+    expect(policy).toMatchObject({ kind: 'planned', lookAhead: true, candidates: 16, bundle: { promiseSlackMs: 300_000 } });
+    expect(loadConfig({ DISPATCH_POLICY: 'greedy' }).dispatch.policy.kind).toBe('greedy');
   });
 });

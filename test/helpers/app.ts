@@ -48,6 +48,10 @@ export async function startTestApp(
     PASSWORD_HASH_NICENESS: '0',
     // Tests move couriers between places in an instant; the plausibility rule's own tests turn it on.
     POSITION_MAX_SPEED_KMH: 'off',
+    // The suites written before issue #37 expect a live order with a prep time to be dispatched at
+    // creation; the default policy (planned) holds it for the periodic round. The dispatch suites
+    // (test/dispatch/) set DISPATCH_POLICY=planned themselves.
+    DISPATCH_POLICY: 'greedy',
     ...options.env,
   });
   const app = await buildApp({

@@ -1,4 +1,5 @@
 import { distanceMeters } from '../geo.js';
+import { createYielder } from './candidates.js';
 import type { LatLng, Order } from '../types.js';
 import type { RoundJob } from './planner.js';
 import { readyAtOf, type DispatchPolicy } from './policy.js';
@@ -8,17 +9,19 @@ import { readyAtOf, type DispatchPolicy } from './policy.js';
  * vehicle class, one drop-off each) whose ready times lie within `readyWithinMs` of the first go as
  * one job when their drop-offs lie on one way — visited nearest first, the route is at most
  * `maxDetourRatio` times the straight way to the last one — and no order of the bundle would arrive
- * after its promise (its estimated delivery), at the travel model's speed with `stopMs` at each
- * drop-off, picking up when the last of them is ready. Every order is in exactly one job.
+ * after its promise (its estimated delivery, plus `promiseSlackMs`), at the travel model's speed with `stopMs` at each
+ * drop-off, picking up when the last of them is ready. Every order is in exactly one job. Yields
+ * to the event loop between merchants once `sliceMs` has passed (2,000 orders take a few hundred ms).
  */
-export function formBundles(options: {
+export async function formBundles(options: {
   orders: Order[];
   policy: DispatchPolicy['bundle'];
   /** Minutes of travel between two points at the travel model (vehicle speed, detour factor). */
   travelMins: (from: LatLng, to: LatLng, order: Order) => number;
   now: number;
   stopMs: number;
-}): RoundJob[] {
+  sliceMs?: number;
+}): Promise<RoundJob[]> {
   const { orders, policy } = options;
   const jobs: RoundJob[] = [];
   const byMerchant = new Map<string, Order[]>();
@@ -28,9 +31,17 @@ export function formBundles(options: {
       continue;
     }
     const key = `${o.merchantId}:${o.vehicleType}:${o.pickup.lat},${o.pickup.lng}`;
-    byMerchant.set(key, [...(byMerchant.get(key) ?? []), o]);
+    const group = byMerchant.get(key);
+    if (group) group.push(o);
+    else byMerchant.set(key, [o]);
   }
+  const yielder = createYielder(options.sliceMs ?? 10);
   for (const group of byMerchant.values()) {
+    await yielder();
+    if (group.length === 1) {
+      jobs.push({ orders: group, readyAt: readyAtOf(group[0]!) });
+      continue;
+    }
     const left = [...group].sort((a, b) => readyAtOf(a) - readyAtOf(b));
     while (left.length > 0) {
       const seed = left.shift()!;
@@ -64,7 +75,7 @@ function onOneWay(orders: Order[], options: Parameters<typeof formBundles>[0]): 
   at = pickup;
   for (const o of route) {
     time += options.travelMins(at, o.dropoff, o) * 60_000;
-    if (time > Date.parse(o.estimatedDeliveryAt)) return null;
+    if (time > Date.parse(o.estimatedDeliveryAt) + options.policy.promiseSlackMs) return null;
     time += options.stopMs;
     at = o.dropoff;
   }

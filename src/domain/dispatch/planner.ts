@@ -2,12 +2,15 @@ import type { Clock } from '../../ports/clock.js';
 import type { Store } from '../../ports/store.js';
 import type { DispatchService } from '../dispatch.js';
 import type { Courier, Order, VehicleType } from '../types.js';
-import { FORBIDDEN_COST, solveAssignmentAsync } from './assignment.js';
+import { FORBIDDEN_COST } from './assignment.js';
+import { createYielder, matchNearest } from './candidates.js';
 import { isHeldForRound, readyAtOf, type DispatchPolicy } from './policy.js';
 
 export const PLANNER_LEASE = 'dispatch-planner';
 /** Orders one round looks at (the most urgent first); the rest wait for the next round. */
 export const MAX_ROUND_ORDERS = 2_000;
+/** The round holds the event loop at most about this long at a time. */
+const SLICE_MS = 10;
 
 /** What a round did. */
 export interface RoundReport {
@@ -39,7 +42,9 @@ export type DispatchPlanner = ReturnType<typeof createDispatchPlanner>;
  * a second assignment of the couriers left over to the orders that are due now. The cost of a pair
  * is the parcel's wait at the pickup (its lateness), the courier's idle wait before the ready time
  * and a little of the approach; already-late orders weigh less the later they are. A courier is
- * never given a pickup it cannot finish before its shift ends.
+ * never given a pickup it cannot finish before its shift ends. Only each job's `policy.candidates`
+ * nearest couriers (and each courier's nearest jobs) are priced (dispatch/candidates.ts), and the
+ * round yields to the event loop between slices: 2,000 × 2,000 costs tens of milliseconds of CPU.
  */
 export function createDispatchPlanner(deps: {
   store: Store;
@@ -50,7 +55,7 @@ export function createDispatchPlanner(deps: {
   /** Commits a bundle to a courier (a batch of its orders); absent: no bundling. */
   commitBundle?: (options: { orders: Order[]; courierId: string }) => Promise<boolean>;
   /** Groups the round's orders into jobs (dynamic bundling); default: one job per order. */
-  formJobs?: (options: { orders: Order[]; now: number }) => RoundJob[];
+  formJobs?: (options: { orders: Order[]; now: number }) => Promise<RoundJob[]>;
 }) {
   const { store, dispatch, clock, policy } = deps;
 
@@ -129,19 +134,27 @@ export function createDispatchPlanner(deps: {
     const fleet = await store.couriers.listByMode('live');
     const free = fleet.filter(available).map((courier) => ({ courier, freeAt: now, busy: false }));
     if (free.length === 0) return report;
+    // The store's calls may all answer synchronously (SQLite): the round yields between its slices itself.
+    const yielder = createYielder(SLICE_MS);
+    await yielder();
     let couriers: Candidate[] = [...free, ...(policy.lookAhead ? await finishing(fleet, now) : [])];
-    let jobs = deps.formJobs ? deps.formJobs({ orders, now }) : orders.map((o) => ({ orders: [o], readyAt: readyAtOf(o) }));
+    let jobs = deps.formJobs ? await deps.formJobs({ orders, now }) : orders.map((o) => ({ orders: [o], readyAt: readyAtOf(o) }));
+    await yielder();
     report.orders = orders.length;
     report.couriers = free.length;
     // Pass 1: everyone in the horizon; pass 2: the couriers left over, on what must go now.
     for (const dueOnly of [false, true]) {
       if (couriers.length === 0 || jobs.length === 0) break;
-      const cost = couriers.map((c) => jobs.map((j) => pairCost(c, j, now, dueOnly)));
-      const match = await solveAssignmentAsync(cost);
+      const pass = couriers;
+      const match = await matchNearest({
+        couriers: pass.map((c) => c.courier.location!), jobs: jobs.map((j) => j.orders[0]!.pickup), k: policy.candidates, sliceMs: SLICE_MS,
+        cost: (c, j) => pairCost(pass[c]!, jobs[j]!, now, dueOnly),
+      });
       const taken = new Set<number>();
       const busy = new Set<number>();
       for (const [row, col] of match.entries()) {
         if (col < 0) continue;
+        await yielder();
         const candidate = couriers[row]!;
         const job = jobs[col]!;
         // Matched to a courier still on a job: the order waits for it (no one else is sent now).

@@ -19,8 +19,14 @@ export interface DispatchPolicy {
   handoverMs: number;
   /** Busy couriers whose job ends within the horizon take part in the round where their job ends; an order matched to one waits for it. */
   lookAhead: boolean;
+  /** Each job is priced against its this many nearest couriers (and each courier against its nearest jobs); the rest are not in its round. */
+  candidates: number;
   /** Dynamic bundling: one merchant's orders ready within `readyWithinMs` of each other whose drop-offs lie on one way go as one batch. */
-  bundle: { enabled: boolean; readyWithinMs: number; maxOrders: number; maxDetourRatio: number };
+  bundle: {
+    enabled: boolean; readyWithinMs: number; maxOrders: number; maxDetourRatio: number;
+    /** How much later than its estimated delivery (set when it was placed, with no room for a detour) a bundled order may arrive. */
+    promiseSlackMs: number;
+  };
 }
 
 export const DEFAULT_DISPATCH_POLICY: DispatchPolicy = {
@@ -29,8 +35,9 @@ export const DEFAULT_DISPATCH_POLICY: DispatchPolicy = {
   commitSlackMs: 480_000,
   horizonMs: 45 * 60_000,
   handoverMs: 120_000,
-  lookAhead: false,
-  bundle: { enabled: true, readyWithinMs: 5 * 60_000, maxOrders: 3, maxDetourRatio: 1.3 },
+  lookAhead: true,
+  candidates: 16,
+  bundle: { enabled: true, readyWithinMs: 5 * 60_000, maxOrders: 3, maxDetourRatio: 1.3, promiseSlackMs: 300_000 },
 };
 
 /** When the parcel is ready: its creation plus the preparation time (the request's, the quote's or the merchant's default), or its pickup window's opening if later. */
