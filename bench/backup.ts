@@ -8,10 +8,21 @@
  * each in a process of its own (as an operator runs them), and prints them with the creates
  * acknowledged meanwhile and the slowest create.
  *
+ * The end of a backup (issue #41 item 2): the copy pins the WAL, which grows for as long as it
+ * reads; its growth (the disk a backup needs beyond the copy) and the app's longest event-loop stall
+ * (perf_hooks monitorEventLoopDelay) and longest on-CPU stall (the main thread's own CPU time between
+ * two 2 ms timer turns, /proc/thread-self/schedstat) during the copy and the 3 s after it, for
+ *   - as shipped: the worker copies the backlog after the reader left (src/adapters/sqlite/checkpointer.ts),
+ *   - before: the same, plus a connection on the event loop that keeps SQLite's default automatic
+ *     checkpoint (1,000 pages) and commits a tiny row every 20 ms: what the serving connection's
+ *     50,000-page safety net did at the end of a backup before (at 1M orders the WAL reached 639 MB),
+ * with a baseline window of the same load without a copy.
+ *
  *   nice -n 10 npx tsx bench/backup.ts        (BACKUP_BENCH_ORDERS=1000000 for a 1M-order file)
  */
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
@@ -110,8 +121,98 @@ function run(args: string[], env: Record<string, string> = {}): Promise<string> 
 /** A CommonJS snippet with better-sqlite3 as `Database` and the store file as `file`. */
 const sqliteScript = (file: string, body: string) => ['-e', `const Database = require('better-sqlite3'); const file = ${JSON.stringify(file)}; ${body}`];
 
+/** The main thread's own time on a CPU, in ms (Linux). */
+const onCpuMs = () => Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]) / 1e6;
+
+interface Stalls {
+  /** monitorEventLoopDelay's max: the longest the loop was late. */
+  loopDelayMs: number;
+  /** The most CPU the main thread used between two turns of a 2 ms timer. */
+  onCpuMs: number;
+}
+
+/** Watches the event loop from now until stop(); `mark()` starts a second window (after the copy). */
+function watchStalls() {
+  const windows: Array<{ histogram: ReturnType<typeof monitorEventLoopDelay>; onCpuMs: number }> = [];
+  const open = () => {
+    const histogram = monitorEventLoopDelay({ resolution: 5 });
+    histogram.enable();
+    windows.push({ histogram, onCpuMs: 0 });
+  };
+  open();
+  let cpu = onCpuMs();
+  const timer = setInterval(() => {
+    const now = onCpuMs();
+    const window = windows.at(-1)!;
+    window.onCpuMs = Math.max(window.onCpuMs, now - cpu);
+    cpu = now;
+  }, 2);
+  const figures = (w: (typeof windows)[number]): Stalls => ({ loopDelayMs: Math.round(w.histogram.max / 1e5) / 10, onCpuMs: Math.round(w.onCpuMs * 10) / 10 });
+  return {
+    mark: open,
+    stop(): Stalls[] {
+      clearInterval(timer);
+      for (const w of windows) w.histogram.disable();
+      return windows.map(figures);
+    },
+  };
+}
+
+/** A connection on the event loop with SQLite's own automatic checkpoint (`autocheckpointPages`, 0: off), committing a tiny row every 20 ms. */
+function tickWriter(file: string, autocheckpointPages: number) {
+  const db = new Database(file);
+  db.pragma('busy_timeout = 1000');
+  db.pragma(`wal_autocheckpoint = ${autocheckpointPages}`);
+  db.exec('CREATE TABLE IF NOT EXISTS bench_ticks (n INTEGER)');
+  const insert = db.prepare('INSERT INTO bench_ticks (n) VALUES (?)');
+  const timer = setInterval(() => {
+    try {
+      insert.run(Date.now());
+    } catch {
+      // busy: the next tick writes
+    }
+  }, 20);
+  return {
+    stop() {
+      clearInterval(timer);
+      db.close();
+    },
+  };
+}
+
+const sizeOf = (path: string) => (existsSync(path) ? statSync(path).size : 0);
+const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
+
+/** One admin backup under load, with the stalls during the copy and in the 3 s after it and the WAL's growth. */
+async function backupEndStalls(app: RunningApp, out: string, arm: 'shipped' | 'before') {
+  const file = join(app.dataDir, SQLITE_FILE_NAME);
+  const writer = tickWriter(file, arm === 'before' ? 1000 : 0);
+  const walBefore = sizeOf(`${file}-wal`);
+  let walPeak = walBefore;
+  const walTimer = setInterval(() => (walPeak = Math.max(walPeak, sizeOf(`${file}-wal`))), 50);
+  let watch: ReturnType<typeof watchStalls> | null = null;
+  try {
+    const measured = await underLoad(
+      app,
+      async () => {
+        watch = watchStalls();
+        const result = await run(['--import', 'tsx', 'src/admin-cli.ts', 'backup', '--out', out, '--json'], { DATA_DIR: app.dataDir, LOG_LEVEL: 'warn' });
+        watch.mark();
+        return result;
+      },
+      3000,
+    );
+    const [during, after] = watch!.stop();
+    const copy = JSON.parse(measured.result) as { duration_ms: number; bytes: number };
+    return { ...measured, copy, during: during!, after: after!, walGrowth: walPeak - walBefore, walPeak };
+  } finally {
+    clearInterval(walTimer);
+    writer.stop();
+  }
+}
+
 /** Runs `work` while CLIENTS create orders; returns its result with the creates acknowledged meanwhile and the slowest. */
-async function underLoad<T>(app: RunningApp, work: () => T | Promise<T>) {
+async function underLoad<T>(app: RunningApp, work: () => T | Promise<T>, afterMs = 300) {
   let stop = false;
   let acknowledged = 0;
   let slowestMs = 0;
@@ -128,7 +229,7 @@ async function underLoad<T>(app: RunningApp, work: () => T | Promise<T>) {
   const started = performance.now();
   const result = await work();
   const ms = Math.round(performance.now() - started);
-  await new Promise((r) => setTimeout(r, 300));
+  await new Promise((r) => setTimeout(r, afterMs));
   stop = true;
   await Promise.all(clients);
   return { result, ms, acknowledgedMeanwhile: acknowledged - before, slowestCreateMs: Math.round(slowestMs) };
@@ -148,8 +249,25 @@ async function main(): Promise<void> {
     const size = statSync(file).size;
     console.log(`file: ${(size / 1024 / 1024).toFixed(0)} MiB`);
 
-    const idle = await underLoad(app, () => new Promise((r) => setTimeout(r, 5000)));
-    console.log(`no copy (5 s): creates acknowledged ${idle.acknowledgedMeanwhile}, slowest create ${idle.slowestCreateMs} ms`);
+    let baseline: Stalls[] = [];
+    const idle = await underLoad(app, async () => {
+      const watch = watchStalls();
+      await new Promise((r) => setTimeout(r, 5000));
+      baseline = watch.stop();
+    });
+    console.log(`no copy (5 s): creates acknowledged ${idle.acknowledgedMeanwhile}, slowest create ${idle.slowestCreateMs} ms; longest stall: loop ${baseline[0]!.loopDelayMs} ms, on-CPU ${baseline[0]!.onCpuMs} ms`);
+
+    // The end of a backup: as shipped, then the old behaviour, each after the WAL was caught up.
+    for (const arm of ['shipped', 'before'] as const) {
+      await new Promise((r) => setTimeout(r, 3000));
+      const end = await backupEndStalls(app, join(out, `end-${arm}`), arm);
+      console.log(
+        `backup end, ${arm === 'shipped' ? 'as shipped (the worker catches up)' : 'before (a connection on the loop with the automatic checkpoint)'}: copy ${end.copy.duration_ms} ms, ${mib(end.copy.bytes)}; ` +
+          `WAL +${mib(end.walGrowth)} (peak ${mib(end.walPeak)}); creates acknowledged ${end.acknowledgedMeanwhile}, slowest ${end.slowestCreateMs} ms; ` +
+          `longest stall during the copy: loop ${end.during.loopDelayMs} ms, on-CPU ${end.during.onCpuMs} ms; in the 3 s after: loop ${end.after.loopDelayMs} ms, on-CPU ${end.after.onCpuMs} ms`,
+      );
+      console.log(`  disk a backup needs: the copy (${mib(end.copy.bytes)}) + the WAL's growth (${mib(end.walGrowth)}) = ${((end.copy.bytes + end.walGrowth) / size).toFixed(2)}× the store file`);
+    }
 
     const vacuum = await underLoad(app, () => run(['--import', 'tsx', 'src/admin-cli.ts', 'backup', '--out', join(out, 'vacuum'), '--json'], { DATA_DIR: app.dataDir, LOG_LEVEL: 'warn' }));
     const copy = JSON.parse(vacuum.result) as { duration_ms: number; orders: number; bytes: number };
