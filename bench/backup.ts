@@ -13,12 +13,15 @@
  * (perf_hooks monitorEventLoopDelay) and longest on-CPU stall (the main thread's own CPU time between
  * two 2 ms timer turns, /proc/thread-self/schedstat) during the copy and the 3 s after it, for
  *   - as shipped: the worker copies the backlog after the reader left (src/adapters/sqlite/checkpointer.ts),
- *   - before: the same, plus a connection on the event loop that keeps SQLite's default automatic
- *     checkpoint (1,000 pages) and commits a tiny row every 20 ms: what the serving connection's
- *     50,000-page safety net did at the end of a backup before (at 1M orders the WAL reached 639 MB),
+ *   - before: the same, but the connection on the event loop that adds to the write load (below)
+ *     keeps the automatic checkpoint the serving connection had (50,000 pages): what it did at the
+ *     end of a backup before (at 1M orders the WAL reached 639 MB),
+ * with, in both, 400 kB rewritten every 20 ms from the app's process besides the clients' creates
+ * (up to 20 MB/s into the WAL, so that it passes 50,000 pages during the copy, as at 1M orders),
  * with a baseline window of the same load without a copy.
  *
- *   nice -n 10 npx tsx bench/backup.ts        (BACKUP_BENCH_ORDERS=1000000 for a 1M-order file)
+ *   nice -n 10 npx tsx bench/backup.ts        (BACKUP_BENCH_ORDERS=1000000 for a 1M-order file;
+ *                                              BACKUP_BENCH_END_ONLY=1: the end-of-backup figures only)
  */
 import Database from 'better-sqlite3';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -27,6 +30,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { SQLITE_FILE_NAME } from '../src/adapters/sqlite/store.js';
+import { FALLBACK_AUTOCHECKPOINT_PAGES } from '../src/adapters/sqlite/checkpointer.js';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
@@ -97,7 +101,7 @@ function fill(file: string, target: number): void {
       db.exec(`${seq} INSERT INTO order_events SELECT ${columns(db, 'order_events', { id: suffix('n'), order_id: suffix('n') })} FROM order_events o, seq WHERE o.order_id NOT LIKE '%-%'`);
       db.exec(`${seq} INSERT INTO event_feed SELECT ${columns(db, 'event_feed', { id: suffix('n'), position: '+ n * 1000' })} FROM event_feed o, seq WHERE o.id NOT LIKE '%-%'`);
       db.exec(`${seq} INSERT INTO idempotency_keys SELECT ${columns(db, 'idempotency_keys', { key: suffix('n'), order_id: suffix('n') })} FROM idempotency_keys o, seq WHERE o.key NOT LIKE '%-%'`);
-    })();
+    }).immediate();
     done += copies * templates;
   }
   // The fill's WAL into the database file now, so that what follows measures the copy alone.
@@ -158,16 +162,16 @@ function watchStalls() {
   };
 }
 
-/** A connection on the event loop with SQLite's own automatic checkpoint (`autocheckpointPages`, 0: off), committing a tiny row every 20 ms. */
+/** A connection on the event loop with SQLite's own automatic checkpoint (`autocheckpointPages`, 0: off), rewriting 400 kB every 20 ms. */
 function tickWriter(file: string, autocheckpointPages: number) {
   const db = new Database(file);
   db.pragma('busy_timeout = 1000');
   db.pragma(`wal_autocheckpoint = ${autocheckpointPages}`);
-  db.exec('CREATE TABLE IF NOT EXISTS bench_ticks (n INTEGER)');
-  const insert = db.prepare('INSERT INTO bench_ticks (n) VALUES (?)');
+  db.exec('CREATE TABLE IF NOT EXISTS bench_ticks (id INTEGER PRIMARY KEY, body BLOB)');
+  const write = db.prepare('INSERT OR REPLACE INTO bench_ticks (id, body) VALUES (1, randomblob(400000))');
   const timer = setInterval(() => {
     try {
-      insert.run(Date.now());
+      write.run();
     } catch {
       // busy: the next tick writes
     }
@@ -186,7 +190,12 @@ const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
 /** One admin backup under load, with the stalls during the copy and in the 3 s after it and the WAL's growth. */
 async function backupEndStalls(app: RunningApp, out: string, arm: 'shipped' | 'before') {
   const file = join(app.dataDir, SQLITE_FILE_NAME);
-  const writer = tickWriter(file, arm === 'before' ? 1000 : 0);
+  // The WAL emptied first (the app is idle), so that its file's size is the growth.
+  const truncate = new Database(file);
+  truncate.pragma('busy_timeout = 5000');
+  truncate.pragma('wal_checkpoint(TRUNCATE)');
+  truncate.close();
+  const writer = tickWriter(file, arm === 'before' ? FALLBACK_AUTOCHECKPOINT_PAGES : 0);
   const walBefore = sizeOf(`${file}-wal`);
   let walPeak = walBefore;
   const walTimer = setInterval(() => (walPeak = Math.max(walPeak, sizeOf(`${file}-wal`))), 50);
@@ -195,8 +204,10 @@ async function backupEndStalls(app: RunningApp, out: string, arm: 'shipped' | 'b
     const measured = await underLoad(
       app,
       async () => {
+        const copying = run(['--import', 'tsx', 'src/admin-cli.ts', 'backup', '--out', out, '--json'], { DATA_DIR: app.dataDir, LOG_LEVEL: 'warn' });
+        // Watched from after the spawn: forking this process is the bench's own stall.
         watch = watchStalls();
-        const result = await run(['--import', 'tsx', 'src/admin-cli.ts', 'backup', '--out', out, '--json'], { DATA_DIR: app.dataDir, LOG_LEVEL: 'warn' });
+        const result = await copying;
         watch.mark();
         return result;
       },
@@ -250,11 +261,13 @@ async function main(): Promise<void> {
     console.log(`file: ${(size / 1024 / 1024).toFixed(0)} MiB`);
 
     let baseline: Stalls[] = [];
+    const baselineWriter = tickWriter(file, 0);
     const idle = await underLoad(app, async () => {
       const watch = watchStalls();
       await new Promise((r) => setTimeout(r, 5000));
       baseline = watch.stop();
     });
+    baselineWriter.stop();
     console.log(`no copy (5 s): creates acknowledged ${idle.acknowledgedMeanwhile}, slowest create ${idle.slowestCreateMs} ms; longest stall: loop ${baseline[0]!.loopDelayMs} ms, on-CPU ${baseline[0]!.onCpuMs} ms`);
 
     // The end of a backup: as shipped, then the old behaviour, each after the WAL was caught up.
@@ -268,6 +281,7 @@ async function main(): Promise<void> {
       );
       console.log(`  disk a backup needs: the copy (${mib(end.copy.bytes)}) + the WAL's growth (${mib(end.walGrowth)}) = ${((end.copy.bytes + end.walGrowth) / size).toFixed(2)}× the store file`);
     }
+    if (process.env.BACKUP_BENCH_END_ONLY === '1') return;
 
     const vacuum = await underLoad(app, () => run(['--import', 'tsx', 'src/admin-cli.ts', 'backup', '--out', join(out, 'vacuum'), '--json'], { DATA_DIR: app.dataDir, LOG_LEVEL: 'warn' }));
     const copy = JSON.parse(vacuum.result) as { duration_ms: number; orders: number; bytes: number };
