@@ -279,6 +279,7 @@ async function main(): Promise<void> {
           `WAL +${mib(end.walGrowth)} (peak ${mib(end.walPeak)}); creates acknowledged ${end.acknowledgedMeanwhile}, slowest ${end.slowestCreateMs} ms; ` +
           `longest stall during the copy: loop ${end.during.loopDelayMs} ms, on-CPU ${end.during.onCpuMs} ms; in the 3 s after: loop ${end.after.loopDelayMs} ms, on-CPU ${end.after.onCpuMs} ms`,
       );
+      if (arm === 'before' && end.walPeak < FALLBACK_AUTOCHECKPOINT_PAGES * 4096) console.log(`  (the WAL stayed below ${FALLBACK_AUTOCHECKPOINT_PAGES.toLocaleString('en')} pages: the old safety net did not fire at this size; at 1M orders it did)`);
       console.log(`  disk a backup needs: the copy (${mib(end.copy.bytes)}) + the WAL's growth (${mib(end.walGrowth)}) = ${((end.copy.bytes + end.walGrowth) / size).toFixed(2)}× the store file`);
     }
     if (process.env.BACKUP_BENCH_END_ONLY === '1') return;
