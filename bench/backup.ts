@@ -8,14 +8,29 @@
  * each in a process of its own (as an operator runs them), and prints them with the creates
  * acknowledged meanwhile and the slowest create.
  *
- *   nice -n 10 npx tsx bench/backup.ts        (BACKUP_BENCH_ORDERS=1000000 for a 1M-order file)
+ * The end of a backup (issue #41 item 2): the copy pins the WAL, which grows for as long as it
+ * reads; its growth (the disk a backup needs beyond the copy) and the app's longest event-loop stall
+ * (perf_hooks monitorEventLoopDelay) and longest on-CPU stall (the main thread's own CPU time between
+ * two 2 ms timer turns, /proc/thread-self/schedstat) during the copy and the 3 s after it, for
+ *   - as shipped: the worker copies the backlog after the reader left (src/adapters/sqlite/checkpointer.ts),
+ *   - before: the same, but the connection on the event loop that adds to the write load (below)
+ *     keeps the automatic checkpoint the serving connection had (50,000 pages): what it did at the
+ *     end of a backup before (at 1M orders the WAL reached 639 MB),
+ * with, in both, 400 kB rewritten every 20 ms from the app's process besides the clients' creates
+ * (up to 20 MB/s into the WAL, so that it passes 50,000 pages during the copy, as at 1M orders),
+ * with a baseline window of the same load without a copy.
+ *
+ *   nice -n 10 npx tsx bench/backup.ts        (BACKUP_BENCH_ORDERS=1000000 for a 1M-order file;
+ *                                              BACKUP_BENCH_END_ONLY=1: the end-of-backup figures only)
  */
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { SQLITE_FILE_NAME } from '../src/adapters/sqlite/store.js';
+import { FALLBACK_AUTOCHECKPOINT_PAGES } from '../src/adapters/sqlite/checkpointer.js';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
@@ -86,7 +101,7 @@ function fill(file: string, target: number): void {
       db.exec(`${seq} INSERT INTO order_events SELECT ${columns(db, 'order_events', { id: suffix('n'), order_id: suffix('n') })} FROM order_events o, seq WHERE o.order_id NOT LIKE '%-%'`);
       db.exec(`${seq} INSERT INTO event_feed SELECT ${columns(db, 'event_feed', { id: suffix('n'), position: '+ n * 1000' })} FROM event_feed o, seq WHERE o.id NOT LIKE '%-%'`);
       db.exec(`${seq} INSERT INTO idempotency_keys SELECT ${columns(db, 'idempotency_keys', { key: suffix('n'), order_id: suffix('n') })} FROM idempotency_keys o, seq WHERE o.key NOT LIKE '%-%'`);
-    })();
+    }).immediate();
     done += copies * templates;
   }
   // The fill's WAL into the database file now, so that what follows measures the copy alone.
@@ -110,8 +125,105 @@ function run(args: string[], env: Record<string, string> = {}): Promise<string> 
 /** A CommonJS snippet with better-sqlite3 as `Database` and the store file as `file`. */
 const sqliteScript = (file: string, body: string) => ['-e', `const Database = require('better-sqlite3'); const file = ${JSON.stringify(file)}; ${body}`];
 
+/** The main thread's own time on a CPU, in ms (Linux). */
+const onCpuMs = () => Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]) / 1e6;
+
+interface Stalls {
+  /** monitorEventLoopDelay's max: the longest the loop was late. */
+  loopDelayMs: number;
+  /** The most CPU the main thread used between two turns of a 2 ms timer. */
+  onCpuMs: number;
+}
+
+/** Watches the event loop from now until stop(); `mark()` starts a second window (after the copy). */
+function watchStalls() {
+  const windows: Array<{ histogram: ReturnType<typeof monitorEventLoopDelay>; onCpuMs: number }> = [];
+  const open = () => {
+    const histogram = monitorEventLoopDelay({ resolution: 5 });
+    histogram.enable();
+    windows.push({ histogram, onCpuMs: 0 });
+  };
+  open();
+  let cpu = onCpuMs();
+  const timer = setInterval(() => {
+    const now = onCpuMs();
+    const window = windows.at(-1)!;
+    window.onCpuMs = Math.max(window.onCpuMs, now - cpu);
+    cpu = now;
+  }, 2);
+  const figures = (w: (typeof windows)[number]): Stalls => ({ loopDelayMs: Math.round(w.histogram.max / 1e5) / 10, onCpuMs: Math.round(w.onCpuMs * 10) / 10 });
+  return {
+    mark: open,
+    stop(): Stalls[] {
+      clearInterval(timer);
+      for (const w of windows) w.histogram.disable();
+      return windows.map(figures);
+    },
+  };
+}
+
+/** A connection on the event loop with SQLite's own automatic checkpoint (`autocheckpointPages`, 0: off), rewriting 400 kB every 20 ms. */
+function tickWriter(file: string, autocheckpointPages: number) {
+  const db = new Database(file);
+  db.pragma('busy_timeout = 1000');
+  db.pragma(`wal_autocheckpoint = ${autocheckpointPages}`);
+  db.exec('CREATE TABLE IF NOT EXISTS bench_ticks (id INTEGER PRIMARY KEY, body BLOB)');
+  const write = db.prepare('INSERT OR REPLACE INTO bench_ticks (id, body) VALUES (1, randomblob(400000))');
+  const timer = setInterval(() => {
+    try {
+      write.run();
+    } catch {
+      // busy: the next tick writes
+    }
+  }, 20);
+  return {
+    stop() {
+      clearInterval(timer);
+      db.close();
+    },
+  };
+}
+
+const sizeOf = (path: string) => (existsSync(path) ? statSync(path).size : 0);
+const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
+
+/** One admin backup under load, with the stalls during the copy and in the 3 s after it and the WAL's growth. */
+async function backupEndStalls(app: RunningApp, out: string, arm: 'shipped' | 'before') {
+  const file = join(app.dataDir, SQLITE_FILE_NAME);
+  // The WAL emptied first (the app is idle), so that its file's size is the growth.
+  const truncate = new Database(file);
+  truncate.pragma('busy_timeout = 5000');
+  truncate.pragma('wal_checkpoint(TRUNCATE)');
+  truncate.close();
+  const writer = tickWriter(file, arm === 'before' ? FALLBACK_AUTOCHECKPOINT_PAGES : 0);
+  const walBefore = sizeOf(`${file}-wal`);
+  let walPeak = walBefore;
+  const walTimer = setInterval(() => (walPeak = Math.max(walPeak, sizeOf(`${file}-wal`))), 50);
+  let watch: ReturnType<typeof watchStalls> | null = null;
+  try {
+    const measured = await underLoad(
+      app,
+      async () => {
+        const copying = run(['--import', 'tsx', 'src/admin-cli.ts', 'backup', '--out', out, '--json'], { DATA_DIR: app.dataDir, LOG_LEVEL: 'warn' });
+        // Watched from after the spawn: forking this process is the bench's own stall.
+        watch = watchStalls();
+        const result = await copying;
+        watch.mark();
+        return result;
+      },
+      3000,
+    );
+    const [during, after] = watch!.stop();
+    const copy = JSON.parse(measured.result) as { duration_ms: number; bytes: number };
+    return { ...measured, copy, during: during!, after: after!, walGrowth: walPeak - walBefore, walPeak };
+  } finally {
+    clearInterval(walTimer);
+    writer.stop();
+  }
+}
+
 /** Runs `work` while CLIENTS create orders; returns its result with the creates acknowledged meanwhile and the slowest. */
-async function underLoad<T>(app: RunningApp, work: () => T | Promise<T>) {
+async function underLoad<T>(app: RunningApp, work: () => T | Promise<T>, afterMs = 300) {
   let stop = false;
   let acknowledged = 0;
   let slowestMs = 0;
@@ -128,7 +240,7 @@ async function underLoad<T>(app: RunningApp, work: () => T | Promise<T>) {
   const started = performance.now();
   const result = await work();
   const ms = Math.round(performance.now() - started);
-  await new Promise((r) => setTimeout(r, 300));
+  await new Promise((r) => setTimeout(r, afterMs));
   stop = true;
   await Promise.all(clients);
   return { result, ms, acknowledgedMeanwhile: acknowledged - before, slowestCreateMs: Math.round(slowestMs) };
@@ -148,8 +260,29 @@ async function main(): Promise<void> {
     const size = statSync(file).size;
     console.log(`file: ${(size / 1024 / 1024).toFixed(0)} MiB`);
 
-    const idle = await underLoad(app, () => new Promise((r) => setTimeout(r, 5000)));
-    console.log(`no copy (5 s): creates acknowledged ${idle.acknowledgedMeanwhile}, slowest create ${idle.slowestCreateMs} ms`);
+    let baseline: Stalls[] = [];
+    const baselineWriter = tickWriter(file, 0);
+    const idle = await underLoad(app, async () => {
+      const watch = watchStalls();
+      await new Promise((r) => setTimeout(r, 5000));
+      baseline = watch.stop();
+    });
+    baselineWriter.stop();
+    console.log(`no copy (5 s): creates acknowledged ${idle.acknowledgedMeanwhile}, slowest create ${idle.slowestCreateMs} ms; longest stall: loop ${baseline[0]!.loopDelayMs} ms, on-CPU ${baseline[0]!.onCpuMs} ms`);
+
+    // The end of a backup: as shipped, then the old behaviour, each after the WAL was caught up.
+    for (const arm of ['shipped', 'before'] as const) {
+      await new Promise((r) => setTimeout(r, 3000));
+      const end = await backupEndStalls(app, join(out, `end-${arm}`), arm);
+      console.log(
+        `backup end, ${arm === 'shipped' ? 'as shipped (the worker catches up)' : 'before (a connection on the loop with the automatic checkpoint)'}: copy ${end.copy.duration_ms} ms, ${mib(end.copy.bytes)}; ` +
+          `WAL +${mib(end.walGrowth)} (peak ${mib(end.walPeak)}); creates acknowledged ${end.acknowledgedMeanwhile}, slowest ${end.slowestCreateMs} ms; ` +
+          `longest stall during the copy: loop ${end.during.loopDelayMs} ms, on-CPU ${end.during.onCpuMs} ms; in the 3 s after: loop ${end.after.loopDelayMs} ms, on-CPU ${end.after.onCpuMs} ms`,
+      );
+      if (arm === 'before' && end.walPeak < FALLBACK_AUTOCHECKPOINT_PAGES * 4096) console.log(`  (the WAL stayed below ${FALLBACK_AUTOCHECKPOINT_PAGES.toLocaleString('en')} pages: the old safety net did not fire at this size; at 1M orders it did)`);
+      console.log(`  disk a backup needs: the copy (${mib(end.copy.bytes)}) + the WAL's growth (${mib(end.walGrowth)}) = ${((end.copy.bytes + end.walGrowth) / size).toFixed(2)}× the store file`);
+    }
+    if (process.env.BACKUP_BENCH_END_ONLY === '1') return;
 
     const vacuum = await underLoad(app, () => run(['--import', 'tsx', 'src/admin-cli.ts', 'backup', '--out', join(out, 'vacuum'), '--json'], { DATA_DIR: app.dataDir, LOG_LEVEL: 'warn' }));
     const copy = JSON.parse(vacuum.result) as { duration_ms: number; orders: number; bytes: number };

@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CodClaim } from './domain/cod.js';
 import { BackupRefusedError, backupSqliteStore } from './adapters/sqlite/backup.js';
+import { vacuumSqliteStore } from './adapters/sqlite/space.js';
 import { DamagedStoreError } from './adapters/sqlite/integrity.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { buildContainer, type Container } from './container.js';
@@ -69,6 +70,16 @@ const COMMANDS: Record<string, Command> = {
         master_key: copy.keyFile ?? 'not copied: the store is encrypted under MASTER_KEY; the copy opens only with that value',
         restore: `Stop the server, put the files of ${resolve(v.out)} in an empty DATA_DIR (or point DATA_DIR at a copy of that directory), start`,
       };
+    },
+  },
+  'db:vacuum': {
+    args: '',
+    summary: 'Embedded mode, server stopped: rebuilds the store file once so that the space retention frees goes back to the filesystem (auto_vacuum = INCREMENTAL); needs free disk of about twice the file',
+    options: [],
+    runOnFiles: async (_v, config) => {
+      if (config.storeKind === 'mongodb') throw new AppError('VALIDATION_ERROR', 'db:vacuum rebuilds the embedded store; MongoDB gives freed space back by itself');
+      const vacuum = vacuumSqliteStore({ dataDir: config.dataDir });
+      return { bytes_before: vacuum.bytesBefore, bytes_after: vacuum.bytesAfter, auto_vacuum: vacuum.autoVacuum, duration_ms: vacuum.durationMs };
     },
   },
   'merchant:create': {

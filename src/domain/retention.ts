@@ -10,6 +10,11 @@ export const RETENTION_LEASE = 'retention';
  * it for long at any store size (bench:growth measures the longest stall).
  */
 export const PRUNE_BATCH = 100;
+/**
+ * Free pages given back to the filesystem per store call after the prune (SQLite: one
+ * `incremental_vacuum` step, a few milliseconds; 1 MiB of 4 KiB pages).
+ */
+export const RECLAIM_STEP_PAGES = 256;
 /** The longest pause between two steps (a step slowed by a busy machine does not stretch the run further). */
 const MAX_REST_MS = 50;
 /** Leases and courier-location slots are removed this long after they ran out. */
@@ -48,9 +53,11 @@ export interface RetentionReport {
   operators: number;
   /** Audit log entries older than `auditMs`. */
   audit: number;
+  /** Free pages of the store's file given back to the filesystem after the prune (SQLite). */
+  freedPages: number;
 }
 
-type Batched = Exclude<keyof RetentionReport, 'leases'>;
+type Batched = Exclude<keyof RetentionReport, 'leases' | 'freedPages'>;
 
 export type Retention = ReturnType<typeof createRetention>;
 
@@ -64,7 +71,8 @@ export type Retention = ReturnType<typeof createRetention>;
  * A run is a sequence of bounded steps (`batchSize` rows each, found by a seek), with a turn of the
  * event loop between two steps. Every step commits on its own and never looks again at what an
  * earlier one did, so a run stopped anywhere (shutdown, crash, lease lost) loses nothing: the next
- * run goes on from there, and a run with nothing to delete costs a few seeks.
+ * run goes on from there, and a run with nothing to delete costs a few seeks. Last, the pages the
+ * prune freed go back to the filesystem in steps of RECLAIM_STEP_PAGES (store.reclaimSpace).
  */
 export function createRetention(deps: {
   store: Store;
@@ -88,7 +96,7 @@ export function createRetention(deps: {
    */
   async function pruneStorage(options: { signal?: AbortSignal; keepGoing?: () => Promise<boolean> } = {}): Promise<RetentionReport> {
     const now = clock.now().getTime();
-    const report: RetentionReport = { deliveries: 0, orderEvents: 0, leases: 0, quotes: 0, feedEvents: 0, idempotentWrites: 0, members: 0, notifications: 0, operators: 0, audit: 0, proofs: 0, unusedProofs: 0, proofBudgets: 0, courierSessions: 0 };
+    const report: RetentionReport = { deliveries: 0, orderEvents: 0, leases: 0, quotes: 0, feedEvents: 0, idempotentWrites: 0, members: 0, notifications: 0, operators: 0, audit: 0, proofs: 0, unusedProofs: 0, proofBudgets: 0, courierSessions: 0, freedPages: 0 };
     const notificationsBefore = new Date(now - (deps.notificationMs ?? deps.webhookMs)).toISOString();
     const deliveriesBefore = new Date(now - deps.webhookMs).toISOString();
     const eventsBefore = new Date(now - deps.orderEventsMs).toISOString();
@@ -126,6 +134,16 @@ export function createRetention(deps: {
         report[kind] += typeof n === 'number' ? n : n.removed;
         if ((typeof n === 'number' ? n : n.checked) < limit) break;
       }
+    }
+    // What the prune freed goes back to the filesystem in steps as short as the prune's.
+    for (;;) {
+      await (rest > 0 ? setTimeout(rest) : setImmediate());
+      if (await stopped()) return report;
+      const started = performance.now();
+      const freed = await store.reclaimSpace({ maxPages: RECLAIM_STEP_PAGES });
+      rest = Math.min(performance.now() - started, MAX_REST_MS);
+      report.freedPages += freed;
+      if (freed < RECLAIM_STEP_PAGES) break;
     }
     return report;
   }

@@ -72,6 +72,12 @@ export interface Store {
    */
   credentialsVersion(): string | null;
   /**
+   * Gives up to `maxPages` free pages of the file back to the filesystem (SQLite's incremental
+   * vacuum, one short write); answers how many it gave back, 0 when none are left or the store has
+   * no such step (MongoDB).
+   */
+  reclaimSpace(options: { maxPages: number }): Promise<number>;
+  /**
    * Throws when the backing database cannot be reached; resolves with its condition (or nothing:
    * ok) when it answers, `degraded` with the reason while writes cannot be made (lock, disk) or
    * the file was found damaged.

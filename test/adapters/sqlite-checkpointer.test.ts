@@ -4,13 +4,22 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqliteDatabase, type SqliteDatabase } from '../../src/adapters/sqlite/database.js';
-import { CHECKPOINT_INTERVAL_MS, startCheckpointer, type Checkpointer } from '../../src/adapters/sqlite/checkpointer.js';
+import { Worker } from 'node:worker_threads';
+import { createRequire } from 'node:module';
+import { CHECKPOINT_INTERVAL_MS, FALLBACK_AUTOCHECKPOINT_PAGES, startCheckpointer, type Checkpointer } from '../../src/adapters/sqlite/checkpointer.js';
+import { backupSqliteStore } from '../../src/adapters/sqlite/backup.js';
 import { createSqliteStore, SQLITE_FILE_NAME } from '../../src/adapters/sqlite/store.js';
 import { createWriteGuard, writeFaultOf } from '../../src/adapters/sqlite/write-guard.js';
 
 const sizeOf = (path: string) => (existsSync(path) ? statSync(path).size : 0);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const ROW = 'x'.repeat(3000);
+/** Waits for a condition (a busy machine is slow, never wrong): fails after 30 s. */
+async function until(condition: () => boolean, what: string): Promise<void> {
+  for (const deadline = Date.now() + 30_000; !condition(); await sleep(20)) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+  }
+}
 
 /** The WAL checkpointed from a worker thread (src/adapters/sqlite/checkpointer.ts), on a file on disk. */
 describe('SQLite checkpointer', () => {
@@ -130,6 +139,85 @@ describe('SQLite checkpointer', () => {
     expect(collisions).toBeGreaterThan(0);
     expect(failures).toBe(0);
     expect(degraded).toEqual([]);
+  });
+
+  it('while a reader pins the WAL the serving connection checkpoints nothing itself; the worker copies the backlog after it left, then the safety net is back', async () => {
+    const restartBytes = 1024 * 1024;
+    checkpointer = startCheckpointer(db, file, { restartBytes });
+    insertRows(10);
+    const autocheckpoint = () => db.pragma('wal_autocheckpoint', { simple: true }) as number;
+    expect(autocheckpoint()).toBe(FALLBACK_AUTOCHECKPOINT_PAGES);
+    const reader = new Database(file, { readonly: true });
+    reader.exec('BEGIN');
+    reader.prepare('SELECT count(*) FROM t').get();
+    for (let i = 0; i < 20; i++) {
+      insertRows(40); // ~2.4 MB in all, past the restart size, none of it copied past the reader
+      await sleep(5);
+    }
+    await until(() => autocheckpoint() === 0, 'the serving connection to turn its automatic checkpoint off');
+    expect(sizeOf(`${file}-wal`)).toBeGreaterThan(2_000_000);
+    const before = sizeOf(file);
+    reader.exec('COMMIT');
+    reader.close();
+    // The serving connection writes nothing from here on and checkpoints nothing: the worker copies.
+    await until(() => autocheckpoint() === FALLBACK_AUTOCHECKPOINT_PAGES, 'the safety net to come back');
+    expect(sizeOf(file) - before).toBeGreaterThan(2_000_000);
+    const after = new Database(file);
+    try {
+      // Everything is in the database file: a checkpoint from another connection finds nothing left to copy.
+      const [{ log, checkpointed }] = after.pragma('wal_checkpoint(PASSIVE)') as Array<{ log: number; checkpointed: number }>;
+      expect(checkpointed).toBe(log);
+    } finally {
+      after.close();
+    }
+  });
+
+  it('a backup under steady writes is a consistent copy that passes integrity_check, and the serving connection gets its safety net back', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'checkpointer-backup-'));
+    const served = openSqliteDatabase(join(dataDir, SQLITE_FILE_NAME));
+    const servedFile = join(dataDir, SQLITE_FILE_NAME);
+    served.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, body TEXT NOT NULL)');
+    const insert = served.prepare('INSERT INTO t (body) VALUES (?)');
+    served.transaction(() => {
+      for (let i = 0; i < 5000; i++) insert.run(ROW); // ~15 MB: the copy takes a while
+    })();
+    const servedCheckpointer = startCheckpointer(served, servedFile, { restartBytes: 256 * 1024 });
+    // Another connection in a thread of its own writes meanwhile (the backup below holds this one).
+    const writer = new Worker(
+      `const { parentPort, workerData } = require('node:worker_threads');
+      const db = new (require(workerData.betterSqlite3))(workerData.file);
+      db.pragma('busy_timeout = 5000'); db.pragma('wal_autocheckpoint = 0');
+      const insert = db.prepare('INSERT INTO t (body) VALUES (?)');
+      let stop = false; parentPort.on('message', () => (stop = true));
+      const loop = () => { if (stop) { db.close(); parentPort.close(); return; } for (let i = 0; i < 5; i++) insert.run('y'.repeat(3000)); setImmediate(loop); };
+      loop();`,
+      { eval: true, workerData: { file: servedFile, betterSqlite3: createRequire(import.meta.url).resolve('better-sqlite3') } },
+    );
+    const count = () => served.prepare<[], number>('SELECT count(*) FROM t').pluck().get()!;
+    try {
+      await until(() => count() > 5200, 'the writer to write');
+      const before = count();
+      const copy = backupSqliteStore({ dataDir, outDir: join(dataDir, 'backup'), keyInDataDir: false });
+      const after = count();
+      expect(after).toBeGreaterThan(before);
+      const restored = new Database(copy.file, { readonly: true });
+      try {
+        expect(restored.pragma('integrity_check', { simple: true })).toBe('ok');
+        const rows = restored.prepare<[], number>('SELECT count(*) FROM t').pluck().get()!;
+        expect(rows).toBeGreaterThanOrEqual(before);
+        expect(rows).toBeLessThanOrEqual(after);
+      } finally {
+        restored.close();
+      }
+      writer.postMessage('stop');
+      await new Promise((resolve) => writer.once('exit', resolve));
+      await until(() => served.pragma('wal_autocheckpoint', { simple: true }) === FALLBACK_AUTOCHECKPOINT_PAGES, 'the safety net to come back');
+    } finally {
+      await writer.terminate();
+      await servedCheckpointer.stop();
+      served.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('a checkpointer that fails leaves SQLite its own automatic checkpoint', async () => {

@@ -61,7 +61,7 @@ describe('retention', () => {
     cleanup.push(() => store.close());
     const node = () => createRetention({ store, clock: { now: () => new Date() }, webhookMs: 60_000, orderEventsMs: 60_000 });
     const [a, b] = [node(), node()];
-    expect(await a.pruneIfLeader({ owner: 'node-a', leaseMs: 60_000 })).toEqual({ deliveries: 0, orderEvents: 0, leases: 0, quotes: 0, feedEvents: 0, idempotentWrites: 0, members: 0, notifications: 0, operators: 0, audit: 0, proofs: 0, unusedProofs: 0, proofBudgets: 0, courierSessions: 0 });
+    expect(await a.pruneIfLeader({ owner: 'node-a', leaseMs: 60_000 })).toEqual({ deliveries: 0, orderEvents: 0, leases: 0, quotes: 0, feedEvents: 0, idempotentWrites: 0, members: 0, notifications: 0, operators: 0, audit: 0, proofs: 0, unusedProofs: 0, proofBudgets: 0, courierSessions: 0, freedPages: 0 });
     expect(await b.pruneIfLeader({ owner: 'node-b', leaseMs: 60_000 })).toBeNull();
     expect(await a.pruneIfLeader({ owner: 'node-a', leaseMs: 60_000 })).not.toBeNull();
     await store.leases.release({ name: RETENTION_LEASE, owner: 'node-a' });

@@ -59,6 +59,8 @@ export async function createMongoStore(options: { url: string; dbName: string; o
     credentialsVersion() {
       return null;
     },
+    // The WiredTiger engine reuses and returns freed space by itself.
+    reclaimSpace: async () => 0,
     ping: guard('store', {
       async ping() {
         await database.db.command({ ping: 1 });

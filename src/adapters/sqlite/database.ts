@@ -24,6 +24,9 @@ export function openSqliteDatabase(file: string): SqliteDatabase {
     touchPrivate(file);
   }
   const db = new Database(file);
+  // Only a new file takes it (before its first table, and before WAL mode); an older one keeps
+  // auto_vacuum = NONE until `admin db:vacuum` rebuilds it (space.ts).
+  db.pragma('auto_vacuum = INCREMENTAL');
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);

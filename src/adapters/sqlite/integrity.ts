@@ -140,7 +140,7 @@ export function withDamageWatch<T extends object>(store: T, damage: DamageRecord
       for (const [method, fn] of Object.entries(value)) {
         if (typeof fn === 'function') (value as Record<string, unknown>)[method] = guard(fn as (...args: never[]) => unknown, value);
       }
-    } else if (typeof value === 'function' && name === 'credentialsVersion') {
+    } else if (typeof value === 'function' && (name === 'credentialsVersion' || name === 'reclaimSpace')) {
       (store as Record<string, unknown>)[name] = guard(value as (...args: never[]) => unknown, store);
     }
   }

@@ -9,6 +9,7 @@ import { createSqliteCourierRepository } from './couriers.js';
 import { createWriteQueue, openSqliteDatabase } from './database.js';
 import { createWriteGuard } from './write-guard.js';
 import { startCheckpointer } from './checkpointer.js';
+import { createSqliteSpaceReclaimer } from './space.js';
 import { createSqliteMerchantRepository } from './merchants.js';
 import { createSqliteTelemetryRepository } from './telemetry.js';
 import { createSqliteOrderRepository } from './orders.js';
@@ -45,6 +46,7 @@ export function createSqliteStore(options: ({ dataDir: string } | { file: string
   // data_version moves when another connection (or process) commits; this connection's own
   // merchant and key writes are counted here.
   const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
+  const reclaim = createSqliteSpaceReclaimer(db);
   let credentialWrites = 0;
   const countCredentialWrite = () => void credentialWrites++;
   return withDamageWatch({
@@ -73,6 +75,7 @@ export function createSqliteStore(options: ({ dataDir: string } | { file: string
     credentialsVersion() {
       return `${dataVersion.get()}:${credentialWrites}`;
     },
+    reclaimSpace: (options) => guard.run(() => reclaim(options)),
     async ping() {
       const damaged = damage.reason();
       return damaged === null ? guard.probe() : { status: 'degraded' as const, reason: damaged };
