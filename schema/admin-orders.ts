@@ -5,7 +5,7 @@ import { ModeEnum } from './merchants.js';
 import { OrderEventRef, OrderRef, OrderStatusEnum } from './orders.js';
 
 /** An order as operators see it: any merchant's, with its merchant, mode and lateness. */
-const AdminOrderRef = builder.objectRef<Order>('AdminOrder').implement({
+export const AdminOrderRef = builder.objectRef<Order>('AdminOrder').implement({
   fields: (t) => ({
     id: t.exposeID('id'),
     merchantId: t.exposeID('merchantId'),

@@ -52,6 +52,7 @@ import { distanceMeters } from './domain/geo.js';
 import { vehicleTariff } from './domain/tariffs.js';
 import { createRetention } from './domain/retention.js';
 import { createOrderService } from './domain/orders/service.js';
+import { createOpsNow } from './domain/operators/now.js';
 import { createOperatorOrders } from './domain/orders/operator-orders.js';
 import { createDeliveryService } from './domain/orders/delivery.js';
 import { createFailedAttemptService } from './domain/orders/failed-attempts.js';
@@ -270,6 +271,8 @@ function buildServices(deps: {
     cod,
     /** Every merchant's orders for operators (issue #29): reads here, overrides through auditedAdmin. */
     operatorOrders,
+    /** The operators' home (issue #38): late and unassigned orders, couriers on duty, failing webhooks, in one mode. */
+    opsNow: createOpsNow({ store, clock }),
     /** The operators' live fleet: every courier's position and status, at most once per courier per second. */
     fleet: createFleetWatch({ fanOut: deps.fanOut, store, now: () => clock.now().toISOString() }),
     /** Every password hash of the node, bounded (stats: running, waiting, computed). */
