@@ -12,6 +12,16 @@ export const AdminOrderRef = builder.objectRef<Order>('AdminOrder').implement({
     mode: t.field({ type: ModeEnum, resolve: (o) => o.mode }),
     status: t.field({ type: OrderStatusEnum, resolve: (o) => o.status }),
     courierId: t.exposeID('courierId', { nullable: true }),
+    courierName: t.string({
+      nullable: true,
+      description: 'The courier’s name (one read by key); null without a courier.',
+      resolve: async (o, _a, ctx) => (o.courierId ? ((await ctx.services.opsNow.nameCouriers({ input: { ids: [o.courierId] } }))[0]?.name ?? null) : null),
+    }),
+    merchantName: t.string({
+      nullable: true,
+      description: 'The merchant’s name (one read by key).',
+      resolve: async (o, _a, ctx) => (await ctx.services.opsNow.nameMerchants({ input: { ids: [o.merchantId] } }))[0]?.name ?? null,
+    }),
     late: t.boolean({ description: 'Past its ETA or delivery window end, and still in progress.', resolve: (o, _a, ctx) => ctx.services.operatorOrders.isLate(o) }),
     createdAt: t.field({ type: 'DateTime', resolve: (o) => o.createdAt }),
     order: t.field({ type: OrderRef, description: 'Every detail, as the merchant sees it (never its delivery PIN).', resolve: (o) => o }),

@@ -46,7 +46,7 @@ describe.skipIf(SKIP !== null)('the ops app: orders across merchants with overri
     await page().getByLabel(/^(Correo|Email)$/).fill(email);
     await page().getByLabel(/^(Contraseña|Password)$/).fill(PASSWORD);
     await page().locator('#sign-in button[type=submit]').click();
-    await page().locator('#merchants').waitFor();
+    await page().locator('#now').waitFor();
   };
   const noHorizontalScroll = () => page().evaluate(() => {
     const width = document.documentElement.clientWidth;

@@ -16,7 +16,8 @@ export const OPS_NOW_CAP = 100;
 const IN_PROGRESS = ORDER_STATUSES.filter((s) => isOrderActive({ status: s }));
 
 export const opsNowSchema = z.strictObject({ mode: z.enum(MODES) });
-export const courierNamesSchema = z.strictObject({ ids: z.array(z.string().trim().min(1).max(64)).max(OPS_NOW_CAP) });
+/** Ids to name (couriers or merchants), at most OPS_NOW_CAP. */
+export const idsToNameSchema = z.strictObject({ ids: z.array(z.string().trim().min(1).max(64)).max(OPS_NOW_CAP) });
 
 /** Up to OPS_NOW_CAP items, and whether more were there. */
 export interface Capped<T> {
@@ -74,10 +75,17 @@ export function createOpsNow(deps: { store: Store; clock: Clock }) {
 
   /** Couriers' names by id (each a read by key); an unknown id is left out. */
   async function nameCouriers(options: { input: unknown }): Promise<Array<{ id: string; name: string }>> {
-    const { ids } = parseInput(courierNamesSchema, options.input);
+    const { ids } = parseInput(idsToNameSchema, options.input);
     const found = await Promise.all([...new Set(ids)].map((id) => store.couriers.findById(id)));
     return found.flatMap((c) => (c ? [{ id: c.id, name: c.name }] : []));
   }
 
-  return { readNow, nameCouriers };
+  /** Merchants' names by id (each a read by key); an unknown id is left out. */
+  async function nameMerchants(options: { input: unknown }): Promise<Array<{ id: string; name: string }>> {
+    const { ids } = parseInput(idsToNameSchema, options.input);
+    const found = await Promise.all([...new Set(ids)].map((id) => store.merchants.findById(id)));
+    return found.flatMap((m) => (m ? [{ id: m.id, name: m.name }] : []));
+  }
+
+  return { readNow, nameCouriers, nameMerchants };
 }

@@ -11,6 +11,7 @@ import { useLoad } from '../../shared/ui/hooks.js';
 import { OneTimeSecret } from '../../shared/ui/one-time-secret.js';
 import { may, useApp } from '../app-state.js';
 import type { PageProps } from '../router.js';
+import { CourierName, useCourierNames } from '../ui/courier-names.js';
 import { FleetMap, type FleetCourier } from '../ui/fleet-map.js';
 import { History } from '../ui/history.js';
 import { StatusBadge } from '../ui/words.js';
@@ -64,6 +65,7 @@ export function CouriersPage(_props: PageProps) {
   // Money is admins' (manage): hand-overs and decisions on claims far above their order's amount.
   const manage = may(app.me, 'manage');
   const claims = useLoad(async () => (manage ? (await operatorRequest(CLAIMS, {})).adminCodClaims.claims : []), [version, manage]);
+  const claimCouriers = useCourierNames(claims.data?.map((c) => c.courierId) ?? []);
   // One key per hand-over being entered: a second click or a retry after a lost answer records it once.
   const [handOverKeys, setHandOverKeys] = useState<Record<string, string>>({});
   // What the live fleet said since the list loaded, for the rows of this page (one update per batch).
@@ -144,7 +146,7 @@ export function CouriersPage(_props: PageProps) {
         <label>{t.status}<select name="status"><option value="">{t.all}</option>{(['off_duty', 'available', 'busy'] as const).map((s) => <option key={s} value={s}>{t[s]}</option>)}</select></label>
         <button type="submit">{t.apply}</button>
       </form>
-      {secret && <OneTimeSecret id="courier-secret" label={`${secret.kind === 'link' ? t.link : t.token} · ${secret.courierId}`} value={secret.value} />}
+      {secret && <OneTimeSecret id="courier-secret" label={`${secret.kind === 'link' ? t.link : t.token} · ${page?.couriers.find((c) => c.id === secret.courierId)?.name ?? secret.courierId}`} value={secret.value} />}
       <ErrorNote error={list.error ?? error} id="couriers-error" />
       {page && page.couriers.length === 0 && <p id="couriers-empty">{t.empty}</p>}
       {page && (
@@ -216,7 +218,7 @@ export function CouriersPage(_props: PageProps) {
                 {claims.data.map((claim) => (
                   <tr key={claim.id} data-claim={claim.id}>
                     <td data-label={t.order}><code>{claim.bookingId}</code><br /><small>{dateTime(claim.collectedAt, app.lang)}</small></td>
-                    <td data-label={t.name}><code>{claim.courierId ?? '—'}</code></td>
+                    <td class="wrap" data-label={t.name}>{claim.courierId ? <CourierName id={claim.courierId} names={claimCouriers} /> : '—'}</td>
                     <td data-label={t.expected}>{claim.expected == null ? '—' : clp(claim.expected)}</td>
                     <td data-label={t.collected}><strong>{clp(claim.collected)}</strong></td>
                     <td data-label={t.actions}><div class="row-actions">

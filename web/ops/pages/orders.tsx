@@ -11,7 +11,7 @@ import { Link, type PageProps } from '../router.js';
 
 const ORDERS = graphql(`query OpsOrders($status: [OrderStatus!], $merchantId: ID, $mode: Mode, $late: Boolean, $zone: String, $after: String) {
   adminOrders(status: $status, merchantId: $merchantId, mode: $mode, late: $late, zone: $zone, first: 50, after: $after) {
-    orders { id merchantId mode status courierId late createdAt order { trackingNumber customerName dropoff { address } } } nextCursor } }`);
+    orders { id merchantId merchantName mode status courierId courierName late createdAt order { trackingNumber customerName dropoff { address } } } nextCursor } }`);
 const MERCHANTS = graphql(`query OpsOrderMerchants { adminMerchants(limit: 200) { id name } }`);
 type Filters = Omit<VariablesOf<typeof ORDERS>, 'after'>;
 
@@ -64,10 +64,10 @@ export function OrdersPage(_props: PageProps) {
               {page.orders.map((o) => (
                 <tr key={o.id} data-order={o.id} data-status={o.status}>
                   <td class="wrap" data-label={t.order}><Link href={`/ops/orders/${o.id}`}>{o.order.trackingNumber}</Link><br /><code>{o.id}</code></td>
-                  <td class="wrap" data-label={t.merchant}>{names.get(o.merchantId) ?? <code>{o.merchantId}</code>}</td>
+                  <td class="wrap" data-label={t.merchant}>{o.merchantName ?? names.get(o.merchantId) ?? <code>{o.merchantId}</code>}</td>
                   <td data-label={t.mode}>{t[o.mode]}</td>
                   <td data-label={t.status}><span class={`badge order-${o.status}`}>{STATUS_LABELS[app.lang][o.status]}</span>{o.late && <> <span class="badge late">{t.lateBadge}</span></>}</td>
-                  <td data-label={t.courier}>{o.courierId ? <code>{o.courierId}</code> : '—'}</td>
+                  <td class="wrap" data-label={t.courier} data-courier={o.courierId ?? ''}>{o.courierName ?? (o.courierId ? <code>{o.courierId}</code> : '—')}</td>
                   <td class="wrap" data-label={t.dropoff}>{o.order.dropoff.address ?? '—'}</td>
                   <td data-label={t.created}>{dateTime(o.createdAt, app.lang)}</td>
                 </tr>
