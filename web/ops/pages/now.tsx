@@ -84,7 +84,7 @@ export function NowPage(_props: PageProps) {
       <ErrorNote error={now.error} id="now-error" />
       {!data ? <p aria-busy="true">{t.loading}</p> : (
         <>
-          <ul class="now-counts" aria-label={t.title}>
+          <ul class="now-counts" id="now-counts" aria-label={t.title}>
             {tiles!.map(([id, label, list, tone]) => (
               <li key={id} class={list.count > 0 ? `count-${tone}` : 'count-none'}>
                 <a href={`#${id}`} id={`${id}-count`} data-count={list.count}><strong>{countText(list)}</strong> <span>{label}</span></a>
