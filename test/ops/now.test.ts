@@ -43,6 +43,13 @@ describe.skipIf(SKIP !== null)('the ops home: late and unassigned orders, courie
     await signedInOperator(t, 'despacho@ops.cl', 'dispatcher');
     b = await openOfflinePage({ viewport: { width: 1280, height: 800 }, locale: 'es-CL' });
     b.page.setDefaultTimeout(20_000);
+    // Signing in lands on the home (every test below starts from this session).
+    await b.page.goto(`${t.url}/ops/sign-in`);
+    await b.page.getByLabel(/^(Correo|Email)$/).fill('despacho@ops.cl');
+    await b.page.getByLabel(/^(Contraseña|Password)$/).fill(PASSWORD);
+    await b.page.locator('#sign-in button[type=submit]').click();
+    await b.page.locator('#now #now-counts').waitFor();
+    expect(new URL(b.page.url()).pathname).toBe('/ops');
   });
   afterAll(async () => {
     await b?.browser.close();
@@ -68,11 +75,8 @@ describe.skipIf(SKIP !== null)('the ops home: late and unassigned orders, courie
     expect(await page().locator('#now-test-note').count()).toBe(mode === 'test' ? 1 : 0);
   };
 
-  it('an operator lands on the home after signing in: live by default, test one click away and marked, at 1280 and 390 px', async () => {
-    await page().goto(`${t.url}/ops/sign-in`);
-    await page().getByLabel(/^(Correo|Email)$/).fill('despacho@ops.cl');
-    await page().getByLabel(/^(Contraseña|Password)$/).fill(PASSWORD);
-    await page().locator('#sign-in button[type=submit]').click();
+  it('the home shows live by default, test one click away and marked, at 1280 and 390 px', async () => {
+    await page().goto(`${t.url}/ops`);
     await expectHomeOf('live');
     expect(await pageFits()).toBe(true);
     expect(await seriousViolations(page())).toEqual([]);
