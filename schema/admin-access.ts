@@ -22,6 +22,7 @@ export const ADMIN_FIELD_PERMISSIONS = {
   adminFailingWebhookEndpoints: 'read',
   adminCodClaims: 'read',
   adminNow: 'read',
+  adminComunas: 'read',
   adminCourierNames: 'read',
   // Subscriptions: every role watches.
   adminFleet: 'read',

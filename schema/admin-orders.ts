@@ -60,6 +60,7 @@ builder.queryFields((t) => ({
       mode: t.arg({ type: ModeEnum }),
       late: t.arg.boolean(),
       zone: t.arg.string({ description: 'A geohash prefix (2–6 characters) the pickup is in; sought on an index at 5 and 6 characters, tested on the orders read when shorter.' }),
+      comuna: t.arg.string({ description: 'A comuna (adminComunas) the pickup is in: the geohash-5 cells it touches sought on their index, each order tested against the comuna; a page may be partial, with a cursor. Not with zone.' }),
       createdFrom: t.arg({ type: 'DateTime' }),
       createdTo: t.arg({ type: 'DateTime' }),
       first: t.arg.int(),
@@ -67,6 +68,12 @@ builder.queryFields((t) => ({
     },
     resolve: (_r, args, ctx) =>
       ctx.services.operatorOrders.listOrders({ input: given(Object.assign({}, args, { merchantId: args.merchantId == null ? null : String(args.merchantId) })) }),
+  }),
+  adminComunas: t.field({
+    type: ['String'],
+    description: 'The comunas adminOrders(comuna:) takes, alphabetically.',
+    authScopes: adminScopes('adminComunas'),
+    resolve: (_r, _a, ctx) => ctx.services.operatorOrders.comunaNames(),
   }),
   adminOrder: t.field({
     type: AdminOrderDetailRef,
