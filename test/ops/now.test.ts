@@ -113,6 +113,19 @@ describe.skipIf(SKIP !== null)('the ops home: late and unassigned orders, courie
     await page().locator('#order-courier', { hasText: NAMES.live }).waitFor();
   });
 
+  it('filters the orders by the pickup’s comuna, picked by name', async () => {
+    await page().goto(`${t.url}/ops/orders`);
+    await page().locator(`#orders tr[data-order="${late.live!.id}"]`).waitFor();
+    await page().locator('#order-comuna').selectOption('Ñuñoa');
+    await page().locator('#order-filters button[type=submit]').click();
+    await page().locator('#orders-empty').waitFor();
+    // The fixtures' pickups are all in Providencia.
+    await page().locator('#order-comuna').selectOption('Providencia');
+    await page().locator('#order-filters button[type=submit]').click();
+    await page().locator(`#orders tr[data-order="${late.live!.id}"]`).waitFor();
+    expect(await page().locator('#orders tbody tr').count()).toBe(5);
+  });
+
   it('no /ops page scrolls sideways at 1280×800', async () => {
     const pages: Record<string, string> = {
       '/ops': '#now-counts', '/ops?mode=test': '#now-test-note', '/ops/merchants': '#merchants', [`/ops/merchants/${merchantId}`]: '#history-title',
