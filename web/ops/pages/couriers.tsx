@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { dataOf } from '../../shared/api/errors.js';
 import { operatorRequest } from '../../shared/api/http.js';
 import { clp, dateTime } from '../../shared/format.js';
@@ -67,7 +67,8 @@ export function CouriersPage(_props: PageProps) {
   const claims = useLoad(async () => (manage ? (await operatorRequest(CLAIMS, {})).adminCodClaims.claims : []), [version, manage]);
   const claimCouriers = useCourierNames(claims.data?.map((c) => c.courierId) ?? []);
   // One key per hand-over being entered: a second click or a retry after a lost answer records it once.
-  const [handOverKeys, setHandOverKeys] = useState<Record<string, string>>({});
+  // A ref, not state: a second click before the next render must see the key the first one made.
+  const handOverKeys = useRef<Record<string, string>>({});
   // What the live fleet said since the list loaded, for the rows of this page (one update per batch).
   const [live, setLive] = useState<Record<string, FleetCourier>>({});
   const onFleet = (batch: FleetCourier[]) => {
@@ -126,10 +127,9 @@ export function CouriersPage(_props: PageProps) {
   });
   const handOver = (id: string, formElement: HTMLFormElement) => act(async () => {
     const amount = Number(new FormData(formElement).get('amount') ?? '');
-    const key = handOverKeys[id] ?? `ops-${crypto.randomUUID()}`;
-    setHandOverKeys((keys) => ({ ...keys, [id]: key }));
+    const key = (handOverKeys.current[id] ??= `ops-${crypto.randomUUID()}`);
     dataOf((await operatorRequest(HAND_OVER, { id, amount, key })).adminRecordCodHandOver);
-    setHandOverKeys((keys) => Object.fromEntries(Object.entries(keys).filter(([k]) => k !== id)));
+    delete handOverKeys.current[id];
     formElement.reset();
   });
   const decide = (id: string, decision: 'confirm' | 'reject') => act(async () => {
