@@ -54,8 +54,8 @@ export function createOpsNow(deps: { store: Store; clock: Clock }) {
     const page = { modes: [mode], limit: OPS_NOW_CAP + 1, examineAtMost: OPERATOR_LIST_EXAMINE_MAX };
     const [late, unassigned, available, busy, troubled] = await Promise.all([
       // orders_late: only orders in progress past their ETA or window end are read.
-      store.orders.listAcrossMerchants({ ...page, statuses: IN_PROGRESS, lateAt: at }),
-      store.orders.listAcrossMerchants({ ...page, statuses: ['new'] }),
+      store.orders.listAcrossMerchants({ statuses: IN_PROGRESS, lateAt: at, ...page }),
+      store.orders.listAcrossMerchants({ statuses: ['new'], ...page }),
       store.couriers.listPage({ mode, status: 'available', limit: OPS_NOW_CAP + 1 }),
       store.couriers.listPage({ mode, status: 'busy', limit: OPS_NOW_CAP + 1 }),
       store.webhooks.listTroubledEndpoints({ mode, limit: OPS_NOW_CAP + 1 }),

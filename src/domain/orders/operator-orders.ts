@@ -87,7 +87,7 @@ export function createOperatorOrders(deps: {
   async function listInComuna(name: string, page: AcrossMerchantsPage, first: number): Promise<{ orders: Order[]; nextCursor: string | null }> {
     const found = comunas.find(name);
     if (!found) throw new AppError('VALIDATION_ERROR', `No comuna named ${name}`, { fields: [{ field: 'comuna', message: 'not a comuna of the service area' }] });
-    const perCell = await Promise.all(found.cells.map((cell) => store.orders.listAcrossMerchants({ ...page, pickupZone: cell })));
+    const perCell = await Promise.all(found.cells.map((cell) => store.orders.listAcrossMerchants(Object.assign({}, page, { pickupZone: cell }))));
     const window = perCell.flatMap((r) => r.orders).sort(newestFirst).slice(0, first + 1);
     const examined = window.slice(0, first);
     const orders = examined.filter((o) => comunas.contains(found.name, o.pickup));
