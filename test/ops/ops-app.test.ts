@@ -8,7 +8,7 @@ const SKIP = browserSkipReason('the operators app /ops');
 
 const INVITE_URL = (t: TestApp, url: string) => `${t.url}${new URL(url).pathname}${new URL(url).hash}`;
 
-describe.skipIf(SKIP !== null)('the ops app: an invited admin moderates a plugin and disables a courier; support only reads (headless Chromium)', () => {
+describe.skipIf(SKIP !== null)('the ops app: an invited admin moderates a plugin and disables a courier; support only reads (headless Chromium)', { timeout: 180_000 }, () => {
   let t: TestApp;
   let b: OfflinePage;
   let merchantId: string;

@@ -65,7 +65,9 @@ describe.skipIf(SKIP !== null)('the ops app: orders across merchants with overri
     await page().locator('#order-filters button[type=submit]').click();
     await page().waitForFunction(() => [...document.querySelectorAll('#orders tbody tr')].every((r) => r.getAttribute('data-status') === 'assigned'));
     const row = page().locator(`#orders tr[data-order="${orderId}"]`);
-    expect(await row.textContent()).toContain(a.id);
+    // The courier by name (issue #38), its id in the cell's data.
+    expect(await row.locator('[data-label="Repartidor"]').textContent()).toBe('Ana Courier');
+    expect(await row.locator('[data-label="Repartidor"]').getAttribute('data-courier')).toBe(a.id);
     expect(await row.textContent()).toContain('Botillería Maipú');
     expect(await seriousViolations(page())).toEqual([]);
     await row.locator('a').click();
