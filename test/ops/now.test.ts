@@ -129,7 +129,7 @@ describe.skipIf(SKIP !== null)('the ops home: late and unassigned orders, courie
   it('no /ops page scrolls sideways at 1280×800', async () => {
     const pages: Record<string, string> = {
       '/ops': '#now-counts', '/ops?mode=test': '#now-test-note', '/ops/merchants': '#merchants', [`/ops/merchants/${merchantId}`]: '#history-title',
-      '/ops/orders': '#orders', [`/ops/orders/${waiting.live!.id}`]: '#order-timeline li', '/ops/couriers': '#couriers', '/ops/webhooks': '#failing-webhooks tr',
+      '/ops/orders': '#orders', [`/ops/orders/${waiting.live!.id}`]: '#order-timeline li', '/ops/couriers': '#couriers', '/ops/webhooks': '#failing-webhooks tbody tr',
       '/ops/audit': '#audit, #audit-empty', '/ops/operators': '#operators',
     };
     const wide: string[] = [];

@@ -189,7 +189,7 @@ describe.skipIf(SKIP !== null)('the ops app: an invited admin moderates a plugin
   });
 
   it('fits 390×844 and 1280×800 without horizontal scroll, in English too', async () => {
-    const pages = { '/ops': '#now-counts', '/ops?mode=test': '#now-test-note', '/ops/merchants': '#merchants', '/ops/webhooks': '#failing-webhooks tr', '/ops/orders': '#orders, #orders-empty', [`/ops/merchants/${merchantId}`]: '#history li', '/ops/couriers': '.map-canvas path.leaflet-interactive', '/ops/audit': '#audit', '/ops/operators': '#operators' };
+    const pages = { '/ops': '#now-counts', '/ops?mode=test': '#now-test-note', '/ops/merchants': '#merchants', '/ops/webhooks': '#failing-webhooks tbody tr', '/ops/orders': '#orders, #orders-empty', [`/ops/merchants/${merchantId}`]: '#history li', '/ops/couriers': '.map-canvas path.leaflet-interactive', '/ops/audit': '#audit', '/ops/operators': '#operators' };
     for (const [path, drawn] of Object.entries(pages)) {
       for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 800 }]) {
         await page().setViewportSize(viewport);

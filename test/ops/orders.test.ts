@@ -60,7 +60,7 @@ describe.skipIf(SKIP !== null)('the ops app: orders across merchants with overri
 
   it('a dispatcher finds the stuck order by status, reassigns it from courier A to B, and finds it in the audit log', async () => {
     await signInAs('despacho@ops.cl');
-    await page().getByRole('link', { name: 'Pedidos' }).click();
+    await page().getByRole('link', { name: 'Pedidos', exact: true }).click();
     await page().locator('#order-filters select[name=status]').selectOption('assigned');
     await page().locator('#order-filters button[type=submit]').click();
     await page().waitForFunction(() => [...document.querySelectorAll('#orders tbody tr')].every((r) => r.getAttribute('data-status') === 'assigned'));
