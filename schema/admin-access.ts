@@ -21,6 +21,9 @@ export const ADMIN_FIELD_PERMISSIONS = {
   adminCouriers: 'read',
   adminFailingWebhookEndpoints: 'read',
   adminCodClaims: 'read',
+  adminNow: 'read',
+  adminComunas: 'read',
+  adminCourierNames: 'read',
   // Subscriptions: every role watches.
   adminFleet: 'read',
   // Notes: every role.

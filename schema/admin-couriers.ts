@@ -15,7 +15,7 @@ const PositionRef = builder.objectRef<{ lat: number; lng: number; at: string }>(
 });
 
 /** A courier as operators see it: never its token hash or phone. */
-const AdminCourierRef = builder.objectRef<Courier>('AdminCourier').implement({
+export const AdminCourierRef = builder.objectRef<Courier>('AdminCourier').implement({
   fields: (t) => ({
     id: t.exposeID('id'),
     name: t.exposeString('name'),

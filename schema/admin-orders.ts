@@ -5,13 +5,23 @@ import { ModeEnum } from './merchants.js';
 import { OrderEventRef, OrderRef, OrderStatusEnum } from './orders.js';
 
 /** An order as operators see it: any merchant's, with its merchant, mode and lateness. */
-const AdminOrderRef = builder.objectRef<Order>('AdminOrder').implement({
+export const AdminOrderRef = builder.objectRef<Order>('AdminOrder').implement({
   fields: (t) => ({
     id: t.exposeID('id'),
     merchantId: t.exposeID('merchantId'),
     mode: t.field({ type: ModeEnum, resolve: (o) => o.mode }),
     status: t.field({ type: OrderStatusEnum, resolve: (o) => o.status }),
     courierId: t.exposeID('courierId', { nullable: true }),
+    courierName: t.string({
+      nullable: true,
+      description: 'The courier’s name (one read by key); null without a courier.',
+      resolve: async (o, _a, ctx) => (o.courierId ? ((await ctx.services.opsNow.nameCouriers({ input: { ids: [o.courierId] } }))[0]?.name ?? null) : null),
+    }),
+    merchantName: t.string({
+      nullable: true,
+      description: 'The merchant’s name (one read by key).',
+      resolve: async (o, _a, ctx) => (await ctx.services.opsNow.nameMerchants({ input: { ids: [o.merchantId] } }))[0]?.name ?? null,
+    }),
     late: t.boolean({ description: 'Past its ETA or delivery window end, and still in progress.', resolve: (o, _a, ctx) => ctx.services.operatorOrders.isLate(o) }),
     createdAt: t.field({ type: 'DateTime', resolve: (o) => o.createdAt }),
     order: t.field({ type: OrderRef, description: 'Every detail, as the merchant sees it (never its delivery PIN).', resolve: (o) => o }),
@@ -50,6 +60,7 @@ builder.queryFields((t) => ({
       mode: t.arg({ type: ModeEnum }),
       late: t.arg.boolean(),
       zone: t.arg.string({ description: 'A geohash prefix (2–6 characters) the pickup is in; sought on an index at 5 and 6 characters, tested on the orders read when shorter.' }),
+      comuna: t.arg.string({ description: 'A comuna (adminComunas) the pickup is in: the geohash-5 cells it touches sought on their index, each order tested against the comuna; a page may be partial, with a cursor. Not with zone.' }),
       createdFrom: t.arg({ type: 'DateTime' }),
       createdTo: t.arg({ type: 'DateTime' }),
       first: t.arg.int(),
@@ -57,6 +68,12 @@ builder.queryFields((t) => ({
     },
     resolve: (_r, args, ctx) =>
       ctx.services.operatorOrders.listOrders({ input: given(Object.assign({}, args, { merchantId: args.merchantId == null ? null : String(args.merchantId) })) }),
+  }),
+  adminComunas: t.field({
+    type: ['String'],
+    description: 'The comunas adminOrders(comuna:) takes, alphabetically.',
+    authScopes: adminScopes('adminComunas'),
+    resolve: (_r, _a, ctx) => ctx.services.operatorOrders.comunaNames(),
   }),
   adminOrder: t.field({
     type: AdminOrderDetailRef,

@@ -4,7 +4,7 @@ import { builder } from './builder.js';
 import { ModeEnum } from './merchants.js';
 
 /** A webhook endpoint in trouble, as operators see it: no secret, the URL as the merchant stored it. */
-const FailingEndpointRef = builder.objectRef<{ endpoint: WebhookEndpoint; merchantName: string | null }>('AdminFailingWebhookEndpoint').implement({
+export const FailingEndpointRef = builder.objectRef<{ endpoint: WebhookEndpoint; merchantName: string | null }>('AdminFailingWebhookEndpoint').implement({
   fields: (t) => ({
     id: t.id({ resolve: (r) => r.endpoint.id }),
     merchantId: t.id({ resolve: (r) => r.endpoint.merchantId }),

@@ -20,6 +20,7 @@ import './operators.js';
 import './admin-orders.js';
 import './admin-webhooks.js';
 import './admin-fleet.js';
+import './admin-now.js';
 import './api-keys.js';
 
 let schema: GraphQLSchema | undefined;

@@ -28,7 +28,7 @@ import { createHealthService, type DependencyProbe } from './domain/health.js';
 import { createMerchantService } from './domain/merchants.js';
 import { createQuoteService } from './domain/quotes.js';
 import { createIntegrationService } from './domain/integrations/service.js';
-import { createGazetteerGeocoder } from './adapters/geocoder/gazetteer.js';
+import { createGazetteerGeocoder, loadComunas } from './adapters/geocoder/gazetteer.js';
 import { createNominatimGeocoder } from './adapters/geocoder/nominatim.js';
 import type { Geocoder } from './ports/geocoder.js';
 import { systemClock, type Clock } from './ports/clock.js';
@@ -52,7 +52,9 @@ import { distanceMeters } from './domain/geo.js';
 import { vehicleTariff } from './domain/tariffs.js';
 import { createRetention } from './domain/retention.js';
 import { createOrderService } from './domain/orders/service.js';
+import { createOpsNow } from './domain/operators/now.js';
 import { createOperatorOrders } from './domain/orders/operator-orders.js';
+import { createComunaZones } from './domain/orders/comuna-zones.js';
 import { createDeliveryService } from './domain/orders/delivery.js';
 import { createFailedAttemptService } from './domain/orders/failed-attempts.js';
 import { createTipService } from './domain/orders/tips.js';
@@ -256,7 +258,7 @@ function buildServices(deps: {
   const audit = createAuditLog({ store, clock, ids });
   const courierSessions = createCourierSessionService({ store, clock, policy: config.courierSessions, publicBaseUrl: () => config.publicBaseUrl });
   const admin = createAdminService({ store, clock, ids, secretBox, couriers, courierSessions, credentialsChanged: auth.credentialsChanged });
-  const operatorOrders = createOperatorOrders({ store, geoIndex, dispatch, transitions, orders, clock });
+  const operatorOrders = createOperatorOrders({ store, geoIndex, dispatch, transitions, orders, clock, comunas: createComunaZones(loadComunas()) });
   const cod = createCodService({ store, clock, ids });
   return {
     courierSessions,
@@ -271,6 +273,8 @@ function buildServices(deps: {
     cod,
     /** Every merchant's orders for operators (issue #29): reads here, overrides through auditedAdmin. */
     operatorOrders,
+    /** The operators' home (issue #38): late and unassigned orders, couriers on duty, failing webhooks, in one mode. */
+    opsNow: createOpsNow({ store, clock }),
     /** The operators' live fleet: every courier's position and status, at most once per courier per second. */
     fleet: createFleetWatch({ fanOut: deps.fanOut, store, now: () => clock.now().toISOString() }),
     /** Every password hash of the node, bounded (stats: running, waiting, computed). */

@@ -494,8 +494,8 @@ export interface WebhookRepository {
   /** The merchant's endpoints in that mode (all, or only enabled ones), oldest first. */
   listEndpoints(options: { merchantId: string; mode: Mode; enabledOnly?: boolean }): Promise<WebhookEndpoint[]>;
   updateEndpoint(options: { id: string; patch: WebhookEndpointPatch; updatedAt: string }): Promise<WebhookEndpoint | null>;
-  /** Endpoints failing (failingSince set) or disabled with a reason, any mode, by merchant then id; one merchant's or all. */
-  listTroubledEndpoints(options: { merchantId?: string; limit: number }): Promise<WebhookEndpoint[]>;
+  /** Endpoints failing (failingSince set) or disabled with a reason, by merchant then id; one merchant's or all, one mode's or any. */
+  listTroubledEndpoints(options: { merchantId?: string; mode?: Mode; limit: number }): Promise<WebhookEndpoint[]>;
   deleteEndpoint(options: { id: string; merchantId: string; mode: Mode }): Promise<boolean>;
   /** Pending deliveries of one endpoint, counted up to `limit` (the backlog bound needs no more). */
   countPending(options: { endpointId: string; limit: number }): Promise<number>;

@@ -83,6 +83,11 @@ export function describeWebhookStoreContract(name: string, makeStore: () => Prom
       const everyone = await store.webhooks.listTroubledEndpoints({ limit: 10 });
       expect(everyone).toStrictEqual([...(m < other ? [byId([failing, disabled]), [othersFailing]] : [[othersFailing], byId([failing, disabled])])].flat());
       expect(await store.webhooks.listTroubledEndpoints({ limit: 1 })).toHaveLength(1);
+      // One mode's (the ops home, issue #38): the other mode's troubled endpoints never show.
+      expect(await store.webhooks.listTroubledEndpoints({ merchantId: m, mode: 'test', limit: 10 })).toStrictEqual([disabled]);
+      expect(await store.webhooks.listTroubledEndpoints({ merchantId: m, mode: 'live', limit: 10 })).toStrictEqual([failing]);
+      const liveEveryone = await store.webhooks.listTroubledEndpoints({ mode: 'live', limit: 10 });
+      expect(liveEveryone).toStrictEqual(m < other ? [failing, othersFailing] : [othersFailing, failing]);
       await store.webhooks.updateEndpoint({ id: failing.id, patch: { failingSince: null }, updatedAt: at(3) });
       expect((await store.webhooks.listTroubledEndpoints({ merchantId: m, limit: 10 })).map((e) => e.id)).toStrictEqual([disabled.id]);
     });

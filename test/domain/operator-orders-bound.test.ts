@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteStore } from '../../src/adapters/sqlite/store.js';
+import { createComunaZones } from '../../src/domain/orders/comuna-zones.js';
 import { createOperatorOrders } from '../../src/domain/orders/operator-orders.js';
 import type { Order } from '../../src/domain/types.js';
 import type { Store } from '../../src/ports/store.js';
@@ -28,7 +29,7 @@ describe("operators' list: partial pages at the bound of orders read", () => {
       if (i < 2 || i === 11) inZone.push(o);
     }
     const unused = {} as never;
-    operatorOrders = createOperatorOrders({ store, geoIndex: unused, dispatch: unused, transitions: unused, orders: unused, clock: { now: () => new Date(at(1000)) }, examineAtMost: 4 });
+    operatorOrders = createOperatorOrders({ store, geoIndex: unused, dispatch: unused, transitions: unused, orders: unused, clock: { now: () => new Date(at(1000)) }, comunas: createComunaZones([]), examineAtMost: 4 });
   });
   afterAll(async () => {
     await store.close();

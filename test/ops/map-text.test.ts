@@ -77,6 +77,8 @@ describe.skipIf(SKIP !== null)('names with markup show as text in every map tool
     await page.getByLabel(/^(Correo|Email)$/).fill('ana@ops.cl');
     await page.getByLabel(/^(Contraseña|Password)$/).fill(PASSWORD);
     await page.locator('#sign-in button[type=submit]').click();
+    await page.locator('#now').waitFor();
+    await page.goto(`${t.url}/ops/merchants`);
     await page.locator('#merchants').waitFor();
     // The merchants list names the merchant as text.
     expect(await page.locator('#merchants').textContent()).toContain(NAMES.merchant);

@@ -46,7 +46,7 @@ describe.skipIf(SKIP !== null)('the ops app: orders across merchants with overri
     await page().getByLabel(/^(Correo|Email)$/).fill(email);
     await page().getByLabel(/^(Contraseña|Password)$/).fill(PASSWORD);
     await page().locator('#sign-in button[type=submit]').click();
-    await page().locator('#merchants').waitFor();
+    await page().locator('#now').waitFor();
   };
   const noHorizontalScroll = () => page().evaluate(() => {
     const width = document.documentElement.clientWidth;
@@ -60,12 +60,14 @@ describe.skipIf(SKIP !== null)('the ops app: orders across merchants with overri
 
   it('a dispatcher finds the stuck order by status, reassigns it from courier A to B, and finds it in the audit log', async () => {
     await signInAs('despacho@ops.cl');
-    await page().getByRole('link', { name: 'Pedidos' }).click();
+    await page().getByRole('link', { name: 'Pedidos', exact: true }).click();
     await page().locator('#order-filters select[name=status]').selectOption('assigned');
     await page().locator('#order-filters button[type=submit]').click();
     await page().waitForFunction(() => [...document.querySelectorAll('#orders tbody tr')].every((r) => r.getAttribute('data-status') === 'assigned'));
     const row = page().locator(`#orders tr[data-order="${orderId}"]`);
-    expect(await row.textContent()).toContain(a.id);
+    // The courier by name (issue #38), its id in the cell's data.
+    expect(await row.locator('[data-label="Repartidor"]').textContent()).toBe('Ana Courier');
+    expect(await row.locator('[data-label="Repartidor"]').getAttribute('data-courier')).toBe(a.id);
     expect(await row.textContent()).toContain('Botillería Maipú');
     expect(await seriousViolations(page())).toEqual([]);
     await row.locator('a').click();

@@ -36,7 +36,7 @@ describe.skipIf(SKIP !== null)('ops screenshots: orders and the live fleet', { t
     await b.page.getByLabel('Correo').fill('despacho@ops.cl');
     await b.page.getByLabel('Contraseña').fill(PASSWORD);
     await b.page.locator('#sign-in button[type=submit]').click();
-    await b.page.locator('#merchants').waitFor();
+    await b.page.locator('#now').waitFor();
   });
   afterAll(async () => {
     await b?.browser.close();

@@ -8,6 +8,7 @@ import { AuditPage } from './pages/audit.js';
 import { CouriersPage } from './pages/couriers.js';
 import { MerchantPage } from './pages/merchant.js';
 import { MerchantsPage } from './pages/merchants.js';
+import { NowPage } from './pages/now.js';
 import { OperatorsPage } from './pages/operators.js';
 import { OrderPage } from './pages/order.js';
 import { OrdersPage } from './pages/orders.js';
@@ -29,7 +30,8 @@ export interface Route {
 export const ROUTES: Route[] = [
   { path: '/ops/sign-in', page: SignInPage, public: true },
   { path: '/ops/set-password', page: SetPasswordPage, public: true },
-  { path: '/ops', page: MerchantsPage, nav: { es: 'Comercios', en: 'Merchants' } },
+  { path: '/ops', page: NowPage, nav: { es: 'Ahora', en: 'Now' } },
+  { path: '/ops/merchants', page: MerchantsPage, nav: { es: 'Comercios', en: 'Merchants' } },
   { path: '/ops/merchants/:id', page: MerchantPage },
   { path: '/ops/webhooks', page: WebhooksPage, nav: { es: 'Webhooks con fallas', en: 'Failing webhooks' } },
   { path: '/ops/orders', page: OrdersPage, nav: { es: 'Pedidos', en: 'Orders' } },

@@ -149,10 +149,10 @@ export function createMongoWebhookRepository(database: MongoDatabase): WebhookRe
       return docs.map(toEndpoint);
     },
 
-    async listTroubledEndpoints({ merchantId, limit }) {
+    async listTroubledEndpoints({ merchantId, mode, limit }) {
       const troubled = { $or: [{ failingSince: { $ne: null } }, { enabled: false, disabledReason: { $ne: null } }] };
       const docs = await endpoints
-        .find({ ...(merchantId !== undefined && { merchantId }), ...troubled })
+        .find({ ...(merchantId !== undefined && { merchantId }), ...(mode !== undefined && { mode }), ...troubled })
         .sort({ merchantId: 1, _id: 1 })
         .limit(limit)
         .toArray();

@@ -31,8 +31,10 @@ export function createSqliteWebhookRepository(db: SqliteDatabase): WebhookReposi
   );
   // The same condition as the partial index webhook_endpoints_troubled, so the planner uses it.
   const TROUBLED = "(json_extract(doc, '$.failingSince') IS NOT NULL OR (enabled = 0 AND json_extract(doc, '$.disabledReason') IS NOT NULL))";
-  const troubledOf = db.prepare<[string, number], DocRow>(`SELECT doc FROM webhook_endpoints WHERE ${TROUBLED} AND merchant_id = ? ORDER BY merchant_id, id LIMIT ?`);
-  const troubledAll = db.prepare<[number], DocRow>(`SELECT doc FROM webhook_endpoints WHERE ${TROUBLED} ORDER BY merchant_id, id LIMIT ?`);
+  // The mode is a test on the troubled endpoints' partial index (they are few), not a seek.
+  type Troubled = { merchantId?: string; mode: string | null; limit: number };
+  const troubledOf = db.prepare<Troubled, DocRow>(`SELECT doc FROM webhook_endpoints WHERE ${TROUBLED} AND merchant_id = @merchantId AND (@mode IS NULL OR mode = @mode) ORDER BY merchant_id, id LIMIT @limit`);
+  const troubledAll = db.prepare<Troubled, DocRow>(`SELECT doc FROM webhook_endpoints WHERE ${TROUBLED} AND (@mode IS NULL OR mode = @mode) ORDER BY merchant_id, id LIMIT @limit`);
   const writeEndpoint = db.prepare('UPDATE webhook_endpoints SET enabled = ?, doc = ? WHERE id = ?');
   const deleteEndpoint = db.prepare('DELETE FROM webhook_endpoints WHERE id = ? AND merchant_id = ? AND mode = ?');
   // Every query below walks an index: (status, lease_until) for what is in flight, (status,
@@ -191,8 +193,8 @@ export function createSqliteWebhookRepository(db: SqliteDatabase): WebhookReposi
     async updateEndpoint(options) {
       return updateEndpoint.immediate(options);
     },
-    async listTroubledEndpoints({ merchantId, limit }) {
-      const rows = merchantId === undefined ? troubledAll.all(limit) : troubledOf.all(merchantId, limit);
+    async listTroubledEndpoints({ merchantId, mode, limit }) {
+      const rows = merchantId === undefined ? troubledAll.all({ mode: mode ?? null, limit }) : troubledOf.all({ merchantId, mode: mode ?? null, limit });
       return rows.map((r) => toEndpoint(r)!);
     },
     async deleteEndpoint({ id, merchantId, mode }) {

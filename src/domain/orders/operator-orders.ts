@@ -1,6 +1,6 @@
 import type { Clock } from '../../ports/clock.js';
 import type { CourierGeoIndex } from '../../ports/geo-index.js';
-import type { Store } from '../../ports/store.js';
+import type { AcrossMerchantsPage, AcrossMerchantsResult, Store } from '../../ports/store.js';
 import type { DispatchService } from '../dispatch.js';
 import { AppError } from '../errors.js';
 import { MODES, ORDER_STATUSES, type Courier, type Order, type OrderEvent, type OrderStatus } from '../types.js';
@@ -10,6 +10,9 @@ import type { OrderService } from './service.js';
 import { isOrderActive } from './state-machine.js';
 import type { Actor, OrderTransitions } from './transitions.js';
 import { ORDER_NOTES } from './notes.js';
+import type { ComunaZones } from './comuna-zones.js';
+
+const newestFirst = (a: Order, b: Order) => (a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1);
 
 /**
  * The most orders one page of the operators' list reads (issue #41): a filter no index serves
@@ -40,10 +43,12 @@ export function createOperatorOrders(deps: {
   transitions: OrderTransitions;
   orders: Pick<OrderService, 'cancelOnBehalf'>;
   clock: Clock;
+  /** The comunas a list may be filtered by (issue #38). */
+  comunas: ComunaZones;
   /** The most orders one page of the list reads (OPERATOR_LIST_EXAMINE_MAX unless given). */
   examineAtMost?: number;
 }) {
-  const { store, geoIndex, dispatch, transitions, orders, clock } = deps;
+  const { store, geoIndex, dispatch, transitions, orders, clock, comunas } = deps;
   const examineAtMost = deps.examineAtMost ?? OPERATOR_LIST_EXAMINE_MAX;
   const now = () => clock.now().toISOString();
 
@@ -54,19 +59,41 @@ export function createOperatorOrders(deps: {
   }
 
   async function listOrders(options: { input: unknown }): Promise<{ orders: Order[]; nextCursor: string | null }> {
-    const { first, status, mode, late, zone, merchantId, createdFrom, createdTo, after } = parseInput(operatorListOrdersSchema, options.input);
+    const { first, status, mode, late, zone, comuna, merchantId, createdFrom, createdTo, after } = parseInput(operatorListOrdersSchema, options.input);
     const asked = status?.length ? status : [...ORDER_STATUSES];
-    const found = await store.orders.listAcrossMerchants({
+    const page: AcrossMerchantsPage = {
       modes: mode ? [mode] : [...MODES],
       statuses: late ? asked.filter((s) => IN_PROGRESS.includes(s)) : asked,
       limit: first + 1,
       ...(merchantId && { merchantId }), ...(createdFrom && { createdFrom }), ...(createdTo && { createdTo }), ...(after && { after }),
       ...(late && { lateAt: now() }), ...(zone && { pickupZone: zone }),
       examineAtMost,
-    });
+    };
+    if (comuna) return listInComuna(comuna, page, first);
+    return pageOf(await store.orders.listAcrossMerchants(page), first);
+  }
+
+  function pageOf(found: AcrossMerchantsResult, first: number): { orders: Order[]; nextCursor: string | null } {
     const page = found.orders.slice(0, first);
     // A partial page (issue #41): the store stopped at its bound of orders read; go on from the last one read.
     return { orders: page, nextCursor: found.orders.length > first ? page.at(-1)!.id : found.resumeAfter };
+  }
+
+  /**
+   * A comuna's orders (issue #38): one seek per geohash-5 cell the comuna touches (each bounded by
+   * the page's size), merged newest first; the orders of the page's window whose pickup is not in
+   * the comuna are left out, so a page may be partial, with a cursor to go on from.
+   */
+  async function listInComuna(name: string, page: AcrossMerchantsPage, first: number): Promise<{ orders: Order[]; nextCursor: string | null }> {
+    const found = comunas.find(name);
+    if (!found) throw new AppError('VALIDATION_ERROR', `No comuna named ${name}`, { fields: [{ field: 'comuna', message: 'not a comuna of the service area' }] });
+    const perCell = await Promise.all(found.cells.map((cell) => store.orders.listAcrossMerchants(Object.assign({}, page, { pickupZone: cell }))));
+    const window = perCell.flatMap((r) => r.orders).sort(newestFirst).slice(0, first + 1);
+    const examined = window.slice(0, first);
+    const orders = examined.filter((o) => comunas.contains(found.name, o.pickup));
+    // A cell's read stopped at its bound: go on from the newest place one stopped at (nothing newer is missed).
+    const stopped = perCell.flatMap((r) => (r.resumeAfter ? [r.resumeAfter] : [])).sort().at(-1) ?? null;
+    return { orders, nextCursor: window.length > first ? examined.at(-1)!.id : stopped };
   }
 
   /** One order with its timeline (its events, in sequence). */
@@ -164,5 +191,8 @@ export function createOperatorOrders(deps: {
 
   const isLate = (order: Order) => isOrderLate(order, clock.now());
 
-  return { listOrders, getOrder, isLate, assignOrder, releaseOrder, reassignOrder, cancelOrder };
+  /** The comunas a list may be filtered by, alphabetically. */
+  const comunaNames = () => comunas.names();
+
+  return { listOrders, comunaNames, getOrder, isLate, assignOrder, releaseOrder, reassignOrder, cancelOrder };
 }

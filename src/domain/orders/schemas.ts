@@ -218,12 +218,14 @@ export const operatorListOrdersSchema = z.strictObject({
   late: z.boolean().optional(),
   /** A geohash prefix (2–6 characters) the pickup is in. */
   zone: z.string().trim().toLowerCase().regex(/^[0-9b-hjkmnp-z]{2,6}$/, 'a geohash prefix of 2 to 6 characters').optional(),
+  /** A comuna's name (issue #38): the pickup is in it (the gazetteer's rule); not with `zone`. */
+  comuna: z.string().trim().min(1).max(80).optional(),
   createdFrom: instantSchema.optional(),
   createdTo: instantSchema.optional(),
   first: z.number().int().min(1).max(ORDER_PAGE_MAX).default(20),
   /** The previous page's last booking id. */
   after: idCursorSchema('bk').optional(),
-});
+}).refine((v) => !(v.zone && v.comuna), { message: 'give a zone or a comuna, not both', path: ['comuna'] });
 export const operatorOrderRefSchema = z.strictObject({ orderId: operatorIdSchema });
 export const operatorAssignSchema = z.strictObject({ orderId: operatorIdSchema, courierId: operatorIdSchema });
 export const operatorReleaseSchema = z.strictObject({ orderId: operatorIdSchema, reason: z.string().trim().min(1).max(500).optional() });

@@ -8,6 +8,7 @@ import { useLoad } from '../../shared/ui/hooks.js';
 import { fromSantiagoInput } from '../../shared/ui/santiago-time.js';
 import { useApp } from '../app-state.js';
 import type { PageProps } from '../router.js';
+import { CourierName, useCourierNames } from '../ui/courier-names.js';
 import { ActorName, AUDIT_ENTRY } from '../ui/history.js';
 
 const AUDIT = graphql(`query OpsAudit($actor: String, $action: String, $targetType: AuditTargetType, $targetId: ID, $from: DateTime, $to: DateTime, $after: String) {
@@ -48,6 +49,7 @@ export function AuditPage(_props: PageProps) {
     setTrail([]);
   };
   const page = log.data?.adminAuditLog;
+  const couriers = useCourierNames(page?.entries.map((e) => (e.targetType === 'courier' ? e.targetId : null)) ?? []);
 
   return (
     <>
@@ -82,7 +84,7 @@ export function AuditPage(_props: PageProps) {
                   <td data-label={t.at}>{dateTime(e.at, app.lang)}</td>
                   <td data-label={t.actor}><ActorName actor={e.actor} /></td>
                   <td data-label={t.action}><code>{e.action}</code></td>
-                  <td data-label={t.target}>{e.targetType} <code>{e.targetId}</code></td>
+                  <td class="wrap" data-label={t.target}>{e.targetType} {e.targetType === 'courier' ? <CourierName id={e.targetId} names={couriers} /> : <code>{e.targetId}</code>}</td>
                   <td class="wrap" data-label={t.change}><span class="snapshot">{e.before ?? '∅'} → {e.after ?? '∅'}</span></td>
                 </tr>
               ))}

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { dataOf } from '../../shared/api/errors.js';
 import { operatorRequest } from '../../shared/api/http.js';
 import { clp, dateTime } from '../../shared/format.js';
@@ -11,6 +11,7 @@ import { useLoad } from '../../shared/ui/hooks.js';
 import { OneTimeSecret } from '../../shared/ui/one-time-secret.js';
 import { may, useApp } from '../app-state.js';
 import type { PageProps } from '../router.js';
+import { CourierName, useCourierNames } from '../ui/courier-names.js';
 import { FleetMap, type FleetCourier } from '../ui/fleet-map.js';
 import { History } from '../ui/history.js';
 import { StatusBadge } from '../ui/words.js';
@@ -64,8 +65,10 @@ export function CouriersPage(_props: PageProps) {
   // Money is admins' (manage): hand-overs and decisions on claims far above their order's amount.
   const manage = may(app.me, 'manage');
   const claims = useLoad(async () => (manage ? (await operatorRequest(CLAIMS, {})).adminCodClaims.claims : []), [version, manage]);
+  const claimCouriers = useCourierNames(claims.data?.map((c) => c.courierId) ?? []);
   // One key per hand-over being entered: a second click or a retry after a lost answer records it once.
-  const [handOverKeys, setHandOverKeys] = useState<Record<string, string>>({});
+  // A ref, not state: a second click before the next render must see the key the first one made.
+  const handOverKeys = useRef<Record<string, string>>({});
   // What the live fleet said since the list loaded, for the rows of this page (one update per batch).
   const [live, setLive] = useState<Record<string, FleetCourier>>({});
   const onFleet = (batch: FleetCourier[]) => {
@@ -124,10 +127,9 @@ export function CouriersPage(_props: PageProps) {
   });
   const handOver = (id: string, formElement: HTMLFormElement) => act(async () => {
     const amount = Number(new FormData(formElement).get('amount') ?? '');
-    const key = handOverKeys[id] ?? `ops-${crypto.randomUUID()}`;
-    setHandOverKeys((keys) => ({ ...keys, [id]: key }));
+    const key = (handOverKeys.current[id] ??= `ops-${crypto.randomUUID()}`);
     dataOf((await operatorRequest(HAND_OVER, { id, amount, key })).adminRecordCodHandOver);
-    setHandOverKeys((keys) => Object.fromEntries(Object.entries(keys).filter(([k]) => k !== id)));
+    delete handOverKeys.current[id];
     formElement.reset();
   });
   const decide = (id: string, decision: 'confirm' | 'reject') => act(async () => {
@@ -144,7 +146,7 @@ export function CouriersPage(_props: PageProps) {
         <label>{t.status}<select name="status"><option value="">{t.all}</option>{(['off_duty', 'available', 'busy'] as const).map((s) => <option key={s} value={s}>{t[s]}</option>)}</select></label>
         <button type="submit">{t.apply}</button>
       </form>
-      {secret && <OneTimeSecret id="courier-secret" label={`${secret.kind === 'link' ? t.link : t.token} · ${secret.courierId}`} value={secret.value} />}
+      {secret && <OneTimeSecret id="courier-secret" label={`${secret.kind === 'link' ? t.link : t.token} · ${page?.couriers.find((c) => c.id === secret.courierId)?.name ?? secret.courierId}`} value={secret.value} />}
       <ErrorNote error={list.error ?? error} id="couriers-error" />
       {page && page.couriers.length === 0 && <p id="couriers-empty">{t.empty}</p>}
       {page && (
@@ -216,7 +218,7 @@ export function CouriersPage(_props: PageProps) {
                 {claims.data.map((claim) => (
                   <tr key={claim.id} data-claim={claim.id}>
                     <td data-label={t.order}><code>{claim.bookingId}</code><br /><small>{dateTime(claim.collectedAt, app.lang)}</small></td>
-                    <td data-label={t.name}><code>{claim.courierId ?? '—'}</code></td>
+                    <td class="wrap" data-label={t.name}>{claim.courierId ? <CourierName id={claim.courierId} names={claimCouriers} /> : '—'}</td>
                     <td data-label={t.expected}>{claim.expected == null ? '—' : clp(claim.expected)}</td>
                     <td data-label={t.collected}><strong>{clp(claim.collected)}</strong></td>
                     <td data-label={t.actions}><div class="row-actions">

@@ -11,9 +11,10 @@ import { useLoad } from '../../shared/ui/hooks.js';
 import { STATUS_LABELS } from '../../shared/ui/status.js';
 import { may, useApp } from '../app-state.js';
 import { Link, type PageProps } from '../router.js';
+import { useCourierNames } from '../ui/courier-names.js';
 
 const ORDER = graphql(`query OpsOrder($id: ID!) { adminOrder(id: $id) {
-  order { id merchantId mode status courierId late createdAt order { trackingNumber customerName pickup { address } dropoff { address } } }
+  order { id merchantId merchantName mode status courierId courierName late createdAt order { trackingNumber customerName pickup { address } dropoff { address } } }
   timeline { sequence at from status actorKind actorId reason } } }`);
 const COURIERS = graphql(`query OpsOrderCouriers($mode: Mode) { adminCouriers(mode: $mode, status: available, first: 100) { couriers { id name vehicle } } }`);
 const RESULT = '__typename ... on AppError { code message }';
@@ -34,6 +35,7 @@ export function OrderPage({ params }: PageProps) {
   const [version, setVersion] = useState(0);
   const [error, setError] = useState<unknown>(null);
   const loaded = useLoad(() => operatorRequest(ORDER, { id: params.id! }), [params.id, version]);
+  const couriers = useCourierNames(loaded.data?.adminOrder.timeline.map((e) => (e.actorKind === 'courier' ? e.actorId : null)) ?? []);
   if (!loaded.data) return loaded.error ? <ErrorNote error={loaded.error} id="order-error" /> : <p aria-busy="true">{t.loading}</p>;
   const { order: o, timeline } = loaded.data.adminOrder;
   const act = async (run: () => Promise<unknown>) => {
@@ -53,9 +55,9 @@ export function OrderPage({ params }: PageProps) {
         <dl class="facts">
           <dt>ID</dt><dd><code>{o.id}</code></dd>
           <dt>{t.status}</dt><dd><span class={`badge order-${o.status}`} id="order-status" data-status={o.status}>{STATUS_LABELS[app.lang][o.status]}</span>{o.late && <> <span class="badge late">{t.late}</span></>}</dd>
-          <dt>{t.merchant}</dt><dd><Link href={`/ops/merchants/${o.merchantId}`}><code>{o.merchantId}</code></Link></dd>
+          <dt>{t.merchant}</dt><dd><Link href={`/ops/merchants/${o.merchantId}`}>{o.merchantName ?? <code>{o.merchantId}</code>}</Link></dd>
           <dt>{t.mode}</dt><dd>{t[o.mode]}</dd>
-          <dt>{t.courier}</dt><dd id="order-courier" data-courier={o.courierId ?? ''}>{o.courierId ? <code>{o.courierId}</code> : '—'}</dd>
+          <dt>{t.courier}</dt><dd id="order-courier" data-courier={o.courierId ?? ''}>{o.courierId ? <>{o.courierName ?? ''} <small><code>{o.courierId}</code></small></> : '—'}</dd>
           <dt>{t.customer}</dt><dd>{o.order.customerName}</dd>
           <dt>{t.pickup}</dt><dd>{o.order.pickup.address ?? '—'}</dd>
           <dt>{t.dropoff}</dt><dd>{o.order.dropoff.address ?? '—'}</dd>
@@ -71,7 +73,7 @@ export function OrderPage({ params }: PageProps) {
         <ol class="timeline" id="order-timeline">
           {timeline.map((e) => (
             <li key={e.sequence} data-status={e.status}>
-              <time dateTime={e.at}>{dateTime(e.at, app.lang)}</time> <strong>{STATUS_LABELS[app.lang][e.status]}</strong> · {actorText(e.actorKind, app.lang)}
+              <time dateTime={e.at}>{dateTime(e.at, app.lang)}</time> <strong>{STATUS_LABELS[app.lang][e.status]}</strong> · {actorText(e.actorKind, app.lang)}{e.actorKind === 'courier' && e.actorId && couriers.has(e.actorId) && <> {couriers.get(e.actorId)}</>}
               {e.reason && <> · <q>{noteText(e.reason, app.lang)}</q></>}
             </li>
           ))}

@@ -18,7 +18,7 @@ export function Layout({ pathname, children }: { pathname: string; children: Com
   const me = app.me!;
   // On a phone the menu folds behind a button (the console's styles.css); an item, going back or Escape closes it.
   const [menuOpen, setMenuOpen] = useFoldingMenu(pathname);
-  const current = (path: string) => path === pathname || (path === '/ops' && pathname.startsWith('/ops/merchants/')) || (path === '/ops/orders' && pathname.startsWith('/ops/orders/'));
+  const current = (path: string) => path === pathname || (path === '/ops/merchants' && pathname.startsWith('/ops/merchants/')) || (path === '/ops/orders' && pathname.startsWith('/ops/orders/'));
   return (
     <div class="shell">
       <header class="top">
