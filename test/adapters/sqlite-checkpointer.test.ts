@@ -165,7 +165,7 @@ describe('SQLite checkpointer', () => {
     const after = new Database(file);
     try {
       // Everything is in the database file: a checkpoint from another connection finds nothing left to copy.
-      const [{ log, checkpointed }] = after.pragma('wal_checkpoint(PASSIVE)') as Array<{ log: number; checkpointed: number }>;
+      const { log, checkpointed } = (after.pragma('wal_checkpoint(PASSIVE)') as Array<{ log: number; checkpointed: number }>)[0]!;
       expect(checkpointed).toBe(log);
     } finally {
       after.close();
