@@ -1,9 +1,9 @@
 import type { NotificationSettings } from './notifications/types.js';
 import type { Dimensions } from './parcels.js';
-import type { OrderStatus, StopStatus, WebhookEventType } from './vocabulary.js';
+import type { OrderStatus, StopStatus, WebhookDeliveryStatus, WebhookEventType } from './vocabulary.js';
 
 // The statuses and event names are defined in vocabulary.ts; re-exported here for the many readers of types.ts.
-export { ORDER_STATUSES, STOP_STATUSES, WEBHOOK_EVENT_TYPES, type OrderStatus, type StopStatus, type WebhookEventType } from './vocabulary.js';
+export { ORDER_STATUSES, STOP_STATUSES, WEBHOOK_DELIVERY_STATUSES, WEBHOOK_EVENT_TYPES, type OrderStatus, type StopStatus, type WebhookDeliveryStatus, type WebhookEventType } from './vocabulary.js';
 
 export type Mode = 'live' | 'test';
 export const MODES = ['live', 'test'] as const;
@@ -481,7 +481,6 @@ export interface WebhookEndpoint {
   updatedAt: string;
 }
 
-export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
 
 /** One event for one endpoint: the exact body is fixed when the event happens and resent as is. */
 export interface WebhookDelivery {

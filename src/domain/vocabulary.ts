@@ -75,6 +75,10 @@ export function webhookEventEnumValue(type: WebhookEventType): string {
   return type.replace('.', '_').toUpperCase();
 }
 
+/** One event for one endpoint: waiting (or retrying), delivered, or given up on. */
+export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
+export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
+
 export { ERROR_CODES };
 
 /** Everything the web apps get, as the generator writes it (web/scripts/vocabulary.ts). */
@@ -86,5 +90,6 @@ export const WEB_VOCABULARY = {
   STOP_STATUS_SETS,
   WEBHOOK_EVENT_TYPES,
   WEBHOOK_EVENTS: WEBHOOK_EVENT_TYPES.map(webhookEventEnumValue),
+  WEBHOOK_DELIVERY_STATUSES,
   ERROR_CODES,
 };
