@@ -21,13 +21,12 @@ describe.skipIf(!mongo)(`MongoDB's status-set indexes follow the domain's sets${
         // jongodb may not report the filter; a real MongoDB does.
         if (index!.partialFilterExpression !== undefined) expect(index!.partialFilterExpression, name).toEqual(statusIn(set));
       }
-      const reported = indexes.some((i) => i.name === 'orders_late_eta' && i.partialFilterExpression !== undefined);
-      if (!reported) return;
-      await orders.dropIndex('orders_late_eta');
-      await orders.createIndex({ estimatedDeliveryAt: 1 }, { name: 'orders_late_eta', partialFilterExpression: { status: { $in: ['new'] } } });
+      // A store whose orders_late_eta an older version built with another set (jongodb cannot drop an index: a fresh database).
+      const drifted = uniqueDbName('status_indexes_drifted');
+      await client.db(drifted).collection('orders').createIndex({ estimatedDeliveryAt: 1 }, { name: 'orders_late_eta', partialFilterExpression: { status: { $in: ['new'] } } });
+      await expect(createContractStore(mongo!, drifted)).rejects.toThrow(/orders_late_eta does not filter on the domain's 'active' statuses/);
     } finally {
       await client.close();
     }
-    await expect(createContractStore(mongo!, dbName)).rejects.toThrow(/orders_late_eta does not filter on the domain's 'active' statuses/);
   });
 });
