@@ -25,8 +25,8 @@ const BOUNDARY = {
   // Adapters may use the domain's vocabulary: its types, errors and pure value helpers listed here
   // (add a module only if it exports no service and reaches no port). Never a service.
   adapterDomain: {
-    regex: up('domain/(?!(types|errors|geo|webhooks/address-policy|notifications/types)\\.js$)'),
-    message: 'Adapters may import only the domain\'s types, errors and pure helpers (types, errors, geo, webhooks/address-policy, notifications/types), never a service.',
+    regex: up('domain/(?!(types|vocabulary|errors|geo|webhooks/address-policy|notifications/types)\\.js$)'),
+    message: 'Adapters may import only the domain\'s types, errors and pure helpers (types, vocabulary, errors, geo, webhooks/address-policy, notifications/types), never a service.',
   },
   adapterEdges: { regex: up('(rest|schema|realtime)/'), message: 'Adapters do not import edges.' },
 };

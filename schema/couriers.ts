@@ -12,6 +12,7 @@ import { LatLngInput } from './locations.js';
 import { IdCheckInput } from './id-checks.js';
 import { confirmReturnCommandSchema, reportFailedAttemptCommandSchema } from '../src/domain/orders/failed-attempts.js';
 import { FailedAttemptReasonEnum } from './failed-attempts.js';
+import { ORDER_STATUS_SETS } from '../src/domain/vocabulary.js';
 
 export function courierOf(ctx: GraphQLContext): Courier {
   if (!ctx.courier) throw new AppError('INVALID_COURIER_TOKEN', 'Courier token missing or invalid');
@@ -43,7 +44,7 @@ const PositionInput = builder.inputType('PositionInput', {
   }),
 });
 
-const CourierStatusEnum = builder.enumType('CourierOrderStatus', { values: ['arrived_pickup', 'picked_up', 'arrived_dropoff'] as const });
+const CourierStatusEnum = builder.enumType('CourierOrderStatus', { values: ORDER_STATUS_SETS.courierMoves });
 
 builder.queryFields((t) => ({
   courier: t.field({

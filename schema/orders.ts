@@ -9,6 +9,7 @@ import {
 import type { CancellationPreview } from '../src/domain/orders/cancellation.js';
 import { DELIVERY_PIN_MAX_ATTEMPTS } from '../src/domain/orders/delivery.js';
 import { DEFAULT_FAILED_ATTEMPT_POLICY } from '../src/domain/orders/failed-attempts.js';
+import { isOrderCancellable } from '../src/domain/orders/state-machine.js';
 import { courierSeesCustomerPhone } from '../src/domain/orders/contact-privacy.js';
 import { FailedAttemptPolicyEnum, FailedAttemptReasonEnum } from './failed-attempts.js';
 import { GEOFENCE_OUTCOMES, LOCATION_PRECISIONS, ORDER_STATUSES, PAYMENT_MODES, RATE_IDS, VEHICLE_TYPES } from '../src/domain/types.js';
@@ -169,6 +170,7 @@ export const OrderRef = builder.objectRef<Order>('Order').implement({
     }),
     batchId: t.exposeID('batchId', { nullable: true }),
     proof: t.field({ type: ProofRef, nullable: true, resolve: (o) => o.proof }),
+    cancellable: t.boolean({ description: 'The order can still be cancelled: not yet picked up (new, assigned or at the pickup).', resolve: (o) => isOrderCancellable(o) }),
     cancellationReason: t.string({ nullable: true, resolve: (o) => o.cancellation?.reason ?? null }),
     cancellationFee: t.int({
       nullable: true,

@@ -13,6 +13,13 @@ builder.objectField(OrderRef, 'tip', (t) =>
   }),
 );
 
+builder.objectField(OrderRef, 'tippable', (t) =>
+  t.boolean({
+    description: 'addTip would take a tip now: the order is on its way, failed an attempt or was delivered less than 24 h ago, and its tip is below 200,000.',
+    resolve: (o, _a, ctx) => ctx.services.tips.isTippable({ order: o }),
+  }),
+);
+
 const EarningsLineRef = builder.objectRef<EarningsLine>('CourierEarningsLine').implement({
   description: 'One delivered order of the courier.',
   fields: (t) => ({

@@ -1,6 +1,6 @@
 import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../src/domain/types.js';
 import type { PublishedKey } from '../src/domain/webhooks/signing-keys.js';
-import { WEBHOOK_EVENT_TYPES, WEBHOOK_SIGNINGS } from '../src/domain/types.js';
+import { WEBHOOK_DELIVERY_STATUSES, WEBHOOK_EVENT_TYPES, WEBHOOK_SIGNINGS } from '../src/domain/types.js';
 import { listDeliveriesQuerySchema, redeliverFailedCommandSchema } from '../src/domain/webhooks/delivery-log.js';
 import { createEndpointCommandSchema, updateEndpointCommandSchema } from '../src/domain/webhooks/endpoints.js';
 import { builder } from './builder.js';
@@ -16,7 +16,7 @@ const SigningEnum = builder.enumType('WebhookSigning', {
   values: WEBHOOK_SIGNINGS,
   description: '`symmetric`: `v1,` HMAC-SHA256 with the API secret (default); `asymmetric`: `v1a,` Ed25519, verified with `webhookPublicKeys`.',
 });
-const DeliveryStatusEnum = builder.enumType('WebhookDeliveryStatus', { values: ['pending', 'delivered', 'failed'] as const });
+const DeliveryStatusEnum = builder.enumType('WebhookDeliveryStatus', { values: WEBHOOK_DELIVERY_STATUSES });
 
 const EndpointRef = builder.objectRef<WebhookEndpoint>('WebhookEndpoint').implement({
   fields: (t) => ({

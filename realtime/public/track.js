@@ -10,12 +10,13 @@
   const $ = (id) => document.getElementById(id);
   const boot = JSON.parse($('boot').textContent);
   const T = boot.strings;
-  const STEPS = ['new', 'assigned', 'arrived_pickup', 'picked_up', 'arrived_dropoff', 'completed'].map((s) => [s, T.steps[s]]);
+  // The statuses come from the domain's vocabulary in the boot data (src/domain/vocabulary.ts), never a list here.
+  const STEPS = boot.vocabulary.steps.map((s) => [s, T.steps[s]]);
   const HEADLINES = T.headlines;
   const VEHICLES = T.vehicles;
-  const FINAL = new Set(['completed', 'cancelled', 'failed', 'returned', 'disposed']);
+  const FINAL = new Set(boot.vocabulary.terminal);
   /** States off the way to the door: the steps reached, then this one (cancelled, a failed attempt and its return). */
-  const OFF_PATH = new Set(['cancelled', 'delivery_failed', 'returning', 'returned', 'disposed']);
+  const OFF_PATH = new Set(boot.vocabulary.offPath);
   const TIME_ZONE = 'America/Santiago';
   const MAP = { width: 360, height: 220, margin: 34 };
   const BACKOFF = { firstMs: 1000, maxMs: 30000 };
@@ -115,7 +116,7 @@
     let eta;
     if (status === 'completed') eta = fill(T.delivered, { when: formatTime(lastAt('completed')) });
     else if (status === 'cancelled') eta = fill(T.cancelled, { shop });
-    else if (status === 'failed' || status === 'delivery_failed' || status === 'disposed') eta = fill(T.failed, { shop });
+    else if (status === 'delivery_failed' || status === 'disposed') eta = fill(T.failed, { shop });
     else if (status === 'returning' || status === 'returned') eta = fill(T[status], { shop });
     else if (!(status in T.steps)) eta = T.unknown;
     else if (status === 'picked_up' || status === 'arrived_dropoff') {

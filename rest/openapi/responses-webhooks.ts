@@ -4,7 +4,7 @@
  * Standard Webhooks headers), for the OpenAPI document. Request schemas are the domain's own.
  */
 import { z } from 'zod';
-import { ORDER_STATUSES, VEHICLE_TYPES, WEBHOOK_EVENT_TYPES, WEBHOOK_SIGNINGS } from '../../src/domain/types.js';
+import { ORDER_STATUSES, VEHICLE_TYPES, WEBHOOK_DELIVERY_STATUSES, WEBHOOK_EVENT_TYPES, WEBHOOK_SIGNINGS } from '../../src/domain/types.js';
 import { ETA_CHANGE_REASONS } from '../../src/domain/webhooks/payloads.js';
 import { codCollectionSchema, stopEventSchema, deliveryProofSchema, failedAttemptSchema, latLngWireSchema } from './responses-orders.js';
 import { absent, registry } from './registry.js';
@@ -184,7 +184,7 @@ export const webhookDeliverySchema = registry.register(
     event: eventType,
     booking_id: bookingId.nullable().openapi({ description: 'The order; null for batch.created.' }),
     sequence: sequence.nullable().openapi({ description: 'The order sequence the payload carries; null for batch.created.' }),
-    status: z.enum(['pending', 'delivered', 'failed']),
+    status: z.enum(WEBHOOK_DELIVERY_STATUSES),
     attempts: z.number().int().min(0),
     next_attempt_at: timestamp.nullable().openapi({ description: 'When the next attempt is due, while pending.' }),
     last_status_code: z.number().int().nullable().openapi({ description: 'HTTP status of the last attempt; null when it got no response.' }),

@@ -12,6 +12,7 @@ import { admitTrackingView, anonymousBudget } from '../middleware/rate-limit.js'
 import { AppError } from '../../src/domain/errors.js';
 import type { StopTrackingView } from '../../src/domain/tracking.js';
 import { escapeAttribute, pageCsp } from '../pages.js';
+import { isStopOpen, ORDER_STATUS_SETS, ORDER_STATUSES, ORDER_STEPS } from '../../src/domain/vocabulary.js';
 import { fill, TRACKING_CATALOGS, trackingLanguageOf, type TrackingCatalog, type TrackingLanguage } from '../tracking-page-catalog.js';
 
 const PUBLIC_DIR = new URL('../../realtime/public/', import.meta.url);
@@ -32,6 +33,12 @@ const fileOf = (name: string) => (name.startsWith('leaflet.') ? join(LEAFLET_DIR
 function render(template: string, text: Record<string, string>, raw: Record<string, string> = {}): string {
   return template.replace(/\{\{(\w+)\}\}/g, (all, name: string) => (name in raw ? raw[name]! : name in text ? escapeAttribute(text[name]!) : all));
 }
+
+/**
+ * The statuses the page's script sorts by, from the domain's vocabulary (track.js holds no list):
+ * the steps to the door, the end states, and every other state (off the way to the door).
+ */
+const TRACKING_VOCABULARY = { steps: ORDER_STEPS, terminal: ORDER_STATUS_SETS.terminal, offPath: ORDER_STATUSES.filter((s) => !(ORDER_STEPS as readonly string[]).includes(s)) };
 
 /** JSON inside `<script type="application/json">`: nothing in it can close the element or open a comment. */
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
@@ -139,7 +146,7 @@ export function trackingPageRoutes(edge: Edge): Router {
     }
     const t = TRACKING_CATALOGS[lang];
     const time = new Intl.DateTimeFormat(t.page.htmlLang, { timeZone: 'America/Santiago', weekday: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(view.eta));
-    const open = view.status === 'pending' || view.status === 'arrived';
+    const open = isStopOpen(view.status);
     const progress = view.status !== 'pending' ? '' : view.stopsAhead === 0 ? t.stop.next : view.stopsAhead === 1 ? t.stop.aheadOne : fill(t.stop.ahead, { count: view.stopsAhead });
     sendHtml(res, 200, render(errorPage, {
       htmlLang: t.page.htmlLang, otherLanguage: t.page.otherLanguage, otherLanguageCode: t.page.otherLanguageCode, otherLanguageQuery: otherLanguageQuery(req, t),
@@ -163,7 +170,7 @@ export function trackingPageRoutes(edge: Edge): Router {
     }
     const t = TRACKING_CATALOGS[lang];
     const capability = edge.services.trackingLinks.openedBy({ reference, capability: req.query.k }) ? String(req.query.k) : null;
-    const boot = { lang: t.page.htmlLang, reference, capability, shop: view.shopName, tracking: presentTracking(view.view), strings: t.live };
+    const boot = { lang: t.page.htmlLang, reference, capability, shop: view.shopName, tracking: presentTracking(view.view), strings: t.live, vocabulary: TRACKING_VOCABULARY };
     sendHtml(res, 200, render(page, Object.assign({}, t.page, {
       otherLanguageQuery: otherLanguageQuery(req, t), shopTitle: view.shopName ? `${view.shopName} · ` : '',
     }), {

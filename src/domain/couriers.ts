@@ -21,6 +21,7 @@ import type { Courier, LatLng, Order } from './types.js';
 import { isPlausibleMove, type PositionPlausibility } from './position-plausibility.js';
 import { checkShiftEnd } from './shifts.js';
 import { courierScope, type IdempotencyService, type IdempotentCall, type IdempotentOperation } from './idempotency.js';
+import { ORDER_STATUS_SETS } from './vocabulary.js';
 
 /** A reported position this close to a stop marks the arrival there. */
 export const ARRIVAL_RADIUS_M = 50;
@@ -45,7 +46,7 @@ export const reportPositionCommandSchema = latLngSchema.extend({
 export type ReportPositionCommand = z.output<typeof reportPositionCommandSchema>;
 /** The moves a courier makes itself (the delivery has its own command). */
 export const advanceOrderCommandSchema = z.strictObject({
-  status: z.enum(['arrived_pickup', 'picked_up', 'arrived_dropoff']),
+  status: z.enum(ORDER_STATUS_SETS.courierMoves),
   /** A multi-stop order's arrival: the stop arrived at, which must be the current one (default: the current one). */
   stop_id: stopIdSchema.optional(),
 });

@@ -3,6 +3,7 @@ import type { Store } from '../ports/store.js';
 import { AppError } from './errors.js';
 import { isHeadingToRecipient, isOrderActive } from './orders/state-machine.js';
 import type { LatLng, Order, OrderStatus, StopStatus, VehicleType } from './types.js';
+import { isStopOpen } from './vocabulary.js';
 import type { WatchFanOut } from './watch/fan-out.js';
 import { watchIterator } from './watch/iterator.js';
 import { createTrackingChannels, type TrackingChange, type TrackingUpdate } from './watch/tracking.js';
@@ -140,7 +141,7 @@ export function createTrackingService(deps: {
     const stop = order?.stops?.find((s) => s.id === options.stopId);
     if (!order || !stop) throw new AppError('ORDER_NOT_FOUND', 'No delivery with that tracking reference');
     const courier = order.courierId ? await store.couriers.findById(order.courierId) : null;
-    const open = (s: { status: StopStatus }) => s.status === 'pending' || s.status === 'arrived';
+    const open = (s: { status: StopStatus }) => isStopOpen(s.status);
     const comuna = geocoder.localityOf({ point: stop.location, matched: stop.location.label });
     return {
       stopId: stop.id, status: stop.status, orderStatus: order.status, isTest: order.mode === 'test', eta: stop.eta,

@@ -1,5 +1,9 @@
 import type { NotificationSettings } from './notifications/types.js';
 import type { Dimensions } from './parcels.js';
+import type { OrderStatus, StopStatus, WebhookDeliveryStatus, WebhookEventType } from './vocabulary.js';
+
+// The statuses and event names are defined in vocabulary.ts; re-exported here for the many readers of types.ts.
+export { ORDER_STATUSES, STOP_STATUSES, WEBHOOK_DELIVERY_STATUSES, WEBHOOK_EVENT_TYPES, type OrderStatus, type StopStatus, type WebhookDeliveryStatus, type WebhookEventType } from './vocabulary.js';
 
 export type Mode = 'live' | 'test';
 export const MODES = ['live', 'test'] as const;
@@ -127,12 +131,6 @@ export interface Courier {
   updatedAt: string;
 }
 
-export const ORDER_STATUSES = [
-  'new', 'assigned', 'arrived_pickup', 'picked_up', 'arrived_dropoff', 'completed', 'cancelled',
-  // A failed delivery attempt and what the order's policy makes of it (issue #30).
-  'delivery_failed', 'returning', 'returned', 'disposed',
-] as const;
-export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 /** What a failed delivery attempt leads to: another try, the parcel back to the pickup, or disposal. */
 export const FAILED_ATTEMPT_POLICIES = ['retry', 'return', 'dispose'] as const;
@@ -159,9 +157,6 @@ export interface ReturnLeg {
   proof: DeliveryProof | null;
 }
 
-/** A drop-off of a multi-stop order (issue #30 item 1): pending → arrived → delivered | failed. */
-export const STOP_STATUSES = ['pending', 'arrived', 'delivered', 'failed'] as const;
-export type StopStatus = (typeof STOP_STATUSES)[number];
 export const ROUTE_ORDERS = ['given', 'optimized'] as const;
 export type RouteOrder = (typeof ROUTE_ORDERS)[number];
 
@@ -463,8 +458,6 @@ export type CodClaimState = (typeof COD_CLAIM_STATES)[number];
 /** What a busy courier is doing: one order, or one batch of orders. */
 export type CourierJob = { kind: 'order' | 'batch'; id: string };
 
-export const WEBHOOK_EVENT_TYPES = ['order.status_changed', 'order.courier_location', 'batch.created', 'order.eta_changed', 'order.tip_added', 'order.stop_status_changed'] as const;
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 export const WEBHOOK_SIGNINGS = ['symmetric', 'asymmetric'] as const;
 export type WebhookSigning = (typeof WEBHOOK_SIGNINGS)[number];
@@ -488,7 +481,6 @@ export interface WebhookEndpoint {
   updatedAt: string;
 }
 
-export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
 
 /** One event for one endpoint: the exact body is fixed when the event happens and resent as is. */
 export interface WebhookDelivery {

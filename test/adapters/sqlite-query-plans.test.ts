@@ -18,7 +18,8 @@ import { at, creation, order, storeMerchant } from '../contract/fixtures.js';
 
 /** Tables that stay small whatever the traffic (one row per lease name, …): scanning them is fine. */
 // operators: the people who run the service (tens), listed whole.
-const SMALL_TABLES = new Set(['leases', 'operators']);
+// sqlite_master: the schema, read once at opening to check the status-set indexes (status-filters.ts).
+const SMALL_TABLES = new Set(['leases', 'operators', 'sqlite_master']);
 
 /**
  * A temporary sort on a limited query that is accepted, with why (matched on the statement's text).

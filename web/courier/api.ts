@@ -1,5 +1,6 @@
 import { rest } from '../shared/api/rest.js';
 import type { Status } from '../shared/ui/status.js';
+import type { CourierMove } from '../shared/vocabulary.generated.js';
 import type { Fix } from './coalesce.js';
 
 /** The courier app's REST calls (docs/courier-app-api.md): the session cookie, the CSRF header on every write. */
@@ -102,7 +103,7 @@ export const courierApi = {
   duty: (onDuty: boolean, shiftEndsAt?: string) =>
     rest<{ courier: Courier }>('/couriers/me/duty', { json: { on_duty: onDuty, ...(shiftEndsAt && { shift_ends_at: shiftEndsAt }) }, headers: idempotent() }).then((d) => d.courier),
   position: (fix: Fix) => rest<{ arrivals: unknown[] }>('/couriers/me/location', { json: fix, headers: CSRF }),
-  advance: (id: string, status: 'arrived_pickup' | 'picked_up' | 'arrived_dropoff', stopId?: string) =>
+  advance: (id: string, status: CourierMove, stopId?: string) =>
     rest<{ booking_id: string; status: Status }>(`${order(id)}/status`, { json: { status, ...(stopId && status === 'arrived_dropoff' && { stop_id: stopId }) }, headers: idempotent() }),
   uploadProof: (id: string, kind: 'photo' | 'signature', image: Blob) =>
     rest<UploadedProof>(`${order(id)}/proof?kind=${kind}`, { bytes: image, headers: CSRF }),

@@ -3,6 +3,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } fro
 import { basename, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { writeVocabularyFile } from './vocabulary.js';
 
 /**
  * Where the bundles go: dist/web/ for the compiled server (`npm run build`), web/build/ for the
@@ -93,6 +94,8 @@ async function buildPublic(options: { app: WebApp; out: string; shell: string[];
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const started = Date.now();
+  // The apps' copy of the domain's vocabulary first (rewritten only when the domain changed it).
+  if (writeVocabularyFile()) console.log('web: wrote shared/vocabulary.generated.ts');
   const out = process.argv.includes('--compiled') ? WEB_OUT.compiled : WEB_OUT.sources;
   const manifest = await buildWeb({ out });
   const files = Object.entries(manifest).map(([app, { script, style }]) => `${app}: ${script}, ${style}`);

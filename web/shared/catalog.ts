@@ -1,24 +1,15 @@
 import type { Lang, Strings } from './i18n.js';
+import { ERROR_CODES, type ErrorCode as ServerErrorCode } from './vocabulary.generated.js';
 
 /**
  * The console's one catalog of what the server says: every error code of the API's closed list
- * (src/domain/errors.ts) and every label the server sends as data (statuses, vehicles, rates,
+ * (src/domain/errors.ts, generated into vocabulary.generated.ts) and every label the server sends as data (statuses, vehicles, rates,
  * history notes, field messages), in both languages. test/console/catalog.test.ts compares these
  * keys with the server's lists, so a code or label added there fails until it is translated here.
  */
-export const ERROR_CODES = [
-  'VALIDATION_ERROR', 'MALFORMED_JSON', 'GEOCODING_FAILED', 'OUTSIDE_SERVICE_AREA', 'WEIGHT_EXCEEDS_CAPACITY', 'GEOFENCE_FAILED',
-  'TEST_MODE_MISMATCH', 'PASSWORD_TOKEN_INVALID', 'SIGN_IN_LINK_INVALID', 'DELIVERY_PIN_INVALID', 'INVALID_API_KEY', 'INVALID_SIGNATURE',
-  'INVALID_ADMIN_TOKEN', 'INVALID_COURIER_TOKEN', 'INVALID_CREDENTIALS', 'INVALID_SESSION', 'ACCOUNT_SUSPENDED', 'INTEGRATION_IN_REVIEW',
-  'FORBIDDEN', 'FORBIDDEN_ROLE', 'CSRF_REQUIRED', 'NOT_FOUND', 'MERCHANT_NOT_FOUND', 'ORDER_NOT_FOUND', 'COURIER_NOT_FOUND',
-  'QUOTE_NOT_FOUND', 'METHOD_NOT_ALLOWED', 'CONFLICT', 'ORDER_NOT_CANCELLABLE', 'INVALID_STATUS_TRANSITION', 'QUOTE_EXPIRED',
-  'DELIVERY_PIN_LOCKED', 'TIP_NOT_ALLOWED', 'COD_PAYOUT_EXCEEDS_CASH', 'IDEMPOTENCY_KEY_IN_FLIGHT', 'PROOF_QUOTA_EXCEEDED', 'EVENT_CURSOR_EXPIRED', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE',
-  'IDEMPOTENCY_KEY_REUSED', 'QUOTE_MISMATCH', 'PARCEL_EXCEEDS_CAPACITY', 'DELIVERY_WINDOW_UNREACHABLE', 'SCENARIO_NOT_SUPPORTED',
-  'ID_CHECK_REQUIRED', 'ID_DOCUMENT_INVALID', 'ID_CHECK_FAILED', 'COD_COLLECTED_REQUIRED', 'IMPLAUSIBLE_POSITION', 'RATE_LIMITED', 'PROOF_BUDGET_EXCEEDED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE',
-  'PROOF_STORAGE_FULL',
-] as const;
+export { ERROR_CODES };
 /** NETWORK is the client's own: no answer from the server at all. */
-export type ErrorCode = (typeof ERROR_CODES)[number] | 'NETWORK';
+export type ErrorCode = ServerErrorCode | 'NETWORK';
 
 export const ERROR_TEXT: Strings<ErrorCode> = {
   es: {

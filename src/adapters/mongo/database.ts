@@ -1,4 +1,5 @@
 import { MongoClient, MongoServerError, type ClientSession, type Collection, type Db, type MongoClientOptions, type TransactionOptions } from 'mongodb';
+import { ORDER_STATUS_SETS, type OrderStatusSet } from '../../domain/vocabulary.js';
 import type {
   ApiKeyRecord,
   Batch,
@@ -26,8 +27,19 @@ import type { Notification } from '../../domain/notifications/types.js';
 import type { CourierSession, CourierSignInCode } from '../../ports/courier-sessions.js';
 import { isTransientTransactionError, isUnknownCommitResult } from './failures.js';
 
-/** Statuses in progress (not over): the filter of the late indexes, and of the late read that uses them. */
-export const IN_PROGRESS_STATUSES = ['new', 'assigned', 'arrived_pickup', 'picked_up', 'arrived_dropoff', 'delivery_failed', 'returning'] as const;
+/**
+ * The partial indexes whose filter is a status set of the domain (src/domain/vocabulary.ts), by name.
+ * Opening checks an existing one against its set before building (assertStatusIndexes): a changed set
+ * needs its index renamed here (and the old name retired), since an index's filter never changes in place.
+ */
+export const STATUS_SET_INDEXES = {
+  orders_events_prunable_ended: 'terminal',
+  orders_late_eta: 'active',
+  orders_late_window: 'active',
+} as const satisfies Record<string, OrderStatusSet>;
+
+/** A status set as the partial filter (and query) `{ status: { $in: [...] } }`. */
+export const statusIn = (set: OrderStatusSet) => ({ status: { $in: [...ORDER_STATUS_SETS[set]] } });
 
 /*
  * Documents as stored: the domain record with its id as `_id`, camelCase fields, times as the
@@ -258,6 +270,7 @@ async function createIndexesUnbounded(url: string, dbName: string, webhookRetent
     await client.connect();
     const db = client.db(dbName);
     const collections = collectionsOf(db, null);
+    await assertStatusIndexes(collections);
     await createIndexes(collections, db, webhookRetentionSeconds);
     await dropRetiredIndexes(collections);
   } finally {
@@ -348,6 +361,26 @@ async function dropRetiredIndexes(c: MongoCollections): Promise<void> {
   }
 }
 
+/** Fails opening with what to do when a status-set index no longer filters on its set. */
+async function assertStatusIndexes(c: MongoCollections): Promise<void> {
+  const indexes = await c.orders.listIndexes().toArray().catch((error: unknown) => {
+    if (error instanceof MongoServerError && error.code === 26) return []; // NamespaceNotFound: a new store
+    throw error;
+  });
+  for (const index of indexes) {
+    const set = STATUS_SET_INDEXES[String(index.name) as keyof typeof STATUS_SET_INDEXES];
+    // A store that does not report the filter (jongodb may not) has nothing to compare.
+    if (!set || index.partialFilterExpression === undefined) continue;
+    const found = JSON.stringify(index.partialFilterExpression ?? null);
+    if (found !== JSON.stringify(statusIn(set))) {
+      throw new Error(
+        `MongoDB index orders.${String(index.name)} does not filter on the domain's '${set}' statuses (src/domain/vocabulary.ts): it says ${found}, ` +
+          `the set writes ${JSON.stringify(statusIn(set))}. Give the index a new name in STATUS_SET_INDEXES and createIndexes, and retire the old one (RETIRED_INDEXES).`,
+      );
+    }
+  }
+}
+
 async function createIndexes(c: MongoCollections, db: Db, webhookRetentionSeconds: number): Promise<void> {
   await Promise.all([
     c.apiKeys.createIndex({ hash: 1 }, { unique: true, name: 'api_keys_hash' }),
@@ -375,15 +408,15 @@ async function createIndexes(c: MongoCollections, db: Db, webhookRetentionSecond
     // order gets its entry when it ends (not at creation). The reconciler's orders still new in a batch.
     c.orders.createIndex(
       { status: 1, eventsPruned: 1, createdAt: 1, _id: 1 },
-      { name: 'orders_events_prunable_ended', partialFilterExpression: { status: { $in: ['completed', 'cancelled', 'returned', 'disposed'] } } },
+      { name: 'orders_events_prunable_ended', partialFilterExpression: statusIn('terminal') },
     ),
     c.orders.createIndex({ mode: 1, createdAt: 1, _id: 1 }, { name: 'orders_new_in_batch', partialFilterExpression: { status: 'new', batchId: { $type: 'string' } } }),
     // Consolidation reads a geohash prefix as a range ($gte prefix, $lt prefix + '~') on this index.
     c.orders.createIndex({ merchantId: 1, mode: 1, 'pickup.geohash': 1 }, { name: 'orders_zone' }),
     // Operators' late orders (issue #41): orders in progress by ETA and by delivery window end, the
     // two branches of the late test ($or), so the on-time orders in progress are never read.
-    c.orders.createIndex({ estimatedDeliveryAt: 1 }, { name: 'orders_late_eta', partialFilterExpression: { status: { $in: [...IN_PROGRESS_STATUSES] } } }),
-    c.orders.createIndex({ deliverBefore: 1 }, { name: 'orders_late_window', partialFilterExpression: { status: { $in: [...IN_PROGRESS_STATUSES] } } }),
+    c.orders.createIndex({ estimatedDeliveryAt: 1 }, { name: 'orders_late_eta', partialFilterExpression: statusIn('active') }),
+    c.orders.createIndex({ deliverBefore: 1 }, { name: 'orders_late_window', partialFilterExpression: statusIn('active') }),
     // A courier's deliveries by delivery time (the courier's earnings, issue #30 item 4).
     c.orders.createIndex({ courierId: 1, 'proof.deliveredAt': 1, _id: 1 }, { name: 'orders_delivered_by', partialFilterExpression: { status: 'completed' } }),
     c.orderEvents.createIndex({ orderId: 1, sequence: 1 }, { unique: true, name: 'order_events_sequence' }),

@@ -3,7 +3,7 @@ import { withStoredGeofence, withStoredPrecision } from '../../domain/geo.js';
 import { ORDER_STATUSES, type LedgerEntry, type Order, type OrderEvent, type WebhookDelivery } from '../../domain/types.js';
 import { DuplicateOrderIdentifierError, type IdempotencyRecord, type NewFeedEvent, type OrderPatch, type OrderRepository, type QueuePosition } from '../../ports/store.js';
 import { writeFeedEvent } from './events.js';
-import { IN_PROGRESS_STATUSES, type IdempotencyDoc, type MongoDatabase, type OrderDoc, type OrderEventDoc } from './database.js';
+import { statusIn, type IdempotencyDoc, type MongoDatabase, type OrderDoc, type OrderEventDoc } from './database.js';
 import { toLedgerDoc } from './ledger.js';
 import { writeDeliveries } from './webhooks.js';
 import { writeNotifications } from './notifications.js';
@@ -411,7 +411,7 @@ export function createMongoOrderRepository(database: MongoDatabase): OrderReposi
       const examine = Math.max(1, examineAtMost);
       if (lateAt) {
         // Fewer late orders than the bound (counted on orders_late_eta/_window): read only them, sorted by creation.
-        const lateOnes = { status: { $in: [...IN_PROGRESS_STATUSES] }, $or: [{ estimatedDeliveryAt: { $lt: lateAt } }, { deliverBefore: { $lt: lateAt } }] } as Filter<OrderDoc>;
+        const lateOnes = { $or: [{ estimatedDeliveryAt: { $lt: lateAt } }, { deliverBefore: { $lt: lateAt } }], ...statusIn('active') } as Filter<OrderDoc>;
         if ((await orders.countDocuments(lateOnes, { limit: examine })) < examine) {
           const inZone = pickupZone ? { 'pickup.geohash': { $gte: pickupZone, $lt: `${pickupZone}~` } } : {};
           const docs = await orders.find({ $and: [filter, lateOnes, inZone] }).sort(newestFirst).limit(limit).toArray();
@@ -449,7 +449,7 @@ export function createMongoOrderRepository(database: MongoDatabase): OrderReposi
       if (limit <= 0) return 0;
       // On orders_events_prunable_ended (its partial filter is this $in): an order handled is marked and leaves the seek.
       const over = await orders
-        .find({ status: { $in: ['completed', 'cancelled', 'returned', 'disposed'] }, eventsPruned: null, createdAt: { $lt: createdBefore } }, { projection: { _id: 1 } })
+        .find({ eventsPruned: null, createdAt: { $lt: createdBefore }, ...statusIn('terminal') }, { projection: { _id: 1 } })
         .limit(limit)
         .toArray();
       if (over.length === 0) return 0;

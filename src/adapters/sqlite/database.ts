@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { ensurePrivateDir, makePrivate, touchPrivate } from '../private-files.js';
 import { StoreUnavailableError } from '../../ports/unavailable.js';
 import { MIGRATIONS } from './migrations.js';
+import { assertStatusIndexes } from './status-filters.js';
 import { createWriteGuard, writeFaultOf, type WriteGuard } from './write-guard.js';
 
 export type SqliteDatabase = Database.Database;
@@ -14,7 +15,8 @@ export type SqliteDatabase = Database.Database;
 export const BUSY_TIMEOUT_MS = 5000;
 
 /**
- * Opens (creating if needed) the SQLite file in WAL mode and applies pending migrations. The
+ * Opens (creating if needed) the SQLite file in WAL mode, applies pending migrations and checks the
+ * status-set indexes against the domain's sets (status-filters.ts). The
  * directory is owner-only and so are the database, -wal and -shm files (older ones are tightened).
  */
 export function openSqliteDatabase(file: string): SqliteDatabase {
@@ -33,6 +35,7 @@ export function openSqliteDatabase(file: string): SqliteDatabase {
   db.pragma('foreign_keys = ON');
   db.pragma('cache_size = -65536');
   migrate(db);
+  assertStatusIndexes(db);
   if (onDisk) makePrivate(file, `${file}-wal`, `${file}-shm`);
   return db;
 }

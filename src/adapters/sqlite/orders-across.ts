@@ -1,11 +1,12 @@
 import type { Statement } from 'better-sqlite3';
 import type { AcrossMerchantsPage, AcrossMerchantsResult } from '../../ports/store.js';
 import type { SqliteDatabase } from './database.js';
+import { statusInSql } from './status-filters.js';
 
 type Row = { created_at: string; id: string; doc: string | null };
 
-/** Statuses in progress: orders_late's filter (migration 41), written the same so the planner may use it. */
-const IN_PROGRESS_SQL = "status IN ('new', 'assigned', 'arrived_pickup', 'picked_up', 'arrived_dropoff', 'delivery_failed', 'returning')";
+/** Statuses in progress: orders_late's filter (checked at opening), written the same so the planner may use it. */
+const IN_PROGRESS_SQL = statusInSql('active');
 
 /** Options of one page's statement: everything but the values. */
 interface Shape {

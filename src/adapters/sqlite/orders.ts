@@ -8,6 +8,7 @@ import { createDeliveryWriter } from './webhooks.js';
 import { createFeedWriter } from './events.js';
 import { createNotificationWriter } from './notifications.js';
 import { createAcrossMerchantsList } from './orders-across.js';
+import { statusInSql } from './status-filters.js';
 
 type DocRow = { doc: string };
 /** A stored order; rows from before precision and geofence outcomes were recorded get them here. */
@@ -129,7 +130,7 @@ export function createSqliteOrderRepository(db: SqliteDatabase, inTransaction: W
   // Over, old, events left: a seek on the partial index orders_events_prunable, which an order
   // leaves once handled (events_pruned), so no step ever walks past the orders already done.
   const prunableOrders = db.prepare<[string, number], { id: string }>(
-    `SELECT id FROM orders INDEXED BY orders_events_prunable WHERE status IN ('completed', 'cancelled', 'returned', 'disposed') AND events_pruned IS NULL AND created_at < ? ORDER BY created_at, id LIMIT ?`,
+    `SELECT id FROM orders INDEXED BY orders_events_prunable WHERE ${statusInSql('terminal')} AND events_pruned IS NULL AND created_at < ? ORDER BY created_at, id LIMIT ?`,
   );
   const dropEvents = db.prepare<[string]>('DELETE FROM order_events WHERE order_id = ?');
   const markPruned = db.prepare<[string]>('UPDATE orders SET events_pruned = 1 WHERE id = ?');

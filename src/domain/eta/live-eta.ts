@@ -1,9 +1,10 @@
 import type { Store } from '../../ports/store.js';
 import { timeScaleOf } from '../sandbox-time.js';
 import { vehicleTariff, type Tariff } from '../tariffs.js';
-import type { Courier, EtaAnnouncement, LatLng, Order, OrderStatus, WebhookDelivery } from '../types.js';
+import type { Courier, EtaAnnouncement, LatLng, Order, WebhookDelivery } from '../types.js';
 import type { WebhookOutbox } from '../webhooks/outbox.js';
 import type { EtaChangeReason } from '../webhooks/payloads.js';
+import { ORDER_STATUS_SETS } from '../vocabulary.js';
 import { estimateDeliveries } from './route-estimate.js';
 
 /** A new estimate is written only when it moved this much (of the order's own pace): reports stay cheap. */
@@ -18,7 +19,6 @@ export const ETA_ANNOUNCE_INTERVAL_MS = 2 * 60_000;
 export const etaAnnouncementSlot = (orderId: string) => `eta-changed:${orderId}`;
 
 /** The statuses whose estimate follows the courier; a finished or cancelled order is never written. */
-const FOLLOWED: OrderStatus[] = ['assigned', 'arrived_pickup', 'picked_up', 'arrived_dropoff'];
 /** A merchant's sandbox speed is read at most this often per node. */
 const SCALE_CACHE_MS = 10_000;
 
@@ -90,7 +90,7 @@ export function createLiveEtaService(deps: { store: Store; outbox: WebhookOutbox
     // The announcement's webhook deliveries are written with the estimate (transactional outbox).
     const updated = await store.orders.updateEstimate(
       Object.assign(
-        { id: order.id, courierId: courier.id, from: FOLLOWED, estimatedDeliveryAt: estimate },
+        { id: order.id, courierId: courier.id, from: [...ORDER_STATUS_SETS.followed], estimatedDeliveryAt: estimate },
         announcement ? { etaAnnounced: announcement } : { etaBaseline: last },
         build && { outbox: build },
       ),

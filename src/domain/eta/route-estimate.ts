@@ -1,5 +1,6 @@
 import { distanceMeters } from '../geo.js';
 import type { LatLng, Order } from '../types.js';
+import { isStopOpen } from '../vocabulary.js';
 
 /** Minutes a courier spends at a pickup (taking the parcel) before driving on. */
 export const PICKUP_HANDLING_MINS = 2;
@@ -46,7 +47,7 @@ function remainingStops(orders: readonly Order[]): Stop[] {
 
 /** Where an order's parcels go: a multi-stop order's stops still open, in route order; else the drop-off. */
 function dropoffPoints(order: Order): LatLng[] {
-  const open = (order.stops ?? []).filter((s) => s.status === 'pending' || s.status === 'arrived').map((s) => s.location);
+  const open = (order.stops ?? []).filter((s) => isStopOpen(s.status)).map((s) => s.location);
   return open.length > 0 ? open : [order.dropoff];
 }
 

@@ -5,6 +5,7 @@ import type { Store } from '../../ports/store.js';
 import { AppError, GeofenceError } from '../errors.js';
 import { distanceMeters, isPreciseStop } from '../geo.js';
 import type { DeliveryPin, DeliveryProof, GeofenceOutcome, Order, OrderStop, Stop } from '../types.js';
+import { isStopOpen, ORDER_STATUS_SETS } from '../vocabulary.js';
 import { assertCurrentStop } from './stops.js';
 import { assertOnTheRoad, settleStop } from './stop-moves.js';
 import type { MerchantPrincipal } from '../auth.js';
@@ -169,14 +170,13 @@ export function createDeliveryService(deps: {
     assertPermitted(options.principal, 'dispatch');
     const order = await orders.getOrder(options);
     if (!order.deliveryPin && !order.stopPins) throw new AppError('CONFLICT', 'This order was created without a delivery PIN (delivery_pin: true)');
-    const active = ['new', 'assigned', 'arrived_pickup', 'picked_up', 'arrived_dropoff'] as const;
     const issuedAt = clock.now().toISOString();
     // A multi-stop order: every stop still open gets a new PIN (a served stop's PIN no longer matters).
-    const open = new Set((order.stops ?? []).filter((s) => s.status === 'pending' || s.status === 'arrived').map((s) => s.id));
+    const open = new Set((order.stops ?? []).filter((s) => isStopOpen(s.status)).map((s) => s.id));
     const patch = order.stopPins
       ? { stopPins: Object.fromEntries(Object.entries(order.stopPins).map(([id, pin]) => [id, open.has(id) ? newDeliveryPin(issuedAt) : pin])) }
       : { deliveryPin: newDeliveryPin(issuedAt) };
-    const updated = await store.orders.apply({ id: order.id, from: [...active], patch });
+    const updated = await store.orders.apply({ id: order.id, from: [...ORDER_STATUS_SETS.undelivered], patch });
     if (!updated) throw new AppError('INVALID_STATUS_TRANSITION', `Order is ${order.status}: its delivery PIN can no longer change`);
     return updated;
   }

@@ -3,7 +3,7 @@ import type { CourierGeoIndex } from '../../ports/geo-index.js';
 import type { AcrossMerchantsPage, AcrossMerchantsResult, Store } from '../../ports/store.js';
 import type { DispatchService } from '../dispatch.js';
 import { AppError } from '../errors.js';
-import { MODES, ORDER_STATUSES, type Courier, type Order, type OrderEvent, type OrderStatus } from '../types.js';
+import { MODES, ORDER_STATUSES, type Courier, type Order, type OrderEvent } from '../types.js';
 import { parseInput } from '../validation.js';
 import { operatorAssignSchema, operatorCancelSchema, operatorListOrdersSchema, operatorOrderRefSchema, operatorReleaseSchema } from './schemas.js';
 import type { OrderService } from './service.js';
@@ -11,6 +11,7 @@ import { isOrderActive } from './state-machine.js';
 import type { Actor, OrderTransitions } from './transitions.js';
 import { ORDER_NOTES } from './notes.js';
 import type { ComunaZones } from './comuna-zones.js';
+import { isStatusIn } from '../vocabulary.js';
 
 const newestFirst = (a: Order, b: Order) => (a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1);
 
@@ -20,7 +21,6 @@ const newestFirst = (a: Order, b: Order) => (a.createdAt === b.createdAt ? (a.id
  */
 export const OPERATOR_LIST_EXAMINE_MAX = 5000;
 
-const IN_PROGRESS: OrderStatus[] = ORDER_STATUSES.filter((s) => isOrderActive({ status: s }));
 
 /** Past its ETA or its delivery window's end, and still in progress. */
 export function isOrderLate(order: Pick<Order, 'status' | 'estimatedDeliveryAt' | 'deliverBefore'>, now: Date): boolean {
@@ -63,7 +63,7 @@ export function createOperatorOrders(deps: {
     const asked = status?.length ? status : [...ORDER_STATUSES];
     const page: AcrossMerchantsPage = {
       modes: mode ? [mode] : [...MODES],
-      statuses: late ? asked.filter((s) => IN_PROGRESS.includes(s)) : asked,
+      statuses: late ? asked.filter((s) => isStatusIn('active', s)) : asked,
       limit: first + 1,
       ...(merchantId && { merchantId }), ...(createdFrom && { createdFrom }), ...(createdTo && { createdTo }), ...(after && { after }),
       ...(late && { lateAt: now() }), ...(zone && { pickupZone: zone }),

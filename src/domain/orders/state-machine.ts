@@ -1,5 +1,6 @@
 import { AppError } from '../errors.js';
 import type { Order, OrderStatus } from '../types.js';
+import { isStatusIn, ORDER_STATUS_SETS } from '../vocabulary.js';
 
 /**
  * Every allowed single move; nothing else ever happens to an order's status (the transitions
@@ -23,8 +24,6 @@ export const TRANSITIONS: Record<OrderStatus, readonly OrderStatus[]> = {
   disposed: [],
 };
 
-const TERMINAL: readonly OrderStatus[] = ['completed', 'cancelled', 'returned', 'disposed'];
-
 /** Arrivals a courier may skip: moving past one records it first (picking up straight from `assigned`). */
 const SKIPPABLE_ARRIVAL: Partial<Record<OrderStatus, OrderStatus>> = { picked_up: 'arrived_pickup', completed: 'arrived_dropoff' };
 
@@ -33,7 +32,7 @@ export function canTransition(from: OrderStatus, to: OrderStatus): boolean {
 }
 
 /** The statuses from which `to` can be reached in one move. */
-function sourcesOf(to: OrderStatus): OrderStatus[] {
+export function sourcesOf(to: OrderStatus): OrderStatus[] {
   return (Object.keys(TRANSITIONS) as OrderStatus[]).filter((from) => TRANSITIONS[from].includes(to));
 }
 
@@ -47,7 +46,7 @@ export function stepsTo(from: OrderStatus, to: OrderStatus): OrderStatus[] | nul
 /** The error for a move the table forbids: cancellation has its own code. */
 export function forbiddenMove(from: OrderStatus, to: OrderStatus): AppError {
   if (to === 'cancelled') {
-    return new AppError('ORDER_NOT_CANCELLABLE', `Order is ${from}; only ${sourcesOf('cancelled').join(' or ')} orders (not yet picked up) can be cancelled`);
+    return new AppError('ORDER_NOT_CANCELLABLE', `Order is ${from}; only ${ORDER_STATUS_SETS.cancellable.join(' or ')} orders (not yet picked up) can be cancelled`);
   }
   return new AppError('INVALID_STATUS_TRANSITION', `Order is ${from}; it cannot move to ${to}`);
 }
@@ -57,18 +56,20 @@ export function assertReachable(from: OrderStatus, to: OrderStatus): void {
   if (!stepsTo(from, to)) throw forbiddenMove(from, to);
 }
 
-/** Still in progress: not completed, cancelled, returned or disposed. */
-export function isOrderActive(order: Pick<Order, 'status'>): boolean {
-  return !TERMINAL.includes(order.status);
+/** Not yet picked up: a cancellation is still possible (its fee: cancellation.ts). */
+export function isOrderCancellable(order: Pick<Order, 'status'>): boolean {
+  return isStatusIn('cancellable', order.status);
 }
 
-/** After a failed attempt, until the parcel is handed back to the shop or disposed of. */
-const RETURN_LEG: readonly OrderStatus[] = ['delivery_failed', 'returning'];
+/** Still in progress: not completed, cancelled, returned or disposed. */
+export function isOrderActive(order: Pick<Order, 'status'>): boolean {
+  return !isStatusIn('terminal', order.status);
+}
 
 /**
  * The recipient sees the courier's position (and live estimate) only while the parcel is on its way
  * to them: not before an order is active, not on the way back to the shop, not after.
  */
 export function isHeadingToRecipient(order: Pick<Order, 'status'>): boolean {
-  return isOrderActive(order) && !RETURN_LEG.includes(order.status);
+  return isOrderActive(order) && !isStatusIn('returnLeg', order.status);
 }

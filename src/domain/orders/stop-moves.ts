@@ -1,14 +1,12 @@
 import type { LatLng, Order, OrderStop } from '../types.js';
 import { AppError } from '../errors.js';
+import { isStatusIn } from '../vocabulary.js';
 import { isLastOpenStop, withStopMoved } from './stops.js';
 import type { Actor, OrderTransitions } from './transitions.js';
 
-/** The order statuses in which a multi-stop order's current stop can be served (the parcel is with the courier). */
-const ON_THE_ROAD: ReadonlySet<Order['status']> = new Set(['picked_up', 'arrived_dropoff']);
-
 /** A stop can only be served once the parcels are picked up: else the order's own table says why not. */
 export function assertOnTheRoad(order: Order): void {
-  if (!ON_THE_ROAD.has(order.status)) throw new AppError('INVALID_STATUS_TRANSITION', `Order is ${order.status}; its stops are served after pickup`);
+  if (!isStatusIn('onTheRoad', order.status)) throw new AppError('INVALID_STATUS_TRANSITION', `Order is ${order.status}; its stops are served after pickup`);
 }
 
 /** The courier is at the current stop: the order moves to `arrived_dropoff` and the stop to `arrived`, read from the order as the move finds it. */

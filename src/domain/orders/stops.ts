@@ -4,6 +4,7 @@ import { distanceMeters } from '../geo.js';
 import { locationInputSchema } from '../locations.js';
 import { phoneSchema } from '../phone.js';
 import type { LatLng, Order, OrderStop, RouteOrder, StopStatus } from '../types.js';
+import { isStopOpen } from '../vocabulary.js';
 
 /** Drop-offs of one multi-stop order at most (issue #30 item 1). */
 export const MAX_STOPS = 10;
@@ -90,7 +91,7 @@ export function planRoute(options: { origin: LatLng; stops: readonly LatLng[]; r
 
 /** The stop the courier is on: the first in route order not delivered or failed (null when all are done or there are none). */
 export function currentStop(order: Pick<Order, 'stops'>): OrderStop | null {
-  return order.stops?.find((s) => s.status === 'pending' || s.status === 'arrived') ?? null;
+  return order.stops?.find((s) => isStopOpen(s.status)) ?? null;
 }
 
 /**

@@ -6,8 +6,9 @@ import type { MerchantPrincipal } from '../auth.js';
 import { AppError } from '../errors.js';
 import { assertPermitted } from '../members/roles.js';
 import { merchantScope, type IdempotencyService, type IdempotentCall } from '../idempotency.js';
-import type { Courier, LedgerEntry, Order, OrderStatus } from '../types.js';
+import type { Courier, LedgerEntry, Order } from '../types.js';
 import type { WebhookOutbox } from '../webhooks/outbox.js';
+import { isStatusIn, ORDER_STATUS_SETS } from '../vocabulary.js';
 
 /** A tip (CLP, integer pesos), at creation or in total after additions (issue #30 item 4). */
 export const TIP_MAX = 200_000;
@@ -18,13 +19,10 @@ export const tipSchema = z.number().int().min(0).max(TIP_MAX);
 export const addTipCommandSchema = z.strictObject({ amount: z.number().int().min(1).max(TIP_MAX) });
 export type AddTipCommand = z.output<typeof addTipCommandSchema>;
 
-/** On its way or delivered (within the window); never once cancelled or headed back, returned or disposed. */
-export const TIPPABLE_STATUSES = ['new', 'assigned', 'arrived_pickup', 'picked_up', 'arrived_dropoff', 'delivery_failed', 'completed'] as const satisfies readonly OrderStatus[];
-const TIPPABLE: ReadonlySet<OrderStatus> = new Set(TIPPABLE_STATUSES);
 
 /** TIP_NOT_ALLOWED when the order takes no tip now. */
 export function assertTippable(order: Pick<Order, 'id' | 'status' | 'proof'>, now: Date): void {
-  if (!TIPPABLE.has(order.status)) throw new AppError('TIP_NOT_ALLOWED', `Order ${order.id} is ${order.status}: a tip goes only to an order on its way or delivered`);
+  if (!isStatusIn('tippable', order.status)) throw new AppError('TIP_NOT_ALLOWED', `Order ${order.id} is ${order.status}: a tip goes only to an order on its way or delivered`);
   const deliveredAt = order.status === 'completed' ? order.proof?.deliveredAt : undefined;
   if (deliveredAt && now.getTime() - Date.parse(deliveredAt) > TIP_WINDOW_MS) {
     throw new AppError('TIP_NOT_ALLOWED', `Order ${order.id} was delivered more than 24 h ago (${deliveredAt}): tips are added until 24 h after the delivery`);
@@ -102,7 +100,7 @@ export function createTipService(deps: {
     const at = now.toISOString();
     const { outbox: deliveries, feed } = await outbox.prepareTipAdded({ order, amount, at });
     const updated = await store.orders.addTip({
-      id: order.id, from: [...TIPPABLE_STATUSES], amount, maxTotal: TIP_MAX, feed,
+      id: order.id, from: [...ORDER_STATUS_SETS.tippable], amount, maxTotal: TIP_MAX, feed,
       ledger: (o) => tipLedgerEntry({ order: o, amount, ids, at }),
       ...(deliveries && { outbox: deliveries }),
     });
@@ -123,6 +121,18 @@ export function createTipService(deps: {
     }
   }
 
+  /** Whether addTip would take a tip now: a tippable status, within 24 h of the delivery, below TIP_MAX. */
+  function isTippable(options: { order: Order }): boolean {
+    const { order } = options;
+    if ((order.tip ?? 0) >= TIP_MAX) return false;
+    try {
+      assertTippable(order, clock.now());
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   /** The courier's delivered orders in [from, to) with their tips and totals (the app's "Ganancias"). */
   async function courierEarnings(options: { courier: Pick<Courier, 'id'>; input: EarningsQuery }): Promise<CourierEarnings> {
     const { from, to } = options.input;
@@ -132,5 +142,5 @@ export function createTipService(deps: {
     return { from, to, lines, totals: { deliveries: lines.length, deliveryPay: null, tips, earnings: tips }, truncated: found.length > EARNINGS_MAX_LINES };
   }
 
-  return { addTip, courierEarnings };
+  return { addTip, isTippable, courierEarnings };
 }

@@ -6,6 +6,7 @@ import type { MerchantPrincipal } from '../auth.js';
 import { idCursorSchema } from '../cursors.js';
 import { AppError } from '../errors.js';
 import type { WebhookDelivery } from '../types.js';
+import { WEBHOOK_DELIVERY_STATUSES } from '../vocabulary.js';
 import { assertPermitted } from '../members/roles.js';
 import { merchantScope, type IdempotencyService, type IdempotentCall } from '../idempotency.js';
 
@@ -14,7 +15,7 @@ export const DELIVERY_PAGE_MAX = 100;
 /** The delivery log, filtered (REST maps its query string onto it in rest/wire/webhooks.ts). */
 export const listDeliveriesQuerySchema = z.strictObject({
   endpointId: z.string().trim().min(1).max(64).optional(),
-  status: z.enum(['pending', 'delivered', 'failed']).optional(),
+  status: z.enum(WEBHOOK_DELIVERY_STATUSES).optional(),
   createdFrom: z.iso.datetime({ offset: true }).optional(),
   createdTo: z.iso.datetime({ offset: true }).optional(),
   /** The `next_cursor` of the previous page (a delivery id). */

@@ -1,5 +1,6 @@
 import type { Batch, CodCollection, Courier, DeliveryProof, FailedAttempt, LatLng, Order, OrderStop, WebhookEventType } from '../types.js';
 import { collectsCash } from '../orders/cod.js';
+import { isStatusIn } from '../vocabulary.js';
 
 /** Shape 1 (flat) reports a completed order as `delivered`, as the spec's variant does. */
 const flatStatus = (status: Order['status']) => (status === 'completed' ? 'delivered' : status);
@@ -90,8 +91,6 @@ export function changedStops(before: Order, after: Order): OrderStop[] {
   return (after.stops ?? []).filter((s) => was.get(s.id) !== s.status);
 }
 
-const AFTER_ATTEMPT: ReadonlySet<Order['status']> = new Set(['delivery_failed', 'returning', 'disposed']);
-
 /**
  * A failed attempt's changes (`delivery_failed`, then `returning` or `disposed`) carry the attempt and
  * the count so far; `returning` also the return fee (CLP); `returned` the proof at the pickup.
@@ -100,7 +99,7 @@ function attemptOf(c: PayloadContext) {
   const last = c.order.failedAttempts?.at(-1);
   if (!aboutStatus(c)) return undefined;
   if (c.order.status === 'returned' && c.order.returnLeg?.proof) return { return_proof: proofPayload(c.order.returnLeg.proof, c.proofUrl) };
-  if (!last || !AFTER_ATTEMPT.has(c.order.status)) return undefined;
+  if (!last || !isStatusIn('afterAttempt', c.order.status)) return undefined;
   return {
     failed_attempt: failedAttemptPayload(last, c.proofUrl), attempts: c.order.failedAttempts!.length,
     ...(c.order.status === 'returning' && { return_fee: c.order.returnLeg?.fee ?? 0 }),

@@ -15,14 +15,12 @@ const S: Strings<'title' | 'reason' | 'reasonHint' | 'submit' | 'question' | 'fe
   en: { title: 'Cancel the order', reason: 'Reason (optional)', reasonHint: "It stays in the order's history.", submit: 'Cancel order', question: 'Cancel order {order}? This cannot be undone.', fee: 'Fee for cancelling now: {fee} (the rest of the price is refunded).', free: 'Cancelling it now is free of charge.', confirm: 'Yes, cancel the order', back: 'No, go back' },
 };
 
-const CANCELLABLE = ['new', 'assigned', 'arrived_pickup'];
-
 /**
  * Two steps: the first press asks, with the reason still in view and editable; only "yes" sends.
  * Hidden (not left out) for a viewer: the role rule lives in the API, so a forced submit is still
  * sent and its FORBIDDEN_ROLE shown.
  */
-export function CancelOrder({ order, onCancelled }: { order: { id: string; orderNumber: string; status: string; cancellationPreview: { cancellable: boolean; fee: number | null } | null }; onCancelled: () => void }) {
+export function CancelOrder({ order, onCancelled }: { order: { id: string; orderNumber: string; cancellable: boolean; cancellationPreview: { cancellable: boolean; fee: number | null } | null }; onCancelled: () => void }) {
   const app = useApp();
   const t = useStrings(S);
   const [error, setError] = useState<unknown>(null);
@@ -30,7 +28,7 @@ export function CancelOrder({ order, onCancelled }: { order: { id: string; order
   const [key] = useState(() => crypto.randomUUID());
   const confirm = useRef<HTMLButtonElement>(null);
   useEffect(() => void (asking && confirm.current?.focus()), [asking]);
-  if (!CANCELLABLE.includes(order.status)) return null;
+  if (!order.cancellable) return null;
   // What cancelling costs now, as the API computes it (read with the order, fresh after each status change).
   const fee = order.cancellationPreview?.fee ?? null;
 

@@ -24,14 +24,9 @@ const S: Strings<'title' | 'amount' | 'amountHint' | 'submit' | 'question' | 'ch
 };
 
 export const TIP_MAX = 200_000;
-const TIP_WINDOW_MS = 24 * 3_600_000;
-const TIPPABLE = ['new', 'assigned', 'arrived_pickup', 'picked_up', 'arrived_dropoff', 'delivery_failed', 'completed'];
 
-interface TippableOrder { id: string; orderNumber: string; status: string; isTest: boolean; tip: number; proof: { deliveredAt: string } | null }
-
-/** Whether the API would take a tip now (it decides: a late or forced submit shows its TIP_NOT_ALLOWED). */
-const takesTip = (o: TippableOrder) =>
-  TIPPABLE.includes(o.status) && o.tip < TIP_MAX && !(o.status === 'completed' && o.proof && Date.now() - Date.parse(o.proof.deliveredAt) > TIP_WINDOW_MS);
+/** `tippable`: the API's answer when the order was read (a late or forced submit shows its TIP_NOT_ALLOWED). */
+interface TippableOrder { id: string; orderNumber: string; isTest: boolean; tip: number; tippable: boolean }
 
 /**
  * Two steps, as the cancellation: the first press asks with the amount in view, only "yes" sends.
@@ -46,7 +41,7 @@ export function AddTip({ order, onAdded }: { order: TippableOrder; onAdded: () =
   const [key, setKey] = useState(() => crypto.randomUUID());
   const confirm = useRef<HTMLButtonElement>(null);
   useEffect(() => void (amount !== null && confirm.current?.focus()), [amount]);
-  if (!takesTip(order)) return null;
+  if (!order.tippable) return null;
 
   const onSubmit = async (event: SubmitEvent) => {
     event.preventDefault();

@@ -18,11 +18,12 @@ import { IdCheckFacts } from '../ui/id-check.js';
 import { CodFacts } from '../ui/cod.js';
 import { OrderStops } from '../ui/order-stops.js';
 import { GEOFENCE_LABELS, ProofImage } from '../ui/proof-image.js';
+import { isStatusIn } from '../../shared/vocabulary.generated.js';
 
 const ORDER = graphql(`query ConsoleOrder($id: String!) { order(id: $id) { __typename
   ... on QueryOrderSuccess { data { id orderNumber trackingNumber trackingUrl status isTest customerName customerPhone price tip paymentMode codAmount cod { collected mismatch }
     weightKg dimensions { lengthCm widthCm heightCm } items { name quantity weightKg lengthCm widthCm heightCm }
-    estimatedDeliveryTime cancellationReason cancellationFee cancellationPreview { cancellable fee } createdAt idCheck { minAge }
+    estimatedDeliveryTime cancellable tippable cancellationReason cancellationFee cancellationPreview { cancellable fee } createdAt idCheck { minAge }
     pickup { address lat lng precision } dropoff { address lat lng precision }
     driver { name vehicleType vehiclePlate currentLocation { lat lng } }
     proof { deliveredAt geofence distanceM photoUrl signatureUrl idCheck { minAge documentLast4 checkedAt } }
@@ -63,7 +64,7 @@ export function OrderPage({ params }: PageProps) {
     { lat: o.pickup.lat, lng: o.pickup.lng, kind: 'pickup', label: t.pickup },
     // A multi-stop order: every stop on the map (the drop-off is its last).
     ...(o.stops?.map((s) => ({ lat: s.address.lat, lng: s.address.lng, kind: 'dropoff' as const, label: `${t.dropoff} ${s.index + 1}` })) ?? [{ lat: o.dropoff.lat, lng: o.dropoff.lng, kind: 'dropoff' as const, label: t.dropoff }]),
-    ...(position && !['completed', 'cancelled'].includes(o.status) ? [{ ...position, kind: 'courier' as const, label: t.courier }] : []),
+    ...(position && !isStatusIn('terminal', o.status) ? [{ ...position, kind: 'courier' as const, label: t.courier }] : []),
   ];
   return (
     <section aria-labelledby="order-title" id="order" data-status={o.status} data-order-id={o.id}>

@@ -6,6 +6,7 @@ import { ErrorNote } from '../../shared/ui/error-note.js';
 import { DeliveryMap, type MapPoint } from '../../shared/ui/map.js';
 import { hasTiles, SchematicMap } from '../../shared/ui/schematic-map.js';
 import { STATUS_LABELS } from '../../shared/ui/status.js';
+import { isStopOpen, type CourierMove } from '../../shared/vocabulary.generated.js';
 import { courierApi, type CourierOrder, type CourierStop, type Stop } from '../api.js';
 import { useCourier } from '../state.js';
 import { COURIER_ERRORS } from '../words.js';
@@ -42,7 +43,7 @@ const S: Strings<
   },
 };
 
-type Step = 'arrived_pickup' | 'picked_up' | 'arrived_dropoff';
+type Step = CourierMove;
 const NEXT: Partial<Record<CourierOrder['status'], Step>> = { assigned: 'arrived_pickup', arrived_pickup: 'picked_up', picked_up: 'arrived_dropoff' };
 const QUESTION = { arrived_pickup: 'qArrivedPickup', picked_up: 'qPickedUp', arrived_dropoff: 'qArrivedDropoff' } as const;
 
@@ -133,7 +134,7 @@ export function JobCard({ order: given, onEnded }: { order: CourierOrder; onEnde
   const parcel = sizeText({ lengthCm: d?.length_cm, widthCm: d?.width_cm, heightCm: d?.height_cm, weightKg: order.total_weight_kg }, c.lang);
   const ended = (status: CourierOrder['status']) => { onEnded(order.booking_id, status); void c.reloadOrders(); };
   // A stop delivered or failed before the last: the order goes on to the next stop.
-  const delivered = () => (current && given.stops!.filter((s) => s.status === 'pending' || s.status === 'arrived').length > 1 ? void c.reloadOrders() : ended('completed'));
+  const delivered = () => (current && given.stops!.filter((s) => isStopOpen(s.status)).length > 1 ? void c.reloadOrders() : ended('completed'));
   const failed = (status: CourierOrder['status']) => {
     setRetried(status === 'picked_up' && !current);
     if (status === 'disposed' || status === 'completed') ended(status);

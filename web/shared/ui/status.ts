@@ -1,7 +1,10 @@
 import type { Strings } from '../i18n.js';
 
-export const STATUSES = ['new', 'assigned', 'arrived_pickup', 'picked_up', 'arrived_dropoff', 'completed', 'delivery_failed', 'returning', 'returned', 'disposed', 'cancelled'] as const;
-export type Status = (typeof STATUSES)[number];
+import { ORDER_STATUSES, type OrderStatus } from '../vocabulary.generated.js';
+
+/** The order statuses, from the domain's vocabulary (generated). */
+export const STATUSES = ORDER_STATUSES;
+export type Status = OrderStatus;
 
 export const STATUS_LABELS: Strings<Status> = {
   es: { new: 'Nuevo', assigned: 'Asignado', arrived_pickup: 'En el retiro', picked_up: 'En camino', arrived_dropoff: 'En el destino', completed: 'Entregado', delivery_failed: 'Intento fallido', returning: 'En devolución', returned: 'Devuelto', disposed: 'Desechado', cancelled: 'Cancelado' },
