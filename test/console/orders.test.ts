@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dateTime } from '../../web/shared/format.js';
 import { gql, type MerchantCredentials, type TestApp } from '../helpers/app.js';
 import { browserSkipReason, openOfflinePage, type OfflinePage } from '../helpers/browser.js';
 import { PLACES } from '../orders/support.js';
@@ -102,8 +103,10 @@ describe.skipIf(SKIP !== null)('merchant console: order flows in headless Chromi
     await page().locator(`#orders tr[data-order-id="${delivered}"][data-status=completed]`).waitFor();
     const { createdAt } = (await orderOf(m.testKey, delivered)).data;
     const [santiago, tokyo] = await page().evaluate((iso) => ['America/Santiago', 'Asia/Tokyo']
-      .map((timeZone) => new Intl.DateTimeFormat('es-CL', { timeZone, dateStyle: 'short', timeStyle: 'short' }).format(new Date(iso))), createdAt);
-    expect(await page().locator(`#orders tr[data-order-id="${delivered}"] td`).nth(5).textContent()).toBe(santiago);
+      .map((timeZone) => new Intl.DateTimeFormat('es-CL', { timeZone, hourCycle: 'h23', hour: '2-digit', minute: '2-digit' }).format(new Date(iso))), createdAt);
+    // The one format of every app: 24-hour Santiago time (today's date is left out).
+    expect(await page().locator(`#orders tr[data-order-id="${delivered}"] td`).nth(5).textContent()).toBe(dateTime(createdAt, 'es'));
+    expect(dateTime(createdAt, 'es')).toContain(santiago);
     expect(santiago).not.toBe(tokyo);
     await markNoReload(page());
     const input = { dropoff: { coords: PLACES.nunoa }, customerName: 'Rosa Díaz', customerPhone: '+56911112222', paymentMode: 'prepaid' };
