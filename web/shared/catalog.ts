@@ -167,6 +167,7 @@ export const NOTE_LABELS: Record<Lang, Record<string, string>> = {
     'sandbox run: the courier dropped out': 'prueba: el repartidor se retiró',
     'released by an operator': 'liberado por un operador',
     'reassigned by an operator': 'reasignado por un operador',
+    'courier dropped out': 'el repartidor devolvió el pedido',
   },
   en: {
     'consolidated into a batch': 'consolidated into a batch',
@@ -175,6 +176,7 @@ export const NOTE_LABELS: Record<Lang, Record<string, string>> = {
     'sandbox run: the courier dropped out': 'sandbox run: the courier dropped out',
     'released by an operator': 'released by an operator',
     'reassigned by an operator': 'reassigned by an operator',
+    'courier dropped out': 'the courier handed the order back',
   },
 };
 
