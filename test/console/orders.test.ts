@@ -65,7 +65,7 @@ describe.skipIf(SKIP !== null)('merchant console: order flows in headless Chromi
   it('step 3: creates the order and watches the sandbox courier drive and deliver it, without a reload', async () => {
     await markNoReload(page());
     await page().locator('#create-order').click();
-    await page().waitForURL(/\/console\/orders\/[^/]+$/);
+    await page().waitForURL(/\/console\/test\/orders\/[^/]+$/);
     delivered = (await page().locator('#order').getAttribute('data-order-id'))!;
     expect(delivered).toBeTruthy();
     // Every courier position the map shows, and every status it shows, in order.
@@ -142,7 +142,7 @@ describe.skipIf(SKIP !== null)('merchant console: order flows in headless Chromi
     await page().locator('#get-quote').click();
     await page().locator('#quote-price').waitFor();
     await page().locator('#create-order').click();
-    await page().waitForURL(/\/console\/orders\/[^/]+$/);
+    await page().waitForURL(/\/console\/live\/orders\/[^/]+$/);
     const id = (await page().locator('#order').getAttribute('data-order-id'))!;
     expect(await page().locator('#order').getAttribute('data-status')).toBe('new');
     expect(await page().locator('#dropoff').textContent()).toBe(`${PLACES.lasCondes.lat.toFixed(5)}, ${PLACES.lasCondes.lng.toFixed(5)}`);

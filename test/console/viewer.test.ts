@@ -147,7 +147,7 @@ describe.skipIf(SKIP !== null)('merchant console: sign-in refusals, a viewer, pa
     await page().getByLabel('Correo').fill('lector@losandes.cl');
     await page().getByLabel('Contraseña').fill(PASSWORD);
     await page().locator('#sign-in button[type=submit]').click();
-    await page().waitForURL(/\/console\/orders\/new$/);
+    await page().waitForURL(/\/console\/test\/orders\/new$/);
     await page().locator('#new-order').waitFor();
     // The refused request (401) is the only console line.
     expect(b.problems.splice(before).filter((p) => !p.includes('status of 401'))).toEqual([]);
