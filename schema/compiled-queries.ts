@@ -26,12 +26,7 @@ const HEAP_PER_SOURCE_BYTE = 1024;
  *   graphql-jit words errors differently (variable errors by field, no locations, 200 instead of
  *   400). Queries only read, so the second run changes nothing but the wording.
  */
-export type CompiledQueries = Plugin & {
-  /** Whether this document (and operation) runs compiled: a query seen to succeed before. */
-  has(operationName: string | null | undefined, query: string): boolean;
-};
-
-export function useCompiledQueries(options: { logger: Logger; limits?: typeof COMPILED_CACHE_LIMITS; onCompile?: () => void }): CompiledQueries {
+export function useCompiledQueries(options: { logger: Logger; limits?: typeof COMPILED_CACHE_LIMITS; onCompile?: () => void }): Plugin {
   const { logger, limits = COMPILED_CACHE_LIMITS, onCompile } = options;
   // By document text and operation: Map iteration order is the LRU order (oldest first).
   const cache = new Map<string, Entry>();
@@ -64,7 +59,6 @@ export function useCompiledQueries(options: { logger: Logger; limits?: typeof CO
   }
 
   return {
-    has: (operationName, query) => cache.get(`${operationName ?? ''}\n${query}`)?.state === 'compiled',
     onExecute({ args, executeFn, setExecuteFn }) {
       if ((args.contextValue as unknown as GraphQLContext).caller?.kind === 'anonymous') return;
       if (getOperationAST(args.document, args.operationName)?.operation !== 'query') return;

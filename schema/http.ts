@@ -50,6 +50,9 @@ function readBody(raw: Buffer): AsyncIterable<Buffer> & { bytes: number } {
   };
 }
 
+/** The bodies serveGraphQLHttp has read, by request: graphqlHttpHardening parses a JSON one from its bytes. */
+const readBodies = new WeakMap<IncomingMessage, Buffer>();
+
 /**
  * Hands an HTTP request to Yoga once its body is known to fit the limit: a declared
  * Content-Length is checked up front, and the body is read here while counting.
@@ -82,24 +85,44 @@ export function serveGraphQLHttp(handle: (req: IncomingMessage, res: ServerRespo
   req.on('end', () => {
     if (refused) return;
     const raw = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-    // `rawBody` for the fast path (schema/fast-http.ts), `body` for Yoga.
-    Object.assign(req, { rawBody: raw, body: readBody(raw) });
+    readBodies.set(req, raw);
+    Object.assign(req, { body: readBody(raw) });
     void handle(req, res);
   });
   req.on('error', () => res.destroy());
 }
 
 /**
- * GraphiQL's own CSP, an errors array where Yoga answers with no body, a 400 for variables nested
+ * The parameters of a JSON body read already (serveGraphQLHttp), parsed from its bytes: Yoga's
+ * own parser reads them again through the web Request's body (a chunk iterator, a concatenation, a
+ * decoder). Only a plain JSON object is taken; anything else (a byte-order mark, malformed JSON, an
+ * array, a primitive) is left to Yoga's parser, which words those refusals.
+ */
+function paramsOf(raw: Buffer): Record<string, unknown> | null {
+  if (raw[0] !== 0x7b) return null;
+  try {
+    return JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A JSON body's parameters parsed from the bytes read already, GraphiQL's own CSP, an errors array where Yoga answers with no body, a 400 for variables nested
  * deeper than the REST bodies may be,
  * and a 400 for `variables`/`extensions` parameters that are not JSON (GET and form posts), which
  * Yoga's parser would otherwise throw as a bare SyntaxError (masked as an internal error).
  */
-export function graphqlHttpHardening(): Plugin {
+export function graphqlHttpHardening(): Plugin<Record<string, unknown>, { req?: IncomingMessage }> {
   return {
-    onRequestParse: ({ request, requestParser, setRequestParser }) => {
-      // A JSON POST carries its variables as JSON already; Yoga answers a bad body with a 400 itself.
-      if (!requestParser || (request.method === 'POST' && JSON_MEDIA_TYPES.has(mediaTypeOf(request.headers.get('content-type'))))) return;
+    onRequestParse: ({ request, requestParser, setRequestParser, serverContext }) => {
+      if (!requestParser) return;
+      if (request.method === 'POST' && JSON_MEDIA_TYPES.has(mediaTypeOf(request.headers.get('content-type')))) {
+        // A JSON POST carries its variables as JSON already; Yoga answers a bad body with a 400 itself.
+        const raw = serverContext.req && readBodies.get(serverContext.req);
+        if (raw) setRequestParser((request) => paramsOf(raw) ?? requestParser(request));
+        return;
+      }
       setRequestParser(async (request) => {
         try {
           return await requestParser(request);
@@ -118,8 +141,10 @@ export function graphqlHttpHardening(): Plugin {
       }
     },
     onResponse: ({ response, setResponse, fetchAPI }) => {
-      const refusal = response.body === null ? BARE_REFUSALS[response.status] : undefined;
-      if (refusal) {
+      // The status first: reading `body` makes the web Response build a stream over a text body
+      // (a Readable, a copy of the text and a Proxy), which its writer then does not use.
+      const refusal = BARE_REFUSALS[response.status];
+      if (refusal && response.body === null) {
         const headers = new fetchAPI.Headers(response.headers);
         headers.set('Content-Type', 'application/json; charset=utf-8');
         response = new fetchAPI.Response(JSON.stringify({ errors: [{ message: refusal.message, extensions: { code: refusal.code } }] }), {

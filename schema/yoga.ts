@@ -14,8 +14,7 @@ import { OPERATOR_COOKIE, sessionCookies } from '../src/edge/session-cookie.js';
 import { createParseCache, useValidationCache } from './parse-cache.js';
 import { useSessionGuard } from './session-guard.js';
 import { useSharedAnonymousEvents } from './shared-execution.js';
-import { useCompiledQueries, type CompiledQueries } from './compiled-queries.js';
-import { graphqlOverHttp, type GraphQLHttpHandler } from './fast-http.js';
+import { useCompiledQueries } from './compiled-queries.js';
 import { graphqlHttpHardening } from './http.js';
 import { buildSchema } from './index.js';
 
@@ -134,7 +133,8 @@ function browserSession(edge: Edge, req: IncomingMessage, res: ServerResponse, c
   };
 }
 
-export function createGraphQLServer(edge: Edge, compiledQueries: CompiledQueries = useCompiledQueries({ logger: edge.logger })): GraphQLServer {
+/** `onCompile`: called each time graphql-jit compiles a document (the app counts them in its metrics). */
+export function createGraphQLServer(edge: Edge, options: { onCompile?: () => void } = {}): GraphQLServer {
   return createYoga<NodeServerContext, GraphQLContext>({
     schema: buildSchema(),
     graphqlEndpoint: '/graphql',
@@ -165,17 +165,7 @@ export function createGraphQLServer(edge: Edge, compiledQueries: CompiledQueries
       graphqlHttpHardening(),
       useSessionGuard(edge.door),
       useSharedAnonymousEvents(),
-      compiledQueries,
+      useCompiledQueries({ logger: edge.logger, onCompile: options.onCompile }),
     ],
   });
-}
-
-/** Yoga, and what node:http hands GraphQL requests to: compiled queries by the fast path (schema/fast-http.ts) unless it is off. */
-export function createGraphQLHttp(
-  edge: Edge,
-  options: { fastPath?: boolean; onCompile?: () => void } = {},
-): { yoga: GraphQLServer; handle: GraphQLHttpHandler | GraphQLServer['handle'] } {
-  const compiledQueries = useCompiledQueries({ logger: edge.logger, onCompile: options.onCompile });
-  const yoga = createGraphQLServer(edge, compiledQueries);
-  return { yoga, handle: options.fastPath === false ? yoga.handle : graphqlOverHttp(yoga, compiledQueries) };
 }

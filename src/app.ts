@@ -13,7 +13,7 @@ import { accessLog } from '../rest/middleware/access-log.js';
 import { sendError } from '../rest/middleware/errors.js';
 import { setSecurityHeaders } from '../rest/middleware/security.js';
 import { presentCourierOrder } from '../rest/presenters/order.js';
-import { createGraphQLHttp, maskGraphQLError } from '../schema/yoga.js';
+import { createGraphQLServer, maskGraphQLError } from '../schema/yoga.js';
 import { serveGraphQLHttp } from '../schema/http.js';
 import { attachGraphQLWebSocket } from '../realtime/graphql-ws.js';
 import { attachTrackingSockets, type TrackingSockets } from '../realtime/tracking-socket.js';
@@ -57,7 +57,7 @@ export async function buildApp(options: { config?: Config; overrides?: Container
   const edge: Edge = { services: container.services, config, logger: container.logger, door: container.door };
   const rest = createRestApp(edge, metrics);
   const restFastPath = createRestFastPath(edge, metrics);
-  const { yoga, handle: graphqlHttp } = createGraphQLHttp(edge, { onCompile: () => metrics.graphqlCompilations.inc() });
+  const yoga = createGraphQLServer(edge, { onCompile: () => metrics.graphqlCompilations.inc() });
   const isGraphQL = (url: string | undefined) => url === '/graphql' || !!url?.startsWith('/graphql?');
 
   // GraphQL requests (and refusals while draining) get the same access log line and metrics as REST ones, without Express.
@@ -65,7 +65,7 @@ export async function buildApp(options: { config?: Config; overrides?: Container
   const server = createServer((req, res) => {
     if (edge.door.overTls(req)) res.setHeader('Strict-Transport-Security', STRICT_TRANSPORT_SECURITY);
     if (!drain.admit(req, res)) return logRequest(req, res, () => refuseWhileDraining(req, res));
-    if (isGraphQL(req.url)) return logRequest(req, res, () => serveGraphQLHttp(graphqlHttp, req, res));
+    if (isGraphQL(req.url)) return logRequest(req, res, () => serveGraphQLHttp(yoga, req, res));
     if (!restFastPath.serve(req, res)) rest(req, res);
   });
   const drain = createHttpDrain({ server, graceMs: config.shutdownGraceMs });

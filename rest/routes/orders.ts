@@ -2,16 +2,21 @@ import type { Router } from 'express';
 import type { Edge } from '../../src/edge/edge.js';
 import { requireMerchant } from '../middleware/auth.js';
 import { presentBatch, presentCancellationPreview, presentEvent, presentOrder, presentOrderCreated, presentProof } from '../presenters/order.js';
-import { callOf, inCallerTerms, principalOf, sendOk, type HotCall } from '../respond.js';
+import { inCallerTerms, principalOf, sendOk, type HotCall } from '../respond.js';
+import { mountRoute, type DeclaredRoute } from '../route.js';
 import { idempotencyKeyOf, idempotently, markReplayed } from '../idempotency.js';
 import { merchantScope } from '../../src/domain/idempotency.js';
 import { addTipCommand, cancelOrderCommand, confirmDeliveryCommand, consolidateCommand, createOrderCommand, createOrderFieldNames, listOrdersQuery } from '../wire/orders.js';
 
-/** The order routes the fast path (rest/fast-path.ts) serves too: one handler for both ways in. */
-export function hotOrderHandlers(edge: Edge) {
+/** The order routes the fast path (rest/fast-path.ts) serves too, declared once (rest/route.ts). */
+export function hotOrderRoutes(edge: Edge) {
   const { orders } = edge.services;
-  return {
-    async createOrder({ req, res, principal, body }: HotCall) {
+  const operate = { level: 'operate' } as const;
+  const createOrder: DeclaredRoute = {
+    method: 'POST',
+    path: '/orders',
+    access: operate,
+    async handle({ req, res, principal, body }: HotCall) {
       const key = idempotencyKeyOf(req);
       const { order, created } = await orders
         .createOrder({ principal, input: createOrderCommand(body), rawBody: body, ...(key !== undefined && { idempotencyKey: key }) })
@@ -20,19 +25,25 @@ export function hotOrderHandlers(edge: Edge) {
       if (!created) markReplayed(res);
       sendOk(res, presentOrderCreated(order, edge.services.trackingLinks), created ? 201 : 200);
     },
-    async readOrder({ res, principal, params }: HotCall) {
+  };
+  const readOrder: DeclaredRoute = {
+    method: 'GET',
+    path: '/orders/:id',
+    access: operate,
+    async handle({ res, principal, params }: HotCall) {
       const { order, courier } = await orders.getOrderDetails({ principal, ref: String(params.id) });
       sendOk(res, presentOrder(order, courier, edge.services.trackingLinks, (id) => edge.services.proofs.signedUrl(id)));
     },
   };
+  return { createOrder, readOrder };
 }
 
 export function orderRoutes(router: Router, edge: Edge): void {
   const { orders, batches, delivery } = edge.services;
   const operate = requireMerchant(edge, { level: 'operate' });
-  const hot = hotOrderHandlers(edge);
+  const hot = hotOrderRoutes(edge);
 
-  router.post('/orders', operate, (req, res) => hot.createOrder(callOf(req, res)));
+  mountRoute(router, edge, hot.createOrder);
 
   router.get('/orders', operate, async (req, res) => {
     const page = await orders.listOrders({ principal: principalOf(res), input: listOrdersQuery(req.query) });
@@ -47,7 +58,7 @@ export function orderRoutes(router: Router, edge: Edge): void {
     sendOk(res, { batches_created: created.length, batch_ids: created.map((b) => b.id), batches: created.map(presentBatch) });
   });
 
-  router.get('/orders/:id', operate, (req, res) => hot.readOrder(callOf(req, res)));
+  mountRoute(router, edge, hot.readOrder);
 
   router.get('/orders/:id/events', operate, async (req, res) => {
     const events = await orders.listOrderEvents({ principal: principalOf(res), ref: String(req.params.id) });

@@ -1,15 +1,21 @@
 import type { Router } from 'express';
 import type { Edge } from '../../src/edge/edge.js';
-import { anonymousBudget, trackingViewBudget } from '../middleware/rate-limit.js';
+import { anonymousBudget } from '../middleware/rate-limit.js';
 import { AppError } from '../../src/domain/errors.js';
 import { presentStopTracking, presentTracking } from '../../src/edge/tracking.js';
-import { publicCallOf, sendOk, type PublicCall } from '../respond.js';
+import { sendOk, type PublicCall } from '../respond.js';
+import { mountRoute, type DeclaredRoute } from '../route.js';
 
-/** The public tracking handler, which the fast path (rest/fast-path.ts) serves too. */
-export function hotTrackingHandler(edge: Edge) {
-  return async ({ res, params }: PublicCall) => {
-    const view = await edge.services.tracking.getTracking({ reference: String(params.reference) });
-    sendOk(res, presentTracking(view));
+/** The public tracking poll, which the fast path (rest/fast-path.ts) serves too, declared once (rest/route.ts). */
+export function hotTrackingRoute(edge: Edge): DeclaredRoute {
+  return {
+    method: 'GET',
+    path: '/tracking/:reference',
+    access: 'tracking-view',
+    async handle({ res, params }: PublicCall) {
+      const view = await edge.services.tracking.getTracking({ reference: String(params.reference) });
+      sendOk(res, presentTracking(view));
+    },
   };
 }
 
@@ -18,8 +24,7 @@ export function hotTrackingHandler(edge: Edge) {
  * that link's budget; without it (a number typed by hand) from the anonymous budget of the address.
  */
 export function trackingRoutes(router: Router, edge: Edge): void {
-  const track = hotTrackingHandler(edge);
-  router.get('/tracking/:reference', trackingViewBudget(edge), (req, res) => track(publicCallOf(req, res)));
+  mountRoute(router, edge, hotTrackingRoute(edge));
   // A multi-stop order's stop link: only with its capability (the ids alone open nothing), anonymous budget.
   router.get('/tracking/stops/:orderId/:stopId', anonymousBudget(edge), async (req, res) => {
     const [orderId, stopId] = [String(req.params.orderId), String(req.params.stopId)];
