@@ -12,6 +12,7 @@ import type { LiveEtaService } from './eta/live-eta.js';
 import type { DeliveryService } from './orders/delivery.js';
 import type { ConfirmReturnCommand, FailedAttemptService, ReportFailedAttemptCommand } from './orders/failed-attempts.js';
 import type { ConfirmDeliveryCommand } from './orders/schemas.js';
+import { ORDER_NOTES } from './orders/notes.js';
 import type { Actor, OrderTransitions } from './orders/transitions.js';
 import { assertCurrentStop, currentStop, stopIdSchema, withStopMoved } from './orders/stops.js';
 import { arriveAtStop, assertOnTheRoad } from './orders/stop-moves.js';
@@ -277,7 +278,7 @@ export function createCourierService(deps: {
     const order = await courierOrder(options.courier, options.ref);
     const released = await transitions.transition({
       order, to: 'new', actor: { kind: 'courier', id: options.courier.id },
-      patch: { courierId: null, batchId: null }, reason: reason ?? 'courier dropped out',
+      patch: { courierId: null, batchId: null }, reason: reason ?? ORDER_NOTES.courierReleased,
     });
     if (options.courier.job?.kind === 'order') {
       await store.couriers.setStatus({ id: options.courier.id, status: 'available', from: ['busy'], fromJobId: order.id, job: null, updatedAt: now() });

@@ -90,7 +90,7 @@ describe.skipIf(SKIP !== null)('console: a multi-stop order', () => {
     await page.locator('#get-quote').click();
     await page.locator('#quote').waitFor();
     await page.locator('#create-order').click();
-    await page.waitForURL(/\/console\/orders\/[^/]+$/);
+    await page.waitForURL(/\/console\/test\/orders\/[^/]+$/);
     await page.locator('#stop-list li').nth(2).waitFor();
     expect(await page.locator('#stops').getAttribute('data-route')).toBe('optimized');
     expect((await page.locator('#stop-list .stop-address').allTextContents()).sort()).toEqual(STOPS.map((s) => s.address.address).sort());

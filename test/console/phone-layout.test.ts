@@ -142,7 +142,7 @@ describe.skipIf(SKIP !== null)('the console on a 390×844 phone', () => {
       expect(box.x + box.width, route.nav).toBeLessThanOrEqual(PHONE.width);
       expect(await seriousViolations(page), `menu open for ${route.nav}`).toEqual([]);
       await link.click();
-      await page.waitForURL((url) => url.pathname === route.path);
+      await page.waitForURL((url) => url.pathname === route.path.replace(/^\/console/, '/console/test'));
       await settled(page);
       if (await menu.isVisible()) expect(await menu.getAttribute('aria-expanded'), 'the menu closes on navigation').toBe('false');
       expect(await page.locator('#main h1').first().isVisible()).toBe(true);

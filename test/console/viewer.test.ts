@@ -143,11 +143,11 @@ describe.skipIf(SKIP !== null)('merchant console: sign-in refusals, a viewer, pa
     // The server also closes the session's live socket, so the console may reach sign-in on its own
     // before the click (a fresh-clone CI run saw the link detached): either way it lands on sign-in.
     await Promise.race([page().waitForURL(/\/console\/sign-in/), page().locator('#get-quote').click()]);
-    await page().waitForURL(/\/console\/sign-in\?next=%2Fconsole%2Forders%2Fnew$/);
+    await page().waitForURL(/\/console\/sign-in\?next=%2Fconsole%2Flive%2Forders%2Fnew$/);
     await page().getByLabel('Correo').fill('lector@losandes.cl');
     await page().getByLabel('Contraseña').fill(PASSWORD);
     await page().locator('#sign-in button[type=submit]').click();
-    await page().waitForURL(/\/console\/orders\/new$/);
+    await page().waitForURL(/\/console\/live\/orders\/new$/);
     await page().locator('#new-order').waitFor();
     // The refused request (401) is the only console line.
     expect(b.problems.splice(before).filter((p) => !p.includes('status of 401'))).toEqual([]);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dateTime } from '../../web/shared/format.js';
 import { gql, type MerchantCredentials, type TestApp } from '../helpers/app.js';
 import { browserSkipReason, openOfflinePage, type OfflinePage } from '../helpers/browser.js';
 import { PLACES } from '../orders/support.js';
@@ -103,8 +104,7 @@ describe.skipIf(SKIP !== null)('merchant console: webhooks page in headless Chro
     expect(receiver.of(firstFailed.id).map((r) => r.status)).toEqual([500, 200]);
     // Attempt times on Santiago's clock, written the Chilean way.
     const first = page().locator('#attempts tbody tr time').first();
-    const santiago = new Intl.DateTimeFormat('es-CL', { timeZone: 'America/Santiago', dateStyle: 'short', timeStyle: 'short' });
-    expect(await first.textContent()).toBe(santiago.format(new Date((await first.getAttribute('datetime'))!)));
+    expect(await first.textContent()).toBe(dateTime((await first.getAttribute('datetime'))!, 'es'));
   });
 
   it('step 4: the failed ones of a range are counted first, then redelivered', async () => {

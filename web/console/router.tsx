@@ -10,11 +10,16 @@
  * 2. Add one line to ROUTES below: its path (`:name` parts become `props.params.name`), the
  *    component, and `nav: { es, en }` when it belongs in the header's menu.
  * 3. The server answers the app shell for every /console/* path already; nothing to do there.
+ * Mode in the address (issue #38): a signed-in page's address names its mode
+ * (/console/live/orders/…); ROUTES and links are written without it (`Link` and `navigate` below
+ * add the current one) and an address without one is moved to the browser's last mode.
  * Roles: hide or disable what a role may not do (`useApp().me.role`), but let the API decide:
  * show its refusal (`<ErrorNote error={…} />`) when an action is attempted anyway.
  */
 import type { ComponentType } from 'preact';
-import { matchRoute } from '../shared/router.js';
+import type { Mode } from '../shared/api/http.js';
+import { useMode } from '../shared/context.js';
+import { Link as PlainLink, matchRoute, navigate as plainNavigate } from '../shared/router.js';
 import { ApiKeysPage } from './pages/api-keys.js';
 import { BatchPage } from './pages/batch.js';
 import { BatchesPage } from './pages/batches.js';
@@ -60,4 +65,31 @@ export const ROUTES: Route[] = [
 
 export const match = (pathname: string) => matchRoute(ROUTES, pathname);
 
-export { Link, navigate, useLocation } from '../shared/router.js';
+const MODE_SEGMENT = /^\/console\/(test|live)(?=\/|$|\?)/;
+const PUBLIC = new Set(ROUTES.filter((r) => r.public).map((r) => r.path));
+
+/** The mode an address names (/console/live/orders/…); null when it names none. */
+export const modeOfPath = (pathname: string): Mode | null => (MODE_SEGMENT.exec(pathname)?.[1] as Mode | undefined) ?? null;
+
+/** The page's path as ROUTES write it: without its mode. */
+export const pageOfPath = (pathname: string): string => pathname.replace(MODE_SEGMENT, '/console');
+
+/** A console path in `mode` (`/console/orders/x?y` → `/console/live/orders/x?y`); public pages and other paths as they are. */
+export function inMode(path: string, mode: Mode): string {
+  const page = pageOfPath(path);
+  if (!page.startsWith('/console') || PUBLIC.has(page.split(/[?#]/)[0]!)) return page;
+  return page.replace(/^\/console/, `/console/${mode}`);
+}
+
+/** An in-app link to a page of the current mode. */
+export function Link(props: Parameters<typeof PlainLink>[0]) {
+  return <PlainLink {...props} href={inMode(props.href, useMode())} />;
+}
+
+/** Navigates to a page, in the mode the address names now (else as given). */
+export function navigate(path: string, options: { replace?: boolean } = {}): void {
+  const mode = modeOfPath(window.location.pathname);
+  plainNavigate(mode ? inMode(path, mode) : path, options);
+}
+
+export { useLocation } from '../shared/router.js';

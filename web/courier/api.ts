@@ -105,6 +105,8 @@ export const courierApi = {
   position: (fix: Fix) => rest<{ arrivals: unknown[] }>('/couriers/me/location', { json: fix, headers: CSRF }),
   advance: (id: string, status: CourierMove, stopId?: string) =>
     rest<{ booking_id: string; status: Status }>(`${order(id)}/status`, { json: { status, ...(stopId && status === 'arrived_dropoff' && { stop_id: stopId }) }, headers: idempotent() }),
+  /** Hands an assigned job back before the pickup (declines it): the order goes back to dispatch. */
+  release: (id: string) => rest<{ booking_id: string; status: Status }>(`${order(id)}/release`, { json: {}, headers: idempotent() }),
   uploadProof: (id: string, kind: 'photo' | 'signature', image: Blob) =>
     rest<UploadedProof>(`${order(id)}/proof?kind=${kind}`, { bytes: image, headers: CSRF }),
   deliver: (id: string, body: { driver_id: string; coords: LatLng; photo_proof_id: string; signature_proof_id: string; pin?: string; id_check?: { document_number: string; date_of_birth: string }; cod_collected?: number; stop_id?: string }) =>

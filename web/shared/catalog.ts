@@ -67,7 +67,7 @@ export const ERROR_TEXT: Strings<ErrorCode> = {
     INTERNAL_ERROR: 'Algo falló en el servidor: inténtalo de nuevo.',
     SERVICE_UNAVAILABLE: 'El servicio no está disponible ahora: inténtalo en un momento.',
     PROOF_STORAGE_FULL: 'No hay espacio para guardar la imagen ahora: inténtalo más tarde.',
-    NETWORK: 'Sin conexión con el servidor.',
+    NETWORK: 'Sin conexión con el servidor: revisa tu conexión a internet e inténtalo de nuevo.',
   },
   en: {
     VALIDATION_ERROR: 'Check the marked fields.',
@@ -124,7 +124,7 @@ export const ERROR_TEXT: Strings<ErrorCode> = {
     INTERNAL_ERROR: 'Something failed on the server: try again.',
     SERVICE_UNAVAILABLE: 'The service is unavailable right now: try again shortly.',
     PROOF_STORAGE_FULL: 'There is no room to store the image right now: try again later.',
-    NETWORK: 'No connection to the server.',
+    NETWORK: 'No connection to the server: check your internet connection and try again.',
   },
 };
 
@@ -158,6 +158,7 @@ export const NOTE_LABELS: Record<Lang, Record<string, string>> = {
     'sandbox run: the courier dropped out': 'prueba: el repartidor se retiró',
     'released by an operator': 'liberado por un operador',
     'reassigned by an operator': 'reasignado por un operador',
+    'courier dropped out': 'el repartidor devolvió el pedido',
   },
   en: {
     'consolidated into a batch': 'consolidated into a batch',
@@ -166,6 +167,7 @@ export const NOTE_LABELS: Record<Lang, Record<string, string>> = {
     'sandbox run: the courier dropped out': 'sandbox run: the courier dropped out',
     'released by an operator': 'released by an operator',
     'reassigned by an operator': 'reassigned by an operator',
+    'courier dropped out': 'the courier handed the order back',
   },
 };
 
@@ -207,11 +209,67 @@ export const actorText = (kind: string, lang: Lang) => ACTOR_LABELS[lang][kind a
 /** A history note: the service's own in the page's language; a person's (a cancel reason) as written. */
 export const noteText = (note: string, lang: Lang) => NOTE_LABELS[lang][note] ?? note;
 
-/** Field messages the service words itself (src/domain/validation.ts); any other (zod's) becomes `invalid`. */
+/**
+ * Field messages the service words itself (src/domain/validation.ts, the webhook URL checks, the
+ * scheduling and format rules), by their English text; zod's own are read by their start
+ * (FIELD_PREFIXES); any other becomes `invalid`. Shown next to the field, after its label.
+ */
 export const FIELD_TEXT: Record<Lang, Record<string, string>> = {
-  es: { 'is required': 'es obligatorio', 'unknown field': 'no es un campo conocido', invalid: 'no es válido' },
-  en: { 'is required': 'is required', 'unknown field': 'is not a known field', invalid: 'is not valid' },
+  es: {
+    'is required': 'es obligatorio', 'unknown field': 'no es un campo conocido', invalid: 'no es válido',
+    'live webhook URLs must use https': 'en modo real la URL debe empezar con https://',
+    'credentials in the URL are not allowed': 'la URL no puede llevar usuario ni contraseña',
+    'the URL points at a private, loopback or link-local address': 'la URL apunta a una dirección privada o local: usa una dirección pública de internet',
+    "the URL points at a private or link-local address (sandbox webhooks may reach this machine's loopback, nothing else private)": 'la URL apunta a una dirección privada: en prueba solo se acepta este mismo equipo (localhost) o una dirección pública',
+    'must include the country code, e.g. +56912345678': 'incluye el código de país, por ejemplo +56912345678',
+    'not a valid RUT (format or check digit)': 'no es un RUT válido (formato o dígito verificador)',
+    'must be 4 digits': 'deben ser 4 dígitos',
+    'Invalid URL': 'no es una dirección web válida (https://…)',
+    'Invalid email address': 'no es un correo válido',
+    'Invalid ISO datetime': 'no es una fecha y hora válida',
+    'The requested pickup time is in the past': 'la hora de retiro ya pasó',
+    'The requested pickup time is more than 7 days ahead': 'el retiro puede programarse hasta 7 días adelante',
+    'The requested delivery deadline is in the past': 'la hora límite de entrega ya pasó',
+    'The requested delivery deadline is more than 7 days ahead': 'la hora límite puede estar hasta 7 días adelante',
+    'The requested delivery deadline is earlier than the earliest possible delivery': 'no alcanzamos a entregar antes de esa hora: elige una más tarde',
+    'Too small': 'es demasiado pequeño o corto',
+    'Too big': 'es demasiado grande o largo',
+  },
+  en: {
+    'is required': 'is required', 'unknown field': 'is not a known field', invalid: 'is not valid',
+    'live webhook URLs must use https': 'in live mode the URL must start with https://',
+    'credentials in the URL are not allowed': 'the URL may not carry a user name or password',
+    'the URL points at a private, loopback or link-local address': 'the URL points at a private or local address: use a public internet address',
+    "the URL points at a private or link-local address (sandbox webhooks may reach this machine's loopback, nothing else private)": 'the URL points at a private address: in test only this machine (localhost) or a public address is accepted',
+    'must include the country code, e.g. +56912345678': 'include the country code, e.g. +56912345678',
+    'not a valid RUT (format or check digit)': 'is not a valid RUT (format or check digit)',
+    'must be 4 digits': 'must be 4 digits',
+    'Invalid URL': 'is not a valid web address (https://…)',
+    'Invalid email address': 'is not a valid email address',
+    'Invalid ISO datetime': 'is not a valid date and time',
+    'The requested pickup time is in the past': 'the pickup time has passed',
+    'The requested pickup time is more than 7 days ahead': 'a pickup may be scheduled up to 7 days ahead',
+    'The requested delivery deadline is in the past': 'the delivery deadline has passed',
+    'The requested delivery deadline is more than 7 days ahead': 'the deadline may be up to 7 days ahead',
+    'The requested delivery deadline is earlier than the earliest possible delivery': 'we cannot deliver by then: choose a later time',
+    'Too small': 'is too small or short',
+    'Too big': 'is too large or long',
+  },
 };
 
-export const fieldText = (field: { field: string; message: string }, lang: Lang) =>
-  `${field.field}: ${FIELD_TEXT[lang][field.message] ?? FIELD_TEXT[lang].invalid}`;
+/** Messages read by their start: zod's ("Too small: expected …") and those that carry a value ("… delivery (2026-…)"). */
+const FIELD_PREFIXES = ['Too small', 'Too big', 'The requested delivery deadline is earlier than the earliest possible delivery'];
+
+/** The reason the API gave for one field, in the page's language (never the server's English). */
+export function fieldReason(message: string, lang: Lang): string {
+  const key = Object.hasOwn(FIELD_TEXT.es, message) ? message : FIELD_PREFIXES.find((prefix) => message.startsWith(prefix));
+  return (key && FIELD_TEXT[lang][key]) || FIELD_TEXT[lang].invalid!;
+}
+
+export const fieldText = (field: { field: string; message: string }, lang: Lang) => `${field.field}: ${fieldReason(field.message, lang)}`;
+
+/** Said after a refusal the catalog has no words for: what the person can do next. */
+export const UNKNOWN_ERROR_TEXT: Record<Lang, string> = {
+  es: 'No se pudo completar. Revisa los datos e inténtalo de nuevo; si vuelve a pasar, recarga la página o escribe a soporte.',
+  en: 'This could not be completed. Check the data and try again; if it happens again, reload the page or contact support.',
+};

@@ -7,12 +7,31 @@ const LOCALES: Record<Lang, string> = { es: 'es-CL', en: 'en-GB' };
 /** Pesos as Chileans write them: $12.990 (CLP has no minor unit). */
 export const clp = (amount: number) => CLP.format(amount);
 
-/** A date and time on Santiago's clock, whatever the browser's zone. */
-export const dateTime = (iso: string, lang: Lang) =>
-  new Intl.DateTimeFormat(LOCALES[lang], { timeZone: ZONE, dateStyle: 'short', timeStyle: 'short' }).format(new Date(iso));
+const CLOCK = { timeZone: ZONE, hourCycle: 'h23', hour: '2-digit', minute: '2-digit' } as const;
+const formats = (lang: Lang) => ({
+  time: new Intl.DateTimeFormat(LOCALES[lang], CLOCK),
+  day: new Intl.DateTimeFormat(LOCALES[lang], { ...CLOCK, day: 'numeric', month: 'short' }),
+  year: new Intl.DateTimeFormat(LOCALES[lang], { ...CLOCK, day: 'numeric', month: 'short', year: 'numeric' }),
+});
+const FORMATS: Record<Lang, ReturnType<typeof formats>> = { es: formats('es'), en: formats('en') };
+/** Santiago's calendar day of an instant ("2026-12-07"). */
+const DAY = new Intl.DateTimeFormat('en-CA', { timeZone: ZONE, year: 'numeric', month: '2-digit', day: '2-digit' });
 
-export const time = (iso: string, lang: Lang) =>
-  new Intl.DateTimeFormat(LOCALES[lang], { timeZone: ZONE, timeStyle: 'short' }).format(new Date(iso));
+/**
+ * The one date-and-time format of every app (issue #38): 24-hour Santiago time, whatever the
+ * browser's zone, with the day where it is not today and the year where it is not this year
+ * ("15:04", "5 dic, 15:04", "5 dic 2025, 15:04").
+ */
+export function dateTime(iso: string, lang: Lang, now: Date = new Date()): string {
+  const at = new Date(iso);
+  const f = FORMATS[lang];
+  const [day, today] = [DAY.format(at), DAY.format(now)];
+  if (day === today) return f.time.format(at);
+  return (day.slice(0, 4) === today.slice(0, 4) ? f.day : f.year).format(at);
+}
+
+/** An ETA or a deadline: the same format (a time of another day says its day). */
+export const time = dateTime;
 
 /** A stop given as bare coordinates has no address (the API labels it `coordinates`): show the point. */
 export const placeOf = (stop: { address: string | null; lat: number; lng: number; precision: string }) =>

@@ -9,4 +9,5 @@ export const ORDER_NOTES = {
   sandboxDroppedOut: 'sandbox run: the courier dropped out',
   operatorReleased: 'released by an operator',
   operatorReassigned: 'reassigned by an operator',
+  courierReleased: 'courier dropped out',
 } as const;

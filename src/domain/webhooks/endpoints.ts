@@ -13,6 +13,14 @@ import { merchantScope, type IdempotencyService, type IdempotentCall } from '../
 /** A merchant may register this many endpoints per mode. */
 export const MAX_ENDPOINTS = 10;
 
+/** Why a URL is refused, as its field's message (the console words each one: web/shared/catalog.ts). */
+export const URL_REASONS = {
+  https: 'live webhook URLs must use https',
+  credentials: 'credentials in the URL are not allowed',
+  private: 'the URL points at a private, loopback or link-local address',
+  privateSandbox: "the URL points at a private or link-local address (sandbox webhooks may reach this machine's loopback, nothing else private)",
+} as const;
+
 /** Register an endpoint (REST maps its snake_case body onto it in rest/wire/webhooks.ts). */
 export const createEndpointCommandSchema = z.strictObject({
   url: z.url({ protocol: /^https?$/ }).max(2000),
@@ -46,17 +54,15 @@ export function createWebhookEndpointService(deps: { store: Store; sender: Webho
     const url = new URL(raw);
     const reach: WebhookReach = mode === 'test' ? deps.sandboxReach : 'public';
     const invalid = (message: string) => new AppError('VALIDATION_ERROR', message, { fields: [{ field: 'url', message }] });
-    if (mode === 'live' && url.protocol !== 'https:') throw invalid('live webhook URLs must use https');
-    if (url.username || url.password) throw invalid('credentials in the URL are not allowed');
+    if (mode === 'live' && url.protocol !== 'https:') throw invalid(URL_REASONS.https);
+    if (url.username || url.password) throw invalid(URL_REASONS.credentials);
     if (reach === 'private') return;
     const host = url.hostname.replace(/^\[|\]$/g, '');
     // RFC 6761: `localhost`, `localhost.` and every `*.localhost` name are loopback, whatever DNS says.
     const localhost = /(^|\.)localhost\.?$/.test(host);
     const addresses = /^[\d.]+$/.test(host) || host.includes(':') ? [host] : localhost ? ['127.0.0.1'] : await sender.resolve(host);
     if (addresses.some((a) => !isReachable(a, reach))) {
-      throw invalid(reach === 'loopback'
-        ? 'the URL points at a private or link-local address (sandbox webhooks may reach this machine\'s loopback, nothing else private)'
-        : 'the URL points at a private, loopback or link-local address');
+      throw invalid(reach === 'loopback' ? URL_REASONS.privateSandbox : URL_REASONS.private);
     }
   }
 

@@ -6,6 +6,7 @@ import { clp } from '../../shared/format.js';
 import { graphql } from '../../shared/graphql.js';
 import { useStrings, type Strings } from '../../shared/i18n.js';
 import { ErrorNote } from '../../shared/ui/error-note.js';
+import { useFieldErrors } from '../../shared/ui/field-errors.js';
 
 const CANCEL = graphql(`mutation ConsoleCancelOrder($id: String!, $reason: String, $key: String) { cancelOrder(id: $id, reason: $reason, idempotencyKey: $key) {
   __typename ... on MutationCancelOrderSuccess { data { id status } } ... on AppError { code message fields { field message } } } }`);
@@ -24,6 +25,7 @@ export function CancelOrder({ order, onCancelled }: { order: { id: string; order
   const app = useApp();
   const t = useStrings(S);
   const [error, setError] = useState<unknown>(null);
+  const f = useFieldErrors(error, 'cancel', { reason: 'reason' });
   const [asking, setAsking] = useState(false);
   const [key] = useState(() => crypto.randomUUID());
   const confirm = useRef<HTMLButtonElement>(null);
@@ -48,7 +50,7 @@ export function CancelOrder({ order, onCancelled }: { order: { id: string; order
     <section class={app.me?.role === 'viewer' ? undefined : 'card'} aria-labelledby="cancel-title" id="cancel-section">
       <form id="cancel-order" data-step={asking ? 'confirm' : 'start'} hidden={app.me?.role === 'viewer'} onSubmit={(e) => void onSubmit(e)}>
         <h2 id="cancel-title">{t.title}</h2>
-        <label>{t.reason}<input name="reason" maxLength={500} autocomplete="off" aria-describedby="cancel-reason-hint" /></label>
+        <label>{t.reason}<input name="reason" maxLength={500} autocomplete="off" {...f.input('reason', 'cancel-reason-hint')} /></label>{f.reason('reason')}
         <small id="cancel-reason-hint">{t.reasonHint}</small>
         {asking ? (
           <div class="confirm" role="group" aria-labelledby="cancel-question">
@@ -59,7 +61,7 @@ export function CancelOrder({ order, onCancelled }: { order: { id: string; order
           </div>
         ) : <button type="submit" class="danger" id="cancel-button">{t.submit}</button>}
       </form>
-      <ErrorNote error={error} />
+      <ErrorNote error={error} shown={f.shown} />
     </section>
   );
 }

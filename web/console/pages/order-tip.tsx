@@ -6,6 +6,7 @@ import { clp } from '../../shared/format.js';
 import { graphql } from '../../shared/graphql.js';
 import { useStrings, type Strings } from '../../shared/i18n.js';
 import { ErrorNote } from '../../shared/ui/error-note.js';
+import { useFieldErrors } from '../../shared/ui/field-errors.js';
 
 const ADD_TIP = graphql(`mutation ConsoleAddTip($id: String!, $amount: Int!, $key: String!) { addTip(id: $id, amount: $amount, idempotencyKey: $key) {
   __typename ... on MutationAddTipSuccess { data { id tip } } ... on AppError { code message fields { field message } } } }`);
@@ -36,6 +37,7 @@ export function AddTip({ order, onAdded }: { order: TippableOrder; onAdded: () =
   const app = useApp();
   const t = useStrings(S);
   const [error, setError] = useState<unknown>(null);
+  const f = useFieldErrors(error, 'tip', { amount: 'amount' });
   const [amount, setAmount] = useState<number | null>(null);
   const [added, setAdded] = useState<number | null>(null);
   const [key, setKey] = useState(() => crypto.randomUUID());
@@ -67,7 +69,7 @@ export function AddTip({ order, onAdded }: { order: TippableOrder; onAdded: () =
     <section class={app.me?.role === 'viewer' ? undefined : 'card'} aria-labelledby="tip-title" id="tip-section">
       <form id="add-tip" data-step={amount === null ? 'start' : 'confirm'} hidden={app.me?.role === 'viewer'} onSubmit={(e) => void onSubmit(e)}>
         <h2 id="tip-title">{t.title}</h2>
-        <label>{t.amount}<input name="amount" type="number" inputMode="numeric" required min={1} max={TIP_MAX - order.tip} step={1} readOnly={amount !== null} aria-describedby="tip-hint" /></label>
+        <label>{t.amount}<input name="amount" type="number" inputMode="numeric" required min={1} max={TIP_MAX - order.tip} step={1} readOnly={amount !== null} {...f.input('amount', 'tip-hint')} /></label>{f.reason('amount')}
         <small id="tip-hint">{t.amountHint}</small>
         {amount !== null ? (
           <div class="confirm" role="group" aria-labelledby="tip-question">
@@ -79,7 +81,7 @@ export function AddTip({ order, onAdded }: { order: TippableOrder; onAdded: () =
         ) : <button type="submit" id="tip-button">{t.submit}</button>}
         {added !== null && <p id="tip-added" role="status">{t.added.replace('{tip}', clp(added))}</p>}
       </form>
-      <ErrorNote error={error} />
+      <ErrorNote error={error} shown={f.shown} />
     </section>
   );
 }

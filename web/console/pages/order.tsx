@@ -7,7 +7,6 @@ import { clp, dateTime, placeOf, sizeText } from '../../shared/format.js';
 import { graphql } from '../../shared/graphql.js';
 import { useStrings, type Strings } from '../../shared/i18n.js';
 import type { PageProps } from '../router.js';
-import { ErrorNote } from '../../shared/ui/error-note.js';
 import { useLoad, useReconnected, useSubscription } from '../../shared/ui/hooks.js';
 import { DeliveryMap, type MapPoint } from '../../shared/ui/map.js';
 import { STATUS_LABELS } from '../../shared/ui/status.js';
@@ -17,6 +16,7 @@ import { FailedAttempts } from '../ui/failed-attempts.js';
 import { IdCheckFacts } from '../ui/id-check.js';
 import { CodFacts } from '../ui/cod.js';
 import { OrderStops } from '../ui/order-stops.js';
+import { NotFoundOrOtherMode } from '../ui/other-mode.js';
 import { GEOFENCE_LABELS, ProofImage } from '../ui/proof-image.js';
 import { isStatusIn } from '../../shared/vocabulary.generated.js';
 
@@ -56,7 +56,9 @@ export function OrderPage({ params }: PageProps) {
   useReconnected(order.reload);
   useSubscription(COURIER, o ? { id: o.id } : null, ({ courierPosition }) => setCourier(courierPosition.location));
 
-  if (!o) return <section><h1>{t.order}</h1><ErrorNote error={order.error} /></section>;
+  if (!o) {
+    return <section><h1>{t.order}</h1>{order.error ? <NotFoundOrOtherMode error={order.error} probe={async (mode) => dataOf((await request(ORDER, { id }, mode)).order)} /> : null}</section>;
+  }
   const position = courier ?? o.driver?.currentLocation ?? null;
   // The parcel's outer size as given, and the order's weight (the vehicle was chosen from them).
   const parcel = sizeText(Object.assign({ weightKg: o.weightKg }, o.dimensions), lang);

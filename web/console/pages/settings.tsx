@@ -6,13 +6,14 @@ import { graphql, type VariablesOf } from '../../shared/graphql.js';
 import { useStrings, type Strings } from '../../shared/i18n.js';
 import type { PageProps } from '../router.js';
 import { ErrorNote } from '../../shared/ui/error-note.js';
+import { useFieldErrors } from '../../shared/ui/field-errors.js';
 import { useLoad } from '../../shared/ui/hooks.js';
 import '../ui/manage.css';
 
 const SETTINGS = graphql(`query ConsoleSettings { merchant { settings { prepTimeMins storefrontDomain storefrontSignatureConfigured sandboxSpeed } } }`);
 const UPDATE = graphql(`mutation ConsoleUpdateSettings($input: MerchantSettingsInput!) { updateMerchantSettings(input: $input) {
   __typename ... on MutationUpdateMerchantSettingsSuccess { data { settings { prepTimeMins storefrontDomain storefrontSignatureConfigured sandboxSpeed } } }
-  ... on AppError { code message } } }`);
+  ... on AppError { code message fields { field message } } } }`);
 
 type Input = VariablesOf<typeof UPDATE>['input'];
 
@@ -43,6 +44,7 @@ export function SettingsPage(_props: PageProps) {
   const settings = useLoad(async (mode) => (await request(SETTINGS, {}, mode)).merchant.settings, []);
   const [error, setError] = useState<unknown>(null);
   const [saved, setSaved] = useState(false);
+  const f = useFieldErrors(error, 'settings', { prepTimeMins: 'prep', storefrontDomain: 'domain', storefrontSharedSecret: 'secret', sandboxSpeed: 'speed' });
   const s = settings.data;
 
   const onSubmit = async (form: HTMLFormElement) => {
@@ -84,21 +86,21 @@ export function SettingsPage(_props: PageProps) {
           </section>
           <form id="settings-form" class="card" hidden={!owner} key={JSON.stringify(s)} onSubmit={(e) => { e.preventDefault(); void onSubmit(e.currentTarget); }}>
             <h2>{t.edit}</h2>
-            <label>{t.prep}<input name="prep" type="number" min={0} max={240} step={1} required defaultValue={String(s.prepTimeMins)} aria-describedby="prep-help" /></label>
+            <label>{t.prep}<input name="prep" type="number" min={0} max={240} step={1} required defaultValue={String(s.prepTimeMins)} {...f.input('prep', 'prep-help')} /></label>{f.reason('prep')}
             <small id="prep-help">{t.prepHelp}</small>
-            <label>{t.domain}<input name="domain" maxLength={253} defaultValue={s.storefrontDomain ?? ''} autocomplete="off" aria-describedby="domain-help" /></label>
+            <label>{t.domain}<input name="domain" maxLength={253} defaultValue={s.storefrontDomain ?? ''} autocomplete="off" {...f.input('domain', 'domain-help')} /></label>{f.reason('domain')}
             <small id="domain-help">{t.domainHelp}</small>
-            <label>{t.secret}<input name="secret" type="password" minLength={16} maxLength={256} autocomplete="new-password" aria-describedby="secret-help" /></label>
+            <label>{t.secret}<input name="secret" type="password" minLength={16} maxLength={256} autocomplete="new-password" {...f.input('secret', 'secret-help')} /></label>{f.reason('secret')}
             <small id="secret-help">{t.secretHelp} ({s.storefrontSignatureConfigured ? t.configured : t.notConfigured})</small>
             {s.storefrontSignatureConfigured && <label class="check"><input type="checkbox" name="removeSecret" />{t.removeSecret}</label>}
-            <label>{t.speed}<input name="speed" type="number" min={1} max={1000} step="any" defaultValue={s.sandboxSpeed == null ? '' : String(s.sandboxSpeed)} aria-describedby="speed-help" /></label>
+            <label>{t.speed}<input name="speed" type="number" min={1} max={1000} step="any" defaultValue={s.sandboxSpeed == null ? '' : String(s.sandboxSpeed)} {...f.input('speed', 'speed-help')} /></label>{f.reason('speed')}
             <small id="speed-help">{t.speedHelp}</small>
             <div class="actions">
               <button type="submit" id="settings-save">{t.save}</button>
               <span aria-live="polite" id="settings-saved">{saved ? t.saved : ''}</span>
             </div>
           </form>
-          <ErrorNote error={error} />
+          <ErrorNote error={error} shown={f.shown} />
         </>
       )}
     </section>

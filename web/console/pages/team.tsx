@@ -9,13 +9,14 @@ import type { PageProps } from '../router.js';
 import { ConfirmButton } from '../../shared/ui/confirm-button.js';
 import type { ErrorWords } from '../../shared/api/errors.js';
 import { ErrorNote } from '../../shared/ui/error-note.js';
+import { useFieldErrors } from '../../shared/ui/field-errors.js';
 import { useLoad } from '../../shared/ui/hooks.js';
 import { OneTimeSecret } from '../../shared/ui/one-time-secret.js';
 import '../ui/manage.css';
 
 const MEMBERS = graphql(`query ConsoleMembers { members { id email role status createdAt } }`);
 const INVITE = graphql(`mutation ConsoleInviteMember($input: InviteMemberInput!) { inviteMember(input: $input) {
-  __typename ... on MutationInviteMemberSuccess { data { setPasswordUrl expiresAt member { id email } } } ... on AppError { code message } } }`);
+  __typename ... on MutationInviteMemberSuccess { data { setPasswordUrl expiresAt member { id email } } } ... on AppError { code message fields { field message } } } }`);
 const CHANGE_ROLE = graphql(`mutation ConsoleChangeMemberRole($id: ID!, $role: MemberRole!) { changeMemberRole(id: $id, role: $role) {
   __typename ... on MutationChangeMemberRoleSuccess { data { id role } } ... on AppError { code message } } }`);
 const RESET_PASSWORD = graphql(`mutation ConsoleResetMemberPassword($id: ID!) { resetMemberPassword(id: $id) {
@@ -79,6 +80,7 @@ export function TeamPage(_props: PageProps) {
   );
   // Each failure is shown beside what caused it: the members table, or the invitation form.
   const [error, setError] = useState<{ where: 'members' | 'invite'; failure: unknown } | null>(null);
+  const f = useFieldErrors(error?.where === 'invite' ? error.failure : null, 'invite', { email: 'email', 'input.email': 'email', role: 'role', 'input.role': 'role' });
 
   const run = async (where: 'members' | 'invite', action: () => Promise<void>) => {
     setError(null);
@@ -150,12 +152,12 @@ export function TeamPage(_props: PageProps) {
         <h2 id="invite-title">{t.inviteTitle}</h2>
         <form id="invite-form" onSubmit={(e) => { e.preventDefault(); void onInvite(e.currentTarget); }}>
           <div class="pair">
-            <label>{t.email}<input name="email" type="email" required autocomplete="off" /></label>
-            <label>{t.role}<select name="role">{[...ROLES].reverse().map((r) => <option key={r} value={r}>{ROLE_NAMES[app.lang][r]}</option>)}</select></label>
+            <label>{t.email}<input name="email" type="email" required autocomplete="off" {...f.input('email')} /></label>{f.reason('email')}
+            <label>{t.role}<select name="role" {...f.input('role')}>{[...ROLES].reverse().map((r) => <option key={r} value={r}>{ROLE_NAMES[app.lang][r]}</option>)}</select></label>{f.reason('role')}
           </div>
           <div class="actions"><button type="submit" id="invite-submit">{t.invite}</button></div>
         </form>
-        <ErrorNote error={error?.where === 'invite' && error.failure} words={INVITE_CONFLICT} />
+        <ErrorNote error={error?.where === 'invite' && error.failure} words={INVITE_CONFLICT} shown={f.shown} />
         {invitation && oneTimeLink('invitation', t.link, invitation)}
       </section>
     </section>

@@ -7,14 +7,15 @@ import { graphql, type ResultOf } from '../../shared/graphql.js';
 import { useStrings, type Strings } from '../../shared/i18n.js';
 import { ConfirmButton } from '../../shared/ui/confirm-button.js';
 import { ErrorNote } from '../../shared/ui/error-note.js';
+import { useFieldErrors } from '../../shared/ui/field-errors.js';
 import { EVENT_LABELS, WEBHOOK_EVENTS, type WebhookEvent } from '../ui/webhook-labels.js';
 import '../ui/manage.css';
 
 export const ENDPOINTS = graphql(`query ConsoleWebhookEndpoints { webhookEndpoints { id url description events enabled disabledReason failingSince createdAt } }`);
 const CREATE = graphql(`mutation ConsoleCreateWebhookEndpoint($input: WebhookEndpointInput!, $key: String) { createWebhookEndpoint(input: $input, idempotencyKey: $key) {
-  __typename ... on MutationCreateWebhookEndpointSuccess { data { id } } ... on AppError { code message } } }`);
+  __typename ... on MutationCreateWebhookEndpointSuccess { data { id } } ... on AppError { code message fields { field message } } } }`);
 const UPDATE = graphql(`mutation ConsoleUpdateWebhookEndpoint($id: ID!, $input: WebhookEndpointInput!) { updateWebhookEndpoint(id: $id, input: $input) {
-  __typename ... on MutationUpdateWebhookEndpointSuccess { data { id } } ... on AppError { code message } } }`);
+  __typename ... on MutationUpdateWebhookEndpointSuccess { data { id } } ... on AppError { code message fields { field message } } } }`);
 const DELETE = graphql(`mutation ConsoleDeleteWebhookEndpoint($id: ID!) { deleteWebhookEndpoint(id: $id) {
   __typename ... on MutationDeleteWebhookEndpointSuccess { data } ... on AppError { code message } } }`);
 
@@ -36,6 +37,7 @@ export function WebhookEndpoints({ endpoints, onChanged }: { endpoints: Endpoint
   const [editing, setEditing] = useState<Endpoint | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [key, setKey] = useState(() => crypto.randomUUID());
+  const f = useFieldErrors(error, 'endpoint', { url: 'url', description: 'description', events: 'events' });
 
   const run = async (action: () => Promise<unknown>) => {
     setError(null);
@@ -97,13 +99,16 @@ export function WebhookEndpoints({ endpoints, onChanged }: { endpoints: Endpoint
       {!owner && <p class="note">{t.ownerNote}</p>}
       <form id="endpoint-form" key={editing?.id ?? 'new'} hidden={!owner} onSubmit={(e) => { e.preventDefault(); void onSubmit(e.currentTarget); }}>
         <h3 id="endpoint-form-title">{editing ? t.editTitle : t.newTitle}</h3>
-        <label>{t.url}<input name="url" type="url" required maxLength={2000} defaultValue={editing?.url ?? ''} placeholder="https://tienda.cl/webhooks/express" autocomplete="off" /></label>
-        <label>{t.description}<input name="description" maxLength={200} defaultValue={editing?.description ?? ''} autocomplete="off" /></label>
+        <label>{t.url}<input name="url" type="url" required maxLength={2000} defaultValue={editing?.url ?? ''} placeholder="https://tienda.cl/webhooks/express" autocomplete="off" {...f.input('url')} /></label>
+        {f.reason('url')}
+        <label>{t.description}<input name="description" maxLength={200} defaultValue={editing?.description ?? ''} autocomplete="off" {...f.input('description')} /></label>
+        {f.reason('description')}
         <fieldset class="checks">
           <legend>{t.events}</legend>
           {WEBHOOK_EVENTS.map((ev) => (
             <label key={ev}><input type="checkbox" name="events" value={ev} defaultChecked={editing ? editing.events.includes(ev) : ev === 'ORDER_STATUS_CHANGED'} />{EVENT_LABELS[app.lang][ev]}</label>
           ))}
+          {f.reason('events')}
         </fieldset>
         <label class="check"><input type="checkbox" name="enabled" defaultChecked={editing?.enabled ?? true} />{t.enabled}</label>
         <div class="actions">
@@ -111,7 +116,7 @@ export function WebhookEndpoints({ endpoints, onChanged }: { endpoints: Endpoint
           {editing && <button type="button" class="secondary" onClick={() => setEditing(null)}>{t.cancel}</button>}
         </div>
       </form>
-      <ErrorNote error={error} />
+      <ErrorNote error={error} shown={f.shown} />
     </section>
   );
 }

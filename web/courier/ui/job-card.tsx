@@ -18,6 +18,7 @@ const S: Strings<
   'order' | 'pickup' | 'dropoff' | 'customer' | 'call' | 'items' | 'payment' | 'prepaid' | 'cod' | 'codUnknown' | 'notes' | 'navigate' | 'mapsApp' | 'map'
   | 'you' | 'arrived_pickup' | 'picked_up' | 'arrived_dropoff' | 'qArrivedPickup' | 'qPickedUp' | 'qArrivedDropoff' | 'unit' | 'by' | 'floor'
   | 'returnStep' | 'retry' | 'parcel' | 'tip' | 'route' | 'stop' | 'pending' | 'arrived' | 'delivered' | 'failed' | 'contact'
+  | 'release' | 'qRelease'
 > = {
   es: {
     order: 'Pedido', pickup: 'Retiro', dropoff: 'Entrega', customer: 'Cliente', call: 'Llamar', items: 'Productos', payment: 'Pago',
@@ -29,6 +30,7 @@ const S: Strings<
     retry: 'Intento registrado: el pedido sigue contigo para intentarlo de nuevo.',
     parcel: 'Paquete', tip: 'Propina',
     route: 'Ruta', stop: 'Parada', pending: 'pendiente', arrived: 'en la puerta', delivered: 'entregada', failed: 'no entregada', contact: 'Contacto',
+    release: 'No puedo tomarlo: devolver el pedido', qRelease: '¿Devolver este pedido? Se asignará a otro repartidor.',
   },
   en: {
     order: 'Order', pickup: 'Pickup', dropoff: 'Drop-off', customer: 'Customer', call: 'Call', items: 'Items', payment: 'Payment',
@@ -40,6 +42,7 @@ const S: Strings<
     retry: 'Attempt recorded: the order stays with you to try again.',
     parcel: 'Parcel', tip: 'Tip',
     route: 'Route', stop: 'Stop', pending: 'pending', arrived: 'at the door', delivered: 'delivered', failed: 'not delivered', contact: 'Contact',
+    release: 'I cannot take it: hand the order back', qRelease: 'Hand this order back? It will go to another courier.',
   },
 };
 
@@ -129,6 +132,12 @@ export function JobCard({ order: given, onEnded }: { order: CourierOrder; onEnde
       (e: unknown) => setError(e),
     ).catch(setError).finally(() => setPending(false));
   };
+  // Before the pickup only (the API's rule): the order goes back to dispatch, the job leaves this phone.
+  const release = () => {
+    setPending(true);
+    setError(null);
+    courierApi.release(order.booking_id).then(() => c.reloadOrders(), (e: unknown) => setError(e)).catch(setError).finally(() => setPending(false));
+  };
   const label = order.order_number ?? order.tracking_number;
   const d = order.dimensions;
   const parcel = sizeText({ lengthCm: d?.length_cm, widthCm: d?.width_cm, heightCm: d?.height_cm, weightKg: order.total_weight_kg }, c.lang);
@@ -170,6 +179,11 @@ export function JobCard({ order: given, onEnded }: { order: CourierOrder; onEnde
       {next && (
         <div class="step">
           <ConfirmButton id="step" label={t[next]} question={t[QUESTION[next]]} disabled={pending} onConfirm={() => advance(next)} />
+        </div>
+      )}
+      {order.status === 'assigned' && (
+        <div class="step release">
+          <ConfirmButton id="release" label={t.release} question={t.qRelease} danger disabled={pending} onConfirm={release} />
         </div>
       )}
       <ErrorNote id="step-error" error={error} words={COURIER_ERRORS} />

@@ -2,7 +2,7 @@ import { useRef, useState } from 'preact/hooks';
 import { dataOf } from '../../shared/api/errors.js';
 import { operatorRequest } from '../../shared/api/http.js';
 import { clp, dateTime } from '../../shared/format.js';
-import { clockTime, nextOccurrence, withinShiftBound } from '../../shared/shift.js';
+import { nextOccurrence, withinShiftBound } from '../../shared/shift.js';
 import { graphql, type ResultOf, type VariablesOf } from '../../shared/graphql.js';
 import { useStrings, type Strings } from '../../shared/i18n.js';
 import { ConfirmButton } from '../../shared/ui/confirm-button.js';
@@ -173,7 +173,7 @@ export function CouriersPage(_props: PageProps) {
                   <td class="wrap" data-label={t.vehicle}>{t[c.vehicle]} · {c.plate}</td>
                   <td class="wrap" data-label={t.status}>
                     <StatusBadge status={c.dutyStatus} />
-                    {c.shiftEndsAt && c.dutyStatus !== 'off_duty' && <><br /><small id={`shift-${c.id}`} data-shift-ends-at={c.shiftEndsAt} title={t.shiftEnd}>{t.until} {clockTime(c.shiftEndsAt, app.lang)}</small></>}
+                    {c.shiftEndsAt && c.dutyStatus !== 'off_duty' && <><br /><small id={`shift-${c.id}`} data-shift-ends-at={c.shiftEndsAt} title={t.shiftEnd}>{t.until} {dateTime(c.shiftEndsAt, app.lang)}</small></>}
                   </td>
                   <td data-label={t.account}><StatusBadge status={c.accountStatus} id={`account-${c.id}`} /></td>
                   <td class="wrap" data-label={t.position}>{c.lastPosition ? <>{c.lastPosition.lat.toFixed(5)}, {c.lastPosition.lng.toFixed(5)}<br /><small>{dateTime(c.lastPosition.at, app.lang)}</small></> : '—'}</td>

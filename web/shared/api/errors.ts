@@ -1,4 +1,4 @@
-import { ERROR_TEXT, fieldText, isErrorCode } from '../catalog.js';
+import { ERROR_TEXT, fieldText, isErrorCode, UNKNOWN_ERROR_TEXT } from '../catalog.js';
 import type { Lang } from '../i18n.js';
 
 export interface FieldProblem { field: string; message: string }
@@ -38,11 +38,12 @@ export type ErrorWords = Record<Lang, Record<string, string>>;
 
 /**
  * What the page shows for a failure, in the page's language: the app's own wording, else the
- * catalog's (every code of the API's list); the server's English message only for a code the
- * catalog does not know yet. Field problems are worded from their field and message, never shown raw.
+ * catalog's (every code of the API's list); for a code the catalog does not know yet, what to do
+ * next — never the server's English nor a bare code. Field problems are worded from their field
+ * and reason (`skip`: those already shown next to their field).
  */
-export function messageOf(error: unknown, lang: Lang, words?: ErrorWords): { code: string; text: string; fields: string[] } {
+export function messageOf(error: unknown, lang: Lang, words?: ErrorWords, skip: ReadonlySet<string> = new Set()): { code: string; text: string; fields: string[] } {
   if (!(error instanceof ApiError)) return { code: 'NETWORK', text: words?.[lang].NETWORK ?? ERROR_TEXT[lang].NETWORK, fields: [] };
-  const text = words?.[lang][error.code] ?? (isErrorCode(error.code) ? ERROR_TEXT[lang][error.code] : error.message);
-  return { code: error.code, text, fields: error.fields.map((field) => fieldText(field, lang)) };
+  const text = words?.[lang][error.code] ?? (isErrorCode(error.code) ? ERROR_TEXT[lang][error.code] : UNKNOWN_ERROR_TEXT[lang]);
+  return { code: error.code, text, fields: error.fields.filter((field) => !skip.has(field.field)).map((field) => fieldText(field, lang)) };
 }
