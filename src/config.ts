@@ -181,6 +181,8 @@ const envSchema = z.object({
   SANDBOX_SPEED: z.coerce.number().min(1).max(1000).default(10),
   SANDBOX_TICK_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
   SANDBOX_COURIERS_PER_VEHICLE: z.coerce.number().int().min(0).max(50).default(2),
+  /** The simulated fleet grows with waiting test orders (one courier each) up to this many couriers in all; extra ones idle for 5 min go off duty. */
+  SANDBOX_FLEET_MAX: z.coerce.number().int().min(0).max(500).default(60),
   /** Unset (or empty): seeded in development, not in production. */
   SEED_DEMO: optionalString.pipe(booleanFlag.optional()),
   METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
@@ -360,7 +362,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       /** The retention lease: renewed by a heartbeat while a run goes on (src/domain/lease-holder.ts). */
       leaseMs: e.JOB_LEASE_MS,
     },
-    sandbox: { simulator: e.SANDBOX_SIMULATOR, speed: e.SANDBOX_SPEED, tickMs: e.SANDBOX_TICK_MS, couriersPerVehicle: e.SANDBOX_COURIERS_PER_VEHICLE },
+    sandbox: { simulator: e.SANDBOX_SIMULATOR, speed: e.SANDBOX_SPEED, tickMs: e.SANDBOX_TICK_MS, couriersPerVehicle: e.SANDBOX_COURIERS_PER_VEHICLE, fleetMax: e.SANDBOX_FLEET_MAX },
     seedDemo: e.SEED_DEMO ?? e.NODE_ENV !== 'production',
     /** Bearer token for /metrics; without one, /metrics is open in development and 404 in production. */
     metricsToken: e.METRICS_TOKEN,
