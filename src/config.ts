@@ -184,6 +184,8 @@ const envSchema = z.object({
   /** The simulated fleet grows with waiting test orders (one courier each) up to this many couriers in all; extra ones idle for 5 min go off duty. */
   SANDBOX_FLEET_MAX: z.coerce.number().int().min(0).max(500).default(60),
   /** Unset (or empty): seeded in development, not in production. */
+  /** Issue #38: while no operator has set a password, each start prints a set-up link for this admin (the sign-in email). */
+  FIRST_OPERATOR_EMAIL: optionalString.pipe(z.email('must be an email address').optional()),
   SEED_DEMO: optionalString.pipe(booleanFlag.optional()),
   METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
@@ -363,6 +365,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       leaseMs: e.JOB_LEASE_MS,
     },
     sandbox: { simulator: e.SANDBOX_SIMULATOR, speed: e.SANDBOX_SPEED, tickMs: e.SANDBOX_TICK_MS, couriersPerVehicle: e.SANDBOX_COURIERS_PER_VEHICLE, fleetMax: e.SANDBOX_FLEET_MAX },
+    firstOperatorEmail: (e.FIRST_OPERATOR_EMAIL ?? 'admin@delivery.local').toLowerCase(),
     seedDemo: e.SEED_DEMO ?? e.NODE_ENV !== 'production',
     /** Bearer token for /metrics; without one, /metrics is open in development and 404 in production. */
     metricsToken: e.METRICS_TOKEN,
