@@ -21,7 +21,7 @@ async function main(): Promise<void> {
   }
   const app = await buildApp({ config });
   const { container } = app;
-  const { port } = await app.start();
+  await app.start();
 
   if (config.seedDemo && container.store.kind === 'sqlite') {
     const demo = await seedDemoMerchant({ store: container.store, admin: container.services.admin, merchants: container.services.merchants });
