@@ -16,6 +16,8 @@ import { assertReachable } from './state-machine.js';
 import type { Actor, OrderTransitions } from './transitions.js';
 import { assertPermitted } from '../members/roles.js';
 
+import { ORDER_NOTES } from './notes.js';
+
 export type DeliveryService = ReturnType<typeof createDeliveryService>;
 
 /** Wrong delivery-PIN tries before the order locks (until the merchant resets the PIN). */
@@ -23,8 +25,8 @@ export const DELIVERY_PIN_MAX_ATTEMPTS = 5;
 
 const GEOFENCE_REASONS: Record<GeofenceOutcome, string | null> = {
   passed: null,
-  bypassed: 'geofence bypassed',
-  unverified: 'geofence unverified: the drop-off is known only to its comuna (locality precision)',
+  bypassed: ORDER_NOTES.geofenceBypassed,
+  unverified: ORDER_NOTES.geofenceUnverified,
 };
 
 /**
