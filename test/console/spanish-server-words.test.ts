@@ -24,15 +24,16 @@ describe.skipIf(SKIP !== null)('the server words in the Spanish console', () => 
   let failed: string;
 
   beforeAll(async () => {
-    t = await startConsoleApp({ SANDBOX_SIMULATOR: 'false', NOTIFY_POLL_MS: '200' });
+    t = await startConsoleApp({ SANDBOX_SIMULATOR: 'false', NOTIFY_POLL_MS: '200', NOTIFY_HOLD_SECONDS: '0' });
     m = await t.createMerchant({ name: 'Librería Los Leones' });
-    const settings = await gql(`${t.url}/graphql`, 'mutation { updateNotificationSettings(input: { channels: [sms], moments: [created] }) { __typename } }', { key: m.liveKey });
+    const settings = await gql(t.url, 'mutation { updateNotificationSettings(input: { channels: [sms], moments: [created] }) { __typename } }', { key: m.liveKey });
     expect(settings.body.errors).toBeUndefined();
+    expect(settings.body.data.updateNotificationSettings.__typename).toBe('MutationUpdateNotificationSettingsSuccess');
     // A live order: its SMS fails at once (no SMS provider on this server).
     expect((await api(`${t.url}/api/v1/orders`, { key: m.liveKey, body: { dropoff_address: 'Av. Apoquindo 3000, Las Condes', customer_name: 'Ana Pérez', customer_phone: '+56987654321', payment_mode: 'prepaid' } })).status).toBe(201);
     const deadline = Date.now() + 60_000;
     while ((await t.app.container.store.notifications.list({ merchantId: m.merchantId, mode: 'live', limit: 10 }))[0]?.lastError == null) {
-      if (Date.now() > deadline) throw new Error('the SMS never failed');
+      if (Date.now() > deadline) throw new Error(`the SMS never failed: ${JSON.stringify(await t.app.container.store.notifications.list({ merchantId: m.merchantId, mode: 'live', limit: 10 }))}`);
       await new Promise((r) => setTimeout(r, 200));
     }
     // Test orders delivered at a comuna-precise drop-off, and failed with nobody there.
@@ -49,10 +50,10 @@ describe.skipIf(SKIP !== null)('the server words in the Spanish console', () => 
   });
 
   it('GraphQL gives the codes beside the English text', async () => {
-    const res = await gql(`${t.url}/graphql`, `{ order(id: "${failed}") { __typename ... on QueryOrderSuccess { data { events { reason reasonCode } } } } }`, { key: m.testKey });
+    const res = await gql(t.url, `{ order(id: "${failed}") { __typename ... on QueryOrderSuccess { data { events { reason reasonCode } } } } }`, { key: m.testKey });
     const events = (res.body.data?.order?.data?.events ?? []) as Array<{ reason: string | null; reasonCode: string | null }>;
     expect(events).toContainEqual({ reason: 'recipient_absent', reasonCode: 'recipient_absent' });
-    const outbox = await gql(`${t.url}/graphql`, '{ notifications { __typename ... on QueryNotificationsSuccess { data { nodes { channel lastError lastErrorCode } } } } }', { key: m.liveKey });
+    const outbox = await gql(t.url, '{ notifications { __typename ... on QueryNotificationsSuccess { data { nodes { channel lastError lastErrorCode } } } } }', { key: m.liveKey });
     expect(outbox.body.data.notifications.data.nodes[0]).toEqual({ channel: 'sms', lastError: 'channel sms is not configured', lastErrorCode: 'channel_not_configured' });
   });
 
