@@ -2,11 +2,11 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
-// Import boundaries: DESIGN.md's "nevers" as lint (core no-restricted-imports; it checks `import
+// Import boundaries: docs/architecture.md's rules as lint (core no-restricted-imports; it checks `import
 // type` too, because a type from a storage port couples an edge to storage as much as a value).
 /** A relative import, from any depth, that reaches `path` (the part after the `../`s). */
 const up = (path) => `^(\\.\\./)+${path}`;
-const EDGES = 'Edges (rest/, schema/, realtime/) call domain services only (DESIGN.md "Edges call services only").';
+const EDGES = 'Edges (rest/, schema/, realtime/) call domain services only (docs/architecture.md "Edges call services only").';
 const BOUNDARY = {
   edgeAdapters: { regex: up('src/adapters/'), message: `${EDGES} Adapters are wired in src/container.ts.` },
   edgeContainer: { regex: up('src/container\\.js$'), message: `${EDGES} They are handed an Edge (src/edge/edge.ts): services, config, logger, front door.` },

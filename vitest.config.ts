@@ -21,7 +21,7 @@ export default defineConfig({
     // global (each app has its own container, registry and data directory); wire-setup wraps fetch once.
     isolate: false,
     // Vitest's default on 2 cores is one worker, and most of a test's time is spent waiting on a
-    // server, a browser or a child process (docs/decisions.md: 33 min → 12 min with isolate: false).
+    // server, a browser or a child process (docs/decisions/0063-suite-time-shared-workers-two-of-them-a-jongodb-per-file.md: 33 min → 12 min with isolate: false).
     maxWorkers: Math.max(2, availableParallelism() - 1),
     reporters: ['default'],
   },

@@ -5,7 +5,7 @@ import { PageInfoRef } from './orders.js';
 
 /**
  * The types the feed carries: status changes and batches. Courier positions and ETA changes are
- * webhooks only (not changes of record: see docs/decisions.md, issue #17 item 6).
+ * webhooks only (not changes of record: see docs/decisions/0026-a-replayable-event-feed.md).
  */
 const FEED_EVENT_TYPES = ['order.status_changed', 'batch.created'] as const;
 type FeedEventType = (typeof FEED_EVENT_TYPES)[number];

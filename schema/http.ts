@@ -25,7 +25,7 @@ const mediaTypeOf = (contentType: string | null) => contentType?.split(';', 1)[0
 /**
  * What a bare transport refusal of Yoga's (no body) means, as a GraphQL errors array. A code of the
  * closed list where one has the status, else Yoga's own transport code `BAD_REQUEST` (not in the
- * list: see docs/decisions.md, "GraphQL's transport codes are not in the list").
+ * list: see docs/decisions/0002-errors-and-limits.md, "GraphQL's transport codes are not in the list").
  */
 const BARE_REFUSALS: Record<number, { message: string; code: string }> = {
   405: { message: 'Method not allowed on /graphql', code: 'METHOD_NOT_ALLOWED' },

@@ -59,7 +59,7 @@ const COMMANDS: Record<string, Command> = {
     summary: 'Embedded mode: a consistent copy of the live store (database and master.key) into DIR, while the server serves; DIR is then a complete DATA_DIR',
     options: ['out'],
     runOnFiles: async (v, config) => {
-      if (config.storeKind === 'mongodb') throw new AppError('VALIDATION_ERROR', 'backup copies the embedded store; in distributed mode back up MongoDB with mongodump --oplog (README "Backups and restore")');
+      if (config.storeKind === 'mongodb') throw new AppError('VALIDATION_ERROR', 'backup copies the embedded store; in distributed mode back up MongoDB with mongodump --oplog (docs/operations.md "Backups and restore")');
       if (!v.out) throw invalidOption('out', 'is required: the directory to write the copy into');
       const copy = backupOrRefuse({ dataDir: config.dataDir, outDir: resolve(v.out), keyInDataDir: !config.masterKey });
       return {

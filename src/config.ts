@@ -20,199 +20,166 @@ const booleanFlag = z
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
 const envSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().default('0.0.0.0'),
-  DATA_DIR: z.string().min(1).default('./data'),
-  MONGODB_URL: optionalString.pipe(z.string().regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// URL').optional()),
-  MONGODB_DB: z.string().min(1).default('express_delivery'),
-  REDIS_URL: optionalString.pipe(z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional()),
-  ADMIN_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000).describe('Where the HTTP server listens (REST, GraphQL, sockets, pages).'),
+  HOST: z.string().default('0.0.0.0').describe('The address the HTTP server binds.'),
+  DATA_DIR: z.string().min(1).default('./data').describe('Embedded mode: the SQLite file (WAL), `master.key` and hosted proofs; made owner-only (0700, files 0600) at every start.'),
+  MONGODB_URL: optionalString.pipe(z.string().regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// URL').optional()).describe('The distributed store (a MongoDB 7/8 replica set). Unset: the embedded SQLite store.'),
+  MONGODB_DB: z.string().min(1).default('express_delivery').describe("The distributed store's database name."),
+  REDIS_URL: optionalString.pipe(z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional()).describe('The distributed bus, rate limits and courier geo index. Unset: in-process.'),
+  ADMIN_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()).describe('At least 16 characters; `Authorization: Bearer` for the admin GraphQL mutations. Unset: the admin API is closed.'),
   MASTER_KEY: optionalString.pipe(
     z
       .string()
       .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64-encoded')
       .optional(),
-  ),
-  PUBLIC_BASE_URL: optionalString.pipe(z.url().optional()),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).default(120),
-  PUBLIC_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).default(60),
-  TRACKING_LINK_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).default(30),
-  COURIER_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).default(240),
-  /** Courier positions are written in batches this often (0: each report is its own write). */
-  POSITION_FLUSH_MS: z.coerce.number().int().min(0).max(10_000).default(1000),
-  /**
-   * One store call's deadline: MongoDB calls, and in embedded mode how long a write waits for
-   * another process's SQLite write lock (off the event loop). Past it the request answers 503.
-   */
-  STORE_TIMEOUT_MS: z.coerce.number().int().min(200).max(30_000).default(1500),
-  /**
-   * Courier positions whose implied speed since the last accepted fix exceeds the vehicle's top speed
-   * are refused (422 IMPLAUSIBLE_POSITION): `vehicle:km/h` pairs over the defaults
-   * bike:45,motorcycle:120,car:150,van:130, or `off`.
-   */
-  POSITION_MAX_SPEED_KMH: z.string().default(''),
-  /** GPS jitter allowed between two fixes, whatever the time between them (metres). */
-  POSITION_NOISE_M: z.coerce.number().min(0).max(5000).default(150),
-  /** After this long without an accepted fix, any position is believed (seconds). */
-  POSITION_RESET_AFTER_S: z.coerce.number().int().min(1).max(86_400).default(600),
-  /** A courier without a position report for this long is not dispatchable and leaves the geo index. */
-  COURIER_STALE_AFTER_MS: z.coerce.number().int().min(1000).max(86_400_000).default(120_000),
-  /** How often the dispatch reconciler runs (on one node at a time, by lease). */
-  DISPATCH_RECONCILE_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
-  /** Dispatch policy (issue #37; README "Dispatch policy"): `planned` (periodic optimal rounds, commitment at the ready time) or `greedy` (nearest courier at creation). */
-  DISPATCH_POLICY: z.enum(['planned', 'greedy']).default('greedy'),
-  /** How often the dispatch round runs (on one node at a time, by lease). */
-  DISPATCH_ROUND_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
-  /** A courier is committed this long before the latest departure that reaches the pickup by the ready time. */
-  DISPATCH_COMMIT_SLACK_S: z.coerce.number().int().min(0).max(3600).default(480),
-  /** Orders ready within this many minutes are in a round. */
-  DISPATCH_HORIZON_MIN: z.coerce.number().int().min(1).max(240).default(45),
-  /** Time at the pickup counter; no courier is given a pickup it cannot finish before its shift ends. */
-  DISPATCH_HANDOVER_S: z.coerce.number().int().min(0).max(3600).default(120),
-  /** Dynamic bundling of one merchant's orders into one batch (on/off, ready times within, orders per bundle, longest detour). */
-  /** Busy couriers about to finish take part in the round (an order matched to one waits for it). */
-  DISPATCH_LOOK_AHEAD: z.enum(['on', 'off']).default('off'),
-  DISPATCH_BUNDLING: z.enum(['on', 'off']).default('on'),
-  DISPATCH_BUNDLE_READY_WITHIN_S: z.coerce.number().int().min(0).max(3600).default(300),
-  DISPATCH_BUNDLE_MAX_ORDERS: z.coerce.number().int().min(2).max(8).default(3),
-  DISPATCH_BUNDLE_MAX_DETOUR: z.coerce.number().min(1).max(3).default(1.3),
-  TRACKING_HEARTBEAT_MS: z.coerce.number().int().min(50).max(300_000).default(30_000),
-  TRACKING_MAX_SOCKETS: z.coerce.number().int().min(1).default(20_000),
-  TRUST_PROXY: z.string().optional(),
-  MAX_SOCKETS_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
-  MAX_SOCKETS_PER_CREDENTIAL: z.coerce.number().int().min(1).default(100),
-  MAX_SUBSCRIPTIONS_PER_SOCKET: z.coerce.number().int().min(1).default(10),
-  MAX_SUBSCRIPTIONS_PER_AUTHENTICATED_SOCKET: z.coerce.number().int().min(1).default(100),
-  ADMIN_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
-  ADMIN_LOCKOUT_SECONDS: z.coerce.number().int().min(1).default(900),
+  ).describe('32 bytes, base64: encrypts API secrets at rest; **required** with `MONGODB_URL`. Unset in embedded mode: generated in `DATA_DIR`.'),
+  PUBLIC_BASE_URL: optionalString.pipe(z.url().optional()).describe('Base of tracking links, sign-in links and webhook URLs. Unset: `http://localhost:<port>` (the port actually bound).'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('pino level (`silent` … `trace`); logs are JSON on stdout.'),
+  RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).default(120).describe('Requests per minute per API key (per-merchant override by an admin).'),
+  PUBLIC_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).default(60).describe('The **anonymous budget**: operations per minute per client address (IPv4 address or IPv6 /64), shared by every anonymous entrance — REST tracking, health and docs, the `/track` page, GraphQL over HTTP, each operation on a graphql-ws socket, tracking-socket connects — except views through a capability tracking link (`TRACKING_LINK_RATE_LIMIT_PER_MIN`).'),
+  TRACKING_LINK_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).default(30).describe('Views per minute through **one capability tracking link** (`/track/{number}?k=…`: the page, REST tracking and socket connects with that `k`), whatever the addresses: a view costs 2 (the page and its socket); see [the tracking page](apps.md#the-customers-tracking-page).'),
+  COURIER_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).default(240).describe('Per courier token, REST and GraphQL (HTTP and socket) alike.'),
+  POSITION_FLUSH_MS: z.coerce.number().int().min(0).max(10_000).default(1000).describe('Courier positions are written in batches this often (`0`: each at once); see [Courier positions over a socket](api.md#courier-positions-over-a-socket).'),
+  STORE_TIMEOUT_MS: z.coerce.number().int().min(200).max(30_000).default(1500).describe("MongoDB: the deadline of one store call; SQLite: how long a write waits for another process's write lock (off the event loop). Then 503 `SERVICE_UNAVAILABLE` with `Retry-After`; see [Deadlines](operations.md#deadlines-failover-and-self-healing-dispatch) and [the lock](operations.md#another-process-holds-the-database-lock)."),
+  POSITION_MAX_SPEED_KMH: z.string().default('').describe("A courier position implying more than its vehicle's speed since the last accepted fix is refused (422 `IMPLAUSIBLE_POSITION`): `vehicle:km/h` pairs over the defaults `bike:45,motorcycle:120,car:150,van:130`, or `off`; see [Implausible positions](api.md#courier-positions-over-a-socket). Unset: the defaults."),
+  POSITION_NOISE_M: z.coerce.number().min(0).max(5000).default(150).describe('GPS jitter (metres) the speed rule allows between any two fixes, whatever the time between them.'),
+  POSITION_RESET_AFTER_S: z.coerce.number().int().min(1).max(86_400).default(600).describe('After this long (seconds) without an accepted fix, any position is accepted.'),
+  COURIER_STALE_AFTER_MS: z.coerce.number().int().min(1000).max(86_400_000).default(120_000).describe('A courier with no position report for this long is not dispatchable and leaves the geo index.'),
+  DISPATCH_RECONCILE_MS: z.coerce.number().int().min(100).max(600_000).default(15_000).describe('How often the dispatch reconciler runs (one node at a time, by lease).'),
+  DISPATCH_POLICY: z.enum(['planned', 'greedy']).default('greedy').describe("`greedy` (nearest courier at creation, never past a shift's end) or `planned` (periodic optimal rounds, commitment at the ready time; opt-in until its round runs off the event loop: [dispatch.md](dispatch.md))."),
+  DISPATCH_ROUND_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000).describe("How often the planned policy's dispatch round runs (one node at a time, by lease)."),
+  DISPATCH_COMMIT_SLACK_S: z.coerce.number().int().min(0).max(3600).default(480).describe('A courier is committed this long before its latest departure for the ready time.'),
+  DISPATCH_HORIZON_MIN: z.coerce.number().int().min(1).max(240).default(45).describe('Orders ready within this many minutes are in a round.'),
+  DISPATCH_HANDOVER_S: z.coerce.number().int().min(0).max(3600).default(120).describe("Time at the pickup counter; no pickup is planned later than the courier's shift end less this."),
+  DISPATCH_LOOK_AHEAD: z.enum(['on', 'off']).default('off').describe('Busy couriers about to finish take part in the round (an order matched to one waits for it); measured worse on the MDRP instances.'),
+  DISPATCH_BUNDLING: z.enum(['on', 'off']).default('on').describe("Dynamic bundles of one merchant's orders into one job (`on`/`off`)."),
+  DISPATCH_BUNDLE_READY_WITHIN_S: z.coerce.number().int().min(0).max(3600).default(300).describe('Bundling: orders whose ready times are within this many seconds.'),
+  DISPATCH_BUNDLE_MAX_ORDERS: z.coerce.number().int().min(2).max(8).default(3).describe('Bundling: orders in one bundle at most.'),
+  DISPATCH_BUNDLE_MAX_DETOUR: z.coerce.number().min(1).max(3).default(1.3).describe('Bundling: the longest detour a bundle may cause (ratio to the direct route).'),
+  TRACKING_HEARTBEAT_MS: z.coerce.number().int().min(50).max(300_000).default(30_000).describe("Tracking socket heartbeat, also the courier socket's and graphql-ws's: a dead client is dropped after one to two heartbeats."),
+  TRACKING_MAX_SOCKETS: z.coerce.number().int().min(1).default(20_000).describe('Public tracking sockets one node holds at most.'),
+  TRUST_PROXY: z.string().optional().describe('Who may name the client in `X-Forwarded-For`: a hop count (`1`) or a comma list of proxy addresses/CIDRs (`10.0.0.0/8,127.0.0.1`). Unset: the socket peer is the client and the header is ignored.'),
+  MAX_SOCKETS_PER_ADDRESS: z.coerce.number().int().min(1).default(20).describe('Open sockets per client address (tracking sockets and graphql-ws sockets not yet authenticated, counted together); over it: close 4429.'),
+  MAX_SOCKETS_PER_CREDENTIAL: z.coerce.number().int().min(1).default(100).describe('Authenticated sockets (graphql-ws and courier sockets together) per API key or courier token; over it: close 4429 (the courier socket: 429 at the upgrade).'),
+  MAX_SUBSCRIPTIONS_PER_SOCKET: z.coerce.number().int().min(1).default(10).describe('Operations open at once on one anonymous graphql-ws socket; over it the operation gets `RATE_LIMITED`, the socket stays.'),
+  MAX_SUBSCRIPTIONS_PER_AUTHENTICATED_SOCKET: z.coerce.number().int().min(1).default(100).describe('Operations open at once on one authenticated graphql-ws socket; over it the operation gets `RATE_LIMITED`, the socket stays.'),
+  ADMIN_MAX_FAILURES: z.coerce.number().int().min(1).default(5).describe('Wrong admin tokens an address may send before it is locked out (429, even with the right token) for the rest of `ADMIN_LOCKOUT_SECONDS`; each failure is logged with the address.'),
+  ADMIN_LOCKOUT_SECONDS: z.coerce.number().int().min(1).default(900).describe("The admin token lockout's window."),
   /** Team members (issue #19): set-password links, console sessions and sign-in lockouts. */
-  MEMBER_INVITATION_TTL_HOURS: z.coerce.number().positive().max(24 * 30).default(72),
-  MEMBER_SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(120),
-  MEMBER_SESSION_MAX_HOURS: z.coerce.number().positive().max(24 * 30).default(12),
-  MEMBER_MAX_SESSIONS: z.coerce.number().int().min(1).max(1000).default(10),
+  MEMBER_INVITATION_TTL_HOURS: z.coerce.number().positive().max(24 * 30).default(72).describe("How long a team member's (or operator's, or courier's) set-password or sign-in link works (single use; a new invitation replaces it)."),
+  MEMBER_SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(120).describe('A console (or ops) session ends when unused this long.'),
+  MEMBER_SESSION_MAX_HOURS: z.coerce.number().positive().max(24 * 30).default(12).describe('A console (or ops) session ends this long after sign-in, however used.'),
+  MEMBER_MAX_SESSIONS: z.coerce.number().int().min(1).max(1000).default(10).describe("Sessions one member may hold; signing in beyond it ends that member's oldest session."),
   /** The courier app (issue #27): its sessions, and the proofs of delivery it uploads. */
-  COURIER_SESSION_MAX_HOURS: z.coerce.number().positive().max(24 * 90).default(24 * 30),
-  COURIER_MAX_SESSIONS: z.coerce.number().int().min(1).max(100).default(3),
+  COURIER_SESSION_MAX_HOURS: z.coerce.number().positive().max(24 * 90).default(24 * 30).describe('A courier app session ends this long after sign-in.'),
+  COURIER_MAX_SESSIONS: z.coerce.number().int().min(1).max(100).default(3).describe('Courier app sessions one courier may hold.'),
   /** Cash on delivery (issue #39): a claim above cod_amount × ratio, or above cod_amount + margin, waits for an operator's confirmation. */
-  COD_CONFIRM_RATIO: z.coerce.number().min(1).max(1000).default(1.5),
-  COD_CONFIRM_MARGIN_CLP: z.coerce.number().int().min(0).max(100_000_000).default(50_000),
-  PROOF_MAX_BYTES: z.coerce.number().int().min(1024).max(20 * 1024 * 1024).default(2 * 1024 * 1024),
-  PROOF_RETENTION_DAYS: z.coerce.number().positive().max(36500).default(90),
+  COD_CONFIRM_RATIO: z.coerce.number().min(1).max(1000).default(1.5).describe("Cash on delivery: a claim above `cod_amount` × this waits for an operator's confirmation."),
+  COD_CONFIRM_MARGIN_CLP: z.coerce.number().int().min(0).max(100_000_000).default(50_000).describe("Cash on delivery: a claim above `cod_amount` + this many pesos waits for an operator's confirmation."),
+  PROOF_MAX_BYTES: z.coerce.number().int().min(1024).max(20 * 1024 * 1024).default(2 * 1024 * 1024).describe('The largest proof upload (photo or signature) accepted, in bytes.'),
+  PROOF_RETENTION_DAYS: z.coerce.number().positive().max(36500).default(90).describe('Hosted proofs are deleted this long after upload.'),
   /** Upload budgets (issue #39): proofs per order stop, bytes per courier and UTC day, the store's size and the disk's free room it leaves. */
-  PROOF_PHOTOS_PER_STOP: z.coerce.number().int().min(1).max(100).default(5),
-  PROOF_SIGNATURES_PER_STOP: z.coerce.number().int().min(1).max(100).default(2),
-  PROOF_COURIER_DAILY_BYTES: z.coerce.number().int().min(1024).default(50 * 1024 * 1024),
-  PROOF_STORE_MAX_BYTES: z.coerce.number().int().min(1).default(20 * 1024 ** 3),
-  PROOF_MIN_FREE_BYTES: z.coerce.number().int().min(0).default(1024 ** 3),
-  /** An upload no delivery refers to is removed this long after it came (by the retention run, every RETENTION_PRUNE_MS). */
-  PROOF_UNUSED_HOURS: z.coerce.number().positive().max(24).default(12),
+  PROOF_PHOTOS_PER_STOP: z.coerce.number().int().min(1).max(100).default(5).describe('Photo uploads per order stop.'),
+  PROOF_SIGNATURES_PER_STOP: z.coerce.number().int().min(1).max(100).default(2).describe('Signature uploads per order stop.'),
+  PROOF_COURIER_DAILY_BYTES: z.coerce.number().int().min(1024).default(50 * 1024 * 1024).describe('Bytes one courier may upload per UTC day.'),
+  PROOF_STORE_MAX_BYTES: z.coerce.number().int().min(1).default(20 * 1024 ** 3).describe("The proof store's size at most."),
+  PROOF_MIN_FREE_BYTES: z.coerce.number().int().min(0).default(1024 ** 3).describe('Free room on the disk an upload must leave; see [Disk full](operations.md#disk-full).'),
+  PROOF_UNUSED_HOURS: z.coerce.number().positive().max(24).default(12).describe('An upload no delivery refers to is removed this long after it came (by the retention run, every `RETENTION_PRUNE_MS`).'),
   /** Re-encoding: the long side's bound, the JPEG/WebP quality, the largest image decoded, re-encodings at once per node and waiting. */
-  PROOF_MAX_SIDE: z.coerce.number().int().min(64).max(8192).default(1600),
-  PROOF_QUALITY: z.coerce.number().int().min(30).max(100).default(80),
-  PROOF_MAX_PIXELS: z.coerce.number().int().min(10_000).max(268_402_689).default(50_000_000),
-  PROOF_ENCODE_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
-  PROOF_ENCODE_QUEUE: z.coerce.number().int().min(0).max(10_000).default(16),
-  LOGIN_MAX_FAILURES_PER_EMAIL: z.coerce.number().int().min(1).default(5),
-  LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
-  LOGIN_LOCKOUT_SECONDS: z.coerce.number().int().min(1).default(900),
-  /** Password hashes (sign-in, set-password) computed at once, each on its own worker thread; unset: half the cores, at least one. */
-  PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
-  /** Password hashes that may wait for a turn; beyond, a sign-in is refused with 503 at once. */
-  PASSWORD_HASH_QUEUE: z.coerce.number().int().min(0).max(10_000).default(16),
-  /** How much nicer than the process the hashing threads run (Linux): above 0 they yield the CPU to the event loop. */
-  PASSWORD_HASH_NICENESS: z.coerce.number().int().min(0).max(19).default(10),
-  /** MongoDB mode: how long a valid API key is remembered (revocations reach every node at once over the bus); 0 = every request reads the store. */
-  CREDENTIAL_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
-  CREDENTIAL_RECHECK_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
-  TRACKING_SOFT_BUFFER_BYTES: z.coerce.number().int().min(1024).default(64 * 1024),
-  TRACKING_HARD_BUFFER_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
-  SANDBOX_SIMULATOR: booleanFlag.default(true),
-  WEBHOOK_WORKER: booleanFlag.default(true),
-  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(5000),
-  WEBHOOK_MAX_RETRIES: z.coerce.number().int().min(0).max(20).default(8),
-  WEBHOOK_RETRY_SCALE: z.coerce.number().positive().max(10).default(1),
-  WEBHOOK_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(2000),
-  WEBHOOK_DISABLE_AFTER_HOURS: z.coerce.number().positive().max(24 * 30).default(72),
-  /** Unset: sandbox webhooks may reach loopback receivers in development, nothing private in production. */
-  WEBHOOK_SANDBOX_ALLOW_PRIVATE: booleanFlag.optional(),
-  BUS_PING_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
-  WEBHOOK_MIN_POLL_MS: z.coerce.number().int().min(10).max(10_000).default(100),
-  WEBHOOK_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(1000).default(100),
-  WEBHOOK_MERCHANT_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(10),
-  WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
-  WEBHOOK_BACKLOG_MAX: z.coerce.number().int().min(1).max(10_000_000).default(10_000),
-  WEBHOOK_RETENTION_DAYS: z.coerce.number().positive().max(3650).default(30),
+  PROOF_MAX_SIDE: z.coerce.number().int().min(64).max(8192).default(1600).describe("Re-encoding: the long side's bound in pixels."),
+  PROOF_QUALITY: z.coerce.number().int().min(30).max(100).default(80).describe('Re-encoding: the JPEG/WebP quality.'),
+  PROOF_MAX_PIXELS: z.coerce.number().int().min(10_000).max(268_402_689).default(50_000_000).describe('Re-encoding: the largest image decoded, in pixels.'),
+  PROOF_ENCODE_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1).describe('Re-encodings at once per node.'),
+  PROOF_ENCODE_QUEUE: z.coerce.number().int().min(0).max(10_000).default(16).describe('Re-encodings that may wait; beyond, an upload is refused at once.'),
+  LOGIN_MAX_FAILURES_PER_EMAIL: z.coerce.number().int().min(1).default(5).describe('Failed sign-ins for one email (within a merchant) before sign-ins are refused (`RATE_LIMITED`, even with the right password) for the rest of `LOGIN_LOCKOUT_SECONDS`; exact under any concurrency (each attempt is counted before its password is hashed, see [Team members](apps.md#team-members)).'),
+  LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(20).describe('Failed sign-ins from one address before sign-ins from it are refused for the rest of the window; failures are logged with the address only.'),
+  LOGIN_LOCKOUT_SECONDS: z.coerce.number().int().min(1).default(900).describe("The sign-in lockout's window."),
+  PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional().describe('Password hashes (sign-in, set-password) computed at once, each on a worker thread of its own. Unset: half the cores, at least one.'),
+  PASSWORD_HASH_QUEUE: z.coerce.number().int().min(0).max(10_000).default(16).describe('Password hashes that may wait for a turn; beyond, a sign-in is refused with 503 `SERVICE_UNAVAILABLE` at once, nothing counted.'),
+  PASSWORD_HASH_NICENESS: z.coerce.number().int().min(0).max(19).default(10).describe('How much nicer than the process the hashing threads run on Linux (above 0 they yield the CPU to request handling).'),
+  CREDENTIAL_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5000).describe('MongoDB: how long a valid API key is remembered per node (revocations reach every node at once over the bus; `0` = no cache).'),
+  CREDENTIAL_RECHECK_MS: z.coerce.number().int().min(100).max(60_000).default(2000).describe('How often open sockets and subscriptions re-check their credentials: a revoked or rotated key, a suspended merchant or a disabled courier ends them within this (close 4403 with the error code; SSE streams end with the error).'),
+  TRACKING_SOFT_BUFFER_BYTES: z.coerce.number().int().min(1024).default(64 * 1024).describe('A tracking socket whose send buffer passes this gets no position updates until it drains.'),
+  TRACKING_HARD_BUFFER_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024).describe("Every socket kind's send-buffer limit: past it the socket is closed; see [what a socket may cost](api.md#what-a-socket-may-cost-the-server)."),
+  SANDBOX_SIMULATOR: booleanFlag.default(true).describe('Run simulated sandbox couriers; with several nodes only the holder of a store lease drives them, so it may be on everywhere.'),
+  WEBHOOK_WORKER: booleanFlag.default(true).describe('Send webhooks from this node (safe on every node: deliveries are leased).'),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(5000).describe("One delivery attempt's timeout; the lease is 3 × this."),
+  WEBHOOK_MAX_RETRIES: z.coerce.number().int().min(0).max(20).default(8).describe('Retries after the first attempt, spread over about 24 h.'),
+  WEBHOOK_RETRY_SCALE: z.coerce.number().positive().max(10).default(1).describe('Multiplier of the retry delays.'),
+  WEBHOOK_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(2000).describe('Fallback poll for due retries, besides being woken by the bus.'),
+  WEBHOOK_DISABLE_AFTER_HOURS: z.coerce.number().positive().max(24 * 30).default(72).describe('An endpoint failing this long is disabled (reason shown).'),
+  WEBHOOK_SANDBOX_ALLOW_PRIVATE: booleanFlag.optional().describe("**Test-mode** endpoints: unset = this machine's loopback (`localhost`, `127.0.0.0/8`, `::1`) in development, nothing private in production; `true` = any private address too; `false` = public addresses only. Live endpoints: public only, always."),
+  BUS_PING_MS: z.coerce.number().int().min(100).max(60_000).default(5000).describe('Redis bus: the subscriber connection is pinged this often; no answer within as long drops and reopens it (a frozen or half-open connection), and watchers resync; see [Watchers after a bus outage](operations.md#watchers-after-a-bus-outage).'),
+  WEBHOOK_MIN_POLL_MS: z.coerce.number().int().min(10).max(10_000).default(100).describe("Least time between two store polls of a node's webhook worker, whatever the bus traffic; see [Webhook worker](operations.md#webhook-worker-fair-share-and-retention)."),
+  WEBHOOK_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(1000).default(100).describe('Webhook requests one node has in flight at most.'),
+  WEBHOOK_MERCHANT_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(10).describe('Webhook deliveries in flight per merchant, across all nodes.'),
+  WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4).describe('Webhook deliveries in flight per endpoint, across all nodes.'),
+  WEBHOOK_BACKLOG_MAX: z.coerce.number().int().min(1).max(10_000_000).default(10_000).describe('Pending deliveries per endpoint beyond which new ones are written as `failed` with `backlog full` (visible in the log, redeliverable).'),
+  WEBHOOK_RETENTION_DAYS: z.coerce.number().positive().max(3650).default(30).describe('Webhook deliveries and their attempts, and the events of the event feed (`GET /events`), are deleted this long after creation.'),
   /** Recipient notifications (issue #28 item 7): the worker, its retries and the outbox's retention. */
-  NOTIFY_WORKER: booleanFlag.default(true),
-  NOTIFY_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(6),
-  NOTIFY_RETRY_SCALE: z.coerce.number().positive().max(10).default(1),
-  NOTIFY_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(2000),
-  NOTIFY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
-  NOTIFY_RETENTION_DAYS: z.coerce.number().positive().max(3650).default(30),
+  NOTIFY_WORKER: booleanFlag.default(true).describe('Send live recipient notifications from this node (see [Recipient notifications](notifications.md)).'),
+  NOTIFY_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(6).describe('Attempts before a notification is given up.'),
+  NOTIFY_RETRY_SCALE: z.coerce.number().positive().max(10).default(1).describe('Multiplier of the notification retry delays (1, 5, 15, 60, 180 min ± 10 %).'),
+  NOTIFY_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(2000).describe('How often due notifications are claimed.'),
+  NOTIFY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000).describe("One provider call's deadline (the lease is 3× it)."),
+  NOTIFY_RETENTION_DAYS: z.coerce.number().positive().max(3650).default(30).describe('Notifications (sent, failed or sandboxed) are deleted this long after creation, in bounded batches by the retention job.'),
   /**
    * The sending budget (issue #39 item 3): live SMS/WhatsApp per number and per merchant, per hour
    * and per day (counted across nodes: Redis when configured), and how long a new order's messages
    * wait (an order cancelled within it gets none).
    */
-  NOTIFY_CAP_NUMBER_HOURLY: z.coerce.number().int().min(1).max(1_000_000).default(10),
-  NOTIFY_CAP_NUMBER_DAILY: z.coerce.number().int().min(1).max(1_000_000).default(30),
-  NOTIFY_CAP_MERCHANT_HOURLY: z.coerce.number().int().min(1).max(10_000_000).default(500),
-  NOTIFY_CAP_MERCHANT_DAILY: z.coerce.number().int().min(1).max(10_000_000).default(3000),
-  NOTIFY_HOLD_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
+  NOTIFY_CAP_NUMBER_HOURLY: z.coerce.number().int().min(1).max(1_000_000).default(10).describe('Live SMS + WhatsApp one number may get per hour; more are `blocked` (see [the sending budget](notifications.md#the-sending-budget)); counted across nodes (Redis when configured).'),
+  NOTIFY_CAP_NUMBER_DAILY: z.coerce.number().int().min(1).max(1_000_000).default(30).describe('Live SMS + WhatsApp one number may get per day.'),
+  NOTIFY_CAP_MERCHANT_HOURLY: z.coerce.number().int().min(1).max(10_000_000).default(500).describe('Live SMS + WhatsApp one merchant may send per hour.'),
+  NOTIFY_CAP_MERCHANT_DAILY: z.coerce.number().int().min(1).max(10_000_000).default(3000).describe('Live SMS + WhatsApp one merchant may send per day.'),
+  NOTIFY_HOLD_SECONDS: z.coerce.number().int().min(0).max(3600).default(60).describe("A new order's live messages wait this long; an order cancelled within it gets none."),
   /** SMS through a Twilio-compatible API: all three of SID, token and sender, or none (no SMS). */
-  TWILIO_BASE_URL: z.url({ protocol: /^https?$/ }).default('https://api.twilio.com'),
-  TWILIO_ACCOUNT_SID: optionalString.pipe(z.string().max(100).optional()),
-  TWILIO_AUTH_TOKEN: optionalString.pipe(z.string().max(200).optional()),
-  TWILIO_FROM: optionalString.pipe(z.string().max(50).optional()),
+  TWILIO_BASE_URL: z.url({ protocol: /^https?$/ }).default('https://api.twilio.com').describe('SMS: the Twilio-compatible API (point it elsewhere for a compatible provider or a test server).'),
+  TWILIO_ACCOUNT_SID: optionalString.pipe(z.string().max(100).optional()).describe('SMS through a Twilio-compatible API: the account SID (SID, token and sender: all three or none; none: no SMS).'),
+  TWILIO_AUTH_TOKEN: optionalString.pipe(z.string().max(200).optional()).describe('SMS: the auth token.'),
+  TWILIO_FROM: optionalString.pipe(z.string().max(50).optional()).describe('SMS: the sender.'),
   /** WhatsApp Cloud API: phone number id and access token, or neither (no WhatsApp). */
-  WHATSAPP_BASE_URL: z.url({ protocol: /^https?$/ }).default('https://graph.facebook.com'),
-  WHATSAPP_API_VERSION: z.string().regex(/^v\d+\.\d+$/, 'must look like v21.0').default('v21.0'),
-  WHATSAPP_PHONE_NUMBER_ID: optionalString.pipe(z.string().regex(/^\d{1,30}$/, 'must be digits').optional()),
-  WHATSAPP_ACCESS_TOKEN: optionalString.pipe(z.string().max(1000).optional()),
+  WHATSAPP_BASE_URL: z.url({ protocol: /^https?$/ }).default('https://graph.facebook.com').describe("WhatsApp: the Cloud API's base URL."),
+  WHATSAPP_API_VERSION: z.string().regex(/^v\d+\.\d+$/, 'must look like v21.0').default('v21.0').describe('WhatsApp: the Cloud API version.'),
+  WHATSAPP_PHONE_NUMBER_ID: optionalString.pipe(z.string().regex(/^\d{1,30}$/, 'must be digits').optional()).describe('WhatsApp through the Cloud API: the phone number id (id and token, or neither; neither: no WhatsApp).'),
+  WHATSAPP_ACCESS_TOKEN: optionalString.pipe(z.string().max(1000).optional()).describe('WhatsApp: the access token.'),
   /** Email through SMTP: smtp://user:pass@host:587 or smtps://…:465, and the sender. */
-  SMTP_URL: optionalString.pipe(z.url({ protocol: /^smtps?$/ }).optional()),
-  SMTP_FROM: optionalString.pipe(z.string().max(200).optional()),
-  ORDER_EVENTS_RETENTION_DAYS: z.coerce.number().positive().max(36500).default(365),
-  AUDIT_RETENTION_DAYS: z.coerce.number().positive().max(36500).default(730),
-  RETENTION_PRUNE_MS: z.coerce.number().int().min(1000).max(86_400_000).default(3_600_000),
-  /** How long the retention and reconciler leases last without renewal (a crashed holder is replaced within about this). */
-  JOB_LEASE_MS: z.coerce.number().int().min(200).max(3_600_000).default(120_000),
-  SANDBOX_SPEED: z.coerce.number().min(1).max(1000).default(10),
-  SANDBOX_TICK_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
-  SANDBOX_COURIERS_PER_VEHICLE: z.coerce.number().int().min(0).max(50).default(2),
-  /** The simulated fleet grows with waiting test orders (one courier each) up to this many couriers in all; extra ones idle for 5 min go off duty. */
-  SANDBOX_FLEET_MAX: z.coerce.number().int().min(0).max(500).default(60),
-  /** Unset (or empty): seeded in development, not in production. */
-  /** Issue #38: while no operator has set a password, each start prints a set-up link for this admin (the sign-in email). */
-  FIRST_OPERATOR_EMAIL: optionalString.pipe(z.email('must be an email address').optional()),
-  SEED_DEMO: optionalString.pipe(booleanFlag.optional()),
-  METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
-  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
-  /** Embedded mode: start a new, empty store although this DATA_DIR held one whose file is now missing or empty. */
-  STORE_CREATE: booleanFlag.default(false),
-  /** Embedded mode: how long start-up waits for PRAGMA quick_check before serving (the check then goes on in the background). */
-  STORE_CHECK_BUDGET_MS: z.coerce.number().int().min(0).max(600_000).default(3000),
-  NODE_ENV: z.string().default('development'),
-  GEOCODER_URL: optionalString.pipe(z.url().optional()),
-  TARIFF_FILE: optionalString,
-  /** The tracking page's street tiles: an {z}/{x}/{y} URL template, or `none` for the schematic map only. */
+  SMTP_URL: optionalString.pipe(z.url({ protocol: /^smtps?$/ }).optional()).describe('Email through SMTP (nodemailer): `smtp://user:pass@host:587` (STARTTLS when offered) or `smtps://…:465` (with `SMTP_FROM`, or neither: no email).'),
+  SMTP_FROM: optionalString.pipe(z.string().max(200).optional()).describe('Email: the sender (`Envíos <avisos@example.cl>`).'),
+  ORDER_EVENTS_RETENTION_DAYS: z.coerce.number().positive().max(36500).default(365).describe("The events (history) of ended orders (completed, cancelled, returned, disposed) are deleted this long after the order's creation; the orders stay."),
+  AUDIT_RETENTION_DAYS: z.coerce.number().positive().max(36500).default(730).describe("Entries of the [operators' audit log](apps.md#operators) older than this are deleted (by retention, in bounded batches)."),
+  RETENTION_PRUNE_MS: z.coerce.number().int().min(1000).max(86_400_000).default(3_600_000).describe('How often the retention job runs (one node at a time, by lease).'),
+  JOB_LEASE_MS: z.coerce.number().int().min(200).max(3_600_000).default(120_000).describe("How long the retention lease (and the reconciler's, at most 3 × `DISPATCH_RECONCILE_MS`) lasts unrenewed: renewed every third of it while the job runs; a crashed holder is replaced within about this."),
+  SANDBOX_SPEED: z.coerce.number().min(1).max(1000).default(10).describe("Simulator speed multiplier (merchants can override it with the `sandbox_speed` setting; test orders' estimated times are divided by it)."),
+  SANDBOX_TICK_MS: z.coerce.number().int().min(50).max(60_000).default(1000).describe("The simulator's tick."),
+  SANDBOX_COURIERS_PER_VEHICLE: z.coerce.number().int().min(0).max(50).default(2).describe('Simulated couriers per vehicle class.'),
+  SANDBOX_FLEET_MAX: z.coerce.number().int().min(0).max(500).default(60).describe('The simulated fleet grows with the waiting test orders (a courier at each unserved pickup) up to this many simulated couriers in all; extra ones idle for 5 min go off duty.'),
+  FIRST_OPERATOR_EMAIL: optionalString.pipe(z.email('must be an email address').optional()).describe('While no operator has set a password, each start prints a one-time set-up link for the first admin operator, who signs in to `/ops` with this e-mail (see [Getting in](getting-in.md)). Default `admin@delivery.local`.'),
+  SEED_DEMO: optionalString.pipe(booleanFlag.optional()).describe('Seed the demo merchant into an empty embedded store; in production (only with `SEED_DEMO=true`) its credentials go to `DATA_DIR/demo-credentials.txt` (0600), never to stdout. Unset: `true` in development, `false` in production.'),
+  METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()).describe('At least 16 characters; Prometheus `/metrics` then needs `Authorization: Bearer <token>`. Unset: open in development, 404 in production.'),
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000).describe('On SIGTERM: drain for up to this long (see [Stopping and draining](operations.md#stopping-and-draining)), then exit 0 — within this + 1 s.'),
+  STORE_CREATE: booleanFlag.default(false).describe('Embedded mode: start a new, empty store although `DATA_DIR` held one whose database file is now missing or empty (set it for one start, then remove it).'),
+  STORE_CHECK_BUDGET_MS: z.coerce.number().int().min(0).max(600_000).default(3000).describe('Embedded mode: how long start-up waits for `PRAGMA quick_check` of the SQLite file before serving; a check still running goes on in the background (see [A damaged database file](operations.md#a-damaged-database-file)).'),
+  NODE_ENV: z.string().default('development').describe('`production`: no demo seed unless asked, `/metrics` only with `METRICS_TOKEN` (see [Production notes](operations.md#production-notes)).'),
+  GEOCODER_URL: optionalString.pipe(z.url().optional()).describe("A Nominatim server. Unset: the offline comuna gazetteer geocodes (comuna precision only, see [Location precision](orders.md#location-precision-and-the-geofence)). Either way public tracking names the drop-off by its comuna, never by the geocoder's street text."),
+  TARIFF_FILE: optionalString.describe('A JSON tariff table (validated at boot). Unset: the built-in Santiago tariff.'),
   MAP_TILE_URL: z
     .string()
     .trim()
     .default('https://tile.openstreetmap.org/{z}/{x}/{y}.png')
-    .refine((v) => v === '' || v === 'none' || (/^https?:\/\/[^/\s]+\/\S*$/.test(v) && ['{z}', '{x}', '{y}'].every((p) => v.includes(p))), 'must be an http(s) URL template with {z}, {x} and {y}, or none'),
-  MAP_TILE_ATTRIBUTION: z.string().trim().min(1).default('© OpenStreetMap contributors'),
-  /**
-   * The call relay's number (issue #38): a number the operation owns that connects the customer to
-   * the courier without showing either's own. Public tracking offers it instead of the courier's
-   * phone; unset, public tracking offers no number at all.
-   */
-  CALL_RELAY_NUMBER: optionalString.pipe(phoneSchema.optional()),
+    .refine((v) => v === '' || v === 'none' || (/^https?:\/\/[^/\s]+\/\S*$/.test(v) && ['{z}', '{x}', '{y}'].every((p) => v.includes(p))), 'must be an http(s) URL template with {z}, {x} and {y}, or none').describe("The tracking page's street map (Leaflet, served by this server): a `{z}/{x}/{y}` tile URL template (`{s}` allowed); `none` shows only the schematic map, which also stands in whenever no tile loads within 6 s. Use your own tile server or provider for real traffic (OpenStreetMap's tile policy)."),
+  MAP_TILE_ATTRIBUTION: z.string().trim().min(1).default('© OpenStreetMap contributors').describe("The attribution shown on the tracking page's map."),
+  CALL_RELAY_NUMBER: optionalString.pipe(phoneSchema.optional()).describe('A phone number the operation owns (E.164, e.g. `+56227654321`) that relays calls to the courier without showing either side\'s number: public tracking\'s `driver.phone` and the tracking page\'s call button use it. Unset: public tracking gives `driver.phone: ""` and the page shows no call button. The courier\'s own number is never public either way.'),
 });
 
 /** Every environment variable the service reads (deployment files are checked against it). */
 export const ENV_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
+
+/** Each variable, the value it has when unset and its description: `npm run docs` writes docs/configuration.md from it. */
+export function environmentReference(): Array<{ name: string; unset: unknown; description: string }> {
+  const unset: Record<string, unknown> = envSchema.parse({});
+  return Object.entries(envSchema.shape).map(([name, schema]) => ({ name, unset: unset[name], description: schema.description ?? '' }));
+}
 
 export type Config = ReturnType<typeof loadConfig>;
 

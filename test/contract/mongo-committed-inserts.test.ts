@@ -6,7 +6,7 @@ import { describeProbe, probeLostCommits } from '../helpers/mongo-lost-commits.j
  * What every transaction of the MongoDB adapter relies on: a commit the server acknowledged keeps
  * its writes. Against a real MongoDB (MONGODB_URL) it must hold. jongodb breaks it, and this file
  * documents that with a case that passes only while jongodb still does: the notes that cite it (the
- * fault suite's "nothing lost" check in test/distributed/mongo-faults.test.ts, docs/decisions.md)
+ * fault suite's "nothing lost" check in test/distributed/mongo-faults.test.ts, docs/decisions/0044-the-lost-courier-location-delivery-on-mongodb-was-jongodb-s.md)
  * go when that case fails.
  */
 const { mongo, skipReason } = await mongoForTestFile();

@@ -1,4 +1,4 @@
-/** The README's quick-start requests and GraphQL section, run as written (host and key substituted) against a real server. */
+/** The README's quick-start requests and docs/graphql.md's examples, run as written (host and key substituted) against a real server. */
 import { execFile, spawn } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { promisify } from 'node:util';
@@ -12,8 +12,8 @@ const ROOT = new URL('../../', import.meta.url);
 const ENV = { SANDBOX_SIMULATOR: 'true', SANDBOX_TICK_MS: '60000', SANDBOX_COURIERS_PER_VEHICLE: '1', PUBLIC_RATE_LIMIT_PER_MIN: '100000' };
 
 function graphqlSection(): { sh: string; js: string } {
-  const readme = readFileSync(new URL('README.md', ROOT), 'utf8');
-  const section = /\n## GraphQL\n([\s\S]*?)\n## /.exec(readme)?.[1] ?? '';
+  const guide = readFileSync(new URL('docs/graphql.md', ROOT), 'utf8');
+  const section = /\n## GraphiQL and the examples\n([\s\S]*?)(?:\n## |$)/.exec(guide)?.[1] ?? '';
   const blocks = [...section.matchAll(/```(sh|js)\n([\s\S]*?)```/g)].map((m) => ({ lang: m[1], code: m[2]! }));
   expect(blocks.map((b) => b.lang)).toEqual(['sh', 'js']);
   return { sh: blocks[0]!.code, js: blocks[1]!.code };
@@ -28,7 +28,7 @@ function quickStartRequests(): string {
   return block!;
 }
 
-describe('README: the quick start and GraphQL examples work as written', () => {
+describe('the quick start (README) and the GraphQL examples (docs/graphql.md) work as written', () => {
   let t: TestApp;
   let m: MerchantCredentials;
   let host: string;

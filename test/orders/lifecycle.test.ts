@@ -218,7 +218,7 @@ const NC: Outcome = [409, 'ORDER_NOT_CANCELLABLE'];
 const IST: Outcome = [409, 'INVALID_STATUS_TRANSITION'];
 const NOT_YOURS: Outcome = [404, 'ORDER_NOT_FOUND'];
 
-/** The state machine of DESIGN.md, as seen through the API. */
+/** The state machine (docs/architecture.md, src/domain/orders/state-machine.ts), as seen through the API. */
 const MATRIX: Record<State, Record<Action, Outcome>> = {
   new: { cancel: 'cancelled', 'courier:arrived_pickup': NOT_YOURS, 'courier:picked_up': NOT_YOURS, 'courier:arrived_dropoff': NOT_YOURS, 'courier:release': NOT_YOURS, deliver: [403, 'FORBIDDEN'] },
   assigned: { cancel: 'cancelled', 'courier:arrived_pickup': 'arrived_pickup', 'courier:picked_up': 'picked_up', 'courier:arrived_dropoff': IST, 'courier:release': 'new', deliver: IST },

@@ -1,6 +1,6 @@
 /**
- * The README's CI recipe for integrators (issue #31 item 3) is docs/examples/sandbox-ci.mjs, shown
- * verbatim in the README: run here as an integrator would (a child `node` process with a test
+ * The CI recipe for integrators (issue #31 item 3) is docs/examples/sandbox-ci.mjs, shown
+ * verbatim in docs/api.md ("Deterministic sandbox runs"): run here as an integrator would (a child `node` process with a test
  * key) against a running service, it must drive a sandbox run, verify every v1a signature with
  * node:crypto and find the exact sequence, and exit 0.
  */
@@ -21,9 +21,9 @@ afterAll(async () => {
 });
 
 describe('the CI recipe', () => {
-  it('is in the README verbatim', () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    expect(readme).toContain(readFileSync(SCRIPT, 'utf8'));
+  it('is in docs/api.md verbatim', () => {
+    const guide = readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8');
+    expect(guide).toContain(readFileSync(SCRIPT, 'utf8'));
   });
 
   it('drives a sandbox run against its own receiver, verifies every delivery and asserts the sequence', async () => {

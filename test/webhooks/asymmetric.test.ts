@@ -33,7 +33,7 @@ const v1aSignatures = (header: string) => header.split(' ').map((s) => {
   return Buffer.from(s.slice(4), 'base64');
 });
 
-/** node:crypto alone, as the README shows it: any v1a signature that verifies with any published PEM key. */
+/** node:crypto alone, as docs/webhooks.md shows it: any v1a signature that verifies with any published PEM key. */
 const verifiesWithNode = (keys: PublicKey[], r: Pick<Receipt, 'id' | 'timestamp' | 'body' | 'signature'>) =>
   v1aSignatures(r.signature).some((sig) => keys.some((k) => nodeVerify(null, content(r), createPublicKey(k.public_key_pem), sig)));
 /** @noble/curves, with the raw 32-byte keys. */

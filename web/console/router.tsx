@@ -1,7 +1,7 @@
 /**
  * The console's pages and its navigation: one list.
  *
- * Adding a page (see also docs/decisions.md, "Merchant console"):
+ * Adding a page (see also docs/decisions/0027-merchant-console.md and docs/development.md, "A page"):
  * 1. Write `pages/<name>.tsx` exporting a component `(props: PageProps) => JSX`; keep its strings
  *    in the same file as `const STRINGS: Strings<…> = { es: {…}, en: {…} }` and read them with
  *    `useStrings(STRINGS)`. Its GraphQL documents go beside it, written with `graphql(…)` from

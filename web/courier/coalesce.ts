@@ -2,7 +2,7 @@
  * Which positions the app sends: one fix every `everyMs` while standing still, or as soon as the
  * courier has moved `metres` from the last one sent, whichever comes first (battery and data; the
  * server's arrival detection and live ETA need no more). Defaults below; the shell may override them
- * with `data-position-every-s` / `data-position-metres` on #app (see the README, "Courier app").
+ * with `data-position-every-s` / `data-position-metres` on #app (see docs/apps.md, "Courier app").
  */
 export const COALESCE = { everyMs: 15_000, metres: 50 };
 

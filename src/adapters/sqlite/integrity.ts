@@ -13,7 +13,7 @@ import { writePrivateFile } from '../private-files.js';
 export const STORE_MARKER_FILE_NAME = 'express-delivery.store';
 
 const RESTORE =
-  'Restore the latest backup (README "Backups and restore"): stop the server, move DATA_DIR aside, ' +
+  'Restore the latest backup (docs/operations.md "Backups and restore"): stop the server, move DATA_DIR aside, ' +
   'put the backup\'s express-delivery.sqlite and master.key in an empty DATA_DIR, start.';
 
 /** A store file that must not be opened or served from as it is; the message says what is wrong and what to do. */

@@ -14,7 +14,7 @@ import { createSqliteStore, SQLITE_FILE_NAME } from './store.js';
 export async function openSqliteStore(options: { dataDir: string; create: boolean; checkBudgetMs: number; logger: Logger; lockWaitMs?: number }): Promise<Store> {
   const file = join(options.dataDir, SQLITE_FILE_NAME);
   inspectStoreFile({ file, create: options.create });
-  const damage = createDamageRecord((reason) => options.logger.error({ file, reason }, 'store damaged: restore it from a backup (README "Backups and restore")'));
+  const damage = createDamageRecord((reason) => options.logger.error({ file, reason }, 'store damaged: restore it from a backup (docs/operations.md "Backups and restore")'));
   let store: Store;
   try {
     store = createSqliteStore({ dataDir: options.dataDir, damage, lockWaitMs: options.lockWaitMs });
