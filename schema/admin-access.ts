@@ -49,6 +49,7 @@ export const ADMIN_FIELD_PERMISSIONS = {
   adminSetNotificationCountries: 'manage',
   adminRotateApiSecret: 'manage',
   adminCreateUser: 'manage',
+  adminInviteMember: 'manage',
   adminInviteOperator: 'manage',
   adminResetOperatorPassword: 'manage',
   adminSetOperatorStatus: 'manage',

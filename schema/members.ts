@@ -2,6 +2,7 @@ import { AppError } from '../src/domain/errors.js';
 import type { Invitation, SignedIn } from '../src/domain/members/service.js';
 import { changeMemberRoleCommandSchema, inviteMemberCommandSchema, loginCommandSchema, setPasswordCommandSchema } from '../src/domain/members/schemas.js';
 import { MEMBER_ROLES, type Member, type MemberRole, type Merchant, type Mode } from '../src/domain/types.js';
+import { adminOf, adminScopes } from './admin-access.js';
 import { builder } from './builder.js';
 import { commandOf } from './commands.js';
 import type { BrowserSession, GraphQLContext } from './context.js';
@@ -149,6 +150,15 @@ builder.mutationFields((t) => ({
       await chargeHashingField(ctx);
       return ctx.services.members.setPassword({ input: commandOf(setPasswordCommandSchema, input) });
     },
+  }),
+  adminInviteMember: t.field({
+    type: InvitationRef,
+    description:
+      "Invites a person to a merchant's console (the merchant's first owner, issue #38): a one-time set-password link, shown once. An email invited but without a password gets a new link; an active member is a CONFLICT.",
+    authScopes: adminScopes('adminInviteMember'),
+    errors: {},
+    args: { merchantId: t.arg.id({ required: true }), email: t.arg.string({ required: true }), role: t.arg({ type: MemberRoleEnum, required: true }) },
+    resolve: (_r, args, ctx) => adminOf(ctx).inviteMember({ input: { merchantId: String(args.merchantId), email: args.email, role: args.role } }),
   }),
   inviteMember: t.field({
     type: InvitationRef,

@@ -5,6 +5,7 @@ import {
   NOTIFICATION_CHANNELS,
   NOTIFICATION_MOMENTS,
   NOTIFICATION_STATUSES,
+  notificationErrorCodeOf,
   type Notification,
 } from '../src/domain/notifications/types.js';
 import { builder } from './builder.js';
@@ -42,6 +43,11 @@ const NotificationRef = builder.objectRef<Notification>('Notification').implemen
     attempts: t.exposeInt('attempts'),
     nextAttemptAt: t.field({ type: 'DateTime', nullable: true, resolve: (n) => n.nextAttemptAt }),
     lastError: t.exposeString('lastError', { nullable: true }),
+    lastErrorCode: t.string({
+      nullable: true,
+      description: "The last error's code, to word it in the reader's language (channel_not_configured: the channel named by `channel` has no provider on this server); null for a provider's own words.",
+      resolve: (n) => notificationErrorCodeOf(n),
+    }),
     createdAt: t.field({ type: 'DateTime', resolve: (n) => n.createdAt }),
     sentAt: t.field({ type: 'DateTime', nullable: true, resolve: (n) => n.sentAt }),
   }),

@@ -13,6 +13,7 @@ import { isOrderCancellable } from '../src/domain/orders/state-machine.js';
 import { courierSeesCustomerPhone } from '../src/domain/orders/contact-privacy.js';
 import { FailedAttemptPolicyEnum, FailedAttemptReasonEnum } from './failed-attempts.js';
 import { GEOFENCE_OUTCOMES, LOCATION_PRECISIONS, ORDER_STATUSES, PAYMENT_MODES, RATE_IDS, VEHICLE_TYPES } from '../src/domain/types.js';
+import { noteCodeOf } from '../src/domain/orders/notes.js';
 import { builder } from './builder.js';
 import { commandOf } from './commands.js';
 import { IDEMPOTENCY_KEY_DESCRIPTION } from './idempotency.js';
@@ -107,6 +108,11 @@ export const OrderEventRef = builder.objectRef<OrderEvent>('OrderEvent').impleme
     actorId: t.string({ nullable: true, resolve: (e) => e.actor.id }),
     location: t.field({ type: LatLngRef, nullable: true, resolve: (e) => e.location }),
     reason: t.exposeString('reason', { nullable: true }),
+    reasonCode: t.string({
+      nullable: true,
+      description: "The note's code, to word it in the reader's language: a note the service wrote (consolidated, courierDisabled, operatorReleased, operatorReassigned, geofenceBypassed, geofenceUnverified, sandboxCancelled, sandboxDroppedOut) or a failed attempt's reason (recipient_absent…); null for a person's own words.",
+      resolve: (e) => noteCodeOf(e.reason),
+    }),
     at: t.field({ type: 'DateTime', resolve: (e) => e.at }),
   }),
 });

@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import type { CodClaim } from './domain/cod.js';
 import { BackupRefusedError, backupSqliteStore } from './adapters/sqlite/backup.js';
 import { vacuumSqliteStore } from './adapters/sqlite/space.js';
+import { readPublicAddress } from './adapters/public-address.js';
 import { DamagedStoreError } from './adapters/sqlite/integrity.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { buildContainer, type Container } from './container.js';
@@ -400,6 +401,8 @@ async function run(argv: string[]): Promise<Output> {
   if (help || values.help) return helpOutput(name);
 
   const config = loadConfig();
+  // Links use the service's public address: PUBLIC_BASE_URL, else what the running server recorded (never a guessed port).
+  if (!config.publicBaseUrlGiven) config.publicBaseUrl = readPublicAddress(config.dataDir) ?? config.publicBaseUrl;
   logger = createLogger({ level: config.logLevel, destination: 2 });
   if (command.runOnFiles) {
     try {

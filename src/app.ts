@@ -18,6 +18,7 @@ import { serveGraphQLHttp } from '../schema/http.js';
 import { attachGraphQLWebSocket } from '../realtime/graphql-ws.js';
 import { attachTrackingSockets, type TrackingSockets } from '../realtime/tracking-socket.js';
 import { attachCourierSockets, type CourierSockets } from '../realtime/courier-socket.js';
+import { recordPublicAddress } from './adapters/public-address.js';
 import { startSandboxSimulator } from './sandbox-runner.js';
 import { startWebhookWorker } from './webhook-runner.js';
 import { startDispatchReconciler } from './reconciler-runner.js';
@@ -118,6 +119,11 @@ export async function buildApp(options: { config?: Config; overrides?: Container
         server.listen(config.port, config.host, () => {
           const { port } = server.address() as AddressInfo;
           if (!config.publicBaseUrlGiven) config.publicBaseUrl = `http://localhost:${port}`;
+          try {
+            recordPublicAddress({ dataDir: config.dataDir, url: config.publicBaseUrl, at: new Date().toISOString() });
+          } catch (error) {
+            container.logger.warn({ err: (error as Error).message }, 'could not record the public address in DATA_DIR: the admin CLI needs PUBLIC_BASE_URL for its links');
+          }
           container.logger.info({ port, store: container.store.kind, redis: Boolean(container.redis) }, 'listening');
           startSandboxSimulator(container).then(
             (started) => {

@@ -155,6 +155,8 @@ const envSchema = z.object({
   SANDBOX_SPEED: z.coerce.number().min(1).max(1000).default(10).describe("Simulator speed multiplier (merchants can override it with the `sandbox_speed` setting; test orders' estimated times are divided by it)."),
   SANDBOX_TICK_MS: z.coerce.number().int().min(50).max(60_000).default(1000).describe("The simulator's tick."),
   SANDBOX_COURIERS_PER_VEHICLE: z.coerce.number().int().min(0).max(50).default(2).describe('Simulated couriers per vehicle class.'),
+  SANDBOX_FLEET_MAX: z.coerce.number().int().min(0).max(500).default(60).describe('The simulated fleet grows with the waiting test orders (a courier at each unserved pickup) up to this many simulated couriers in all; extra ones idle for 5 min go off duty.'),
+  FIRST_OPERATOR_EMAIL: optionalString.pipe(z.email('must be an email address').optional()).describe('While no operator has set a password, each start prints a one-time set-up link for the first admin operator, who signs in to `/ops` with this e-mail (see [Getting in](getting-in.md)). Default `admin@delivery.local`.'),
   SEED_DEMO: optionalString.pipe(booleanFlag.optional()).describe('Seed the demo merchant into an empty embedded store; in production (only with `SEED_DEMO=true`) its credentials go to `DATA_DIR/demo-credentials.txt` (0600), never to stdout. Unset: `true` in development, `false` in production.'),
   METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()).describe('At least 16 characters; Prometheus `/metrics` then needs `Authorization: Bearer <token>`. Unset: open in development, 404 in production.'),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000).describe('On SIGTERM: drain for up to this long (see [Stopping and draining](operations.md#stopping-and-draining)), then exit 0 — within this + 1 s.'),
@@ -331,7 +333,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       /** The retention lease: renewed by a heartbeat while a run goes on (src/domain/lease-holder.ts). */
       leaseMs: e.JOB_LEASE_MS,
     },
-    sandbox: { simulator: e.SANDBOX_SIMULATOR, speed: e.SANDBOX_SPEED, tickMs: e.SANDBOX_TICK_MS, couriersPerVehicle: e.SANDBOX_COURIERS_PER_VEHICLE },
+    sandbox: { simulator: e.SANDBOX_SIMULATOR, speed: e.SANDBOX_SPEED, tickMs: e.SANDBOX_TICK_MS, couriersPerVehicle: e.SANDBOX_COURIERS_PER_VEHICLE, fleetMax: e.SANDBOX_FLEET_MAX },
+    firstOperatorEmail: (e.FIRST_OPERATOR_EMAIL ?? 'admin@delivery.local').toLowerCase(),
     seedDemo: e.SEED_DEMO ?? e.NODE_ENV !== 'production',
     /** Bearer token for /metrics; without one, /metrics is open in development and 404 in production. */
     metricsToken: e.METRICS_TOKEN,

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { writePrivateFile } from './adapters/private-files.js';
 import { buildApp, CLOSE_BUDGET_MS } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
+import { announceFirstOperatorLink } from './first-operator.js';
 import { DEMO_CREDENTIALS_FILE, seedDemoMerchant } from './domain/seed.js';
 
 /** Past the grace, the adapters' close budget (CLOSE_BUDGET_MS) and a margin: the last word. */
@@ -20,7 +21,7 @@ async function main(): Promise<void> {
   }
   const app = await buildApp({ config });
   const { container } = app;
-  const { port } = await app.start();
+  await app.start();
 
   if (config.seedDemo && container.store.kind === 'sqlite') {
     const demo = await seedDemoMerchant({ store: container.store, admin: container.services.admin, merchants: container.services.merchants });
@@ -31,7 +32,7 @@ async function main(): Promise<void> {
         `  live key     ${demo.liveKey}`,
         `  test key     ${demo.testKey}`,
         `  api secret   ${demo.apiSecret}`,
-        `  try: curl -H "Authorization: Bearer ${demo.testKey}" http://localhost:${port}/api/v1/merchants/me`,
+        `  try: curl -H "Authorization: Bearer ${demo.testKey}" ${config.publicBaseUrl}/api/v1/merchants/me`,
       ].join('\n');
       if (config.production) {
         // Standard output is the log stream in production: the credentials go to an owner-only file.
@@ -44,6 +45,8 @@ async function main(): Promise<void> {
       }
     }
   }
+
+  await announceFirstOperatorLink(container).catch((error: unknown) => container.logger.warn({ err: (error as Error).message }, 'could not issue the first operator set-up link; use npm run admin -- operator:invite'));
 
   let signalled = false;
   const shutdown = (signal: string) => {

@@ -30,6 +30,8 @@ export async function startSandboxSimulator(container: Container): Promise<{ sto
       fleetReady = true;
     }
     await services.sandbox.tick({ seconds: sandbox.tickMs / 1000, defaultSpeed: sandbox.speed });
+    const scaled = await services.sandbox.scaleFleet({ base: sandbox.couriersPerVehicle, max: sandbox.fleetMax });
+    if (scaled.added + scaled.retired > 0) logger.info(scaled, 'sandbox simulator: the fleet follows the waiting test orders');
   };
   const run = () => {
     if (running) return;

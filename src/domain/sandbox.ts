@@ -43,6 +43,28 @@ export function sandboxDelivery(courier: Courier, order: Order) {
 /** How often an idle simulated courier reports its (unchanged) position: well inside any liveness window. */
 const IDLE_REPORT_MS = 20_000;
 
+/** An extra simulated courier idle this long while no test order waits goes off duty. */
+const IDLE_RETIRE_MS = 5 * 60_000;
+
+/** The oldest `base` simulated couriers of each vehicle: the standing fleet, never retired. */
+function baseFleetIds(fleet: Courier[], base: number): Set<string> {
+  const ids = new Set<string>();
+  const byPlate = [...fleet].sort((a, b) => a.plate.localeCompare(b.plate));
+  const counts = new Map<VehicleType, number>();
+  for (const c of byPlate) {
+    const n = counts.get(c.vehicle) ?? 0;
+    if (n < base) ids.add(c.id);
+    counts.set(c.vehicle, n + 1);
+  }
+  return ids;
+}
+
+/** Removes and returns the first item that matches. */
+function takeFirst<T>(items: T[], matches: (item: T) => boolean): T | undefined {
+  const at = items.findIndex(matches);
+  return at < 0 ? undefined : items.splice(at, 1)[0];
+}
+
 /** Where the simulated fleet starts: spread over central Santiago. */
 const START_POINTS: LatLng[] = [
   { lat: -33.4372, lng: -70.6506 },
@@ -66,29 +88,80 @@ export const SANDBOX_ADVANCE = 'sandbox.advance';
 export function createSandboxService(deps: { store: Store; couriers: CourierService; dispatch: DispatchService; orders: OrderService; clock: Clock; ids: IdSource; tariff: Tariff; idempotency: IdempotencyService }) {
   const { store, couriers, dispatch, orders, clock, ids, tariff, idempotency } = deps;
 
+  const listSimulated = async () => (await store.couriers.listByMode('test')).filter((c) => c.plate.startsWith(SIMULATED_PLATE_PREFIX));
+
+  /** A new simulated courier, number `n` of the fleet, standing at `at`. */
+  async function addSimulated(n: number, vehicle: VehicleType, location: LatLng): Promise<Courier> {
+    const at = clock.now().toISOString();
+    const courier: Courier = {
+      id: ids.next('cr'), mode: 'test', name: `Sandbox Courier ${n}`, phone: `+5690000${String(n).padStart(4, '0')}`, vehicle,
+      plate: `${SIMULATED_PLATE_PREFIX}${String(n).padStart(3, '0')}`,
+      // Nobody holds its token: only the simulator drives it.
+      tokenHash: hashToken(randomBytes(32).toString('hex')),
+      accountStatus: 'active',
+      status: 'available', location: { lat: location.lat, lng: location.lng }, locationAt: at, job: null, shiftEndsAt: null, createdAt: at, updatedAt: at,
+    };
+    await store.couriers.insert(courier);
+    return courier;
+  }
+
   async function ensureSimulatedFleet(options: { perVehicle: number }): Promise<Courier[]> {
-    const existing = (await store.couriers.listByMode('test')).filter((c) => c.plate.startsWith(SIMULATED_PLATE_PREFIX));
+    const existing = await listSimulated();
     const fleet = [...existing];
     const vehicles = tariff.vehicles.map((v) => v.type);
     for (const vehicle of vehicles) {
       const have = existing.filter((c) => c.vehicle === vehicle).length;
       for (let i = have; i < options.perVehicle; i++) {
-        const at = clock.now().toISOString();
         const n = fleet.length + 1;
-        const courier: Courier = {
-          id: ids.next('cr'), mode: 'test', name: `Sandbox Courier ${n}`, phone: `+5690000${String(n).padStart(4, '0')}`, vehicle,
-          plate: `${SIMULATED_PLATE_PREFIX}${String(n).padStart(3, '0')}`,
-          // Nobody holds its token: only the simulator drives it.
-          tokenHash: hashToken(randomBytes(32).toString('hex')),
-          accountStatus: 'active',
-          status: 'available', location: START_POINTS[n % START_POINTS.length]!, locationAt: at, job: null, shiftEndsAt: null, createdAt: at, updatedAt: at,
-        };
-        await store.couriers.insert(courier);
-        fleet.push(courier);
+        fleet.push(await addSimulated(n, vehicle, START_POINTS[n % START_POINTS.length]!));
       }
     }
     for (const courier of fleet) if (courier.status === 'available') await dispatch.offerWork({ courier });
     return fleet;
+  }
+
+  /**
+   * The fleet follows the open test orders (issue #38 item 10): each due test order waiting with no
+   * simulated courier free gets one more, standing at its pickup (an off-duty extra one comes back
+   * first, a new one is added while the fleet is under `max`); extra couriers idle for IDLE_RETIRE_MS
+   * while nothing waits go off duty. The first `base` per vehicle (ensureSimulatedFleet's) always stay.
+   */
+  async function scaleFleet(options: { base: number; max: number }): Promise<{ added: number; retired: number }> {
+    const now = clock.now();
+    const waiting = await store.orders.listQueued({ mode: 'test', vehicleTypes: tariff.vehicles.map((v) => v.type), limit: Math.max(options.max, 1), dueBy: now.toISOString() });
+    const fleet = await listSimulated();
+    const free = fleet.filter((c) => c.status === 'available' && c.accountStatus === 'active');
+    const baseIds = baseFleetIds(fleet, options.base);
+    const carries = (c: Courier, order: Order) => dispatch.carriable(c.vehicle).includes(order.vehicleType);
+    // Each waiting order is matched to a free courier that can carry it; the rest are unserved.
+    const unmatched = [...free];
+    const unserved = waiting.filter((order) => !takeFirst(unmatched, (c) => carries(c, order)));
+    let added = 0;
+    let retired = 0;
+    if (unserved.length > 0) {
+      const offDuty = fleet.filter((c) => c.status === 'off_duty' && c.accountStatus === 'active' && !baseIds.has(c.id));
+      let size = fleet.length;
+      for (const order of unserved) {
+        const back = takeFirst(offDuty, (c) => carries(c, order));
+        let courier: Courier | null = null;
+        if (back) {
+          await store.couriers.setLocations([{ id: back.id, location: { lat: order.pickup.lat, lng: order.pickup.lng }, at: now.toISOString() }]);
+          courier = await store.couriers.setStatus({ id: back.id, status: 'available', from: ['off_duty'], updatedAt: now.toISOString() });
+        } else if (size < options.max) {
+          size += 1;
+          courier = await addSimulated(size, order.vehicleType, order.pickup);
+        }
+        if (!courier) continue;
+        added += 1;
+        await dispatch.offerWork({ courier });
+      }
+    } else if (waiting.length === 0) {
+      for (const courier of free) {
+        if (baseIds.has(courier.id) || now.getTime() - Date.parse(courier.updatedAt) < IDLE_RETIRE_MS) continue;
+        if (await store.couriers.setStatus({ id: courier.id, status: 'off_duty', from: ['available'], updatedAt: now.toISOString() })) retired += 1;
+      }
+    }
+    return { added, retired };
   }
 
   /** One step of the route for a moving courier: `seconds` of driving at the vehicle's speed × factor. */
@@ -179,5 +252,5 @@ export function createSandboxService(deps: { store: Store; couriers: CourierServ
     }
   }
 
-  return { ensureSimulatedFleet, tick, advanceOrder };
+  return { ensureSimulatedFleet, scaleFleet, tick, advanceOrder };
 }

@@ -40,6 +40,31 @@ describe('the landing page at /', () => {
   });
 });
 
+describe('the landing page: language and apps (issue #38)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ env: { PUBLIC_RATE_LIMIT_PER_MIN: '100000' } });
+  });
+  afterAll(() => t?.stop());
+
+  it("speaks the visitor's language (es-CL first, English by Accept-Language or ?lang=) and links all four apps", async () => {
+    const spanish = await (await fetch(`${t.url}/`, { headers: { 'accept-language': 'es-CL,es;q=0.9' } })).text();
+    expect(spanish).toContain('<html lang="es-CL">');
+    expect(spanish).toContain('Sigue un envío');
+    for (const href of ['/console', '/ops', '/courier', '#track-form']) expect(spanish).toContain(`href="${href}"`);
+    const english = await fetch(`${t.url}/`, { headers: { 'accept-language': 'en-US,en;q=0.9,es;q=0.5' } });
+    expect(english.headers.get('vary')).toMatch(/Accept-Language/i);
+    const englishHtml = await english.text();
+    expect(englishHtml).toContain('<html lang="en">');
+    expect(englishHtml).toContain('Track a delivery');
+    expect(englishHtml).toContain('href="/ops"');
+    expect(await (await fetch(`${t.url}/?lang=en`, { headers: { 'accept-language': 'es' } })).text()).toContain('<html lang="en">');
+    // No preference named: Spanish.
+    expect(await (await fetch(`${t.url}/`)).text()).toContain('<html lang="es-CL">');
+  });
+
+});
+
 describe.skipIf(SKIP !== null)('the landing page in headless Chromium, offline', () => {
   let t: TestApp;
   let b: OfflinePage;

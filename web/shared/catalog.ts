@@ -159,6 +159,8 @@ export const NOTE_LABELS: Record<Lang, Record<string, string>> = {
     'released by an operator': 'liberado por un operador',
     'reassigned by an operator': 'reasignado por un operador',
     'courier dropped out': 'el repartidor devolvió el pedido',
+    'geofence bypassed': 'entrega fuera de la geocerca, autorizada',
+    'geofence unverified: the drop-off is known only to its comuna (locality precision)': 'geocerca sin verificar: del destino solo se conoce la comuna',
   },
   en: {
     'consolidated into a batch': 'consolidated into a batch',
@@ -168,6 +170,8 @@ export const NOTE_LABELS: Record<Lang, Record<string, string>> = {
     'released by an operator': 'released by an operator',
     'reassigned by an operator': 'reassigned by an operator',
     'courier dropped out': 'the courier handed the order back',
+    'geofence bypassed': 'delivered outside the geofence, authorised',
+    'geofence unverified: the drop-off is known only to its comuna (locality precision)': 'geofence unverified: only the comuna of the drop-off is known',
   },
 };
 
@@ -206,8 +210,28 @@ export const blockReasonText = (reason: string, lang: Lang) => BLOCK_REASON_LABE
 
 export const actorText = (kind: string, lang: Lang) => ACTOR_LABELS[lang][kind as 'merchant'] ?? kind;
 
-/** A history note: the service's own in the page's language; a person's (a cancel reason) as written. */
-export const noteText = (note: string, lang: Lang) => NOTE_LABELS[lang][note] ?? note;
+/**
+ * A history note: the service's own and a failed attempt's reason (issue #38 item 5: `recipient_absent`
+ * is never shown raw) in the page's language; a person's (a cancel reason) as written.
+ */
+export const noteText = (note: string, lang: Lang) => NOTE_LABELS[lang][note] ?? (FAILED_REASON_LABELS[lang] as Record<string, string>)[note] ?? note;
+
+/** Why an outbox message was not sent, by the code the server gives (Notification.lastErrorCode); `{channel}` is the message's channel. */
+export const NOTIFICATION_ERROR_LABELS: Strings<'channel_not_configured'> = {
+  es: { channel_not_configured: 'No se envió: este servidor no tiene proveedor de {channel} configurado (lo configura la operación).' },
+  en: { channel_not_configured: 'Not sent: this server has no {channel} provider configured (operations set it up).' },
+};
+const CHANNEL_NAMES: Strings<'sms' | 'whatsapp' | 'email'> = {
+  es: { sms: 'SMS', whatsapp: 'WhatsApp', email: 'correo' },
+  en: { sms: 'SMS', whatsapp: 'WhatsApp', email: 'e-mail' },
+};
+
+/** An outbox error in the reader's language: by its code when the server gave one, else the provider's words. */
+export function notificationErrorText(n: { lastError: string | null; lastErrorCode?: string | null; channel: string }, lang: Lang): string | null {
+  const worded = n.lastErrorCode ? (NOTIFICATION_ERROR_LABELS[lang] as Record<string, string>)[n.lastErrorCode] : undefined;
+  if (worded) return worded.replace('{channel}', (CHANNEL_NAMES[lang] as Record<string, string>)[n.channel] ?? n.channel);
+  return n.lastError;
+}
 
 /**
  * Field messages the service words itself (src/domain/validation.ts, the webhook URL checks, the

@@ -1,4 +1,4 @@
-import type { NotificationChannel } from '../../domain/notifications/types.js';
+import { channelNotConfigured, type NotificationChannel } from '../../domain/notifications/types.js';
 import type { Notifier, OutgoingMessage, SendOutcome } from '../../ports/notifier.js';
 import { createSmtpEmailSender, type SmtpConfig } from './smtp.js';
 import { createTwilioSmsSender, type TwilioSmsConfig } from './twilio.js';
@@ -22,7 +22,7 @@ export function createNotifier(config: NotifierConfig): Notifier & { close(): vo
     channels: Object.keys(senders) as NotificationChannel[],
     async send(message: OutgoingMessage): Promise<SendOutcome> {
       const sender = senders[message.channel];
-      if (!sender) return { ok: false, error: `channel ${message.channel} is not configured`, permanent: true };
+      if (!sender) return { ok: false, error: channelNotConfigured(message.channel), permanent: true };
       return sender.send(message);
     },
     close() {

@@ -83,5 +83,16 @@ export interface Notification {
   sentAt: string | null;
 }
 
+/** Why an attempt failed, as a code the apps word in the reader's language (issue #38 item 5); the channel is its parameter. */
+export type NotificationErrorCode = 'channel_not_configured';
+
+/** The English text kept in `lastError` (the outbox's documented field) for a channel without a provider. */
+export const channelNotConfigured = (channel: NotificationChannel) => `channel ${channel} is not configured`;
+
+/** The code of a notification's last error, when the service wrote it; null for a provider's own words (or no error). */
+export function notificationErrorCodeOf(n: Pick<Notification, 'lastError' | 'channel'>): NotificationErrorCode | null {
+  return n.lastError !== null && n.lastError === channelNotConfigured(n.channel) ? 'channel_not_configured' : null;
+}
+
 /** The dedupe key of a notification. */
 export const notificationKey = (n: Pick<Notification, 'orderId' | 'moment' | 'channel'>) => `${n.orderId}:${n.moment}:${n.channel}`;

@@ -2,7 +2,7 @@ import type { Clock } from '../../ports/clock.js';
 import type { Notifier } from '../../ports/notifier.js';
 import type { Store } from '../../ports/store.js';
 import { isPhoneChannel, refusalOf, type NotificationBudget, type NotificationRefusal } from './budget.js';
-import type { Notification, NotificationBlockReason } from './types.js';
+import { channelNotConfigured, type Notification, type NotificationBlockReason } from './types.js';
 
 /** Minutes to wait after each failed attempt (scaled by `retryScale`). */
 export const NOTIFICATION_RETRY_DELAYS_MIN = [1, 5, 15, 60, 180];
@@ -79,7 +79,7 @@ export function createNotificationWorker(deps: { store: Store; notifier: Notifie
     const configured = notifier.channels.includes(n.channel);
     const result = configured
       ? await notifier.send({ channel: n.channel, to: n.recipient, subject: n.subject, body: n.body, id: n.id })
-      : { ok: false as const, error: `channel ${n.channel} is not configured`, permanent: true };
+      : { ok: false as const, error: channelNotConfigured(n.channel), permanent: true };
     const at = clock.now();
     const error = result.ok ? null : withoutRecipient(result.error, n.recipient);
     const giveUp = !result.ok && (result.permanent === true || number >= config.maxAttempts);

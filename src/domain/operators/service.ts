@@ -77,6 +77,17 @@ export function createOperatorService(deps: { store: Store; clock: Clock; ids: I
     return issueLink(updated && updated !== 'last_admin' ? updated : existing);
   }
 
+  /**
+   * Whether a start should print the first operator's set-up link (issue #38 item 1): no operator
+   * is active yet and the bootstrap email is free or still invited (its older link then stops working).
+   */
+  async function needsFirstOperator(options: { email: string }): Promise<boolean> {
+    const all = await store.operators.list();
+    if (all.some((o) => o.status === 'active')) return false;
+    const bootstrap = all.find((o) => o.email === options.email);
+    return bootstrap ? bootstrap.status === 'invited' : all.length === 0;
+  }
+
   /** A new link for an operator who forgot the password: the old password works until the link is used. */
   async function resetOperatorPassword(options: { input: unknown }): Promise<OperatorInvitation> {
     const input = parseInput(operatorEmailCommandSchema, options.input);
@@ -174,7 +185,7 @@ export function createOperatorService(deps: { store: Store; clock: Clock; ids: I
   }
 
   return {
-    inviteOperator, resetOperatorPassword, setPassword, logIn, logOut, authenticateSession, getOperator, setOperatorStatus, setOperatorRole,
+    inviteOperator, needsFirstOperator, resetOperatorPassword, setPassword, logIn, logOut, authenticateSession, getOperator, setOperatorStatus, setOperatorRole,
     listOperators: () => store.operators.list(),
   };
 }

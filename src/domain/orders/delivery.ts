@@ -18,6 +18,8 @@ import type { Actor, OrderTransitions } from './transitions.js';
 import { assertPermitted } from '../members/roles.js';
 import { merchantScope, type IdempotencyService, type IdempotentCall } from '../idempotency.js';
 
+import { ORDER_NOTES } from './notes.js';
+
 export type DeliveryService = ReturnType<typeof createDeliveryService>;
 
 /** The operations of the merchant's delivery commands' idempotency records. */
@@ -29,8 +31,8 @@ export const DELIVERY_PIN_MAX_ATTEMPTS = 5;
 
 const GEOFENCE_REASONS: Record<GeofenceOutcome, string | null> = {
   passed: null,
-  bypassed: 'geofence bypassed',
-  unverified: 'geofence unverified: the drop-off is known only to its comuna (locality precision)',
+  bypassed: ORDER_NOTES.geofenceBypassed,
+  unverified: ORDER_NOTES.geofenceUnverified,
 };
 
 /**

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { dataOf } from '../../shared/api/errors.js';
-import { blockReasonText } from '../../shared/catalog.js';
+import { blockReasonText, notificationErrorText } from '../../shared/catalog.js';
 import { request } from '../../shared/api/http.js';
 import { dateTime } from '../../shared/format.js';
 import { graphql } from '../../shared/graphql.js';
@@ -23,7 +23,7 @@ const SETTINGS = graphql(`query ConsoleNotificationSettings { notificationSettin
 const UPDATE = graphql(`mutation ConsoleUpdateNotificationSettings($input: NotificationSettingsInput!) { updateNotificationSettings(input: $input) { __typename
   ... on MutationUpdateNotificationSettingsSuccess { data { channels moments configuredChannels allowedCountries } } ... on AppError { code message } } }`);
 const OUTBOX = graphql(`query ConsoleNotifications($first: Int, $after: String) { notifications(first: $first, after: $after) { __typename
-  ... on QueryNotificationsSuccess { data { nodes { id orderId moment channel to subject body status blockReason attempts lastError createdAt } nextCursor } }
+  ... on QueryNotificationsSuccess { data { nodes { id orderId moment channel to subject body status blockReason attempts lastError lastErrorCode createdAt } nextCursor } }
   ... on AppError { code message } } }`);
 
 const LABELS: Record<'es' | 'en', Record<Channel | Moment | 'pending' | 'sent' | 'failed_status' | 'sandboxed' | 'blocked' | 'blockedBecause' | 'wouldBlock', string>> = {
@@ -142,7 +142,7 @@ export function NotificationsPage(_props: PageProps) {
                     {n.status === 'sandboxed' ? LABELS[lang].wouldBlock : LABELS[lang].blockedBecause} {blockReasonText(n.blockReason, lang)}.
                   </p>
                 )}
-                {n.lastError && <p class="note">{n.lastError}</p>}
+                {n.lastError && <p class="note last-error" data-code={n.lastErrorCode ?? undefined}>{notificationErrorText(n, lang)}</p>}
               </li>
             ))}
           </ul>

@@ -14,6 +14,7 @@ import type { PageProps } from '../router.js';
 import { CourierName, useCourierNames } from '../ui/courier-names.js';
 import { FleetMap, type FleetCourier } from '../ui/fleet-map.js';
 import { History } from '../ui/history.js';
+import { ShareLink } from '../ui/share-link.js';
 import { StatusBadge } from '../ui/words.js';
 
 const COURIERS = graphql(`query OpsCouriers($mode: Mode, $status: CourierDutyStatus, $after: ID) {
@@ -59,7 +60,7 @@ export function CouriersPage(_props: PageProps) {
   const [error, setError] = useState<unknown>(null);
   const [shown, setShown] = useState<string | null>(null);
   const [tooLate, setTooLate] = useState<string | null>(null);
-  const [secret, setSecret] = useState<{ kind: 'link' | 'token'; courierId: string; value: string } | null>(null);
+  const [secret, setSecret] = useState<{ kind: 'link' | 'token'; courierId: string; value: string; name?: string; phone?: string } | null>(null);
   const list = useLoad(async () => (await operatorRequest(COURIERS, { ...filters, ...(after && { after }) })).adminCouriers, [JSON.stringify(filters), after, version]);
   const dispatch = may(app.me, 'dispatch');
   // Money is admins' (manage): hand-overs and decisions on claims far above their order's amount.
@@ -100,7 +101,7 @@ export function CouriersPage(_props: PageProps) {
     const text = (name: string) => String(form.get(name) ?? '').trim();
     void act(async () => {
       const created = dataOf((await operatorRequest(CREATE, { name: text('name'), phone: text('phone'), vehicle: text('vehicle') as (typeof VEHICLES)[number], plate: text('plate'), mode: text('mode') as 'live' | 'test' })).adminCreateCourier);
-      setSecret({ kind: 'link', courierId: created.courierId, value: created.signInUrl });
+      setSecret({ kind: 'link', courierId: created.courierId, value: created.signInUrl, name: text('name'), phone: text('phone') });
       formElement.reset();
     });
   };
@@ -121,9 +122,9 @@ export function CouriersPage(_props: PageProps) {
     const rotated = dataOf((await operatorRequest(ROTATE, { id })).adminRotateCourierToken);
     setSecret({ kind: 'token', courierId: rotated.courierId, value: rotated.token });
   });
-  const invite = (id: string) => act(async () => {
+  const invite = (id: string, name: string) => act(async () => {
     const link = dataOf((await operatorRequest(INVITE, { id })).adminInviteCourier);
-    setSecret({ kind: 'link', courierId: link.courierId, value: link.signInUrl });
+    setSecret({ kind: 'link', courierId: link.courierId, value: link.signInUrl, name });
   });
   const handOver = (id: string, formElement: HTMLFormElement) => act(async () => {
     const amount = Number(new FormData(formElement).get('amount') ?? '');
@@ -146,7 +147,8 @@ export function CouriersPage(_props: PageProps) {
         <label>{t.status}<select name="status"><option value="">{t.all}</option>{(['off_duty', 'available', 'busy'] as const).map((s) => <option key={s} value={s}>{t[s]}</option>)}</select></label>
         <button type="submit">{t.apply}</button>
       </form>
-      {secret && <OneTimeSecret id="courier-secret" label={`${secret.kind === 'link' ? t.link : t.token} · ${page?.couriers.find((c) => c.id === secret.courierId)?.name ?? secret.courierId}`} value={secret.value} />}
+      {secret?.kind === 'token' && <OneTimeSecret id="courier-secret" label={`${t.token} · ${page?.couriers.find((c) => c.id === secret.courierId)?.name ?? secret.courierId}`} value={secret.value} />}
+      {secret?.kind === 'link' && <ShareLink id="courier-secret" kind="courier" label={`${t.link} · ${secret.name ?? secret.courierId}`} link={secret.value} name={secret.name ?? ''} {...(secret.phone && { phone: secret.phone })} />}
       <ErrorNote error={list.error ?? error} id="couriers-error" />
       {page && page.couriers.length === 0 && <p id="couriers-empty">{t.empty}</p>}
       {page && (
@@ -183,7 +185,7 @@ export function CouriersPage(_props: PageProps) {
                       {c.accountStatus === 'active'
                         ? <ConfirmButton id={`disable-${c.id}`} label={t.disable} question={t.disableQ} danger onConfirm={() => void disable(c.id)} />
                         : <button type="button" id={`enable-${c.id}`} onClick={() => void enable(c.id)}>{t.enable}</button>}
-                      {c.accountStatus === 'active' && <button type="button" id={`invite-${c.id}`} class="secondary" onClick={() => void invite(c.id)}>{t.invite}</button>}
+                      {c.accountStatus === 'active' && <button type="button" id={`invite-${c.id}`} class="secondary" onClick={() => void invite(c.id, c.name)}>{t.invite}</button>}
                       <ConfirmButton id={`rotate-${c.id}`} label={t.rotate} question={t.rotateQ} onConfirm={() => void rotate(c.id)} />
                     </div>
                     {c.dutyStatus !== 'off_duty' && (

@@ -9,7 +9,9 @@ import { useLoad } from '../../shared/ui/hooks.js';
 import { may, useApp } from '../app-state.js';
 import type { PageProps } from '../router.js';
 import { History } from '../ui/history.js';
+import { ShareLink } from '../ui/share-link.js';
 import { StatusBadge } from '../ui/words.js';
+import { INVITE_MEMBER } from './merchants.js';
 import { FailingWebhooks } from './webhooks.js';
 
 const MERCHANT = graphql(`query OpsMerchant($id: ID!) {
@@ -26,6 +28,43 @@ const SET_COUNTRIES = graphql(`mutation OpsSetNotificationCountries($id: ID!, $c
   __typename ... on MutationAdminSetNotificationCountriesSuccess { data { id } } ... on AppError { code message } } }`);
 
 const INTEGRATIONS = ['plugin', 'storefront', 'erp'] as const;
+const MEMBER_ROLES = ['owner', 'dispatcher', 'viewer'] as const;
+const INVITE_WORDS: Strings<'title' | 'email' | 'role' | 'owner' | 'dispatcher' | 'viewer' | 'send' | 'hint' | 'link'> = {
+  es: { title: 'Acceso a la consola', email: 'Correo', role: 'Rol', owner: 'Dueño', dispatcher: 'Despachador', viewer: 'Solo lectura', send: 'Crear invitación', hint: 'Un enlace para elegir contraseña; si la persona ya tenía uno sin usar, deja de servir.', link: 'Invitación' },
+  en: { title: 'Console access', email: 'E-mail', role: 'Role', owner: 'Owner', dispatcher: 'Dispatcher', viewer: 'Read only', send: 'Create invitation', hint: 'A link to choose a password; an unused earlier one stops working.', link: 'Invitation' },
+};
+
+/** Invites a person to the merchant's console (a lost owner invitation is issued again here). */
+function InviteMember({ merchantId, name }: { merchantId: string; name: string }) {
+  const t = useStrings(INVITE_WORDS);
+  const [sent, setSent] = useState<{ email: string; link: string } | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const onSubmit = async (event: SubmitEvent) => {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget as HTMLFormElement);
+    try {
+      const role = String(data.get('role')) as (typeof MEMBER_ROLES)[number];
+      const invitation = dataOf((await operatorRequest(INVITE_MEMBER, { merchantId, email: String(data.get('email') ?? '').trim(), role })).adminInviteMember);
+      setSent({ email: invitation.member.email, link: invitation.setPasswordUrl });
+      setError(null);
+    } catch (failure) {
+      setError(failure);
+    }
+  };
+  return (
+    <section class="card" aria-labelledby="invite-member-title">
+      <h2 id="invite-member-title">{t.title}</h2>
+      <form id="invite-member" class="filters" onSubmit={(e) => void onSubmit(e)}>
+        <label>{t.email}<input name="email" type="email" required autocomplete="off" aria-describedby="invite-member-hint" /></label>
+        <label>{t.role}<select name="role">{MEMBER_ROLES.map((r) => <option key={r} value={r}>{t[r]}</option>)}</select></label>
+        <button type="submit">{t.send}</button>
+      </form>
+      <small id="invite-member-hint">{t.hint}</small>
+      <ErrorNote error={error} id="invite-member-error" />
+      {sent && <ShareLink id="member-invitation" kind="owner" label={`${t.link} · ${sent.email}`} link={sent.link} name={name} email={sent.email} />}
+    </section>
+  );
+}
 
 const STRINGS: Strings<'status' | 'address' | 'since' | 'platform' | 'approve' | 'suspend' | 'activate' | 'rateLimit' | 'perMin' | 'perMinHint' | 'save' | 'integrations' | 'integration' | 'site' | 'version' | 'calls' | 'first' | 'last' | 'mode' | 'noTelemetry' | 'approveIntegration' | 'reject' | 'plugin' | 'storefront' | 'erp' | 'loading' | 'countries' | 'countriesLabel' | 'countriesHint' | 'saveCountries'> = {
   es: { status: 'Estado', address: 'Dirección', since: 'Alta', platform: 'Plataforma', approve: 'Aprobar', suspend: 'Suspender', activate: 'Reactivar', rateLimit: 'Límite de solicitudes', perMin: 'Solicitudes por minuto', perMinHint: 'Vacío: el límite general del servicio.', save: 'Guardar límite', integrations: 'Integraciones', integration: 'Integración', site: 'Sitio', version: 'Versión', calls: 'Llamadas', first: 'Primera vez', last: 'Última vez', mode: 'Modo', noTelemetry: 'Sin llamadas registradas.', approveIntegration: 'Aprobar', reject: 'Rechazar', plugin: 'Plugin', storefront: 'Tienda', erp: 'ERP', loading: 'Cargando…', countries: 'Países de los avisos', countriesLabel: 'Códigos de país (SMS y WhatsApp reales)', countriesHint: 'Separados por comas, p. ej. 56, 54. Vacío: solo Chile (56). A otros países no se envía nada.', saveCountries: 'Guardar países' },
@@ -87,6 +126,7 @@ export function MerchantPage({ params }: PageProps) {
         )}
         <ErrorNote error={error} id="merchant-error" />
       </section>
+      {manage && <InviteMember merchantId={m.id} name={m.name} />}
       <section class="card" aria-labelledby="rate-title">
         <h2 id="rate-title">{t.rateLimit}</h2>
         <form id="rate-limit" class="filters" onSubmit={saveLimit}>
