@@ -2,7 +2,7 @@ import type { Router } from 'express';
 import type { Edge } from '../../src/edge/edge.js';
 import { requireMerchant } from '../middleware/auth.js';
 import { presentBatch, presentCancellationPreview, presentEvent, presentOrder, presentOrderCreated, presentProof } from '../presenters/order.js';
-import { callOf, inCallerTerms, principalOf, sendOk, type HotCall } from '../respond.js';
+import { inCallerTerms, principalOf, sendOk, type HotCall } from '../respond.js';
 import { mountRoute, type DeclaredRoute } from '../route.js';
 import { idempotencyKeyOf, idempotencyOf, markReplayed } from '../idempotency.js';
 import { addTipCommand, cancelOrderCommand, confirmDeliveryCommand, consolidateCommand, createOrderCommand, createOrderFieldNames, listOrdersQuery } from '../wire/orders.js';
