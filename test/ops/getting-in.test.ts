@@ -31,6 +31,9 @@ for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 800 
       await page().waitForURL(/\/ops\/sign-in\?email=/);
       await page().getByLabel(/^Contraseña$/).fill(PASSWORD);
       await page().locator('#sign-in button[type=submit]').click();
+      // Signing in lands on the home of "now"; merchants are created on their own page.
+      await page().waitForURL((u) => !u.pathname.endsWith('/sign-in'));
+      await page().goto(`${t.url}/ops/merchants`);
       await page().locator('#create-merchant').waitFor();
     }, 120_000);
     afterAll(async () => {
